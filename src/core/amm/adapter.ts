@@ -1,0 +1,67 @@
+import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+
+export type SwapMode = "ExactIn" | "ExactOut";
+
+/**
+ * What a route step needs from the swap being built (mirrors jupiter-amm-interface `SwapParams`).
+ * Token accounts are those of `tokenTransferAuthority`: the user in `route` mode, the program
+ * authority in shared-accounts mode.
+ */
+export interface SwapParams {
+  readonly sourceMint: PublicKey;
+  readonly destinationMint: PublicKey;
+  readonly sourceTokenAccount: PublicKey;
+  readonly destinationTokenAccount: PublicKey;
+  readonly tokenTransferAuthority: PublicKey;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly swapMode: SwapMode;
+}
+
+/**
+ * One variant of Jupiter v6's on-chain `Swap` enum: its name as in the IDL (`RaydiumCP`,
+ * `Whirlpool`, ...) and its fields (e.g. `{ aToB: true }`), encoded by core/jupiter.
+ */
+export interface SwapVariant {
+  readonly kind: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+/** The step's contribution to the Jupiter instruction: the variant and its remaining accounts. */
+export interface SwapAndAccountMetas {
+  readonly swap: SwapVariant;
+  /** In Jupiter's step layout: starts with the AMM program id (read-only). */
+  readonly accounts: AccountMeta[];
+}
+
+/** Raised by adapters for pools they cannot swap through; mapped to FAILED_PRECONDITION. */
+export class AmmError extends Error {
+  override readonly name = "AmmError";
+}
+
+/**
+ * One AMM family. Pure: the caller reads accounts, the adapter decodes and builds.
+ * Reads happen in at most two batches per request: every step's pool (plus mints and user
+ * accounts), then every step's `dependencies`.
+ */
+export interface AmmAdapter<Pool = unknown> {
+  /** Owner program of the pool accounts; the registry key. */
+  readonly programId: PublicKey;
+  /** Jupiter's label for it (`Raydium CP`, `Whirlpool`, ...). */
+  readonly label: string;
+  readonly supportsExactOut: boolean;
+  /**
+   * True when everything `build` needs from the pool account never changes (vaults, mints,
+   * config...), so a decoded pool may be cached forever and the pool need not be re-read.
+   */
+  readonly poolIsImmutable: boolean;
+  /** Decode the pool account; throws AmmError when it is not a pool of this AMM. */
+  decodePool(account: AccountData): Pool;
+  /** The pool's two mints, to check a step's mints against. */
+  mints(pool: Pool): readonly [PublicKey, PublicKey];
+  /** Accounts to read after the pool (tick/bin arrays, bitmap extensions, markets, mints). */
+  dependencies(pool: Pool, params: SwapParams): PublicKey[];
+  /** The step's swap variant and accounts; `accounts` holds at least `dependencies`. */
+  build(pool: Pool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas;
+}
