@@ -1,9 +1,19 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter } from "./adapter.js";
+import { RaydiumCpmmAdapter } from "./raydium-cpmm.js";
+import { whirlpoolAdapter } from "./whirlpool.js";
+import { raydiumClmmAdapter } from "./raydium-clmm.js";
+import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
+import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 const adapters: AmmAdapter<any>[] = [
   // registered adapters go here, one line each
+  new RaydiumCpmmAdapter(),
+  whirlpoolAdapter,
+  raydiumClmmAdapter,
+  raydiumAmmV4Adapter,
+  meteoraDlmmAdapter,
 ];
 
 const byProgram = new Map(adapters.map((a) => [a.programId.toBase58(), a]));

@@ -1,0 +1,105 @@
+import type {
+  AddressLookupTableAccount,
+  ConfirmedSignatureInfo,
+  GetProgramAccountsFilter,
+  PublicKey,
+  SignatureStatus,
+  Transaction,
+  TransactionError,
+  VersionedTransaction,
+  VersionedTransactionResponse,
+} from "@solana/web3.js";
+import type { AccountData } from "../core/solana/account.js";
+import type { RpcTransportStats } from "./rpc-transport.js";
+
+export interface LatestBlockhash {
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: number;
+}
+
+export interface PrioritizationFee {
+  readonly slot: number;
+  /** micro-lamports per compute unit */
+  readonly prioritizationFee: number;
+}
+
+export interface SimulationResult {
+  readonly err: TransactionError | null;
+  readonly logs: string[];
+  readonly unitsConsumed: number | null;
+  /** The blockhash the node used instead of the transaction's own. */
+  readonly replacementBlockhash: LatestBlockhash | null;
+}
+
+export interface MintInfo {
+  readonly address: PublicKey;
+  /** SPL Token or Token-2022 */
+  readonly programId: PublicKey;
+  readonly decimals: number;
+}
+
+/** What the swap hot path reads in ONE round trip. */
+export interface ReadBatchRequest {
+  readonly accounts: readonly PublicKey[];
+  /** When present, `getRecentPrioritizationFees` for these (write-locked) accounts. */
+  readonly prioritizationFeeAccounts?: readonly PublicKey[];
+  /** Include the latest blockhash (served from the ≤ 1 s cache when fresh, not re-requested). */
+  readonly latestBlockhash?: boolean;
+}
+
+export interface ReadBatchResult {
+  /** In request order; `null` = the account does not exist. */
+  readonly accounts: (AccountData | null)[];
+  readonly prioritizationFees?: PrioritizationFee[];
+  readonly latestBlockhash?: LatestBlockhash;
+}
+
+export interface SignaturesForAddressOptions {
+  readonly before?: string;
+  readonly until?: string;
+  readonly limit?: number;
+}
+
+export interface ChainHealth {
+  readonly ok: boolean;
+  readonly slot?: number;
+  readonly latencyMs: number;
+  readonly error?: string;
+}
+
+/**
+ * Everything the service needs from Solana. Reads retry within a bounded budget and fail with
+ * `ChainUnavailableError`; node-side errors are `ChainRpcError` (see chain-errors.ts).
+ */
+export interface SolanaChain {
+  readonly url: string;
+  /** Accounts in request order (missing = null); chunked at 100 keys per call, chunks in parallel. */
+  getMultipleAccounts(keys: readonly PublicKey[]): Promise<(AccountData | null)[]>;
+  /** Accounts + fees + blockhash in a single HTTP request (a JSON-RPC batch). */
+  readBatch(request: ReadBatchRequest): Promise<ReadBatchResult>;
+  /** Cached for at most 1 s. */
+  getLatestBlockhash(): Promise<LatestBlockhash>;
+  getRecentPrioritizationFees(accounts: readonly PublicKey[]): Promise<PrioritizationFee[]>;
+  /** Signature verification off, blockhash replaced by the node's latest. */
+  simulateTransaction(tx: VersionedTransaction | Transaction | Uint8Array): Promise<SimulationResult>;
+  /** Sends a signed wire transaction once (never retried); returns its signature. */
+  sendTransaction(wire: Uint8Array, options?: { skipPreflight?: boolean }): Promise<string>;
+  getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]>;
+  getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[]): Promise<AccountData[]>;
+  getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions): Promise<ConfirmedSignatureInfo[]>;
+  /** With inner instructions and logs; v0 transactions included. */
+  getTransaction(signature: string): Promise<VersionedTransactionResponse | null>;
+  getSlot(): Promise<number>;
+  getBlockHeight(): Promise<number>;
+  /** Mint owner program and decimals, cached (they never change); `null` = missing or not a mint. */
+  getMints(keys: readonly PublicKey[]): Promise<Map<string, MintInfo | null>>;
+  /** Lookup-table contents, cached; missing from the cache (or `refresh`) = read from the chain. */
+  getLookupTables(
+    keys: readonly PublicKey[],
+    options?: { refresh?: boolean },
+  ): Promise<Map<string, AddressLookupTableAccount | null>>;
+  /** `getHealth` + `getSlot` in one request, within `timeoutMs`, never throwing. */
+  checkHealth(timeoutMs?: number): Promise<ChainHealth>;
+  /** Round trips (HTTP requests) and calls sent so far by this instance. */
+  stats(): RpcTransportStats;
+}

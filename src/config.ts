@@ -1,0 +1,165 @@
+/**
+ * Configuration from the environment, validated once at startup. `loadConfig(env)` is pure:
+ * it reads only the object it is given and throws a `ConfigError` listing every problem, each as
+ * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
+ */
+import bs58 from "bs58";
+
+/** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
+export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
+  "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+  "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
+  "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
+  "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
+  "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
+  "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
+  "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
+  "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
+];
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export interface Config {
+  /** Listen host. */
+  readonly host: string;
+  /** Listen port; 0 picks a free port. */
+  readonly port: number;
+  /** Solana JSON-RPC endpoint; undefined → the embedded local chain. May hold credentials: log `redactUrl(...)`. */
+  readonly solanaRpcUrl: string | undefined;
+  /** PostgreSQL URL; undefined → embedded PGlite under `dataDir`. May hold credentials. */
+  readonly databaseUrl: string | undefined;
+  /** Directory of the embedded database. */
+  readonly dataDir: string;
+  /** Address lookup tables (base58) the swap builder may return. */
+  readonly lookupTables: readonly string[];
+  /** Relay tip accounts (base58); one is chosen per request. */
+  readonly relayTipAccounts: readonly string[];
+  /** `<programId>.so` files to load into the embedded chain. */
+  readonly localnetProgramsDir: string | undefined;
+  /** Account snapshots (`solana account --output json`) to load into the embedded chain. */
+  readonly localnetAccountsDir: string | undefined;
+  /** pino log level. */
+  readonly logLevel: LogLevel;
+  /** Largest accepted request body (RPC message or REST body), bytes. */
+  readonly maxBodyBytes: number;
+  /** How long shutdown waits for in-flight calls before closing connections, ms. */
+  readonly shutdownTimeoutMs: number;
+  /** Timeout of one Solana RPC call, ms. */
+  readonly rpcTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Validates the environment into a `Config`; throws `ConfigError` with every problem found. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const int = (name: string, def: number, min: number, max: number, rule: string): number => {
+    const v = str(name);
+    if (v === undefined) return def;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name}: ${rule} (got ${JSON.stringify(v)})`);
+      return def;
+    }
+    return Number(v);
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const v = str(name);
+    if (v === undefined) return undefined;
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      problems.push(`${name}: must be a URL (${protocols.join(", ")})`);
+      return undefined;
+    }
+    if (!protocols.includes(u.protocol)) {
+      problems.push(`${name}: must be a ${protocols.join(" or ")} URL (got ${u.protocol}//…)`);
+      return undefined;
+    }
+    return v;
+  };
+  const keys = (name: string, def: readonly string[]): readonly string[] => {
+    const v = str(name);
+    if (v === undefined) return def;
+    const out: string[] = [];
+    for (const k of v.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+      if (!isPublicKey(k)) problems.push(`${name}: ${JSON.stringify(k)} is not a base58 public key (32 bytes)`);
+      else if (!out.includes(k)) out.push(k);
+    }
+    return out;
+  };
+
+  const host = str("HOST") ?? "127.0.0.1";
+  const port = int("PORT", 8080, 0, 65535, "must be an integer 0–65535");
+  const solanaRpcUrl = url("SOLANA_RPC_URL", ["http:", "https:"]);
+  const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
+  const dataDir = str("DATA_DIR") ?? "./data";
+  const lookupTables = keys("LOOKUP_TABLES", []);
+  const relayTipAccounts = keys("RELAY_TIP_ACCOUNTS", DEFAULT_RELAY_TIP_ACCOUNTS);
+  if (str("RELAY_TIP_ACCOUNTS") !== undefined && relayTipAccounts.length === 0 && problems.length === 0) {
+    problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
+  }
+  const localnetProgramsDir = str("LOCALNET_PROGRAMS_DIR");
+  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR");
+  const levelRaw = str("LOG_LEVEL")?.toLowerCase() ?? "info";
+  let logLevel: LogLevel = "info";
+  if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
+  else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(levelRaw)})`);
+  const maxBodyBytes = int("MAX_BODY_BYTES", 1024 * 1024, 1, 2 ** 31 - 1, "must be an integer 1–2147483647 (bytes)");
+  const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
+  const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    host,
+    port,
+    solanaRpcUrl,
+    databaseUrl,
+    dataDir,
+    lookupTables,
+    relayTipAccounts,
+    localnetProgramsDir,
+    localnetAccountsDir,
+    logLevel,
+    maxBodyBytes,
+    shutdownTimeoutMs,
+    rpcTimeoutMs,
+  };
+}
+
+function isPublicKey(s: string): boolean {
+  try {
+    return bs58.decode(s).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+/** A URL safe to log: user info and query string (API keys) replaced by `***`. */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.username || u.password) {
+      u.username = "***";
+      u.password = "";
+    }
+    if (u.search) u.search = "?***";
+    // Path segments that look like API keys (long tokens, as in many RPC providers' URLs).
+    u.pathname = u.pathname.replace(/[A-Za-z0-9_-]{20,}/g, "***");
+    return u.toString();
+  } catch {
+    return "***";
+  }
+}

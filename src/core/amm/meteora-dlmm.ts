@@ -1,0 +1,238 @@
+import {
+  fixDecoderSize,
+  getArrayDecoder,
+  getBytesDecoder,
+  getI32Decoder,
+  getStructDecoder,
+  getU16Decoder,
+  getU64Decoder,
+  getU8Decoder,
+} from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { AmmError } from "./adapter.js";
+import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { expectAnchorAccount } from "./account-discriminator.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
+
+export const METEORA_DLMM_PROGRAM_ID = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
+/** PDA `["__event_authority"]` of the DLMM program (Anchor event CPI). */
+export const METEORA_DLMM_EVENT_AUTHORITY = new PublicKey("D1ZN9Wj1fRSUQfCjhvnu1hqDMT7hzjzBBpi12nVniYD6");
+
+const LB_PAIR_DISCRIMINATOR = [33, 11, 49, 98, 181, 101, 177, 13];
+const LB_PAIR_ACCOUNT_SIZE = 904;
+const BITMAP_EXTENSION_DISCRIMINATOR = [80, 111, 124, 113, 55, 237, 18, 5];
+const BITMAP_EXTENSION_ACCOUNT_SIZE = 8 + 32 + 2 * 12 * 8 * 8;
+/** Bins per bin array (DLMM `MAX_BIN_PER_ARRAY`). */
+const BINS_PER_ARRAY = 70;
+/** The pair's own bitmap covers bin-array indices [-512, 511]; the extension 12 more 512-bit rows each side. */
+const INTERNAL_BITMAP_HALF = 512;
+const EXTENSION_ROWS = 12;
+const LOWEST_BIN_ARRAY_INDEX = -INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1);
+const HIGHEST_BIN_ARRAY_INDEX = INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1) - 1;
+/** Bin arrays passed per swap step: the highest count seen in Jupiter's real DLMM steps. */
+const SWAP_BIN_ARRAY_COUNT = 3;
+
+const skip = (size: number) => fixDecoderSize(getBytesDecoder(), size);
+
+/** `LbPair` up to the token-program flags (layout from @meteora-ag/dlmm's IDL; 8-byte discriminator first). */
+const lbPairDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["staticParameters", skip(32)],
+  ["variableParameters", skip(32)],
+  ["bumpSeed", skip(1)],
+  ["binStepSeed", skip(2)],
+  ["pairType", getU8Decoder()],
+  ["activeId", getI32Decoder()],
+  ["binStep", getU16Decoder()],
+  ["status", getU8Decoder()],
+  ["requireBaseFactorSeed", getU8Decoder()],
+  ["baseFactorSeed", skip(2)],
+  ["activationType", getU8Decoder()],
+  ["creatorPoolOnOffControl", getU8Decoder()],
+  ["tokenXMint", getPublicKeyCodec()],
+  ["tokenYMint", getPublicKeyCodec()],
+  ["reserveX", getPublicKeyCodec()],
+  ["reserveY", getPublicKeyCodec()],
+  ["protocolFee", skip(16)],
+  ["padding1", skip(32)],
+  ["rewardInfos", skip(2 * 144)],
+  ["oracle", getPublicKeyCodec()],
+  ["binArrayBitmap", getArrayDecoder(getU64Decoder(), { size: 16 })],
+  ["lastUpdatedAt", skip(8)],
+  ["padding2", skip(32)],
+  ["preActivationSwapAddress", getPublicKeyCodec()],
+  ["baseKey", getPublicKeyCodec()],
+  ["activationPoint", getU64Decoder()],
+  ["preActivationDuration", getU64Decoder()],
+  ["padding3", skip(8)],
+  ["padding4", skip(8)],
+  ["creator", getPublicKeyCodec()],
+  ["tokenMintXProgramFlag", getU8Decoder()],
+  ["tokenMintYProgramFlag", getU8Decoder()],
+]);
+
+/** `BinArrayBitmapExtension`: 12 rows of 512 bits (8 u64) for positive and for negative indices. */
+const bitmapExtensionDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["lbPair", getPublicKeyCodec()],
+  ["positiveBinArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
+  ["negativeBinArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
+]);
+
+export interface MeteoraDlmmPool {
+  readonly address: PublicKey;
+  readonly activeId: number;
+  readonly tokenXMint: PublicKey;
+  readonly tokenYMint: PublicKey;
+  readonly reserveX: PublicKey;
+  readonly reserveY: PublicKey;
+  readonly oracle: PublicKey;
+  /** 1024 bits, bit `index + 512` set when bin array `index` is initialized. */
+  readonly binArrayBitmap: readonly bigint[];
+  readonly tokenXProgram: PublicKey;
+  readonly tokenYProgram: PublicKey;
+}
+
+interface BitmapExtension {
+  readonly positive: readonly (readonly bigint[])[];
+  readonly negative: readonly (readonly bigint[])[];
+}
+
+/** DLMM stores each mint's token program as a flag: 0 = SPL Token, 1 = Token-2022. */
+function tokenProgramFromFlag(flag: number, mint: PublicKey): PublicKey {
+  if (flag === 0) return TOKEN_PROGRAM_ID;
+  if (flag === 1) return TOKEN_2022_PROGRAM_ID;
+  throw new AmmError(`DLMM pair has unknown token program flag ${flag} for mint ${mint.toBase58()}`);
+}
+
+export function decodeMeteoraDlmmPool(account: AccountData): MeteoraDlmmPool {
+  expectAnchorAccount(account, LB_PAIR_DISCRIMINATOR, LB_PAIR_ACCOUNT_SIZE, "Meteora DLMM LbPair");
+  const d = lbPairDecoder.decode(account.data);
+  return {
+    address: account.address,
+    activeId: d.activeId,
+    tokenXMint: d.tokenXMint,
+    tokenYMint: d.tokenYMint,
+    reserveX: d.reserveX,
+    reserveY: d.reserveY,
+    oracle: d.oracle,
+    binArrayBitmap: d.binArrayBitmap,
+    tokenXProgram: tokenProgramFromFlag(d.tokenMintXProgramFlag, d.tokenXMint),
+    tokenYProgram: tokenProgramFromFlag(d.tokenMintYProgramFlag, d.tokenYMint),
+  };
+}
+
+export function meteoraDlmmBitmapExtensionAddress(lbPair: PublicKey): PublicKey {
+  return PublicKey.findProgramAddressSync([Buffer.from("bitmap"), lbPair.toBuffer()], METEORA_DLMM_PROGRAM_ID)[0];
+}
+
+export function meteoraDlmmBinArrayAddress(lbPair: PublicKey, index: number): PublicKey {
+  const indexBytes = Buffer.alloc(8);
+  indexBytes.writeBigInt64LE(BigInt(index));
+  return PublicKey.findProgramAddressSync(
+    [Buffer.from("bin_array"), lbPair.toBuffer(), indexBytes],
+    METEORA_DLMM_PROGRAM_ID,
+  )[0];
+}
+
+function decodeBitmapExtension(account: AccountData): BitmapExtension {
+  expectAnchorAccount(account, BITMAP_EXTENSION_DISCRIMINATOR, BITMAP_EXTENSION_ACCOUNT_SIZE, "DLMM bin array bitmap extension");
+  const d = bitmapExtensionDecoder.decode(account.data);
+  return { positive: d.positiveBinArrayBitmap, negative: d.negativeBinArrayBitmap };
+}
+
+function testBit(words: readonly bigint[], bit: number): boolean {
+  return ((words[Math.floor(bit / 64)]! >> BigInt(bit % 64)) & 1n) === 1n;
+}
+
+/** Whether bin array `index` holds liquidity, per the pair's bitmap or (outside it) the extension. */
+function isBinArrayInitialized(pool: MeteoraDlmmPool, extension: BitmapExtension | null, index: number): boolean {
+  if (index >= -INTERNAL_BITMAP_HALF && index < INTERNAL_BITMAP_HALF) {
+    return testBit(pool.binArrayBitmap, index + INTERNAL_BITMAP_HALF);
+  }
+  if (extension === null) return false;
+  // Extension rows: positive index i → row i/512 - 1, bit i%512; negative i → the same for -(i+1).
+  const magnitude = index > 0 ? index : -(index + 1);
+  const row = Math.floor(magnitude / INTERNAL_BITMAP_HALF) - 1;
+  const rows = index > 0 ? extension.positive : extension.negative;
+  return testBit(rows[row]!, magnitude % INTERNAL_BITMAP_HALF);
+}
+
+/**
+ * Indices of the initialized bin arrays a swap walks through: from the active bin's array,
+ * downwards when selling X for Y (price falls), upwards otherwise; at most SWAP_BIN_ARRAY_COUNT.
+ */
+export function meteoraDlmmSwapBinArrayIndices(
+  pool: MeteoraDlmmPool,
+  extension: BitmapExtension | null,
+  swapForY: boolean,
+): number[] {
+  const step = swapForY ? -1 : 1;
+  const found: number[] = [];
+  for (
+    let index = Math.floor(pool.activeId / BINS_PER_ARRAY);
+    index >= LOWEST_BIN_ARRAY_INDEX && index <= HIGHEST_BIN_ARRAY_INDEX && found.length < SWAP_BIN_ARRAY_COUNT;
+    index += step
+  ) {
+    if (isBinArrayInitialized(pool, extension, index)) found.push(index);
+  }
+  return found;
+}
+
+function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
+  if (params.swapMode === "ExactOut") throw new AmmError("Meteora DLMM does not support ExactOut");
+  const swapForY = swapsFromFirstMint([pool.tokenXMint, pool.tokenYMint], params);
+  const extensionAddress = meteoraDlmmBitmapExtensionAddress(pool.address);
+  const extensionAccount = accounts.get(extensionAddress.toBase58());
+  if (extensionAccount === undefined) {
+    throw new AmmError(`DLMM bitmap extension ${extensionAddress.toBase58()} was not read`);
+  }
+  const extension = extensionAccount === null ? null : decodeBitmapExtension(extensionAccount);
+  const binArrays = meteoraDlmmSwapBinArrayIndices(pool, extension, swapForY);
+  if (binArrays.length === 0) throw new AmmError(`DLMM pair ${pool.address.toBase58()} has no liquidity in the swap direction`);
+
+  // Jupiter's `meteoraDlmmSwap` step = program + DLMM `swap` accounts (absent optionals = program id),
+  // then the bin arrays, terminated by the Jupiter program id (real responses, notes §4.2).
+  return {
+    swap: { kind: "MeteoraDlmm" },
+    accounts: [
+      readonlyAccount(METEORA_DLMM_PROGRAM_ID),
+      writableAccount(pool.address),
+      // The current DLMM IDL marks the extension `mut`; an absent optional is the program id, read-only.
+      extension === null ? readonlyAccount(METEORA_DLMM_PROGRAM_ID) : writableAccount(extensionAddress),
+      writableAccount(pool.reserveX),
+      writableAccount(pool.reserveY),
+      writableAccount(params.sourceTokenAccount),
+      writableAccount(params.destinationTokenAccount),
+      readonlyAccount(pool.tokenXMint),
+      readonlyAccount(pool.tokenYMint),
+      writableAccount(pool.oracle),
+      readonlyAccount(METEORA_DLMM_PROGRAM_ID),
+      readonlyAccount(params.tokenTransferAuthority),
+      readonlyAccount(pool.tokenXProgram),
+      readonlyAccount(pool.tokenYProgram),
+      readonlyAccount(METEORA_DLMM_EVENT_AUTHORITY),
+      readonlyAccount(METEORA_DLMM_PROGRAM_ID),
+      ...binArrays.map((index) => writableAccount(meteoraDlmmBinArrayAddress(pool.address, index))),
+      readonlyAccount(JUPITER_V6_PROGRAM_ID),
+    ],
+  };
+}
+
+/** Meteora DLMM (liquidity book); ExactIn only (Jupiter lists ExactOut only for Whirlpool and Raydium CLMM/CPMM). */
+export const meteoraDlmmAdapter: AmmAdapter<MeteoraDlmmPool> = {
+  programId: METEORA_DLMM_PROGRAM_ID,
+  label: "Meteora DLMM",
+  supportsExactOut: false,
+  // The active bin and the bitmap move with trades and pick the bin arrays.
+  poolIsImmutable: false,
+  decodePool: decodeMeteoraDlmmPool,
+  mints: (pool) => [pool.tokenXMint, pool.tokenYMint],
+  // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.
+  dependencies: (pool) => [meteoraDlmmBitmapExtensionAddress(pool.address)],
+  build,
+};

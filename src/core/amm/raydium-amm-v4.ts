@@ -1,0 +1,162 @@
+import { fixDecoderSize, getBytesDecoder, getStructDecoder, getU64Decoder } from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { AmmError } from "./adapter.js";
+import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
+
+export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8");
+/** PDA `["amm authority"]` of the AMM v4 program: the vaults' owner, shared by every pool. */
+export const RAYDIUM_AMM_V4_AUTHORITY = new PublicKey("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1");
+
+const AMM_INFO_SIZE = 752;
+const MARKET_STATE_V3_SIZE = 388;
+
+const skip = (size: number) => fixDecoderSize(getBytesDecoder(), size);
+
+/** `AmmInfo` (no discriminator; offsets from @raydium-io/raydium-sdk-v2 `liquidityStateV4Layout`). */
+const ammInfoDecoder = getStructDecoder([
+  ["status", getU64Decoder()],
+  ["nonce", getU64Decoder()],
+  // order-book parameters, fees, pnl and swap totals: not needed to route a swap.
+  ["unused", skip(336 - 16)],
+  ["baseVault", getPublicKeyCodec()],
+  ["quoteVault", getPublicKeyCodec()],
+  ["baseMint", getPublicKeyCodec()],
+  ["quoteMint", getPublicKeyCodec()],
+  ["lpMint", getPublicKeyCodec()],
+  ["openOrders", getPublicKeyCodec()],
+  ["marketId", getPublicKeyCodec()],
+  ["marketProgramId", getPublicKeyCodec()],
+  ["targetOrders", getPublicKeyCodec()],
+]);
+
+/** Serum/OpenBook v1 `MarketState` (5-byte "serum" head; offsets from the SDK's `MARKET_STATE_LAYOUT_V3`). */
+const marketStateDecoder = getStructDecoder([
+  ["head", skip(5)],
+  ["accountFlags", getU64Decoder()],
+  ["ownAddress", getPublicKeyCodec()],
+  ["vaultSignerNonce", getU64Decoder()],
+  ["baseMint", getPublicKeyCodec()],
+  ["quoteMint", getPublicKeyCodec()],
+  ["baseVault", getPublicKeyCodec()],
+  ["baseDepositsTotal", getU64Decoder()],
+  ["baseFeesAccrued", getU64Decoder()],
+  ["quoteVault", getPublicKeyCodec()],
+  ["quoteDepositsTotal", getU64Decoder()],
+  ["quoteFeesAccrued", getU64Decoder()],
+  ["quoteDustThreshold", getU64Decoder()],
+  ["requestQueue", getPublicKeyCodec()],
+  ["eventQueue", getPublicKeyCodec()],
+  ["bids", getPublicKeyCodec()],
+  ["asks", getPublicKeyCodec()],
+]);
+
+export interface RaydiumAmmV4Pool {
+  readonly address: PublicKey;
+  readonly baseVault: PublicKey;
+  readonly quoteVault: PublicKey;
+  readonly baseMint: PublicKey;
+  readonly quoteMint: PublicKey;
+  readonly openOrders: PublicKey;
+  readonly marketId: PublicKey;
+  readonly marketProgramId: PublicKey;
+}
+
+export function decodeRaydiumAmmV4Pool(account: AccountData): RaydiumAmmV4Pool {
+  if (account.data.length !== AMM_INFO_SIZE) {
+    throw new AmmError(`account ${account.address.toBase58()} is not a Raydium AMM v4 pool (size ${account.data.length})`);
+  }
+  const d = ammInfoDecoder.decode(account.data);
+  if (d.status === 0n) throw new AmmError(`Raydium AMM v4 pool ${account.address.toBase58()} is not initialized`);
+  return {
+    address: account.address,
+    baseVault: d.baseVault,
+    quoteVault: d.quoteVault,
+    baseMint: d.baseMint,
+    quoteMint: d.quoteMint,
+    openOrders: d.openOrders,
+    marketId: d.marketId,
+    marketProgramId: d.marketProgramId,
+  };
+}
+
+interface MarketAccounts {
+  readonly bids: PublicKey;
+  readonly asks: PublicKey;
+  readonly eventQueue: PublicKey;
+  readonly baseVault: PublicKey;
+  readonly quoteVault: PublicKey;
+  readonly vaultSigner: PublicKey;
+}
+
+/** The order-book accounts the AMM settles against, read from the pool's Serum/OpenBook market. */
+function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAccounts {
+  const market = accounts.get(pool.marketId.toBase58());
+  if (market === undefined) throw new AmmError(`market ${pool.marketId.toBase58()} was not read`);
+  if (market === null) throw new AmmError(`market ${pool.marketId.toBase58()} of the pool does not exist`);
+  if (!market.owner.equals(pool.marketProgramId) || market.data.length < MARKET_STATE_V3_SIZE) {
+    throw new AmmError(`account ${pool.marketId.toBase58()} is not a market of ${pool.marketProgramId.toBase58()}`);
+  }
+  const d = marketStateDecoder.decode(market.data);
+  if (!d.ownAddress.equals(pool.marketId)) {
+    throw new AmmError(`market ${pool.marketId.toBase58()} records another address (${d.ownAddress.toBase58()})`);
+  }
+  // Serum's vault signer: create_program_address([market, nonce as u64 LE], market program).
+  const nonce = Buffer.alloc(8);
+  nonce.writeBigUInt64LE(d.vaultSignerNonce);
+  let vaultSigner: PublicKey;
+  try {
+    vaultSigner = PublicKey.createProgramAddressSync([pool.marketId.toBuffer(), nonce], pool.marketProgramId);
+  } catch {
+    throw new AmmError(`market ${pool.marketId.toBase58()} has an invalid vault signer nonce ${d.vaultSignerNonce}`);
+  }
+  return { bids: d.bids, asks: d.asks, eventQueue: d.eventQueue, baseVault: d.baseVault, quoteVault: d.quoteVault, vaultSigner };
+}
+
+function build(pool: RaydiumAmmV4Pool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
+  if (params.swapMode === "ExactOut") throw new AmmError("Raydium AMM v4 does not support ExactOut");
+  // The instruction is direction-agnostic (the user's source account decides); still check the pair.
+  swapsFromFirstMint([pool.baseMint, pool.quoteMint], params);
+  const market = marketAccounts(pool, accounts);
+  // Jupiter's `raydiumSwap` step = program + AMM v4 `swap_base_in` accounts without target orders.
+  return {
+    swap: { kind: "Raydium" },
+    accounts: [
+      readonlyAccount(RAYDIUM_AMM_V4_PROGRAM_ID),
+      readonlyAccount(TOKEN_PROGRAM_ID),
+      writableAccount(pool.address),
+      readonlyAccount(RAYDIUM_AMM_V4_AUTHORITY),
+      writableAccount(pool.openOrders),
+      writableAccount(pool.baseVault),
+      writableAccount(pool.quoteVault),
+      readonlyAccount(pool.marketProgramId),
+      writableAccount(pool.marketId),
+      writableAccount(market.bids),
+      writableAccount(market.asks),
+      writableAccount(market.eventQueue),
+      writableAccount(market.baseVault),
+      writableAccount(market.quoteVault),
+      readonlyAccount(market.vaultSigner),
+      writableAccount(params.sourceTokenAccount),
+      writableAccount(params.destinationTokenAccount),
+      readonlyAccount(params.tokenTransferAuthority),
+    ],
+  };
+}
+
+/** Raydium AMM v4 (constant product + OpenBook market); its swap has no ExactOut for Jupiter routes. */
+export const raydiumAmmV4Adapter: AmmAdapter<RaydiumAmmV4Pool> = {
+  programId: RAYDIUM_AMM_V4_PROGRAM_ID,
+  label: "Raydium",
+  supportsExactOut: false,
+  // Vaults, mints, open orders and market never change for a pool.
+  poolIsImmutable: true,
+  decodePool: decodeRaydiumAmmV4Pool,
+  mints: (pool) => [pool.baseMint, pool.quoteMint],
+  dependencies: (pool) => [pool.marketId],
+  build,
+};

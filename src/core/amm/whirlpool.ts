@@ -1,0 +1,177 @@
+import {
+  fixDecoderSize,
+  getBytesDecoder,
+  getI32Decoder,
+  getStructDecoder,
+  getU128Decoder,
+  getU16Decoder,
+  getU64Decoder,
+} from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { expectAnchorAccount } from "./account-discriminator.js";
+import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
+
+export const WHIRLPOOL_PROGRAM_ID = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
+
+const WHIRLPOOL_DISCRIMINATOR = [63, 149, 209, 12, 225, 128, 99, 9];
+const WHIRLPOOL_ACCOUNT_SIZE = 653;
+/** Ticks per tick array and the tick range (orca-so/whirlpools `TICK_ARRAY_SIZE`, `MIN/MAX_TICK_INDEX`). */
+const TICK_ARRAY_SIZE = 88;
+const MIN_TICK_INDEX = -443636;
+const MAX_TICK_INDEX = 443636;
+/** The swap instruction takes exactly three tick arrays. */
+const SWAP_TICK_ARRAY_COUNT = 3;
+
+/** Leading part of the `Whirlpool` account (layout from @orca-so/whirlpools-sdk's IDL); rewards are not needed. */
+const whirlpoolDecoder = getStructDecoder([
+  ["discriminator", fixDecoderSize(getBytesDecoder(), 8)],
+  ["whirlpoolsConfig", getPublicKeyCodec()],
+  ["whirlpoolBump", fixDecoderSize(getBytesDecoder(), 1)],
+  ["tickSpacing", getU16Decoder()],
+  ["feeTierIndexSeed", fixDecoderSize(getBytesDecoder(), 2)],
+  ["feeRate", getU16Decoder()],
+  ["protocolFeeRate", getU16Decoder()],
+  ["liquidity", getU128Decoder()],
+  ["sqrtPrice", getU128Decoder()],
+  ["tickCurrentIndex", getI32Decoder()],
+  ["protocolFeeOwedA", getU64Decoder()],
+  ["protocolFeeOwedB", getU64Decoder()],
+  ["tokenMintA", getPublicKeyCodec()],
+  ["tokenVaultA", getPublicKeyCodec()],
+  ["feeGrowthGlobalA", getU128Decoder()],
+  ["tokenMintB", getPublicKeyCodec()],
+  ["tokenVaultB", getPublicKeyCodec()],
+]);
+
+export interface WhirlpoolPool {
+  readonly address: PublicKey;
+  readonly tickSpacing: number;
+  readonly tickCurrentIndex: number;
+  readonly tokenMintA: PublicKey;
+  readonly tokenVaultA: PublicKey;
+  readonly tokenMintB: PublicKey;
+  readonly tokenVaultB: PublicKey;
+}
+
+export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
+  expectAnchorAccount(account, WHIRLPOOL_DISCRIMINATOR, WHIRLPOOL_ACCOUNT_SIZE, "Whirlpool");
+  const decoded = whirlpoolDecoder.decode(account.data);
+  return {
+    address: account.address,
+    tickSpacing: decoded.tickSpacing,
+    tickCurrentIndex: decoded.tickCurrentIndex,
+    tokenMintA: decoded.tokenMintA,
+    tokenVaultA: decoded.tokenVaultA,
+    tokenMintB: decoded.tokenMintB,
+    tokenVaultB: decoded.tokenVaultB,
+  };
+}
+
+export function whirlpoolTickArrayAddress(whirlpool: PublicKey, startTickIndex: number): PublicKey {
+  const seeds = [Buffer.from("tick_array"), whirlpool.toBuffer(), Buffer.from(String(startTickIndex))];
+  return PublicKey.findProgramAddressSync(seeds, WHIRLPOOL_PROGRAM_ID)[0];
+}
+
+export function whirlpoolOracleAddress(whirlpool: PublicKey): PublicKey {
+  return PublicKey.findProgramAddressSync([Buffer.from("oracle"), whirlpool.toBuffer()], WHIRLPOOL_PROGRAM_ID)[0];
+}
+
+/**
+ * Start indices of the tick arrays a swap walks through from the current tick. b→a starts one
+ * tick spacing up because the current tick's own array may already be behind the price when
+ * the tick sits exactly on an array's upper edge. Stops at the tick range's ends; the caller pads.
+ */
+export function whirlpoolSwapTickArrayStarts(pool: WhirlpoolPool, aToB: boolean): number[] {
+  const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
+  const lowestStart = Math.floor(MIN_TICK_INDEX / ticksInArray) * ticksInArray;
+  const firstArray = Math.floor((pool.tickCurrentIndex + (aToB ? 0 : pool.tickSpacing)) / ticksInArray);
+  const starts: number[] = [];
+  for (let i = 0; i < SWAP_TICK_ARRAY_COUNT; i++) {
+    const start = (firstArray + (aToB ? -i : i)) * ticksInArray;
+    if (start < lowestStart || start > MAX_TICK_INDEX) break;
+    starts.push(start);
+  }
+  return starts;
+}
+
+/** The three tick-array accounts of a swap; near the tick range's ends the last one repeats. */
+function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
+  const arrays = whirlpoolSwapTickArrayStarts(pool, aToB).map((s) => whirlpoolTickArrayAddress(pool.address, s));
+  while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]!);
+  return arrays;
+}
+
+function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
+  const aToB = swapsFromFirstMint([pool.tokenMintA, pool.tokenMintB], params);
+  const tokenProgramA = tokenProgramOfMint(accounts, pool.tokenMintA);
+  const tokenProgramB = tokenProgramOfMint(accounts, pool.tokenMintB);
+  const [ownerAccountA, ownerAccountB] = aToB
+    ? [params.sourceTokenAccount, params.destinationTokenAccount]
+    : [params.destinationTokenAccount, params.sourceTokenAccount];
+  const [tickArray0, tickArray1, tickArray2] = swapTickArrays(pool, aToB).map(writableAccount);
+  // The program writes the oracle for adaptive-fee pools; the SDK's swap builders mark it writable.
+  const oracle = writableAccount(whirlpoolOracleAddress(pool.address));
+
+  if (!isToken2022(tokenProgramA) && !isToken2022(tokenProgramB)) {
+    // Jupiter's `whirlpoolSwap` step = program + Whirlpool `swap` accounts.
+    return {
+      swap: { kind: "Whirlpool", fields: { a_to_b: aToB } },
+      accounts: [
+        readonlyAccount(WHIRLPOOL_PROGRAM_ID),
+        readonlyAccount(TOKEN_PROGRAM_ID),
+        readonlyAccount(params.tokenTransferAuthority),
+        writableAccount(pool.address),
+        writableAccount(ownerAccountA),
+        writableAccount(pool.tokenVaultA),
+        writableAccount(ownerAccountB),
+        writableAccount(pool.tokenVaultB),
+        tickArray0!,
+        tickArray1!,
+        tickArray2!,
+        oracle,
+      ],
+    };
+  }
+  // Jupiter's `whirlpoolSwapV2` step = program + Whirlpool `swap_v2` accounts (Token-2022 capable).
+  return {
+    swap: { kind: "WhirlpoolSwapV2", fields: { a_to_b: aToB, remaining_accounts_info: null } },
+    accounts: [
+      readonlyAccount(WHIRLPOOL_PROGRAM_ID),
+      readonlyAccount(tokenProgramA),
+      readonlyAccount(tokenProgramB),
+      readonlyAccount(MEMO_PROGRAM_ID),
+      readonlyAccount(params.tokenTransferAuthority),
+      writableAccount(pool.address),
+      readonlyAccount(pool.tokenMintA),
+      readonlyAccount(pool.tokenMintB),
+      writableAccount(ownerAccountA),
+      writableAccount(pool.tokenVaultA),
+      writableAccount(ownerAccountB),
+      writableAccount(pool.tokenVaultB),
+      tickArray0!,
+      tickArray1!,
+      tickArray2!,
+      oracle,
+    ],
+  };
+}
+
+/** Orca Whirlpool (concentrated liquidity); ExactOut is native to its swap instruction. */
+export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
+  programId: WHIRLPOOL_PROGRAM_ID,
+  label: "Whirlpool",
+  supportsExactOut: true,
+  // The current tick moves with every trade and picks the tick arrays.
+  poolIsImmutable: false,
+  decodePool: decodeWhirlpool,
+  mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
+  // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.
+  dependencies: (pool) => [pool.tokenMintA, pool.tokenMintB],
+  build,
+};

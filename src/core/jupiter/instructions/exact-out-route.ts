@@ -1,0 +1,69 @@
+import { getArrayCodec, getU16Codec, getU64Codec, getU8Codec } from "@solana/kit";
+import type { Codec } from "@solana/kit";
+import { TransactionInstruction } from "@solana/web3.js";
+import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
+import { findEventAuthority } from "../pdas.js";
+import { getRoutePlanStepCodec } from "../route-plan.js";
+import type { RoutePlanStep } from "../route-plan.js";
+import { optional, readonly, readonlySigner, writable } from "./account-metas.js";
+import { withDiscriminator } from "./discriminated-data.js";
+
+/** sha256("global:exact_out_route")[0..8] */
+export const EXACT_OUT_ROUTE_DISCRIMINATOR = new Uint8Array([208, 51, 239, 151, 123, 43, 237, 92]);
+
+export interface ExactOutRouteInstructionData {
+  readonly routePlan: readonly RoutePlanStep[];
+  readonly outAmount: bigint;
+  readonly quotedInAmount: bigint;
+  readonly slippageBps: number;
+  readonly platformFeeBps: number;
+}
+
+export function getExactOutRouteInstructionDataCodec(): Codec<ExactOutRouteInstructionData> {
+  return withDiscriminator<ExactOutRouteInstructionData>("exact_out_route", EXACT_OUT_ROUTE_DISCRIMINATOR, [
+    ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
+    ["outAmount", getU64Codec()],
+    ["quotedInAmount", getU64Codec()],
+    ["slippageBps", getU16Codec()],
+    ["platformFeeBps", getU8Codec()],
+  ]);
+}
+
+export interface ExactOutRouteInstructionAccounts {
+  readonly tokenProgram: PublicKey;
+  readonly userTransferAuthority: PublicKey;
+  readonly userSourceTokenAccount: PublicKey;
+  readonly userDestinationTokenAccount: PublicKey;
+  readonly destinationTokenAccount?: PublicKey;
+  readonly sourceMint: PublicKey;
+  readonly destinationMint: PublicKey;
+  readonly platformFeeAccount?: PublicKey;
+  readonly token2022Program?: PublicKey;
+  readonly remainingAccounts: readonly AccountMeta[];
+}
+
+/** `exact_out_route`: swap from the user's own token accounts, ExactOut. */
+export function getExactOutRouteInstruction(
+  accounts: ExactOutRouteInstructionAccounts,
+  args: ExactOutRouteInstructionData,
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: JUPITER_V6_PROGRAM_ID,
+    keys: [
+      readonly(accounts.tokenProgram),
+      readonlySigner(accounts.userTransferAuthority),
+      writable(accounts.userSourceTokenAccount),
+      writable(accounts.userDestinationTokenAccount),
+      optional(accounts.destinationTokenAccount, true),
+      readonly(accounts.sourceMint),
+      readonly(accounts.destinationMint),
+      optional(accounts.platformFeeAccount, true),
+      optional(accounts.token2022Program, false),
+      readonly(findEventAuthority()),
+      readonly(JUPITER_V6_PROGRAM_ID),
+      ...accounts.remainingAccounts,
+    ],
+    data: Buffer.from(getExactOutRouteInstructionDataCodec().encode(args)),
+  });
+}

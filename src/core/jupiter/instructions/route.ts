@@ -1,0 +1,63 @@
+import { getArrayCodec, getU16Codec, getU64Codec, getU8Codec } from "@solana/kit";
+import type { Codec } from "@solana/kit";
+import { TransactionInstruction } from "@solana/web3.js";
+import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
+import { findEventAuthority } from "../pdas.js";
+import { getRoutePlanStepCodec } from "../route-plan.js";
+import type { RoutePlanStep } from "../route-plan.js";
+import { optional, readonly, readonlySigner, writable } from "./account-metas.js";
+import { withDiscriminator } from "./discriminated-data.js";
+
+/** sha256("global:route")[0..8] */
+export const ROUTE_DISCRIMINATOR = new Uint8Array([229, 23, 203, 151, 122, 227, 173, 42]);
+
+export interface RouteInstructionData {
+  readonly routePlan: readonly RoutePlanStep[];
+  readonly inAmount: bigint;
+  readonly quotedOutAmount: bigint;
+  readonly slippageBps: number;
+  readonly platformFeeBps: number;
+}
+
+export function getRouteInstructionDataCodec(): Codec<RouteInstructionData> {
+  return withDiscriminator<RouteInstructionData>("route", ROUTE_DISCRIMINATOR, [
+    ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
+    ["inAmount", getU64Codec()],
+    ["quotedOutAmount", getU64Codec()],
+    ["slippageBps", getU16Codec()],
+    ["platformFeeBps", getU8Codec()],
+  ]);
+}
+
+export interface RouteInstructionAccounts {
+  readonly tokenProgram: PublicKey;
+  readonly userTransferAuthority: PublicKey;
+  readonly userSourceTokenAccount: PublicKey;
+  readonly userDestinationTokenAccount: PublicKey;
+  readonly destinationTokenAccount?: PublicKey;
+  readonly destinationMint: PublicKey;
+  readonly platformFeeAccount?: PublicKey;
+  /** The route steps' accounts, concatenated (plus anything appended after them). */
+  readonly remainingAccounts: readonly AccountMeta[];
+}
+
+/** `route`: swap from the user's own token accounts, ExactIn. */
+export function getRouteInstruction(accounts: RouteInstructionAccounts, args: RouteInstructionData): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: JUPITER_V6_PROGRAM_ID,
+    keys: [
+      readonly(accounts.tokenProgram),
+      readonlySigner(accounts.userTransferAuthority),
+      writable(accounts.userSourceTokenAccount),
+      writable(accounts.userDestinationTokenAccount),
+      optional(accounts.destinationTokenAccount, true),
+      readonly(accounts.destinationMint),
+      optional(accounts.platformFeeAccount, true),
+      readonly(findEventAuthority()),
+      readonly(JUPITER_V6_PROGRAM_ID),
+      ...accounts.remainingAccounts,
+    ],
+    data: Buffer.from(getRouteInstructionDataCodec().encode(args)),
+  });
+}

@@ -1,0 +1,40 @@
+import { getStructCodec, getU16Codec, getU8Codec } from "@solana/kit";
+import type { Codec } from "@solana/kit";
+import type { SwapVariant } from "../amm/adapter.js";
+import { getSwapCodec } from "./swap-codec.js";
+
+/** One step of a V1 route plan: which AMM, which share of the input slot, which token slots. */
+export interface RoutePlanStep {
+  readonly swap: SwapVariant;
+  /** Share (0–100) of the input slot's amount this step consumes. */
+  readonly percent: number;
+  /** Token slot the step reads: 0 = source, intermediates 1..n, last = destination. */
+  readonly inputIndex: number;
+  readonly outputIndex: number;
+}
+
+export function getRoutePlanStepCodec(): Codec<RoutePlanStep> {
+  return getStructCodec([
+    ["swap", getSwapCodec()],
+    ["percent", getU8Codec()],
+    ["inputIndex", getU8Codec()],
+    ["outputIndex", getU8Codec()],
+  ]);
+}
+
+/** V2 step (`bps` instead of `percent`), for the *_v2 instructions. */
+export interface RoutePlanStepV2 {
+  readonly swap: SwapVariant;
+  readonly bps: number;
+  readonly inputIndex: number;
+  readonly outputIndex: number;
+}
+
+export function getRoutePlanStepV2Codec(): Codec<RoutePlanStepV2> {
+  return getStructCodec([
+    ["swap", getSwapCodec()],
+    ["bps", getU16Codec()],
+    ["inputIndex", getU8Codec()],
+    ["outputIndex", getU8Codec()],
+  ]);
+}

@@ -1,0 +1,34 @@
+import { TransactionMessage, VersionedTransaction } from "@solana/web3.js";
+import type { AddressLookupTableAccount, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import type { SwapInstructionsResult } from "./build.js";
+
+/** All instructions in Jupiter's order: compute budget, setup, swap, cleanup, other (tip). */
+export function orderedInstructions(result: SwapInstructionsResult): TransactionInstruction[] {
+  return [
+    ...result.computeBudgetInstructions,
+    ...result.setupInstructions,
+    result.swapInstruction,
+    ...(result.cleanupInstruction ? [result.cleanupInstruction] : []),
+    ...result.otherInstructions,
+  ];
+}
+
+/**
+ * The unsigned transaction (v0 with the lookup tables, or legacy with asLegacyTransaction) the API
+ * simulates for dynamicComputeUnitLimit; the fee payer is the request's payer.
+ */
+export function assembleTransactionMessage(
+  result: SwapInstructionsResult,
+  payer: PublicKey,
+  blockhash: string,
+  lookupTableAccounts: readonly AddressLookupTableAccount[] = [],
+): VersionedTransaction {
+  const message = new TransactionMessage({
+    payerKey: payer,
+    recentBlockhash: blockhash,
+    instructions: orderedInstructions(result),
+  });
+  return new VersionedTransaction(
+    result.asLegacyTransaction ? message.compileToLegacyMessage() : message.compileToV0Message([...lookupTableAccounts]),
+  );
+}

@@ -1,0 +1,81 @@
+import { ComputeBudgetProgram } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
+import type { PriorityLevel, Prioritization } from "./request.js";
+
+/** The limit Jupiter sets without `dynamicComputeUnitLimit` (and the protocol's per-tx maximum). */
+export const DEFAULT_COMPUTE_UNIT_LIMIT = 1_400_000;
+/** `auto`: like `high`, capped at 0.005 SOL (Jupiter's documented cap). */
+export const AUTO_MAX_LAMPORTS = 5_000_000n;
+/** Percentile of the recent fees per priority level (Jupiter docs). */
+export const PRIORITY_LEVEL_PERCENTILE: Readonly<Record<PriorityLevel, number>> = { medium: 25, high: 50, veryHigh: 75 };
+
+/** How the compute-unit price follows the limit (kept in the result so the limit can change later). */
+export type ComputeUnitPricing =
+  /** A relay tip: no price instruction. */
+  | { readonly kind: "none" }
+  /** A fixed total in lamports: price = lamports·10⁶ / limit. */
+  | { readonly kind: "fixedLamports"; readonly lamports: bigint }
+  /** A fee-market estimate, capped so that price·limit ≤ maxLamports. */
+  | { readonly kind: "estimate"; readonly estimatedMicroLamports: bigint; readonly maxLamports: bigint }
+  /** An exact price (`computeUnitPriceMicroLamports`). */
+  | { readonly kind: "exact"; readonly microLamports: bigint };
+
+/** Nearest-rank percentile of µlamport samples (0 without samples). */
+export function percentile(samples: readonly number[], p: number): bigint {
+  if (samples.length === 0) return 0n;
+  const sorted = samples.map((s) => BigInt(Math.max(0, Math.floor(s)))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+export function pricingFor(prioritization: Prioritization, feeSamples: readonly number[]): ComputeUnitPricing {
+  switch (prioritization.kind) {
+    case "auto":
+      return {
+        kind: "estimate",
+        estimatedMicroLamports: percentile(feeSamples, PRIORITY_LEVEL_PERCENTILE.high),
+        maxLamports: AUTO_MAX_LAMPORTS,
+      };
+    case "priorityLevel":
+      return {
+        kind: "estimate",
+        estimatedMicroLamports: percentile(feeSamples, PRIORITY_LEVEL_PERCENTILE[prioritization.level]),
+        maxLamports: prioritization.maxLamports,
+      };
+    case "lamports":
+      return { kind: "fixedLamports", lamports: prioritization.lamports };
+    case "microLamports":
+      return { kind: "exact", microLamports: prioritization.microLamports };
+    case "relayTip":
+      return { kind: "none" };
+  }
+}
+
+/** The µlamports per compute unit for a limit, or undefined when no price is set. */
+export function computeUnitPrice(pricing: ComputeUnitPricing, limit: number): bigint | undefined {
+  const units = BigInt(limit);
+  switch (pricing.kind) {
+    case "none":
+      return undefined;
+    case "fixedLamports":
+      return (pricing.lamports * 1_000_000n) / units;
+    case "estimate": {
+      const cap = (pricing.maxLamports * 1_000_000n) / units;
+      return pricing.estimatedMicroLamports < cap ? pricing.estimatedMicroLamports : cap;
+    }
+    case "exact":
+      return pricing.microLamports;
+  }
+}
+
+/** What the price costs: floor(limit · price / 10⁶) lamports. */
+export function priorityFeeLamports(limit: number, microLamports: bigint): bigint {
+  return (BigInt(limit) * microLamports) / 1_000_000n;
+}
+
+/** SetComputeUnitLimit, then SetComputeUnitPrice when priced (the order Jupiter uses). */
+export function computeBudgetInstructions(limit: number, microLamports: bigint | undefined): TransactionInstruction[] {
+  const instructions = [ComputeBudgetProgram.setComputeUnitLimit({ units: limit })];
+  if (microLamports !== undefined) instructions.push(ComputeBudgetProgram.setComputeUnitPrice({ microLamports }));
+  return instructions;
+}

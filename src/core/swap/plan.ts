@@ -1,0 +1,92 @@
+import type { PublicKey } from "@solana/web3.js";
+import type { AccountMap } from "../solana/account.js";
+import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { associatedTokenAddress, decodeMintInfo } from "../solana/token-accounts.js";
+import type { MintInfo, MintMap } from "../solana/token-accounts.js";
+import { SwapPreconditionError } from "./precondition-error.js";
+import { resolveRoute, usesSharedAccounts } from "./route-accounts.js";
+import type { ImmutablePoolCache, RoutePool } from "./route-pools.js";
+import type { ParsedSwapRequest } from "./request.js";
+
+function unique(keys: readonly PublicKey[]): PublicKey[] {
+  const seen = new Map<string, PublicKey>();
+  for (const key of keys) seen.set(key.toBase58(), key);
+  return [...seen.values()];
+}
+
+/** Every mint of the route: input, intermediates, output. */
+export function routeMints(parsed: ParsedSwapRequest): PublicKey[] {
+  return unique([parsed.quote.inputMint, ...parsed.quote.routePlan.map((s) => s.outputMint), parsed.quote.outputMint]);
+}
+
+/**
+ * The user accounts whose existence decides setup instructions. A mint's token program is not
+ * known before its account is read, so the ATA under both token programs is listed (the builder
+ * picks the right one); wSOL is always classic Token.
+ */
+export function userAccountsToCheck(parsed: ParsedSwapRequest): PublicKey[] {
+  if (parsed.skipUserAccountsRpcCalls) return [];
+  const mints: PublicKey[] = [];
+  if (parsed.destinationTokenAccount === undefined) mints.push(parsed.quote.outputMint);
+  if (parsed.quote.inputMint.equals(NATIVE_MINT) && parsed.wrapAndUnwrapSol) mints.push(NATIVE_MINT);
+  if (!usesSharedAccounts(parsed)) mints.push(...routeMints(parsed).slice(1, -1));
+  return unique(
+    mints.flatMap((mint) =>
+      mint.equals(NATIVE_MINT)
+        ? [associatedTokenAddress(parsed.user, mint, TOKEN_PROGRAM_ID)]
+        : [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID].map((program) => associatedTokenAddress(parsed.user, mint, program)),
+    ),
+  );
+}
+
+/**
+ * The first (and usually only) batched read: pools not in the immutable-pool cache, every mint
+ * of the route, the fee account (its mint is checked), and the user accounts of `userAccountsToCheck`.
+ */
+export function planAccountReads(parsed: ParsedSwapRequest, poolCache?: ImmutablePoolCache): PublicKey[] {
+  const pools = parsed.quote.routePlan.map((s) => s.ammKey).filter((key) => !poolCache?.has(key.toBase58()));
+  return unique([
+    ...pools,
+    ...routeMints(parsed),
+    ...(parsed.feeAccount ? [parsed.feeAccount] : []),
+    ...userAccountsToCheck(parsed),
+  ]);
+}
+
+/**
+ * Accounts whose recent prioritization fees price the transaction (`getRecentPrioritizationFees`):
+ * the pools (writable in every AMM); none (= global) with `priorityLevelWithMaxLamports.global`.
+ */
+export function planPriorityFeeAccounts(parsed: ParsedSwapRequest): PublicKey[] {
+  const p = parsed.prioritization;
+  if (p.kind === "priorityLevel" && p.global) return [];
+  return unique(parsed.quote.routePlan.map((s) => s.ammKey));
+}
+
+/** Mint infos of the route's mints from the first read; a missing mint is a precondition failure. */
+export function mintsFromAccounts(parsed: ParsedSwapRequest, accounts: AccountMap): Map<string, MintInfo> {
+  const mints = new Map<string, MintInfo>();
+  for (const mint of routeMints(parsed)) {
+    const account = accounts.get(mint.toBase58());
+    const info = account ? decodeMintInfo(account) : undefined;
+    if (!info) throw new SwapPreconditionError(`mint ${mint.toBase58()} not found or not a token mint`);
+    mints.set(mint.toBase58(), info);
+  }
+  return mints;
+}
+
+/**
+ * The second read, when an AMM needs more than its pool (tick arrays, bin arrays, markets):
+ * each adapter's `dependencies` for the step's swap, minus what was already read.
+ */
+export function planDependencies(
+  parsed: ParsedSwapRequest,
+  inputs: { accounts: AccountMap; pools: readonly RoutePool[]; mints: MintMap; programAuthorityId: number },
+): PublicKey[] {
+  const route = resolveRoute(parsed, inputs.mints, inputs.programAuthorityId);
+  const keys = route.steps.flatMap((step, i) => {
+    const { adapter, pool } = inputs.pools[i]!;
+    return adapter.dependencies(pool, step.params);
+  });
+  return unique(keys).filter((key) => !inputs.accounts.has(key.toBase58()));
+}

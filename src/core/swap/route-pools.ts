@@ -1,0 +1,64 @@
+import type { PublicKey } from "@solana/web3.js";
+import { AmmError } from "../amm/adapter.js";
+import type { AmmAdapter } from "../amm/adapter.js";
+import { adapterForOwner } from "../amm/registry.js";
+import type { AccountMap } from "../solana/account.js";
+import { SwapPreconditionError } from "./precondition-error.js";
+import type { ParsedRouteStep, ParsedSwapRequest } from "./request.js";
+
+/** A route step's pool, decoded by its AMM's adapter. */
+export interface RoutePool {
+  readonly adapter: AmmAdapter<any>;
+  readonly pool: unknown;
+}
+
+/** Decoded pools whose adapter says `poolIsImmutable`, by ammKey; owned by the caller. */
+export type ImmutablePoolCache = Map<string, RoutePool>;
+
+export function stepOf(step: ParsedRouteStep, index: number) {
+  return { index, ammKey: step.ammKey.toBase58(), label: step.label };
+}
+
+/**
+ * Each step's pool: from the cache, or decoded from `accounts` by the adapter of its owner
+ * program (immutable ones are remembered in the cache). Throws SwapPreconditionError naming the
+ * step for a missing pool, an unknown owner, a pool that is not the adapter's, or wrong mints.
+ */
+export function decodeRoutePools(
+  parsed: ParsedSwapRequest,
+  accounts: AccountMap,
+  cache?: ImmutablePoolCache,
+  adapterFor: (owner: PublicKey) => AmmAdapter<any> | undefined = adapterForOwner,
+): RoutePool[] {
+  return parsed.quote.routePlan.map((step, index) => {
+    const key = step.ammKey.toBase58();
+    let routePool = cache?.get(key);
+    if (routePool === undefined) {
+      const account = accounts.get(key);
+      if (!account) throw new SwapPreconditionError("pool account not found", stepOf(step, index));
+      const adapter = adapterFor(account.owner);
+      if (!adapter) {
+        throw new SwapPreconditionError(`unsupported AMM (owner program ${account.owner.toBase58()})`, stepOf(step, index));
+      }
+      try {
+        routePool = { adapter, pool: adapter.decodePool(account) };
+      } catch (error) {
+        if (error instanceof AmmError) throw new SwapPreconditionError(error.message, stepOf(step, index));
+        throw error;
+      }
+      if (adapter.poolIsImmutable) cache?.set(key, routePool);
+    }
+    const [a, b] = routePool.adapter.mints(routePool.pool);
+    const trades = (x: PublicKey, y: PublicKey) => (x.equals(a) && y.equals(b)) || (x.equals(b) && y.equals(a));
+    if (!trades(step.inputMint, step.outputMint)) {
+      throw new SwapPreconditionError(
+        `pool trades ${a.toBase58()}/${b.toBase58()}, not ${step.inputMint.toBase58()} -> ${step.outputMint.toBase58()}`,
+        stepOf(step, index),
+      );
+    }
+    if (parsed.quote.swapMode === "ExactOut" && !routePool.adapter.supportsExactOut) {
+      throw new SwapPreconditionError("Swapmode is ExactOut and this AMM does not support it", stepOf(step, index));
+    }
+    return routePool;
+  });
+}

@@ -1,0 +1,40 @@
+import { PublicKey } from "@solana/web3.js";
+import { getU64Encoder } from "@solana/kit";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
+
+/** Program-derived addresses of Limit Order v2 (trigger-api.md §2.1; each verified against real txs). */
+
+const ORDER_SEED = new TextEncoder().encode("order");
+const FEE_SEED = new TextEncoder().encode("fee");
+const EVENT_AUTHORITY_SEED = new TextEncoder().encode("__event_authority");
+
+/** Order = PDA(["order", maker, unique_id as u64 LE]). */
+export function findOrderAddress(maker: PublicKey, uniqueId: bigint): PublicKey {
+  const uniqueIdLe = Uint8Array.from(getU64Encoder().encode(uniqueId));
+  return PublicKey.findProgramAddressSync([ORDER_SEED, maker.toBytes(), uniqueIdLe], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+}
+
+/** The program's fee config account, PDA(["fee"]) = 27ZASRji… */
+export function findFeeAddress(): PublicKey {
+  return PublicKey.findProgramAddressSync([FEE_SEED], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+}
+
+/** Anchor emit_cpi! authority, PDA(["__event_authority"]) = ArsDfE54… */
+export function findEventAuthorityAddress(): PublicKey {
+  return PublicKey.findProgramAddressSync([EVENT_AUTHORITY_SEED], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+}
+
+/** The order's escrow: the order PDA's associated token account for the input mint. */
+export function findInputMintReserveAddress(
+  order: PublicKey,
+  inputMint: PublicKey,
+  inputTokenProgram: PublicKey,
+): PublicKey {
+  return getAssociatedTokenAddressSync(inputMint, order, true, inputTokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+}
+
+/** The default order fee_account: the fee PDA's associated token account for the output mint. */
+export function findDefaultFeeTokenAccount(outputMint: PublicKey, outputTokenProgram: PublicKey): PublicKey {
+  return getAssociatedTokenAddressSync(outputMint, findFeeAddress(), true, outputTokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+}

@@ -1,0 +1,270 @@
+import { PublicKey } from "@solana/web3.js";
+import type { AccountMap } from "../solana/account.js";
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { ValidationError } from "../validation-error.js";
+import type { ComputeUnitPriceChoice } from "./compute-unit-price.js";
+
+/**
+ * Request validation for the trigger operations (Jupiter Trigger v1 request shapes). Every
+ * check throws ValidationError(field, rule, detail) before anything is read, built, written or sent.
+ * Fields are typed `unknown` where a JSON client could send anything.
+ */
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MAX = (1n << 63n) - 1n;
+/** A unix-seconds value above this is almost certainly milliseconds (year 5138). */
+const MAX_PLAUSIBLE_UNIX_SECONDS = 99_999_999_999n;
+export const MAX_BPS = 10_000;
+/** Upper bound on explicitly listed orders in one CancelOrders request. */
+export const MAX_CANCEL_ORDERS = 100;
+
+export interface CreateOrderRequest {
+  readonly inputMint?: unknown;
+  readonly outputMint?: unknown;
+  readonly maker?: unknown;
+  readonly payer?: unknown;
+  readonly params?: {
+    readonly makingAmount?: unknown;
+    readonly takingAmount?: unknown;
+    readonly expiredAt?: unknown;
+    readonly slippageBps?: unknown;
+    readonly feeBps?: unknown;
+  };
+  readonly computeUnitPrice?: unknown;
+  readonly feeAccount?: unknown;
+  readonly wrapAndUnwrapSol?: unknown;
+  readonly inputTokenProgram?: unknown;
+  readonly outputTokenProgram?: unknown;
+}
+
+export interface ValidCreateOrderRequest {
+  readonly inputMint: PublicKey;
+  readonly outputMint: PublicKey;
+  readonly maker: PublicKey;
+  readonly payer: PublicKey;
+  readonly makingAmount: bigint;
+  readonly takingAmount: bigint;
+  readonly expiredAt: bigint | null;
+  readonly slippageBps: number | null;
+  readonly feeBps: number | null;
+  readonly feeAccount: PublicKey | null;
+  readonly computeUnitPrice: ComputeUnitPriceChoice;
+  readonly wrapAndUnwrapSol: boolean;
+  /** As claimed by the client (optional, legacy field); checked against the mint's owner later. */
+  readonly inputTokenProgram: PublicKey | null;
+  readonly outputTokenProgram: PublicKey | null;
+}
+
+export interface CancelOrderRequest {
+  readonly maker?: unknown;
+  readonly order?: unknown;
+  readonly computeUnitPrice?: unknown;
+}
+
+export interface ValidCancelOrderRequest {
+  readonly maker: PublicKey;
+  readonly order: PublicKey;
+  readonly computeUnitPrice: ComputeUnitPriceChoice;
+}
+
+export interface CancelOrdersRequest {
+  readonly maker?: unknown;
+  readonly orders?: unknown;
+  readonly computeUnitPrice?: unknown;
+}
+
+export interface ValidCancelOrdersRequest {
+  readonly maker: PublicKey;
+  /** null = all open orders of the maker. */
+  readonly orders: readonly PublicKey[] | null;
+  readonly computeUnitPrice: ComputeUnitPriceChoice;
+}
+
+export interface ValidationClock {
+  readonly nowUnixSeconds: number;
+}
+
+/** Proto3 leaves an unset string as "": treat it like an absent JSON field. */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === "";
+}
+
+export function parsePublicKey(field: string, value: unknown): PublicKey {
+  if (isAbsent(value)) throw new ValidationError(field, "required", "is required");
+  if (typeof value !== "string") throw new ValidationError(field, "public_key", "must be a base58 public key string");
+  // PublicKey accepts any base58 that decodes to ≤ 32 bytes; require exactly a 32-byte key.
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) {
+    throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
+  }
+  let key: PublicKey;
+  try {
+    key = new PublicKey(value);
+  } catch {
+    throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
+  }
+  if (key.toBase58() !== value) throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
+  return key;
+}
+
+function parseOptionalPublicKey(field: string, value: unknown): PublicKey | null {
+  return isAbsent(value) ? null : parsePublicKey(field, value);
+}
+
+function parseIntegerString(field: string, value: unknown, what: string, rule: string): bigint {
+  if (typeof value === "number" && Number.isSafeInteger(value)) value = String(value);
+  if (typeof value !== "string") throw new ValidationError(field, rule, `must be ${what} string`);
+  if (/^\d+\.\d+$/.test(value)) {
+    throw new ValidationError(field, "raw_units", `must be ${what} string in raw base units (no decimal point), got "${value}"`);
+  }
+  if (!/^\d+$/.test(value)) throw new ValidationError(field, rule, `must be ${what} string`);
+  return BigInt(value);
+}
+
+/** A positive u64 amount as a decimal string (Jupiter sends amounts as strings). */
+export function parseAmount(field: string, value: unknown): bigint {
+  if (isAbsent(value)) throw new ValidationError(field, "required", "is required");
+  const amount = parseIntegerString(field, value, "an unsigned 64-bit integer", "u64");
+  if (amount > U64_MAX) throw new ValidationError(field, "u64", "must fit in an unsigned 64-bit integer");
+  if (amount === 0n) throw new ValidationError(field, "positive", "must be greater than 0");
+  return amount;
+}
+
+function parseBps(field: string, value: unknown): number | null {
+  if (isAbsent(value)) return null;
+  const bps = parseIntegerString(field, value, "an integer basis-point", "bps_range");
+  if (bps > BigInt(MAX_BPS)) throw new ValidationError(field, "bps_range", `must be between 0 and ${MAX_BPS}`);
+  return Number(bps);
+}
+
+function parseExpiredAt(field: string, value: unknown, clock: ValidationClock): bigint | null {
+  if (isAbsent(value)) return null;
+  const expiredAt = parseIntegerString(field, value, "a unix-seconds integer", "unix_seconds");
+  if (expiredAt > I64_MAX) throw new ValidationError(field, "i64", "must fit in a signed 64-bit integer");
+  if (expiredAt > MAX_PLAUSIBLE_UNIX_SECONDS) {
+    throw new ValidationError(field, "unix_seconds", "must be unix seconds (this looks like milliseconds)");
+  }
+  if (expiredAt <= BigInt(Math.floor(clock.nowUnixSeconds))) {
+    throw new ValidationError(field, "future", "must be in the future");
+  }
+  return expiredAt;
+}
+
+export function parseComputeUnitPrice(field: string, value: unknown): ComputeUnitPriceChoice {
+  if (isAbsent(value) || value === "auto") return { kind: "auto" };
+  if (typeof value === "string" && /^\d+$/.test(value)) {
+    const microLamports = BigInt(value);
+    if (microLamports > U64_MAX) throw new ValidationError(field, "u64", "must fit in an unsigned 64-bit integer");
+    return { kind: "microLamports", microLamports };
+  }
+  throw new ValidationError(field, "compute_unit_price", 'must be "auto" or an unsigned integer string of micro-lamports');
+}
+
+function parseBoolean(field: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "boolean") throw new ValidationError(field, "boolean", "must be a boolean");
+  return value;
+}
+
+function parseTokenProgram(field: string, value: unknown): PublicKey | null {
+  const key = parseOptionalPublicKey(field, value);
+  if (key !== null && !key.equals(TOKEN_PROGRAM_ID) && !key.equals(TOKEN_2022_PROGRAM_ID)) {
+    throw new ValidationError(field, "token_program", "must be the Token or Token-2022 program id");
+  }
+  return key;
+}
+
+export function validateCreateOrderRequest(request: CreateOrderRequest, clock: ValidationClock): ValidCreateOrderRequest {
+  const inputMint = parsePublicKey("inputMint", request.inputMint);
+  const outputMint = parsePublicKey("outputMint", request.outputMint);
+  if (inputMint.equals(outputMint)) throw new ValidationError("outputMint", "distinct_mints", "must differ from inputMint");
+  const maker = parsePublicKey("maker", request.maker);
+  const payer = parsePublicKey("payer", request.payer);
+  const params = request.params;
+  if (params === undefined || params === null || typeof params !== "object") {
+    throw new ValidationError("params", "required", "is required");
+  }
+  const makingAmount = parseAmount("params.makingAmount", params.makingAmount);
+  const takingAmount = parseAmount("params.takingAmount", params.takingAmount);
+  const expiredAt = parseExpiredAt("params.expiredAt", params.expiredAt, clock);
+  const slippageBps = parseBps("params.slippageBps", params.slippageBps);
+  const feeBps = parseBps("params.feeBps", params.feeBps);
+  const feeAccount = parseOptionalPublicKey("feeAccount", request.feeAccount);
+  if (feeBps !== null && feeBps > 0 && feeAccount === null) {
+    throw new ValidationError("params.feeBps", "requires_fee_account", "requires feeAccount");
+  }
+  return {
+    inputMint,
+    outputMint,
+    maker,
+    payer,
+    makingAmount,
+    takingAmount,
+    expiredAt,
+    slippageBps,
+    feeBps,
+    feeAccount,
+    computeUnitPrice: parseComputeUnitPrice("computeUnitPrice", request.computeUnitPrice),
+    wrapAndUnwrapSol: parseBoolean("wrapAndUnwrapSol", request.wrapAndUnwrapSol, true),
+    inputTokenProgram: parseTokenProgram("inputTokenProgram", request.inputTokenProgram),
+    outputTokenProgram: parseTokenProgram("outputTokenProgram", request.outputTokenProgram),
+  };
+}
+
+export interface MintFacts {
+  readonly tokenProgram: PublicKey;
+  readonly decimals: number;
+}
+
+/** SPL mint layout: decimals u8 at 44, is_initialized bool at 45; base size 82. */
+const MINT_BASE_SIZE = 82;
+const MINT_DECIMALS_OFFSET = 44;
+const MINT_INITIALIZED_OFFSET = 45;
+
+/**
+ * The mint must exist, be owned by Token or Token-2022 and be initialized; its owner is the
+ * token program used for it. A client-claimed token program must agree with the owner.
+ */
+export function resolveMint(field: string, mint: PublicKey, accounts: AccountMap, claimedTokenProgram: PublicKey | null = null): MintFacts {
+  const account = accounts.get(mint.toBase58());
+  if (account === undefined || account === null) throw new ValidationError(field, "mint_exists", "mint account does not exist");
+  const tokenProgram = account.owner;
+  if (!tokenProgram.equals(TOKEN_PROGRAM_ID) && !tokenProgram.equals(TOKEN_2022_PROGRAM_ID)) {
+    throw new ValidationError(field, "mint_owner", "must be a mint owned by the Token or Token-2022 program");
+  }
+  if (account.data.length < MINT_BASE_SIZE || account.data[MINT_INITIALIZED_OFFSET] !== 1) {
+    throw new ValidationError(field, "mint_initialized", "must be an initialized mint account");
+  }
+  if (claimedTokenProgram !== null && !claimedTokenProgram.equals(tokenProgram)) {
+    throw new ValidationError(`${field === "inputMint" ? "input" : "output"}TokenProgram`, "token_program_mismatch", "does not match the mint's owner program");
+  }
+  return { tokenProgram, decimals: account.data[MINT_DECIMALS_OFFSET] ?? 0 };
+}
+
+export function validateCancelOrderRequest(request: CancelOrderRequest): ValidCancelOrderRequest {
+  return {
+    maker: parsePublicKey("maker", request.maker),
+    order: parsePublicKey("order", request.order),
+    computeUnitPrice: parseComputeUnitPrice("computeUnitPrice", request.computeUnitPrice),
+  };
+}
+
+export function validateCancelOrdersRequest(request: CancelOrdersRequest): ValidCancelOrdersRequest {
+  const maker = parsePublicKey("maker", request.maker);
+  let orders: PublicKey[] | null = null;
+  // An empty list means "all", like an omitted one (proto3 cannot tell them apart).
+  if (request.orders !== undefined && request.orders !== null) {
+    if (!Array.isArray(request.orders)) throw new ValidationError("orders", "array", "must be an array of order public keys");
+    if (request.orders.length > MAX_CANCEL_ORDERS) {
+      throw new ValidationError("orders", "max_orders", `must list at most ${MAX_CANCEL_ORDERS} orders`);
+    }
+    const seen = new Set<string>();
+    orders = request.orders.map((value: unknown, i: number) => {
+      const key = parsePublicKey(`orders[${i}]`, value);
+      if (seen.has(key.toBase58())) throw new ValidationError(`orders[${i}]`, "duplicate", "is listed twice");
+      seen.add(key.toBase58());
+      return key;
+    });
+    if (orders.length === 0) orders = null;
+  }
+  return { maker, orders, computeUnitPrice: parseComputeUnitPrice("computeUnitPrice", request.computeUnitPrice) };
+}

@@ -1,0 +1,47 @@
+import bs58 from "bs58";
+import type { AccountData } from "../core/solana/account.js";
+import { invalidParams } from "./json-rpc-error.js";
+import type { RpcConfig } from "./rpc-params.js";
+
+/** u64::MAX: what validators report as `rentEpoch` for rent-exempt accounts. */
+const RENT_EXEMPT_EPOCH = 18446744073709551615;
+
+export interface AccountJson {
+  data: [string, "base64" | "base58"];
+  executable: boolean;
+  lamports: number;
+  owner: string;
+  rentEpoch: number;
+  space: number;
+}
+
+/**
+ * An account in the RPC's JSON form. `jsonParsed` falls back to base64, as a validator does for
+ * accounts it has no parser for.
+ */
+export function encodeAccount(account: AccountData, config: RpcConfig): AccountJson {
+  const encoding = config.encoding ?? "base64";
+  let data = account.data;
+  const slice = config.dataSlice as { offset?: unknown; length?: unknown } | undefined;
+  if (slice) {
+    const offset = Number(slice.offset ?? 0);
+    const length = Number(slice.length ?? 0);
+    data = data.subarray(offset, offset + length);
+  }
+  let encoded: AccountJson["data"];
+  if (encoding === "base64" || encoding === "jsonParsed") {
+    encoded = [Buffer.from(data).toString("base64"), "base64"];
+  } else if (encoding === "base58") {
+    encoded = [bs58.encode(data), "base58"];
+  } else {
+    throw invalidParams(`encoding: unsupported ${JSON.stringify(encoding)}`);
+  }
+  return {
+    data: encoded,
+    executable: account.executable,
+    lamports: Number(account.lamports),
+    owner: account.owner.toBase58(),
+    rentEpoch: RENT_EXEMPT_EPOCH,
+    space: account.data.length,
+  };
+}

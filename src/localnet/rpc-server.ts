@@ -1,0 +1,122 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dispatchBody } from "./json-rpc-dispatch.js";
+import type { LocalChain } from "./local-chain.js";
+import { createRpcMethods } from "./rpc-methods.js";
+import { SignatureSubscriptions } from "./signature-subscriptions.js";
+
+const MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+/** What the server received: HTTP requests (round trips) and JSON-RPC calls by method. */
+export interface LocalnetRpcStats {
+  readonly httpRequests: number;
+  readonly calls: Readonly<Record<string, number>>;
+}
+
+export interface LocalnetRpcServer {
+  readonly port: number;
+  /** The websocket port web3.js derives from the HTTP URL (port + 1); `undefined` if it was taken. */
+  readonly websocketPort: number | undefined;
+  stats(): LocalnetRpcStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Serves the chain's JSON-RPC over HTTP (POST, single or batch) on `host:port`, and the signature
+ * websocket on the same port (upgrade) and on port + 1, where an unmodified web3.js `Connection`
+ * looks for it. With port 0, a free pair of adjacent ports is chosen.
+ */
+export async function startRpcServer(chain: LocalChain, port: number, host: string): Promise<LocalnetRpcServer> {
+  const methods = createRpcMethods(chain);
+  const subscriptions = new SignatureSubscriptions(chain);
+  let httpRequests = 0;
+  let calls: Record<string, number> = {};
+  const onCall = (method: string) => {
+    calls[method] = (calls[method] ?? 0) + 1;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET" && req.url === "/health") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (req.method !== "POST") {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    httpRequests += 1;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413).end();
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (res.headersSent) return;
+      const answer = dispatchBody(methods, Buffer.concat(chunks).toString("utf8"), onCall);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    });
+    req.on("error", () => res.destroy());
+  };
+
+  const makeServer = () => {
+    const server = createServer(handle);
+    server.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));
+    return server;
+  };
+
+  const main = makeServer();
+  let alias: Server | undefined;
+  let boundPort = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    boundPort = await listen(main, port, host);
+    const candidate = makeServer();
+    try {
+      await listen(candidate, boundPort + 1, host);
+      alias = candidate;
+      break;
+    } catch {
+      if (port !== 0 || attempt >= 20) break; // explicit port: websocket stays reachable on the main port
+      await closeServer(main);
+    }
+  }
+
+  return {
+    port: boundPort,
+    websocketPort: alias ? boundPort + 1 : undefined,
+    stats: () => ({ httpRequests, calls: { ...calls } }),
+    resetStats: () => {
+      httpRequests = 0;
+      calls = {};
+    },
+    close: async () => {
+      subscriptions.close();
+      await Promise.all([closeServer(main), alias ? closeServer(alias) : Promise.resolve()]);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * A small router for the REST-compatible paths (`POST /swap/v1/swap-instructions`,
+ * `/trigger/v1/...`): method + path → handler(request) → { status, body }. Bodies are JSON.
+ * Error bodies follow Jupiter: `{"error": "...", "code": <http status>}` (+ `errorCode`, ...).
+ */
+import type http from "node:http";
+import type http2 from "node:http2";
+
+export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
+export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
+
+export interface RestRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: NodeRequest["headers"];
+  /** The parsed JSON body (POST, PUT, PATCH); undefined for GET. */
+  readonly body: unknown;
+  /** The request id of this call (from `x-request-id` or generated). */
+  readonly requestId: string;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+export interface RestResponse {
+  readonly status: number;
+  /** Serialized with JSON.stringify (bigint → decimal string); a string is sent as is. */
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
+
+export interface RestRoute {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Exact path, e.g. `/trigger/v1/createOrder`. */
+  readonly path: string;
+  readonly handler: RestHandler;
+}
+
+/** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */
+export class RestError extends Error {
+  override readonly name = "RestError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+  toResponse(): RestResponse {
+    return restError(this.status, this.message, this.extra);
+  }
+}
+
+/** `{"error": message, "code": status, ...extra}` with that status. */
+export function restError(status: number, error: string, extra: Readonly<Record<string, unknown>> = {}): RestResponse {
+  return { status, body: { error, ...extra, code: status } };
+}
+
+/** JSON.stringify that writes bigint as decimal strings. */
+export function toJson(body: unknown): string {
+  return JSON.stringify(body, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+/**
+ * Reads a JSON body: 415 unless `Content-Type: application/json`, 413 over `limit` bytes (stops
+ * reading), 400 on malformed JSON. An empty body is `undefined`.
+ */
+export async function readJsonBody(req: NodeRequest, limit: number): Promise<unknown> {
+  const ct = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (ct !== "application/json" && !ct.endsWith("+json")) {
+    throw new RestError(415, "Expected request with `Content-Type: application/json`");
+  }
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new RestError(413, `request body exceeds ${limit} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new RestError(413, `request body exceeds ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new RestError(400, `Failed to parse the request body as JSON: ${(e as Error).message}`);
+  }
+}
+
+export class RestRouter {
+  private readonly routes = new Map<string, RestRoute>();
+  private readonly paths = new Set<string>();
+
+  constructor(routes: readonly RestRoute[] = []) {
+    for (const r of routes) this.add(r);
+  }
+
+  /** Adds a route; a later route replaces an earlier one with the same method and path. */
+  add(route: RestRoute): this {
+    this.routes.set(`${route.method} ${route.path}`, route);
+    this.paths.add(route.path);
+    return this;
+  }
+
+  /** The route for a method and path, `"method-not-allowed"` if only the path is known, or undefined. */
+  match(method: string, path: string): RestRoute | "method-not-allowed" | undefined {
+    const r = this.routes.get(`${method} ${path}`) ?? (method === "HEAD" ? this.routes.get(`GET ${path}`) : undefined);
+    if (r) return r;
+    return this.paths.has(path) ? "method-not-allowed" : undefined;
+  }
+
+  allowedMethods(path: string): string[] {
+    return [...this.routes.values()].filter((r) => r.path === path).map((r) => r.method);
+  }
+}

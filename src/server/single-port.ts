@@ -1,0 +1,149 @@
+/**
+ * One cleartext port for HTTP/2 (prior knowledge, h2c: gRPC) and HTTP/1.1 (Connect JSON,
+ * gRPC-web, REST): a net.Server sniffs the HTTP/2 client preface and hands each socket to the
+ * http2 or the http server. Verified pitfalls (reference/notes/toolchain.md §2): the h2 socket
+ * must stay paused (Http2Session consumes the handle and reads the unshifted preface itself),
+ * the h1 socket must be resumed.
+ */
+import http from "node:http";
+import http2 from "node:http2";
+import net from "node:net";
+
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+
+type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => void;
+
+export interface SinglePortServer {
+  readonly server: net.Server;
+  readonly h1: http.Server;
+  readonly h2: http2.Http2Server;
+  listen(port: number, host: string): Promise<net.AddressInfo>;
+  /** Stop accepting connections; idle connections are closed, busy ones finish their requests. */
+  stopAccepting(): void;
+  /** Destroy every remaining connection. */
+  destroyAll(): void;
+  /** Resolves when every connection is gone. */
+  drained(): Promise<void>;
+  /** Open connections by kind. */
+  stats(): { sockets: number; sniffing: number; h1: number; h1Busy: number; h2Sessions: number };
+}
+
+export interface SinglePortOptions {
+  /** Sockets that send no complete preface (or first request bytes) within this time are dropped. */
+  sniffTimeoutMs?: number;
+  /** Idle keep-alive timeout of HTTP/1.1 connections. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** Half-closes a socket, and destroys it if the peer does not close within a second. */
+function closeSoon(sock: net.Socket): void {
+  sock.end();
+  setTimeout(() => sock.destroy(), 1000).unref();
+}
+
+export function createSinglePortServer(handler: Handler, opts: SinglePortOptions = {}): SinglePortServer {
+  const sniffTimeoutMs = opts.sniffTimeoutMs ?? 10_000;
+  const h1 = http.createServer(handler as http.RequestListener);
+  h1.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
+  const h2 = http2.createServer({}, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const sockets = new Set<net.Socket>();
+  const sniffing = new Set<net.Socket>();
+  /** HTTP/1.1 sockets with a request in flight → that request's response. */
+  const h1Busy = new Map<net.Socket, http.ServerResponse>();
+  const h1Sockets = new Set<net.Socket>();
+  const sessions = new Set<http2.Http2Session>();
+  let stopping = false;
+  const drainWaiters: Array<() => void> = [];
+  const checkDrained = () => {
+    if (sockets.size === 0) for (const w of drainWaiters.splice(0)) w();
+  };
+
+  h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const sock = req.socket;
+    if (stopping) res.setHeader("connection", "close");
+    h1Busy.set(sock, res);
+    res.on("close", () => {
+      if (h1Busy.get(sock) === res) h1Busy.delete(sock);
+      if (stopping) closeSoon(sock);
+    });
+  });
+
+  h2.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+    if (stopping) s.close();
+  });
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      checkDrained();
+    });
+    socket.on("error", () => socket.destroy());
+    sniffing.add(socket);
+    let buf = Buffer.alloc(0);
+    const timer = setTimeout(() => socket.destroy(), sniffTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const n = Math.min(buf.length, PREFACE.length);
+      const prefixMatches = buf.subarray(0, n).equals(PREFACE.subarray(0, n));
+      if (prefixMatches && buf.length < PREFACE.length) return; // wait for more bytes
+      clearTimeout(timer);
+      sniffing.delete(socket);
+      socket.removeListener("data", onData);
+      socket.pause();
+      socket.unshift(buf);
+      if (prefixMatches) {
+        h2.emit("connection", socket); // stays paused: see the note at the top
+      } else {
+        h1Sockets.add(socket);
+        socket.on("close", () => h1Sockets.delete(socket));
+        h1.emit("connection", socket);
+        socket.resume();
+      }
+    };
+    socket.on("data", onData);
+  });
+
+  return {
+    server,
+    h1,
+    h2,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve(server.address() as net.AddressInfo);
+        });
+      });
+    },
+    stopAccepting() {
+      stopping = true;
+      server.close();
+      for (const s of sniffing) s.destroy();
+      // Idle HTTP/1.1 keep-alive connections are closed now; busy ones answer with
+      // `Connection: close` and are closed when their response is done.
+      for (const s of h1Sockets) {
+        const res = h1Busy.get(s);
+        if (!res) s.destroy();
+        else if (!res.headersSent) res.setHeader("connection", "close");
+      }
+      for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, no new ones
+    },
+    destroyAll() {
+      for (const s of sessions) s.destroy();
+      for (const s of sockets) s.destroy();
+    },
+    stats() {
+      return { sockets: sockets.size, sniffing: sniffing.size, h1: h1Sockets.size, h1Busy: h1Busy.size, h2Sessions: sessions.size };
+    },
+    drained() {
+      return new Promise((resolve) => {
+        drainWaiters.push(resolve);
+        checkDrained();
+      });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Versioned schema migrations, applied in order at open and recorded in schema_migrations.
+ * Never edit a released migration; add the next number. One statement per array entry.
+ * u64 values are numeric(20,0) (read back as decimal strings), keys base58 text.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly statements: readonly string[];
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "trigger orders: issued transactions, executions, orders, trades, tracker cursors",
+    statements: [
+      `CREATE TABLE issued_transactions (
+        request_id text NOT NULL,
+        tx_index integer NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('create_order', 'cancel_order', 'cancel_orders')),
+        maker text NOT NULL,
+        order_keys text[] NOT NULL,
+        message bytea NOT NULL,
+        message_hash text NOT NULL,
+        last_valid_block_height numeric(20,0),
+        expires_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (request_id, tx_index)
+      )`,
+      `CREATE INDEX issued_transactions_message_hash ON issued_transactions (message_hash)`,
+      `CREATE TABLE executions (
+        signature text PRIMARY KEY,
+        request_id text NOT NULL,
+        message_hash text NOT NULL UNIQUE,
+        status text NOT NULL CHECK (status IN ('Pending', 'Success', 'Failed')),
+        code integer,
+        error text,
+        last_valid_block_height numeric(20,0),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE INDEX executions_pending ON executions (created_at) WHERE status = 'Pending'`,
+      `CREATE TABLE orders (
+        order_key text PRIMARY KEY,
+        maker text NOT NULL,
+        input_mint text NOT NULL,
+        output_mint text NOT NULL,
+        input_token_program text,
+        output_token_program text,
+        input_decimals smallint,
+        output_decimals smallint,
+        unique_id numeric(20,0),
+        raw_making_amount numeric(20,0) NOT NULL,
+        raw_taking_amount numeric(20,0) NOT NULL,
+        raw_remaining_making_amount numeric(20,0) NOT NULL,
+        raw_remaining_taking_amount numeric(20,0) NOT NULL,
+        slippage_bps integer NOT NULL DEFAULT 0,
+        fee_bps integer,
+        fee_account text,
+        expired_at numeric(20,0),
+        status text NOT NULL CHECK (status IN ('Open', 'Completed', 'Cancelled')),
+        open_tx text NOT NULL DEFAULT '',
+        close_tx text NOT NULL DEFAULT '',
+        program_id text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX orders_maker_created ON orders (maker, created_at DESC, order_key)`,
+      `CREATE INDEX orders_open ON orders (updated_at) WHERE status = 'Open'`,
+      `CREATE TABLE trades (
+        tx_signature text NOT NULL,
+        order_key text NOT NULL,
+        trade_index integer NOT NULL,
+        keeper text NOT NULL,
+        input_mint text NOT NULL,
+        output_mint text NOT NULL,
+        raw_input_amount numeric(20,0) NOT NULL,
+        raw_output_amount numeric(20,0) NOT NULL,
+        fee_account text NOT NULL,
+        raw_fee_amount numeric(20,0) NOT NULL,
+        action text NOT NULL DEFAULT 'Fill',
+        succeeded boolean NOT NULL DEFAULT true,
+        confirmed_at timestamptz NOT NULL,
+        PRIMARY KEY (tx_signature, order_key, trade_index)
+      )`,
+      `CREATE INDEX trades_order ON trades (order_key, confirmed_at)`,
+      `CREATE TABLE tracker_cursors (
+        order_key text PRIMARY KEY,
+        last_signature text NOT NULL,
+        last_slot numeric(20,0),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+];

@@ -1,0 +1,87 @@
+import type { Db, DbKind, SqlExecutor } from "./db.js";
+import { ExecutionStore } from "./execution-store.js";
+import { IssuedTransactionStore } from "./issued-transaction-store.js";
+import { applyMigrations } from "./migrate.js";
+import type { AppliedMigrations } from "./migrate.js";
+import { OrderStore } from "./order-store.js";
+import { openPgliteDb } from "./pglite-db.js";
+import { openPostgresDb, quoteIdentifier } from "./postgres-db.js";
+import { TrackerCursorStore } from "./tracker-cursor-store.js";
+import { TradeStore } from "./trade-store.js";
+
+export interface OpenStoreOptions {
+  /** postgres:// or postgresql:// URL → PostgreSQL via pg. */
+  readonly databaseUrl?: string;
+  /** Otherwise embedded PGlite with its files here… */
+  readonly dataDir?: string;
+  /** …or in memory (tests). */
+  readonly inMemory?: boolean;
+  /** A schema to create and use (search_path); tests isolate themselves this way. */
+  readonly schema?: string;
+}
+
+/** The stores over one executor: the database itself, or one transaction. */
+export interface Stores {
+  readonly issuedTransactions: IssuedTransactionStore;
+  readonly executions: ExecutionStore;
+  readonly orders: OrderStore;
+  readonly trades: TradeStore;
+  readonly trackerCursors: TrackerCursorStore;
+}
+
+export interface Store extends Stores {
+  readonly kind: DbKind;
+  readonly db: Db;
+  readonly migrations: AppliedMigrations;
+  /** Runs `fn` with stores bound to one transaction (all or nothing). */
+  transaction<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
+  /** For /readyz: resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function storesOver(sql: SqlExecutor): Stores {
+  return {
+    issuedTransactions: new IssuedTransactionStore(sql),
+    executions: new ExecutionStore(sql),
+    orders: new OrderStore(sql),
+    trades: new TradeStore(sql),
+    trackerCursors: new TrackerCursorStore(sql),
+  };
+}
+
+/** Opens the database, applies pending migrations, and returns the stores. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  let db: Db;
+  if (options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+    db = openPostgresDb({ connectionString: options.databaseUrl, ...(options.schema === undefined ? {} : { schema: options.schema }) });
+  } else if (options.databaseUrl !== undefined) {
+    throw new Error("databaseUrl must be a postgres:// or postgresql:// URL");
+  } else if (options.inMemory === true || options.dataDir === undefined) {
+    db = await openPgliteDb();
+  } else {
+    db = await openPgliteDb({ dataDir: options.dataDir });
+  }
+  let migrations: AppliedMigrations;
+  try {
+    if (options.schema !== undefined) {
+      await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
+      if (db.kind === "pglite") await db.query(`SET search_path TO ${quoteIdentifier(options.schema)}`);
+    }
+    migrations = await applyMigrations(db);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+  return {
+    kind: db.kind,
+    db,
+    migrations,
+    ...storesOver(db),
+    transaction: (fn) => db.transaction((tx) => fn(storesOver(tx))),
+    async ping() {
+      await db.query("SELECT 1");
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,26 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { Transaction } from "@electric-sql/pglite";
+import type { Db, SqlExecutor } from "./db.js";
+
+export interface PgliteDbOptions {
+  /** Directory for the database files; omitted = in memory (tests). */
+  readonly dataDir?: string;
+}
+
+/** Embedded PostgreSQL (PGlite, WASM): one connection, so its own mutex orders queries and transactions. */
+export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
+  const lite = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
+  await lite.waitReady;
+  const executorOf = (target: PGlite | Transaction): SqlExecutor => ({
+    async query<Row extends object>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+      const result = await target.query<Row>(sql, params as unknown[]);
+      return result.rows;
+    },
+  });
+  return {
+    kind: "pglite",
+    ...executorOf(lite),
+    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> => lite.transaction((tx) => fn(executorOf(tx))),
+    close: () => lite.close(),
+  };
+}

@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto";
+import { AccountLayout, MintLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, registerDemoSeeder, seedDemo } from "../../src/localnet/demo-seed.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
+import type { Localnet } from "../../src/localnet/start-localnet.js";
+
+describe("demo seed", () => {
+  let localnet: Localnet;
+  const extra = Keypair.generate().publicKey;
+  const registered = Keypair.generate().publicKey;
+
+  beforeAll(async () => {
+    localnet = await startLocalnet();
+    registerDemoSeeder("test pool", (l) => l.setAccount(registered, { lamports: 7n, data: new Uint8Array([1]), owner: PublicKey.default }));
+    await seedDemo(localnet, [(l) => void l.airdrop(extra, 4_200_000n)]);
+  });
+  afterAll(async () => {
+    await localnet.close();
+  });
+
+  it("uses fixed addresses derived from fixed seed strings (as documented in the README)", () => {
+    const fromSeed = (s: string) => Keypair.fromSeed(createHash("sha256").update(s).digest()).publicKey;
+    expect(DEMO.wallet.toBase58()).toBe("HGcCw9mD6zDQBXK7h3DyuzeYXMUzkUUZUenJunDPFqv1");
+    expect(DEMO.wallet.equals(fromSeed("swapd demo wallet"))).toBe(true);
+    expect(DEMO.usdcMint.toBase58()).toBe("BbMrRgZcZnMaW6SjwnnoniBpMM5t6FmEgfPUYGb5VZuC");
+    expect(DEMO.walletUsdcAccount.equals(getAssociatedTokenAddressSync(DEMO.usdcMint, DEMO.wallet))).toBe(true);
+  });
+
+  it("funds the wallet, creates the 6-decimal mint and the wallet's USDC balance, runs the seeders", async () => {
+    const connection = new Connection(localnet.url, "confirmed");
+    // The wallet paid the fees and the mint's rent out of its airdrop.
+    const balance = await connection.getBalance(DEMO.wallet);
+    expect(balance).toBeLessThan(Number(DEMO.walletLamports));
+    expect(balance).toBeGreaterThan(Number(DEMO.walletLamports) - 10_000_000);
+    const mint = MintLayout.decode((await connection.getAccountInfo(DEMO.usdcMint))!.data);
+    expect(mint.decimals).toBe(6);
+    expect(mint.supply).toBe(DEMO.walletUsdcAmount);
+    expect(new PublicKey(mint.mintAuthority).equals(DEMO.wallet)).toBe(true);
+    const ata = AccountLayout.decode((await connection.getAccountInfo(DEMO.walletUsdcAccount))!.data);
+    expect(ata.amount).toBe(1_000_000_000_000n);
+    expect(ata.owner.equals(DEMO.wallet)).toBe(true);
+    expect(await connection.getBalance(extra)).toBe(4_200_000);
+    expect(localnet.getAccount(registered)?.lamports).toBe(7n);
+  });
+
+  it("refuses an airdrop below the rent-exempt minimum to a new account, with the reason", () => {
+    expect(() => localnet.airdrop(Keypair.generate().publicKey, 1_000n)).toThrow(/failed: .*InsufficientFundsForRent/);
+  });
+
+  it("is idempotent: seeding again leaves the demo balances unchanged", async () => {
+    await seedDemo(localnet);
+    const ata = AccountLayout.decode(localnet.getAccount(DEMO.walletUsdcAccount)!.data);
+    expect(ata.amount).toBe(DEMO.walletUsdcAmount);
+  });
+});
