@@ -14,6 +14,8 @@ import { FailedTransactionMetadata, LiteSVM, SimulatedTransactionInfo } from "li
 import type { TransactionMetadata } from "litesvm";
 import type { AccountData } from "../core/solana/account.js";
 import { messageFee } from "./compute-budget-fee.js";
+import { tokenBalances } from "./token-balances.js";
+import type { TokenBalanceJson } from "./token-balances.js";
 import { describeTransactionError, isDroppedBeforeExecution, transactionErrorJson } from "./transaction-error.js";
 import type { TransactionErrorJson } from "./transaction-error.js";
 
@@ -47,6 +49,8 @@ export interface TransactionRecord {
   readonly computeUnitPrice: bigint;
   readonly preBalances: number[];
   readonly postBalances: number[];
+  readonly preTokenBalances: TokenBalanceJson[];
+  readonly postTokenBalances: TokenBalanceJson[];
   readonly returnData: { programId: string; data: [string, "base64"] } | null;
 }
 
@@ -361,17 +365,23 @@ export class LocalChain {
     }
     if (!options.skipPreflight) {
       const preflight = this.simulateTransaction(wire, { sigVerify: true, replaceRecentBlockhash: false });
+      if (preflight.err === "SignatureFailure") {
+        throw new TransactionRejectedError("signature", "Transaction signature verification failure", preflight);
+      }
       if (preflight.err !== null) {
         throw new TransactionRejectedError("preflight", `Transaction simulation failed: ${describeTransactionError(preflight.err)}`, preflight);
       }
     }
     const { keys, loaded } = this.resolveKeys(tx);
+    const getAccount = (k: PublicKey) => this.getAccount(k);
     const preBalances = keys.map((k) => Number(this.getAccount(k)?.lamports ?? 0n));
+    const preTokenBalances = tokenBalances(keys, getAccount);
     const outcome = this.execute(wire, false);
     if (outcome.err !== null && isDroppedBeforeExecution(outcome.err)) {
       throw new TransactionRejectedError("preflight", `Transaction failed: ${outcome.err}`, outcome);
     }
     const postBalances = keys.map((k) => Number(this.getAccount(k)?.lamports ?? 0n));
+    const postTokenBalances = tokenBalances(keys, getAccount);
     const message = tx.message;
     const fee = messageFee(keys, message.compiledInstructions, message.header.numRequiredSignatures);
     const writableKeys = new Set<string>();
@@ -392,6 +402,8 @@ export class LocalChain {
       computeUnitPrice: fee.computeUnitPrice,
       preBalances,
       postBalances,
+      preTokenBalances,
+      postTokenBalances,
     };
     this.records.set(signature, record);
     this.recordsInOrder.push(record);

@@ -15,6 +15,7 @@ import {
   publicKeyParam,
   stringParam,
 } from "./rpc-params.js";
+import { tokenBalance } from "./token-balances.js";
 import { transactionJson } from "./transaction-json.js";
 
 export type RpcMethod = (params: readonly unknown[]) => unknown;
@@ -114,6 +115,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
           return account ? encodeAccount(account, config) : null;
         }),
       );
+    },
+    getTokenAccountBalance: (params) => {
+      const key = publicKeyParam(params[0], "pubkey");
+      const balance = tokenBalance(chain.getAccount(key), (k) => chain.getAccount(k));
+      if (!balance) throw invalidParams("Invalid param: could not find account or not a token account");
+      return withContext(balance.uiTokenAmount);
     },
     getProgramAccounts: (params) => {
       const owner = publicKeyParam(params[0], "programId");

@@ -69,7 +69,8 @@ export class SignatureSubscriptions {
       if (typeof req.method === "string" && req.method.endsWith("Unsubscribe")) {
         const id = Number(req.params?.[0]);
         disposers.get(id)?.();
-        send({ jsonrpc: "2.0", id: req.id, result: disposers.delete(id) || true });
+        disposers.delete(id);
+        send({ jsonrpc: "2.0", id: req.id, result: true });
         return;
       }
       send({ jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "Method not found" } });

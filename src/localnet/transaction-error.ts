@@ -1,6 +1,4 @@
-import {
-  FailedTransactionMetadata,
-} from "litesvm";
+import type { FailedTransactionMetadata } from "litesvm";
 
 /**
  * Solana's JSON shape of a `TransactionError`, as validators return it

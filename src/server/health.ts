@@ -10,6 +10,7 @@ import {
   HealthCheckResponse_ServingStatus as Status,
   HealthCheckResponseSchema,
 } from "../gen/grpc/health/v1/health_pb.js";
+import { streamShutdownKey } from "./context.js";
 
 export { Status as ServingStatus };
 
@@ -53,8 +54,10 @@ export class HealthRegistry {
         const current = () => self.get(req.service) ?? Status.SERVICE_UNKNOWN;
         last = current();
         yield create(HealthCheckResponseSchema, { status: last });
+        // End on client cancel or when graceful shutdown starts.
+        const signal = AbortSignal.any([ctx.signal, ctx.values.get(streamShutdownKey)]);
         try {
-          for await (const [service] of on(self.events, "change", { signal: ctx.signal }) as AsyncIterable<[string]>) {
+          for await (const [service] of on(self.events, "change", { signal }) as AsyncIterable<[string]>) {
             if (service !== req.service) continue;
             const now = current();
             if (now === last) continue;
@@ -62,7 +65,7 @@ export class HealthRegistry {
             yield create(HealthCheckResponseSchema, { status: now });
           }
         } catch (e) {
-          if (ctx.signal.aborted) return;
+          if (signal.aborted) return;
           throw e;
         }
       },

@@ -19,7 +19,6 @@ import type { DescService } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
-  createContextKey,
   createContextValues,
   type ConnectRouter,
   type Interceptor,
@@ -33,6 +32,7 @@ import type { Config } from "../config.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
 import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
+import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { observeCall, renderMetrics, startDefaultMetrics } from "./metrics.js";
 import { registerReflection } from "./reflection.js";
@@ -82,17 +82,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Per-call information, available to handlers as `ctx.values.get(callInfoKey)`. */
-export interface CallInfo {
-  readonly requestId: string;
-  readonly procedure: string;
-  /** Set by the interceptor when the call reaches a handler. */
-  code?: Code | undefined;
-}
-
-export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: "swapd call info" });
-/** Aborted when graceful shutdown starts: long-lived server streams should end. */
-export const streamShutdownKey = createContextKey<AbortSignal>(new AbortController().signal, { description: "swapd stream shutdown" });
+export { callInfoKey, streamShutdownKey, type CallInfo };
 
 /** Connect unary errors that never reached a handler (parse errors, limits): HTTP status → code. */
 const CONNECT_HTTP_CODES: Record<number, string> = {
@@ -155,10 +145,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const info = req.contextValues.get(callInfoKey);
     try {
       const res = await next(req);
-      if (!res.stream) {
-        if (info) info.code ??= undefined;
-        return res;
-      }
+      if (!res.stream) return res;
       const inner = res.message;
       return {
         ...res,
@@ -298,10 +285,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
     if (req.httpVersion === "2.0") {
       // A response sent before the request body was read (e.g. over the size limit) leaves the
-      // stream half-open while the client waits on flow control: discard the rest of the body.
+      // stream half-open: the client stops sending (flow control) and never ends its side. Reset
+      // such a stream (RST_STREAM NO_ERROR, RFC 9113 §8.1) shortly after the response is out.
       const stream = (req as http2.Http2ServerRequest).stream;
       stream.once("finish", () => {
-        if (!stream.readableEnded && !stream.closed) stream.resume();
+        if (stream.closed) return;
+        setTimeout(() => {
+          // destroy() without an error sends RST_STREAM(NO_ERROR); close() alone would wait for
+          // the unread request data to be consumed.
+          if (!stream.destroyed && !stream.readableEnded) stream.destroy();
+        }, 250).unref();
       });
     }
     res.once("close", () => {

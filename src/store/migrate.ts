@@ -1,4 +1,5 @@
 import type { Db } from "./db.js";
+import { quoteIdentifier } from "./quote-identifier.js";
 import { MIGRATIONS } from "./migrations.js";
 import type { Migration } from "./migrations.js";
 
@@ -15,9 +16,15 @@ export interface AppliedMigrations {
  * Applies the pending migrations in one transaction. The transaction-scoped advisory lock
  * serialises processes that start at once: the second waits, then finds nothing to do.
  */
-export async function applyMigrations(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<AppliedMigrations> {
+export async function applyMigrations(
+  db: Db,
+  options: { readonly schema?: string; readonly migrations?: readonly Migration[] } = {},
+): Promise<AppliedMigrations> {
+  const migrations = options.migrations ?? MIGRATIONS;
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    // Under the lock too: concurrent CREATE SCHEMA IF NOT EXISTS can still collide.
+    if (options.schema !== undefined) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
         version integer PRIMARY KEY,

@@ -5,7 +5,8 @@ import { applyMigrations } from "./migrate.js";
 import type { AppliedMigrations } from "./migrate.js";
 import { OrderStore } from "./order-store.js";
 import { openPgliteDb } from "./pglite-db.js";
-import { openPostgresDb, quoteIdentifier } from "./postgres-db.js";
+import { openPostgresDb } from "./postgres-db.js";
+import { quoteIdentifier } from "./quote-identifier.js";
 import { TrackerCursorStore } from "./tracker-cursor-store.js";
 import { TradeStore } from "./trade-store.js";
 
@@ -64,11 +65,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   let migrations: AppliedMigrations;
   try {
-    if (options.schema !== undefined) {
-      await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
-      if (db.kind === "pglite") await db.query(`SET search_path TO ${quoteIdentifier(options.schema)}`);
+    // pg sets search_path per connection (postgres-db.ts); PGlite has one session.
+    if (options.schema !== undefined && db.kind === "pglite") {
+      await db.query(`SET search_path TO ${quoteIdentifier(options.schema)}`);
     }
-    migrations = await applyMigrations(db);
+    migrations = await applyMigrations(db, options.schema === undefined ? {} : { schema: options.schema });
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

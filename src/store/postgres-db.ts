@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Db, SqlExecutor } from "./db.js";
+import { quoteIdentifier } from "./quote-identifier.js";
 
 export interface PostgresDbOptions {
   readonly connectionString: string;
@@ -42,8 +43,4 @@ export function openPostgresDb(options: PostgresDbOptions): Db {
     },
     close: () => pool.end(),
   };
-}
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -83,11 +83,13 @@ describe("chain layer against a misbehaving RPC server", () => {
     behaviour = () => {}; // hold the request open
     const chain = new RpcSolanaChain({ url, maxRetries: 5, timeoutMs: 600, attemptTimeoutMs: 250, backoff: { baseMs: 10, maxMs: 20 } });
     const { elapsed, error } = await expectUnavailable(() => chain.getLatestBlockhash(), /no answer within \d+ ms/);
-    expect(elapsed).toBeLessThan(600 + 150);
+    expect(elapsed).toBeLessThan(600 + 250); // the budget, plus scheduling slack
     expect(elapsed).toBeGreaterThanOrEqual(500);
-    // 250 + 250 + what is left (< 100 ms): the budget, not maxRetries, bounds the attempts here.
-    expect(error.attempts).toBe(3);
-    expect(chain.stats().roundTrips).toBe(3);
+    // 250 + 250 + what is left (< 100 ms): the budget, not maxRetries (5), bounds the attempts.
+    expect(error.attempts).toBeGreaterThanOrEqual(2);
+    expect(error.attempts).toBeLessThanOrEqual(3);
+    expect(chain.stats().roundTrips).toBe(error.attempts);
+    expect(requests).toBe(error.attempts);
   });
 
   it("recovers when the node answers after a 429", async () => {

@@ -3,6 +3,7 @@ import { AccountLayout, MintLayout, getAssociatedTokenAddressSync } from "@solan
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, registerDemoSeeder, seedDemo } from "../../src/localnet/demo-seed.js";
+import { startEmbeddedChain } from "../../src/localnet/embedded-chain.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 
@@ -53,5 +54,18 @@ describe("demo seed", () => {
     await seedDemo(localnet);
     const ata = AccountLayout.decode(localnet.getAccount(DEMO.walletUsdcAccount)!.data);
     expect(ata.amount).toBe(DEMO.walletUsdcAmount);
+  });
+
+  it("startEmbeddedChain: a seeded localnet and a chain layer pointed at it", async () => {
+    const embedded = await startEmbeddedChain();
+    try {
+      const [wallet, mint] = await embedded.chain.getMultipleAccounts([DEMO.wallet, DEMO.usdcMint]);
+      expect(wallet?.lamports).toBeGreaterThan(0n);
+      expect((await embedded.chain.getMints([DEMO.usdcMint])).get(DEMO.usdcMint.toBase58())?.decimals).toBe(6);
+      expect(mint?.owner.toBase58()).toBe("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+      expect(embedded.chain.url).toBe(embedded.localnet.url);
+    } finally {
+      await embedded.close();
+    }
   });
 });

@@ -138,6 +138,17 @@ describe("localnet with an unmodified web3.js Connection", () => {
     expect(fetched?.meta?.fee).toBe(5200);
     expect(fetched!.meta!.preBalances[0]! - fetched!.meta!.postBalances[0]!).toBeGreaterThan(1_000_000);
 
+    // Token balances: the ATA did not exist before; after, it holds 0.001 wrapped SOL (9 decimals).
+    const ataIndex = keys.staticAccountKeys.length; // first loaded (writable) address
+    expect(fetched?.meta?.preTokenBalances?.find((b) => b.accountIndex === ataIndex)).toBeUndefined();
+    expect(fetched?.meta?.postTokenBalances?.find((b) => b.accountIndex === ataIndex)).toMatchObject({
+      mint: NATIVE_MINT.toBase58(),
+      owner: owner.toBase58(),
+      programId: TOKEN_PROGRAM_ID.toBase58(),
+      uiTokenAmount: { amount: "1000000", decimals: 9, uiAmountString: "0.001" },
+    });
+    expect((await connection.getTokenAccountBalance(ata)).value).toMatchObject({ amount: "1000000", decimals: 9, uiAmount: 0.001 });
+
     const history = await connection.getSignaturesForAddress(ata, { limit: 10 });
     expect(history.map((h) => h.signature)).toEqual([signature]);
     const fees = await connection.getRecentPrioritizationFees({ lockedWritableAccounts: [ata] });
@@ -211,6 +222,21 @@ describe("localnet with an unmodified web3.js Connection", () => {
     const post = async (body: unknown) => (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
     expect(await post({ jsonrpc: "2.0", id: 1, method: "noSuchMethod", params: [] })).toMatchObject({ id: 1, error: { code: -32601 } });
     expect(await post({ jsonrpc: "2.0", id: 2, method: "getBalance", params: ["not-a-key"] })).toMatchObject({ id: 2, error: { code: -32602 } });
+    // A blockhash the chain never issued: refused (-32002, BlockhashNotFound), nothing recorded.
+    const stale = new Transaction({ feePayer: payer.publicKey, recentBlockhash: PublicKey.default.toBase58() }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }),
+    );
+    stale.sign(payer);
+    const refused = await post({ jsonrpc: "2.0", id: 3, method: "sendTransaction", params: [stale.serialize().toString("base64"), { encoding: "base64" }] });
+    expect(refused).toMatchObject({ id: 3, error: { code: -32002, data: { err: "BlockhashNotFound" } } });
+    // Signed by the wrong key: signature verification failure (-32003).
+    const { blockhash } = await connection.getLatestBlockhash();
+    const forged = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }),
+    );
+    forged.addSignature(payer.publicKey, Buffer.alloc(64, 7));
+    const forgedAnswer = await post({ jsonrpc: "2.0", id: 4, method: "sendTransaction", params: [forged.serialize({ verifySignatures: false }).toString("base64"), { encoding: "base64" }] });
+    expect(forgedAnswer).toMatchObject({ id: 4, error: { code: -32003 } });
     const batch = await post([
       { jsonrpc: "2.0", id: "a", method: "getSlot" },
       { jsonrpc: "2.0", id: "b", method: "getHealth" },

@@ -2,6 +2,7 @@
 import { Writable } from "node:stream";
 import { create, createFileRegistry, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createLogger } from "../../src/server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "../../src/server/server.js";
@@ -65,3 +66,9 @@ export const slowService: ExtraService = {
     },
   },
 };
+
+/** A typed client of the test-only slow service. */
+export function slowClient(transport: Transport): { sleep(req: { ms: number }, opts?: CallOptions): Promise<{ sleptMs: number }> } {
+  const c = createClient(SlowService, transport) as unknown as { sleep(req: unknown, opts?: CallOptions): Promise<{ sleptMs: number }> };
+  return { sleep: (req, opts) => c.sleep(create(SleepRequest, req as never), opts) };
+}

@@ -1,7 +1,6 @@
 /** Every protocol reaches the same server on one port (HTTP/2 h2c and HTTP/1.1). */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +8,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "../../src/gen/grpc/he
 import { SwapService } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
 import type { RunningServer } from "../../src/server/server.js";
-import { SleepRequest, SlowService, startTestServer, type LogCapture } from "./helpers.js";
+import { slowClient, startTestServer, type LogCapture } from "./helpers.js";
 
 let server: RunningServer;
 let logs: LogCapture;
@@ -116,8 +115,7 @@ describe("one port", () => {
       const health = createClient(Health, transport);
       const r = await health.check({ service: "" });
       expect(r.status, name).toBe(HealthCheckResponse_ServingStatus.SERVING);
-      const slow = createClient(SlowService, transport);
-      const s = (await slow.sleep(create(SleepRequest, { ms: 1 } as never))) as unknown as { sleptMs: number };
+      const s = await slowClient(transport).sleep({ ms: 1 });
       expect(s.sleptMs, name).toBe(1);
       const trigger = createClient(TriggerService, transport);
       const err = await trigger.cancelOrder({ maker: "m", order: "o" }).catch((e: unknown) => ConnectError.from(e));

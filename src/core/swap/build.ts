@@ -52,7 +52,8 @@ export interface SwapInstructionsResult {
   readonly addressLookupTableAddresses: PublicKey[];
   readonly computeUnitLimit: number;
   readonly prioritizationFeeLamports: bigint;
-  readonly prioritizationType: PrioritizationType;
+  /** null with `"disabled"` (no price, no tip). */
+  readonly prioritizationType: PrioritizationType | null;
   /** How the price follows the limit (for withComputeUnitLimit). */
   readonly computeUnitPricing: ComputeUnitPricing;
   /** Fee payer of the transaction (payer or user). */
@@ -73,10 +74,12 @@ function checkFeeAccount(parsed: ParsedSwapRequest, accounts: AccountMap): void 
 
 function budget(pricing: ComputeUnitPricing, limit: number, tipLamports?: bigint) {
   const microLamports = computeUnitPrice(pricing, limit);
-  const prioritizationType: PrioritizationType =
+  const prioritizationType: PrioritizationType | null =
     tipLamports !== undefined
       ? { kind: "relayTip", lamports: tipLamports }
-      : {
+      : pricing.kind === "none"
+        ? null
+        : {
           kind: "computeBudget",
           microLamports: microLamports ?? 0n,
           estimatedMicroLamports: pricing.kind === "estimate" ? pricing.estimatedMicroLamports : null,
@@ -145,7 +148,7 @@ export function withComputeUnitLimit(
 ): SwapInstructionsResult {
   const withMargin = Math.ceil((simulatedUnits * (100 + marginPercent)) / 100);
   const limit = Math.max(1, Math.min(DEFAULT_COMPUTE_UNIT_LIMIT, withMargin));
-  const tip = result.prioritizationType.kind === "relayTip" ? result.prioritizationType.lamports : undefined;
+  const tip = result.prioritizationType?.kind === "relayTip" ? result.prioritizationType.lamports : undefined;
   const budgetPart = budget(result.computeUnitPricing, limit, tip);
   return { ...result, ...budgetPart };
 }

@@ -11,7 +11,7 @@ export const PRIORITY_LEVEL_PERCENTILE: Readonly<Record<PriorityLevel, number>> 
 
 /** How the compute-unit price follows the limit (kept in the result so the limit can change later). */
 export type ComputeUnitPricing =
-  /** A relay tip: no price instruction. */
+  /** A relay tip or `"disabled"`: no price instruction. */
   | { readonly kind: "none" }
   /** A fixed total in lamports: price = lamports·10⁶ / limit. */
   | { readonly kind: "fixedLamports"; readonly lamports: bigint }
@@ -47,6 +47,7 @@ export function pricingFor(prioritization: Prioritization, feeSamples: readonly 
     case "microLamports":
       return { kind: "exact", microLamports: prioritization.microLamports };
     case "relayTip":
+    case "disabled":
       return { kind: "none" };
   }
 }

@@ -43,6 +43,7 @@ export type PriorityLevel = "medium" | "high" | "veryHigh";
 /** `prioritizationFeeLamports` in its shapes (the REST layer maps Jupiter's JSON onto these). */
 export type PrioritizationInput =
   | { readonly kind: "auto" }
+  | { readonly kind: "disabled" }
   | { readonly kind: "lamports"; readonly lamports: U64Input }
   | { readonly kind: "priorityLevel"; readonly level: string; readonly maxLamports: U64Input; readonly global?: boolean }
   | { readonly kind: "relayTip"; readonly lamports: U64Input }
@@ -100,6 +101,7 @@ export interface ParsedQuote {
 
 export type Prioritization =
   | { readonly kind: "auto" }
+  | { readonly kind: "disabled" }
   | { readonly kind: "lamports"; readonly lamports: bigint }
   | { readonly kind: "priorityLevel"; readonly level: PriorityLevel; readonly maxLamports: bigint; readonly global: boolean }
   | { readonly kind: "microLamports"; readonly microLamports: bigint }
@@ -339,6 +341,8 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
   switch (raw.kind) {
     case "auto":
       return { kind: "auto" };
+    case "disabled":
+      return { kind: "disabled" };
     case "lamports":
       return { kind: "lamports", lamports: u64(raw.lamports, f) };
     case "priorityLevel": {

@@ -34,12 +34,11 @@ export function jupiterSwapInstruction(
   if (parsed.trackingAccount) remainingAccounts.push({ pubkey: parsed.trackingAccount, isSigner: false, isWritable: false });
 
   const platformFeeBps = quote.platformFee?.feeBps ?? 0;
-  const sourceProgram = mintInfo(mints, quote.inputMint).tokenProgram;
   const destinationProgram = mintInfo(mints, quote.outputMint).tokenProgram;
-  const token2022Program =
-    sourceProgram.equals(TOKEN_2022_PROGRAM_ID) || destinationProgram.equals(TOKEN_2022_PROGRAM_ID)
-      ? TOKEN_2022_PROGRAM_ID
-      : undefined;
+  // The optional token_2022_program slot is filled when any mint of the route is a Token-2022 mint.
+  const token2022Program = route.slotMints.some((mint) => mintInfo(mints, mint).tokenProgram.equals(TOKEN_2022_PROGRAM_ID))
+    ? TOKEN_2022_PROGRAM_ID
+    : undefined;
   const exactOut = quote.swapMode === "ExactOut";
 
   if (route.shared) {

@@ -151,6 +151,7 @@ function parseExpiredAt(field: string, value: unknown, clock: ValidationClock): 
 
 export function parseComputeUnitPrice(field: string, value: unknown): ComputeUnitPriceChoice {
   if (isAbsent(value) || value === "auto") return { kind: "auto" };
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) value = String(value);
   if (typeof value === "string" && /^\d+$/.test(value)) {
     const microLamports = BigInt(value);
     if (microLamports > U64_MAX) throw new ValidationError(field, "u64", "must fit in an unsigned 64-bit integer");

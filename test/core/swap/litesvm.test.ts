@@ -90,7 +90,10 @@ function execute(svm: LiteSVM, result: SwapInstructionsResult, signers: Keypair[
 }
 
 const exists = (svm: LiteSVM, key: PublicKey) => svm.getAccount(address(key.toBase58())).exists;
-const owner = (svm: LiteSVM, key: PublicKey) => svm.getAccount(address(key.toBase58())).programAddress as string;
+function owner(svm: LiteSVM, key: PublicKey): string | undefined {
+  const account = svm.getAccount(address(key.toBase58()));
+  return account.exists ? account.programAddress : undefined;
+}
 const balance = (svm: LiteSVM, key: PublicKey) => svm.getBalance(address(key.toBase58())) ?? 0n;
 const ata = (mint: PublicKey, program = TOKEN_PROGRAM_ID) => getAssociatedTokenAddressSync(mint, USER.publicKey, false, program);
 

@@ -164,6 +164,32 @@ describe("buildCancelOrdersTransactions", () => {
     expect([...cancelled].sort()).toEqual(orders.slice(0, 6).map((o) => o.address.toBase58()).sort());
   });
 
+  it("worst case: 5 cancels with 5 distinct SPL input mints (ATA each, Token and Token-2022) fit one transaction", async () => {
+    const maker = Keypair.generate().publicKey;
+    const orders = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        orderAccountData({
+          address: Keypair.generate().publicKey,
+          maker,
+          inputMint: Keypair.generate().publicKey,
+          outputMint: Keypair.generate().publicKey,
+          inputTokenProgram: i % 2 === 0 ? TOKEN_PROGRAM_ID : TOKEN_2022_PROGRAM_ID,
+          outputTokenProgram: TOKEN_PROGRAM_ID,
+          inputMintReserve: Keypair.generate().publicKey,
+        }),
+      ),
+    );
+    for (const legacy of [false, true]) {
+      const result = buildCancelOrdersTransactions(
+        { maker: maker.toBase58(), orders: orders.map((o) => o.address.toBase58()) },
+        { accounts: accountsOf(...orders), recentPriorityFees: [], recentBlockhash: BLOCKHASH, legacyTransaction: legacy },
+      );
+      expect(result.transactions).toHaveLength(1);
+      expect(result.transactions[0]!.transaction.length).toBeLessThanOrEqual(1232);
+      expect(result.transactions[0]!.computeUnitLimit).toBe(5 * (36_000 + 30_000));
+    }
+  });
+
   it("listed orders must all be the maker's; an empty result is an error", async () => {
     const maker = Keypair.generate().publicKey;
     const other = await orderAccountData({

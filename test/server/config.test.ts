@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_RELAY_TIP_ACCOUNTS, loadConfig, redactUrl } from "../../src/config.js";
+
+describe("loadConfig", () => {
+  it("defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      host: "127.0.0.1",
+      port: 8080,
+      solanaRpcUrl: undefined,
+      databaseUrl: undefined,
+      dataDir: "./data",
+      lookupTables: [],
+      logLevel: "info",
+      maxBodyBytes: 1024 * 1024,
+      shutdownTimeoutMs: 10_000,
+      rpcTimeoutMs: 10_000,
+    });
+    expect(c.relayTipAccounts).toEqual(DEFAULT_RELAY_TIP_ACCOUNTS);
+    expect(c.relayTipAccounts).toHaveLength(8);
+  });
+
+  it("reads every variable", () => {
+    const c = loadConfig({
+      HOST: "0.0.0.0",
+      PORT: "9000",
+      SOLANA_RPC_URL: "https://rpc.example.com/?api-key=s3cret",
+      DATABASE_URL: "postgres://u:p@127.0.0.1:5432/test",
+      DATA_DIR: "/tmp/x",
+      LOOKUP_TABLES: "6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr, Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX",
+      RELAY_TIP_ACCOUNTS: "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+      LOCALNET_PROGRAMS_DIR: "/p",
+      LOCALNET_ACCOUNTS_DIR: "/a",
+      LOG_LEVEL: "debug",
+      MAX_BODY_BYTES: "2048",
+      SHUTDOWN_TIMEOUT_MS: "500",
+      RPC_TIMEOUT_MS: "1500",
+    });
+    expect(c).toMatchObject({
+      host: "0.0.0.0",
+      port: 9000,
+      lookupTables: ["6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr", "Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX"],
+      relayTipAccounts: ["3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"],
+      localnetProgramsDir: "/p",
+      localnetAccountsDir: "/a",
+      logLevel: "debug",
+      maxBodyBytes: 2048,
+      shutdownTimeoutMs: 500,
+      rpcTimeoutMs: 1500,
+    });
+  });
+
+  it("reports every problem with the variable name and the rule", () => {
+    let err: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: "70000", SOLANA_RPC_URL: "ftp://x", DATABASE_URL: "mysql://x", LOOKUP_TABLES: "notakey", LOG_LEVEL: "loud", MAX_BODY_BYTES: "-1" });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const text = err!.problems.join("\n");
+    expect(text).toContain("PORT: must be an integer 0–65535");
+    expect(text).toContain("SOLANA_RPC_URL: must be a http: or https: URL");
+    expect(text).toContain("DATABASE_URL: must be a postgres: or postgresql: URL");
+    expect(text).toContain('LOOKUP_TABLES: "notakey" is not a base58 public key');
+    expect(text).toContain("LOG_LEVEL: must be one of");
+    expect(text).toContain("MAX_BODY_BYTES: must be an integer");
+    expect(() => loadConfig({ PORT: "80a" })).toThrow(/PORT: must be an integer 0–65535/);
+  });
+
+  it("redactUrl hides credentials and API keys", () => {
+    expect(redactUrl("postgres://user:hunter2@db.example.com:5432/swapd")).toBe("postgres://***@db.example.com:5432/swapd");
+    expect(redactUrl("https://rpc.example.com/?api-key=s3cret")).toBe("https://rpc.example.com/?***");
+    expect(redactUrl("https://mainnet.helius-rpc.example/v1/abcdefghijklmnopqrstuvwxyz123456")).not.toContain("abcdefghijklmnop");
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * SIGTERM while calls are in flight: they complete, new connections are refused, the process
+ * exits 0. Runs the real wiring (runService + installSignalHandlers) in a child process.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import * as grpc from "@grpc/grpc-js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { afterEach, describe, expect, it } from "vitest";
+import { createClient } from "@connectrpc/connect";
+import { Health, HealthCheckResponse_ServingStatus as S } from "../../src/gen/grpc/health/v1/health_pb.js";
+import { SleepRequest, SleepResponse, slowClient, startTestServer } from "./helpers.js";
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill("SIGKILL");
+});
+
+function startChild(env: Record<string, string> = {}): Promise<{ url: string; port: number; exit: Promise<number | null>; stderr: () => string }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "test/server/fixtures/serve-slow.ts"], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child = proc;
+  let err = "";
+  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /READY (http:\/\/[^\s]+)/.exec(out);
+      if (m) resolve({ url: m[1]!, port: Number(new URL(m[1]!).port), exit, stderr: () => err });
+    });
+    proc.on("exit", (code) => reject(new Error(`fixture exited ${code}: ${err}`)));
+  });
+}
+
+function grpcSleep(port: number, ms: number): Promise<{ sleptMs: number }> {
+  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return new Promise((resolve, reject) => {
+    client.makeUnaryRequest(
+      "/swapdtest.v1.SlowService/Sleep",
+      (m: unknown) => Buffer.from(toBinary(SleepRequest, m as never)),
+      (b: Buffer) => fromBinary(SleepResponse, b) as unknown as { sleptMs: number },
+      create(SleepRequest, { ms } as never),
+      (err, res) => {
+        client.close();
+        if (err) reject(err);
+        else resolve(res!);
+      },
+    );
+  });
+}
+
+describe("graceful shutdown", () => {
+  it("SIGTERM: in-flight calls (gRPC, Connect h1, gRPC over connect-es) complete, then exit 0", async () => {
+    const { url, port, exit, stderr } = await startChild({ SHUTDOWN_TIMEOUT_MS: "10000" });
+    const calls = [
+      grpcSleep(port, 1500),
+      slowClient(createConnectTransport({ baseUrl: url, httpVersion: "1.1" })).sleep({ ms: 1500 }),
+      slowClient(createGrpcTransport({ baseUrl: url })).sleep({ ms: 1500 }),
+    ];
+    await new Promise((r) => setTimeout(r, 400)); // the calls are in the handlers now
+    const t0 = Date.now();
+    child!.kill("SIGTERM");
+    // New connections are refused soon after the signal.
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = await fetch(`${url}/healthz`).then(
+      () => false,
+      () => true,
+    );
+    expect(refused).toBe(true);
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.sleptMs)).toEqual([1500, 1500, 1500]);
+    expect(await exit).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const logs = stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logs.filter((l) => l.procedure === "/swapdtest.v1.SlowService/Sleep" && l.code === "ok")).toHaveLength(3);
+    expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["swapd listening", "shutting down", "server closed", "shutdown complete"]));
+  });
+
+  it("SIGTERM: a call that outlives SHUTDOWN_TIMEOUT_MS is cut, and the process still exits 0", async () => {
+    const { port, exit } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
+    const call = grpcSleep(port, 5000).then(
+      () => "completed",
+      (e: grpc.ServiceError) => e.code,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    child!.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(await call).toBe(grpc.status.UNAVAILABLE);
+  });
+
+  it("close(): health watchers see NOT_SERVING, their streams end, and the drain does not wait for them", async () => {
+    const { server } = await startTestServer();
+    const health = createClient(Health, createGrpcTransport({ baseUrl: server.url }));
+    const seen: S[] = [];
+    const watching = (async () => {
+      for await (const m of health.watch({ service: "" })) {
+        seen.push(m.status);
+        if (seen.length === 1) void server.close();
+      }
+    })();
+    const t0 = Date.now();
+    await watching;
+    expect(seen).toEqual([S.SERVING, S.NOT_SERVING]);
+    await server.close();
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash, randomUUID } from "node:crypto";
+import { Keypair } from "@solana/web3.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import type { Store } from "../../src/store/open-store.js";
+import type { StoredOrder } from "../../src/store/order-store.js";
+import type { StoredTrade } from "../../src/store/trade-store.js";
+
+export interface StoreBackend {
+  /** Opens (or re-opens) the same database. */
+  open(): Promise<Store>;
+  /** Drops whatever the backend created. */
+  cleanup(): Promise<void>;
+}
+
+const U64_MAX = 18446744073709551615n;
+const key = () => Keypair.generate().publicKey.toBase58();
+const hash = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const signature = () => Buffer.from(Keypair.generate().secretKey).toString("hex").slice(0, 88);
+
+function order(overrides: Partial<StoredOrder> = {}): StoredOrder {
+  const createdAt = new Date("2025-03-10T14:40:08Z");
+  return {
+    orderKey: key(),
+    maker: key(),
+    inputMint: "So11111111111111111111111111111111111111112",
+    outputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    inputTokenProgram: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+    outputTokenProgram: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+    inputDecimals: 9,
+    outputDecimals: 6,
+    uniqueId: U64_MAX,
+    rawMakingAmount: 50_000_000n,
+    rawTakingAmount: 100_000_000n,
+    rawRemainingMakingAmount: 50_000_000n,
+    rawRemainingTakingAmount: 100_000_000n,
+    slippageBps: 0,
+    feeBps: 10,
+    feeAccount: key(),
+    expiredAt: null,
+    status: "Open",
+    openTx: signature(),
+    closeTx: "",
+    programId: "j1o2qRpjcyUwEvwtcfhEQefh773ZgjxcVRry7LDqg5X",
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+function trade(orderKey: string, overrides: Partial<StoredTrade> = {}): StoredTrade {
+  return {
+    txSignature: signature(),
+    orderKey,
+    tradeIndex: 0,
+    keeper: "j1oAbxxiDUWvoHxEDhWE7THLjEkDQW2cSHYn2vttxTF",
+    inputMint: "So11111111111111111111111111111111111111112",
+    outputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    rawInputAmount: 3_599_980_699n,
+    rawOutputAmount: 119_999_356_633n,
+    feeAccount: key(),
+    rawFeeAmount: 119_999_356n,
+    action: "Fill",
+    succeeded: true,
+    confirmedAt: new Date("2025-03-11T00:00:00Z"),
+    ...overrides,
+  };
+}
+
+export function defineStoreSuite(label: string, backend: StoreBackend): void {
+  describe(`store on ${label}`, () => {
+    let store: Store;
+
+    beforeAll(async () => {
+      store = await backend.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await backend.cleanup();
+    });
+
+    it("applies the migrations once, records them, and a re-open is a no-op", async () => {
+      expect(store.migrations.applied).toEqual(MIGRATIONS.map((m) => m.version));
+      await store.close();
+      store = await backend.open();
+      expect(store.migrations.applied).toEqual([]);
+      expect(store.migrations.currentVersion).toBe(MIGRATIONS.at(-1)!.version);
+      const recorded = await store.db.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
+      expect(recorded.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it("issued transactions: all of a request by requestId, one by (requestId, message hash)", async () => {
+      const requestId = randomUUID();
+      const messages = [Uint8Array.from([1, 2, 3, 0, 255]), Uint8Array.from([9, 9])];
+      const maker = key();
+      await store.transaction((s) =>
+        s.issuedTransactions.record(
+          messages.map((message, txIndex) => ({
+            requestId,
+            txIndex,
+            kind: "cancel_orders" as const,
+            maker,
+            orderKeys: [key(), key()],
+            message,
+            messageHash: hash(message),
+            lastValidBlockHeight: U64_MAX,
+            expiresAt: new Date("2030-01-01T00:00:00Z"),
+          })),
+        ),
+      );
+      const all = await store.issuedTransactions.findByRequestId(requestId);
+      expect(all.map((t) => [...t.message])).toEqual(messages.map((m) => [...m]));
+      expect(all[0]!.lastValidBlockHeight).toBe(U64_MAX);
+      expect(all[0]!.orderKeys).toHaveLength(2);
+      expect(all[1]!.expiresAt?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+      const one = await store.issuedTransactions.find(requestId, hash(messages[1]!));
+      expect(one?.txIndex).toBe(1);
+      expect(await store.issuedTransactions.find(randomUUID(), hash(messages[1]!))).toBeNull();
+    });
+
+    it("execution lifecycle: Pending before send, one final status, found by signature and by message", async () => {
+      const sig = signature();
+      const messageHash = hash(Buffer.from(sig));
+      const first = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n });
+      expect(first.created).toBe(true);
+      expect(first.record).toMatchObject({ status: "Pending", code: null, error: null, lastValidBlockHeight: 1234n });
+      // A second Execute of the same transaction sees the record and must not send again.
+      const again = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n });
+      expect(again.created).toBe(false);
+      expect(again.record.signature).toBe(sig);
+      expect((await store.executions.listPending()).map((e) => e.signature)).toContain(sig);
+
+      const failed = await store.executions.finish(sig, {
+        status: "Failed",
+        code: 500,
+        error: "instruction 6 (Limit Order v2 program) failed: custom program error 3012 (0xbc4): AccountNotInitialized",
+      });
+      expect(failed).toMatchObject({ status: "Failed", code: 500 });
+      // The first final outcome sticks.
+      const late = await store.executions.finish(sig, { status: "Success", code: 0, error: null });
+      expect(late?.status).toBe("Failed");
+      expect((await store.executions.findByMessageHash(messageHash))?.error).toContain("AccountNotInitialized");
+      expect((await store.executions.listPending()).map((e) => e.signature)).not.toContain(sig);
+      expect(await store.executions.findBySignature(signature())).toBeNull();
+    });
+
+    it("orders: upsert keeps creation facts, lists newest first with filters, pages and totals", async () => {
+      const maker = key();
+      const created = [0, 1, 2, 3].map((i) =>
+        order({
+          maker,
+          createdAt: new Date(Date.UTC(2025, 0, 1 + i)),
+          updatedAt: new Date(Date.UTC(2025, 0, 1 + i)),
+          outputMint: i === 3 ? "6SUryVEuDz5hqAxab6QrGfbzWvjN8dC7m29ezSvDpump" : "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+          expiredAt: i === 0 ? 1_900_000_000n : null,
+          rawMakingAmount: i === 1 ? U64_MAX : 50_000_000n,
+        }),
+      );
+      for (const o of created) await store.orders.upsert(o);
+      await store.orders.upsert(order()); // someone else's
+
+      // Re-learned by the tracker without decimals/openTx: those stay; progress applies.
+      const learned = { ...created[2]!, inputDecimals: null, openTx: "", rawRemainingMakingAmount: 1n, updatedAt: new Date(Date.UTC(2025, 5, 1)) };
+      await store.orders.upsert(learned);
+      const got = await store.orders.get(created[2]!.orderKey);
+      expect(got).toMatchObject({ inputDecimals: 9, openTx: created[2]!.openTx, rawRemainingMakingAmount: 1n, closeTx: "" });
+      expect(got!.createdAt.toISOString()).toBe(created[2]!.createdAt.toISOString());
+      expect((await store.orders.get(created[1]!.orderKey))!.rawMakingAmount).toBe(U64_MAX);
+      expect((await store.orders.get(created[0]!.orderKey))!.expiredAt).toBe(1_900_000_000n);
+
+      expect(await store.orders.updateProgress(created[0]!.orderKey, {
+        rawRemainingMakingAmount: 0n,
+        rawRemainingTakingAmount: 0n,
+        status: "Completed",
+        closeTx: "closeSig",
+        updatedAt: new Date(Date.UTC(2025, 6, 1)),
+      })).toBe(true);
+      expect(await store.orders.updateProgress(key(), { rawRemainingMakingAmount: 0n, rawRemainingTakingAmount: 0n, status: "Cancelled", updatedAt: new Date() })).toBe(false);
+
+      const open = { maker, statuses: ["Open"] as const };
+      expect(await store.orders.countByMaker(open)).toBe(3);
+      const page1 = await store.orders.listByMaker(open, { limit: 2, offset: 0 });
+      const page2 = await store.orders.listByMaker(open, { limit: 2, offset: 2 });
+      expect([...page1, ...page2].map((o) => o.orderKey)).toEqual([created[3], created[2], created[1]].map((o) => o!.orderKey));
+      const history = { maker, statuses: ["Completed", "Cancelled"] as const };
+      const closed = await store.orders.listByMaker(history, { limit: 10, offset: 0 });
+      expect(closed.map((o) => [o.orderKey, o.status, o.closeTx])).toEqual([[created[0]!.orderKey, "Completed", "closeSig"]]);
+      expect(await store.orders.countByMaker({ ...open, outputMint: "6SUryVEuDz5hqAxab6QrGfbzWvjN8dC7m29ezSvDpump" })).toBe(1);
+      expect(await store.orders.countByMaker({ ...open, inputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" })).toBe(0);
+      const tracked = (await store.orders.listOpen()).map((o) => o.orderKey);
+      expect(tracked).toContain(created[1]!.orderKey);
+      expect(tracked).not.toContain(created[0]!.orderKey);
+    });
+
+    it("trades: unique on (tx signature, order, index), so re-processing repeats nothing", async () => {
+      const o = order();
+      await store.orders.upsert(o);
+      const fill = trade(o.orderKey);
+      expect(await store.trades.record(fill)).toBe(true);
+      expect(await store.trades.record(fill)).toBe(false);
+      expect(await store.trades.record({ ...fill, tradeIndex: 1, rawInputAmount: 1n })).toBe(true);
+      expect(await store.trades.record(trade(o.orderKey, { succeeded: false, confirmedAt: new Date("2025-03-12T00:00:00Z") }))).toBe(true);
+      const listed = await store.trades.listByOrders([o.orderKey]);
+      expect(listed.map((t) => [t.tradeIndex, t.rawInputAmount])).toEqual([
+        [0, 3_599_980_699n],
+        [1, 1n],
+      ]);
+      expect(listed[0]).toMatchObject({ rawOutputAmount: 119_999_356_633n, rawFeeAmount: 119_999_356n, action: "Fill" });
+      expect(await store.trades.listByOrders([o.orderKey], { includeFailed: true })).toHaveLength(3);
+      expect(await store.trades.listByOrders([])).toEqual([]);
+    });
+
+    it("a failing transaction writes nothing", async () => {
+      const o = order();
+      await expect(
+        store.transaction(async (s) => {
+          await s.orders.upsert(o);
+          await s.trades.record(trade(o.orderKey));
+          await s.trackerCursors.set(o.orderKey, "sig");
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+      expect(await store.orders.get(o.orderKey)).toBeNull();
+      expect(await store.trades.listByOrders([o.orderKey], { includeFailed: true })).toEqual([]);
+      expect(await store.trackerCursors.get(o.orderKey)).toBeNull();
+    });
+
+    it("tracker cursors persist across close and re-open", async () => {
+      const orderKey = key();
+      expect(await store.trackerCursors.get(orderKey)).toBeNull();
+      await store.trackerCursors.set(orderKey, "firstSig", 10n);
+      await store.trackerCursors.set(orderKey, "secondSig", U64_MAX);
+      await store.close();
+      store = await backend.open();
+      expect(await store.trackerCursors.get(orderKey)).toMatchObject({ orderKey, lastSignature: "secondSig", lastSlot: U64_MAX });
+    });
+  });
+}
