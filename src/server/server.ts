@@ -214,8 +214,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     routes,
     readMaxBytes: config.maxBodyBytes,
     // Jupiter quotes carry fields the contract does not model (e.g. mostReliableAmmsQuoteReport);
-    // Jupiter ignores unknown fields, and so do we.
-    jsonOptions: { ignoreUnknownFields: true },
+    // Jupiter ignores unknown fields, and so do we. Responses always carry every field (empty
+    // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
+    jsonOptions: { ignoreUnknownFields: true, alwaysEmitImplicit: true },
     interceptors: [codeInterceptor, ...(opts.interceptors ?? [])],
     contextValues: (req) => {
       const values = createContextValues();

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from "./db.js";
-import { bigintToSql, dateFromSql, nullableBigintFromSql, nullableNumberFromSql } from "./sql-values.js";
+import { bigintToSql, bytesFromSql, dateFromSql, nullableBigintFromSql, nullableNumberFromSql } from "./sql-values.js";
 
 export type ExecutionStatus = "Pending" | "Success" | "Failed";
 
@@ -12,6 +12,8 @@ export interface ExecutionRecord {
   readonly code: number | null;
   readonly error: string | null;
   readonly lastValidBlockHeight: bigint | null;
+  /** The signed wire transaction (re-sending it is harmless: same signature). */
+  readonly signedTransaction: Uint8Array | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -21,6 +23,7 @@ export interface NewExecution {
   readonly requestId: string;
   readonly messageHash: string;
   readonly lastValidBlockHeight: bigint | null;
+  readonly signedTransaction: Uint8Array;
 }
 
 export interface ExecutionOutcome {
@@ -37,6 +40,7 @@ interface ExecutionRow {
   code: unknown;
   error: string | null;
   last_valid_block_height: unknown;
+  signed_transaction: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -50,6 +54,7 @@ function fromRow(row: ExecutionRow): ExecutionRecord {
     code: nullableNumberFromSql(row.code),
     error: row.error,
     lastValidBlockHeight: nullableBigintFromSql(row.last_valid_block_height),
+    signedTransaction: row.signed_transaction === null ? null : bytesFromSql(row.signed_transaction),
     createdAt: dateFromSql(row.created_at),
     updatedAt: dateFromSql(row.updated_at),
   };
@@ -65,11 +70,17 @@ export class ExecutionStore {
    */
   async begin(execution: NewExecution): Promise<{ readonly record: ExecutionRecord; readonly created: boolean }> {
     const inserted = await this.sql.query<ExecutionRow>(
-      `INSERT INTO executions (signature, request_id, message_hash, status, last_valid_block_height)
-       VALUES ($1, $2, $3, 'Pending', $4)
+      `INSERT INTO executions (signature, request_id, message_hash, status, last_valid_block_height, signed_transaction)
+       VALUES ($1, $2, $3, 'Pending', $4, $5)
        ON CONFLICT DO NOTHING
        RETURNING *`,
-      [execution.signature, execution.requestId, execution.messageHash, bigintToSql(execution.lastValidBlockHeight)],
+      [
+        execution.signature,
+        execution.requestId,
+        execution.messageHash,
+        bigintToSql(execution.lastValidBlockHeight),
+        execution.signedTransaction,
+      ],
     );
     if (inserted[0] !== undefined) return { record: fromRow(inserted[0]), created: true };
     const existing =

@@ -92,4 +92,9 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: "executions keep the signed transaction, so a restart can re-send it while its blockhash is valid",
+    statements: ["ALTER TABLE executions ADD COLUMN signed_transaction bytea"],
+  },
 ];

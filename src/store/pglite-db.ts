@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Transaction } from "@electric-sql/pglite";
 import type { Db, SqlExecutor } from "./db.js";
@@ -9,6 +10,8 @@ export interface PgliteDbOptions {
 
 /** Embedded PostgreSQL (PGlite, WASM): one connection, so its own mutex orders queries and transactions. */
 export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
+  // PGlite creates only the last path segment; DATA_DIR may be nested and new.
+  if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   const lite = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
   await lite.waitReady;
   const executorOf = (target: PGlite | Transaction): SqlExecutor => ({

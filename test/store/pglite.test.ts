@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { defineStoreSuite } from "./store-suite.js";
@@ -19,6 +19,17 @@ describe("openStore backend choice", () => {
     expect(store.kind).toBe("pglite");
     await store.ping();
     await store.close();
+  });
+
+  it("creates a nested, not yet existing data dir", async () => {
+    const nested = join(dataDir, "..", `${basename(dataDir)}-nested`, "a", "b");
+    try {
+      const store = await openStore({ dataDir: nested });
+      expect(store.migrations.applied.length).toBeGreaterThan(0);
+      await store.close();
+    } finally {
+      rmSync(join(nested, "..", ".."), { recursive: true, force: true });
+    }
   });
 
   it("refuses a non-PostgreSQL URL", async () => {

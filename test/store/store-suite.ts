@@ -122,14 +122,16 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
     it("execution lifecycle: Pending before send, one final status, found by signature and by message", async () => {
       const sig = signature();
       const messageHash = hash(Buffer.from(sig));
-      const first = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n });
+      const signedTransaction = Uint8Array.from([1, 0, 2, 255]);
+      const first = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n, signedTransaction });
       expect(first.created).toBe(true);
       expect(first.record).toMatchObject({ status: "Pending", code: null, error: null, lastValidBlockHeight: 1234n });
       // A second Execute of the same transaction sees the record and must not send again.
-      const again = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n });
+      const again = await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash, lastValidBlockHeight: 1234n, signedTransaction });
       expect(again.created).toBe(false);
       expect(again.record.signature).toBe(sig);
-      expect((await store.executions.listPending()).map((e) => e.signature)).toContain(sig);
+      const pending = (await store.executions.listPending()).find((e) => e.signature === sig);
+      expect(pending && [...pending.signedTransaction!]).toEqual([1, 0, 2, 255]);
 
       const failed = await store.executions.finish(sig, {
         status: "Failed",

@@ -21,7 +21,7 @@ export interface SwapParams {
 
 /**
  * One variant of Jupiter v6's on-chain `Swap` enum: its name as in the IDL (`RaydiumCP`,
- * `Whirlpool`, ...) and its fields (e.g. `{ aToB: true }`), encoded by core/jupiter.
+ * `Whirlpool`, ...) and its fields (snake_case as in the IDL, e.g. `{ a_to_b: true }`), encoded by core/jupiter.
  */
 export interface SwapVariant {
   readonly kind: string;

@@ -39,6 +39,7 @@ export interface RaydiumCpmmPool {
   readonly mintProgramA: PublicKey;
   readonly mintProgramB: PublicKey;
   readonly observationId: PublicKey;
+  /** `auth_bump` on chain: the bump of the vault/LP-mint authority PDA. */
   readonly bump: number;
   readonly status: number;
   readonly lpDecimals: number;
@@ -274,6 +275,11 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
   const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
   const lamports = params.lamports ?? 10_000_000n;
   const config = findRaydiumCpmmConfigAddress(params.configIndex ?? 0, programId);
+  // The program signs vault transfers with the stored bumps, so they must be the real ones.
+  const authorityBump = PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[1];
+  const configIndexBytes = Buffer.alloc(2);
+  configIndexBytes.writeUInt16BE(params.configIndex ?? 0);
+  const configBump = PublicKey.findProgramAddressSync([Buffer.from("amm_config"), configIndexBytes], programId)[1];
   const pool = findRaydiumCpmmPoolAddress(config, params.mintA, params.mintB, programId);
   const authority = findRaydiumCpmmAuthority(programId);
   const vaultA = findPoolPda("pool_vault", pool, params.mintA, programId);
@@ -294,7 +300,7 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
     mintProgramA: tokenProgramA,
     mintProgramB: tokenProgramB,
     observationId: observation,
-    bump: 255,
+    bump: authorityBump, // PoolState.auth_bump
     status: 0,
     lpDecimals: 9,
     mintDecimalA: params.decimalsA,
@@ -315,7 +321,7 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
   });
   const configData = getRaydiumCpmmConfigCodec().encode({
     discriminator: AMM_CONFIG_DISCRIMINATOR,
-    bump: 255,
+    bump: configBump,
     disableCreatePool: false,
     index: params.configIndex ?? 0,
     tradeFeeRate: params.tradeFeeRate ?? 2500n,

@@ -80,6 +80,7 @@ describe("Raydium CPMM pool layout", () => {
     expect(sdk.configId.toBase58()).toBe(demo.config.address.toBase58());
     expect(sdk.mintProgramB.toBase58()).toBe(TOKEN_2022_PROGRAM_ID.toBase58());
     expect(sdk.mintDecimalB).toBe(9);
+    expect(sdk.bump).toBe(getPdaPoolAuthority(RAYDIUM_CPMM_PROGRAM_ID).nonce); // auth_bump
   });
 
   test("the registry maps the CPMM program to the adapter; foreign accounts are rejected", () => {
