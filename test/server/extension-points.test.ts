@@ -46,6 +46,22 @@ describe("extension points", () => {
       expect(res.computeUnitLimit).toBe(1_400_000);
       expect(seenRequestId).toBe("abc-123");
       await expect(swap.swapInstructions({})).rejects.toMatchObject({ code: Code.InvalidArgument });
+      // Connect JSON responses carry every field, like Jupiter's JSON (empty arrays, zero amounts).
+      const json = await (
+        await fetch(`${server.url}/swapd.swap.v1.SwapService/SwapInstructions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"userPublicKey":"u"}',
+        })
+      ).json();
+      expect(json).toMatchObject({
+        computeBudgetInstructions: [],
+        setupInstructions: [],
+        otherInstructions: [],
+        addressLookupTableAddresses: ["alt"],
+        prioritizationFeeLamports: "0",
+        computeUnitLimit: 1400000,
+      });
 
       const ok = await fetch(`${server.url}/swap/v1/swap-instructions`, {
         method: "POST",

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { applyMigrations } from "../../src/store/migrate.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openPgliteDb } from "../../src/store/pglite-db.js";
 import { defineStoreSuite } from "./store-suite.js";
 
 // Files in a temp dir, so close + re-open is a real restart.
@@ -29,6 +32,19 @@ describe("openStore backend choice", () => {
       await store.close();
     } finally {
       rmSync(join(nested, "..", ".."), { recursive: true, force: true });
+    }
+  });
+
+  it("an older schema is upgraded by applying only the newer migrations", async () => {
+    const db = await openPgliteDb();
+    try {
+      expect((await applyMigrations(db, { migrations: MIGRATIONS.slice(0, 1) })).applied).toEqual([1]);
+      const upgrade = await applyMigrations(db);
+      expect(upgrade.applied).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
+      expect(upgrade.currentVersion).toBe(MIGRATIONS.at(-1)!.version);
+      expect((await applyMigrations(db)).applied).toEqual([]);
+    } finally {
+      await db.close();
     }
   });
 
