@@ -193,7 +193,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       } catch (e) {
         if (e instanceof RestError) {
           out = e.toResponse();
-          if (e.status === 413) res.setHeader("connection", "close");
+          // HTTP/1.1: don't keep a connection whose unread body is still arriving (h2 streams are reset instead).
+          if (e.status === 413 && req.httpVersion !== "2.0") res.setHeader("connection", "close");
         } else {
           logger.error({ err: e, requestId: info.requestId, procedure: info.procedure }, "REST handler failed");
           out = restError(500, "internal error");
@@ -252,7 +253,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         req.resume();
         return;
       }
-      void restHandler(req, res as NodeResponse, info, url.pathname, url);
+      restHandler(req, res as NodeResponse, info, url.pathname, url).catch((e: unknown) => {
+        logger.error({ err: e, requestId: info.requestId }, "REST response failed");
+        if (!res.headersSent) {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(toJson({ error: "internal error", code: 500 }));
+        } else res.destroy();
+      });
     },
   });
 

@@ -199,6 +199,13 @@ export class OrderStore {
     return rows[0] === undefined ? null : fromRow(rows[0]);
   }
 
+  /** The known ones of the given orders, by order key (one query). */
+  async getMany(orderKeys: readonly string[]): Promise<Map<string, StoredOrder>> {
+    if (orderKeys.length === 0) return new Map();
+    const rows = await this.sql.query<OrderRow>("SELECT * FROM orders WHERE order_key = ANY($1::text[])", [[...orderKeys]]);
+    return new Map(rows.map((row) => [row.order_key, fromRow(row)]));
+  }
+
   /** A maker's orders, newest first, one page. */
   async listByMaker(filter: OrderListFilter, page: { readonly limit: number; readonly offset: number }): Promise<StoredOrder[]> {
     const { where, params } = listWhere(filter);

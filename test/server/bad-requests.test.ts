@@ -109,6 +109,25 @@ describe("bad requests", () => {
       );
     });
     expect(err.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    // REST over HTTP/2 (h2c) too.
+    const h2 = await new Promise<{ status: number; body: string }>(async (resolve, reject) => {
+      const http2 = await import("node:http2");
+      const session = http2.connect(server.url);
+      session.on("error", reject);
+      const stream = session.request({ ":method": "POST", ":path": "/swap/v1/swap-instructions", "content-type": "application/json" });
+      let status = 0;
+      let body = "";
+      stream.on("response", (h) => (status = Number(h[":status"])));
+      stream.on("data", (d: Buffer) => (body += d.toString()));
+      stream.on("close", () => {
+        session.close();
+        resolve({ status, body });
+      });
+      stream.on("error", () => undefined);
+      stream.end(Buffer.from(big));
+    });
+    expect(h2.status).toBe(413);
+    expect(JSON.parse(h2.body)).toMatchObject({ code: 413 });
   });
 
   it("a body just under the limit is accepted (reaches the handler)", async () => {

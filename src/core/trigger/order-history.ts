@@ -30,6 +30,7 @@ export interface OrderTerms {
 
 export interface ParsedTrade {
   readonly txSignature: string;
+  readonly orderKey: string;
   /** Position among this order's fills in the transaction; (tx, order, index) is unique. */
   readonly tradeIndex: number;
   readonly keeper: string;
@@ -88,6 +89,7 @@ export function foldOrderTransactions(
           const { data } = event;
           trades.push({
             txSignature: tx.signature,
+            orderKey: terms.orderKey,
             tradeIndex: tradeIndex++,
             keeper: data.taker.toBase58(),
             inputMint: terms.inputMint,

@@ -1,0 +1,25 @@
+/**
+ * Child-process entry of the bench's chain: the embedded localnet with the demo content (demo
+ * wallet, USDC mint and the demo pools), like `npm run localnet`, but on a free port and driven over
+ * the IPC channel so the bench can read the localnet's own request counter.
+ *
+ * IPC: sends `{ type: "ready", url }`; answers `{ type: "stats" }` with `{ type: "stats", stats }`.
+ */
+import "../src/localnet/demo-pools.js"; // registers the demo pools with seedDemo
+import { seedDemo } from "../src/localnet/demo-seed.js";
+import { startLocalnet } from "../src/localnet/start-localnet.js";
+
+if (!process.send) throw new Error("bench/localnet-child.ts must be started with an IPC channel (child_process.fork)");
+const send = process.send.bind(process);
+
+const localnet = await startLocalnet({ port: 0 });
+await seedDemo(localnet);
+
+process.on("message", (message: { type?: string }) => {
+  if (message?.type === "stats") send({ type: "stats", stats: localnet.stats() });
+});
+// The parent going away (normally or not) ends the chain too.
+process.on("disconnect", () => {
+  localnet.close().finally(() => process.exit(0));
+});
+send({ type: "ready", url: localnet.url });

@@ -1,0 +1,66 @@
+/**
+ * The bench's chain as a separate process (as in production, the service reaches it over HTTP):
+ * `bench/localnet-child.ts` under tsx, with an IPC channel for its request counter.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
+
+export interface LocalnetProcess {
+  /** JSON-RPC URL of the chain. */
+  readonly url: string;
+  readonly pid: number;
+  /** The localnet's own counter: HTTP requests received and JSON-RPC calls by method. */
+  stats(): Promise<LocalnetRpcStats>;
+  stop(): Promise<void>;
+}
+
+const CHILD = fileURLToPath(new URL("./localnet-child.ts", import.meta.url));
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+export async function startLocalnetProcess(startTimeoutMs = 30_000): Promise<LocalnetProcess> {
+  const child = fork(CHILD, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`localnet child did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+    child.on("message", (m: { type?: string; url?: string }) => {
+      if (m?.type === "ready" && m.url) {
+        clearTimeout(timer);
+        resolve(m.url);
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`localnet child exited during start (code ${code}, signal ${signal})`));
+    });
+  }).catch((e: unknown) => {
+    child.kill("SIGKILL");
+    throw e;
+  });
+
+  const stats = () =>
+    new Promise<LocalnetRpcStats>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("localnet child did not answer the stats request")), 5_000);
+      const onMessage = (m: { type?: string; stats?: LocalnetRpcStats }) => {
+        if (m?.type !== "stats" || !m.stats) return;
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        resolve(m.stats);
+      };
+      child.on("message", onMessage);
+      child.send({ type: "stats" });
+    });
+
+  const stop = async () => {
+    if (child.connected) child.disconnect(); // the child closes the chain and exits
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited(child);
+    clearTimeout(timer);
+  };
+
+  return { url, pid: child.pid!, stats, stop };
+}

@@ -1,0 +1,187 @@
+/**
+ * Proto ↔ domain for SwapService.SwapInstructions. Requests become the core's raw request (the
+ * core validates); proto-only shapes the core does not model are refused here, before any RPC.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { TransactionInstruction } from "@solana/web3.js";
+import type { PrioritizationInput, QuoteInput, SwapInstructionsRequest } from "../../core/swap/request.js";
+import { ValidationError } from "../../core/validation-error.js";
+import {
+  InstructionSchema,
+  PriorityLevel,
+  SwapInstructionsResponseSchema,
+  SwapMode,
+} from "../../gen/swapd/swap/v1/swap_pb.js";
+import type {
+  Instruction,
+  PrioritizationFeeLamports,
+  PrioritizationType,
+  QuoteResponse,
+  SwapInstructionsRequest as ProtoSwapInstructionsRequest,
+  SwapInstructionsResponse,
+} from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { SwapInstructionsOutcome } from "./swap-instructions.js";
+
+/** proto3 has no "absent" for strings: an empty string is an unset optional key. */
+function optionalString(value: string): string | undefined {
+  return value === "" ? undefined : value;
+}
+
+function swapModeName(mode: SwapMode): string {
+  switch (mode) {
+    case SwapMode.UNSPECIFIED:
+    case SwapMode.EXACT_IN:
+      return "ExactIn";
+    case SwapMode.EXACT_OUT:
+      return "ExactOut";
+    default:
+      return `SwapMode(${String(mode)})`; // refused by the core's validation, naming the field
+  }
+}
+
+function priorityLevelName(level: PriorityLevel): string {
+  switch (level) {
+    case PriorityLevel.UNSPECIFIED:
+    case PriorityLevel.MEDIUM:
+      return "medium";
+    case PriorityLevel.HIGH:
+      return "high";
+    case PriorityLevel.VERY_HIGH:
+      return "veryHigh";
+    default:
+      return `PriorityLevel(${String(level)})`;
+  }
+}
+
+function quoteFromProto(quote: QuoteResponse | undefined): QuoteInput | undefined {
+  if (quote === undefined) return undefined;
+  return {
+    inputMint: quote.inputMint,
+    outputMint: quote.outputMint,
+    inAmount: quote.inAmount,
+    outAmount: quote.outAmount,
+    otherAmountThreshold: quote.otherAmountThreshold,
+    swapMode: swapModeName(quote.swapMode),
+    slippageBps: quote.slippageBps,
+    platformFee: quote.platformFee ? { amount: quote.platformFee.amount, feeBps: quote.platformFee.feeBps } : null,
+    priceImpactPct: optionalString(quote.priceImpactPct) ?? null,
+    contextSlot: quote.contextSlot,
+    timeTaken: quote.timeTaken,
+    routePlan: quote.routePlan.map((step) => ({
+      swapInfo: step.swapInfo && {
+        ammKey: step.swapInfo.ammKey,
+        label: step.swapInfo.label,
+        inputMint: step.swapInfo.inputMint,
+        outputMint: step.swapInfo.outputMint,
+        inAmount: step.swapInfo.inAmount,
+        outAmount: step.swapInfo.outAmount,
+        feeAmount: step.swapInfo.feeAmount ?? null,
+        feeMint: optionalString(step.swapInfo.feeMint) ?? null,
+      },
+      percent: step.percent ?? null,
+      bps: step.bps ?? null,
+    })),
+  } as QuoteInput;
+}
+
+function prioritizationFromProto(fee: PrioritizationFeeLamports | undefined): PrioritizationInput | undefined {
+  const f = "prioritizationFeeLamports";
+  const kind = fee?.kind;
+  switch (kind?.case) {
+    case undefined:
+      return undefined;
+    case "lamports":
+      return { kind: "lamports", lamports: kind.value };
+    case "priorityLevelWithMaxLamports":
+      return {
+        kind: "priorityLevel",
+        level: priorityLevelName(kind.value.priorityLevel),
+        maxLamports: kind.value.maxLamports,
+        global: kind.value.global,
+      };
+    case "relayTipLamports":
+      return { kind: "relayTip", lamports: kind.value };
+    case "relayTipLamportsWithPayer":
+      return { kind: "relayTipWithPayer", lamports: kind.value.lamports, payer: kind.value.payer };
+    case "auto":
+      if (!kind.value) throw new ValidationError(`${f}.auto`, "must_be_true", "must be true when set");
+      return { kind: "auto" };
+    case "disabled":
+      if (!kind.value) throw new ValidationError(`${f}.disabled`, "must_be_true", "must be true when set");
+      return { kind: "disabled" };
+    case "autoMultiplier":
+      throw new ValidationError(
+        `${f}.autoMultiplier`,
+        "unsupported",
+        "is not supported; use priorityLevelWithMaxLamports (percentile and cap) instead",
+      );
+  }
+}
+
+/** The proto request as the core's raw request; throws ValidationError for shapes the core lacks. */
+export function swapRequestFromProto(req: ProtoSwapInstructionsRequest): SwapInstructionsRequest {
+  if (req.useTokenLedger) {
+    throw new ValidationError("useTokenLedger", "unsupported", "is not supported by this service");
+  }
+  return {
+    userPublicKey: req.userPublicKey,
+    quote: quoteFromProto(req.quoteResponse) as QuoteInput,
+    payer: optionalString(req.payer) ?? null,
+    wrapAndUnwrapSol: req.wrapAndUnwrapSol ?? null,
+    useSharedAccounts: req.useSharedAccounts ?? null,
+    feeAccount: optionalString(req.feeAccount) ?? null,
+    trackingAccount: optionalString(req.trackingAccount) ?? null,
+    prioritization: prioritizationFromProto(req.prioritizationFeeLamports) ?? null,
+    asLegacyTransaction: req.asLegacyTransaction,
+    destinationTokenAccount: optionalString(req.destinationTokenAccount) ?? null,
+    dynamicComputeUnitLimit: req.dynamicComputeUnitLimit,
+    skipUserAccountsRpcCalls: req.skipUserAccountsRpcCalls,
+    dynamicSlippage: req.dynamicSlippage,
+    computeUnitPriceMicroLamports: req.computeUnitPriceMicroLamports ?? null,
+    blockhashSlotsToExpiry: req.blockhashSlotsToExpiry ?? null,
+  };
+}
+
+export function instructionToProto(ix: TransactionInstruction): Instruction {
+  return create(InstructionSchema, {
+    programId: ix.programId.toBase58(),
+    accounts: ix.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
+    data: new Uint8Array(ix.data),
+  });
+}
+
+function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
+  if (type === null) return undefined;
+  if (type.kind === "relayTip") return { kind: { case: "relayTip", value: { lamports: type.lamports } } } as PrioritizationType;
+  return {
+    kind: {
+      case: "computeBudget",
+      value: {
+        microLamports: type.microLamports,
+        ...(type.estimatedMicroLamports !== null ? { estimatedMicroLamports: type.estimatedMicroLamports } : {}),
+      },
+    },
+  } as PrioritizationType;
+}
+
+export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstructionsResponse {
+  return create(SwapInstructionsResponseSchema, {
+    computeBudgetInstructions: outcome.computeBudgetInstructions.map(instructionToProto),
+    setupInstructions: outcome.setupInstructions.map(instructionToProto),
+    swapInstruction: instructionToProto(outcome.swapInstruction),
+    ...(outcome.cleanupInstruction ? { cleanupInstruction: instructionToProto(outcome.cleanupInstruction) } : {}),
+    otherInstructions: outcome.otherInstructions.map(instructionToProto),
+    addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => k.toBase58()),
+    prioritizationFeeLamports: outcome.prioritizationFeeLamports,
+    computeUnitLimit: outcome.computeUnitLimit,
+    prioritizationType: prioritizationTypeToProto(outcome.prioritizationType),
+    ...(outcome.simulationSlot !== undefined ? { simulationSlot: outcome.simulationSlot } : {}),
+    ...(outcome.simulationError ? { simulationError: outcome.simulationError } : {}),
+    blockhashWithMetadata: {
+      blockhash: outcome.blockhashWithMetadata.blockhash,
+      lastValidBlockHeight: outcome.blockhashWithMetadata.lastValidBlockHeight,
+      fetchedAt: timestampFromMs(outcome.blockhashWithMetadata.fetchedAtMs),
+    },
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * The swap-instructions operation, wired to the chain: validate → ONE batched read (pools not in
+ * the immutable-pool cache, mints not in the mint cache, user accounts, fee account, recent
+ * prioritization fees, latest blockhash) → decode pools → a second read only when an AMM needs
+ * more (tick/bin arrays, markets) → build → one simulation with `dynamicComputeUnitLimit`.
+ * Validation runs before any RPC call; errors are the core's and the chain's (see swap-errors.ts).
+ */
+import { PublicKey } from "@solana/web3.js";
+import type { AddressLookupTableAccount } from "@solana/web3.js";
+import type { LatestBlockhash, SolanaChain } from "../../chain/solana-chain.js";
+import { ChainUnavailableError } from "../../chain/chain-errors.js";
+import type { AccountData } from "../../core/solana/account.js";
+import { assembleTransactionMessage } from "../../core/swap/assemble.js";
+import { shortenLastValidBlockHeight } from "../../core/swap/blockhash.js";
+import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/build.js";
+import type { SwapInstructionsResult } from "../../core/swap/build.js";
+import type { LookupTable } from "../../core/swap/lookup-tables.js";
+import { mintsFromAccounts, planAccountReads, planDependencies, planPriorityFeeAccounts, routeMints } from "../../core/swap/plan.js";
+import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
+import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
+import { decodeRoutePools } from "../../core/swap/route-pools.js";
+import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
+import { MintAccountCache } from "./mint-account-cache.js";
+
+/** Program authorities of the Jupiter program: ids 0–7, load-balanced at random like Jupiter. */
+const PROGRAM_AUTHORITY_IDS = 8;
+
+export interface SwapInstructionsDeps {
+  readonly chain: SolanaChain;
+  /** Operator-configured lookup tables (`LOOKUP_TABLES`), base58. */
+  readonly lookupTables?: readonly string[];
+  /** Relay tip accounts (`RELAY_TIP_ACCOUNTS`), base58; one is chosen per request. */
+  readonly relayTipAccounts?: readonly string[];
+  /** Uniform [0, 1) source for the program authority id and the tip account (injectable for tests). */
+  readonly random?: () => number;
+  /** Wall clock (ms) for `blockhashWithMetadata.fetchedAt`. */
+  readonly now?: () => number;
+  /** Decoded immutable pools, shared across requests; one is created if omitted. */
+  readonly poolCache?: ImmutablePoolCache;
+  readonly mintCache?: MintAccountCache;
+}
+
+export interface BlockhashWithMetadata {
+  readonly blockhash: string;
+  /** Shortened by `blockhashSlotsToExpiry` when given. */
+  readonly lastValidBlockHeight: bigint;
+  /** When the service obtained it, ms since the epoch. */
+  readonly fetchedAtMs: number;
+}
+
+export interface SimulationFailure {
+  readonly errorCode: string;
+  readonly error: string;
+}
+
+/** The core's instruction groups plus what the API adds: blockhash and simulation outcome. */
+export interface SwapInstructionsOutcome extends SwapInstructionsResult {
+  readonly programAuthorityId: number;
+  readonly blockhashWithMetadata: BlockhashWithMetadata;
+  readonly simulationSlot: bigint | undefined;
+  readonly simulationError: SimulationFailure | undefined;
+}
+
+export type SwapInstructionsOperation = (request: SwapInstructionsRequest) => Promise<SwapInstructionsOutcome>;
+
+function needsFeeSamples(parsed: ParsedSwapRequest): boolean {
+  return parsed.prioritization.kind === "auto" || parsed.prioritization.kind === "priorityLevel";
+}
+
+function toLookupTable(account: AddressLookupTableAccount): LookupTable {
+  return { address: account.key, addresses: account.state.addresses };
+}
+
+/** Creates the operation; caches (pools, mints) live as long as the returned function. */
+export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstructionsOperation {
+  const { chain } = deps;
+  const random = deps.random ?? Math.random;
+  const now = deps.now ?? Date.now;
+  const poolCache: ImmutablePoolCache = deps.poolCache ?? new Map();
+  const mintCache = deps.mintCache ?? new MintAccountCache();
+  const lookupTableKeys = (deps.lookupTables ?? []).map((k) => new PublicKey(k));
+  const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
+  const pick = <T>(items: readonly T[]): T | undefined =>
+    items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
+
+  async function loadLookupTables(parsed: ParsedSwapRequest): Promise<AddressLookupTableAccount[]> {
+    if (parsed.asLegacyTransaction || lookupTableKeys.length === 0) return [];
+    const tables = await chain.getLookupTables(lookupTableKeys); // cached by the chain
+    return [...tables.values()].filter((t): t is AddressLookupTableAccount => t !== null);
+  }
+
+  return async function swapInstructions(request) {
+    const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
+    const programAuthorityId = Math.min(PROGRAM_AUTHORITY_IDS - 1, Math.floor(random() * PROGRAM_AUTHORITY_IDS));
+
+    // ---- the one batched read -----------------------------------------------------------------
+    const reads = planAccountReads(parsed, poolCache).filter((key) => !mintCache.has(key));
+    const [batch, lookupTableAccounts] = await Promise.all([
+      chain.readBatch({
+        accounts: reads,
+        ...(needsFeeSamples(parsed) ? { prioritizationFeeAccounts: planPriorityFeeAccounts(parsed) } : {}),
+        latestBlockhash: true,
+      }),
+      loadLookupTables(parsed),
+    ]);
+    const blockhash: LatestBlockhash = batch.latestBlockhash!;
+    const fetchedAtMs = now();
+    const accounts = new Map<string, AccountData | null>();
+    reads.forEach((key, i) => accounts.set(key.toBase58(), batch.accounts[i] ?? null));
+    for (const mint of routeMints(parsed)) {
+      const cached = mintCache.get(mint);
+      if (cached) accounts.set(mint.toBase58(), cached);
+      else mintCache.remember(accounts.get(mint.toBase58()));
+    }
+
+    const pools = decodeRoutePools(parsed, accounts, poolCache);
+    const mints = mintsFromAccounts(parsed, accounts);
+
+    // ---- a second read only for what the AMMs derive from their pools -------------------------
+    const dependencies = planDependencies(parsed, { accounts, pools, mints, programAuthorityId });
+    if (dependencies.length > 0) {
+      const more = await chain.readBatch({ accounts: dependencies });
+      dependencies.forEach((key, i) => accounts.set(key.toBase58(), more.accounts[i] ?? null));
+    }
+
+    let result = buildSwapInstructions(parsed, {
+      accounts,
+      pools,
+      mints,
+      prioritizationFees: (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee),
+      relayTipAccount: pick(tipAccounts),
+      lookupTables: lookupTableAccounts.map(toLookupTable),
+      programAuthorityId,
+    });
+
+    let simulationError: SimulationFailure | undefined;
+    if (parsed.dynamicComputeUnitLimit) {
+      const simulated = await simulate(chain, result, blockhash.blockhash, lookupTableAccounts);
+      if ("units" in simulated) result = withComputeUnitLimit(result, simulated.units);
+      else simulationError = simulated;
+    }
+
+    return {
+      ...result,
+      programAuthorityId,
+      blockhashWithMetadata: {
+        blockhash: blockhash.blockhash,
+        lastValidBlockHeight: shortenLastValidBlockHeight(BigInt(blockhash.lastValidBlockHeight), parsed.blockhashSlotsToExpiry),
+        fetchedAtMs,
+      },
+      simulationSlot: undefined, // the chain port does not report the simulation's slot
+      simulationError,
+    };
+  };
+}
+
+/**
+ * Simulates the assembled transaction once. A transaction that fails (or that the node refuses to
+ * simulate, or that cannot even be assembled, e.g. too large) is a result, not an error: Jupiter
+ * returns it as `simulationError`. Only an unreachable RPC is an error.
+ */
+async function simulate(
+  chain: SolanaChain,
+  result: SwapInstructionsResult,
+  blockhash: string,
+  lookupTables: readonly AddressLookupTableAccount[],
+): Promise<{ units: number } | SimulationFailure> {
+  try {
+    const chosen = new Set(result.addressLookupTableAddresses.map((k) => k.toBase58()));
+    const tables = lookupTables.filter((t) => chosen.has(t.key.toBase58()));
+    const tx = assembleTransactionMessage(result, result.payer, blockhash, tables);
+    const simulation = await chain.simulateTransaction(tx);
+    if (simulation.err !== null) {
+      const lastLog = simulation.logs.at(-1);
+      return {
+        errorCode: "TRANSACTION_SIMULATION_FAILED",
+        error: `${JSON.stringify(simulation.err)}${lastLog ? ` (${lastLog})` : ""}`,
+      };
+    }
+    if (simulation.unitsConsumed === null) {
+      return { errorCode: "TRANSACTION_SIMULATION_FAILED", error: "the simulation reported no consumed compute units" };
+    }
+    return { units: simulation.unitsConsumed };
+  } catch (error) {
+    if (error instanceof ChainUnavailableError) throw error;
+    return { errorCode: "TRANSACTION_SIMULATION_FAILED", error: (error as Error).message ?? String(error) };
+  }
+}
