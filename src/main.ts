@@ -7,6 +7,26 @@ import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "./server/server.js";
 import { createShutdown, installSignalHandlers, type Shutdown } from "./server/shutdown.js";
+import type { ReadinessCheck } from "./server/server.js";
+import { checkChainReadiness } from "./chain/chain-readiness.js";
+import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
+import { startEmbeddedChain } from "./localnet/embedded-chain.js";
+import { openStore } from "./store/index.js";
+
+/** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
+async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
+  const chainOptions = { timeoutMs: config.rpcTimeoutMs };
+  if (config.solanaRpcUrl) {
+    return { chain: new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl }), close: async () => {} };
+  }
+  const embedded = await startEmbeddedChain({
+    ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
+    ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
+    chain: chainOptions,
+  });
+  logger.info({ url: embedded.localnet.url }, "embedded chain (LiteSVM) started with demo content");
+  return embedded;
+}
 
 export interface Service {
   readonly config: Config;
@@ -22,18 +42,28 @@ export interface Service {
 export async function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
   const shutdown = createShutdown(logger);
 
-  // ---- Wiring spot for the chain and the store (later issues) --------------------------------
-  // const chain = config.solanaRpcUrl ? createRpcChain(config) : await startLocalnet(config);
-  // shutdown.hook("chain", () => chain.close());
-  // const store = await openStore(config); shutdown.hook("store", () => store.close());
-  // Pass their services / REST routes / readiness checks to startServer below, e.g.
-  //   services: { swap: createSwapService({ chain, config }), trigger: createTriggerService({ chain, store }) },
-  //   restRoutes: [...swapRestRoutes(...), ...triggerRestRoutes(...)],
-  //   readiness: [chainReadiness(chain), storeReadiness(store)],
-  // Hooks run in reverse order: the server (registered last) drains first, then store, then chain.
-  // ---------------------------------------------------------------------------------------------
+  const chain = await openChain(config, logger);
+  shutdown.hook("chain", () => chain.close());
+  const store = await openStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+  shutdown.hook("store", () => store.close());
+  const readiness: ReadinessCheck[] = [
+    {
+      name: "chain",
+      async check() {
+        const r = await checkChainReadiness(chain.chain, config.rpcTimeoutMs);
+        if (!r.ready) throw new Error(r.detail);
+      },
+    },
+    { name: "database", check: () => store.ping() },
+  ];
 
-  const server = await startServer({ config, logger, shutdown, ...extra });
+  const server = await startServer({
+    ...extra,
+    config,
+    logger,
+    shutdown,
+    readiness: [...readiness, ...(extra.readiness ?? [])],
+  });
   logger.info(
     {
       address: server.url,

@@ -97,8 +97,9 @@ describe("extension points", () => {
   it("startup logs one line with address, chain and database; secrets are redacted", async () => {
     const logs = new LogCapture();
     const config = testConfig({
+      // trust auth ignores the password; a real database, so the store opens
       SOLANA_RPC_URL: "https://user:pw@rpc.example.com/?api-key=topsecret",
-      DATABASE_URL: "postgres://swapd:hunter2@127.0.0.1:5432/test",
+      DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:5432/test",
     });
     const service = await runService(config, createLogger("info", logs));
     try {

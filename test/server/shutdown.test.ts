@@ -3,6 +3,9 @@
  * exits 0. Runs the real wiring (runService + installSignalHandlers) in a child process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
@@ -18,7 +21,7 @@ afterEach(() => {
 
 function startChild(env: Record<string, string> = {}): Promise<{ url: string; port: number; exit: Promise<number | null>; stderr: () => string }> {
   const proc = spawn(process.execPath, ["--import", "tsx", "test/server/fixtures/serve-slow.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: mkdtempSync(join(tmpdir(), "swapd-shutdown-")), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child = proc;
