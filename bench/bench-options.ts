@@ -15,7 +15,11 @@ export interface BenchOptions {
   readonly logLevel: string;
   /** Instead of the comparison: profile the service under target load and summarise where the CPU goes. */
   readonly cpuProfile: boolean;
+  /** Also measure both requests as gRPC over h2 (grpc-js); reported, not gated. */
+  readonly grpc: boolean;
   readonly out: string;
+  /** Service entry file (default src/main.ts). */
+  readonly entry: string;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -27,8 +31,10 @@ export const USAGE = `npm run bench -- [options]
   --min-ratio X          fail when target/baseline requests/s < X (default 0.7)
   --max-round-trips X    fail when RPC round trips per target request > X (default 1)
   --log-level LEVEL      LOG_LEVEL of the service (default warn)
+  --grpc                 also measure both over gRPC/h2 with grpc-js (reported, not gated; adds 2 phases per round)
   --cpu-prof             profile the service under target load instead (writes bench/results/profile/)
-  --out FILE             results JSON (default bench/results/latest.json)`;
+  --out FILE             results JSON (default bench/results/latest.json)
+  --entry FILE           service entry (default src/main.ts)`;
 
 const DEFAULTS: BenchOptions = {
   target: "swap",
@@ -40,7 +46,9 @@ const DEFAULTS: BenchOptions = {
   maxRoundTrips: 1,
   logLevel: "warn",
   cpuProfile: false,
+  grpc: false,
   out: "bench/results/latest.json",
+  entry: "src/main.ts",
 };
 
 export class UsageError extends Error {}
@@ -69,7 +77,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--max-round-trips": o.maxRoundTrips = num(flag, v, 0, 1000); i += 1; break;
       case "--log-level": o.logLevel = v ?? ""; i += 1; break;
       case "--cpu-prof": o.cpuProfile = true; break;
+      case "--grpc": o.grpc = true; break;
       case "--out": o.out = v ?? ""; i += 1; break;
+      case "--entry": o.entry = v ?? ""; i += 1; break;
       case "--help": case "-h": throw new UsageError(USAGE);
       default: throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }

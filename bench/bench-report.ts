@@ -19,6 +19,8 @@ export interface KindSummary {
   readonly rpcRoundTripsPerRequest: number;
   /** ...and as the chain counted the HTTP requests it received. */
   readonly chainRequestsPerRequest: number;
+  /** CPU ms per request in each process, over the measured phases (where the time goes). */
+  readonly cpuMsPerRequest: { readonly service: number; readonly chain: number; readonly loadGenerator: number };
 }
 
 export interface Check {
@@ -30,7 +32,7 @@ export interface Check {
 export interface BenchReport {
   readonly finishedAt: string;
   readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly node: string };
-  readonly settings: Pick<BenchOptions, "target" | "rounds" | "phaseMs" | "warmupMs" | "concurrency" | "logLevel">;
+  readonly settings: Pick<BenchOptions, "target" | "rounds" | "phaseMs" | "warmupMs" | "concurrency" | "logLevel" | "entry">;
   readonly baseline: KindSummary;
   readonly target: KindSummary;
   /** target requests/s ÷ baseline requests/s (medians). */
@@ -40,8 +42,7 @@ export interface BenchReport {
   readonly phases: readonly PhaseResult[];
 }
 
-function summarise(kind: RequestKind, phases: readonly PhaseResult[]): KindSummary {
-  const mine = phases.filter((p) => p.kind === kind);
+function summarise(kind: RequestKind, mine: readonly PhaseResult[]): KindSummary {
   const requests = mine.reduce((s, p) => s + p.requests, 0);
   const sum = (f: (p: PhaseResult) => number) => mine.reduce((s, p) => s + f(p), 0);
   return {
@@ -54,12 +55,17 @@ function summarise(kind: RequestKind, phases: readonly PhaseResult[]): KindSumma
     errors: sum((p) => p.errors + p.serverErrors),
     rpcRoundTripsPerRequest: requests > 0 ? sum((p) => p.serviceRpcRoundTrips) / requests : Number.NaN,
     chainRequestsPerRequest: requests > 0 ? sum((p) => p.chainHttpRequests) / requests : Number.NaN,
+    cpuMsPerRequest: {
+      service: sum((p) => p.cpuMs.service) / requests,
+      chain: sum((p) => p.cpuMs.chain) / requests,
+      loadGenerator: sum((p) => p.cpuMs.loadGenerator) / requests,
+    },
   };
 }
 
 export function buildReport(options: BenchOptions, phases: readonly PhaseResult[]): BenchReport {
-  const baseline = summarise("health", phases.filter((p) => p.round >= 0 && isBaselinePhase(p)));
-  const target = summarise(options.target, phases.filter((p) => !isBaselinePhase(p)));
+  const baseline = summarise("health", phases.filter((p) => p.role === "baseline"));
+  const target = summarise(options.target, phases.filter((p) => p.role === "target"));
   const ratio = target.requestsPerSecond / baseline.requestsPerSecond;
   const roundTrips = Math.max(target.rpcRoundTripsPerRequest, target.chainRequestsPerRequest);
   const firstError = phases.find((p) => p.firstError)?.firstError;
@@ -90,6 +96,7 @@ export function buildReport(options: BenchOptions, phases: readonly PhaseResult[
       warmupMs: options.warmupMs,
       concurrency: options.concurrency,
       logLevel: options.logLevel,
+      entry: options.entry,
     },
     baseline,
     target,
@@ -100,27 +107,29 @@ export function buildReport(options: BenchOptions, phases: readonly PhaseResult[
   };
 }
 
-/** Phases are tagged by the run: baseline phases carry the kind "health" and an even slot. */
-const baselinePhases = new WeakSet<PhaseResult>();
-export function markBaseline(p: PhaseResult): PhaseResult {
-  baselinePhases.add(p);
-  return p;
-}
-function isBaselinePhase(p: PhaseResult): boolean {
-  return baselinePhases.has(p);
-}
-
 const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 export function formatReport(r: BenchReport): string {
   const rows = [
-    ["", "requests/s", "p50 ms", "p99 ms", "requests", "errors", "RPC round trips/req"],
+    ["", "requests/s", "p50 ms", "p99 ms", "requests", "errors", "RPC round trips/req", "CPU ms/req: service", "chain", "load gen"],
     ...[
       ["baseline " + r.baseline.procedure, r.baseline],
       ["target   " + r.target.procedure, r.target],
     ].map(([label, s]) => {
       const k = s as KindSummary;
-      return [label as string, fmt(k.requestsPerSecond, 0), fmt(k.p50Ms, 2), fmt(k.p99Ms, 2), String(k.requests), String(k.errors), fmt(k.rpcRoundTripsPerRequest, 3)];
+      const cpu = k.cpuMsPerRequest;
+      return [
+        label as string,
+        fmt(k.requestsPerSecond, 0),
+        fmt(k.p50Ms, 2),
+        fmt(k.p99Ms, 2),
+        String(k.requests),
+        String(k.errors),
+        fmt(k.rpcRoundTripsPerRequest, 3),
+        fmt(cpu.service, 3),
+        fmt(cpu.chain, 3),
+        fmt(cpu.loadGenerator, 3),
+      ];
     }),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));

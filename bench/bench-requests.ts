@@ -73,8 +73,13 @@ function demoQuote(): Record<string, unknown> {
   };
 }
 
+/** The SwapInstructions request message in its JSON form (Connect JSON; grpc-js takes the same object). */
+export function swapInstructionsMessage(): Record<string, unknown> {
+  return { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: demoQuote() };
+}
+
 export function swapInstructionsRequest(serviceUrl: string): LoadRequest {
-  const body = { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: demoQuote() };
+  const body = swapInstructionsMessage();
   return {
     url: `${serviceUrl}/swapd.swap.v1.SwapService/SwapInstructions`,
     method: "POST",

@@ -1,8 +1,8 @@
 /**
- * The load generator: N concurrent request loops over keep-alive HTTP/1.1 connections (one socket
- * per loop), for a fixed duration or a fixed request count, whichever comes first. Bounded and
- * self-stopping; loopback only. Written on `node:http` (not fetch) so the generator itself spends as
- * little CPU as possible on the shared cores.
+ * The load generator: N concurrent request loops, for a fixed duration or a fixed request count,
+ * whichever comes first. Bounded and self-stopping; loopback only. The HTTP/1.1 client is
+ * `node:http` with keep-alive connections (one socket per loop), not fetch, so the generator itself
+ * spends as little CPU as possible on the shared cores; bench/grpc-load.ts plugs gRPC into the same loops.
  */
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
@@ -38,7 +38,7 @@ export interface LoadResult {
   readonly latenciesMs: Float64Array;
 }
 
-function loopbackOnly(url: URL): void {
+export function loopbackOnly(url: URL): void {
   if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
     throw new Error(`the load generator only targets loopback, got ${url.hostname}`);
   }
@@ -69,12 +69,14 @@ function sendOnce(agent: Agent, url: URL, req: LoadRequest, timeoutMs: number): 
   });
 }
 
-/** Runs the loops until the duration or the request cap is reached; never throws on request failures. */
-export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
-  const url = new URL(req.url);
-  loopbackOnly(url);
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+/**
+ * One request; resolves when it succeeded, rejects with a short reason otherwise. The loops call it
+ * again as soon as it settles.
+ */
+export type LoadCall = () => Promise<void>;
+
+/** Runs `concurrency` loops of `call` until the duration or the request cap is reached; never throws on request failures. */
+export async function runLoops(call: LoadCall, opts: LoadOptions): Promise<LoadResult> {
   const latencies = new Float64Array(opts.maxRequests);
   let successes = 0;
   let sent = 0;
@@ -88,13 +90,8 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
       sent += 1;
       const t0 = performance.now();
       try {
-        const res = await sendOnce(agent, url, req, timeoutMs);
-        if (req.accept(res.status, res.body)) {
-          latencies[successes++] = performance.now() - t0;
-        } else {
-          errors += 1;
-          firstError ??= `HTTP ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`;
-        }
+        await call();
+        latencies[successes++] = performance.now() - t0;
       } catch (e) {
         errors += 1;
         firstError ??= (e as Error).message;
@@ -104,14 +101,29 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
 
   await Promise.all(Array.from({ length: opts.concurrency }, loop));
   const elapsedMs = performance.now() - start;
-  agent.destroy();
-  const done = latencies.slice(0, successes).sort();
   return {
     requests: sent,
     errors,
     firstError,
     elapsedMs,
     requestsPerSecond: (successes / elapsedMs) * 1000,
-    latenciesMs: done,
+    latenciesMs: latencies.slice(0, successes).sort(),
   };
+}
+
+/** HTTP/1.1 load: `req` over keep-alive connections, one per loop. */
+export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
+  const url = new URL(req.url);
+  loopbackOnly(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const call: LoadCall = async () => {
+    const res = await sendOnce(agent, url, req, timeoutMs);
+    if (!req.accept(res.status, res.body)) throw new Error(`HTTP ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
+  };
+  try {
+    return await runLoops(call, opts);
+  } finally {
+    agent.destroy();
+  }
 }

@@ -4,14 +4,24 @@
  * the chain (the localnet's own HTTP request counter).
  */
 import { procedureOf, requestFor, type RequestKind } from "./bench-requests.js";
-import { runLoad, type LoadOptions } from "./load.js";
+import { grpcLoadFor } from "./grpc-load.js";
+import { runLoad, runLoops, type LoadOptions, type LoadResult } from "./load.js";
 import type { LocalnetProcess } from "./localnet-process.js";
 import type { ServiceProcess } from "./service-process.js";
 import { counterSum, fetchMetrics } from "./service-metrics.js";
+import { ownCpuMs, processCpuMs } from "./process-cpu.js";
 import { percentile } from "./statistics.js";
 
+/** Baseline phases measure Health/Check; target phases the request under test (Health/Check too in self-check mode). */
+export type PhaseRole = "baseline" | "target";
+
+/** Connect JSON over HTTP/1.1 (the default), or gRPC over h2 with grpc-js. */
+export type Transport = "connect-json" | "grpc";
+
 export interface PhaseResult {
+  readonly role: PhaseRole;
   readonly kind: RequestKind;
+  readonly transport: Transport;
   readonly round: number;
   readonly requests: number;
   readonly errors: number;
@@ -25,12 +35,17 @@ export interface PhaseResult {
   readonly chainHttpRequests: number;
   /** Δ `swapd_calls_total` of this procedure with a code other than ok, as the server counted them. */
   readonly serverErrors: number;
+  /** CPU time (ms) each process used during the phase; NaN without /proc. */
+  readonly cpuMs: { readonly service: number; readonly chain: number; readonly loadGenerator: number };
 }
 
 interface Counters {
   readonly rpcRoundTrips: number;
   readonly chainHttpRequests: number;
   readonly notOk: number;
+  readonly serviceCpuMs: number;
+  readonly chainCpuMs: number;
+  readonly loadCpuMs: number;
 }
 
 async function readCounters(service: ServiceProcess, localnet: LocalnetProcess, procedure: string): Promise<Counters> {
@@ -41,11 +56,26 @@ async function readCounters(service: ServiceProcess, localnet: LocalnetProcess, 
     rpcRoundTrips: counterSum(text, "swapd_solana_rpc_requests_total"),
     chainHttpRequests: chain.httpRequests,
     notOk: calls - ok,
+    serviceCpuMs: processCpuMs(service.pid) ?? Number.NaN,
+    chainCpuMs: processCpuMs(localnet.pid) ?? Number.NaN,
+    loadCpuMs: ownCpuMs(),
   };
 }
 
+async function runGrpcLoad(kind: RequestKind, serviceUrl: string, load: LoadOptions): Promise<LoadResult> {
+  const grpcLoad = grpcLoadFor(kind, serviceUrl);
+  try {
+    await grpcLoad.call().catch(() => undefined); // connect (h2 handshake) outside the measurement
+    return await runLoops(grpcLoad.call, load);
+  } finally {
+    grpcLoad.close();
+  }
+}
+
 export async function measurePhase(
+  role: PhaseRole,
   kind: RequestKind,
+  transport: Transport,
   round: number,
   service: ServiceProcess,
   localnet: LocalnetProcess,
@@ -53,10 +83,12 @@ export async function measurePhase(
 ): Promise<PhaseResult> {
   const procedure = procedureOf(kind);
   const before = await readCounters(service, localnet, procedure);
-  const r = await runLoad(requestFor(kind, service.url), load);
+  const r = transport === "grpc" ? await runGrpcLoad(kind, service.url, load) : await runLoad(requestFor(kind, service.url), load);
   const after = await readCounters(service, localnet, procedure);
   return {
+    role,
     kind,
+    transport,
     round,
     requests: r.requests,
     errors: r.errors,
@@ -67,5 +99,10 @@ export async function measurePhase(
     serviceRpcRoundTrips: after.rpcRoundTrips - before.rpcRoundTrips,
     chainHttpRequests: after.chainHttpRequests - before.chainHttpRequests,
     serverErrors: after.notOk - before.notOk,
+    cpuMs: {
+      service: after.serviceCpuMs - before.serviceCpuMs,
+      chain: after.chainCpuMs - before.chainCpuMs,
+      loadGenerator: after.loadCpuMs - before.loadCpuMs,
+    },
   };
 }

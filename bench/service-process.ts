@@ -17,6 +17,8 @@ export interface ServiceProcessOptions {
   readonly logLevel?: string;
   /** Folder for a V8 CPU profile of the whole run (written when the service exits). */
   readonly cpuProfileDir?: string;
+  /** Entry file relative to the repo (default `src/main.ts`, the production entry). */
+  readonly entry?: string;
   /** More environment (e.g. LOOKUP_TABLES). */
   readonly env?: Readonly<Record<string, string>>;
   readonly startTimeoutMs?: number;
@@ -84,7 +86,7 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
   });
   const nodeArgs = ["--import", "tsx"];
   if (opts.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir);
-  const child = spawn(process.execPath, [...nodeArgs, "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, opts.entry ?? "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
 
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

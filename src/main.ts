@@ -12,6 +12,9 @@ import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startEmbeddedChain } from "./localnet/embedded-chain.js";
 import { openStore } from "./store/index.js";
+import { createSwapApi } from "./api/swap/swap-api.js";
+// Registers the demo Raydium CP pool with the embedded chain's demo seed (README examples).
+import "./localnet/demo-pools.js";
 
 /** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
 async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
@@ -57,11 +60,15 @@ export async function runService(config: Config, logger: Logger, extra: Partial<
     { name: "database", check: () => store.ping() },
   ];
 
+  const swap = createSwapApi({ chain: chain.chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
+
   const server = await startServer({
     ...extra,
     config,
     logger,
     shutdown,
+    services: { swap: swap.service, ...extra.services },
+    restRoutes: [...swap.restRoutes, ...(extra.restRoutes ?? [])],
     readiness: [...readiness, ...(extra.readiness ?? [])],
   });
   logger.info(

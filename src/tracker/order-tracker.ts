@@ -8,11 +8,13 @@ import type { OrderState } from "../core/trigger/order-history.js";
 import { decodeOrderAccount, hasOrderAccountDiscriminator } from "../core/trigger/order-account.js";
 import type { OrderAccount } from "../core/trigger/order-account.js";
 import { findEventAuthorityAddress } from "../core/trigger/pdas.js";
+import { findFailedFillAttempts } from "../core/trigger/failed-fill.js";
 import { extractTransactionEvents } from "../core/trigger/transaction-events.js";
 import type { TransactionEvents } from "../core/trigger/transaction-events.js";
 import type { Store } from "../store/open-store.js";
 import type { StoredOrder } from "../store/order-store.js";
 import type { TrackerCursor } from "../store/tracker-cursor-store.js";
+import type { StoredTrade } from "../store/trade-store.js";
 import type { OrderChangeFeed } from "./order-change-feed.js";
 import { newSignaturesOldestFirst } from "./order-signatures.js";
 
@@ -39,7 +41,8 @@ export interface TrackerPassSummary {
 /**
  * Follows the open orders the store knows: one getMultipleAccounts per pass, then, for each order
  * whose account changed, closed or was never read, its transactions since the stored cursor
- * (getSignaturesForAddress `until` + getTransaction), folded into status and trades. Trades,
+ * (getSignaturesForAddress `until` + getTransaction), folded into status and trades; failed fill
+ * attempts are kept as unsuccessful trades (shown only with includeFailedTx). Trades,
  * order and cursor are written in one database transaction, so a restart neither loses nor
  * repeats anything. Changes are published on the feed.
  */
@@ -99,7 +102,15 @@ export class OrderTracker {
       const cursor = await this.store.trackerCursors.get(order.orderKey);
       if (cursor !== null && live !== null && sameProgress(order, live)) continue;
       caughtUp++;
-      const result = await this.catchUp(order, live, cursor);
+      let result: { changed: boolean; newTrades: number };
+      try {
+        result = await this.catchUp(order, live, cursor);
+      } catch (error) {
+        // One order's trouble (RPC, a malformed transaction) must not hold up the others; its
+        // cursor did not move, so the next pass tries again.
+        this.logger?.warn({ err: error, order: order.orderKey }, "order tracker could not read an order's transactions");
+        continue;
+      }
       newTrades += result.newTrades;
       if (result.changed) {
         changed++;
@@ -117,15 +128,35 @@ export class OrderTracker {
     const orderKey = new PublicKey(order.orderKey);
     const signatures = await newSignaturesOldestFirst(this.chain, orderKey, cursor?.lastSignature);
     const transactions: TransactionEvents[] = [];
+    const failedAttempts: StoredTrade[] = [];
     // The prefix of `signatures` read so far; the cursor moves to its last one.
     let processed = 0;
     for (const info of signatures) {
-      // A failed transaction changed nothing and emitted no events: not fetched.
+      const tx = await this.chain.getTransaction(info.signature);
+      // Not served yet at this commitment: stop here and take it up next pass.
+      if (tx === null) break;
       if (info.err === null) {
-        const tx = await this.chain.getTransaction(info.signature);
-        // Not served yet at this commitment: stop here and take it up next pass.
-        if (tx === null) break;
         transactions.push(extractTransactionEvents(tx, LIMIT_ORDER_V2_PROGRAM_ID, this.eventAuthority));
+      } else {
+        // Emitted no events; kept for includeFailedTx when it was a fill attempt on this order.
+        const confirmedAt = tx.blockTime == null ? this.now() : new Date(tx.blockTime * 1000);
+        findFailedFillAttempts(tx, orderKey, LIMIT_ORDER_V2_PROGRAM_ID).forEach((attempt, tradeIndex) => {
+          failedAttempts.push({
+            txSignature: info.signature,
+            orderKey: order.orderKey,
+            tradeIndex,
+            keeper: attempt.keeper.toBase58(),
+            inputMint: order.inputMint,
+            outputMint: order.outputMint,
+            rawInputAmount: attempt.rawInputAmount,
+            rawOutputAmount: 0n,
+            feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? "",
+            rawFeeAmount: 0n,
+            action: "Fill",
+            succeeded: false,
+            confirmedAt,
+          });
+        });
       }
       processed++;
     }
@@ -183,6 +214,8 @@ export class OrderTracker {
       for (const trade of fold.trades) {
         if (await stores.trades.record({ ...trade, action: "Fill", succeeded: true })) inserted++;
       }
+      // Failed attempts are not changes of the order (they show only with includeFailedTx).
+      for (const attempt of failedAttempts) await stores.trades.record(attempt);
       await stores.orders.upsert(next);
       if (newest !== undefined) await stores.trackerCursors.set(order.orderKey, newest.signature, BigInt(newest.slot));
       return inserted;

@@ -24,6 +24,8 @@ import { MintAccountCache } from "./mint-account-cache.js";
 
 /** Program authorities of the Jupiter program: ids 0–7, load-balanced at random like Jupiter. */
 const PROGRAM_AUTHORITY_IDS = 8;
+/** How long a configured lookup table found missing is not asked for again. */
+const MISSING_LOOKUP_TABLE_RETRY_MS = 60_000;
 
 export interface SwapInstructionsDeps {
   readonly chain: SolanaChain;
@@ -83,9 +85,15 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
 
+  // The chain caches the tables it found; a configured table that does not exist would be asked
+  // for again on every request, so it is left out for a while instead.
+  const missingTableUntil = new Map<string, number>();
   async function loadLookupTables(parsed: ParsedSwapRequest): Promise<AddressLookupTableAccount[]> {
     if (parsed.asLegacyTransaction || lookupTableKeys.length === 0) return [];
-    const tables = await chain.getLookupTables(lookupTableKeys); // cached by the chain
+    const keys = lookupTableKeys.filter((k) => (missingTableUntil.get(k.toBase58()) ?? 0) <= now());
+    if (keys.length === 0) return [];
+    const tables = await chain.getLookupTables(keys); // cached by the chain
+    for (const [key, table] of tables) if (table === null) missingTableUntil.set(key, now() + MISSING_LOOKUP_TABLE_RETRY_MS);
     return [...tables.values()].filter((t): t is AddressLookupTableAccount => t !== null);
   }
 

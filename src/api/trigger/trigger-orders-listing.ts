@@ -34,7 +34,7 @@ export interface MintFilter {
 
 export async function listTriggerOrders(deps: TriggerListingDeps, request: ValidGetTriggerOrdersRequest): Promise<TriggerOrdersPage> {
   if (request.orderStatus === "active") {
-    const all = await listActiveOrders(deps, request.user, request);
+    const all = await listActiveOrders(deps, request.user, request, { includeFailed: request.includeFailedTx });
     return {
       user: request.user.toBase58(),
       orderStatus: "active",
@@ -56,7 +56,12 @@ function memcmp(offset: number, key: PublicKey | Uint8Array): GetProgramAccounts
  * discriminator and the maker (plus the mint filters), decimals from the (cached) mints, creation
  * tx and fills from the store. Orders the store did not know are recorded so the tracker follows them.
  */
-export async function listActiveOrders(deps: TriggerListingDeps, maker: PublicKey, mints: MintFilter): Promise<TriggerOrderView[]> {
+export async function listActiveOrders(
+  deps: TriggerListingDeps,
+  maker: PublicKey,
+  mints: MintFilter,
+  options: { readonly includeFailed?: boolean } = {},
+): Promise<TriggerOrderView[]> {
   const filters: GetProgramAccountsFilter[] = [
     memcmp(ORDER_ACCOUNT_OFFSETS.discriminator, ORDER_ACCOUNT_DISCRIMINATOR),
     memcmp(ORDER_ACCOUNT_OFFSETS.maker, maker),
@@ -78,7 +83,7 @@ export async function listActiveOrders(deps: TriggerListingDeps, maker: PublicKe
   const [decimals, known, trades] = await Promise.all([
     mintDecimals(deps.chain, orders.flatMap((o) => [o.account.inputMint, o.account.outputMint])),
     deps.store.orders.getMany(keys),
-    deps.store.trades.listByOrders(keys),
+    deps.store.trades.listByOrders(keys, options.includeFailed === undefined ? {} : { includeFailed: options.includeFailed }),
   ]);
   const tradesByOrder = groupTrades(trades);
   const views = orders.map(({ key, account }) => {

@@ -20,7 +20,7 @@ export interface TransactionEvents {
 }
 
 /** Static keys, then the lookup-table keys (writable, then read-only): the index space of compiled instructions. */
-function accountKeysOf(tx: VersionedTransactionResponse): PublicKey[] {
+export function accountKeysOf(tx: VersionedTransactionResponse): PublicKey[] {
   const loaded = tx.meta?.loadedAddresses;
   return [...tx.transaction.message.staticAccountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
 }

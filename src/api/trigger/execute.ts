@@ -1,0 +1,115 @@
+import { transactionMessageHash } from "../../core/trigger/index.js";
+import { ValidationError } from "../../core/validation-error.js";
+import type { ExecutionRecord } from "../../store/index.js";
+import { ExecutionInterruptedError } from "./trigger-errors.js";
+import { FAILED_EXECUTION_CODE, UNCONFIRMED_ERROR } from "./execution-confirmations.js";
+import type { ExecutionConfirmations } from "./execution-confirmations.js";
+import type { OrderEntryDeps } from "./order-entry-deps.js";
+import { checkSignatures, parseSignedTransaction, transactionSignature } from "./signed-transaction.js";
+
+export interface ExecuteRequest {
+  /** The requestId CreateOrder/CancelOrder(s) answered. */
+  readonly requestId?: unknown;
+  /** The signed wire transaction: bytes (gRPC/Connect) or base64 (REST). */
+  readonly signedTransaction?: unknown;
+}
+
+export interface ExecuteResult {
+  readonly signature: string;
+  readonly status: "Success" | "Failed";
+  /** 0 on success, else Jupiter's 500. */
+  readonly code: number;
+  readonly error: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Solana's packet size: no valid transaction is longer. */
+const MAX_TRANSACTION_BYTES = 1232;
+
+function parseRequestId(value: unknown): string {
+  if (value === undefined || value === null || value === "") throw new ValidationError("requestId", "required", "is required");
+  if (typeof value !== "string" || !UUID.test(value)) {
+    throw new ValidationError("requestId", "uuid", "must be the UUID that CreateOrder, CancelOrder or CancelOrders returned");
+  }
+  return value.toLowerCase();
+}
+
+function parseWire(value: unknown): Uint8Array {
+  const field = "signedTransaction";
+  if (value === undefined || value === null || value === "" || (value instanceof Uint8Array && value.length === 0)) {
+    throw new ValidationError(field, "required", "is required");
+  }
+  let wire: Uint8Array;
+  if (value instanceof Uint8Array) wire = value;
+  else if (typeof value === "string" && BASE64.test(value)) wire = Buffer.from(value, "base64");
+  else throw new ValidationError(field, "base64", "must be a base64-encoded signed transaction");
+  if (wire.length > MAX_TRANSACTION_BYTES) {
+    throw new ValidationError(field, "transaction", `must be at most ${MAX_TRANSACTION_BYTES} bytes`);
+  }
+  return wire;
+}
+
+export function executionResult(record: ExecutionRecord): ExecuteResult {
+  if (record.status === "Success") return { signature: record.signature, status: "Success", code: 0, error: null };
+  if (record.status === "Failed") {
+    return { signature: record.signature, status: "Failed", code: record.code ?? FAILED_EXECUTION_CODE, error: record.error };
+  }
+  return {
+    signature: record.signature,
+    status: "Failed",
+    code: FAILED_EXECUTION_CODE,
+    error: `${UNCONFIRMED_ERROR}: still pending; Execute again later for the final status`,
+  };
+}
+
+/**
+ * Execute: relays only a transaction issued here. The signed message must equal, byte for byte,
+ * one issued under `requestId`, carry a valid ed25519 signature of every required signer, and its
+ * blockhash must not have expired; otherwise INVALID_ARGUMENT ("invalid transaction") and nothing
+ * is sent. The execution is recorded (Pending) BEFORE it is sent; a repeated Execute of the same
+ * transaction returns the recorded result, or waits for the pending one, and never sends again.
+ */
+export async function executeTransaction(
+  deps: OrderEntryDeps & { readonly confirmations: ExecutionConfirmations },
+  request: ExecuteRequest,
+): Promise<ExecuteResult> {
+  const requestId = parseRequestId(request.requestId);
+  const tx = parseSignedTransaction("signedTransaction", parseWire(request.signedTransaction));
+  const messageHash = transactionMessageHash(tx.message);
+  const issued = await deps.store.issuedTransactions.find(requestId, messageHash);
+  if (issued === null || !Buffer.from(issued.message).equals(Buffer.from(tx.message))) {
+    throw new ValidationError("signedTransaction", "issued", "does not match any transaction issued under this requestId");
+  }
+  checkSignatures("signedTransaction", tx);
+  const signature = transactionSignature(tx);
+
+  const settle = async (record: ExecutionRecord, mode: "now" | "never"): Promise<ExecuteResult> => {
+    const settled = await deps.confirmations.settle(record, mode);
+    if (settled.status === "Pending" && deps.confirmations.closed) throw new ExecutionInterruptedError(settled.signature);
+    return executionResult(settled);
+  };
+
+  // Already executed (or executing): answer from the record, even after the blockhash expired.
+  const existing = await deps.store.executions.findByMessageHash(messageHash);
+  if (existing !== null) return settle(existing, "never");
+
+  if (issued.lastValidBlockHeight !== null) {
+    const height = await deps.chain.getBlockHeight();
+    if (BigInt(height) > issued.lastValidBlockHeight) {
+      throw new ValidationError(
+        "signedTransaction",
+        "expired",
+        `has an expired blockhash (block height ${height} > last valid ${issued.lastValidBlockHeight}); request a new transaction`,
+      );
+    }
+  }
+  const { record, created } = await deps.store.executions.begin({
+    signature,
+    requestId,
+    messageHash,
+    lastValidBlockHeight: issued.lastValidBlockHeight,
+    signedTransaction: tx.wire,
+  });
+  return settle(record, created ? "now" : "never");
+}

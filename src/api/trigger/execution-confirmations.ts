@@ -1,0 +1,164 @@
+import type { Logger } from "pino";
+import { ChainError, ChainRpcError } from "../../chain/chain-errors.js";
+import type { SolanaChain } from "../../chain/solana-chain.js";
+import type { RpcTransactionError } from "../../core/trigger/index.js";
+import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index.js";
+import { explainTransactionFailure } from "./execution-failure.js";
+import { parseSignedTransaction } from "./signed-transaction.js";
+
+/** Jupiter's code and text for a transaction that did not land before its blockhash expired. */
+export const UNCONFIRMED_ERROR = "unable to confirm transaction";
+/** Jupiter answers failed executions with code 500 (its REST status). */
+export const FAILED_EXECUTION_CODE = 500;
+
+export interface ConfirmationOptions {
+  /** Between status polls, and before the first one after a send. Default 1000 ms. */
+  readonly pollIntervalMs?: number;
+  /**
+   * Longest one wait lasts while the blockhash has not expired (e.g. the RPC is unreachable);
+   * then the caller gets "still pending" and the record stays Pending. Default 5 min.
+   */
+  readonly maxWaitMs?: number;
+}
+
+/**
+ * `now`: send first (a fresh execution). `ifUnseen`: send only if the chain does not know the
+ * signature and the blockhash is still valid (resuming after a restart: the process may have
+ * died between recording and sending; re-sending is harmless, same signature). `never`: only wait.
+ */
+export type SendMode = "now" | "ifUnseen" | "never";
+
+/**
+ * Drives recorded executions to a final status: sends (per mode), polls getSignatureStatuses and
+ * getBlockHeight until the transaction is confirmed or its blockhash expired, and records the
+ * outcome (the store keeps the first final outcome). Concurrent waits for one signature share
+ * one loop, so a repeated Execute never sends again.
+ */
+export class ExecutionConfirmations {
+  private readonly inFlight = new Map<string, Promise<ExecutionRecord>>();
+  private readonly stopping = new AbortController();
+  private readonly pollIntervalMs: number;
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly deps: { readonly chain: SolanaChain; readonly store: Pick<Store, "executions">; readonly logger: Logger },
+    options: ConfirmationOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.maxWaitMs = options.maxWaitMs ?? 300_000;
+  }
+
+  /** The final record (or the still-Pending one after `maxWaitMs` / on shutdown). */
+  settle(record: ExecutionRecord, mode: SendMode): Promise<ExecutionRecord> {
+    if (record.status !== "Pending") return Promise.resolve(record);
+    const running = this.inFlight.get(record.signature);
+    if (running !== undefined) return running;
+    const run = this.run(record, mode).finally(() => this.inFlight.delete(record.signature));
+    this.inFlight.set(record.signature, run);
+    return run;
+  }
+
+  /** Stops every wait (graceful shutdown); the records stay Pending for the next start. */
+  close(): void {
+    this.stopping.abort();
+  }
+
+  get closed(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  private async run(record: ExecutionRecord, mode: SendMode): Promise<ExecutionRecord> {
+    const { chain, store, logger } = this.deps;
+    const wire = record.signedTransaction;
+    if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
+    const { instructionProgramIds } = parseSignedTransaction("signedTransaction", wire);
+    const finish = async (outcome: ExecutionOutcome): Promise<ExecutionRecord> => {
+      const done = (await store.executions.finish(record.signature, outcome)) ?? record;
+      logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
+      return done;
+    };
+
+    /** Sends once; a refusal by the node (preflight) is a final failure, anything else is followed. */
+    const send = async (): Promise<ExecutionOutcome | null> => {
+      try {
+        await chain.sendTransaction(wire, { skipPreflight: false });
+        return null;
+      } catch (error) {
+        if (!(error instanceof ChainRpcError)) {
+          // Unreachable RPC: it may or may not have been sent; the status polls will tell.
+          logger.warn({ err: error, signature: record.signature }, "sendTransaction failed; following the signature");
+          return null;
+        }
+        const err = (error.data as { err?: RpcTransactionError | null } | undefined)?.err ?? null;
+        if (err === "AlreadyProcessed") return null;
+        const text =
+          err === null
+            ? `transaction refused: ${error.rpcMessage}`
+            : await explainTransactionFailure(chain, err, { instructionProgramIds, ...(error.logs ? { logs: error.logs } : {}) });
+        return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
+      }
+    };
+
+    if (mode === "now") {
+      const refused = await send();
+      if (refused !== null) return finish(refused);
+    }
+    let mayResend = mode === "ifUnseen";
+    const deadline = Date.now() + this.maxWaitMs;
+    let firstPoll = mode !== "now";
+    while (!this.closed && Date.now() < deadline) {
+      if (!firstPoll) await this.sleep(this.pollIntervalMs);
+      firstPoll = false;
+      if (this.closed) break;
+      try {
+        const status = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+        if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
+          if (status.err === null) return finish({ status: "Success", code: 0, error: null });
+          const landed = await chain.getTransaction(record.signature).catch(() => null);
+          const logs = landed?.meta?.logMessages ?? undefined;
+          const text = await explainTransactionFailure(chain, status.err as RpcTransactionError, {
+            instructionProgramIds,
+            ...(logs ? { logs } : {}),
+          });
+          return finish({ status: "Failed", code: FAILED_EXECUTION_CODE, error: text });
+        }
+        if (status !== null) continue; // processed, not yet confirmed
+        const height = await chain.getBlockHeight();
+        if (record.lastValidBlockHeight !== null && BigInt(height) > record.lastValidBlockHeight) {
+          // One last look: it may have landed just before the expiry.
+          const last = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+          if (last === null) {
+            return finish({
+              status: "Failed",
+              code: FAILED_EXECUTION_CODE,
+              error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
+            });
+          }
+          continue;
+        }
+        if (mayResend) {
+          mayResend = false;
+          const refused = await send();
+          if (refused !== null) return finish(refused);
+        }
+      } catch (error) {
+        if (!(error instanceof ChainError)) throw error;
+        logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
+      }
+    }
+    return (await store.executions.findBySignature(record.signature)) ?? record;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const signal = this.stopping.signal;
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import { createPublicKey, verify } from "node:crypto";
+import bs58 from "bs58";
+import { VersionedTransaction } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
+import { ValidationError } from "../../core/validation-error.js";
+
+/** A signed wire transaction as Execute receives it. */
+export interface SignedTransaction {
+  readonly wire: Uint8Array;
+  /** The serialized message, exactly the bytes after the signatures (what the signers signed). */
+  readonly message: Uint8Array;
+  readonly signatures: readonly Uint8Array[];
+  /** Required signers in signature-slot order (fee payer first). */
+  readonly signers: readonly PublicKey[];
+  /** Program id of each top-level instruction, by index (for readable failures). */
+  readonly instructionProgramIds: readonly PublicKey[];
+}
+
+/** Length of Solana's compact-u16 prefix at `offset`, and its value. */
+function readCompactU16(bytes: Uint8Array, offset: number): { value: number; size: number } {
+  let value = 0;
+  for (let size = 1; size <= 3; size += 1) {
+    const byte = bytes[offset + size - 1];
+    if (byte === undefined) throw new RangeError("truncated compact-u16");
+    value |= (byte & 0x7f) << (7 * (size - 1));
+    if ((byte & 0x80) === 0) return { value, size };
+  }
+  throw new RangeError("compact-u16 longer than 3 bytes");
+}
+
+/**
+ * Decodes a signed wire transaction; the message must be canonical (it re-serializes to the
+ * same bytes), so that comparing it with an issued message compares what was signed.
+ */
+export function parseSignedTransaction(field: string, wire: Uint8Array): SignedTransaction {
+  const invalid = (detail: string) => new ValidationError(field, "transaction", detail);
+  let tx: VersionedTransaction;
+  let messageOffset: number;
+  try {
+    tx = VersionedTransaction.deserialize(wire);
+    const count = readCompactU16(wire, 0);
+    messageOffset = count.size + 64 * count.value;
+  } catch (error) {
+    throw invalid(`must be a wire-format Solana transaction (${(error as Error).message})`);
+  }
+  const message = wire.subarray(messageOffset);
+  if (!Buffer.from(tx.message.serialize()).equals(Buffer.from(message))) {
+    throw invalid("must be a wire-format Solana transaction without trailing or non-canonical bytes");
+  }
+  const required = tx.message.header.numRequiredSignatures;
+  if (required === 0) throw invalid("must require at least one signature (the fee payer's)");
+  if (tx.signatures.length !== required) {
+    throw invalid(`must carry ${required} signature slot(s), has ${tx.signatures.length}`);
+  }
+  const keys = tx.message.staticAccountKeys;
+  return {
+    wire,
+    message,
+    signatures: tx.signatures,
+    signers: keys.slice(0, required),
+    instructionProgramIds: tx.message.compiledInstructions.map((ix) => keys[ix.programIdIndex]!),
+  };
+}
+
+/** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410); the raw 32-byte key follows. */
+const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+export function isValidEd25519Signature(message: Uint8Array, signature: Uint8Array, signer: PublicKey): boolean {
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, signer.toBuffer()]), format: "der", type: "spki" });
+  return verify(null, message, key, signature);
+}
+
+/** Every required signer must have signed the message (a zero-filled slot is a missing signature). */
+export function checkSignatures(field: string, tx: SignedTransaction): void {
+  tx.signers.forEach((signer, i) => {
+    const signature = tx.signatures[i]!;
+    if (signature.every((b) => b === 0)) {
+      throw new ValidationError(field, "signature", `is missing the signature of required signer ${signer.toBase58()}`);
+    }
+    if (!isValidEd25519Signature(tx.message, signature, signer)) {
+      throw new ValidationError(field, "signature", `has an invalid signature for required signer ${signer.toBase58()}`);
+    }
+  });
+}
+
+/** The transaction's id: its first signature (the fee payer's), base58. */
+export function transactionSignature(tx: SignedTransaction): string {
+  return bs58.encode(tx.signatures[0]!);
+}

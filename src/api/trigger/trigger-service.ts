@@ -1,0 +1,66 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { ExecutionStatus } from "../../gen/swapd/trigger/v1/trigger_pb.js";
+import type { TriggerService } from "../../gen/swapd/trigger/v1/trigger_pb.js";
+import { unimplementedTriggerService } from "../unimplemented.js";
+import { createTriggerOrderEntry } from "./order-entry.js";
+import type { TriggerOrderEntry, TriggerOrderEntryOptions } from "./order-entry.js";
+import {
+  cancelOrderRequestFromMessage,
+  cancelOrdersRequestFromMessage,
+  createOrderRequestFromMessage,
+} from "./order-entry-messages.js";
+import { toOrderEntryConnectError } from "./trigger-errors.js";
+
+type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
+
+export type TriggerServiceDeps = ({ readonly orderEntry: TriggerOrderEntry } | TriggerOrderEntryOptions) & {
+  /** The listing handlers (issue 7); UNIMPLEMENTED when absent. */
+  readonly getTriggerOrders?: TriggerServiceImpl["getTriggerOrders"];
+  readonly watchTriggerOrders?: TriggerServiceImpl["watchTriggerOrders"];
+};
+
+async function mapped<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toOrderEntryConnectError(error);
+  }
+}
+
+/**
+ * `swapd.trigger.v1.TriggerService`: CreateOrder, CancelOrder, CancelOrders and Execute over the
+ * order entry (pass the same `orderEntry` to `triggerRestRoutes`), plus the listing handlers when given.
+ */
+export function createTriggerService(deps: TriggerServiceDeps): TriggerServiceImpl {
+  const entry = "orderEntry" in deps ? deps.orderEntry : createTriggerOrderEntry(deps);
+  return {
+    ...unimplementedTriggerService,
+    ...(deps.getTriggerOrders ? { getTriggerOrders: deps.getTriggerOrders } : {}),
+    ...(deps.watchTriggerOrders ? { watchTriggerOrders: deps.watchTriggerOrders } : {}),
+    createOrder: (request) =>
+      mapped(async () => {
+        const result = await entry.createOrder(createOrderRequestFromMessage(request));
+        return { order: result.order, transaction: result.transaction, requestId: result.requestId };
+      }),
+    cancelOrder: (request) =>
+      mapped(async () => {
+        const result = await entry.cancelOrder(cancelOrderRequestFromMessage(request));
+        return { transaction: result.transaction, requestId: result.requestId };
+      }),
+    cancelOrders: (request) =>
+      mapped(async () => {
+        const result = await entry.cancelOrders(cancelOrdersRequestFromMessage(request));
+        return { transactions: [...result.transactions], requestId: result.requestId };
+      }),
+    execute: (request) =>
+      mapped(async () => {
+        const result = await entry.execute({ requestId: request.requestId, signedTransaction: request.signedTransaction });
+        return {
+          signature: result.signature,
+          status: result.status === "Success" ? ExecutionStatus.SUCCESS : ExecutionStatus.FAILED,
+          code: result.code,
+          error: result.error ?? "",
+        };
+      }),
+  };
+}

@@ -1,0 +1,252 @@
+// Test helpers for the swap API: a localnet with the demo seed (wallet, USDC, demo pools), the real
+// chain layer pointed at it, the real server on port 0, and the three kinds of client.
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { fileURLToPath } from "node:url";
+import { PublicKey } from "@solana/web3.js";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import type { RpcSolanaChainOptions } from "../../src/chain/rpc-solana-chain.js";
+import type { ReadBatchRequest, SolanaChain } from "../../src/chain/solana-chain.js";
+import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
+import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import type { SwapApi } from "../../src/api/swap/swap-api.js";
+import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
+import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
+import { DEMO_POOLS, seedDemoPools } from "../../src/localnet/demo-pools.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
+import type { Localnet } from "../../src/localnet/start-localnet.js";
+import type { RunningServer } from "../../src/server/server.js";
+import { startTestServer } from "../server/helpers.js";
+
+export const SOL = "So11111111111111111111111111111111111111112";
+export const USDC = DEMO.usdcMint.toBase58();
+export const WALLET = DEMO.wallet.toBase58();
+export const DEMO_POOL = DEMO_POOLS.raydiumCpSolUsdc.toBase58();
+export const JUP6 = new PublicKey("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
+
+export interface StepJson {
+  ammKey: string;
+  label?: string;
+  inputMint: string;
+  outputMint: string;
+  inAmount: string;
+  outAmount: string;
+  percent?: number;
+}
+
+/** A Jupiter `/quote` response (JSON) for the given steps. */
+export function jupiterQuote(
+  steps: readonly StepJson[],
+  q: { inputMint: string; outputMint: string; inAmount: string; outAmount: string; swapMode?: "ExactIn" | "ExactOut"; slippageBps?: number },
+): Record<string, any> {
+  const swapMode = q.swapMode ?? "ExactIn";
+  const threshold = swapMode === "ExactIn" ? (BigInt(q.outAmount) * 995n) / 1000n : (BigInt(q.inAmount) * 1005n) / 1000n;
+  return {
+    inputMint: q.inputMint,
+    inAmount: q.inAmount,
+    outputMint: q.outputMint,
+    outAmount: q.outAmount,
+    otherAmountThreshold: threshold.toString(),
+    swapMode,
+    slippageBps: q.slippageBps ?? 50,
+    platformFee: null,
+    priceImpactPct: "0.001",
+    routePlan: steps.map((s) => ({
+      swapInfo: {
+        ammKey: s.ammKey,
+        label: s.label ?? "Raydium CP",
+        inputMint: s.inputMint,
+        outputMint: s.outputMint,
+        inAmount: s.inAmount,
+        outAmount: s.outAmount,
+        feeAmount: "0",
+        feeMint: s.inputMint,
+      },
+      percent: s.percent ?? 100,
+      bps: (s.percent ?? 100) * 100,
+    })),
+    contextSlot: 1234,
+    timeTaken: 0.002,
+  };
+}
+
+/** 1 SOL → USDC through the demo pool, as Jupiter's JSON request. */
+export function demoSolToUsdc(extra: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    userPublicKey: WALLET,
+    quoteResponse: jupiterQuote(
+      [{ ammKey: DEMO_POOL, inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000" }],
+      { inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000" },
+    ),
+    ...extra,
+  };
+}
+
+const PRIORITY_LEVELS: Record<string, string> = { medium: "PRIORITY_LEVEL_MEDIUM", high: "PRIORITY_LEVEL_HIGH", veryHigh: "PRIORITY_LEVEL_VERY_HIGH" };
+
+/** Jupiter's JSON request in the contract's proto3 JSON form (Connect JSON; also grpc-js objects). */
+export function toProtoJson(jupiter: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = structuredClone(jupiter);
+  const q = out.quoteResponse;
+  if (q && typeof q.swapMode === "string") {
+    q.swapMode = { ExactIn: "SWAP_MODE_EXACT_IN", ExactOut: "SWAP_MODE_EXACT_OUT" }[q.swapMode as string] ?? q.swapMode;
+  }
+  const fee = out.prioritizationFeeLamports;
+  if (fee !== undefined) {
+    if (typeof fee === "number") out.prioritizationFeeLamports = { lamports: String(fee) };
+    else if (fee === "auto") out.prioritizationFeeLamports = { auto: true };
+    else if (fee === "disabled") out.prioritizationFeeLamports = { disabled: true };
+    else if (fee.jitoTipLamports !== undefined) out.prioritizationFeeLamports = { relayTipLamports: String(fee.jitoTipLamports) };
+    else if (fee.jitoTipLamportsWithPayer) out.prioritizationFeeLamports = { relayTipLamportsWithPayer: fee.jitoTipLamportsWithPayer };
+    else if (fee.priorityLevelWithMaxLamports) {
+      const p = fee.priorityLevelWithMaxLamports;
+      out.prioritizationFeeLamports = {
+        priorityLevelWithMaxLamports: { ...p, priorityLevel: PRIORITY_LEVELS[p.priorityLevel] ?? p.priorityLevel },
+      };
+    }
+  }
+  return out;
+}
+
+export interface InstructionJson {
+  programId: string;
+  accounts: { pubkey: string; isSigner: boolean; isWritable: boolean }[];
+  data: string; // base64
+}
+
+/** The instruction groups of any of the three responses, in one comparable form. */
+export interface Groups {
+  computeBudgetInstructions: InstructionJson[];
+  setupInstructions: InstructionJson[];
+  swapInstruction: InstructionJson;
+  cleanupInstruction: InstructionJson | null;
+  otherInstructions: InstructionJson[];
+  addressLookupTableAddresses: string[];
+  computeUnitLimit: number;
+  prioritizationFeeLamports: string;
+}
+
+function normalizeInstruction(ix: any): InstructionJson {
+  return {
+    programId: ix.programId,
+    accounts: ix.accounts.map((a: any) => ({ pubkey: a.pubkey, isSigner: !!a.isSigner, isWritable: !!a.isWritable })),
+    data: Buffer.isBuffer(ix.data) ? ix.data.toString("base64") : ix.data,
+  };
+}
+
+export function groupsOf(res: any): Groups {
+  return {
+    computeBudgetInstructions: res.computeBudgetInstructions.map(normalizeInstruction),
+    setupInstructions: res.setupInstructions.map(normalizeInstruction),
+    swapInstruction: normalizeInstruction(res.swapInstruction),
+    cleanupInstruction: res.cleanupInstruction ? normalizeInstruction(res.cleanupInstruction) : null,
+    otherInstructions: res.otherInstructions.map(normalizeInstruction),
+    addressLookupTableAddresses: res.addressLookupTableAddresses,
+    computeUnitLimit: Number(res.computeUnitLimit),
+    prioritizationFeeLamports: String(res.prioritizationFeeLamports),
+  };
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+}
+
+export interface SwapStack {
+  readonly localnet: Localnet;
+  readonly chain: RpcSolanaChain;
+  /** Every `readBatch` request the API made (the real chain underneath answers). */
+  readonly batches: ReadBatchRequest[];
+  readonly api: SwapApi;
+  readonly server: RunningServer;
+  rest(body: unknown): Promise<HttpAnswer>;
+  connect(body: unknown): Promise<HttpAnswer>;
+  grpc(req: unknown, deadlineMs?: number): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** The chain as the API sees it, recording the batched reads it asks for. */
+function recording(chain: SolanaChain, batches: ReadBatchRequest[]): SolanaChain {
+  return new Proxy(chain, {
+    get(target, prop) {
+      if (prop === "readBatch") {
+        return (req: ReadBatchRequest) => {
+          batches.push(req);
+          return target.readBatch(req);
+        };
+      }
+      const value = (target as any)[prop];
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export async function startSwapStack(
+  options: {
+    extraSeeders?: readonly DemoSeeder[];
+    chainUrl?: string;
+    chainOptions?: Partial<RpcSolanaChainOptions>;
+    random?: () => number;
+    relayTipAccounts?: readonly string[];
+    /** LOOKUP_TABLES, known after seeding. */
+    lookupTables?: () => readonly string[];
+  } = {},
+): Promise<SwapStack> {
+  const localnet = await startLocalnet({ port: 0 });
+  await seedDemo(localnet, [seedDemoPools, ...(options.extraSeeders ?? [])]);
+  const chain = new RpcSolanaChain({ url: options.chainUrl ?? localnet.url, ...options.chainOptions });
+  const batches: ReadBatchRequest[] = [];
+  const api = createSwapApi({
+    chain: recording(chain, batches),
+    relayTipAccounts: options.relayTipAccounts ?? DEFAULT_RELAY_TIP_ACCOUNTS,
+    lookupTables: options.lookupTables?.() ?? [],
+    random: options.random ?? (() => 0.5),
+  });
+  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
+
+  const protoDir = fileURLToPath(new URL("../../proto/", import.meta.url));
+  const defs = protoLoader.loadSync(["swapd/swap/v1/swap.proto"], {
+    includeDirs: [protoDir],
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  const pkg = grpc.loadPackageDefinition(defs) as any;
+  const grpcClient = new pkg.swapd.swap.v1.SwapService(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+
+  const post = async (path: string, body: unknown): Promise<HttpAnswer> => {
+    const res = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    localnet,
+    chain,
+    batches,
+    api,
+    server,
+    rest: (body) => post("/swap/v1/swap-instructions", body),
+    connect: (body) => post("/swapd.swap.v1.SwapService/SwapInstructions", body),
+    grpc: (req, deadlineMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        grpcClient.SwapInstructions(req, { deadline: Date.now() + deadlineMs }, (err: grpc.ServiceError | null, res: any) =>
+          err ? reject(err) : resolve(res),
+        );
+      }),
+    async close() {
+      grpcClient.close();
+      await server.close();
+      await localnet.close();
+    },
+  };
+}
+
+/** Jupiter's program authority PDA `["authority", [id]]`, derived here from the seeds. */
+export function programAuthority(id: number): PublicKey {
+  return PublicKey.findProgramAddressSync([Buffer.from("authority"), Buffer.from([id])], JUP6)[0];
+}
