@@ -39,6 +39,7 @@ import { registerReflection } from "./reflection.js";
 import { readJsonBody, RestError, restError, RestRouter, toJson, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createShutdown, type Shutdown } from "./shutdown.js";
 import { createSinglePortServer } from "./single-port.js";
+import { fixGrpcMessageHeader } from "./grpc-message.js";
 
 /** A readiness check of `GET /readyz`: resolves when ready, throws (with a reason) when not. */
 export interface ReadinessCheck {
@@ -283,11 +284,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     (res as { writeHead: unknown }).writeHead = (...a: unknown[]) => {
       const h = a.find((x) => x && typeof x === "object") as Record<string, unknown> | undefined;
       if (h?.["grpc-status"] !== undefined) grpcStatus = String(h["grpc-status"]);
+      fixGrpcMessageHeader(h);
       return writeHead(...a);
     };
     const addTrailers = res.addTrailers.bind(res) as (h: Record<string, unknown>) => void;
     (res as { addTrailers: unknown }).addTrailers = (h: Record<string, unknown>) => {
       if (h["grpc-status"] !== undefined) grpcStatus = String(h["grpc-status"]);
+      fixGrpcMessageHeader(h);
       addTrailers(h);
     };
 

@@ -81,12 +81,9 @@ function badRequest(c: BadCase, form: "rest" | "grpc"): Req {
   return form === "rest" ? r : toProtoJson(r);
 }
 
-/**
- * Connect-es sends `grpc-message` percent-encoded with encodeURIComponent; grpc-js decodes it with
- * decodeURI, which leaves reserved characters such as ":" encoded ("%3A"). Decode the rest here.
- */
+/** The server encodes `grpc-message` as the gRPC spec does, so grpc-js shows it verbatim. */
 function grpcDetails(err: grpc.ServiceError): string {
-  return decodeURIComponent(err.details);
+  return err.details;
 }
 
 function rpcCount(): { client: number; localnet: number } {
