@@ -13,6 +13,9 @@ import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startEmbeddedChain } from "./localnet/embedded-chain.js";
 import { openStore } from "./store/index.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
+import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
+import { createTriggerService } from "./api/trigger/trigger-service.js";
+import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 // Registers the demo Raydium CP pool with the embedded chain's demo seed (README examples).
 import "./localnet/demo-pools.js";
 
@@ -61,16 +64,22 @@ export async function runService(config: Config, logger: Logger, extra: Partial<
   ];
 
   const swap = createSwapApi({ chain: chain.chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
+  const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
 
   const server = await startServer({
     ...extra,
     config,
     logger,
     shutdown,
-    services: { swap: swap.service, ...extra.services },
-    restRoutes: [...swap.restRoutes, ...(extra.restRoutes ?? [])],
+    services: { swap: swap.service, trigger: createTriggerService({ orderEntry }), ...extra.services },
+    restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...(extra.restRoutes ?? [])],
     readiness: [...readiness, ...(extra.readiness ?? [])],
   });
+  // Registered after the server, so it runs before the drain: waiting Executes answer at once
+  // ("recorded, resumes on restart") instead of holding up shutdown.
+  shutdown.hook("trigger order entry", () => orderEntry.close());
+  void orderEntry.resumePendingExecutions();
+
   logger.info(
     {
       address: server.url,

@@ -24,6 +24,10 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { openStore } from "../../src/store/index.js";
 import { transactionMessageHash } from "../../src/core/trigger/message-hash.js";
 import { startTriggerHarness } from "./trigger-harness.js";
+import pino from "pino";
+import { Code } from "@connectrpc/connect";
+import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
+import { ExecutionInterruptedError, toOrderEntryConnectError } from "../../src/api/trigger/trigger-errors.js";
 import type { TriggerHarness } from "./trigger-harness.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -201,5 +205,29 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     expect(h.localnet.getAccount(expired.to)).toBeNull();
     expect(h.localnet.stats().calls["sendTransaction"]).toBe(sendsBefore + 1);
     expect(await h.store.executions.listPending()).toEqual([]);
+  });
+  it("shutdown during the wait: Execute answers 'shutting down' (UNAVAILABLE), the record stays Pending, the next start completes it", async () => {
+    const slow = createTriggerOrderEntry({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }), confirmation: { pollIntervalMs: 60_000 } });
+    const to = Keypair.generate().publicKey;
+    const { blockhash, lastValidBlockHeight } = h.localnet.chain.latestBlockhash();
+    const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 4_000_000 })], DEMO.wallet, blockhash);
+    const requestId = await issueTransactions(h.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+    const tx = VersionedTransaction.deserialize(compiled.transaction);
+    tx.sign([DEMO_WALLET]);
+    const signature = bs58.encode(tx.signatures[0]!);
+    const sendsBefore = h.localnet.stats().calls["sendTransaction"] ?? 0;
+    const executing = slow.execute({ requestId, signedTransaction: tx.serialize() }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await until(() => (h.localnet.stats().calls["sendTransaction"] ?? 0) === sendsBefore + 1, 10_000);
+    slow.close();
+    expect(await executing).toBeInstanceOf(ExecutionInterruptedError);
+    expect(toOrderEntryConnectError(await executing)).toMatchObject({ code: Code.Unavailable });
+    expect(await h.store.executions.findBySignature(signature)).toMatchObject({ status: "Pending" });
+    const resumed = await h.orderEntry.resumePendingExecutions();
+    expect(await resumed.settled).toMatchObject([{ signature, status: "Success" }]);
+    expect(h.localnet.stats().calls["sendTransaction"]).toBe(sendsBefore + 1); // seen on chain: not re-sent
+    expect(h.localnet.getAccount(to)?.lamports).toBe(4_000_000n);
   });
 });

@@ -65,7 +65,7 @@ const userOrders: Fixture[] = [
       outputTokenProgram: i % 2 !== 0 && i % 3 === 1 ? TOKEN_2022 : TOKEN,
       making: 1_000_000n * BigInt(i + 1) + 7n, taking: 123_456_789n * BigInt(i + 1),
       expiredAt: i % 4 === 0 ? BigInt(1_800_000_000 + i) : null,
-      createdAt: BASE_TIME + (i - 5) * 3600,
+      createdAt: BASE_TIME + (i - 5) * 3600 + 1, // all createdAt distinct
     }),
   ),
 ];

@@ -9,7 +9,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { triggerListingRestRoutes, triggerListingService } from "../../src/api/trigger/trigger-listing-service.js";
+import { startTriggerListing } from "../../src/api/trigger/trigger-listing-service.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
@@ -17,8 +17,10 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/open-store.js";
-import { OrderChangeFeed } from "../../src/tracker/order-change-feed.js";
-import { OrderTracker } from "../../src/tracker/order-tracker.js";
+import { createLogger } from "../../src/server/logger.js";
+import { createShutdown } from "../../src/server/shutdown.js";
+import type { OrderChangeFeed } from "../../src/tracker/order-change-feed.js";
+import type { OrderTracker } from "../../src/tracker/order-tracker.js";
 import { startTestServer, type LogCapture } from "../server/helpers.js";
 import { encodeOrderAccount, LO_V2, mintData, orderAddress, TOKEN } from "../tracker/fixtures/limit-order-fixtures.js";
 import type { OrderFields } from "../tracker/fixtures/limit-order-fixtures.js";
@@ -51,11 +53,13 @@ beforeAll(async () => {
   localnet.setAccount(USDC, { lamports: 1_461_600n, data: mintData(6), owner: TOKEN });
   for (const o of [older, newer, theirs]) await writeOrder(o);
   store = await openStore({ inMemory: true });
-  feed = new OrderChangeFeed();
-  const chain = new RpcSolanaChain({ url: localnet.url });
-  tracker = new OrderTracker({ chain, store, feed });
-  const deps = { chain, store, feed };
-  ({ server, logs } = await startTestServer({ services: { trigger: triggerListingService(deps) }, restRoutes: triggerListingRestRoutes(deps) }));
+  // Wired as main wires it: feed + background tracker (stopped by the server's shutdown) + handlers.
+  // The interval is long so the test drives passes with runOnce().
+  const shutdown = createShutdown(createLogger("silent"));
+  const listing = startTriggerListing({ chain: new RpcSolanaChain({ url: localnet.url }), store, shutdown, trackerIntervalMs: 3_600_000 });
+  feed = listing.feed;
+  tracker = listing.tracker;
+  ({ server, logs } = await startTestServer({ shutdown, services: { trigger: listing.handlers }, restRoutes: listing.restRoutes }));
   const defs = protoLoader.loadSync(["swapd/trigger/v1/trigger.proto"], { includeDirs: ["proto"], longs: String, enums: String, defaults: true, oneofs: true });
   const pkg = grpc.loadPackageDefinition(defs) as any;
   trigger = new pkg.swapd.trigger.v1.TriggerService(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
@@ -75,14 +79,6 @@ async function eventually(predicate: () => boolean, ms = 3000): Promise<void> {
     if (Date.now() > until) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-/**
- * connect-node percent-encodes grpc-message with encodeURIComponent; grpc-js undoes it with
- * decodeURI, which leaves reserved characters such as ":" encoded ("user%3A ...").
- */
-function grpcDetails(error: grpc.ServiceError): string {
-  return decodeURIComponent(error.details);
 }
 
 function grpcUnary(method: string, req: unknown): Promise<unknown> {
@@ -170,14 +166,14 @@ describe("bad input names the field", () => {
   ])("gRPC GetTriggerOrders: %s", async (field, req) => {
     const error = (await grpcUnary("GetTriggerOrders", req).then(() => undefined, (e: unknown) => e)) as grpc.ServiceError;
     expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(grpcDetails(error)).toMatch(new RegExp(`^${field}: `));
+    expect(error.details).toMatch(new RegExp(`^${field}: `));
   });
 
   it("gRPC WatchTriggerOrders: user", async () => {
     const call = trigger.WatchTriggerOrders({ user: "nope" }) as grpc.ClientReadableStream<unknown>;
     const error = await new Promise<grpc.ServiceError>((resolve) => call.on("error", resolve));
     expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(grpcDetails(error)).toMatch(/^user: /);
+    expect(error.details).toMatch(/^user: /);
   });
 
   it("Connect WatchTriggerOrders: inputMint", async () => {

@@ -1,6 +1,13 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { TriggerService } from "../../gen/swapd/trigger/v1/trigger_pb.js";
+import type { Logger } from "pino";
+import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { RestRoute } from "../../server/rest.js";
+import type { Shutdown } from "../../server/shutdown.js";
+import type { Store } from "../../store/open-store.js";
+import { OrderChangeFeed } from "../../tracker/order-change-feed.js";
+import type { OrderTracker } from "../../tracker/order-tracker.js";
+import { runOrderTracker } from "../../tracker/run-order-tracker.js";
 import { getTriggerOrdersRestRoute } from "./get-trigger-orders-rest.js";
 import { createGetTriggerOrdersHandler } from "./get-trigger-orders.js";
 import { createWatchTriggerOrdersHandler } from "./watch-trigger-orders.js";
@@ -22,4 +29,35 @@ export function triggerListingService(
 /** The REST-compatible route of the listing. */
 export function triggerListingRestRoutes(deps: WatchTriggerOrdersDeps): RestRoute[] {
   return [getTriggerOrdersRestRoute(deps)];
+}
+
+export interface TriggerListing {
+  /** Spread into the TriggerService implementation (e.g. `createTriggerService({ ...entry, ...listing.handlers })`). */
+  readonly handlers: Pick<ServiceImpl<typeof TriggerService>, "getTriggerOrders" | "watchTriggerOrders">;
+  readonly restRoutes: RestRoute[];
+  readonly feed: OrderChangeFeed;
+  readonly tracker: OrderTracker;
+}
+
+/**
+ * Everything the listing needs in `main`: the feed, the background tracker (a pass every
+ * `trackerIntervalMs`, stopped by `shutdown`; call this after the store's shutdown hook is
+ * registered so the tracker stops first), the handlers and the REST route.
+ */
+export function startTriggerListing(options: {
+  readonly chain: SolanaChain;
+  readonly store: Store;
+  readonly shutdown: Shutdown;
+  readonly logger?: Logger;
+  readonly trackerIntervalMs?: number;
+}): TriggerListing {
+  const feed = new OrderChangeFeed();
+  const deps = { chain: options.chain, store: options.store, feed };
+  const tracker = runOrderTracker({
+    ...deps,
+    shutdown: options.shutdown,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.trackerIntervalMs === undefined ? {} : { intervalMs: options.trackerIntervalMs }),
+  });
+  return { handlers: triggerListingService(deps), restRoutes: triggerListingRestRoutes(deps), feed, tracker };
 }
