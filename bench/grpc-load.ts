@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
 import { swapInstructionsMessage, type RequestKind } from "./bench-requests.js";
-import { loopbackOnly, type LoadCall } from "./load.js";
+import { loopbackOnly, runLoops, type LoadCall, type LoadOptions, type LoadResult } from "./load.js";
 
 const PROTO_DIR = fileURLToPath(new URL("../proto/", import.meta.url));
 
@@ -46,4 +46,21 @@ export function grpcLoadFor(kind: RequestKind, serviceUrl: string, timeoutMs = 1
       });
     });
   return { call, close: () => client.close() };
+}
+
+/** A gRPC client of one request kind with its connection already up (the h2 handshake stays out of any measurement). */
+export async function openGrpcLoad(kind: RequestKind, serviceUrl: string): Promise<GrpcLoad> {
+  const grpcLoad = grpcLoadFor(kind, serviceUrl);
+  await grpcLoad.call().catch(() => undefined);
+  return grpcLoad;
+}
+
+/** gRPC load of one request kind (warm-up). */
+export async function runGrpcLoad(kind: RequestKind, serviceUrl: string, load: LoadOptions): Promise<LoadResult> {
+  const grpcLoad = await openGrpcLoad(kind, serviceUrl);
+  try {
+    return await runLoops(grpcLoad.call, load);
+  } finally {
+    grpcLoad.close();
+  }
 }

@@ -4,8 +4,8 @@
  * the chain (the localnet's own HTTP request counter).
  */
 import { procedureOf, requestFor, type RequestKind } from "./bench-requests.js";
-import { grpcLoadFor } from "./grpc-load.js";
-import { runLoad, runLoops, type LoadOptions, type LoadResult } from "./load.js";
+import { openGrpcLoad } from "./grpc-load.js";
+import { runLoad, runLoops, type LoadOptions } from "./load.js";
 import type { LocalnetProcess } from "./localnet-process.js";
 import type { ServiceProcess } from "./service-process.js";
 import { counterSum, fetchMetrics } from "./service-metrics.js";
@@ -62,16 +62,6 @@ async function readCounters(service: ServiceProcess, localnet: LocalnetProcess, 
   };
 }
 
-async function runGrpcLoad(kind: RequestKind, serviceUrl: string, load: LoadOptions): Promise<LoadResult> {
-  const grpcLoad = grpcLoadFor(kind, serviceUrl);
-  try {
-    await grpcLoad.call().catch(() => undefined); // connect (h2 handshake) outside the measurement
-    return await runLoops(grpcLoad.call, load);
-  } finally {
-    grpcLoad.close();
-  }
-}
-
 export async function measurePhase(
   role: PhaseRole,
   kind: RequestKind,
@@ -82,9 +72,12 @@ export async function measurePhase(
   load: LoadOptions,
 ): Promise<PhaseResult> {
   const procedure = procedureOf(kind);
+  // swapd_calls_total labels gRPC calls kind "rpc" too, so one procedure filter serves both transports.
+  const grpcLoad = transport === "grpc" ? await openGrpcLoad(kind, service.url) : undefined;
   const before = await readCounters(service, localnet, procedure);
-  const r = transport === "grpc" ? await runGrpcLoad(kind, service.url, load) : await runLoad(requestFor(kind, service.url), load);
+  const r = grpcLoad ? await runLoops(grpcLoad.call, load) : await runLoad(requestFor(kind, service.url), load);
   const after = await readCounters(service, localnet, procedure);
+  grpcLoad?.close();
   return {
     role,
     kind,

@@ -13,9 +13,10 @@ import { parseBenchOptions, UsageError, type BenchOptions } from "./bench-option
 import { requestFor } from "./bench-requests.js";
 import { buildReport, formatReport } from "./bench-report.js";
 import { profileService } from "./profile-run.js";
+import { runGrpcLoad } from "./grpc-load.js";
 import { runLoad, type LoadOptions } from "./load.js";
 import { startLocalnetProcess, type LocalnetProcess } from "./localnet-process.js";
-import { measurePhase, type PhaseResult } from "./phase.js";
+import { measurePhase, type PhaseResult, type Transport } from "./phase.js";
 import { startServiceProcess, type ServiceProcess } from "./service-process.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -25,9 +26,7 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 async function probe(options: BenchOptions, service: ServiceProcess): Promise<void> {
   const r = await runLoad(requestFor(options.target, service.url), { concurrency: 1, durationMs: 30_000, maxRequests: 1 });
   if (r.errors === 0) return;
-  const hint = /unimplemented/i.test(r.firstError ?? "")
-    ? "\n(SwapInstructions is not served by src/main.ts yet: `npm run bench -- --entry bench/swap-wired-main.ts` wires it for the bench; `--target health` checks the harness alone)"
-    : "";
+  const hint = /unimplemented/i.test(r.firstError ?? "") ? "\n(the entry does not serve it; `--target health` checks the harness alone)" : "";
   throw new Error(`the target request fails: ${r.firstError}${hint}`);
 }
 
@@ -36,13 +35,24 @@ async function compare(options: BenchOptions, service: ServiceProcess, localnet:
   log(`warm-up ${options.warmupMs} ms per kind`);
   await runLoad(requestFor("health", service.url), load(options.warmupMs));
   await runLoad(requestFor(options.target, service.url), load(options.warmupMs));
+  if (options.grpc) {
+    await runGrpcLoad("health", service.url, load(options.warmupMs / 2));
+    await runGrpcLoad(options.target, service.url, load(options.warmupMs / 2));
+  }
   const phases: PhaseResult[] = [];
+  const transports: Transport[] = options.grpc ? ["connect-json", "grpc"] : ["connect-json"];
   for (let round = 0; round < options.rounds; round += 1) {
     const order = round % 2 === 0 ? (["baseline", "target"] as const) : (["target", "baseline"] as const);
-    for (const role of order) {
-      const p = await measurePhase(role, role === "baseline" ? "health" : options.target, round, service, localnet, load(options.phaseMs));
-      log(`round ${round + 1} ${role.padEnd(8)} ${p.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${p.p50Ms.toFixed(2)} ms  p99 ${p.p99Ms.toFixed(2)} ms  rpc ${p.serviceRpcRoundTrips}/${p.requests}${p.errors ? `  errors ${p.errors}` : ""}`);
-      phases.push(p);
+    for (const transport of transports) {
+      for (const role of order) {
+        const kind = role === "baseline" ? "health" : options.target;
+        const p = await measurePhase(role, kind, transport, round, service, localnet, load(options.phaseMs));
+        log(
+          `round ${round + 1} ${transport.padEnd(12)} ${role.padEnd(8)} ${p.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
+            `p50 ${p.p50Ms.toFixed(2)} ms  p99 ${p.p99Ms.toFixed(2)} ms  rpc ${p.serviceRpcRoundTrips}/${p.requests}${p.errors ? `  errors ${p.errors}` : ""}`,
+        );
+        phases.push(p);
+      }
     }
   }
   return phases;

@@ -78,7 +78,7 @@ export async function runService(config: Config, logger: Logger, extra: Partial<
   // Registered after the server, so it runs before the drain: waiting Executes answer at once
   // ("recorded, resumes on restart") instead of holding up shutdown.
   shutdown.hook("trigger order entry", () => orderEntry.close());
-  void orderEntry.resumePendingExecutions();
+  orderEntry.resumePendingExecutions().catch((err: unknown) => logger.error({ err }, "could not resume pending executions"));
 
   logger.info(
     {
