@@ -16,6 +16,7 @@ import { createSwapApi } from "./api/swap/swap-api.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
+import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 // Registers the demo Raydium CP pool with the embedded chain's demo seed (README examples).
 import "./localnet/demo-pools.js";
 
@@ -65,14 +66,16 @@ export async function runService(config: Config, logger: Logger, extra: Partial<
 
   const swap = createSwapApi({ chain: chain.chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
+  // Registers its tracker's stop hook now, so the tracker stops before the store closes.
+  const listing = startTriggerListing({ chain: chain.chain, store, shutdown, logger });
 
   const server = await startServer({
     ...extra,
     config,
     logger,
     shutdown,
-    services: { swap: swap.service, trigger: createTriggerService({ orderEntry }), ...extra.services },
-    restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...(extra.restRoutes ?? [])],
+    services: { swap: swap.service, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
+    restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
     readiness: [...readiness, ...(extra.readiness ?? [])],
   });
   // Registered after the server, so it runs before the drain: waiting Executes answer at once
