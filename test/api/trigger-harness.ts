@@ -87,9 +87,6 @@ export async function startTriggerHarness(
         const call = grpcClient[method] as (req: unknown, opts: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r: T) => void) => void;
         call.call(grpcClient, request, { deadline: Date.now() + 20_000 }, (error, response) => {
           if (error === null) return resolve(response);
-          // connect-es percent-encodes grpc-message with encodeURIComponent; grpc-js decodes it
-          // with decodeURI, which leaves reserved characters (":" → "%3A") encoded.
-          error.details = decodeURIComponent(error.details);
           reject(error);
         });
       }),

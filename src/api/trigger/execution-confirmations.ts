@@ -4,6 +4,7 @@ import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { RpcTransactionError } from "../../core/trigger/index.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index.js";
 import { explainTransactionFailure } from "./execution-failure.js";
+import { recordCreatedOrder } from "./record-created-order.js";
 import { parseSignedTransaction } from "./signed-transaction.js";
 
 /** Jupiter's code and text for a transaction that did not land before its blockhash expired. */
@@ -41,7 +42,7 @@ export class ExecutionConfirmations {
   private readonly maxWaitMs: number;
 
   constructor(
-    private readonly deps: { readonly chain: SolanaChain; readonly store: Pick<Store, "executions">; readonly logger: Logger },
+    private readonly deps: { readonly chain: SolanaChain; readonly store: Pick<Store, "executions" | "issuedTransactions" | "orders">; readonly logger: Logger },
     options: ConfirmationOptions = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -75,6 +76,11 @@ export class ExecutionConfirmations {
     const finish = async (outcome: ExecutionOutcome): Promise<ExecutionRecord> => {
       const done = (await store.executions.finish(record.signature, outcome)) ?? record;
       logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
+      if (done.status === "Success") {
+        await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
+          logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
+        );
+      }
       return done;
     };
 
