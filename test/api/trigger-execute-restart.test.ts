@@ -17,7 +17,7 @@ import bs58 from "bs58";
 import { Keypair, SystemProgram, VersionedTransaction } from "@solana/web3.js";
 import { issueTransactions } from "../../src/api/trigger/issue-transactions.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { compileTransaction } from "../../src/core/trigger/compile-transaction.js";
+import { compileTransaction } from "../../src/core/solana/transaction-message.js";
 import { DEMO, DEMO_WALLET, seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
@@ -27,7 +27,7 @@ import { startTriggerHarness } from "./trigger-harness.js";
 import pino from "pino";
 import { Code } from "@connectrpc/connect";
 import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
-import { ExecutionInterruptedError, toOrderEntryConnectError } from "../../src/api/trigger/trigger-errors.js";
+import { ExecutionInterruptedError, toTriggerConnectError } from "../../src/api/trigger/trigger-errors.js";
 import type { TriggerHarness } from "./trigger-harness.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -223,7 +223,7 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     await until(() => (h.localnet.stats().calls["sendTransaction"] ?? 0) === sendsBefore + 1, 10_000);
     slow.close();
     expect(await executing).toBeInstanceOf(ExecutionInterruptedError);
-    expect(toOrderEntryConnectError(await executing)).toMatchObject({ code: Code.Unavailable });
+    expect(toTriggerConnectError(await executing)).toMatchObject({ code: Code.Unavailable });
     expect(await h.store.executions.findBySignature(signature)).toMatchObject({ status: "Pending" });
     const resumed = await h.orderEntry.resumePendingExecutions();
     expect(await resumed.settled).toMatchObject([{ signature, status: "Success" }]);

@@ -1,7 +1,7 @@
 import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
-import { toListingRestError } from "./listing-errors.js";
+import { toListingRestError } from "./trigger-errors.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
 

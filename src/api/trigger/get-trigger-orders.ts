@@ -6,7 +6,7 @@ import {
   OrderStatusFilter,
 } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { GetTriggerOrdersRequest, GetTriggerOrdersResponse } from "../../gen/swapd/trigger/v1/trigger_pb.js";
-import { toListingConnectError } from "./listing-errors.js";
+import { toTriggerConnectError } from "./trigger-errors.js";
 import { triggerOrderMessage } from "./trigger-order-message.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
@@ -48,7 +48,7 @@ export function createGetTriggerOrdersHandler(deps: TriggerListingDeps) {
         hasMoreData: page.page < page.totalPages,
       });
     } catch (error) {
-      throw toListingConnectError(error);
+      throw toTriggerConnectError(error);
     }
   };
 }

@@ -2,11 +2,12 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ChainError } from "../../chain/chain-errors.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { RestResponse } from "../../server/rest.js";
-import { restError } from "../../server/rest.js";
+import { RestError, restError } from "../../server/rest.js";
 
 /**
- * The one error mapping of the order-entry operations (CreateOrder, CancelOrder, CancelOrders,
- * Execute), once for Connect/gRPC and once for Jupiter's REST bodies:
+ * The one error mapping of the trigger API, once for Connect/gRPC (every TriggerService method) and
+ * once for Jupiter's REST bodies of the order-entry operations (CreateOrder, CancelOrder, CancelOrders,
+ * Execute):
  * - bad input (ValidationError, naming the field) → INVALID_ARGUMENT / 400
  *   `{"error": <Jupiter's summary>, "cause": "<field>: <rule>", "code": 400}`; Execute adds
  *   `"status": "Failed"` and its summary is Jupiter's `"invalid transaction"`;
@@ -34,7 +35,7 @@ export class ExecutionInterruptedError extends Error {
   }
 }
 
-export function toOrderEntryConnectError(error: unknown): unknown {
+export function toTriggerConnectError(error: unknown): unknown {
   if (error instanceof ConnectError) return error;
   if (error instanceof ValidationError) return new ConnectError(error.message, Code.InvalidArgument);
   if (error instanceof ChainError) return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
@@ -54,4 +55,15 @@ export function toOrderEntryRestResponse(operation: OrderEntryOperation, error: 
     return restError(503, "service shutting down", { cause: error.message, signature: error.signature, ...failed });
   }
   throw error;
+}
+
+/**
+ * `GET /trigger/v1/getTriggerOrders` errors: 400 `{error: "<parameter>: <rule>", code}` for bad
+ * input, 503 for RPC trouble; rethrows what it does not map.
+ */
+export function toListingRestError(error: unknown): unknown {
+  if (error instanceof RestError) return error;
+  if (error instanceof ValidationError) return new RestError(400, error.message);
+  if (error instanceof ChainError) return new RestError(503, error.message);
+  return error;
 }

@@ -9,7 +9,7 @@ import {
   cancelOrdersRequestFromMessage,
   createOrderRequestFromMessage,
 } from "./order-entry-messages.js";
-import { toOrderEntryConnectError } from "./trigger-errors.js";
+import { toTriggerConnectError } from "./trigger-errors.js";
 
 type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
 
@@ -23,7 +23,7 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw toOrderEntryConnectError(error);
+    throw toTriggerConnectError(error);
   }
 }
 

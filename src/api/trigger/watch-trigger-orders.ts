@@ -8,7 +8,7 @@ import { streamShutdownKey } from "../../server/context.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { OrderChangeFeed } from "../../tracker/order-change-feed.js";
 import { subscribeOrderChanges } from "../../tracker/order-change-subscription.js";
-import { toListingConnectError } from "./listing-errors.js";
+import { toTriggerConnectError } from "./trigger-errors.js";
 import { triggerOrderMessage } from "./trigger-order-message.js";
 import { listActiveOrders, storedOrderViews } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
@@ -39,7 +39,7 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
     try {
       valid = validateWatchTriggerOrdersRequest(request);
     } catch (error) {
-      throw toListingConnectError(error);
+      throw toTriggerConnectError(error);
     }
     const stop = AbortSignal.any([ctx.signal, ctx.values.get(streamShutdownKey)]);
     // Subscribed before the snapshot is read, so a change during it is not missed.
@@ -61,7 +61,7 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
         }
       }
     } catch (error) {
-      throw toListingConnectError(error);
+      throw toTriggerConnectError(error);
     } finally {
       changes.close();
     }

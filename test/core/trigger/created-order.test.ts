@@ -21,7 +21,7 @@ describe("createdOrderOfMessage", () => {
     // Independent: Anchor's coder over the IDL decodes the same bytes (the 34-byte real form lacks
     // the trailing Option, so pad it with None as the program reads it).
     const data = Buffer.concat([Buffer.from(ix.dataHex, "hex"), Buffer.from([0])]);
-    const params = (limitOrderCoder.instruction.decode(data) as { data: { params: Record<string, { toString(): string } | null> } }).data.params;
+    const params = (limitOrderCoder.instruction.decode(data) as unknown as { data: { params: Record<string, { toString(): string } | null> } }).data.params;
     expect(created).not.toBeNull();
     expect(created!.uniqueId.toString()).toBe(params.unique_id!.toString());
     expect(created!.makingAmount.toString()).toBe(params.making_amount!.toString());
