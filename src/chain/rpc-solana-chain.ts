@@ -1,4 +1,3 @@
-import { unpackMint } from "@solana/spl-token";
 import {
   AddressLookupTableAccount,
   AddressLookupTableProgram,
@@ -17,9 +16,10 @@ import type {
   VersionedTransactionResponse,
 } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+import { decodeMintInfo } from "../core/solana/token-accounts.js";
 import { accountFromJson, contextValue } from "./account-json.js";
 import { ChainError, ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
+import { MintAccountCache } from "./mint-account-cache.js";
 import { RpcTransport } from "./rpc-transport.js";
 import type { JsonRpcAnswer, JsonRpcCall, RpcTransportOptions, RpcTransportStats } from "./rpc-transport.js";
 import type {
@@ -49,6 +49,8 @@ export interface RpcSolanaChainOptions extends RpcTransportOptions {
    * `false`, its calls go out as parallel single requests.
    */
   readonly batchRequests?: boolean;
+  /** How many mint accounts the mint cache keeps (least recently used out first). */
+  readonly mintCacheEntries?: number;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -98,7 +100,7 @@ export class RpcSolanaChain implements SolanaChain {
   private readonly batchRequests: boolean;
   private blockhashCache: { value: LatestBlockhash; at: number } | undefined;
   private blockhashInFlight: Promise<LatestBlockhash> | undefined;
-  private readonly mintCache = new Map<string, MintInfo>();
+  readonly mintAccounts: MintAccountCache;
   private readonly lookupTableCache = new Map<string, AddressLookupTableAccount>();
 
   constructor(options: RpcSolanaChainOptions) {
@@ -107,6 +109,7 @@ export class RpcSolanaChain implements SolanaChain {
     this.commitment = options.commitment ?? "confirmed";
     this.blockhashMaxAgeMs = Math.min(options.blockhashMaxAgeMs ?? BLOCKHASH_MAX_AGE_MS, BLOCKHASH_MAX_AGE_MS);
     this.batchRequests = options.batchRequests ?? true;
+    this.mintAccounts = new MintAccountCache(options.mintCacheEntries);
     this.connection = new Connection(options.url, {
       commitment: this.commitment,
       fetch: this.transport.fetchForConnection as unknown as NonNullable<ConnectionConfig["fetch"]>,
@@ -320,14 +323,23 @@ export class RpcSolanaChain implements SolanaChain {
   }
 
   async getMints(keys: readonly PublicKey[]): Promise<Map<string, MintInfo | null>> {
-    const out = new Map<string, MintInfo | null>();
-    const missing = keys.filter((k) => !this.mintCache.has(k.toBase58()));
-    const accounts = missing.length > 0 ? await this.getMultipleAccounts(missing) : [];
-    accounts.forEach((account, i) => {
-      const info = account ? mintInfo(account) : null;
-      if (info) this.mintCache.set(missing[i]!.toBase58(), info);
+    const accounts = new Map<string, AccountData | null>();
+    for (const key of keys) {
+      const cached = this.mintAccounts.get(key);
+      if (cached) accounts.set(key.toBase58(), cached);
+    }
+    const missing = keys.filter((k) => !accounts.has(k.toBase58()));
+    const read = missing.length > 0 ? await this.getMultipleAccounts(missing) : [];
+    read.forEach((account, i) => {
+      this.mintAccounts.remember(account);
+      accounts.set(missing[i]!.toBase58(), account);
     });
-    for (const key of keys) out.set(key.toBase58(), this.mintCache.get(key.toBase58()) ?? null);
+    const out = new Map<string, MintInfo | null>();
+    for (const key of keys) {
+      const account = accounts.get(key.toBase58());
+      const info = account ? decodeMintInfo(account) : undefined;
+      out.set(key.toBase58(), info ? { address: key, programId: info.tokenProgram, decimals: info.decimals } : null);
+    }
     return out;
   }
 
@@ -378,24 +390,5 @@ function contextValueOf(method: string, answer: unknown): unknown {
     return contextValue(answer);
   } catch (error) {
     throw new ChainUnavailableError(method, `malformed answer (${(error as Error).message})`, 1);
-  }
-}
-
-function mintInfo(account: AccountData): MintInfo | null {
-  const programId = account.owner.equals(TOKEN_PROGRAM_ID)
-    ? TOKEN_PROGRAM_ID
-    : account.owner.equals(TOKEN_2022_PROGRAM_ID)
-      ? TOKEN_2022_PROGRAM_ID
-      : null;
-  if (!programId) return null;
-  try {
-    const mint = unpackMint(
-      account.address,
-      { data: Buffer.from(account.data), owner: account.owner, lamports: Number(account.lamports), executable: account.executable },
-      programId,
-    );
-    return { address: account.address, programId, decimals: mint.decimals };
-  } catch {
-    return null; // a token account or other data, not a mint
   }
 }

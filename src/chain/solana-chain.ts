@@ -10,6 +10,7 @@ import type {
   VersionedTransactionResponse,
 } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
+import type { MintAccountCache } from "./mint-account-cache.js";
 import type { RpcTransportStats } from "./rpc-transport.js";
 
 export interface LatestBlockhash {
@@ -91,7 +92,12 @@ export interface SolanaChain {
   getTransaction(signature: string): Promise<VersionedTransactionResponse | null>;
   getSlot(): Promise<number>;
   getBlockHeight(): Promise<number>;
-  /** Mint owner program and decimals, cached (they never change); `null` = missing or not a mint. */
+  /**
+   * The one mint cache (whole mint accounts; what is read from them never changes). Callers that
+   * batch their own reads leave cached mints out and `remember` the mints they read.
+   */
+  readonly mintAccounts: MintAccountCache;
+  /** Mint owner program and decimals, through `mintAccounts`; `null` = missing or not a mint. */
   getMints(keys: readonly PublicKey[]): Promise<Map<string, MintInfo | null>>;
   /** Lookup-table contents, cached; missing from the cache (or `refresh`) = read from the chain. */
   getLookupTables(

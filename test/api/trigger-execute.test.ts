@@ -16,7 +16,7 @@ import { Keypair, PublicKey, SystemProgram, VersionedTransaction } from "@solana
 import type { TransactionInstruction } from "@solana/web3.js";
 import { createTransferInstruction } from "@solana/spl-token";
 import { issueTransactions } from "../../src/api/trigger/issue-transactions.js";
-import { compileTransaction } from "../../src/core/trigger/compile-transaction.js";
+import { compileTransaction } from "../../src/core/solana/transaction-message.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT } from "../../src/core/solana/programs.js";
 import { DEMO, DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { openStore } from "../../src/store/index.js";

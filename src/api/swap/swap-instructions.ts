@@ -20,7 +20,6 @@ import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
 import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { decodeRoutePools } from "../../core/swap/route-pools.js";
 import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
-import { MintAccountCache } from "./mint-account-cache.js";
 
 /** Program authorities of the Jupiter program: ids 0–7, load-balanced at random like Jupiter. */
 const PROGRAM_AUTHORITY_IDS = 8;
@@ -39,7 +38,6 @@ export interface SwapInstructionsDeps {
   readonly now?: () => number;
   /** Decoded immutable pools, shared across requests; one is created if omitted. */
   readonly poolCache?: ImmutablePoolCache;
-  readonly mintCache?: MintAccountCache;
 }
 
 export interface BlockhashWithMetadata {
@@ -73,13 +71,13 @@ function toLookupTable(account: AddressLookupTableAccount): LookupTable {
   return { address: account.key, addresses: account.state.addresses };
 }
 
-/** Creates the operation; caches (pools, mints) live as long as the returned function. */
+/** Creates the operation; the pool cache lives as long as the returned function, mints are cached by the chain. */
 export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstructionsOperation {
   const { chain } = deps;
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const poolCache: ImmutablePoolCache = deps.poolCache ?? new Map();
-  const mintCache = deps.mintCache ?? new MintAccountCache();
+  const mintCache = chain.mintAccounts;
   const lookupTableKeys = (deps.lookupTables ?? []).map((k) => new PublicKey(k));
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
   const pick = <T>(items: readonly T[]): T | undefined =>

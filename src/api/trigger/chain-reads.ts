@@ -11,15 +11,24 @@ export interface OrderEntryChainState {
 /**
  * Everything a create/cancel build needs from the chain in ONE round trip (a JSON-RPC batch):
  * the accounts, recent prioritization fees for the write-locked accounts, the latest blockhash.
+ * `mints` go into `accounts` too, from the chain's mint cache when known, else read in the same
+ * batch (and remembered).
  */
 export async function readOrderEntryState(
   chain: SolanaChain,
   accounts: readonly PublicKey[],
   feeAccounts: readonly PublicKey[],
+  mints: readonly PublicKey[] = [],
 ): Promise<OrderEntryChainState> {
-  const read = await chain.readBatch({ accounts, prioritizationFeeAccounts: feeAccounts, latestBlockhash: true });
   const map = new Map<string, AccountData | null>();
-  accounts.forEach((key, i) => map.set(key.toBase58(), read.accounts[i] ?? null));
+  for (const mint of mints) {
+    const cached = chain.mintAccounts.get(mint);
+    if (cached) map.set(mint.toBase58(), cached);
+  }
+  const reads = [...accounts, ...mints.filter((mint) => !map.has(mint.toBase58()))];
+  const read = await chain.readBatch({ accounts: reads, prioritizationFeeAccounts: feeAccounts, latestBlockhash: true });
+  reads.forEach((key, i) => map.set(key.toBase58(), read.accounts[i] ?? null));
+  for (const mint of mints) chain.mintAccounts.remember(map.get(mint.toBase58()));
   if (read.latestBlockhash === undefined) throw new Error("readBatch returned no blockhash");
   return {
     accounts: map,

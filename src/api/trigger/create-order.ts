@@ -20,13 +20,13 @@ function randomUniqueId(): bigint {
 }
 
 /**
- * CreateOrder: validate (before any RPC), read the mints, fees and blockhash in one round trip,
+ * CreateOrder: validate (before any RPC), read the mints (cached by the chain), fees and blockhash in one round trip,
  * build, record the issued message under a new requestId, answer.
  */
 export async function createOrder(deps: OrderEntryDeps, request: CreateOrderRequest): Promise<CreateOrderResult> {
   const now = nowUnixSeconds(deps);
   const valid = validateCreateOrderRequest(request, { nowUnixSeconds: now });
-  const state = await readOrderEntryState(deps.chain, [valid.inputMint, valid.outputMint], [valid.maker]);
+  const state = await readOrderEntryState(deps.chain, [], [valid.maker], [valid.inputMint, valid.outputMint]);
   const built = buildCreateOrderTransaction(request, {
     accounts: state.accounts,
     uniqueId: randomUniqueId(),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PublicKey } from "@solana/web3.js";
-import type { CompiledTransaction } from "../../core/trigger/compile-transaction.js";
+import type { CompiledTransaction } from "../../core/solana/transaction-message.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import type { IssuedTransaction, IssuedTransactionKind, Store } from "../../store/index.js";
 

@@ -1,5 +1,5 @@
-import { TransactionMessage, VersionedTransaction } from "@solana/web3.js";
-import type { AddressLookupTableAccount, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import type { AddressLookupTableAccount, PublicKey, TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
+import { compileUnsignedTransaction } from "../solana/transaction-message.js";
 import type { SwapInstructionsResult } from "./build.js";
 
 /** All instructions in Jupiter's order: compute budget, setup, swap, cleanup, other (tip). */
@@ -23,12 +23,8 @@ export function assembleTransactionMessage(
   blockhash: string,
   lookupTableAccounts: readonly AddressLookupTableAccount[] = [],
 ): VersionedTransaction {
-  const message = new TransactionMessage({
-    payerKey: payer,
-    recentBlockhash: blockhash,
-    instructions: orderedInstructions(result),
+  return compileUnsignedTransaction(orderedInstructions(result), payer, blockhash, {
+    legacy: result.asLegacyTransaction,
+    lookupTables: lookupTableAccounts,
   });
-  return new VersionedTransaction(
-    result.asLegacyTransaction ? message.compileToLegacyMessage() : message.compileToV0Message([...lookupTableAccounts]),
-  );
 }

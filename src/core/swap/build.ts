@@ -6,9 +6,9 @@ import type { AccountMap } from "../solana/account.js";
 import { tokenAccountMint } from "../solana/token-accounts.js";
 import type { MintMap } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
+import { computeBudgetInstructions } from "../solana/compute-budget.js";
 import {
   DEFAULT_COMPUTE_UNIT_LIMIT,
-  computeBudgetInstructions,
   computeUnitPrice,
   priorityFeeLamports,
   pricingFor,

@@ -1,5 +1,4 @@
-import { ComputeBudgetProgram } from "@solana/web3.js";
-import type { TransactionInstruction } from "@solana/web3.js";
+import { nearestRankPercentile } from "../solana/compute-budget.js";
 import type { PriorityLevel, Prioritization } from "./request.js";
 
 /** The limit Jupiter sets without `dynamicComputeUnitLimit` (and the protocol's per-tx maximum). */
@@ -20,12 +19,9 @@ export type ComputeUnitPricing =
   /** An exact price (`computeUnitPriceMicroLamports`). */
   | { readonly kind: "exact"; readonly microLamports: bigint };
 
-/** Nearest-rank percentile of µlamport samples (0 without samples). */
+/** Nearest-rank percentile of µlamport samples as the fee RPC reports them (0 without samples). */
 export function percentile(samples: readonly number[], p: number): bigint {
-  if (samples.length === 0) return 0n;
-  const sorted = samples.map((s) => BigInt(Math.max(0, Math.floor(s)))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1]!;
+  return nearestRankPercentile(samples.map((s) => BigInt(Math.max(0, Math.floor(s)))), p);
 }
 
 export function pricingFor(prioritization: Prioritization, feeSamples: readonly number[]): ComputeUnitPricing {
@@ -72,11 +68,4 @@ export function computeUnitPrice(pricing: ComputeUnitPricing, limit: number): bi
 /** What the price costs: floor(limit · price / 10⁶) lamports. */
 export function priorityFeeLamports(limit: number, microLamports: bigint): bigint {
   return (BigInt(limit) * microLamports) / 1_000_000n;
-}
-
-/** SetComputeUnitLimit, then SetComputeUnitPrice when priced (the order Jupiter uses). */
-export function computeBudgetInstructions(limit: number, microLamports: bigint | undefined): TransactionInstruction[] {
-  const instructions = [ComputeBudgetProgram.setComputeUnitLimit({ units: limit })];
-  if (microLamports !== undefined) instructions.push(ComputeBudgetProgram.setComputeUnitPrice({ microLamports }));
-  return instructions;
 }

@@ -1,22 +1,12 @@
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createCloseAccountInstruction,
-  createSyncNativeInstruction,
-} from "@solana/spl-token";
-import { SystemProgram } from "@solana/web3.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import type { AccountMap } from "../solana/account.js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../solana/programs.js";
-import { associatedTokenAddress } from "../solana/token-accounts.js";
+import { NATIVE_MINT } from "../solana/programs.js";
+import { associatedTokenAddress, createAssociatedTokenAccountIdempotent } from "../solana/token-accounts.js";
+import { closeWrappedSolInstruction, wrapSolInstructions, wrappedSolAccount } from "../solana/wrap-sol.js";
 import type { MintMap } from "../solana/token-accounts.js";
 import type { ResolvedRoute } from "./route-accounts.js";
 import { mintInfo } from "./route-accounts.js";
 import type { ParsedSwapRequest } from "./request.js";
-
-/** The user's wSOL ATA (wSOL lives under the classic Token program). */
-export function userWrappedSolAccount(user: PublicKey): PublicKey {
-  return associatedTokenAddress(user, NATIVE_MINT, TOKEN_PROGRAM_ID);
-}
 
 /** Lamports to wrap: the input amount, or its maximum for ExactOut (what is left comes back on close). */
 export function wrapLamports(parsed: ParsedSwapRequest): bigint {
@@ -37,25 +27,24 @@ export function setupInstructions(
   const { quote, user, payer } = parsed;
   const instructions: TransactionInstruction[] = [];
   const created = new Set<string>();
+  /** Marks the user's ATA of `mint` as handled; true when it still has to be created. */
+  const needsAta = (ata: PublicKey): boolean => {
+    const key = ata.toBase58();
+    if (created.has(key)) return false;
+    created.add(key);
+    return parsed.skipUserAccountsRpcCalls || !accounts.get(key); // known to exist: skipped
+  };
   const createAta = (mint: PublicKey) => {
     const tokenProgram = mintInfo(mints, mint).tokenProgram;
-    const ata = associatedTokenAddress(user, mint, tokenProgram);
-    const key = ata.toBase58();
-    if (created.has(key)) return;
-    created.add(key);
-    if (!parsed.skipUserAccountsRpcCalls && accounts.get(key)) return; // exists
-    instructions.push(
-      createAssociatedTokenAccountIdempotentInstruction(payer, ata, user, mint, tokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID),
-    );
+    if (needsAta(associatedTokenAddress(user, mint, tokenProgram))) {
+      instructions.push(createAssociatedTokenAccountIdempotent(payer, user, mint, tokenProgram));
+    }
   };
 
   if (quote.inputMint.equals(NATIVE_MINT) && parsed.wrapAndUnwrapSol) {
-    const wsol = userWrappedSolAccount(user);
-    createAta(NATIVE_MINT);
-    instructions.push(
-      SystemProgram.transfer({ fromPubkey: user, toPubkey: wsol, lamports: wrapLamports(parsed) }),
-      createSyncNativeInstruction(wsol, TOKEN_PROGRAM_ID),
-    );
+    mintInfo(mints, NATIVE_MINT); // the native mint must have been read, like every route mint
+    const accountExists = !needsAta(wrappedSolAccount(user));
+    instructions.push(...wrapSolInstructions(payer, user, wrapLamports(parsed), { accountExists }));
   }
   if (!route.shared) {
     for (const mint of route.slotMints.slice(1, -1)) createAta(mint);
@@ -69,5 +58,5 @@ export function cleanupInstruction(parsed: ParsedSwapRequest): TransactionInstru
   const { quote, user } = parsed;
   const touchesSol = quote.inputMint.equals(NATIVE_MINT) || quote.outputMint.equals(NATIVE_MINT);
   if (!touchesSol || !parsed.wrapAndUnwrapSol || parsed.destinationTokenAccount !== undefined) return undefined;
-  return createCloseAccountInstruction(userWrappedSolAccount(user), user, user, [], TOKEN_PROGRAM_ID);
+  return closeWrappedSolInstruction(user);
 }

@@ -1,14 +1,11 @@
-import { ComputeBudgetProgram } from "@solana/web3.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  getAssociatedTokenAddressSync,
-} from "@solana/spl-token";
 import type { AccountMap } from "../solana/account.js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT } from "../solana/programs.js";
+import { computeBudgetInstructions } from "../solana/compute-budget.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT } from "../solana/programs.js";
+import { associatedTokenAddress, createAssociatedTokenAccountIdempotent } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
-import { compileTransaction } from "./compile-transaction.js";
-import type { CompiledTransaction } from "./compile-transaction.js";
+import { compileTransaction } from "../solana/transaction-message.js";
+import type { CompiledTransaction } from "../solana/transaction-message.js";
 import { resolveComputeUnitPrice } from "./compute-unit-price.js";
 import { getCancelOrderInstruction } from "./instructions/cancel-order.js";
 import { decodeOrderAccount, hasOrderAccountDiscriminator } from "./order-account.js";
@@ -63,25 +60,10 @@ export function getCancelInstructionsForOrder(
   let computeUnits = CANCEL_ORDER_COMPUTE_UNITS;
   let makerInputMintAccount: PublicKey | null = null;
   if (!account.inputMint.equals(NATIVE_MINT)) {
-    makerInputMintAccount = getAssociatedTokenAddressSync(
-      account.inputMint,
-      account.maker,
-      true,
-      account.inputTokenProgram,
-      ASSOCIATED_TOKEN_PROGRAM_ID,
-    );
+    makerInputMintAccount = associatedTokenAddress(account.maker, account.inputMint, account.inputTokenProgram);
     if (!createdAtas.has(makerInputMintAccount.toBase58())) {
       createdAtas.add(makerInputMintAccount.toBase58());
-      instructions.push(
-        createAssociatedTokenAccountIdempotentInstruction(
-          signer,
-          makerInputMintAccount,
-          account.maker,
-          account.inputMint,
-          account.inputTokenProgram,
-          ASSOCIATED_TOKEN_PROGRAM_ID,
-        ),
-      );
+      instructions.push(createAssociatedTokenAccountIdempotent(signer, account.maker, account.inputMint, account.inputTokenProgram));
       computeUnits += CREATE_ATA_COMPUTE_UNITS;
     }
   }
@@ -127,8 +109,7 @@ export function buildCancelTransaction(
   const cancels = orders.map((order) => getCancelInstructionsForOrder(maker, order, createdAtas));
   const computeUnitLimit = cancels.reduce((sum, cancel) => sum + cancel.computeUnits, 0);
   const instructions: TransactionInstruction[] = [
-    ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }),
-    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: computeUnitPriceMicroLamports }),
+    ...computeBudgetInstructions(computeUnitLimit, computeUnitPriceMicroLamports),
     ...cancels.flatMap((cancel) => cancel.instructions),
   ];
   const compiled = compileTransaction(instructions, maker, env.recentBlockhash, { legacy: env.legacyTransaction ?? false });

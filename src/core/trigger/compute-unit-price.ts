@@ -1,3 +1,5 @@
+import { nearestRankPercentile } from "../solana/compute-budget.js";
+
 /** How the caller chose the priority fee: Jupiter's `computeUnitPrice` ("auto" or micro-lamports). */
 export type ComputeUnitPriceChoice =
   | { readonly kind: "auto" }
@@ -16,8 +18,5 @@ export function resolveComputeUnitPrice(
   percentile: number = AUTO_PRIORITY_FEE_PERCENTILE,
 ): bigint {
   if (choice.kind === "microLamports") return choice.microLamports;
-  if (recentPriorityFees.length === 0) return 0n;
-  const sorted = [...recentPriorityFees].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const rank = Math.ceil((percentile / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0n;
+  return nearestRankPercentile(recentPriorityFees, percentile);
 }

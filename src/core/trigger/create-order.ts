@@ -1,16 +1,12 @@
-import { ComputeBudgetProgram, SystemProgram } from "@solana/web3.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createCloseAccountInstruction,
-  createSyncNativeInstruction,
-  getAssociatedTokenAddressSync,
-} from "@solana/spl-token";
 import type { AccountMap } from "../solana/account.js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { computeBudgetInstructions } from "../solana/compute-budget.js";
+import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { associatedTokenAddress, createAssociatedTokenAccountIdempotent } from "../solana/token-accounts.js";
+import { closeWrappedSolInstruction, wrapSolInstructions } from "../solana/wrap-sol.js";
 import { ValidationError } from "../validation-error.js";
-import { compileTransaction } from "./compile-transaction.js";
-import type { CompiledTransaction } from "./compile-transaction.js";
+import { compileTransaction } from "../solana/transaction-message.js";
+import type { CompiledTransaction } from "../solana/transaction-message.js";
 import { resolveComputeUnitPrice } from "./compute-unit-price.js";
 import { getInitializeOrderInstruction } from "./instructions/initialize-order.js";
 import {
@@ -69,53 +65,20 @@ export function buildCreateOrderTransaction(
 
   const order = findOrderAddress(valid.maker, env.uniqueId);
   const inputMintReserve = findInputMintReserveAddress(order, valid.inputMint, inputMint.tokenProgram);
-  const makerInputAccount = getAssociatedTokenAddressSync(
-    valid.inputMint,
-    valid.maker,
-    true,
-    inputMint.tokenProgram,
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  );
-  const makerOutputAccount = getAssociatedTokenAddressSync(
-    valid.outputMint,
-    valid.maker,
-    true,
-    outputMint.tokenProgram,
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  );
+  const makerInputAccount = associatedTokenAddress(valid.maker, valid.inputMint, inputMint.tokenProgram);
   const wrapsSol = valid.inputMint.equals(NATIVE_MINT) && valid.wrapAndUnwrapSol;
   if (wrapsSol && !inputMint.tokenProgram.equals(TOKEN_PROGRAM_ID)) {
     throw new ValidationError("inputMint", "mint_owner", "native SOL mint must be owned by the Token program");
   }
   const computeUnitPriceMicroLamports = resolveComputeUnitPrice(valid.computeUnitPrice, env.recentPriorityFees);
 
-  const instructions: TransactionInstruction[] = [
-    ComputeBudgetProgram.setComputeUnitLimit({ units: CREATE_ORDER_COMPUTE_UNIT_LIMIT }),
-    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: computeUnitPriceMicroLamports }),
-  ];
-  if (wrapsSol) {
-    instructions.push(
-      createAssociatedTokenAccountIdempotentInstruction(
-        valid.payer,
-        makerInputAccount,
-        valid.maker,
-        NATIVE_MINT,
-        TOKEN_PROGRAM_ID,
-        ASSOCIATED_TOKEN_PROGRAM_ID,
-      ),
-      SystemProgram.transfer({ fromPubkey: valid.maker, toPubkey: makerInputAccount, lamports: valid.makingAmount }),
-      createSyncNativeInstruction(makerInputAccount, TOKEN_PROGRAM_ID),
-    );
-  }
+  const instructions: TransactionInstruction[] = computeBudgetInstructions(
+    CREATE_ORDER_COMPUTE_UNIT_LIMIT,
+    computeUnitPriceMicroLamports,
+  );
+  if (wrapsSol) instructions.push(...wrapSolInstructions(valid.payer, valid.maker, valid.makingAmount));
   instructions.push(
-    createAssociatedTokenAccountIdempotentInstruction(
-      valid.payer,
-      makerOutputAccount,
-      valid.maker,
-      valid.outputMint,
-      outputMint.tokenProgram,
-      ASSOCIATED_TOKEN_PROGRAM_ID,
-    ),
+    createAssociatedTokenAccountIdempotent(valid.payer, valid.maker, valid.outputMint, outputMint.tokenProgram),
     getInitializeOrderInstruction(
       {
         payer: valid.payer,
@@ -141,9 +104,7 @@ export function buildCreateOrderTransaction(
       },
     ),
   );
-  if (wrapsSol) {
-    instructions.push(createCloseAccountInstruction(makerInputAccount, valid.maker, valid.maker, [], TOKEN_PROGRAM_ID));
-  }
+  if (wrapsSol) instructions.push(closeWrappedSolInstruction(valid.maker));
 
   const compiled = compileTransaction(instructions, valid.payer, env.recentBlockhash, {
     legacy: env.legacyTransaction ?? false,

@@ -1,7 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { getU64Encoder } from "@solana/kit";
-import { getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
+import { associatedTokenAddress } from "../solana/token-accounts.js";
 
 /** Program-derived addresses of Limit Order v2 (trigger-api.md §2.1; each verified against real txs). */
 
@@ -31,10 +31,10 @@ export function findInputMintReserveAddress(
   inputMint: PublicKey,
   inputTokenProgram: PublicKey,
 ): PublicKey {
-  return getAssociatedTokenAddressSync(inputMint, order, true, inputTokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+  return associatedTokenAddress(order, inputMint, inputTokenProgram);
 }
 
 /** The default order fee_account: the fee PDA's associated token account for the output mint. */
 export function findDefaultFeeTokenAccount(outputMint: PublicKey, outputTokenProgram: PublicKey): PublicKey {
-  return getAssociatedTokenAddressSync(outputMint, findFeeAddress(), true, outputTokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+  return associatedTokenAddress(findFeeAddress(), outputMint, outputTokenProgram);
 }

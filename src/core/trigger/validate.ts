@@ -1,6 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AccountMap } from "../solana/account.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { decodeMintInfo, isTokenProgram } from "../solana/token-accounts.js";
+import type { MintInfo } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
 import type { ComputeUnitPriceChoice } from "./compute-unit-price.js";
 
@@ -168,7 +169,7 @@ function parseBoolean(field: string, value: unknown, fallback: boolean): boolean
 
 function parseTokenProgram(field: string, value: unknown): PublicKey | null {
   const key = parseOptionalPublicKey(field, value);
-  if (key !== null && !key.equals(TOKEN_PROGRAM_ID) && !key.equals(TOKEN_2022_PROGRAM_ID)) {
+  if (key !== null && !isTokenProgram(key)) {
     throw new ValidationError(field, "token_program", "must be the Token or Token-2022 program id");
   }
   return key;
@@ -211,15 +212,8 @@ export function validateCreateOrderRequest(request: CreateOrderRequest, clock: V
   };
 }
 
-export interface MintFacts {
-  readonly tokenProgram: PublicKey;
-  readonly decimals: number;
-}
-
-/** SPL mint layout: decimals u8 at 44, is_initialized bool at 45; base size 82. */
-const MINT_BASE_SIZE = 82;
-const MINT_DECIMALS_OFFSET = 44;
-const MINT_INITIALIZED_OFFSET = 45;
+/** The mint's token program (= its owner) and decimals. */
+export type MintFacts = MintInfo;
 
 /**
  * The mint must exist, be owned by Token or Token-2022 and be initialized; its owner is the
@@ -228,17 +222,15 @@ const MINT_INITIALIZED_OFFSET = 45;
 export function resolveMint(field: string, mint: PublicKey, accounts: AccountMap, claimedTokenProgram: PublicKey | null = null): MintFacts {
   const account = accounts.get(mint.toBase58());
   if (account === undefined || account === null) throw new ValidationError(field, "mint_exists", "mint account does not exist");
-  const tokenProgram = account.owner;
-  if (!tokenProgram.equals(TOKEN_PROGRAM_ID) && !tokenProgram.equals(TOKEN_2022_PROGRAM_ID)) {
+  if (!isTokenProgram(account.owner)) {
     throw new ValidationError(field, "mint_owner", "must be a mint owned by the Token or Token-2022 program");
   }
-  if (account.data.length < MINT_BASE_SIZE || account.data[MINT_INITIALIZED_OFFSET] !== 1) {
-    throw new ValidationError(field, "mint_initialized", "must be an initialized mint account");
-  }
-  if (claimedTokenProgram !== null && !claimedTokenProgram.equals(tokenProgram)) {
+  const info = decodeMintInfo(account);
+  if (info === undefined) throw new ValidationError(field, "mint_initialized", "must be an initialized mint account");
+  if (claimedTokenProgram !== null && !claimedTokenProgram.equals(info.tokenProgram)) {
     throw new ValidationError(`${field === "inputMint" ? "input" : "output"}TokenProgram`, "token_program_mismatch", "does not match the mint's owner program");
   }
-  return { tokenProgram, decimals: account.data[MINT_DECIMALS_OFFSET] ?? 0 };
+  return info;
 }
 
 export function validateCancelOrderRequest(request: CancelOrderRequest): ValidCancelOrderRequest {

@@ -11,7 +11,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
-import { compileTransaction } from "../../../src/core/trigger/compile-transaction.js";
+import { compileTransaction } from "../../../src/core/solana/transaction-message.js";
 import { buildCreateOrderTransaction } from "../../../src/core/trigger/create-order.js";
 
 const MAKING = 250_000_000n;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Keypair, SystemProgram, VersionedTransaction } from "@solana/web3.js";
-import { compileTransaction } from "../../../src/core/trigger/compile-transaction.js";
+import { compileTransaction } from "../../../src/core/solana/transaction-message.js";
 import { transactionMessageHash } from "../../../src/core/trigger/message-hash.js";
 
 describe("transactionMessageHash", () => {
