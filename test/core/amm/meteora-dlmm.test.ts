@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { Connection, PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
 import { AmmError } from "../../../src/core/amm/adapter.js";
@@ -8,8 +7,20 @@ import type { AccountData } from "../../../src/core/solana/account.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { METEORA_DLMM_PROGRAM_ID, meteoraDlmmAdapter } from "../../../src/core/amm/meteora-dlmm.js";
 import {
+  JUP_USDC,
+  SOL_USDC,
+  USDS_JUP,
+  USDS_USDC,
+  dlmm,
+  encodePair,
+  internalBitmap,
+  program,
+  realPair,
+  realPairAccount,
+} from "./meteora-dlmm-fixtures.js";
+import type { RealPair } from "./meteora-dlmm-fixtures.js";
+import {
   accountMap,
-  carbonAccount,
   jupiterStepFromAmmInstruction,
   legacyIdlStepFlags,
   stepFlags,
@@ -19,21 +30,6 @@ import {
   testKey,
   withData,
 } from "./reference-fixtures.js";
-
-// @meteora-ag/dlmm's ESM build cannot be loaded by Node (directory import); its CJS build can.
-const dlmm = createRequire(import.meta.url)("@meteora-ag/dlmm");
-// The SDK's anchor Program only builds instructions and (de)serializes accounts; no RPC is made.
-const program = dlmm.createProgram(new Connection("http://127.0.0.1:9"));
-
-const LB_PAIR = new PublicKey("FwwjuDSCZGRqB4ngwZd4zqjvLdbykU7PQaFTzocSAxmt");
-const realPair = carbonAccount("meteora-dlmm-decoder/lb_pair_account.json", LB_PAIR);
-
-/** 16 u64 words of the pair's bitmap (bit index+512) for the given initialized bin-array indices. */
-function internalBitmap(indices: number[]): BN[] {
-  const words = Array.from({ length: 16 }, () => new BN(0));
-  for (const i of indices) words[Math.floor((i + 512) / 64)] = words[Math.floor((i + 512) / 64)]!.or(new BN(1).shln((i + 512) % 64));
-  return words;
-}
 
 /** The extension's rows as the SDK's findSetBit reads them (row |i|/512-1, bit |i|%512; negatives use -(i+1)). */
 function extensionBitmaps(indices: number[]) {
@@ -47,12 +43,6 @@ function extensionBitmaps(indices: number[]) {
     row[Math.floor(bit / 64)] = row[Math.floor(bit / 64)]!.or(new BN(1).shln(bit % 64));
   }
   return { positiveBinArrayBitmap: positive, negativeBinArrayBitmap: negative };
-}
-
-async function encodePair(address: PublicKey, changes: Record<string, unknown>): Promise<AccountData> {
-  const decoded = program.coder.accounts.decode("lbPair", Buffer.from(realPair.data));
-  const encoded: Buffer = await program.coder.accounts.encode("lbPair", { ...decoded, ...changes });
-  return { ...realPair, address, data: Uint8Array.from(encoded) };
 }
 
 async function encodeExtension(lbPair: PublicKey, indices: number[]): Promise<AccountData> {
@@ -196,71 +186,11 @@ describe("Meteora DLMM adapter vs @meteora-ag/dlmm", () => {
  * bin is put in the first array and exactly those arrays are marked initialized.
  */
 describe("Meteora DLMM: the real jupiter-go responses' steps", () => {
-  interface RealPair {
-    pair: string;
-    x: string;
-    y: string;
-    reserveX: string;
-    reserveY: string;
-    oracle: string;
-    binArrays: number[];
-  }
-  const SOL_USDC: RealPair = {
-    pair: "2sf5NYcY4zUPXUSmG6f66mskb24t5F8S11pC1Nz5nQT3",
-    x: "So11111111111111111111111111111111111111112",
-    y: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-    reserveX: "4CwYbt9a8LdFB32BpcxME88bcDMoxcK7ubGCLVBYbJ1N",
-    reserveY: "3abHCpu2sMD4A9N7NabgF7FbXQNEFMgjpa8G2XBKgrzs",
-    oracle: "2QxAGbEtqHxe5d36UaPRcwmC5cYg8sSchZLNKU4AQj58",
-    binArrays: [-3, -4],
-  };
-  const JUP_USDC: RealPair = {
-    pair: "4hy1uovLfR96FSdR3pGLkZbGv1biKYRpGfJ6Dp3Uat6Y",
-    x: "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN",
-    y: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-    reserveX: "AZcVTdcECFxBA7SirFxyzPiAnv15T12vPGU1j5RSMsD5",
-    reserveY: "9kwv6yugFkhG7zHQVUHKZ7vJBu2oPS5PDfy8Ty22sd46",
-    oracle: "2yBS2CPCuLMCcQZjV3RLjGagKZ4DK9p2phuNEAsRg4T7",
-    binArrays: [-6, -3, -2],
-  };
-  const USDS_USDC: RealPair = {
-    pair: "A6z88FZVRM2WaKae3swDmjzWTryMAxWCQ9ocLqbzFdgG",
-    x: "USDSwr9ApdHk5bvJKMjzff41FfuX8bSxdKcR81vTwcA",
-    y: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-    reserveX: "EMUNWXQbegEgiN1nJRxn55AY2DeW1vEbBNJdFBkPH5ro",
-    reserveY: "2vXJTzuC1rzA3WzJ7wUbrgri8YZjqrs6H4M5C3wVuNjU",
-    oracle: "JCjZKCMp1vSC3tpWcreTmFoAb4A9KvSZxapbFSwjoanp",
-    binArrays: [0],
-  };
-  const USDS_JUP: RealPair = {
-    pair: "8YvihBpA9F2mzQw5pjnx13qBDoW9my1kzy7AqYcZFeHf",
-    x: "USDSwr9ApdHk5bvJKMjzff41FfuX8bSxdKcR81vTwcA",
-    y: "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN",
-    reserveX: "GqnucTpUqSjuvLrwDif2YwBdC9WoZkGA9W9fACiw2U5a",
-    reserveY: "22QuHk7kk1FE1xjizVMP3MqGtKXcviFrQPPyZACgWYso",
-    oracle: "5wJpgmxoVQefiSVZdXTXja28Y854VP7QjwPbWoMkZmnu",
-    binArrays: [1, 0],
-  };
   const AUTHORITY = "CapuXNQoDviLvU1PxFiizLgPNQCxrsag1uMeyk6zLVps";
   const WSOL_ATA = "91bUbswo6Di8235jAPwim1At4cPZLbG2pkpneyqKg4NQ";
   const USDC_ATA = "Gjmjory7TWKJXD2Jc6hKzAG991wWutFhtbXudzJqgx3p";
   const JUP_ATA = "2Cu6idqDu3RBwYQCDr1kZP4KsiThF2gceVWsu4W9hsGQ";
   const USDS_ATA = "EJMNnLZuzfMeyrFmKsu3xUbxTDykoTEj1UoPWF4VCYFj";
-
-  async function realPairAccount(p: RealPair): Promise<AccountData> {
-    const first = p.binArrays[0]!;
-    return encodePair(new PublicKey(p.pair), {
-      tokenXMint: new PublicKey(p.x),
-      tokenYMint: new PublicKey(p.y),
-      reserveX: new PublicKey(p.reserveX),
-      reserveY: new PublicKey(p.reserveY),
-      oracle: new PublicKey(p.oracle),
-      activeId: first * 70 + 35,
-      binArrayBitmap: internalBitmap(p.binArrays),
-      tokenMintXProgramFlag: 0,
-      tokenMintYProgramFlag: 0,
-    });
-  }
 
   type Hop = [RealPair, string, string, string, string]; // pair, in mint, out mint, in account, out account
   const responses: Array<[string, number[], Hop[]]> = [

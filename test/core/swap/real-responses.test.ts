@@ -1,16 +1,21 @@
-// The two real Jupiter swap-instructions responses (reference/examples) rebuilt from the same inputs.
+// The two real Jupiter swap-instructions responses (reference/examples) rebuilt end to end: the
+// request parsed, the planned reads served from pair accounts consistent with the responses, the
+// pools decoded by the real registered adapters, dependencies planned, instructions built.
+import { MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
-import type { AccountMeta, TransactionInstruction } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
-import type { AmmAdapter } from "../../../src/core/amm/adapter.js";
-import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
-import type { MintInfo } from "../../../src/core/solana/token-accounts.js";
+import { meteoraDlmmAdapter } from "../../../src/core/amm/meteora-dlmm.js";
+import type { AccountData } from "../../../src/core/solana/account.js";
+import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../../src/core/swap/build.js";
+import { mintsFromAccounts, planAccountReads, planDependencies } from "../../../src/core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import type { PrioritizationInput } from "../../../src/core/swap/request.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
+import { JUP_USDC, SOL_USDC, USDS_JUP, USDS_USDC, dlmm, realPairAccount } from "../amm/meteora-dlmm-fixtures.js";
+import type { RealPair } from "../amm/meteora-dlmm-fixtures.js";
 import { readReference } from "../jupiter/anchor-idl.js";
-import { accountMap } from "./fixtures.js";
 
 interface JsonInstruction {
   programId: string;
@@ -26,56 +31,59 @@ function json(ix: TransactionInstruction): JsonInstruction {
   };
 }
 
-const DLMM = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
 const USER = "BXzmfHxfEMcMj8hDccUNdrwXVNeybyfb2iV2nktE1VnJ";
 const JUP = new PublicKey("JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN");
+/** The route's mints with their real (mainnet) decimals; all classic SPL Token mints. */
+const DECIMALS: Record<string, number> = {
+  [NATIVE_MINT.toBase58()]: 9,
+  EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: 6, // USDC
+  [JUP.toBase58()]: 6,
+  USDSwr9ApdHk5bvJKMjzff41FfuX8bSxdKcR81vTwcA: 6, // USDS
+};
 
-/** Each DLMM step's accounts in the real instruction: from the DLMM program id to the JUP6 terminator. */
-function stepSlices(accounts: JsonInstruction["accounts"]): AccountMeta[][] {
-  const slices: AccountMeta[][] = [];
-  let current: AccountMeta[] = [];
-  for (const a of accounts.slice(13)) {
-    current.push({ pubkey: new PublicKey(a.pubkey), isSigner: a.isSigner, isWritable: a.isWritable });
-    if (a.pubkey === JUPITER_V6_PROGRAM_ID.toBase58()) {
-      slices.push(current);
-      current = [];
-    }
-  }
-  expect(current).toEqual([]);
-  return slices;
+/** A mint account as spl-token lays it out (MintLayout), owned by the Token program. */
+function mintAccount(address: string): AccountData {
+  const data = Buffer.alloc(MINT_SIZE);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 1_000_000_000_000n,
+      decimals: DECIMALS[address]!,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return { address: new PublicKey(address), owner: TOKEN_PROGRAM_ID, lamports: 1_461_600n, data: Uint8Array.from(data), executable: false };
 }
 
-/**
- * Test-local stand-in for the Meteora DLMM adapter (it comes with its own issue): the "pool" is
- * the real step's account slice; it reports the slice's mints and returns the slice unchanged.
- */
-function standInDlmm(slices: AccountMeta[][]): AmmAdapter<AccountMeta[]> {
-  const byPool = new Map(slices.map((s) => [s[1]!.pubkey.toBase58(), s]));
-  return {
-    programId: DLMM,
-    label: "Meteora DLMM",
-    supportsExactOut: false,
-    poolIsImmutable: false,
-    decodePool: (account) => byPool.get(account.address.toBase58())!,
-    mints: (slice) => [slice[7]!.pubkey, slice[8]!.pubkey], // token_x_mint, token_y_mint
-    dependencies: () => [],
-    build: (slice) => ({ swap: { kind: "MeteoraDlmm" }, accounts: slice }),
-  };
+/** The user's accounts the response creates in its setup (created = read and found missing). */
+function createdAccounts(real: { setupInstructions: JsonInstruction[] }): string[] {
+  return real.setupInstructions
+    .filter((ix) => ix.programId === "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
+    .map((ix) => ix.accounts[1]!.pubkey);
 }
 
-function rebuild(file: string, quotedOut: bigint, prioritization: PrioritizationInput, simulatedUnits: number, fees: number[]) {
+async function rebuild(
+  file: string,
+  route: RealPair[],
+  quotedOut: bigint,
+  prioritization: PrioritizationInput,
+  simulatedUnits: number,
+  fees: number[],
+) {
   const real = readReference(`examples/${file}`);
-  const slices = stepSlices(real.swapInstruction.accounts);
-  // The route's mints from the real accounts: each step turns its input into the slice's other mint.
-  let input = NATIVE_MINT;
-  const steps = slices.map((slice) => {
-    const [x, y] = [slice[7]!.pubkey, slice[8]!.pubkey];
-    const output = x.equals(input) ? y : x;
-    const step = { ammKey: slice[1]!.pubkey, input, output };
+  // The route's mints from the pairs: each step turns its input into the pair's other mint.
+  let input = NATIVE_MINT.toBase58();
+  const steps = route.map((p) => {
+    const output = p.x === input ? p.y : p.x;
+    const step = { ammKey: p.pair, input, output };
     input = output;
     return step;
   });
-  expect(input.equals(JUP)).toBe(true);
+  expect(input).toBe(JUP.toBase58());
 
   const parsed = parseSwapInstructionsRequest({
     userPublicKey: USER,
@@ -90,56 +98,79 @@ function rebuild(file: string, quotedOut: bigint, prioritization: Prioritization
       platformFee: null,
       priceImpactPct: "0",
       routePlan: steps.map((s) => ({
-        swapInfo: {
-          ammKey: s.ammKey.toBase58(),
-          label: "Meteora DLMM",
-          inputMint: s.input.toBase58(),
-          outputMint: s.output.toBase58(),
-          inAmount: "1",
-          outAmount: "1",
-        },
+        swapInfo: { ammKey: s.ammKey, label: "Meteora DLMM", inputMint: s.input, outputMint: s.output, inAmount: "1", outAmount: "1" },
         percent: 100,
       })),
     },
     prioritization,
   });
-  const poolAccounts = steps.map((s) => ({ address: s.ammKey, owner: DLMM, lamports: 1n, data: new Uint8Array(), executable: false }));
-  const accounts = accountMap(poolAccounts);
-  const adapter = standInDlmm(slices);
-  const pools = decodeRoutePools(parsed, accounts, undefined, (owner) => (owner.equals(DLMM) ? adapter : undefined));
-  const mints = new Map<string, MintInfo>(
-    [NATIVE_MINT, ...steps.map((s) => s.output)].map((m) => [m.toBase58(), { tokenProgram: TOKEN_PROGRAM_ID, decimals: 6 }]),
+
+  // The chain as the responses imply it: the pairs and the mints exist, the user's accounts that
+  // the setup creates do not (every other planned read is one of those).
+  const chain = new Map<string, AccountData>();
+  for (const p of route) chain.set(p.pair, await realPairAccount(p));
+  for (const mint of Object.keys(DECIMALS)) chain.set(mint, mintAccount(mint));
+  const reads = planAccountReads(parsed);
+  const accounts = new Map<string, AccountData | null>(reads.map((k) => [k.toBase58(), chain.get(k.toBase58()) ?? null]));
+  const routeMints = [NATIVE_MINT.toBase58(), ...steps.map((s) => s.output)];
+  const found = [...accounts].filter(([, a]) => a !== null).map(([k]) => k);
+  expect(found.sort()).toEqual([...steps.map((s) => s.ammKey), ...routeMints].sort());
+  const missing = [...accounts].filter(([, a]) => a === null).map(([k]) => k);
+  expect(missing).toEqual(expect.arrayContaining(createdAccounts(real)));
+
+  const pools = decodeRoutePools(parsed, accounts); // the real registry (adapterForOwner)
+  expect(pools.map((p) => p.adapter)).toEqual(route.map(() => meteoraDlmmAdapter));
+  const mints = mintsFromAccounts(parsed, accounts);
+  expect(Object.fromEntries([...mints].map(([k, m]) => [k, m.decimals]))).toEqual(
+    Object.fromEntries(routeMints.map((m) => [m, DECIMALS[m]])),
   );
+
+  // Second read: each pair's bin-array bitmap extension (the SDK's PDA); none exists.
+  const programAuthorityId = 5;
+  const dependencies = planDependencies(parsed, { accounts, pools, mints, programAuthorityId });
+  expect(dependencies.map((k) => k.toBase58())).toEqual(
+    route.map((p) => (dlmm.deriveBinArrayBitmapExtension(new PublicKey(p.pair), meteoraDlmmAdapter.programId)[0] as PublicKey).toBase58()),
+  );
+  for (const key of dependencies) accounts.set(key.toBase58(), null);
+
   const result = buildSwapInstructions(parsed, {
     accounts,
     pools,
     mints,
     prioritizationFees: fees,
     relayTipAccount: new PublicKey("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
-    programAuthorityId: 5,
+    programAuthorityId,
   });
   return { real, result: withComputeUnitLimit(result, simulatedUnits, 0) };
 }
 
-describe("real Jupiter responses rebuilt", () => {
-  test("with a relay (Jito) tip of 1000 lamports, 2 Meteora DLMM hops", () => {
-    const { real, result } = rebuild("jupiter-go.swapInstructionsWithJito.json", 24266n, { kind: "relayTip", lamports: 1000 }, 247073, []);
+describe("real Jupiter responses rebuilt end to end (real Meteora DLMM adapter)", () => {
+  test("with a relay (Jito) tip of 1000 lamports, 2 Meteora DLMM hops", async () => {
+    const { real, result } = await rebuild(
+      "jupiter-go.swapInstructionsWithJito.json",
+      [SOL_USDC, JUP_USDC],
+      24266n,
+      { kind: "relayTip", lamports: 1000 },
+      247073,
+      [],
+    );
     expect(result.computeBudgetInstructions.map(json)).toEqual(real.computeBudgetInstructions);
     expect(result.setupInstructions.map(json)).toEqual(real.setupInstructions);
     expect(json(result.cleanupInstruction!)).toEqual(real.cleanupInstruction);
     expect(result.otherInstructions.map(json)).toEqual(real.otherInstructions);
     const swap = json(result.swapInstruction);
     expect(swap.accounts.slice(0, 13)).toEqual(real.swapInstruction.accounts.slice(0, 13));
-    expect(swap).toEqual(real.swapInstruction); // data and, with the stand-in, the step accounts too
+    expect(swap).toEqual(real.swapInstruction); // program, data, every account with its flags (steps included)
     expect(result.computeUnitLimit).toBe(real.computeUnitLimit);
     expect(result.prioritizationFeeLamports).toBe(BigInt(real.prioritizationFeeLamports));
     expect(result.prioritizationType).toEqual({ kind: "relayTip", lamports: BigInt(real.prioritizationType.jito.lamports) });
   });
 
-  test("with a compute-budget price (priorityLevel capped by maxLamports 1000), 3 Meteora DLMM hops", () => {
+  test("with a compute-budget price (priorityLevel capped by maxLamports 1000), 3 Meteora DLMM hops", async () => {
     // One fee sample: the real response's uncapped estimate.
-    const { real, result } = rebuild(
+    const { real, result } = await rebuild(
       "jupiter-go.swapInstructionsWithoutJito.json",
+      [SOL_USDC, USDS_USDC, USDS_JUP],
       24256n,
       { kind: "priorityLevel", level: "veryHigh", maxLamports: 1000 },
       335433,
