@@ -17,7 +17,8 @@ export interface BenchOptions {
   readonly cpuProfile: boolean;
   /** Also measure both requests as gRPC over h2 (grpc-js); reported, not gated. */
   readonly grpc: boolean;
-  readonly out: string;
+  /** Results JSON; by default bench/results/latest.json for the SwapInstructions run, none for `--target health`. */
+  readonly out: string | undefined;
   /** Service entry file (default src/main.ts). */
   readonly entry: string;
 }
@@ -33,7 +34,7 @@ export const USAGE = `npm run bench -- [options]
   --log-level LEVEL      LOG_LEVEL of the service (default warn)
   --grpc                 also measure both over gRPC/h2 with grpc-js (reported, not gated; adds 2 phases per round)
   --cpu-prof             profile the service under target load instead (writes bench/results/profile/)
-  --out FILE             results JSON (default bench/results/latest.json)
+  --out FILE             results JSON (default bench/results/latest.json; none with --target health)
   --entry FILE           service entry (default src/main.ts)`;
 
 const DEFAULTS: BenchOptions = {
@@ -47,7 +48,7 @@ const DEFAULTS: BenchOptions = {
   logLevel: "warn",
   cpuProfile: false,
   grpc: false,
-  out: "bench/results/latest.json",
+  out: undefined,
   entry: "src/main.ts",
 };
 
@@ -84,5 +85,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       default: throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }
   }
+  if (o.out === undefined && o.target === "swap") o.out = "bench/results/latest.json";
   return o;
 }

@@ -30,6 +30,11 @@ export interface Comparison {
   readonly target: KindSummary;
   /** target requests/s ÷ baseline requests/s (medians). */
   readonly ratio: number;
+  /**
+   * baseline ÷ target service CPU ms per request: the throughput ratio the service alone would
+   * give if it were CPU-bound with the machine to itself. Far less noisy on a shared machine; not gated.
+   */
+  readonly serviceCpuRatio: number;
 }
 
 export interface Check {
@@ -80,7 +85,13 @@ function compareOn(options: BenchOptions, transport: Transport, phases: readonly
   const of = (role: PhaseRole) => phases.filter((p) => p.transport === transport && p.role === role);
   const baseline = summarise("baseline", "health", transport, of("baseline"));
   const target = summarise("target", options.target, transport, of("target"));
-  return { transport, baseline, target, ratio: target.requestsPerSecond / baseline.requestsPerSecond };
+  return {
+    transport,
+    baseline,
+    target,
+    ratio: target.requestsPerSecond / baseline.requestsPerSecond,
+    serviceCpuRatio: baseline.cpuMsPerRequest.service / target.cpuMsPerRequest.service,
+  };
 }
 
 export function buildReport(options: BenchOptions, phases: readonly PhaseResult[]): BenchReport {
@@ -153,7 +164,10 @@ export function formatReport(r: BenchReport): string {
   return [
     `swapd bench: ${r.settings.concurrency} concurrent keep-alive clients, ${r.settings.rounds} rounds × ${r.settings.phaseMs} ms per phase (medians), ${r.machine.cpus} CPUs, Node ${r.machine.node}, service ${r.settings.entry}`,
     ...rows.map(line),
-    ...r.comparisons.map((c) => `ratio target/baseline (${TRANSPORT_LABEL[c.transport]}): ${fmt(c.ratio, 3)}`),
+    ...r.comparisons.map(
+      (c) =>
+        `ratio target/baseline (${TRANSPORT_LABEL[c.transport]}): ${fmt(c.ratio, 3)} in requests/s, ${fmt(c.serviceCpuRatio, 3)} in service CPU per request`,
+    ),
     ...r.checks.map((c) => `${c.ok ? "PASS" : "FAIL"}  ${c.name}: ${c.message}`),
   ].join("\n");
 }

@@ -5,7 +5,6 @@
  *
  * IPC: sends `{ type: "ready", url }`; answers `{ type: "stats" }` with `{ type: "stats", stats }`.
  */
-import "../src/localnet/demo-pools.js"; // registers the demo pools with seedDemo
 import { seedDemo } from "../src/localnet/demo-seed.js";
 import { startLocalnet } from "../src/localnet/start-localnet.js";
 

@@ -71,7 +71,13 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   log("starting the chain (localnet child process)");
-  const localnet = await startLocalnetProcess();
+  let localnet: LocalnetProcess;
+  try {
+    localnet = await startLocalnetProcess();
+  } catch (e) {
+    log(`setup failed: ${(e as Error).message}`);
+    return 2;
+  }
   let service: ServiceProcess | undefined;
   try {
     if (options.cpuProfile) {
@@ -83,11 +89,13 @@ async function main(): Promise<number> {
     await probe(options, service);
     const phases = await compare(options, service, localnet);
     const report = buildReport(options, phases);
-    const out = resolve(REPO_ROOT, options.out);
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    if (options.out) {
+      const out = resolve(REPO_ROOT, options.out);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    }
     process.stdout.write(`${formatReport(report)}\n`);
-    log(`results in ${options.out}; ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
+    log(`${options.out ? `results in ${options.out}; ` : ""}${((Date.now() - started) / 1000).toFixed(1)} s in all`);
     return report.passed ? 0 : 1;
   } catch (e) {
     log(`setup failed: ${(e as Error).message}`);
