@@ -17,8 +17,6 @@ import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
-// Registers the demo Raydium CP pool with the embedded chain's demo seed (README examples).
-import "./localnet/demo-pools.js";
 
 /** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
 async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {

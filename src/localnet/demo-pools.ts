@@ -1,14 +1,13 @@
 /**
  * Demo pools for the embedded chain, so the README's swap example works on a fresh machine: a
  * Raydium CP pool between wSOL and the demo USDC mint, written in Raydium's own account layouts at
- * the addresses Raydium's program derives (config index 0). Importing this module registers the
- * seeder with `seedDemo`; `seedDemoPools` can also be passed as an extra seeder.
+ * the addresses Raydium's program derives (config index 0). `seedDemo` writes them.
  */
 import { PublicKey } from "@solana/web3.js";
 import { demoRaydiumCpmmPool } from "../core/amm/raydium-cpmm.js";
 import type { DemoRaydiumCpmmPool } from "../core/amm/raydium-cpmm.js";
 import { NATIVE_MINT } from "../core/solana/programs.js";
-import { DEMO, registerDemoSeeder } from "./demo-seed.js";
+import { DEMO } from "./demo-accounts.js";
 import type { Localnet } from "./start-localnet.js";
 
 /** Raydium orders a pool's mints by their bytes (mint 0 < mint 1). */
@@ -54,5 +53,3 @@ export function seedDemoPools(localnet: Localnet): void {
     });
   }
 }
-
-registerDemoSeeder("demo-pools", seedDemoPools);

@@ -1,4 +1,3 @@
-import "./demo-pools.js"; // registers the demo pools with seedDemo
 import { DEMO, seedDemo } from "./demo-seed.js";
 import { startLocalnet } from "./start-localnet.js";
 

@@ -12,7 +12,7 @@ import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import type { SwapApi } from "../../src/api/swap/swap-api.js";
 import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
-import { DEMO_POOLS, seedDemoPools } from "../../src/localnet/demo-pools.js";
+import { DEMO_POOLS } from "../../src/localnet/demo-pools.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
@@ -193,7 +193,7 @@ export async function startSwapStack(
   } = {},
 ): Promise<SwapStack> {
   const localnet = await startLocalnet({ port: 0 });
-  await seedDemo(localnet, [seedDemoPools, ...(options.extraSeeders ?? [])]);
+  await seedDemo(localnet, options.extraSeeders);
   const chain = new RpcSolanaChain({ url: options.chainUrl ?? localnet.url, ...options.chainOptions });
   const batches: ReadBatchRequest[] = [];
   const api = createSwapApi({

@@ -162,6 +162,30 @@ describe("CreateOrder", () => {
     expect(a.requestId).not.toBe(b.requestId);
   });
 
+  it("mints come from the chain's one mint cache once read: the next CreateOrder reads no account, still one round trip", async () => {
+    const request = {
+      inputMint: usdc.toBase58(),
+      outputMint: NATIVE_MINT.toBase58(),
+      maker: maker.toBase58(),
+      payer: maker.toBase58(),
+      params: { makingAmount: "40000000", takingAmount: "300000000", expiredAt: String(expiredAt), slippageBps: "50", feeBps: "25" },
+      feeAccount: feeAccount.toBase58(),
+    };
+    expect((await h.rest("/trigger/v1/createOrder", request)).status).toBe(200);
+    expect(h.chain.mintAccounts.has(usdc) && h.chain.mintAccounts.has(NATIVE_MINT)).toBe(true);
+    const before = { ...h.localnet.stats().calls };
+    const httpBefore = h.localnet.stats().httpRequests;
+    const { status, body } = await h.rest("/trigger/v1/createOrder", request);
+    expect(status).toBe(200);
+    expect(h.localnet.stats().httpRequests - httpBefore).toBe(1);
+    expect(h.localnet.stats().calls["getMultipleAccounts"] ?? 0).toBe(before["getMultipleAccounts"] ?? 0);
+    // The listing's getMints is served by the same cache: no request at all.
+    const listingBefore = h.localnet.stats().httpRequests;
+    expect((await h.chain.getMints([usdc])).get(usdc.toBase58())?.decimals).toBe(DEMO.usdcDecimals);
+    expect(h.localnet.stats().httpRequests).toBe(listingBefore);
+    await checkCreateAnswer({ order: body["order"] as string, transaction: Buffer.from(body["transaction"] as string, "base64"), requestId: body["requestId"] as string }, false);
+  });
+
   it("a mint that does not exist on chain: INVALID_ARGUMENT / 400 naming the mint, nothing written", async () => {
     const before = await h.rowCounts();
     const missing = Keypair.generate().publicKey.toBase58();

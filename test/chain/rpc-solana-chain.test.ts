@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChainRpcError } from "../../src/chain/chain-errors.js";
 import { checkChainReadiness } from "../../src/chain/chain-readiness.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
+import { DEMO, seedDemoWallet } from "../../src/localnet/demo-seed.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 
@@ -33,7 +33,7 @@ describe("RpcSolanaChain against the localnet", () => {
 
   beforeAll(async () => {
     localnet = await startLocalnet();
-    await seedDemo(localnet);
+    seedDemoWallet(localnet); // the wallet and mint only: the demo pools hold USDC too
     localnet.airdrop(payer.publicKey, 10n * BigInt(LAMPORTS_PER_SOL));
     chain = new RpcSolanaChain({ url: localnet.url });
   });

@@ -100,7 +100,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const programAuthorityId = Math.min(PROGRAM_AUTHORITY_IDS - 1, Math.floor(random() * PROGRAM_AUTHORITY_IDS));
 
     // ---- the one batched read -----------------------------------------------------------------
-    const reads = planAccountReads(parsed, poolCache).filter((key) => !mintCache.has(key));
+    const { known: cachedMints, unknown: reads } = mintCache.lookup(planAccountReads(parsed, poolCache));
     const [batch, lookupTableAccounts] = await Promise.all([
       chain.readBatch({
         accounts: reads,
@@ -111,13 +111,9 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     ]);
     const blockhash: LatestBlockhash = batch.latestBlockhash!;
     const fetchedAtMs = now();
-    const accounts = new Map<string, AccountData | null>();
+    const accounts = new Map<string, AccountData | null>(cachedMints);
     reads.forEach((key, i) => accounts.set(key.toBase58(), batch.accounts[i] ?? null));
-    for (const mint of routeMints(parsed)) {
-      const cached = mintCache.get(mint);
-      if (cached) accounts.set(mint.toBase58(), cached);
-      else mintCache.remember(accounts.get(mint.toBase58()));
-    }
+    for (const mint of routeMints(parsed)) if (!cachedMints.has(mint.toBase58())) mintCache.remember(accounts.get(mint.toBase58()));
 
     const pools = decodeRoutePools(parsed, accounts, poolCache);
     const mints = mintsFromAccounts(parsed, accounts);

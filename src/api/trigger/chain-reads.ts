@@ -20,15 +20,12 @@ export async function readOrderEntryState(
   feeAccounts: readonly PublicKey[],
   mints: readonly PublicKey[] = [],
 ): Promise<OrderEntryChainState> {
-  const map = new Map<string, AccountData | null>();
-  for (const mint of mints) {
-    const cached = chain.mintAccounts.get(mint);
-    if (cached) map.set(mint.toBase58(), cached);
-  }
-  const reads = [...accounts, ...mints.filter((mint) => !map.has(mint.toBase58()))];
+  const { known, unknown } = chain.mintAccounts.lookup(mints);
+  const reads = [...accounts, ...unknown];
   const read = await chain.readBatch({ accounts: reads, prioritizationFeeAccounts: feeAccounts, latestBlockhash: true });
+  const map = new Map<string, AccountData | null>(known);
   reads.forEach((key, i) => map.set(key.toBase58(), read.accounts[i] ?? null));
-  for (const mint of mints) chain.mintAccounts.remember(map.get(mint.toBase58()));
+  for (const mint of unknown) chain.mintAccounts.remember(map.get(mint.toBase58()));
   if (read.latestBlockhash === undefined) throw new Error("readBatch returned no blockhash");
   return {
     accounts: map,

@@ -27,7 +27,7 @@ export function setupInstructions(
   const { quote, user, payer } = parsed;
   const instructions: TransactionInstruction[] = [];
   const created = new Set<string>();
-  /** Marks the user's ATA of `mint` as handled; true when it still has to be created. */
+  /** Marks one of the user's ATAs as handled; true when it still has to be created. */
   const needsAta = (ata: PublicKey): boolean => {
     const key = ata.toBase58();
     if (created.has(key)) return false;
@@ -42,7 +42,7 @@ export function setupInstructions(
   };
 
   if (quote.inputMint.equals(NATIVE_MINT) && parsed.wrapAndUnwrapSol) {
-    mintInfo(mints, NATIVE_MINT); // the native mint must have been read, like every route mint
+    mintInfo(mints, NATIVE_MINT); // throws (precondition) when the native mint was not found, as for any route mint
     const accountExists = !needsAta(wrappedSolAccount(user));
     instructions.push(...wrapSolInstructions(payer, user, wrapLamports(parsed), { accountExists }));
   }
