@@ -1,24 +1,12 @@
+import type { ParsedTrade } from "../core/trigger/order-history.js";
 import type { SqlExecutor } from "./db.js";
 import { bigintFromSql, bigintToSql, dateFromSql, numberFromSql } from "./sql-values.js";
 
-/** One fill of an order, as parsed from a TradeEvent (trigger-api.md §1.6 trade record). */
-export interface StoredTrade {
-  readonly txSignature: string;
-  readonly orderKey: string;
-  /** Position of the event within the transaction: (tx, order, index) is unique. */
-  readonly tradeIndex: number;
-  readonly keeper: string;
-  readonly inputMint: string;
-  readonly outputMint: string;
-  readonly rawInputAmount: bigint;
-  readonly rawOutputAmount: bigint;
-  /** The fee token account (what Jupiter's record calls `feeMint`). */
-  readonly feeAccount: string;
-  readonly rawFeeAmount: bigint;
+/** One fill of an order as parsed from a TradeEvent (trigger-api.md §1.6 trade record), as stored. */
+export interface StoredTrade extends ParsedTrade {
   readonly action: string;
   /** false for a failed fill transaction (shown with includeFailedTx). */
   readonly succeeded: boolean;
-  readonly confirmedAt: Date;
 }
 
 interface TradeRow {
