@@ -47,6 +47,11 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Timeout of one Solana RPC call, ms. */
   readonly rpcTimeoutMs: number;
+  /**
+   * How long the swap path reuses mutable chain reads (recent prioritization fees, whether the
+   * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
+   */
+  readonly chainStateTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
   const maxBodyBytes = int("MAX_BODY_BYTES", 1024 * 1024, 1, 2 ** 31 - 1, "must be an integer 1–2147483647 (bytes)");
   const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
+  const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -136,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes,
     shutdownTimeoutMs,
     rpcTimeoutMs,
+    chainStateTtlMs,
   };
 }
 

@@ -62,7 +62,12 @@ export async function runService(config: Config, logger: Logger, extra: Partial<
     { name: "database", check: () => store.ping() },
   ];
 
-  const swap = createSwapApi({ chain: chain.chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
+  const swap = createSwapApi({
+    chain: chain.chain,
+    lookupTables: config.lookupTables,
+    relayTipAccounts: config.relayTipAccounts,
+    chainStateTtlMs: config.chainStateTtlMs,
+  });
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
   // Registers its tracker's stop hook now, so the tracker stops before the store closes.
   const listing = startTriggerListing({ chain: chain.chain, store, shutdown, logger });

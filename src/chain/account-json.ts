@@ -1,5 +1,6 @@
-import { PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
+import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 
 /** The RPC's account JSON with `encoding: "base64"`. */
 export interface RpcAccountJson {
@@ -18,7 +19,7 @@ export function accountFromJson(address: PublicKey, json: unknown): AccountData 
   }
   return {
     address,
-    owner: new PublicKey(a.owner),
+    owner: publicKeyFromBase58(a.owner), // owners are a few programs: one shared key each
     lamports: BigInt(a.lamports),
     data: new Uint8Array(Buffer.from(a.data[0], "base64")),
     executable: a.executable === true,

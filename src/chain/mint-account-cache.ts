@@ -2,28 +2,25 @@
  * Mint accounts already read, by address: the chain layer's one mint cache. What the service
  * reads from a mint (its owner program, decimals) never changes, so a cached mint is never read
  * again. Whole accounts are kept because the AMM adapters take the mint's owner from the account
- * map. Bounded, least recently used first out.
+ * map. Bounded, (approximately) least recently used first out (see BoundedLruMap).
  */
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { decodeMintInfo } from "../core/solana/token-accounts.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 export const DEFAULT_MINT_CACHE_ENTRIES = 10_000;
 
 export class MintAccountCache {
-  private readonly entries = new Map<string, AccountData>();
+  private readonly entries: BoundedLruMap<string, AccountData>;
 
-  constructor(private readonly maxEntries: number = DEFAULT_MINT_CACHE_ENTRIES) {}
+  constructor(maxEntries: number = DEFAULT_MINT_CACHE_ENTRIES) {
+    this.entries = new BoundedLruMap(maxEntries);
+  }
 
   get(mint: PublicKey): AccountData | undefined {
-    const key = mint.toBase58();
-    const account = this.entries.get(key);
-    if (account !== undefined) {
-      // Most recently used goes last (Map keeps insertion order).
-      this.entries.delete(key);
-      this.entries.set(key, account);
-    }
-    return account;
+    return this.entries.get(base58Of(mint));
   }
 
   /**
@@ -35,23 +32,20 @@ export class MintAccountCache {
     const unknown: PublicKey[] = [];
     for (const key of keys) {
       const account = this.get(key);
-      if (account) known.set(key.toBase58(), account);
+      if (account) known.set(base58Of(key), account);
       else unknown.push(key);
     }
     return { known, unknown };
   }
 
   has(mint: PublicKey): boolean {
-    return this.entries.has(mint.toBase58());
+    return this.entries.has(base58Of(mint));
   }
 
   /** Remembers `account` if it is an initialized mint of a token program; ignores anything else. */
   remember(account: AccountData | null | undefined): void {
     if (!account || !decodeMintInfo(account)) return;
-    const key = account.address.toBase58();
-    this.entries.delete(key);
-    this.entries.set(key, account);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(base58Of(account.address), account);
   }
 
   get size(): number {

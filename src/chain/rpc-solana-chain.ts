@@ -33,6 +33,7 @@ import type {
   SimulationResult,
   SolanaChain,
 } from "./solana-chain.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 /** The RPC's limits per call. */
 const MAX_ACCOUNTS_PER_CALL = 100;
@@ -158,7 +159,7 @@ export class RpcSolanaChain implements SolanaChain {
   private accountsCall(keys: readonly PublicKey[]): JsonRpcCall {
     return {
       method: "getMultipleAccounts",
-      params: [keys.map((k) => k.toBase58()), { encoding: "base64", commitment: this.commitment }],
+      params: [keys.map((k) => base58Of(k)), { encoding: "base64", commitment: this.commitment }],
     };
   }
 
@@ -177,7 +178,7 @@ export class RpcSolanaChain implements SolanaChain {
     const accountChunks = chunks(request.accounts, MAX_ACCOUNTS_PER_CALL);
     const calls: JsonRpcCall[] = accountChunks.map((part) => this.accountsCall(part));
     const feesIndex = request.prioritizationFeeAccounts
-      ? calls.push({ method: "getRecentPrioritizationFees", params: [request.prioritizationFeeAccounts.map((k) => k.toBase58())] }) - 1
+      ? calls.push({ method: "getRecentPrioritizationFees", params: [request.prioritizationFeeAccounts.map((k) => base58Of(k))] }) - 1
       : -1;
     const cachedBlockhash = request.latestBlockhash ? this.freshBlockhash() : undefined;
     const blockhashIndex =
@@ -236,7 +237,7 @@ export class RpcSolanaChain implements SolanaChain {
   }
 
   async getRecentPrioritizationFees(accounts: readonly PublicKey[]): Promise<PrioritizationFee[]> {
-    const answer = await this.transport.call("getRecentPrioritizationFees", [accounts.map((k) => k.toBase58())], { retry: true });
+    const answer = await this.transport.call("getRecentPrioritizationFees", [accounts.map((k) => base58Of(k))], { retry: true });
     return this.parse("getRecentPrioritizationFees", () => parseFees(answer));
   }
 
@@ -326,19 +327,19 @@ export class RpcSolanaChain implements SolanaChain {
     const accounts = new Map<string, AccountData | null>();
     for (const key of keys) {
       const cached = this.mintAccounts.get(key);
-      if (cached) accounts.set(key.toBase58(), cached);
+      if (cached) accounts.set(base58Of(key), cached);
     }
-    const missing = keys.filter((k) => !accounts.has(k.toBase58()));
+    const missing = keys.filter((k) => !accounts.has(base58Of(k)));
     const read = missing.length > 0 ? await this.getMultipleAccounts(missing) : [];
     read.forEach((account, i) => {
       this.mintAccounts.remember(account);
-      accounts.set(missing[i]!.toBase58(), account);
+      accounts.set(base58Of(missing[i]!), account);
     });
     const out = new Map<string, MintInfo | null>();
     for (const key of keys) {
-      const account = accounts.get(key.toBase58());
+      const account = accounts.get(base58Of(key));
       const info = account ? decodeMintInfo(account) : undefined;
-      out.set(key.toBase58(), info ? { address: key, programId: info.tokenProgram, decimals: info.decimals } : null);
+      out.set(base58Of(key), info ? { address: key, programId: info.tokenProgram, decimals: info.decimals } : null);
     }
     return out;
   }
@@ -348,18 +349,18 @@ export class RpcSolanaChain implements SolanaChain {
     options: { refresh?: boolean } = {},
   ): Promise<Map<string, AddressLookupTableAccount | null>> {
     const out = new Map<string, AddressLookupTableAccount | null>();
-    const missing = options.refresh ? [...keys] : keys.filter((k) => !this.lookupTableCache.has(k.toBase58()));
+    const missing = options.refresh ? [...keys] : keys.filter((k) => !this.lookupTableCache.has(base58Of(k)));
     const accounts = missing.length > 0 ? await this.getMultipleAccounts(missing) : [];
     accounts.forEach((account, i) => {
       const key = missing[i]!;
       if (account && account.owner.equals(AddressLookupTableProgram.programId)) {
         const state = AddressLookupTableAccount.deserialize(account.data);
-        this.lookupTableCache.set(key.toBase58(), new AddressLookupTableAccount({ key, state }));
+        this.lookupTableCache.set(base58Of(key), new AddressLookupTableAccount({ key, state }));
       } else {
-        this.lookupTableCache.delete(key.toBase58());
+        this.lookupTableCache.delete(base58Of(key));
       }
     });
-    for (const key of keys) out.set(key.toBase58(), this.lookupTableCache.get(key.toBase58()) ?? null);
+    for (const key of keys) out.set(base58Of(key), this.lookupTableCache.get(base58Of(key)) ?? null);
     return out;
   }
 

@@ -1,3 +1,5 @@
+import * as http from "node:http";
+import * as https from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
 import { rpcCallsTotal, rpcFailuresTotal, rpcRequestsTotal } from "./rpc-metrics.js";
@@ -43,6 +45,9 @@ export interface RpcTransportStats {
   readonly roundTripsByMethod: Readonly<Record<string, number>>;
 }
 
+/** One HTTP exchange's outcome before it is judged: a status and body, or why there is none. */
+type HttpOutcome = { status: number; text: string } | { failure: "timeout" } | { failure: "network"; detail: string };
+
 type AttemptResult =
   | { ok: true; text: string; json: unknown }
   | { ok: false; retryable: boolean; reason: string; metricReason: string };
@@ -64,6 +69,10 @@ export class RpcTransport {
   private roundTrips = 0;
   private calls = 0;
   private readonly byMethod: Record<string, number> = {};
+  private readonly target: URL;
+  private readonly client: typeof http | typeof https;
+  /** Keep-alive: the hot path sends a request per swap; a new connection each time costs more than the request. */
+  private readonly agent: http.Agent;
 
   constructor(options: RpcTransportOptions) {
     this.url = options.url;
@@ -73,6 +82,9 @@ export class RpcTransport {
     this.backoff = options.backoff ?? { baseMs: 100, maxMs: 2_000 };
     this.headers = { "content-type": "application/json", ...options.headers };
     this.random = options.random ?? Math.random;
+    this.target = new URL(options.url);
+    this.client = this.target.protocol === "https:" ? https : http;
+    this.agent = new this.client.Agent({ keepAlive: true });
   }
 
   stats(): RpcTransportStats {
@@ -159,34 +171,58 @@ export class RpcTransport {
   }
 
   private async attempt(body: string, timeoutMs: number): Promise<AttemptResult> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      const response = await fetch(this.url, { method: "POST", headers: this.headers, body, signal: controller.signal });
-      const text = await response.text();
-      if (response.status === 429) {
-        return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429" };
-      }
-      if (response.status >= 500) {
-        return { ok: false, retryable: true, reason: `HTTP ${response.status}`, metricReason: "http_5xx" };
-      }
-      if (!response.ok) {
-        return { ok: false, retryable: false, reason: `HTTP ${response.status}`, metricReason: "http_4xx" };
-      }
-      try {
-        return { ok: true, text, json: JSON.parse(text) as unknown };
-      } catch {
-        return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
-      }
-    } catch (error) {
-      if (controller.signal.aborted) {
-        return { ok: false, retryable: true, reason: `no answer within ${timeoutMs} ms`, metricReason: "timeout" };
-      }
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause?.code ?? cause?.message ?? String(error);
-      return { ok: false, retryable: true, reason: `network error (${detail})`, metricReason: "network" };
-    } finally {
-      clearTimeout(timer);
+    const outcome = await this.exchange(body, timeoutMs);
+    if ("failure" in outcome) {
+      return outcome.failure === "timeout"
+        ? { ok: false, retryable: true, reason: `no answer within ${timeoutMs} ms`, metricReason: "timeout" }
+        : { ok: false, retryable: true, reason: `network error (${outcome.detail})`, metricReason: "network" };
     }
+    const { status, text } = outcome;
+    if (status === 429) return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429" };
+    if (status >= 500) return { ok: false, retryable: true, reason: `HTTP ${status}`, metricReason: "http_5xx" };
+    if (status < 200 || status >= 300) return { ok: false, retryable: false, reason: `HTTP ${status}`, metricReason: "http_4xx" };
+    try {
+      return { ok: true, text, json: JSON.parse(text) as unknown };
+    } catch {
+      return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
+    }
+  }
+
+  /** One POST over the keep-alive agent, abandoned (socket destroyed) after `timeoutMs`. Never rejects. */
+  private exchange(body: string, timeoutMs: number): Promise<HttpOutcome> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (outcome: HttpOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = this.client.request(
+        this.target,
+        {
+          method: "POST",
+          agent: this.agent,
+          headers: { ...this.headers, "content-length": Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.setEncoding("utf8");
+          let text = "";
+          response.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          response.on("end", () => settle({ status: response.statusCode ?? 0, text }));
+          response.on("error", (error: NodeJS.ErrnoException) => settle({ failure: "network", detail: error.code ?? error.message }));
+          // Closed without "end" (and without an error on some Node versions): the answer is cut short.
+          response.on("close", () => settle({ failure: "network", detail: "connection closed mid-answer" }));
+        },
+      );
+      const timer = setTimeout(() => {
+        settle({ failure: "timeout" });
+        request.destroy();
+      }, timeoutMs);
+      request.on("error", (error: NodeJS.ErrnoException) => settle({ failure: "network", detail: error.code ?? error.message }));
+      request.end(body);
+    });
   }
 }

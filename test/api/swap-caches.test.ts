@@ -1,16 +1,21 @@
 // The hot path's round trips, counted by the real chain client (chain.stats()) and by the
-// localnet's RPC server: one round trip per request with warm caches; dynamicComputeUnitLimit adds
-// exactly one simulation, and a failed simulation comes back as `simulationError`.
+// localnet's RPC server. With the chain-state cache off (CHAIN_STATE_TTL_MS=0): one round trip per
+// request with warm immutable caches; dynamicComputeUnitLimit adds exactly one simulation, and a
+// failed simulation comes back as `simulationError`. With it on (the last block): no round trip
+// for a warm repeated request until the TTL lapses, then exactly one.
 import * as grpc from "@grpc/grpc-js";
-import { MintLayout } from "@solana/spl-token";
-import { AddressLookupTableProgram, PublicKey, Transaction } from "@solana/web3.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, AccountLayout, MintLayout, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { AddressLookupTableProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import type { ReadBatchRequest } from "../../src/chain/solana-chain.js";
+import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { carbonAccount } from "../core/amm/reference-fixtures.js";
-import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, startSwapStack, toProtoJson } from "./swap-stack.js";
+import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, recording, startSwapStack, toProtoJson } from "./swap-stack.js";
 import type { SwapStack } from "./swap-stack.js";
 
 // A real mainnet Meteora DLMM pair (pump token X / SOL Y) from the carbon fixtures: its adapter
@@ -43,7 +48,8 @@ function createLookupTable(localnet: Localnet, addresses: PublicKey[]): PublicKe
 
 let stack: SwapStack;
 beforeAll(async () => {
-  stack = await startSwapStack({ extraSeeders: [seedDlmm] });
+  // Chain-state cache off: every request reads the user's accounts and the fees (the last block turns it on).
+  stack = await startSwapStack({ extraSeeders: [seedDlmm], chainStateTtlMs: 0 });
 });
 afterAll(async () => {
   await stack?.close();
@@ -182,6 +188,7 @@ describe("lookup tables from LOOKUP_TABLES", () => {
         created = createLookupTable(localnet, [pool.pool.address, pool.config.address, pool.vaultA.address, pool.vaultB.address, pool.observation.address]);
       }],
       lookupTables: () => [created!.toBase58()],
+      chainStateTtlMs: 0,
     });
     table = created!;
   });
@@ -204,7 +211,7 @@ describe("lookup tables from LOOKUP_TABLES", () => {
 
   test("a configured table that does not exist is not asked for on every request", async () => {
     const missing = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
-    const api = createSwapApi({ chain: withTables.chain, lookupTables: [missing], relayTipAccounts: [], random: () => 0 });
+    const api = createSwapApi({ chain: withTables.chain, lookupTables: [missing], relayTipAccounts: [], random: () => 0, chainStateTtlMs: 0 });
     const raw = { userPublicKey: WALLET, quote: demoSolToUsdc().quoteResponse };
     await api.swapInstructions(raw);
     const before = withTables.chain.stats().roundTrips;
@@ -216,5 +223,85 @@ describe("lookup tables from LOOKUP_TABLES", () => {
   test("asLegacyTransaction: no lookup tables", async () => {
     const { body } = await withTables.rest(demoSolToUsdc({ asLegacyTransaction: true }));
     expect(body.addressLookupTableAddresses).toEqual([]);
+  });
+});
+
+describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's accounts reused for the TTL", () => {
+  const TTL = 500;
+  let clock = 1_700_000_000_000; // the operation's `now`, moved by the tests
+  const batches: ReadBatchRequest[] = [];
+  const api = () =>
+    createSwapApi({
+      chain: recording(stack.chain, batches),
+      relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS,
+      random: () => 0.5,
+      now: () => clock,
+      chainStateTtlMs: TTL,
+    });
+  const solToUsdcFor = (user: string) => ({ userPublicKey: user, quote: demoSolToUsdc().quoteResponse });
+  const ataOf = (owner: PublicKey, mint: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
+  /** The ATAs that `setup` creates (CreateIdempotent = ATA program, data [1]); [2] = the account. */
+  const createdAtas = (setup: TransactionInstruction[]) =>
+    setup.filter((ix) => ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && ix.data[0] === 1).map((ix) => ix.keys[1]!.pubkey.toBase58());
+  const usdc = new PublicKey(USDC);
+
+  function seedTokenAccount(address: PublicKey, owner: PublicKey, mint: PublicKey): void {
+    const data = Buffer.alloc(AccountLayout.span);
+    AccountLayout.encode(
+      {
+        mint, owner, amount: 0n, delegateOption: 0, delegate: PublicKey.default, state: 1,
+        isNativeOption: mint.equals(NATIVE_MINT) ? 1 : 0, isNative: mint.equals(NATIVE_MINT) ? 2_039_280n : 0n,
+        delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+      },
+      data,
+    );
+    stack.localnet.setAccount(address, { lamports: 2_039_280n, data, owner: TOKEN_PROGRAM_ID });
+  }
+
+  test("warm: no round trip; after the TTL exactly one batch (user accounts and fees, no pool, no mints)", async () => {
+    const swap = api();
+    const cold = await swap.swapInstructions(solToUsdcFor(WALLET)); // reads the pool (a new operation's pool cache)
+    let before = counters();
+    const warm = await swap.swapInstructions(solToUsdcFor(WALLET));
+    expect(delta(before)).toEqual({ roundTrips: 0, simulations: 0, localnetHttp: 0 });
+    expect(warm.swapInstruction).toEqual(cold.swapInstruction);
+    expect(warm.setupInstructions).toEqual(cold.setupInstructions);
+    expect(warm.computeBudgetInstructions).toEqual(cold.computeBudgetInstructions);
+
+    clock += TTL;
+    before = counters();
+    const first = batches.length;
+    await swap.swapInstructions(solToUsdcFor(WALLET));
+    expect(delta(before)).toEqual({ roundTrips: 1, simulations: 0, localnetHttp: 1 });
+    expect(batches.length - first).toBe(1);
+    const keys = batches[first]!.accounts.map((k) => k.toBase58());
+    const wallet = new PublicKey(WALLET);
+    expect(keys).toEqual(expect.arrayContaining([ataOf(wallet, usdc).toBase58(), ataOf(wallet, NATIVE_MINT).toBase58()]));
+    for (const cached of [DEMO_POOL, SOL, USDC]) expect(keys).not.toContain(cached);
+    expect(batches[first]!.prioritizationFeeAccounts?.map((k) => k.toBase58())).toEqual([DEMO_POOL]);
+
+    clock += TTL - 1; // still fresh
+    before = counters();
+    await swap.swapInstructions(solToUsdcFor(WALLET));
+    expect(delta(before).roundTrips).toBe(0);
+  });
+
+  test("a stale 'missing' only repeats a CreateIdempotent until the TTL lapses; the wSOL account is created even when it exists", async () => {
+    const swap = api();
+    const user = Keypair.generate().publicKey;
+    const wsol = ataOf(user, NATIVE_MINT).toBase58();
+    const userUsdc = ataOf(user, usdc).toBase58();
+    const before = await swap.swapInstructions(solToUsdcFor(user.toBase58()));
+    expect(createdAtas(before.setupInstructions)).toEqual([wsol, userUsdc]);
+
+    seedTokenAccount(new PublicKey(userUsdc), user, usdc);
+    seedTokenAccount(new PublicKey(wsol), user, NATIVE_MINT);
+    const stale = await swap.swapInstructions(solToUsdcFor(user.toBase58())); // within the TTL: still "missing"
+    expect(createdAtas(stale.setupInstructions)).toEqual([wsol, userUsdc]);
+
+    clock += TTL;
+    const fresh = await swap.swapInstructions(solToUsdcFor(user.toBase58()));
+    // Both exist now: the output ATA is skipped, the wSOL account (closed by every swap) is not.
+    expect(createdAtas(fresh.setupInstructions)).toEqual([wsol]);
   });
 });

@@ -166,7 +166,7 @@ export interface SwapStack {
 }
 
 /** The chain as the API sees it, recording the batched reads it asks for. */
-function recording(chain: SolanaChain, batches: ReadBatchRequest[]): SolanaChain {
+export function recording(chain: SolanaChain, batches: ReadBatchRequest[]): SolanaChain {
   return new Proxy(chain, {
     get(target, prop) {
       if (prop === "readBatch") {
@@ -190,6 +190,8 @@ export async function startSwapStack(
     relayTipAccounts?: readonly string[];
     /** LOOKUP_TABLES, known after seeding. */
     lookupTables?: () => readonly string[];
+    /** CHAIN_STATE_TTL_MS (default: the service's default). */
+    chainStateTtlMs?: number;
   } = {},
 ): Promise<SwapStack> {
   const localnet = await startLocalnet({ port: 0 });
@@ -201,6 +203,7 @@ export async function startSwapStack(
     relayTipAccounts: options.relayTipAccounts ?? DEFAULT_RELAY_TIP_ACCOUNTS,
     lookupTables: options.lookupTables?.() ?? [],
     random: options.random ?? (() => 0.5),
+    ...(options.chainStateTtlMs !== undefined ? { chainStateTtlMs: options.chainStateTtlMs } : {}),
   });
   const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
 

@@ -104,6 +104,23 @@ describe("chain layer against a misbehaving RPC server", () => {
     expect(requests).toBe(2);
   });
 
+  it("keeps the connection alive: sequential calls share one socket", async () => {
+    let connections = 0;
+    const onConnection = () => {
+      connections += 1;
+    };
+    server.on("connection", onConnection);
+    behaviour = (_q, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: 7 }));
+    };
+    const chain = new RpcSolanaChain({ url, ...options });
+    for (let i = 0; i < 3; i++) expect(await chain.getSlot()).toBe(7);
+    server.off("connection", onConnection);
+    expect(requests).toBe(3);
+    expect(connections).toBe(1);
+  });
+
   it("never retries sendTransaction", async () => {
     behaviour = (_q, res) => res.writeHead(503).end();
     const chain = new RpcSolanaChain({ url, ...options });

@@ -7,6 +7,7 @@
 import bs58 from "bs58";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { SwapInstructionsOutcome } from "./swap-instructions.js";
+import { base58Of } from "../../core/solana/base58-strings.js";
 
 export interface JupiterInstructionJson {
   readonly programId: string;
@@ -16,8 +17,8 @@ export interface JupiterInstructionJson {
 
 export function instructionToJupiterJson(ix: TransactionInstruction): JupiterInstructionJson {
   return {
-    programId: ix.programId.toBase58(),
-    accounts: ix.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
+    programId: base58Of(ix.programId),
+    accounts: ix.keys.map((k) => ({ pubkey: base58Of(k.pubkey), isSigner: k.isSigner, isWritable: k.isWritable })),
     data: Buffer.from(ix.data).toString("base64"),
   };
 }
@@ -42,7 +43,7 @@ export function swapResponseToJupiterJson(outcome: SwapInstructionsOutcome): Rec
     swapInstruction: instructionToJupiterJson(outcome.swapInstruction),
     cleanupInstruction: outcome.cleanupInstruction ? instructionToJupiterJson(outcome.cleanupInstruction) : null,
     otherInstructions: outcome.otherInstructions.map(instructionToJupiterJson),
-    addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => k.toBase58()),
+    addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => base58Of(k)),
     prioritizationFeeLamports: Number(outcome.prioritizationFeeLamports),
     computeUnitLimit: outcome.computeUnitLimit,
     prioritizationType: prioritizationTypeJson(outcome.prioritizationType),

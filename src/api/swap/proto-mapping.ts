@@ -22,6 +22,7 @@ import type {
   SwapInstructionsResponse,
 } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { SwapInstructionsOutcome } from "./swap-instructions.js";
+import { base58Of } from "../../core/solana/base58-strings.js";
 
 /** proto3 has no "absent" for strings: an empty string is an unset optional key. */
 function optionalString(value: string): string | undefined {
@@ -145,8 +146,8 @@ export function swapRequestFromProto(req: ProtoSwapInstructionsRequest): SwapIns
 
 export function instructionToProto(ix: TransactionInstruction): Instruction {
   return create(InstructionSchema, {
-    programId: ix.programId.toBase58(),
-    accounts: ix.keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable })),
+    programId: base58Of(ix.programId),
+    accounts: ix.keys.map((k) => ({ pubkey: base58Of(k.pubkey), isSigner: k.isSigner, isWritable: k.isWritable })),
     data: new Uint8Array(ix.data),
   });
 }
@@ -172,7 +173,7 @@ export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstr
     swapInstruction: instructionToProto(outcome.swapInstruction),
     ...(outcome.cleanupInstruction ? { cleanupInstruction: instructionToProto(outcome.cleanupInstruction) } : {}),
     otherInstructions: outcome.otherInstructions.map(instructionToProto),
-    addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => k.toBase58()),
+    addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => base58Of(k)),
     prioritizationFeeLamports: outcome.prioritizationFeeLamports,
     computeUnitLimit: outcome.computeUnitLimit,
     prioritizationType: prioritizationTypeToProto(outcome.prioritizationType),

@@ -4,6 +4,8 @@
  * prioritization fees, latest blockhash) → decode pools → a second read only when an AMM needs
  * more (tick/bin arrays, markets) → build → one simulation with `dynamicComputeUnitLimit`.
  * Validation runs before any RPC call; errors are the core's and the chain's (see swap-errors.ts).
+ * Fee samples and the user's token accounts are reused for `chainStateTtlMs` (chain-state-cache.ts),
+ * so a warm repeated request makes no round trip at all.
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AddressLookupTableAccount } from "@solana/web3.js";
@@ -15,11 +17,20 @@ import { shortenLastValidBlockHeight } from "../../core/swap/blockhash.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/build.js";
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
 import type { LookupTable } from "../../core/swap/lookup-tables.js";
-import { mintsFromAccounts, planAccountReads, planDependencies, planPriorityFeeAccounts, routeMints } from "../../core/swap/plan.js";
+import {
+  mintsFromAccounts,
+  planAccountReads,
+  planDependencies,
+  planPriorityFeeAccounts,
+  routeMints,
+  userAccountsToCheck,
+} from "../../core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
 import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { decodeRoutePools } from "../../core/swap/route-pools.js";
 import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
+import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "./chain-state-cache.js";
+import { base58Of } from "../../core/solana/base58-strings.js";
 
 /** Program authorities of the Jupiter program: ids 0–7, load-balanced at random like Jupiter. */
 const PROGRAM_AUTHORITY_IDS = 8;
@@ -38,6 +49,11 @@ export interface SwapInstructionsDeps {
   readonly now?: () => number;
   /** Decoded immutable pools, shared across requests; one is created if omitted. */
   readonly poolCache?: ImmutablePoolCache;
+  /**
+   * How long fee samples and the user's token accounts are reused (`CHAIN_STATE_TTL_MS`), ms,
+   * measured with `now`; 0 = read on every request. Default 1 000.
+   */
+  readonly chainStateTtlMs?: number;
 }
 
 export interface BlockhashWithMetadata {
@@ -78,6 +94,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const now = deps.now ?? Date.now;
   const poolCache: ImmutablePoolCache = deps.poolCache ?? new Map();
   const mintCache = chain.mintAccounts;
+  const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
   const lookupTableKeys = (deps.lookupTables ?? []).map((k) => new PublicKey(k));
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
   const pick = <T>(items: readonly T[]): T | undefined =>
@@ -88,7 +105,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const missingTableUntil = new Map<string, number>();
   async function loadLookupTables(parsed: ParsedSwapRequest): Promise<AddressLookupTableAccount[]> {
     if (parsed.asLegacyTransaction || lookupTableKeys.length === 0) return [];
-    const keys = lookupTableKeys.filter((k) => (missingTableUntil.get(k.toBase58()) ?? 0) <= now());
+    const keys = lookupTableKeys.filter((k) => (missingTableUntil.get(base58Of(k)) ?? 0) <= now());
     if (keys.length === 0) return [];
     const tables = await chain.getLookupTables(keys); // cached by the chain
     for (const [key, table] of tables) if (table === null) missingTableUntil.set(key, now() + MISSING_LOOKUP_TABLE_RETRY_MS);
@@ -99,21 +116,42 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
     const programAuthorityId = Math.min(PROGRAM_AUTHORITY_IDS - 1, Math.floor(random() * PROGRAM_AUTHORITY_IDS));
 
-    // ---- the one batched read -----------------------------------------------------------------
-    const { known: cachedMints, unknown: reads } = mintCache.lookup(planAccountReads(parsed, poolCache));
+    // ---- the one batched read (of what no cache holds fresh) ------------------------------------
+    const { known: cachedMints, unknown } = mintCache.lookup(planAccountReads(parsed, poolCache));
+    const accounts = new Map<string, AccountData | null>(cachedMints);
+    const userAccounts = chainState.enabled ? new Set(userAccountsToCheck(parsed).map((k) => base58Of(k))) : undefined;
+    const reads: PublicKey[] = [];
+    for (const key of unknown) {
+      const address = base58Of(key);
+      const cached = userAccounts?.has(address) ? chainState.freshAccount(address) : undefined;
+      if (cached) accounts.set(address, cached.account);
+      else reads.push(key);
+    }
+    const feeAccounts = needsFeeSamples(parsed) ? planPriorityFeeAccounts(parsed) : undefined;
+    const cachedFees = feeAccounts && chainState.freshFees(feeAccounts);
+    const readAt = now();
     const [batch, lookupTableAccounts] = await Promise.all([
       chain.readBatch({
         accounts: reads,
-        ...(needsFeeSamples(parsed) ? { prioritizationFeeAccounts: planPriorityFeeAccounts(parsed) } : {}),
+        ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: true,
       }),
       loadLookupTables(parsed),
     ]);
     const blockhash: LatestBlockhash = batch.latestBlockhash!;
     const fetchedAtMs = now();
-    const accounts = new Map<string, AccountData | null>(cachedMints);
-    reads.forEach((key, i) => accounts.set(key.toBase58(), batch.accounts[i] ?? null));
-    for (const mint of routeMints(parsed)) if (!cachedMints.has(mint.toBase58())) mintCache.remember(accounts.get(mint.toBase58()));
+    reads.forEach((key, i) => {
+      const address = base58Of(key);
+      const account = batch.accounts[i] ?? null;
+      accounts.set(address, account);
+      if (userAccounts?.has(address)) chainState.rememberAccount(address, account, readAt);
+    });
+    let feeSamples: readonly number[] = cachedFees ?? [];
+    if (feeAccounts && !cachedFees) {
+      feeSamples = (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee);
+      chainState.rememberFees(feeAccounts, feeSamples, readAt);
+    }
+    for (const mint of routeMints(parsed)) if (!cachedMints.has(base58Of(mint))) mintCache.remember(accounts.get(base58Of(mint)));
 
     const pools = decodeRoutePools(parsed, accounts, poolCache);
     const mints = mintsFromAccounts(parsed, accounts);
@@ -122,14 +160,14 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const dependencies = planDependencies(parsed, { accounts, pools, mints, programAuthorityId });
     if (dependencies.length > 0) {
       const more = await chain.readBatch({ accounts: dependencies });
-      dependencies.forEach((key, i) => accounts.set(key.toBase58(), more.accounts[i] ?? null));
+      dependencies.forEach((key, i) => accounts.set(base58Of(key), more.accounts[i] ?? null));
     }
 
     let result = buildSwapInstructions(parsed, {
       accounts,
       pools,
       mints,
-      prioritizationFees: (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee),
+      prioritizationFees: feeSamples,
       relayTipAccount: pick(tipAccounts),
       lookupTables: lookupTableAccounts.map(toLookupTable),
       programAuthorityId,
@@ -168,8 +206,8 @@ async function simulate(
   lookupTables: readonly AddressLookupTableAccount[],
 ): Promise<{ units: number } | SimulationFailure> {
   try {
-    const chosen = new Set(result.addressLookupTableAddresses.map((k) => k.toBase58()));
-    const tables = lookupTables.filter((t) => chosen.has(t.key.toBase58()));
+    const chosen = new Set(result.addressLookupTableAddresses.map((k) => base58Of(k)));
+    const tables = lookupTables.filter((t) => chosen.has(base58Of(t.key)));
     const tx = assembleTransactionMessage(result, result.payer, blockhash, tables);
     const simulation = await chain.simulateTransaction(tx);
     if (simulation.err !== null) {

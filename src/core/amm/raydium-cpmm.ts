@@ -14,7 +14,9 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { base58Of } from "../solana/base58-strings.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 
@@ -133,9 +135,15 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
   ]) as unknown as Codec<RaydiumCpmmConfig>;
 }
 
-/** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]`. */
+/** Authorities by program id (one per deployment of the program: a handful), derived once each. */
+const cpmmAuthorities = new BoundedLruMap<string, PublicKey>(64);
+
+/** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]` (memoised: a pure function of the program id). */
 export function findRaydiumCpmmAuthority(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[0];
+  return cpmmAuthorities.getOrSet(
+    base58Of(programId),
+    () => PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[0],
+  );
 }
 
 function meta(pubkey: PublicKey, isWritable: boolean): AccountMeta {

@@ -2,7 +2,9 @@ import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAd
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { PublicKey as Key } from "@solana/web3.js";
 import type { AccountData } from "./account.js";
+import { BoundedLruMap } from "./bounded-lru-map.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.js";
+import { base58Of } from "./base58-strings.js";
 
 /** What the swap builder needs from a mint account: its token program (= owner) and decimals. */
 export interface MintInfo {
@@ -13,10 +15,32 @@ export interface MintInfo {
 /** Mints by base58 address. */
 export type MintMap = ReadonlyMap<string, MintInfo>;
 
+/** How many owners' derived ATAs are remembered, and how many per owner and token program. */
+const ATA_MEMO_OWNERS = 20_000;
+const ATA_MEMO_MINTS_PER_OWNER = 256;
+/**
+ * ATAs derived so far: owner → token program → mint (base58 texts, each cached per key object, so
+ * the lookups hash no new strings). A derivation is a PDA search (SHA-256 and an ed25519 on-curve
+ * check per bump): it was half of a swap request's CPU, for the same few addresses again and
+ * again; the address is a pure function of its seeds, so it is memoised.
+ */
+const ataMemo = new BoundedLruMap<string, Map<string, Map<string, PublicKey>>>(ATA_MEMO_OWNERS);
+
 /** The associated token account of `owner` for `mint` under the mint's own token program. */
 export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
-  // allowOwnerOffCurve: program authorities (PDAs) own ATAs too.
-  return getAssociatedTokenAddressSync(mint, owner, true, tokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+  const byProgram = ataMemo.getOrSet(base58Of(owner), () => new Map());
+  const programKey = base58Of(tokenProgram);
+  let byMint = byProgram.get(programKey);
+  if (byMint === undefined) byProgram.set(programKey, (byMint = new Map()));
+  const mintKey = base58Of(mint);
+  let address = byMint.get(mintKey);
+  if (address === undefined) {
+    // allowOwnerOffCurve: program authorities (PDAs) own ATAs too.
+    address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
+    if (byMint.size >= ATA_MEMO_MINTS_PER_OWNER) byMint.clear(); // one owner, endless mints: start over
+    byMint.set(mintKey, address);
+  }
+  return address;
 }
 
 /**
@@ -38,10 +62,25 @@ export function isTokenProgram(program: PublicKey): boolean {
 }
 
 /**
+ * Mint infos by account object: cached mint accounts are the same objects on every request, and
+ * unpacking them each time showed in the profile. Account data is never mutated once read.
+ */
+const mintInfoOf = new WeakMap<AccountData, MintInfo | null>();
+
+/**
  * Decodes a mint account (SPL Token or Token-2022, extensions ignored); undefined for anything
  * else, including token accounts and uninitialized mints.
  */
 export function decodeMintInfo(account: AccountData): MintInfo | undefined {
+  let info = mintInfoOf.get(account);
+  if (info === undefined) {
+    info = unpackMintInfo(account) ?? null;
+    mintInfoOf.set(account, info);
+  }
+  return info ?? undefined;
+}
+
+function unpackMintInfo(account: AccountData): MintInfo | undefined {
   if (!isTokenProgram(account.owner)) return undefined;
   try {
     // spl-token's own unpacking: it also tells a Token-2022 mint with extensions from a token account.

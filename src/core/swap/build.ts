@@ -23,6 +23,7 @@ import type { RoutePool } from "./route-pools.js";
 import type { ParsedSwapRequest } from "./request.js";
 import { cleanupInstruction, setupInstructions } from "./setup.js";
 import { jupiterSwapInstruction } from "./swap-instruction.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 export interface SwapBuildInputs {
   /** Everything read so far (pools, mints, user accounts, dependencies); `null` = read, missing. */
@@ -63,7 +64,7 @@ export interface SwapInstructionsResult {
 
 function checkFeeAccount(parsed: ParsedSwapRequest, accounts: AccountMap): void {
   if (!parsed.feeAccount) return;
-  const account = accounts.get(parsed.feeAccount.toBase58());
+  const account = accounts.get(base58Of(parsed.feeAccount));
   if (account === undefined) return; // not read (skipped by the caller): the program checks it
   const mint = account ? tokenAccountMint(account) : undefined;
   if (!mint) throw new ValidationError("feeAccount", "token_account", "must be an initialized token account");

@@ -1,4 +1,5 @@
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 /** An operator-configured address lookup table and its addresses. */
 export interface LookupTable {
@@ -14,10 +15,10 @@ export function lookupCandidates(instructions: readonly TransactionInstruction[]
   const staticKeys = new Set<string>();
   const all = new Set<string>();
   for (const ix of instructions) {
-    staticKeys.add(ix.programId.toBase58());
+    staticKeys.add(base58Of(ix.programId));
     for (const meta of ix.keys) {
-      all.add(meta.pubkey.toBase58());
-      if (meta.isSigner) staticKeys.add(meta.pubkey.toBase58());
+      all.add(base58Of(meta.pubkey));
+      if (meta.isSigner) staticKeys.add(base58Of(meta.pubkey));
     }
   }
   for (const key of staticKeys) all.delete(key);
@@ -33,8 +34,9 @@ export function selectLookupTables(
   instructions: readonly TransactionInstruction[],
   tables: readonly LookupTable[],
 ): PublicKey[] {
+  if (tables.length === 0) return []; // nothing to choose from: skip base58-encoding every account
   const uncovered = lookupCandidates(instructions);
-  const remaining = tables.map((t) => ({ table: t, keys: new Set(t.addresses.map((a) => a.toBase58())) }));
+  const remaining = tables.map((t) => ({ table: t, keys: new Set(t.addresses.map((a) => base58Of(a))) }));
   const chosen: PublicKey[] = [];
   for (;;) {
     let best: (typeof remaining)[number] | undefined;

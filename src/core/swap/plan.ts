@@ -7,10 +7,11 @@ import { SwapPreconditionError } from "./precondition-error.js";
 import { resolveRoute, usesSharedAccounts } from "./route-accounts.js";
 import type { ImmutablePoolCache, RoutePool } from "./route-pools.js";
 import type { ParsedSwapRequest } from "./request.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 function unique(keys: readonly PublicKey[]): PublicKey[] {
   const seen = new Map<string, PublicKey>();
-  for (const key of keys) seen.set(key.toBase58(), key);
+  for (const key of keys) seen.set(base58Of(key), key);
   return [...seen.values()];
 }
 
@@ -44,7 +45,7 @@ export function userAccountsToCheck(parsed: ParsedSwapRequest): PublicKey[] {
  * of the route, the fee account (its mint is checked), and the user accounts of `userAccountsToCheck`.
  */
 export function planAccountReads(parsed: ParsedSwapRequest, poolCache?: ImmutablePoolCache): PublicKey[] {
-  const pools = parsed.quote.routePlan.map((s) => s.ammKey).filter((key) => !poolCache?.has(key.toBase58()));
+  const pools = parsed.quote.routePlan.map((s) => s.ammKey).filter((key) => !poolCache?.has(base58Of(key)));
   return unique([
     ...pools,
     ...routeMints(parsed),
@@ -67,10 +68,10 @@ export function planPriorityFeeAccounts(parsed: ParsedSwapRequest): PublicKey[] 
 export function mintsFromAccounts(parsed: ParsedSwapRequest, accounts: AccountMap): Map<string, MintInfo> {
   const mints = new Map<string, MintInfo>();
   for (const mint of routeMints(parsed)) {
-    const account = accounts.get(mint.toBase58());
+    const account = accounts.get(base58Of(mint));
     const info = account ? decodeMintInfo(account) : undefined;
-    if (!info) throw new SwapPreconditionError(`mint ${mint.toBase58()} not found or not a token mint`);
-    mints.set(mint.toBase58(), info);
+    if (!info) throw new SwapPreconditionError(`mint ${base58Of(mint)} not found or not a token mint`);
+    mints.set(base58Of(mint), info);
   }
   return mints;
 }
@@ -88,5 +89,5 @@ export function planDependencies(
     const { adapter, pool } = inputs.pools[i]!;
     return adapter.dependencies(pool, step.params);
   });
-  return unique(keys).filter((key) => !inputs.accounts.has(key.toBase58()));
+  return unique(keys).filter((key) => !inputs.accounts.has(base58Of(key)));
 }

@@ -1,6 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { SwapMode } from "../amm/adapter.js";
 import { ValidationError } from "../validation-error.js";
+import { base58Of, publicKeyFromBase58 } from "../solana/base58-strings.js";
 
 /** A u64 as it may arrive: a decimal string (Jupiter JSON), a JS integer or a bigint (protobuf). */
 export type U64Input = string | number | bigint;
@@ -144,7 +145,7 @@ function publicKey(value: unknown, field: string): PublicKey {
     throw new ValidationError(field, "public_key", "must be a base58 public key (32 bytes)");
   }
   try {
-    return new PublicKey(value);
+    return publicKeyFromBase58(value); // one shared key object per text (see base58-strings.ts)
   } catch {
     throw new ValidationError(field, "public_key", "must be a base58 public key (32 bytes)");
   }
@@ -225,10 +226,10 @@ function parseStep(raw: unknown, field: string): ParsedRouteStep {
  * is consumed later or is the quote's output, and the steps reading one mint share it 100%.
  */
 function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, steps: readonly ParsedRouteStep[]): void {
-  const produced = new Set([quote.inputMint.toBase58()]);
+  const produced = new Set([base58Of(quote.inputMint)]);
   steps.forEach((step, i) => {
     const field = `quoteResponse.routePlan[${i}].swapInfo`;
-    if (!produced.has(step.inputMint.toBase58())) {
+    if (!produced.has(base58Of(step.inputMint))) {
       throw new ValidationError(
         `${field}.inputMint`,
         "route_chain",
@@ -238,11 +239,11 @@ function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, step
     if (step.outputMint.equals(quote.inputMint)) {
       throw new ValidationError(`${field}.outputMint`, "route_circular", "must not be the quote's inputMint");
     }
-    produced.add(step.outputMint.toBase58());
+    produced.add(base58Of(step.outputMint));
   });
   steps.forEach((step, i) => {
-    const out = step.outputMint.toBase58();
-    const later = steps.slice(i + 1).some((s) => s.inputMint.toBase58() === out);
+    const out = base58Of(step.outputMint);
+    const later = steps.slice(i + 1).some((s) => base58Of(s.inputMint) === out);
     if (!step.outputMint.equals(quote.outputMint) && !later) {
       throw new ValidationError(
         `quoteResponse.routePlan[${i}].swapInfo.outputMint`,
@@ -256,7 +257,7 @@ function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, step
   }
   const percentByInput = new Map<string, number>();
   for (const step of steps) {
-    const key = step.inputMint.toBase58();
+    const key = base58Of(step.inputMint);
     percentByInput.set(key, (percentByInput.get(key) ?? 0) + step.percent);
   }
   for (const [mint, sum] of percentByInput) {

@@ -5,6 +5,7 @@ import { associatedTokenAddress } from "../solana/token-accounts.js";
 import type { MintInfo, MintMap } from "../solana/token-accounts.js";
 import { SwapPreconditionError } from "./precondition-error.js";
 import type { ParsedSwapRequest } from "./request.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 export interface ResolvedStep {
   readonly inputIndex: number;
@@ -36,8 +37,8 @@ export function usesSharedAccounts(parsed: ParsedSwapRequest): boolean {
 }
 
 export function mintInfo(mints: MintMap, mint: PublicKey): MintInfo {
-  const info = mints.get(mint.toBase58());
-  if (!info) throw new SwapPreconditionError(`mint ${mint.toBase58()} not found`);
+  const info = mints.get(base58Of(mint));
+  if (!info) throw new SwapPreconditionError(`mint ${base58Of(mint)} not found`);
   return info;
 }
 

@@ -5,6 +5,7 @@ import { adapterForOwner } from "../amm/registry.js";
 import type { AccountMap } from "../solana/account.js";
 import { SwapPreconditionError } from "./precondition-error.js";
 import type { ParsedRouteStep, ParsedSwapRequest } from "./request.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 /** A route step's pool, decoded by its AMM's adapter. */
 export interface RoutePool {
@@ -16,7 +17,7 @@ export interface RoutePool {
 export type ImmutablePoolCache = Map<string, RoutePool>;
 
 export function stepOf(step: ParsedRouteStep, index: number) {
-  return { index, ammKey: step.ammKey.toBase58(), label: step.label };
+  return { index, ammKey: base58Of(step.ammKey), label: step.label };
 }
 
 /**
@@ -31,14 +32,14 @@ export function decodeRoutePools(
   adapterFor: (owner: PublicKey) => AmmAdapter<any> | undefined = adapterForOwner,
 ): RoutePool[] {
   return parsed.quote.routePlan.map((step, index) => {
-    const key = step.ammKey.toBase58();
+    const key = base58Of(step.ammKey);
     let routePool = cache?.get(key);
     if (routePool === undefined) {
       const account = accounts.get(key);
       if (!account) throw new SwapPreconditionError("pool account not found", stepOf(step, index));
       const adapter = adapterFor(account.owner);
       if (!adapter) {
-        throw new SwapPreconditionError(`unsupported AMM (owner program ${account.owner.toBase58()})`, stepOf(step, index));
+        throw new SwapPreconditionError(`unsupported AMM (owner program ${base58Of(account.owner)})`, stepOf(step, index));
       }
       try {
         routePool = { adapter, pool: adapter.decodePool(account) };
@@ -52,7 +53,7 @@ export function decodeRoutePools(
     const trades = (x: PublicKey, y: PublicKey) => (x.equals(a) && y.equals(b)) || (x.equals(b) && y.equals(a));
     if (!trades(step.inputMint, step.outputMint)) {
       throw new SwapPreconditionError(
-        `pool trades ${a.toBase58()}/${b.toBase58()}, not ${step.inputMint.toBase58()} -> ${step.outputMint.toBase58()}`,
+        `pool trades ${base58Of(a)}/${base58Of(b)}, not ${base58Of(step.inputMint)} -> ${base58Of(step.outputMint)}`,
         stepOf(step, index),
       );
     }

@@ -7,6 +7,7 @@ import type { MintMap } from "../solana/token-accounts.js";
 import type { ResolvedRoute } from "./route-accounts.js";
 import { mintInfo } from "./route-accounts.js";
 import type { ParsedSwapRequest } from "./request.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 /** Lamports to wrap: the input amount, or its maximum for ExactOut (what is left comes back on close). */
 export function wrapLamports(parsed: ParsedSwapRequest): bigint {
@@ -16,7 +17,8 @@ export function wrapLamports(parsed: ParsedSwapRequest): bigint {
 /**
  * Setup, in Jupiter's order: wrap SOL (create the wSOL ATA, transfer, SyncNative), create the
  * user's ATAs of intermediate mints (not shared), then of the output mint (not with
- * destinationTokenAccount). Existing accounts are skipped unless skipUserAccountsRpcCalls.
+ * destinationTokenAccount). Existing accounts are skipped unless skipUserAccountsRpcCalls — except
+ * the wSOL account, always created when wrapping.
  */
 export function setupInstructions(
   parsed: ParsedSwapRequest,
@@ -29,7 +31,7 @@ export function setupInstructions(
   const created = new Set<string>();
   /** Marks one of the user's ATAs as handled; true when it still has to be created. */
   const needsAta = (ata: PublicKey): boolean => {
-    const key = ata.toBase58();
+    const key = base58Of(ata);
     if (created.has(key)) return false;
     created.add(key);
     return parsed.skipUserAccountsRpcCalls || !accounts.get(key); // known to exist: skipped
@@ -43,8 +45,10 @@ export function setupInstructions(
 
   if (quote.inputMint.equals(NATIVE_MINT) && parsed.wrapAndUnwrapSol) {
     mintInfo(mints, NATIVE_MINT); // throws (precondition) when the native mint was not found, as for any route mint
-    const accountExists = !needsAta(wrappedSolAccount(user));
-    instructions.push(...wrapSolInstructions(payer, user, wrapLamports(parsed), { accountExists }));
+    needsAta(wrappedSolAccount(user)); // handled here: never created twice
+    // Always created (idempotent), whatever the read said: the cleanup closes it on every swap, and
+    // the existence the caller passes may be up to CHAIN_STATE_TTL_MS old.
+    instructions.push(...wrapSolInstructions(payer, user, wrapLamports(parsed)));
   }
   if (!route.shared) {
     for (const mint of route.slotMints.slice(1, -1)) createAta(mint);

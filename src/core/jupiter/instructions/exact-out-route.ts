@@ -20,14 +20,17 @@ export interface ExactOutRouteInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<ExactOutRouteInstructionData> | undefined;
+
 export function getExactOutRouteInstructionDataCodec(): Codec<ExactOutRouteInstructionData> {
-  return withDiscriminator<ExactOutRouteInstructionData>("exact_out_route", EXACT_OUT_ROUTE_DISCRIMINATOR, [
+  return (dataCodec ??= withDiscriminator<ExactOutRouteInstructionData>("exact_out_route", EXACT_OUT_ROUTE_DISCRIMINATOR, [
     ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
     ["outAmount", getU64Codec()],
     ["quotedInAmount", getU64Codec()],
     ["slippageBps", getU16Codec()],
     ["platformFeeBps", getU8Codec()],
-  ]);
+  ]));
 }
 
 export interface ExactOutRouteInstructionAccounts {

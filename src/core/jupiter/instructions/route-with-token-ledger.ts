@@ -20,13 +20,16 @@ export interface RouteWithTokenLedgerInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<RouteWithTokenLedgerInstructionData> | undefined;
+
 export function getRouteWithTokenLedgerInstructionDataCodec(): Codec<RouteWithTokenLedgerInstructionData> {
-  return withDiscriminator<RouteWithTokenLedgerInstructionData>("route_with_token_ledger", ROUTE_WITH_TOKEN_LEDGER_DISCRIMINATOR, [
+  return (dataCodec ??= withDiscriminator<RouteWithTokenLedgerInstructionData>("route_with_token_ledger", ROUTE_WITH_TOKEN_LEDGER_DISCRIMINATOR, [
     ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
     ["quotedOutAmount", getU64Codec()],
     ["slippageBps", getU16Codec()],
     ["platformFeeBps", getU8Codec()],
-  ]);
+  ]));
 }
 
 export interface RouteWithTokenLedgerInstructionAccounts {

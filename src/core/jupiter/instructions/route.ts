@@ -20,14 +20,17 @@ export interface RouteInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<RouteInstructionData> | undefined;
+
 export function getRouteInstructionDataCodec(): Codec<RouteInstructionData> {
-  return withDiscriminator<RouteInstructionData>("route", ROUTE_DISCRIMINATOR, [
+  return (dataCodec ??= withDiscriminator<RouteInstructionData>("route", ROUTE_DISCRIMINATOR, [
     ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
     ["inAmount", getU64Codec()],
     ["quotedOutAmount", getU64Codec()],
     ["slippageBps", getU16Codec()],
     ["platformFeeBps", getU8Codec()],
-  ]);
+  ]));
 }
 
 export interface RouteInstructionAccounts {

@@ -20,8 +20,11 @@ export interface SharedAccountsExactOutRouteInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<SharedAccountsExactOutRouteInstructionData> | undefined;
+
 export function getSharedAccountsExactOutRouteInstructionDataCodec(): Codec<SharedAccountsExactOutRouteInstructionData> {
-  return withDiscriminator<SharedAccountsExactOutRouteInstructionData>(
+  return (dataCodec ??= withDiscriminator<SharedAccountsExactOutRouteInstructionData>(
     "shared_accounts_exact_out_route",
     SHARED_ACCOUNTS_EXACT_OUT_ROUTE_DISCRIMINATOR,
     [
@@ -32,7 +35,7 @@ export function getSharedAccountsExactOutRouteInstructionDataCodec(): Codec<Shar
       ["slippageBps", getU16Codec()],
       ["platformFeeBps", getU8Codec()],
     ],
-  );
+  ));
 }
 
 /** `shared_accounts_exact_out_route`: through the program authority's token accounts, ExactOut. */

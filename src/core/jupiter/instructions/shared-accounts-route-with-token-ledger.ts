@@ -21,8 +21,11 @@ export interface SharedAccountsRouteWithTokenLedgerInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<SharedAccountsRouteWithTokenLedgerInstructionData> | undefined;
+
 export function getSharedAccountsRouteWithTokenLedgerInstructionDataCodec(): Codec<SharedAccountsRouteWithTokenLedgerInstructionData> {
-  return withDiscriminator<SharedAccountsRouteWithTokenLedgerInstructionData>(
+  return (dataCodec ??= withDiscriminator<SharedAccountsRouteWithTokenLedgerInstructionData>(
     "shared_accounts_route_with_token_ledger",
     SHARED_ACCOUNTS_ROUTE_WITH_TOKEN_LEDGER_DISCRIMINATOR,
     [
@@ -32,7 +35,7 @@ export function getSharedAccountsRouteWithTokenLedgerInstructionDataCodec(): Cod
       ["slippageBps", getU16Codec()],
       ["platformFeeBps", getU8Codec()],
     ],
-  );
+  ));
 }
 
 export function getSharedAccountsRouteWithTokenLedgerInstruction(

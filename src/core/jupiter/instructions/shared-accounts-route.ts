@@ -22,8 +22,11 @@ export interface SharedAccountsRouteInstructionData {
   readonly platformFeeBps: number;
 }
 
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<SharedAccountsRouteInstructionData> | undefined;
+
 export function getSharedAccountsRouteInstructionDataCodec(): Codec<SharedAccountsRouteInstructionData> {
-  return withDiscriminator<SharedAccountsRouteInstructionData>(
+  return (dataCodec ??= withDiscriminator<SharedAccountsRouteInstructionData>(
     "shared_accounts_route",
     SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR,
     [
@@ -34,7 +37,7 @@ export function getSharedAccountsRouteInstructionDataCodec(): Codec<SharedAccoun
       ["slippageBps", getU16Codec()],
       ["platformFeeBps", getU8Codec()],
     ],
-  );
+  ));
 }
 
 /** The 13 fixed accounts of both shared-accounts instructions. */

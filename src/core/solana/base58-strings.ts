@@ -1,0 +1,37 @@
+/**
+ * Base58 text of public keys, computed at most once per key object. Encoding base58 is quadratic
+ * in the length: the request profile showed it at ~30 % of a swap's CPU, mostly for the same keys
+ * (program ids, memoised PDAs/ATAs, the request's own keys) again and again. `publicKeyFromBase58`
+ * remembers the text a key was parsed from and hands out one (immutable) key object per text, so
+ * keys parsed from requests, derived from them (memoised by key object identity downstream) and
+ * printed back all hit these caches.
+ */
+import { PublicKey } from "@solana/web3.js";
+import { BoundedLruMap } from "./bounded-lru-map.js";
+
+const textOf = new WeakMap<PublicKey, string>();
+/** Key objects by base58 text: a few hundred bytes each. */
+const PARSED_KEY_ENTRIES = 50_000;
+const parsed = new BoundedLruMap<string, PublicKey>(PARSED_KEY_ENTRIES);
+
+/** `key.toBase58()`, cached per key object. */
+export function base58Of(key: PublicKey): string {
+  let text = textOf.get(key);
+  if (text === undefined) {
+    text = key.toBase58();
+    textOf.set(key, text);
+  }
+  return text;
+}
+
+/** `new PublicKey(text)` (throws the same way on bad input), one shared object per text. */
+export function publicKeyFromBase58(text: string): PublicKey {
+  let key = parsed.get(text);
+  if (key === undefined) {
+    key = new PublicKey(text);
+    // A text that decodes to 32 bytes is canonical: toBase58 gives it back, so it can stand in.
+    textOf.set(key, text);
+    parsed.set(text, key);
+  }
+  return key;
+}
