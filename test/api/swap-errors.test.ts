@@ -34,6 +34,8 @@ const BAD: BadCase[] = [
   { name: "userPublicKey not base58", field: "userPublicKey", mutate: (r) => (r.userPublicKey = "not-a-key!") },
   { name: "userPublicKey missing", field: "userPublicKey", mutate: (r) => delete r.userPublicKey },
   { name: "userPublicKey of 31 bytes", field: "userPublicKey", mutate: (r) => (r.userPublicKey = "1111111111111111111111111111111") },
+  // Base58 decoding is quadratic: a request-sized key must be refused before it is decoded (else: minutes of CPU).
+  { name: "userPublicKey of 200 000 characters", field: "userPublicKey", mutate: (r) => (r.userPublicKey = "2".repeat(200_000)) },
   { name: "quoteResponse missing", field: "quoteResponse", mutate: (r) => delete r.quoteResponse },
   { name: "inputMint not a key", field: "quoteResponse.inputMint", mutate: (r) => (q(r).inputMint = "xyz") },
   { name: "outputMint equals inputMint", field: "quoteResponse.outputMint", mutate: (r) => (q(r).outputMint = SOL) },

@@ -10,9 +10,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AddressLookupTableAccount } from "@solana/web3.js";
 import type { LatestBlockhash, SolanaChain } from "../../chain/solana-chain.js";
-import { ChainUnavailableError } from "../../chain/chain-errors.js";
 import type { AccountData } from "../../core/solana/account.js";
-import { assembleTransactionMessage } from "../../core/swap/assemble.js";
 import { shortenLastValidBlockHeight } from "../../core/swap/blockhash.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/build.js";
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
@@ -30,12 +28,15 @@ import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap
 import { decodeRoutePools } from "../../core/swap/route-pools.js";
 import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
 import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "./chain-state-cache.js";
+import { ConfiguredLookupTables } from "./configured-lookup-tables.js";
+import { simulateSwap } from "./simulate-swap.js";
+import type { SimulationFailure } from "./simulate-swap.js";
+import { PROGRAM_AUTHORITY_COUNT } from "../../core/jupiter/pdas.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
+import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
 
-/** Program authorities of the Jupiter program: ids 0–7, load-balanced at random like Jupiter. */
-const PROGRAM_AUTHORITY_IDS = 8;
-/** How long a configured lookup table found missing is not asked for again. */
-const MISSING_LOOKUP_TABLE_RETRY_MS = 60_000;
+/** Decoded immutable pools kept across requests (a few KB each). */
+const IMMUTABLE_POOL_CACHE_ENTRIES = 10_000;
 
 export interface SwapInstructionsDeps {
   readonly chain: SolanaChain;
@@ -64,11 +65,6 @@ export interface BlockhashWithMetadata {
   readonly fetchedAtMs: number;
 }
 
-export interface SimulationFailure {
-  readonly errorCode: string;
-  readonly error: string;
-}
-
 /** The core's instruction groups plus what the API adds: blockhash and simulation outcome. */
 export interface SwapInstructionsOutcome extends SwapInstructionsResult {
   readonly programAuthorityId: number;
@@ -92,29 +88,18 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const { chain } = deps;
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
-  const poolCache: ImmutablePoolCache = deps.poolCache ?? new Map();
+  const poolCache: ImmutablePoolCache = deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES);
   const mintCache = chain.mintAccounts;
   const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
-  const lookupTableKeys = (deps.lookupTables ?? []).map((k) => new PublicKey(k));
+  const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now);
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
 
-  // The chain caches the tables it found; a configured table that does not exist would be asked
-  // for again on every request, so it is left out for a while instead.
-  const missingTableUntil = new Map<string, number>();
-  async function loadLookupTables(parsed: ParsedSwapRequest): Promise<AddressLookupTableAccount[]> {
-    if (parsed.asLegacyTransaction || lookupTableKeys.length === 0) return [];
-    const keys = lookupTableKeys.filter((k) => (missingTableUntil.get(base58Of(k)) ?? 0) <= now());
-    if (keys.length === 0) return [];
-    const tables = await chain.getLookupTables(keys); // cached by the chain
-    for (const [key, table] of tables) if (table === null) missingTableUntil.set(key, now() + MISSING_LOOKUP_TABLE_RETRY_MS);
-    return [...tables.values()].filter((t): t is AddressLookupTableAccount => t !== null);
-  }
-
   return async function swapInstructions(request) {
     const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
-    const programAuthorityId = Math.min(PROGRAM_AUTHORITY_IDS - 1, Math.floor(random() * PROGRAM_AUTHORITY_IDS));
+    // Load-balanced over the program authorities at random, like Jupiter.
+    const programAuthorityId = Math.min(PROGRAM_AUTHORITY_COUNT - 1, Math.floor(random() * PROGRAM_AUTHORITY_COUNT));
 
     // ---- the one batched read (of what no cache holds fresh) ------------------------------------
     const { known: cachedMints, unknown } = mintCache.lookup(planAccountReads(parsed, poolCache));
@@ -136,7 +121,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: true,
       }),
-      loadLookupTables(parsed),
+      parsed.asLegacyTransaction ? [] : lookupTables.load(), // legacy messages cannot use tables
     ]);
     const blockhash: LatestBlockhash = batch.latestBlockhash!;
     const fetchedAtMs = now();
@@ -175,7 +160,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
 
     let simulationError: SimulationFailure | undefined;
     if (parsed.dynamicComputeUnitLimit) {
-      const simulated = await simulate(chain, result, blockhash.blockhash, lookupTableAccounts);
+      const simulated = await simulateSwap(chain, result, blockhash.blockhash, lookupTableAccounts);
       if ("units" in simulated) result = withComputeUnitLimit(result, simulated.units);
       else simulationError = simulated;
     }
@@ -192,37 +177,4 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       simulationError,
     };
   };
-}
-
-/**
- * Simulates the assembled transaction once. A transaction that fails (or that the node refuses to
- * simulate, or that cannot even be assembled, e.g. too large) is a result, not an error: Jupiter
- * returns it as `simulationError`. Only an unreachable RPC is an error.
- */
-async function simulate(
-  chain: SolanaChain,
-  result: SwapInstructionsResult,
-  blockhash: string,
-  lookupTables: readonly AddressLookupTableAccount[],
-): Promise<{ units: number } | SimulationFailure> {
-  try {
-    const chosen = new Set(result.addressLookupTableAddresses.map((k) => base58Of(k)));
-    const tables = lookupTables.filter((t) => chosen.has(base58Of(t.key)));
-    const tx = assembleTransactionMessage(result, result.payer, blockhash, tables);
-    const simulation = await chain.simulateTransaction(tx);
-    if (simulation.err !== null) {
-      const lastLog = simulation.logs.at(-1);
-      return {
-        errorCode: "TRANSACTION_SIMULATION_FAILED",
-        error: `${JSON.stringify(simulation.err)}${lastLog ? ` (${lastLog})` : ""}`,
-      };
-    }
-    if (simulation.unitsConsumed === null) {
-      return { errorCode: "TRANSACTION_SIMULATION_FAILED", error: "the simulation reported no consumed compute units" };
-    }
-    return { units: simulation.unitsConsumed };
-  } catch (error) {
-    if (error instanceof ChainUnavailableError) throw error;
-    return { errorCode: "TRANSACTION_SIMULATION_FAILED", error: (error as Error).message ?? String(error) };
-  }
 }

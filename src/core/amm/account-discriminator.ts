@@ -1,5 +1,6 @@
 import { AmmError } from "./adapter.js";
 import type { AccountData } from "../solana/account.js";
+import { hasDiscriminator } from "../solana/discriminator.js";
 
 /**
  * Checks an Anchor account's 8-byte discriminator (`sha256("account:<Name>")[0..8]`) and
@@ -7,13 +8,11 @@ import type { AccountData } from "../solana/account.js";
  */
 export function expectAnchorAccount(
   account: AccountData,
-  discriminator: readonly number[],
+  discriminator: ArrayLike<number>,
   minSize: number,
   what: string,
 ): void {
-  const { data } = account;
-  const matches = data.length >= minSize && discriminator.every((byte, i) => data[i] === byte);
-  if (!matches) {
+  if (account.data.length < minSize || !hasDiscriminator(account.data, discriminator)) {
     throw new AmmError(`account ${account.address.toBase58()} is not a ${what} (wrong discriminator or size)`);
   }
 }

@@ -3,6 +3,7 @@ import {
   getArrayDecoder,
   getBytesDecoder,
   getI32Decoder,
+  getI64Encoder,
   getStructDecoder,
   getU16Decoder,
   getU64Decoder,
@@ -10,13 +11,17 @@ import {
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
-import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { isBitSet } from "./tick-bitmap.js";
+import type { BitmapExtension } from "./tick-bitmap.js";
 
 export const METEORA_DLMM_PROGRAM_ID = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
 /** PDA `["__event_authority"]` of the DLMM program (Anchor event CPI). */
@@ -33,6 +38,8 @@ const INTERNAL_BITMAP_HALF = 512;
 const EXTENSION_ROWS = 12;
 const LOWEST_BIN_ARRAY_INDEX = -INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1);
 const HIGHEST_BIN_ARRAY_INDEX = INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1) - 1;
+/** Pairs whose derived extension address is remembered. */
+const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** Bin arrays passed per swap step: the highest count seen in Jupiter's real DLMM steps. */
 const SWAP_BIN_ARRAY_COUNT = 3;
 
@@ -97,11 +104,6 @@ export interface MeteoraDlmmPool {
   readonly tokenYProgram: PublicKey;
 }
 
-interface BitmapExtension {
-  readonly positive: readonly (readonly bigint[])[];
-  readonly negative: readonly (readonly bigint[])[];
-}
-
 /** DLMM stores each mint's token program as a flag: 0 = SPL Token, 1 = Token-2022. */
 function tokenProgramFromFlag(flag: number, mint: PublicKey): PublicKey {
   if (flag === 0) return TOKEN_PROGRAM_ID;
@@ -126,15 +128,15 @@ export function decodeMeteoraDlmmPool(account: AccountData): MeteoraDlmmPool {
   };
 }
 
-export function meteoraDlmmBitmapExtensionAddress(lbPair: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([Buffer.from("bitmap"), lbPair.toBuffer()], METEORA_DLMM_PROGRAM_ID)[0];
-}
+/** Memoised: derived for every request through the pair, in `dependencies` and again in `build`. */
+export const meteoraDlmmBitmapExtensionAddress = memoisedDerivation(
+  POOL_ADDRESS_MEMO_ENTRIES,
+  (lbPair) => PublicKey.findProgramAddressSync([Buffer.from("bitmap"), lbPair.toBuffer()], METEORA_DLMM_PROGRAM_ID)[0],
+);
 
 export function meteoraDlmmBinArrayAddress(lbPair: PublicKey, index: number): PublicKey {
-  const indexBytes = Buffer.alloc(8);
-  indexBytes.writeBigInt64LE(BigInt(index));
   return PublicKey.findProgramAddressSync(
-    [Buffer.from("bin_array"), lbPair.toBuffer(), indexBytes],
+    [Buffer.from("bin_array"), lbPair.toBuffer(), Uint8Array.from(getI64Encoder().encode(index))],
     METEORA_DLMM_PROGRAM_ID,
   )[0];
 }
@@ -145,21 +147,17 @@ function decodeBitmapExtension(account: AccountData): BitmapExtension {
   return { positive: d.positiveBinArrayBitmap, negative: d.negativeBinArrayBitmap };
 }
 
-function testBit(words: readonly bigint[], bit: number): boolean {
-  return ((words[Math.floor(bit / 64)]! >> BigInt(bit % 64)) & 1n) === 1n;
-}
-
 /** Whether bin array `index` holds liquidity, per the pair's bitmap or (outside it) the extension. */
 function isBinArrayInitialized(pool: MeteoraDlmmPool, extension: BitmapExtension | null, index: number): boolean {
   if (index >= -INTERNAL_BITMAP_HALF && index < INTERNAL_BITMAP_HALF) {
-    return testBit(pool.binArrayBitmap, index + INTERNAL_BITMAP_HALF);
+    return isBitSet(pool.binArrayBitmap, index + INTERNAL_BITMAP_HALF);
   }
   if (extension === null) return false;
   // Extension rows: positive index i → row i/512 - 1, bit i%512; negative i → the same for -(i+1).
   const magnitude = index > 0 ? index : -(index + 1);
   const row = Math.floor(magnitude / INTERNAL_BITMAP_HALF) - 1;
   const rows = index > 0 ? extension.positive : extension.negative;
-  return testBit(rows[row]!, magnitude % INTERNAL_BITMAP_HALF);
+  return isBitSet(rows[row]!, magnitude % INTERNAL_BITMAP_HALF);
 }
 
 /**
@@ -187,7 +185,7 @@ function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap):
   if (params.swapMode === "ExactOut") throw new AmmError("Meteora DLMM does not support ExactOut");
   const swapForY = swapsFromFirstMint([pool.tokenXMint, pool.tokenYMint], params);
   const extensionAddress = meteoraDlmmBitmapExtensionAddress(pool.address);
-  const extensionAccount = accounts.get(extensionAddress.toBase58());
+  const extensionAccount = accounts.get(base58Of(extensionAddress));
   if (extensionAccount === undefined) {
     throw new AmmError(`DLMM bitmap extension ${extensionAddress.toBase58()} was not read`);
   }

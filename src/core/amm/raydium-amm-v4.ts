@@ -1,11 +1,12 @@
-import { fixDecoderSize, getBytesDecoder, getStructDecoder, getU64Decoder } from "@solana/kit";
+import { fixDecoderSize, getBytesDecoder, getStructDecoder, getU64Decoder, getU64Encoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
-import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8");
@@ -95,7 +96,7 @@ interface MarketAccounts {
 
 /** The order-book accounts the AMM settles against, read from the pool's Serum/OpenBook market. */
 function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAccounts {
-  const market = accounts.get(pool.marketId.toBase58());
+  const market = accounts.get(base58Of(pool.marketId));
   if (market === undefined) throw new AmmError(`market ${pool.marketId.toBase58()} was not read`);
   if (market === null) throw new AmmError(`market ${pool.marketId.toBase58()} of the pool does not exist`);
   if (!market.owner.equals(pool.marketProgramId) || market.data.length < MARKET_STATE_V3_SIZE) {
@@ -106,10 +107,9 @@ function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAcc
     throw new AmmError(`market ${pool.marketId.toBase58()} records another address (${d.ownAddress.toBase58()})`);
   }
   // Serum's vault signer: create_program_address([market, nonce as u64 LE], market program).
-  const nonce = Buffer.alloc(8);
-  nonce.writeBigUInt64LE(d.vaultSignerNonce);
   let vaultSigner: PublicKey;
   try {
+    const nonce = Uint8Array.from(getU64Encoder().encode(d.vaultSignerNonce));
     vaultSigner = PublicKey.createProgramAddressSync([pool.marketId.toBuffer(), nonce], pool.marketProgramId);
   } catch {
     throw new AmmError(`market ${pool.marketId.toBase58()} has an invalid vault signer nonce ${d.vaultSignerNonce}`);

@@ -1,22 +1,28 @@
 import {
+  Endian,
   fixDecoderSize,
   getArrayDecoder,
   getBytesDecoder,
   getI32Decoder,
+  getI32Encoder,
   getStructDecoder,
   getU16Decoder,
   getU64Decoder,
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
-import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { isBitSet } from "./tick-bitmap.js";
+import type { BitmapExtension } from "./tick-bitmap.js";
 
 export const RAYDIUM_CLMM_PROGRAM_ID = new PublicKey("CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK");
 
@@ -31,6 +37,8 @@ const MIN_TICK = -443636;
 const MAX_TICK = 443636;
 /** The pool's own bitmap covers tick-array indices [-512, 511]; the extension 14 more 512-bit rows each side. */
 const BITMAP_HALF = 512;
+/** Pools whose derived extension address is remembered. */
+const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** Initialized tick arrays passed per swap step (same depth as Whirlpool's three). */
 const SWAP_TICK_ARRAY_COUNT = 3;
 
@@ -78,11 +86,6 @@ export interface RaydiumClmmPool {
   readonly tickArrayBitmap: readonly bigint[];
 }
 
-interface BitmapExtension {
-  readonly positive: readonly (readonly bigint[])[];
-  readonly negative: readonly (readonly bigint[])[];
-}
-
 export function decodeRaydiumClmmPool(account: AccountData): RaydiumClmmPool {
   expectAnchorAccount(account, POOL_STATE_DISCRIMINATOR, POOL_STATE_ACCOUNT_SIZE, "Raydium CLMM PoolState");
   const d = poolStateDecoder.decode(account.data);
@@ -100,16 +103,16 @@ export function decodeRaydiumClmmPool(account: AccountData): RaydiumClmmPool {
   };
 }
 
-export function raydiumClmmBitmapExtensionAddress(pool: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [Buffer.from("pool_tick_array_bitmap_extension"), pool.toBuffer()],
-    RAYDIUM_CLMM_PROGRAM_ID,
-  )[0];
-}
+/** Memoised: derived for every request through the pool, in `dependencies` and again in `build`. */
+export const raydiumClmmBitmapExtensionAddress = memoisedDerivation(
+  POOL_ADDRESS_MEMO_ENTRIES,
+  (pool) =>
+    PublicKey.findProgramAddressSync([Buffer.from("pool_tick_array_bitmap_extension"), pool.toBuffer()], RAYDIUM_CLMM_PROGRAM_ID)[0],
+);
 
 export function raydiumClmmTickArrayAddress(pool: PublicKey, startTickIndex: number): PublicKey {
-  const start = Buffer.alloc(4);
-  start.writeInt32BE(startTickIndex); // Raydium seeds the start index big-endian
+  // Raydium seeds the start index big-endian.
+  const start = Uint8Array.from(getI32Encoder({ endian: Endian.Big }).encode(startTickIndex));
   return PublicKey.findProgramAddressSync([Buffer.from("tick_array"), pool.toBuffer(), start], RAYDIUM_CLMM_PROGRAM_ID)[0];
 }
 
@@ -119,21 +122,17 @@ function decodeBitmapExtension(account: AccountData): BitmapExtension {
   return { positive: d.positiveTickArrayBitmap, negative: d.negativeTickArrayBitmap };
 }
 
-function testBit(words: readonly bigint[], bit: number): boolean {
-  return ((words[Math.floor(bit / 64)]! >> BigInt(bit % 64)) & 1n) === 1n;
-}
-
 /**
  * Whether tick array `index` is initialized. Outside the pool's bitmap the extension holds rows of
  * 512: positive index i → row ⌊i/512⌋-1, bit i mod 512; negative i → row r with i = -(r+2)·512 + bit
  * (raydium-clmm `TickArrayBitmapExtension::get_bitmap_offset` / `tick_array_offset_in_bitmap`).
  */
 function isTickArrayInitialized(pool: RaydiumClmmPool, extension: BitmapExtension | null, index: number): boolean {
-  if (index >= -BITMAP_HALF && index < BITMAP_HALF) return testBit(pool.tickArrayBitmap, index + BITMAP_HALF);
+  if (index >= -BITMAP_HALF && index < BITMAP_HALF) return isBitSet(pool.tickArrayBitmap, index + BITMAP_HALF);
   if (extension === null) return false;
-  if (index > 0) return testBit(extension.positive[Math.floor(index / BITMAP_HALF) - 1]!, index % BITMAP_HALF);
+  if (index > 0) return isBitSet(extension.positive[Math.floor(index / BITMAP_HALF) - 1]!, index % BITMAP_HALF);
   const row = Math.floor(-index / BITMAP_HALF) - 1 - (-index % BITMAP_HALF === 0 ? 1 : 0);
-  return testBit(extension.negative[row]!, index + (row + 2) * BITMAP_HALF);
+  return isBitSet(extension.negative[row]!, index + (row + 2) * BITMAP_HALF);
 }
 
 /**
@@ -165,7 +164,7 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
   const tokenProgram0 = tokenProgramOfMint(accounts, pool.tokenMint0);
   const tokenProgram1 = tokenProgramOfMint(accounts, pool.tokenMint1);
   const extensionAddress = raydiumClmmBitmapExtensionAddress(pool.address);
-  const extensionAccount = accounts.get(extensionAddress.toBase58());
+  const extensionAccount = accounts.get(base58Of(extensionAddress));
   if (extensionAccount === undefined) {
     throw new AmmError(`Raydium CLMM bitmap extension ${extensionAddress.toBase58()} was not read`);
   }

@@ -1,24 +1,27 @@
 import {
+  Endian,
   fixCodecSize,
   getArrayCodec,
   getBooleanCodec,
   getBytesCodec,
   getStructCodec,
   getU16Codec,
+  getU16Encoder,
   getU64Codec,
   getU8Codec,
 } from "@solana/kit";
 import type { Codec, ReadonlyUint8Array } from "@solana/kit";
 import { AccountLayout, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
-import type { AccountMeta } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
-import { BoundedLruMap } from "../solana/bounded-lru-map.js";
+import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
-import { base58Of } from "../solana/base58-strings.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { expectAnchorAccount } from "./account-discriminator.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** Raydium CPMM ("Raydium CP" in Jupiter quotes). */
 export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
@@ -99,6 +102,9 @@ export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPool> {
   ]) as unknown as Codec<RaydiumCpmmPool>;
 }
 
+// Built once: decoding runs per request for pools not yet cached.
+const poolStateCodec = getRaydiumCpmmPoolCodec();
+
 /** Raydium CPMM `AmmConfig` (236 bytes), as the SDK's `CpmmConfigInfoLayout`. */
 export interface RaydiumCpmmConfig {
   readonly discriminator: ReadonlyUint8Array;
@@ -136,18 +142,14 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
 }
 
 /** Authorities by program id (one per deployment of the program: a handful), derived once each. */
-const cpmmAuthorities = new BoundedLruMap<string, PublicKey>(64);
+const authorityOf = memoisedDerivation(
+  64,
+  (programId) => PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[0],
+);
 
-/** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]` (memoised: a pure function of the program id). */
+/** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]`. */
 export function findRaydiumCpmmAuthority(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return cpmmAuthorities.getOrSet(
-    base58Of(programId),
-    () => PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[0],
-  );
-}
-
-function meta(pubkey: PublicKey, isWritable: boolean): AccountMeta {
-  return { pubkey, isSigner: false, isWritable };
+  return authorityOf(programId);
 }
 
 /** A decoded pool with the address it was read from (the state does not hold its own address). */
@@ -168,13 +170,8 @@ export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
     if (!account.owner.equals(this.programId)) {
       throw new AmmError(`${account.address.toBase58()} is not owned by Raydium CPMM`);
     }
-    if (
-      account.data.length < RAYDIUM_CPMM_POOL_SIZE ||
-      !Buffer.from(account.data.subarray(0, 8)).equals(Buffer.from(POOL_STATE_DISCRIMINATOR))
-    ) {
-      throw new AmmError(`${account.address.toBase58()} is not a Raydium CPMM pool state`);
-    }
-    return { address: account.address, state: getRaydiumCpmmPoolCodec().decode(account.data) };
+    expectAnchorAccount(account, POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+    return { address: account.address, state: poolStateCodec.decode(account.data) };
   }
 
   mints(pool: DecodedRaydiumCpmmPool): readonly [PublicKey, PublicKey] {
@@ -188,13 +185,7 @@ export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
   /** Jupiter's `raydiumCpSwap` step layout; direction, vaults and token programs from the pool. */
   build(pool: DecodedRaydiumCpmmPool, params: SwapParams, _accounts: AccountMap): SwapAndAccountMetas {
     const { state } = pool;
-    const aToB = params.sourceMint.equals(state.mintA) && params.destinationMint.equals(state.mintB);
-    const bToA = params.sourceMint.equals(state.mintB) && params.destinationMint.equals(state.mintA);
-    if (!aToB && !bToA) {
-      throw new AmmError(
-        `pool trades ${state.mintA.toBase58()}/${state.mintB.toBase58()}, not ${params.sourceMint.toBase58()} -> ${params.destinationMint.toBase58()}`,
-      );
-    }
+    const aToB = swapsFromFirstMint([state.mintA, state.mintB], params);
     const [inputVault, outputVault] = aToB ? [state.vaultA, state.vaultB] : [state.vaultB, state.vaultA];
     const [inputProgram, outputProgram] = aToB
       ? [state.mintProgramA, state.mintProgramB]
@@ -202,20 +193,20 @@ export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
     return {
       swap: { kind: "RaydiumCP" },
       accounts: [
-        meta(this.programId, false),
-        meta(params.tokenTransferAuthority, false), // Raydium's `payer`: the owner of the token accounts
-        meta(findRaydiumCpmmAuthority(this.programId), false),
-        meta(state.configId, false),
-        meta(pool.address, true),
-        meta(params.sourceTokenAccount, true),
-        meta(params.destinationTokenAccount, true),
-        meta(inputVault, true),
-        meta(outputVault, true),
-        meta(inputProgram, false),
-        meta(outputProgram, false),
-        meta(params.sourceMint, false),
-        meta(params.destinationMint, false),
-        meta(state.observationId, true),
+        readonlyAccount(this.programId),
+        readonlyAccount(params.tokenTransferAuthority), // Raydium's `payer`: the owner of the token accounts
+        readonlyAccount(findRaydiumCpmmAuthority(this.programId)),
+        readonlyAccount(state.configId),
+        writableAccount(pool.address),
+        writableAccount(params.sourceTokenAccount),
+        writableAccount(params.destinationTokenAccount),
+        writableAccount(inputVault),
+        writableAccount(outputVault),
+        readonlyAccount(inputProgram),
+        readonlyAccount(outputProgram),
+        readonlyAccount(params.sourceMint),
+        readonlyAccount(params.destinationMint),
+        writableAccount(state.observationId),
       ],
     };
   }
@@ -233,10 +224,14 @@ export function findRaydiumCpmmPoolAddress(
   )[0];
 }
 
+function findConfigPda(index: number, programId: PublicKey): [PublicKey, number] {
+  // Raydium seeds the config index big-endian.
+  const indexBytes = Uint8Array.from(getU16Encoder({ endian: Endian.Big }).encode(index));
+  return PublicKey.findProgramAddressSync([Buffer.from("amm_config"), indexBytes], programId);
+}
+
 export function findRaydiumCpmmConfigAddress(index: number, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  const indexBytes = Buffer.alloc(2);
-  indexBytes.writeUInt16BE(index); // Raydium seeds the config index big-endian
-  return PublicKey.findProgramAddressSync([Buffer.from("amm_config"), indexBytes], programId)[0];
+  return findConfigPda(index, programId)[0];
 }
 
 function findPoolPda(seed: string, pool: PublicKey, extra: PublicKey | undefined, programId: PublicKey): PublicKey {
@@ -282,12 +277,9 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
   const tokenProgramA = params.tokenProgramA ?? TOKEN_PROGRAM_ID;
   const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
   const lamports = params.lamports ?? 10_000_000n;
-  const config = findRaydiumCpmmConfigAddress(params.configIndex ?? 0, programId);
   // The program signs vault transfers with the stored bumps, so they must be the real ones.
+  const [config, configBump] = findConfigPda(params.configIndex ?? 0, programId);
   const authorityBump = PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[1];
-  const configIndexBytes = Buffer.alloc(2);
-  configIndexBytes.writeUInt16BE(params.configIndex ?? 0);
-  const configBump = PublicKey.findProgramAddressSync([Buffer.from("amm_config"), configIndexBytes], programId)[1];
   const pool = findRaydiumCpmmPoolAddress(config, params.mintA, params.mintB, programId);
   const authority = findRaydiumCpmmAuthority(programId);
   const vaultA = findPoolPda("pool_vault", pool, params.mintA, programId);

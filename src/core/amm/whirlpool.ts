@@ -9,10 +9,11 @@ import {
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
-import { readonlyAccount, writableAccount } from "./account-meta.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
@@ -25,6 +26,8 @@ const WHIRLPOOL_ACCOUNT_SIZE = 653;
 const TICK_ARRAY_SIZE = 88;
 const MIN_TICK_INDEX = -443636;
 const MAX_TICK_INDEX = 443636;
+/** Pools whose derived oracle address is remembered. */
+const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** The swap instruction takes exactly three tick arrays. */
 const SWAP_TICK_ARRAY_COUNT = 3;
 
@@ -78,9 +81,11 @@ export function whirlpoolTickArrayAddress(whirlpool: PublicKey, startTickIndex: 
   return PublicKey.findProgramAddressSync(seeds, WHIRLPOOL_PROGRAM_ID)[0];
 }
 
-export function whirlpoolOracleAddress(whirlpool: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([Buffer.from("oracle"), whirlpool.toBuffer()], WHIRLPOOL_PROGRAM_ID)[0];
-}
+/** Memoised: derived for every request through the pool. */
+export const whirlpoolOracleAddress = memoisedDerivation(
+  POOL_ADDRESS_MEMO_ENTRIES,
+  (whirlpool) => PublicKey.findProgramAddressSync([Buffer.from("oracle"), whirlpool.toBuffer()], WHIRLPOOL_PROGRAM_ID)[0],
+);
 
 /**
  * Start indices of the tick arrays a swap walks through from the current tick. b→a starts one
@@ -114,9 +119,16 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
   const [ownerAccountA, ownerAccountB] = aToB
     ? [params.sourceTokenAccount, params.destinationTokenAccount]
     : [params.destinationTokenAccount, params.sourceTokenAccount];
-  const [tickArray0, tickArray1, tickArray2] = swapTickArrays(pool, aToB).map(writableAccount);
-  // The program writes the oracle for adaptive-fee pools; the SDK's swap builders mark it writable.
-  const oracle = writableAccount(whirlpoolOracleAddress(pool.address));
+  // Both instructions end alike: token accounts and vaults, the three tick arrays, the oracle
+  // (written for adaptive-fee pools; the SDK's swap builders mark it writable).
+  const tail = [
+    writableAccount(ownerAccountA),
+    writableAccount(pool.tokenVaultA),
+    writableAccount(ownerAccountB),
+    writableAccount(pool.tokenVaultB),
+    ...swapTickArrays(pool, aToB).map(writableAccount),
+    writableAccount(whirlpoolOracleAddress(pool.address)),
+  ];
 
   if (!isToken2022(tokenProgramA) && !isToken2022(tokenProgramB)) {
     // Jupiter's `whirlpoolSwap` step = program + Whirlpool `swap` accounts.
@@ -127,14 +139,7 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
         readonlyAccount(TOKEN_PROGRAM_ID),
         readonlyAccount(params.tokenTransferAuthority),
         writableAccount(pool.address),
-        writableAccount(ownerAccountA),
-        writableAccount(pool.tokenVaultA),
-        writableAccount(ownerAccountB),
-        writableAccount(pool.tokenVaultB),
-        tickArray0!,
-        tickArray1!,
-        tickArray2!,
-        oracle,
+        ...tail,
       ],
     };
   }
@@ -150,14 +155,7 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
       writableAccount(pool.address),
       readonlyAccount(pool.tokenMintA),
       readonlyAccount(pool.tokenMintB),
-      writableAccount(ownerAccountA),
-      writableAccount(pool.tokenVaultA),
-      writableAccount(ownerAccountB),
-      writableAccount(pool.tokenVaultB),
-      tickArray0!,
-      tickArray1!,
-      tickArray2!,
-      oracle,
+      ...tail,
     ],
   };
 }

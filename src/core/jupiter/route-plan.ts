@@ -1,4 +1,4 @@
-import { getStructCodec, getU16Codec, getU8Codec } from "@solana/kit";
+import { getStructCodec, getU8Codec } from "@solana/kit";
 import type { Codec } from "@solana/kit";
 import type { SwapVariant } from "../amm/adapter.js";
 import { getSwapCodec } from "./swap-codec.js";
@@ -17,23 +17,6 @@ export function getRoutePlanStepCodec(): Codec<RoutePlanStep> {
   return getStructCodec([
     ["swap", getSwapCodec()],
     ["percent", getU8Codec()],
-    ["inputIndex", getU8Codec()],
-    ["outputIndex", getU8Codec()],
-  ]);
-}
-
-/** V2 step (`bps` instead of `percent`), for the *_v2 instructions. */
-export interface RoutePlanStepV2 {
-  readonly swap: SwapVariant;
-  readonly bps: number;
-  readonly inputIndex: number;
-  readonly outputIndex: number;
-}
-
-export function getRoutePlanStepV2Codec(): Codec<RoutePlanStepV2> {
-  return getStructCodec([
-    ["swap", getSwapCodec()],
-    ["bps", getU16Codec()],
     ["inputIndex", getU8Codec()],
     ["outputIndex", getU8Codec()],
   ]);

@@ -10,6 +10,11 @@ import { PublicKey } from "@solana/web3.js";
 import { BoundedLruMap } from "./bounded-lru-map.js";
 
 const textOf = new WeakMap<PublicKey, string>();
+/**
+ * 32 bytes are at most 44 base58 digits. Longer text is refused before decoding: base58 decoding
+ * is quadratic, and a request-sized string (1 MiB) would block the event loop for minutes.
+ */
+const MAX_PUBLIC_KEY_TEXT_LENGTH = 44;
 /** Key objects by base58 text: a few hundred bytes each. */
 const PARSED_KEY_ENTRIES = 50_000;
 const parsed = new BoundedLruMap<string, PublicKey>(PARSED_KEY_ENTRIES);
@@ -28,6 +33,7 @@ export function base58Of(key: PublicKey): string {
 export function publicKeyFromBase58(text: string): PublicKey {
   let key = parsed.get(text);
   if (key === undefined) {
+    if (text.length > MAX_PUBLIC_KEY_TEXT_LENGTH) throw new Error(`Invalid public key input (${text.length} characters)`);
     key = new PublicKey(text);
     // A text that decodes to 32 bytes is canonical: toBase58 gives it back, so it can stand in.
     textOf.set(key, text);

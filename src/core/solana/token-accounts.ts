@@ -1,6 +1,6 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, unpackMint } from "@solana/spl-token";
-import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { PublicKey as Key } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
 import type { AccountData } from "./account.js";
 import { BoundedLruMap } from "./bounded-lru-map.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.js";
@@ -95,5 +95,5 @@ function unpackMintInfo(account: AccountData): MintInfo | undefined {
 /** The mint of a token account (the first 32 bytes of both token programs' layouts). */
 export function tokenAccountMint(account: AccountData): PublicKey | undefined {
   if (!isTokenProgram(account.owner) || account.data.length < 165) return undefined;
-  return new Key(account.data.subarray(0, 32));
+  return new PublicKey(account.data.subarray(0, 32));
 }

@@ -2,8 +2,14 @@ import type { AddressLookupTableAccount, PublicKey, TransactionInstruction, Vers
 import { compileUnsignedTransaction } from "../solana/transaction-message.js";
 import type { SwapInstructionsResult } from "./build.js";
 
+/** The instruction groups of a swap. */
+export type InstructionGroups = Pick<
+  SwapInstructionsResult,
+  "computeBudgetInstructions" | "setupInstructions" | "swapInstruction" | "cleanupInstruction" | "otherInstructions"
+>;
+
 /** All instructions in Jupiter's order: compute budget, setup, swap, cleanup, other (tip). */
-export function orderedInstructions(result: SwapInstructionsResult): TransactionInstruction[] {
+export function orderedInstructions(result: InstructionGroups): TransactionInstruction[] {
   return [
     ...result.computeBudgetInstructions,
     ...result.setupInstructions,

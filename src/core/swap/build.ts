@@ -14,6 +14,8 @@ import {
   pricingFor,
 } from "./compute-budget.js";
 import type { ComputeUnitPricing } from "./compute-budget.js";
+import { orderedInstructions } from "./assemble.js";
+import type { InstructionGroups } from "./assemble.js";
 import { selectLookupTables } from "./lookup-tables.js";
 import type { LookupTable } from "./lookup-tables.js";
 import { SwapPreconditionError } from "./precondition-error.js";
@@ -121,14 +123,19 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
   const pricing = pricingFor(p, inputs.prioritizationFees ?? []);
   const budgetPart = budget(pricing, DEFAULT_COMPUTE_UNIT_LIMIT, p.kind === "relayTip" ? p.lamports : undefined);
 
-  const all = [...budgetPart.computeBudgetInstructions, ...setup, swapInstruction, ...(cleanup ? [cleanup] : []), ...otherInstructions];
-  return {
-    ...budgetPart,
+  const groups: InstructionGroups = {
+    computeBudgetInstructions: budgetPart.computeBudgetInstructions,
     setupInstructions: setup,
     swapInstruction,
     cleanupInstruction: cleanup,
     otherInstructions,
-    addressLookupTableAddresses: parsed.asLegacyTransaction ? [] : selectLookupTables(all, inputs.lookupTables ?? []),
+  };
+  return {
+    ...budgetPart,
+    ...groups,
+    addressLookupTableAddresses: parsed.asLegacyTransaction
+      ? []
+      : selectLookupTables(orderedInstructions(groups), inputs.lookupTables ?? []),
     computeUnitPricing: pricing,
     payer: parsed.payer,
     asLegacyTransaction: parsed.asLegacyTransaction,

@@ -13,8 +13,15 @@ export interface RoutePool {
   readonly pool: unknown;
 }
 
-/** Decoded pools whose adapter says `poolIsImmutable`, by ammKey; owned by the caller. */
-export type ImmutablePoolCache = Map<string, RoutePool>;
+/**
+ * Decoded pools whose adapter says `poolIsImmutable`, by ammKey; owned by the caller (a Map, or a
+ * BoundedLruMap so that the pools clients name cannot grow it without bound).
+ */
+export interface ImmutablePoolCache {
+  get(ammKey: string): RoutePool | undefined;
+  has(ammKey: string): boolean;
+  set(ammKey: string, pool: RoutePool): void;
+}
 
 export function stepOf(step: ParsedRouteStep, index: number) {
   return { index, ammKey: base58Of(step.ammKey), label: step.label };

@@ -5,6 +5,7 @@ import { getRouteInstruction } from "../jupiter/instructions/route.js";
 import { getSharedAccountsExactOutRouteInstruction } from "../jupiter/instructions/shared-accounts-exact-out-route.js";
 import { getSharedAccountsRouteInstruction } from "../jupiter/instructions/shared-accounts-route.js";
 import type { RoutePlanStep } from "../jupiter/route-plan.js";
+import { readonlyAccount } from "../solana/account-meta.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import type { MintMap } from "../solana/token-accounts.js";
 import type { ResolvedRoute } from "./route-accounts.js";
@@ -31,7 +32,7 @@ export function jupiterSwapInstruction(
   }));
   const remainingAccounts: AccountMeta[] = stepAccounts.flatMap((s) => s.accounts);
   // Appended after the steps: the program stops reading at the last step, so it is carried, not used.
-  if (parsed.trackingAccount) remainingAccounts.push({ pubkey: parsed.trackingAccount, isSigner: false, isWritable: false });
+  if (parsed.trackingAccount) remainingAccounts.push(readonlyAccount(parsed.trackingAccount));
 
   const platformFeeBps = quote.platformFee?.feeBps ?? 0;
   const destinationProgram = mintInfo(mints, quote.outputMint).tokenProgram;

@@ -1,5 +1,6 @@
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import type { AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
 import { computeBudgetInstructions } from "../solana/compute-budget.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT } from "../solana/programs.js";
 import { associatedTokenAddress, createAssociatedTokenAccountIdempotent } from "../solana/token-accounts.js";
@@ -29,7 +30,7 @@ export interface OpenOrder {
  * ValidationError on `field` (Jupiter answers "no matching orders found").
  */
 export function resolveMakersOrder(field: string, orderKey: PublicKey, maker: PublicKey, accounts: AccountMap): OpenOrder {
-  const data = accounts.get(orderKey.toBase58());
+  const data = accounts.get(base58Of(orderKey));
   if (data === undefined || data === null) throw new ValidationError(field, "order_exists", "no matching order found (the account does not exist)");
   if (!data.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(data.data)) {
     throw new ValidationError(field, "order_account", "is not a Limit Order v2 order account");
@@ -61,8 +62,9 @@ export function getCancelInstructionsForOrder(
   let makerInputMintAccount: PublicKey | null = null;
   if (!account.inputMint.equals(NATIVE_MINT)) {
     makerInputMintAccount = associatedTokenAddress(account.maker, account.inputMint, account.inputTokenProgram);
-    if (!createdAtas.has(makerInputMintAccount.toBase58())) {
-      createdAtas.add(makerInputMintAccount.toBase58());
+    const ataKey = base58Of(makerInputMintAccount);
+    if (!createdAtas.has(ataKey)) {
+      createdAtas.add(ataKey);
       instructions.push(createAssociatedTokenAccountIdempotent(signer, account.maker, account.inputMint, account.inputTokenProgram));
       computeUnits += CREATE_ATA_COMPUTE_UNITS;
     }

@@ -1,5 +1,5 @@
+import { base58Of, publicKeyFromBase58 } from "../solana/base58-strings.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
-import { PublicKey } from "@solana/web3.js";
 import { ValidationError } from "../validation-error.js";
 import { buildCancelTransaction, resolveMakersOrder } from "./cancel-order.js";
 import type { CancelEnvironment, CancelTransaction, OpenOrder } from "./cancel-order.js";
@@ -35,10 +35,10 @@ export function buildCancelOrdersTransactions(
     for (const [address, data] of env.accounts) {
       if (data === null || !data.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(data.data)) continue;
       const account = decodeOrderAccount(data.data);
-      if (account.maker.equals(valid.maker)) orders.push({ orderKey: new PublicKey(address), account });
+      if (account.maker.equals(valid.maker)) orders.push({ orderKey: publicKeyFromBase58(address), account });
     }
-    // Deterministic batches regardless of RPC result order.
-    orders.sort((a, b) => a.orderKey.toBase58().localeCompare(b.orderKey.toBase58()));
+    // Deterministic batches regardless of RPC result order (code-point order: the same in every locale).
+    orders.sort((a, b) => (base58Of(a.orderKey) < base58Of(b.orderKey) ? -1 : 1));
   }
   if (orders.length === 0) throw new ValidationError("orders", "orders_found", "no matching orders found for this maker");
   const price = resolveComputeUnitPrice(valid.computeUnitPrice, env.recentPriorityFees);

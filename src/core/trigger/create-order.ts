@@ -3,6 +3,7 @@ import type { AccountMap } from "../solana/account.js";
 import { computeBudgetInstructions } from "../solana/compute-budget.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { associatedTokenAddress, createAssociatedTokenAccountIdempotent } from "../solana/token-accounts.js";
+import type { MintInfo } from "../solana/token-accounts.js";
 import { closeWrappedSolInstruction, wrapSolInstructions } from "../solana/wrap-sol.js";
 import { ValidationError } from "../validation-error.js";
 import { compileTransaction } from "../solana/transaction-message.js";
@@ -16,7 +17,7 @@ import {
   findOrderAddress,
 } from "./pdas.js";
 import { resolveMint, validateCreateOrderRequest } from "./validate.js";
-import type { CreateOrderRequest, MintFacts, ValidCreateOrderRequest } from "./validate.js";
+import type { CreateOrderRequest, ValidCreateOrderRequest } from "./validate.js";
 
 /** The compute unit limit Jupiter sets on create-order transactions (observed: 132,000). */
 export const CREATE_ORDER_COMPUTE_UNIT_LIMIT = 132_000;
@@ -39,8 +40,8 @@ export interface CreateOrderTransaction extends CompiledTransaction {
   readonly order: PublicKey;
   readonly uniqueId: bigint;
   readonly inputMintReserve: PublicKey;
-  readonly inputMint: MintFacts;
-  readonly outputMint: MintFacts;
+  readonly inputMint: MintInfo;
+  readonly outputMint: MintInfo;
   readonly computeUnitLimit: number;
   readonly computeUnitPriceMicroLamports: bigint;
   readonly instructions: readonly TransactionInstruction[];

@@ -1,5 +1,6 @@
 import { VersionedMessage } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
+import { hasDiscriminator } from "../solana/discriminator.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
 import { INITIALIZE_ORDER_DISCRIMINATOR, getInitializeOrderInstructionDataCodec } from "./instructions/initialize-order.js";
 import type { InitializeOrderParams } from "./instructions/initialize-order.js";
@@ -22,10 +23,6 @@ const OUTPUT_MINT = 8;
 const INPUT_TOKEN_PROGRAM = 9;
 const OUTPUT_TOKEN_PROGRAM = 10;
 
-function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
-  return data.length >= prefix.length && prefix.every((b, i) => data[i] === b);
-}
-
 /**
  * Finds and decodes the `initialize_order` of a serialized message (legacy or v0). Messages this
  * service issues use no lookup tables, so every account is a static key. Null when there is none.
@@ -35,7 +32,7 @@ export function createdOrderOfMessage(serializedMessage: Uint8Array): CreatedOrd
   const keys = message.staticAccountKeys;
   for (const ix of message.compiledInstructions) {
     if (!keys[ix.programIdIndex]?.equals(LIMIT_ORDER_V2_PROGRAM_ID)) continue;
-    if (!startsWith(ix.data, INITIALIZE_ORDER_DISCRIMINATOR)) continue;
+    if (!hasDiscriminator(ix.data, INITIALIZE_ORDER_DISCRIMINATOR)) continue;
     const account = (position: number): PublicKey => {
       const key = keys[ix.accountKeyIndexes[position] ?? -1];
       if (!key) throw new Error(`initialize_order account ${position} is not a static key of the message`);

@@ -1,6 +1,4 @@
 import {
-  fixCodecSize,
-  getBytesCodec,
   getI64Codec,
   getNullableCodec,
   getStructDecoder,
@@ -9,6 +7,7 @@ import {
 } from "@solana/kit";
 import type { Decoder } from "@solana/kit";
 import type { PublicKey } from "@solana/web3.js";
+import { hasDiscriminator } from "../solana/discriminator.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 
 /**
@@ -62,70 +61,57 @@ export type LimitOrderEvent =
   | { readonly name: "CancelOrderEvent"; readonly data: CancelOrderEvent }
   | { readonly name: "CancelDustOrderEvent"; readonly data: CancelDustOrderEvent };
 
-function getCreateOrderEventDecoder(): Decoder<CreateOrderEvent> {
-  return getStructDecoder([
-    ["orderKey", getPublicKeyCodec()],
-    ["maker", getPublicKeyCodec()],
-    ["inputMint", getPublicKeyCodec()],
-    ["outputMint", getPublicKeyCodec()],
-    ["inputTokenProgram", getPublicKeyCodec()],
-    ["outputTokenProgram", getPublicKeyCodec()],
-    ["makingAmount", getU64Codec()],
-    ["takingAmount", getU64Codec()],
-    ["expiredAt", getNullableCodec(getI64Codec())],
-    ["feeBps", getU16Codec()],
-    ["feeAccount", getPublicKeyCodec()],
-    ["slippageBps", getU16Codec()],
-  ]) as unknown as Decoder<CreateOrderEvent>;
-}
+const createOrderEventDecoder = getStructDecoder([
+  ["orderKey", getPublicKeyCodec()],
+  ["maker", getPublicKeyCodec()],
+  ["inputMint", getPublicKeyCodec()],
+  ["outputMint", getPublicKeyCodec()],
+  ["inputTokenProgram", getPublicKeyCodec()],
+  ["outputTokenProgram", getPublicKeyCodec()],
+  ["makingAmount", getU64Codec()],
+  ["takingAmount", getU64Codec()],
+  ["expiredAt", getNullableCodec(getI64Codec())],
+  ["feeBps", getU16Codec()],
+  ["feeAccount", getPublicKeyCodec()],
+  ["slippageBps", getU16Codec()],
+]) as unknown as Decoder<CreateOrderEvent>;
 
-function getTradeEventDecoder(): Decoder<TradeEvent> {
-  return getStructDecoder([
-    ["orderKey", getPublicKeyCodec()],
-    ["taker", getPublicKeyCodec()],
-    ["remainingMakingAmount", getU64Codec()],
-    ["remainingTakingAmount", getU64Codec()],
-    ["makingAmount", getU64Codec()],
-    ["takingAmount", getU64Codec()],
-  ]) as unknown as Decoder<TradeEvent>;
-}
+const tradeEventDecoder = getStructDecoder([
+  ["orderKey", getPublicKeyCodec()],
+  ["taker", getPublicKeyCodec()],
+  ["remainingMakingAmount", getU64Codec()],
+  ["remainingTakingAmount", getU64Codec()],
+  ["makingAmount", getU64Codec()],
+  ["takingAmount", getU64Codec()],
+]) as unknown as Decoder<TradeEvent>;
 
-function getCancelOrderEventDecoder(): Decoder<CancelOrderEvent> {
-  return getStructDecoder([["orderKey", getPublicKeyCodec()]]) as unknown as Decoder<CancelOrderEvent>;
-}
+const cancelOrderEventDecoder = getStructDecoder([["orderKey", getPublicKeyCodec()]]) as unknown as Decoder<CancelOrderEvent>;
 
-function getCancelDustOrderEventDecoder(): Decoder<CancelDustOrderEvent> {
-  return getStructDecoder([
-    ["orderKey", getPublicKeyCodec()],
-    ["oneUsdInputMintAmount", getU64Codec()],
-  ]) as unknown as Decoder<CancelDustOrderEvent>;
-}
-
-function startsWith(data: Uint8Array, prefix: Uint8Array, at: number): boolean {
-  if (data.length < at + prefix.length) return false;
-  return prefix.every((byte, i) => data[at + i] === byte);
-}
+const cancelDustOrderEventDecoder = getStructDecoder([
+  ["orderKey", getPublicKeyCodec()],
+  ["oneUsdInputMintAmount", getU64Codec()],
+]) as unknown as Decoder<CancelDustOrderEvent>;
 
 /**
  * Decodes the data of one self-CPI event instruction. Returns null when the data is not an
  * event of this program (no EVENT_IX_TAG, or an event this decoder does not know).
  */
 export function decodeLimitOrderEvent(instructionData: Uint8Array): LimitOrderEvent | null {
-  if (!startsWith(instructionData, EVENT_IX_TAG, 0)) return null;
+  if (!hasDiscriminator(instructionData, EVENT_IX_TAG)) return null;
   const payloadOffset = 16;
-  if (startsWith(instructionData, CREATE_ORDER_EVENT_DISCRIMINATOR, 8)) {
-    return { name: "CreateOrderEvent", data: getCreateOrderEventDecoder().decode(instructionData, payloadOffset) };
+  if (hasDiscriminator(instructionData, CREATE_ORDER_EVENT_DISCRIMINATOR, 8)) {
+    return { name: "CreateOrderEvent", data: createOrderEventDecoder.decode(instructionData, payloadOffset) };
   }
-  if (startsWith(instructionData, TRADE_EVENT_DISCRIMINATOR, 8)) {
-    return { name: "TradeEvent", data: getTradeEventDecoder().decode(instructionData, payloadOffset) };
+  if (hasDiscriminator(instructionData, TRADE_EVENT_DISCRIMINATOR, 8)) {
+    return { name: "TradeEvent", data: tradeEventDecoder.decode(instructionData, payloadOffset) };
   }
-  if (startsWith(instructionData, CANCEL_ORDER_EVENT_DISCRIMINATOR, 8)) {
-    return { name: "CancelOrderEvent", data: getCancelOrderEventDecoder().decode(instructionData, payloadOffset) };
+  if (hasDiscriminator(instructionData, CANCEL_ORDER_EVENT_DISCRIMINATOR, 8)) {
+    return { name: "CancelOrderEvent", data: cancelOrderEventDecoder.decode(instructionData, payloadOffset) };
   }
-  if (startsWith(instructionData, CANCEL_DUST_ORDER_EVENT_DISCRIMINATOR, 8)) {
+  if (hasDiscriminator(instructionData, CANCEL_DUST_ORDER_EVENT_DISCRIMINATOR, 8)) {
     return {
       name: "CancelDustOrderEvent",
-      data: getCancelDustOrderEventDecoder().decode(instructionData, payloadOffset),
+      data: cancelDustOrderEventDecoder.decode(instructionData, payloadOffset),
     };
   }
   return null;

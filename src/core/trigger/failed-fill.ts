@@ -1,5 +1,6 @@
 import { getU64Decoder } from "@solana/kit";
 import type { PublicKey, VersionedTransactionResponse } from "@solana/web3.js";
+import { hasDiscriminator } from "../solana/discriminator.js";
 import { accountKeysOf } from "./transaction-events.js";
 
 /**
@@ -17,8 +18,9 @@ export interface FailedFillAttempt {
 const FILL_ORDER_DISCRIMINATOR = new Uint8Array([232, 122, 115, 25, 199, 143, 136, 162]);
 const PRE_FLASH_FILL_ORDER_DISCRIMINATOR = new Uint8Array([240, 47, 153, 68, 13, 190, 225, 42]);
 
-function hasPrefix(data: Uint8Array, prefix: Uint8Array): boolean {
-  return data.length >= prefix.length + 8 && prefix.every((byte, i) => data[i] === byte);
+/** The instruction's discriminator followed by at least the u64 amount read below. */
+function hasPrefix(data: Uint8Array, discriminator: Uint8Array): boolean {
+  return data.length >= discriminator.length + 8 && hasDiscriminator(data, discriminator);
 }
 
 /** The fill attempts on `order` in a (failed) transaction, in instruction order. */

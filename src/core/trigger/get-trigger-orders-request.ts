@@ -1,6 +1,6 @@
 import type { PublicKey } from "@solana/web3.js";
 import { ValidationError } from "../validation-error.js";
-import { parsePublicKey } from "./validate.js";
+import { isAbsent, parseOptionalPublicKey, parsePublicKey } from "./validate.js";
 
 /**
  * Validation of getTriggerOrders / WatchTriggerOrders requests (Jupiter's query parameters,
@@ -44,10 +44,6 @@ export interface ValidWatchTriggerOrdersRequest {
   readonly outputMint: PublicKey | null;
 }
 
-function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null || value === "";
-}
-
 function parseOrderStatus(value: unknown): OrderStatusFilter {
   if (isAbsent(value)) throw new ValidationError("orderStatus", "required", 'is required ("active" or "history")');
   if (value === "active" || value === "history") return value;
@@ -72,25 +68,21 @@ function parseFlag(field: string, value: unknown): boolean {
   throw new ValidationError(field, "boolean", `must be "true" or "false", got ${JSON.stringify(value)}`);
 }
 
-function parseOptionalMint(field: string, value: unknown): PublicKey | null {
-  return isAbsent(value) ? null : parsePublicKey(field, value);
-}
-
 export function validateGetTriggerOrdersRequest(request: GetTriggerOrdersRequest): ValidGetTriggerOrdersRequest {
   return {
     user: parsePublicKey("user", request.user),
     orderStatus: parseOrderStatus(request.orderStatus),
     page: parsePage(request.page),
     includeFailedTx: parseFlag("includeFailedTx", request.includeFailedTx),
-    inputMint: parseOptionalMint("inputMint", request.inputMint),
-    outputMint: parseOptionalMint("outputMint", request.outputMint),
+    inputMint: parseOptionalPublicKey("inputMint", request.inputMint),
+    outputMint: parseOptionalPublicKey("outputMint", request.outputMint),
   };
 }
 
 export function validateWatchTriggerOrdersRequest(request: WatchTriggerOrdersRequest): ValidWatchTriggerOrdersRequest {
   return {
     user: parsePublicKey("user", request.user),
-    inputMint: parseOptionalMint("inputMint", request.inputMint),
-    outputMint: parseOptionalMint("outputMint", request.outputMint),
+    inputMint: parseOptionalPublicKey("inputMint", request.inputMint),
+    outputMint: parseOptionalPublicKey("outputMint", request.outputMint),
   };
 }

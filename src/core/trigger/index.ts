@@ -4,7 +4,7 @@ export * from "./instructions/cancel-order.js";
 export * from "./pdas.js";
 export * from "./order-account.js";
 export * from "./events.js";
-export * from "./errors.js";
+export * from "./transaction-failure.js";
 export * from "./validate.js";
 export * from "./ui-amount.js";
 export * from "./compute-unit-price.js";

@@ -10,6 +10,7 @@ import {
 } from "@solana/kit";
 import type { Decoder } from "@solana/kit";
 import type { PublicKey } from "@solana/web3.js";
+import { hasDiscriminator } from "../solana/discriminator.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 
 /** sha256("account:Order")[..8] (trigger-api.md §2.5); base58 "PXZJQQ2HEmx" for memcmp at offset 0. */
@@ -55,34 +56,32 @@ interface OrderAccountLayout extends OrderAccount {
   readonly discriminator: Uint8Array;
 }
 
-function getOrderAccountLayoutDecoder(): Decoder<OrderAccountLayout> {
-  return getStructDecoder([
-    ["discriminator", fixCodecSize(getBytesCodec(), 8)],
-    ["maker", getPublicKeyCodec()],
-    ["inputMint", getPublicKeyCodec()],
-    ["outputMint", getPublicKeyCodec()],
-    ["inputTokenProgram", getPublicKeyCodec()],
-    ["outputTokenProgram", getPublicKeyCodec()],
-    ["inputMintReserve", getPublicKeyCodec()],
-    ["uniqueId", getU64Codec()],
-    ["oriMakingAmount", getU64Codec()],
-    ["oriTakingAmount", getU64Codec()],
-    ["makingAmount", getU64Codec()],
-    ["takingAmount", getU64Codec()],
-    ["borrowMakingAmount", getU64Codec()],
-    // Option<i64>: 1 byte when None, 9 when Some; every later field shifts.
-    ["expiredAt", getNullableCodec(getI64Codec())],
-    ["feeBps", getU16Codec()],
-    ["feeAccount", getPublicKeyCodec()],
-    ["createdAt", getI64Codec()],
-    ["updatedAt", getI64Codec()],
-    ["bump", getU8Codec()],
-    ["slippageBps", getU16Codec()],
-  ]) as unknown as Decoder<OrderAccountLayout>;
-}
+const orderAccountLayoutDecoder = getStructDecoder([
+  ["discriminator", fixCodecSize(getBytesCodec(), 8)],
+  ["maker", getPublicKeyCodec()],
+  ["inputMint", getPublicKeyCodec()],
+  ["outputMint", getPublicKeyCodec()],
+  ["inputTokenProgram", getPublicKeyCodec()],
+  ["outputTokenProgram", getPublicKeyCodec()],
+  ["inputMintReserve", getPublicKeyCodec()],
+  ["uniqueId", getU64Codec()],
+  ["oriMakingAmount", getU64Codec()],
+  ["oriTakingAmount", getU64Codec()],
+  ["makingAmount", getU64Codec()],
+  ["takingAmount", getU64Codec()],
+  ["borrowMakingAmount", getU64Codec()],
+  // Option<i64>: 1 byte when None, 9 when Some; every later field shifts.
+  ["expiredAt", getNullableCodec(getI64Codec())],
+  ["feeBps", getU16Codec()],
+  ["feeAccount", getPublicKeyCodec()],
+  ["createdAt", getI64Codec()],
+  ["updatedAt", getI64Codec()],
+  ["bump", getU8Codec()],
+  ["slippageBps", getU16Codec()],
+]) as unknown as Decoder<OrderAccountLayout>;
 
 export function hasOrderAccountDiscriminator(data: Uint8Array): boolean {
-  return data.length >= 8 && ORDER_ACCOUNT_DISCRIMINATOR.every((byte, i) => data[i] === byte);
+  return hasDiscriminator(data, ORDER_ACCOUNT_DISCRIMINATOR);
 }
 
 export class OrderAccountDecodeError extends Error {
@@ -96,7 +95,7 @@ export function decodeOrderAccount(data: Uint8Array): OrderAccount {
   }
   let layout: OrderAccountLayout;
   try {
-    layout = getOrderAccountLayoutDecoder().decode(data);
+    layout = orderAccountLayoutDecoder.decode(data);
   } catch (cause) {
     throw new OrderAccountDecodeError(`Order account data is truncated (${data.length} bytes)`, { cause });
   }

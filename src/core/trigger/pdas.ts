@@ -6,8 +6,12 @@ import { associatedTokenAddress } from "../solana/token-accounts.js";
 /** Program-derived addresses of Limit Order v2 (trigger-api.md §2.1; each verified against real txs). */
 
 const ORDER_SEED = new TextEncoder().encode("order");
-const FEE_SEED = new TextEncoder().encode("fee");
-const EVENT_AUTHORITY_SEED = new TextEncoder().encode("__event_authority");
+// Fixed addresses, derived once at load: every create and every cancel in a batch needs them.
+const FEE_ADDRESS = PublicKey.findProgramAddressSync([new TextEncoder().encode("fee")], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+const EVENT_AUTHORITY_ADDRESS = PublicKey.findProgramAddressSync(
+  [new TextEncoder().encode("__event_authority")],
+  LIMIT_ORDER_V2_PROGRAM_ID,
+)[0];
 
 /** Order = PDA(["order", maker, unique_id as u64 LE]). */
 export function findOrderAddress(maker: PublicKey, uniqueId: bigint): PublicKey {
@@ -17,12 +21,12 @@ export function findOrderAddress(maker: PublicKey, uniqueId: bigint): PublicKey 
 
 /** The program's fee config account, PDA(["fee"]) = 27ZASRji… */
 export function findFeeAddress(): PublicKey {
-  return PublicKey.findProgramAddressSync([FEE_SEED], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+  return FEE_ADDRESS;
 }
 
 /** Anchor emit_cpi! authority, PDA(["__event_authority"]) = ArsDfE54… */
 export function findEventAuthorityAddress(): PublicKey {
-  return PublicKey.findProgramAddressSync([EVENT_AUTHORITY_SEED], LIMIT_ORDER_V2_PROGRAM_ID)[0];
+  return EVENT_AUTHORITY_ADDRESS;
 }
 
 /** The order's escrow: the order PDA's associated token account for the input mint. */

@@ -1,5 +1,6 @@
-import { PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import type { AccountMap } from "../solana/account.js";
+import { base58Of, publicKeyFromBase58 } from "../solana/base58-strings.js";
 import { decodeMintInfo, isTokenProgram } from "../solana/token-accounts.js";
 import type { MintInfo } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
@@ -86,28 +87,21 @@ export interface ValidationClock {
 }
 
 /** Proto3 leaves an unset string as "": treat it like an absent JSON field. */
-function isAbsent(value: unknown): boolean {
+export function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || value === "";
 }
 
 export function parsePublicKey(field: string, value: unknown): PublicKey {
   if (isAbsent(value)) throw new ValidationError(field, "required", "is required");
   if (typeof value !== "string") throw new ValidationError(field, "public_key", "must be a base58 public key string");
-  // PublicKey accepts any base58 that decodes to ≤ 32 bytes; require exactly a 32-byte key.
-  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) {
-    throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
-  }
-  let key: PublicKey;
   try {
-    key = new PublicKey(value);
+    return publicKeyFromBase58(value); // exactly 32 bytes, so the text is canonical
   } catch {
     throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
   }
-  if (key.toBase58() !== value) throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
-  return key;
 }
 
-function parseOptionalPublicKey(field: string, value: unknown): PublicKey | null {
+export function parseOptionalPublicKey(field: string, value: unknown): PublicKey | null {
   return isAbsent(value) ? null : parsePublicKey(field, value);
 }
 
@@ -212,15 +206,12 @@ export function validateCreateOrderRequest(request: CreateOrderRequest, clock: V
   };
 }
 
-/** The mint's token program (= its owner) and decimals. */
-export type MintFacts = MintInfo;
-
 /**
  * The mint must exist, be owned by Token or Token-2022 and be initialized; its owner is the
  * token program used for it. A client-claimed token program must agree with the owner.
  */
-export function resolveMint(field: string, mint: PublicKey, accounts: AccountMap, claimedTokenProgram: PublicKey | null = null): MintFacts {
-  const account = accounts.get(mint.toBase58());
+export function resolveMint(field: string, mint: PublicKey, accounts: AccountMap, claimedTokenProgram: PublicKey | null = null): MintInfo {
+  const account = accounts.get(base58Of(mint));
   if (account === undefined || account === null) throw new ValidationError(field, "mint_exists", "mint account does not exist");
   if (!isTokenProgram(account.owner)) {
     throw new ValidationError(field, "mint_owner", "must be a mint owned by the Token or Token-2022 program");
@@ -253,8 +244,8 @@ export function validateCancelOrdersRequest(request: CancelOrdersRequest): Valid
     const seen = new Set<string>();
     orders = request.orders.map((value: unknown, i: number) => {
       const key = parsePublicKey(`orders[${i}]`, value);
-      if (seen.has(key.toBase58())) throw new ValidationError(`orders[${i}]`, "duplicate", "is listed twice");
-      seen.add(key.toBase58());
+      if (seen.has(base58Of(key))) throw new ValidationError(`orders[${i}]`, "duplicate", "is listed twice");
+      seen.add(base58Of(key));
       return key;
     });
     if (orders.length === 0) orders = null;

@@ -107,7 +107,7 @@ function sdkStep(pool: AccountData, extension: AccountData | null, zeroForOne: b
     remainingAccounts: tickArrays,
   }).instructions[0]!;
   // The SDK always passes the extension PDA right after the fixed accounts; we pass it only when it exists.
-  let keys: AccountMeta[] = ix.keys.filter((k, i) => extension !== null || i !== 13);
+  let keys: AccountMeta[] = ix.keys.filter((_key, i) => extension !== null || i !== 13);
   if (v1) {
     // swap (v1) has no Token-2022/memo/mint accounts and takes the first tick array as a fixed account.
     const fixed = keys.slice(0, 9);

@@ -3,7 +3,10 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
+import { meteoraDlmmBitmapExtensionAddress } from "../../../src/core/amm/meteora-dlmm.js";
+import { raydiumClmmBitmapExtensionAddress } from "../../../src/core/amm/raydium-clmm.js";
 import { findRaydiumCpmmAuthority } from "../../../src/core/amm/raydium-cpmm.js";
+import { whirlpoolOracleAddress } from "../../../src/core/amm/whirlpool.js";
 import { findEventAuthority, findProgramAuthority } from "../../../src/core/jupiter/pdas.js";
 import { base58Of, publicKeyFromBase58 } from "../../../src/core/solana/base58-strings.js";
 import { BoundedLruMap } from "../../../src/core/solana/bounded-lru-map.js";
@@ -58,6 +61,16 @@ describe("base58 text and parsed keys", () => {
     expect(() => publicKeyFromBase58("not-base58!")).toThrow();
     expect(() => publicKeyFromBase58("1111111111111111111111111111111112")).toThrow(); // 33 bytes
   });
+
+  test("publicKeyFromBase58 refuses request-sized text at once (base58 decoding is quadratic)", () => {
+    const started = performance.now();
+    expect(() => publicKeyFromBase58("2".repeat(100_000))).toThrow();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The longest text of a 32-byte key (44 digits) still parses.
+    const longest = new PublicKey(new Uint8Array(32).fill(255)).toBase58();
+    expect(longest).toHaveLength(44);
+    expect(publicKeyFromBase58(longest).toBase58()).toBe(longest);
+  });
 });
 
 describe("memoised derivations", () => {
@@ -85,5 +98,20 @@ describe("memoised derivations", () => {
     expect(findRaydiumCpmmAuthority(CPMM)).toBe(findRaydiumCpmmAuthority());
     const other = Keypair.generate().publicKey;
     expect(findRaydiumCpmmAuthority(other).equals(PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], other)[0])).toBe(true);
+  });
+
+  test("per-pool PDAs (CLMM and DLMM bitmap extensions, Whirlpool oracle) match their seeds, the same object on repeat", () => {
+    const pool = Keypair.generate().publicKey;
+    const cases = [
+      [raydiumClmmBitmapExtensionAddress, "pool_tick_array_bitmap_extension", "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK"],
+      [meteoraDlmmBitmapExtensionAddress, "bitmap", "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo"],
+      [whirlpoolOracleAddress, "oracle", "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc"],
+    ] as const;
+    for (const [derive, seed, program] of cases) {
+      const expected = PublicKey.findProgramAddressSync([Buffer.from(seed), pool.toBuffer()], new PublicKey(program))[0];
+      const first = derive(pool);
+      expect(first.equals(expected), seed).toBe(true);
+      expect(derive(new PublicKey(pool.toBytes()))).toBe(first);
+    }
   });
 });

@@ -1,6 +1,5 @@
 import type { PublicKey } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
-import { RaydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
 import { findProgramAuthority } from "../../../src/core/jupiter/pdas.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions } from "../../../src/core/swap/build.js";

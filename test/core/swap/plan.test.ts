@@ -7,7 +7,7 @@ import { planAccountReads, planDependencies, planPriorityFeeAccounts } from "../
 import { SwapPreconditionError } from "../../../src/core/swap/precondition-error.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
-import type { ImmutablePoolCache } from "../../../src/core/swap/route-pools.js";
+import type { RoutePool } from "../../../src/core/swap/route-pools.js";
 import { ValidationError } from "../../../src/core/validation-error.js";
 import { MINTS, MINT_A, MINT_B, MINT_C, USER, accountMap, key, pool, quote, request } from "./fixtures.js";
 
@@ -49,7 +49,7 @@ describe("planning the reads", () => {
 
   test("immutable pools are cached and not read again; fee accounts come from the pools unless global", () => {
     const parsed = parseSwapInstructionsRequest(request(solToB, { skipUserAccountsRpcCalls: true }));
-    const cache: ImmutablePoolCache = new Map();
+    const cache = new Map<string, RoutePool>();
     decodeRoutePools(parsed, accountMap([pSolA.pool, pAB.pool]), cache);
     expect(cache.size).toBe(2);
     expect(names(planAccountReads(parsed, cache))).toEqual(names([NATIVE_MINT, MINT_A, MINT_B]));

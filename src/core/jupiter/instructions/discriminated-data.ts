@@ -1,5 +1,6 @@
 import { fixCodecSize, getBytesCodec, getStructCodec, transformCodec } from "@solana/kit";
 import type { Codec } from "@solana/kit";
+import { hasDiscriminator } from "../../solana/discriminator.js";
 
 /**
  * Anchor instruction data: an 8-byte discriminator then the Borsh args. The encoder fills the
@@ -18,7 +19,7 @@ export function withDiscriminator<Args extends object>(
     (args: Args) => ({ discriminator, ...args }),
     (decoded) => {
       const { discriminator: actual, ...args } = decoded as { discriminator: Uint8Array };
-      if (!Buffer.from(actual).equals(Buffer.from(discriminator))) {
+      if (!hasDiscriminator(actual, discriminator)) {
         throw new Error(`not a ${name} instruction (discriminator ${Buffer.from(actual).toString("hex")})`);
       }
       return args as Args;

@@ -6,7 +6,8 @@ import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { findEventAuthority } from "../pdas.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
-import { optional, readonly, readonlySigner, writable } from "./account-metas.js";
+import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
+import { optionalAccount } from "./optional-account.js";
 import { withDiscriminator } from "./discriminated-data.js";
 
 /** sha256("global:exact_out_route")[0..8] */
@@ -54,17 +55,17 @@ export function getExactOutRouteInstruction(
   return new TransactionInstruction({
     programId: JUPITER_V6_PROGRAM_ID,
     keys: [
-      readonly(accounts.tokenProgram),
-      readonlySigner(accounts.userTransferAuthority),
-      writable(accounts.userSourceTokenAccount),
-      writable(accounts.userDestinationTokenAccount),
-      optional(accounts.destinationTokenAccount, true),
-      readonly(accounts.sourceMint),
-      readonly(accounts.destinationMint),
-      optional(accounts.platformFeeAccount, true),
-      optional(accounts.token2022Program, false),
-      readonly(findEventAuthority()),
-      readonly(JUPITER_V6_PROGRAM_ID),
+      readonlyAccount(accounts.tokenProgram),
+      readonlySignerAccount(accounts.userTransferAuthority),
+      writableAccount(accounts.userSourceTokenAccount),
+      writableAccount(accounts.userDestinationTokenAccount),
+      optionalAccount(accounts.destinationTokenAccount, true),
+      readonlyAccount(accounts.sourceMint),
+      readonlyAccount(accounts.destinationMint),
+      optionalAccount(accounts.platformFeeAccount, true),
+      optionalAccount(accounts.token2022Program, false),
+      readonlyAccount(findEventAuthority()),
+      readonlyAccount(JUPITER_V6_PROGRAM_ID),
       ...accounts.remainingAccounts,
     ],
     data: Buffer.from(getExactOutRouteInstructionDataCodec().encode(args)),

@@ -6,7 +6,8 @@ import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { findEventAuthority } from "../pdas.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
-import { optional, readonly, readonlySigner, writable } from "./account-metas.js";
+import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
+import { optionalAccount } from "./optional-account.js";
 import { withDiscriminator } from "./discriminated-data.js";
 
 /** sha256("global:route_with_token_ledger")[0..8] */
@@ -51,16 +52,16 @@ export function getRouteWithTokenLedgerInstruction(
   return new TransactionInstruction({
     programId: JUPITER_V6_PROGRAM_ID,
     keys: [
-      readonly(accounts.tokenProgram),
-      readonlySigner(accounts.userTransferAuthority),
-      writable(accounts.userSourceTokenAccount),
-      writable(accounts.userDestinationTokenAccount),
-      optional(accounts.destinationTokenAccount, true),
-      readonly(accounts.destinationMint),
-      optional(accounts.platformFeeAccount, true),
-      readonly(accounts.tokenLedger),
-      readonly(findEventAuthority()),
-      readonly(JUPITER_V6_PROGRAM_ID),
+      readonlyAccount(accounts.tokenProgram),
+      readonlySignerAccount(accounts.userTransferAuthority),
+      writableAccount(accounts.userSourceTokenAccount),
+      writableAccount(accounts.userDestinationTokenAccount),
+      optionalAccount(accounts.destinationTokenAccount, true),
+      readonlyAccount(accounts.destinationMint),
+      optionalAccount(accounts.platformFeeAccount, true),
+      readonlyAccount(accounts.tokenLedger),
+      readonlyAccount(findEventAuthority()),
+      readonlyAccount(JUPITER_V6_PROGRAM_ID),
       ...accounts.remainingAccounts,
     ],
     data: Buffer.from(getRouteWithTokenLedgerInstructionDataCodec().encode(args)),

@@ -1,7 +1,7 @@
 import { TransactionInstruction } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
 import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
-import { readonly, writable } from "./account-metas.js";
+import { readonlyAccount, writableAccount } from "../../solana/account-meta.js";
 
 /** sha256("global:set_token_ledger")[0..8] */
 export const SET_TOKEN_LEDGER_DISCRIMINATOR = new Uint8Array([228, 85, 185, 112, 78, 79, 77, 2]);
@@ -18,7 +18,7 @@ export const TOKEN_LEDGERS = [
 export function getSetTokenLedgerInstruction(accounts: { tokenLedger: PublicKey; tokenAccount: PublicKey }): TransactionInstruction {
   return new TransactionInstruction({
     programId: JUPITER_V6_PROGRAM_ID,
-    keys: [writable(accounts.tokenLedger), readonly(accounts.tokenAccount)],
+    keys: [writableAccount(accounts.tokenLedger), readonlyAccount(accounts.tokenAccount)],
     data: Buffer.from(SET_TOKEN_LEDGER_DISCRIMINATOR),
   });
 }

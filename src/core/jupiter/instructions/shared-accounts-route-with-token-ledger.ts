@@ -5,7 +5,7 @@ import type { PublicKey } from "@solana/web3.js";
 import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
-import { readonly } from "./account-metas.js";
+import { readonlyAccount } from "../../solana/account-meta.js";
 import { withDiscriminator } from "./discriminated-data.js";
 import { sharedAccountsMetas } from "./shared-accounts-route.js";
 import type { SharedAccountsInstructionAccounts } from "./shared-accounts-route.js";
@@ -43,7 +43,7 @@ export function getSharedAccountsRouteWithTokenLedgerInstruction(
   args: SharedAccountsRouteWithTokenLedgerInstructionData,
 ): TransactionInstruction {
   const keys = sharedAccountsMetas(accounts);
-  keys.splice(11, 0, readonly(accounts.tokenLedger)); // after token_2022_program
+  keys.splice(11, 0, readonlyAccount(accounts.tokenLedger)); // after token_2022_program
   return new TransactionInstruction({
     programId: JUPITER_V6_PROGRAM_ID,
     keys,

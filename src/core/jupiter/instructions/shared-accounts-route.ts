@@ -6,7 +6,8 @@ import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { findEventAuthority } from "../pdas.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
-import { optional, readonly, readonlySigner, writable } from "./account-metas.js";
+import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
+import { optionalAccount } from "./optional-account.js";
 import { withDiscriminator } from "./discriminated-data.js";
 
 /** sha256("global:shared_accounts_route")[0..8] */
@@ -58,19 +59,19 @@ export interface SharedAccountsInstructionAccounts {
 
 export function sharedAccountsMetas(accounts: SharedAccountsInstructionAccounts): AccountMeta[] {
   return [
-    readonly(accounts.tokenProgram),
-    readonly(accounts.programAuthority),
-    readonlySigner(accounts.userTransferAuthority),
-    writable(accounts.sourceTokenAccount),
-    writable(accounts.programSourceTokenAccount),
-    writable(accounts.programDestinationTokenAccount),
-    writable(accounts.destinationTokenAccount),
-    readonly(accounts.sourceMint),
-    readonly(accounts.destinationMint),
-    optional(accounts.platformFeeAccount, true),
-    optional(accounts.token2022Program, false),
-    readonly(findEventAuthority()),
-    readonly(JUPITER_V6_PROGRAM_ID),
+    readonlyAccount(accounts.tokenProgram),
+    readonlyAccount(accounts.programAuthority),
+    readonlySignerAccount(accounts.userTransferAuthority),
+    writableAccount(accounts.sourceTokenAccount),
+    writableAccount(accounts.programSourceTokenAccount),
+    writableAccount(accounts.programDestinationTokenAccount),
+    writableAccount(accounts.destinationTokenAccount),
+    readonlyAccount(accounts.sourceMint),
+    readonlyAccount(accounts.destinationMint),
+    optionalAccount(accounts.platformFeeAccount, true),
+    optionalAccount(accounts.token2022Program, false),
+    readonlyAccount(findEventAuthority()),
+    readonlyAccount(JUPITER_V6_PROGRAM_ID),
     ...accounts.remainingAccounts,
   ];
 }

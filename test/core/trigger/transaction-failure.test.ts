@@ -6,7 +6,7 @@ import {
   TOKEN_PROGRAM_ID,
   COMPUTE_BUDGET_PROGRAM_ID,
 } from "../../../src/core/solana/programs.js";
-import { describeTransactionError, programErrorName } from "../../../src/core/trigger/errors.js";
+import { describeTransactionError, programErrorName } from "../../../src/core/trigger/transaction-failure.js";
 
 const createOrderPrograms = [
   COMPUTE_BUDGET_PROGRAM_ID,
