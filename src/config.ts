@@ -3,7 +3,7 @@
  * it reads only the object it is given and throws a `ConfigError` listing every problem, each as
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
-import bs58 from "bs58";
+import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -148,7 +148,8 @@ export function loadConfig(env: Env = process.env): Config {
 
 function isPublicKey(s: string): boolean {
   try {
-    return bs58.decode(s).length === 32;
+    publicKeyFromBase58(s);
+    return true;
   } catch {
     return false;
   }

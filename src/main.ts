@@ -1,13 +1,13 @@
 /**
- * swapd entry point: configuration → logger → (chain, store: wired here by later work) → server,
- * with graceful shutdown on SIGTERM / SIGINT.
+ * swapd entry point: configuration → logger → chain, store, APIs → server, with graceful
+ * shutdown on SIGTERM / SIGINT.
  */
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "./server/server.js";
 import { createShutdown, installSignalHandlers, type Shutdown } from "./server/shutdown.js";
-import type { ReadinessCheck } from "./server/server.js";
+import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startEmbeddedChain } from "./localnet/embedded-chain.js";
@@ -22,7 +22,8 @@ import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
-    return { chain: new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl }), close: async () => {} };
+    const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
+    return { chain, close: async () => chain.close() };
   }
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
@@ -46,7 +47,21 @@ export interface Service {
  */
 export async function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
   const shutdown = createShutdown(logger);
+  try {
+    return await startService(config, logger, extra, shutdown);
+  } catch (error) {
+    // Stop what did start (chain, store, tracker), so that a failed start leaves nothing running.
+    await shutdown.run("startup failed");
+    throw error;
+  }
+}
 
+async function startService(
+  config: Config,
+  logger: Logger,
+  extra: Partial<StartServerOptions>,
+  shutdown: Shutdown,
+): Promise<Service> {
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
   const store = await openStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });

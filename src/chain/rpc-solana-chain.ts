@@ -10,6 +10,7 @@ import type {
   Commitment,
   ConfirmedSignatureInfo,
   ConnectionConfig,
+  Finality,
   GetProgramAccountsFilter,
   PublicKey,
   SignatureStatus,
@@ -38,6 +39,8 @@ import { base58Of } from "../core/solana/base58-strings.js";
 /** The RPC's limits per call. */
 const MAX_ACCOUNTS_PER_CALL = 100;
 const MAX_SIGNATURES_PER_STATUS_CALL = 256;
+/** getRecentPrioritizationFees refuses more; the fees of the first 128 write-locked accounts stand for all. */
+const MAX_PRIORITIZATION_FEE_ACCOUNTS = 128;
 const BLOCKHASH_MAX_AGE_MS = 1_000;
 
 export interface RpcSolanaChainOptions extends RpcTransportOptions {
@@ -97,6 +100,8 @@ export class RpcSolanaChain implements SolanaChain {
   readonly connection: Connection;
   private readonly transport: RpcTransport;
   private readonly commitment: Commitment;
+  /** Transaction history is not served at `processed`: those reads use `confirmed` at least. */
+  private readonly historyCommitment: Finality;
   private readonly blockhashMaxAgeMs: number;
   private readonly batchRequests: boolean;
   private blockhashCache: { value: LatestBlockhash; at: number } | undefined;
@@ -108,6 +113,7 @@ export class RpcSolanaChain implements SolanaChain {
     this.url = options.url;
     this.transport = new RpcTransport(options);
     this.commitment = options.commitment ?? "confirmed";
+    this.historyCommitment = this.commitment === "processed" ? "confirmed" : (this.commitment as Finality);
     this.blockhashMaxAgeMs = Math.min(options.blockhashMaxAgeMs ?? BLOCKHASH_MAX_AGE_MS, BLOCKHASH_MAX_AGE_MS);
     this.batchRequests = options.batchRequests ?? true;
     this.mintAccounts = new MintAccountCache(options.mintCacheEntries);
@@ -121,6 +127,11 @@ export class RpcSolanaChain implements SolanaChain {
 
   stats(): RpcTransportStats {
     return this.transport.stats();
+  }
+
+  /** Closes the kept-alive connections to the RPC (shutdown). */
+  close(): void {
+    this.transport.close();
   }
 
   /** Runs a web3.js call, turning its errors into the chain layer's. */
@@ -163,12 +174,19 @@ export class RpcSolanaChain implements SolanaChain {
     };
   }
 
+  private prioritizationFeesCall(accounts: readonly PublicKey[]): JsonRpcCall {
+    return {
+      method: "getRecentPrioritizationFees",
+      params: [accounts.slice(0, MAX_PRIORITIZATION_FEE_ACCOUNTS).map((k) => base58Of(k))],
+    };
+  }
+
   async getMultipleAccounts(keys: readonly PublicKey[]): Promise<(AccountData | null)[]> {
     const parts = await Promise.all(
       chunks(keys, MAX_ACCOUNTS_PER_CALL).map(async (part) => {
         const call = this.accountsCall(part);
-        const value = contextValueOf("getMultipleAccounts", await this.transport.call(call.method, call.params, { retry: true }));
-        return this.parse("getMultipleAccounts", () => parseAccounts(part, value));
+        const answer = await this.transport.call(call.method, call.params, { retry: true });
+        return this.parse("getMultipleAccounts", () => parseAccounts(part, contextValue(answer)));
       }),
     );
     return parts.flat();
@@ -178,7 +196,7 @@ export class RpcSolanaChain implements SolanaChain {
     const accountChunks = chunks(request.accounts, MAX_ACCOUNTS_PER_CALL);
     const calls: JsonRpcCall[] = accountChunks.map((part) => this.accountsCall(part));
     const feesIndex = request.prioritizationFeeAccounts
-      ? calls.push({ method: "getRecentPrioritizationFees", params: [request.prioritizationFeeAccounts.map((k) => base58Of(k))] }) - 1
+      ? calls.push(this.prioritizationFeesCall(request.prioritizationFeeAccounts)) - 1
       : -1;
     const cachedBlockhash = request.latestBlockhash ? this.freshBlockhash() : undefined;
     const blockhashIndex =
@@ -237,7 +255,8 @@ export class RpcSolanaChain implements SolanaChain {
   }
 
   async getRecentPrioritizationFees(accounts: readonly PublicKey[]): Promise<PrioritizationFee[]> {
-    const answer = await this.transport.call("getRecentPrioritizationFees", [accounts.map((k) => base58Of(k))], { retry: true });
+    const call = this.prioritizationFeesCall(accounts);
+    const answer = await this.transport.call(call.method, call.params, { retry: true });
     return this.parse("getRecentPrioritizationFees", () => parseFees(answer));
   }
 
@@ -302,7 +321,7 @@ export class RpcSolanaChain implements SolanaChain {
 
   getSignaturesForAddress(address: PublicKey, options: SignaturesForAddressOptions = {}): Promise<ConfirmedSignatureInfo[]> {
     return this.viaConnection("getSignaturesForAddress", () =>
-      this.connection.getSignaturesForAddress(address, { ...options }, this.commitment === "processed" ? "confirmed" : (this.commitment as "confirmed" | "finalized")),
+      this.connection.getSignaturesForAddress(address, { ...options }, this.historyCommitment),
     );
   }
 
@@ -310,7 +329,7 @@ export class RpcSolanaChain implements SolanaChain {
     return this.viaConnection("getTransaction", () =>
       this.connection.getTransaction(signature, {
         maxSupportedTransactionVersion: 0,
-        commitment: this.commitment === "processed" ? "confirmed" : (this.commitment as "confirmed" | "finalized"),
+        commitment: this.historyCommitment,
       }),
     );
   }
@@ -324,16 +343,12 @@ export class RpcSolanaChain implements SolanaChain {
   }
 
   async getMints(keys: readonly PublicKey[]): Promise<Map<string, MintInfo | null>> {
-    const accounts = new Map<string, AccountData | null>();
-    for (const key of keys) {
-      const cached = this.mintAccounts.get(key);
-      if (cached) accounts.set(base58Of(key), cached);
-    }
-    const missing = keys.filter((k) => !accounts.has(base58Of(k)));
-    const read = missing.length > 0 ? await this.getMultipleAccounts(missing) : [];
+    const { known, unknown } = this.mintAccounts.lookup(keys);
+    const accounts = new Map<string, AccountData | null>(known);
+    const read = unknown.length > 0 ? await this.getMultipleAccounts(unknown) : [];
     read.forEach((account, i) => {
       this.mintAccounts.remember(account);
-      accounts.set(base58Of(missing[i]!), account);
+      accounts.set(base58Of(unknown[i]!), account);
     });
     const out = new Map<string, MintInfo | null>();
     for (const key of keys) {
@@ -383,13 +398,5 @@ export class RpcSolanaChain implements SolanaChain {
     } catch (error) {
       return { ok: false, latencyMs: Date.now() - started, error: (error as Error).message };
     }
-  }
-}
-
-function contextValueOf(method: string, answer: unknown): unknown {
-  try {
-    return contextValue(answer);
-  } catch (error) {
-    throw new ChainUnavailableError(method, `malformed answer (${(error as Error).message})`, 1);
   }
 }

@@ -91,6 +91,11 @@ export class RpcTransport {
     return { roundTrips: this.roundTrips, calls: this.calls, roundTripsByMethod: { ...this.byMethod } };
   }
 
+  /** Closes the kept-alive connections (shutdown); a later call opens new ones. */
+  close(): void {
+    this.agent.destroy();
+  }
+
   /** One JSON-RPC call; a node error becomes `ChainRpcError`. */
   async call<T>(method: string, params: readonly unknown[], options: RequestOptions): Promise<T> {
     const [answer] = await this.batchOrSingle([{ method, params }], options, false);

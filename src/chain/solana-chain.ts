@@ -42,7 +42,7 @@ export interface MintInfo {
 /** What the swap hot path reads in ONE round trip. */
 export interface ReadBatchRequest {
   readonly accounts: readonly PublicKey[];
-  /** When present, `getRecentPrioritizationFees` for these (write-locked) accounts. */
+  /** When present, `getRecentPrioritizationFees` for these (write-locked) accounts (the first 128: the RPC's limit). */
   readonly prioritizationFeeAccounts?: readonly PublicKey[];
   /** Include the latest blockhash (served from the ≤ 1 s cache when fresh, not re-requested). */
   readonly latestBlockhash?: boolean;

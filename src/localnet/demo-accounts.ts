@@ -1,14 +1,9 @@
-import { createHash } from "node:crypto";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { Keypair } from "@solana/web3.js";
-
-function keypairFromSeedString(seed: string): Keypair {
-  return Keypair.fromSeed(createHash("sha256").update(seed).digest());
-}
+import { keypairFromSeedText } from "./seeded-keypair.js";
 
 /** Deterministic demo keys: the same on every machine, so the README's examples work as written. */
-export const DEMO_WALLET = keypairFromSeedString("swapd demo wallet");
-export const DEMO_USDC_MINT_KEYPAIR = keypairFromSeedString("swapd demo usdc mint");
+export const DEMO_WALLET = keypairFromSeedText("swapd demo wallet");
+export const DEMO_USDC_MINT_KEYPAIR = keypairFromSeedText("swapd demo usdc mint");
 
 /** The demo content's addresses and amounts (documented in the README section `chain`). */
 export const DEMO = {

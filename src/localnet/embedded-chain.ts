@@ -27,5 +27,12 @@ export async function startEmbeddedChain(
     throw error;
   }
   const chain = new RpcSolanaChain({ ...options.chain, url: localnet.url });
-  return { chain, localnet, close: () => localnet.close() };
+  return {
+    chain,
+    localnet,
+    close: async () => {
+      chain.close();
+      await localnet.close();
+    },
+  };
 }

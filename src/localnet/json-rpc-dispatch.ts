@@ -16,7 +16,7 @@ function errorResponse(id: unknown, error: JsonRpcError): JsonRpcResponse {
  * Answers one JSON-RPC request object. `onCall` sees each method name (for the stats that tests
  * read to count what a client really sent).
  */
-export function dispatchCall(
+function dispatchCall(
   methods: Record<string, RpcMethod>,
   request: unknown,
   onCall: (method: string) => void,

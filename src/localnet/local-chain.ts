@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { address, getTransactionDecoder, lamports as toLamports } from "@solana/kit";
 import type { EncodedAccount } from "@solana/kit";
 import {
@@ -14,13 +13,14 @@ import { FailedTransactionMetadata, LiteSVM, SimulatedTransactionInfo } from "li
 import type { TransactionMetadata } from "litesvm";
 import type { AccountData } from "../core/solana/account.js";
 import { messageFee } from "./compute-budget-fee.js";
+import { keypairFromSeedText } from "./seeded-keypair.js";
 import { tokenBalances } from "./token-balances.js";
 import type { TokenBalanceJson } from "./token-balances.js";
 import { describeTransactionError, isDroppedBeforeExecution, transactionErrorJson } from "./transaction-error.js";
 import type { TransactionErrorJson } from "./transaction-error.js";
 
 /** How many blocks a blockhash stays valid (Solana's MAX_PROCESSING_AGE). */
-export const BLOCKHASH_VALIDITY_BLOCKS = 150;
+const BLOCKHASH_VALIDITY_BLOCKS = 150;
 const SLOT_HASHES_KEPT = 150;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
 
@@ -86,10 +86,6 @@ function toAddress(key: PublicKey) {
   return address(key.toBase58());
 }
 
-function deterministicKeypair(seed: string): Keypair {
-  return Keypair.fromSeed(createHash("sha256").update(seed).digest());
-}
-
 function outcomeOf(meta: TransactionMetadata, err: TransactionErrorJson | null): ExecutionOutcome {
   const innerInstructions = meta
     .innerInstructions()
@@ -131,7 +127,7 @@ function outcomeOf(meta: TransactionMetadata, err: TransactionErrorJson | null):
  */
 export class LocalChain {
   readonly svm: LiteSVM;
-  readonly faucet: Keypair = deterministicKeypair("swapd localnet faucet");
+  readonly faucet: Keypair = keypairFromSeedText("swapd localnet faucet");
   private slotValue = 1;
   private readonly validBlockhashes = new Map<string, number>();
   private readonly slotHashes: { slot: bigint; hash: string }[] = [];

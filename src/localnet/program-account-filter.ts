@@ -1,6 +1,6 @@
-import bs58 from "bs58";
 import type { AccountData } from "../core/solana/account.js";
 import { invalidParams } from "./json-rpc-error.js";
+import { encodedBytesParam } from "./rpc-params.js";
 
 /** A `getProgramAccounts` filter, as the RPC accepts it. */
 export type ProgramAccountFilter =
@@ -16,11 +16,10 @@ export function parseProgramAccountFilters(value: unknown): ProgramAccountFilter
     if (typeof f?.dataSize === "number") return { dataSize: f.dataSize };
     if (f?.memcmp && typeof f.memcmp.offset === "number" && typeof f.memcmp.bytes === "string") {
       const encoding = f.memcmp.encoding ?? "base58";
-      let bytes: Uint8Array;
-      if (encoding === "base58") bytes = bs58.decode(f.memcmp.bytes);
-      else if (encoding === "base64") bytes = new Uint8Array(Buffer.from(f.memcmp.bytes, "base64"));
-      else throw invalidParams(`filters[${i}].memcmp.encoding: unsupported ${JSON.stringify(encoding)}`);
-      return { memcmp: { offset: f.memcmp.offset, bytes } };
+      if (encoding !== "base58" && encoding !== "base64") {
+        throw invalidParams(`filters[${i}].memcmp.encoding: unsupported ${JSON.stringify(encoding)}`);
+      }
+      return { memcmp: { offset: f.memcmp.offset, bytes: encodedBytesParam(f.memcmp.bytes, encoding, `filters[${i}].memcmp.bytes`) } };
     }
     throw invalidParams(`filters[${i}]: expected {dataSize} or {memcmp: {offset, bytes}}`);
   });

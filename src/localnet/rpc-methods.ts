@@ -24,8 +24,9 @@ const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 const PRIORITIZATION_FEE_SLOTS = 150;
+const MAX_PRIORITIZATION_FEE_ACCOUNTS = 128;
 /** A fixed genesis hash: the embedded chain is its own cluster. */
-export const LOCALNET_GENESIS_HASH = bs58.encode(createHash("sha256").update("swapd localnet genesis").digest());
+const LOCALNET_GENESIS_HASH = bs58.encode(createHash("sha256").update("swapd localnet genesis").digest());
 
 function rejectionToRpcError(error: TransactionRejectedError): JsonRpcError {
   if (error.kind === "signature") {
@@ -214,6 +215,9 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
     },
     getRecentPrioritizationFees: (params) => {
       const keys = params[0] === undefined ? [] : arrayParam(params[0], "accounts");
+      if (keys.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {
+        throw invalidParams(`Too many inputs provided; max ${MAX_PRIORITIZATION_FEE_ACCOUNTS}`);
+      }
       const wanted = keys.map((k, i) => publicKeyParam(k, `accounts[${i}]`).toBase58());
       const fromSlot = chain.slot - PRIORITIZATION_FEE_SLOTS;
       // One transaction per slot here, so each slot's fee is that of its transaction when it

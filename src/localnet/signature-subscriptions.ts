@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { WebSocket } from "ws";
+import { JsonRpcError, RpcErrorCode } from "./json-rpc-error.js";
 import type { LocalChain } from "./local-chain.js";
 
 /**
@@ -32,13 +33,19 @@ export class SignatureSubscriptions {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
     };
     socket.on("message", (raw) => {
-      let req: { id?: unknown; method?: unknown; params?: unknown[] };
+      let parsed: unknown;
       try {
-        req = JSON.parse(String(raw));
+        parsed = JSON.parse(String(raw));
       } catch {
-        send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+        send({ jsonrpc: "2.0", id: null, error: new JsonRpcError(RpcErrorCode.parseError, "Parse error").toJSON() });
         return;
       }
+      // Thrown from here, a TypeError would be uncaught and take the whole process down.
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+        send({ jsonrpc: "2.0", id: null, error: new JsonRpcError(RpcErrorCode.invalidRequest, "Invalid request").toJSON() });
+        return;
+      }
+      const req = parsed as { id?: unknown; method?: unknown; params?: unknown[] };
       if (req.id === undefined) return; // notifications such as web3.js's "ping"
       if (req.method === "signatureSubscribe" && typeof req.params?.[0] === "string") {
         const signature = req.params[0];
@@ -73,7 +80,7 @@ export class SignatureSubscriptions {
         send({ jsonrpc: "2.0", id: req.id, result: true });
         return;
       }
-      send({ jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "Method not found" } });
+      send({ jsonrpc: "2.0", id: req.id, error: new JsonRpcError(RpcErrorCode.methodNotFound, "Method not found").toJSON() });
     });
     socket.on("close", () => {
       for (const dispose of disposers.values()) dispose();

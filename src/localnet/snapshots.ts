@@ -34,12 +34,20 @@ function parseSnapshot(text: string, file: string): { key: PublicKey; lamports: 
   if (a.data[1] !== "base64") throw new Error(`${where}: data encoding ${JSON.stringify(a.data[1])} unsupported (base64 only)`);
   if (!Number.isSafeInteger(a.lamports) || a.lamports < 0) throw new Error(`${where}: lamports must be a non-negative integer`);
   return {
-    key: new PublicKey(json.pubkey),
+    key: publicKeyField(json.pubkey, `${where}: pubkey`),
     lamports: BigInt(a.lamports),
     data: new Uint8Array(Buffer.from(a.data[0], "base64")),
-    owner: new PublicKey(a.owner),
+    owner: publicKeyField(a.owner, `${where}: account.owner`),
     executable: a.executable === true,
   };
+}
+
+function publicKeyField(text: string, where: string): PublicKey {
+  try {
+    return new PublicKey(text);
+  } catch {
+    throw new Error(`${where}: ${JSON.stringify(text)} is not a base58 public key`);
+  }
 }
 
 /** Loads every `*.json` account snapshot in `dir` into the chain; returns the loaded addresses. */

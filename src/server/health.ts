@@ -12,8 +12,6 @@ import {
 } from "../gen/grpc/health/v1/health_pb.js";
 import { streamShutdownKey } from "./context.js";
 
-export { Status as ServingStatus };
-
 export class HealthRegistry {
   private readonly statuses = new Map<string, Status>();
   private readonly events = new EventEmitter();

@@ -20,7 +20,7 @@ export function startDefaultMetrics(): void {
 }
 
 /** Calls per procedure (`/pkg.Service/Method` or `METHOD /rest/path`), protocol kind and code. */
-export const callsTotal = getOrCreate(
+const callsTotal = getOrCreate(
   "swapd_calls_total",
   () =>
     new client.Counter({
@@ -31,7 +31,7 @@ export const callsTotal = getOrCreate(
 );
 
 /** Latency per procedure and code. */
-export const callDuration = getOrCreate(
+const callDuration = getOrCreate(
   "swapd_call_duration_seconds",
   () =>
     new client.Histogram({

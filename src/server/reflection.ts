@@ -52,7 +52,7 @@ export function registerReflection(router: ConnectRouter, services: readonly Des
     const notFound = (what: string) => ({
       messageResponse: { case: "errorResponse" as const, value: create(v1.ErrorResponseSchema, { errorCode: 5, errorMessage: `${what} not found` }) },
     });
-    const files = (f: DescFile | undefined, what: string) =>
+    const fileResponse = (f: DescFile | undefined, what: string) =>
       f
         ? { messageResponse: { case: "fileDescriptorResponse" as const, value: create(v1.FileDescriptorResponseSchema, { fileDescriptorProto: withDeps(f) }) } }
         : notFound(what);
@@ -66,9 +66,9 @@ export function registerReflection(router: ConnectRouter, services: readonly Des
           },
         };
       case "fileByFilename":
-        return files(files_get(r.value), `file ${r.value}`);
+        return fileResponse(files.get(r.value), `file ${r.value}`);
       case "fileContainingSymbol":
-        return files(fileOfSymbol(r.value), `symbol ${r.value}`);
+        return fileResponse(fileOfSymbol(r.value), `symbol ${r.value}`);
       case "allExtensionNumbersOfType":
         return {
           messageResponse: {
@@ -80,7 +80,6 @@ export function registerReflection(router: ConnectRouter, services: readonly Des
         return notFound(r.case ?? "request");
     }
   };
-  const files_get = (name: string) => files.get(name);
 
   async function* serverReflectionInfo(reqs: AsyncIterable<Request>): AsyncIterable<Response> {
     for await (const req of reqs) {

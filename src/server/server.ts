@@ -35,19 +35,13 @@ import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { observeCall, renderMetrics, startDefaultMetrics } from "./metrics.js";
+import { runReadiness } from "./readiness.js";
+import type { ReadinessCheck } from "./readiness.js";
 import { registerReflection } from "./reflection.js";
 import { readJsonBody, RestError, restError, RestRouter, toJson, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createShutdown, type Shutdown } from "./shutdown.js";
 import { createSinglePortServer } from "./single-port.js";
 import { fixGrpcMessageHeader } from "./grpc-message.js";
-
-/** A readiness check of `GET /readyz`: resolves when ready, throws (with a reason) when not. */
-export interface ReadinessCheck {
-  readonly name: string;
-  check(signal: AbortSignal): Promise<void>;
-  /** Default 2000 ms. */
-  readonly timeoutMs?: number;
-}
 
 export interface ExtraService {
   readonly service: DescService;
@@ -83,7 +77,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export { callInfoKey, streamShutdownKey, type CallInfo };
+export { callInfoKey, streamShutdownKey, type CallInfo, type ReadinessCheck };
 
 /** Connect unary errors that never reached a handler (parse errors, limits): HTTP status → code. */
 const CONNECT_HTTP_CODES: Record<number, string> = {
@@ -105,6 +99,16 @@ const CONNECT_HTTP_CODES: Record<number, string> = {
 const RPC_PATH_RE = /^\/[A-Za-z_][\w.]*\.[A-Za-z_]\w*\/[A-Za-z_]\w*$/;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const infoOf = new WeakMap<object, CallInfo>();
+const urlOf = new WeakMap<object, URL>();
+
+/** The request target as a URL, or undefined when it is not one (the client's mistake, not ours). */
+function requestUrl(req: NodeRequest): URL | undefined {
+  try {
+    return new URL(req.url ?? "/", "http://localhost");
+  } catch {
+    return undefined;
+  }
+}
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const { config, logger } = opts;
@@ -229,7 +233,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     },
     fallback: (req, res) => {
       const info = infoOf.get(req)!;
-      const url = new URL(req.url ?? "/", "http://localhost");
+      const url = urlOf.get(req)!;
       const ct = String(req.headers["content-type"] ?? "");
       if (RPC_PATH_RE.test(url.pathname) && req.method === "POST" && !rest.match("POST", url.pathname)) {
         // An unknown RPC: answer in the caller's protocol.
@@ -266,7 +270,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   const handler = (req: NodeRequest, res: NodeResponse) => {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = requestUrl(req);
+    if (url === undefined) {
+      // A request target such as `//[` is not a URL: answer here, nothing below could route it.
+      logger.warn({ target: String(req.url).slice(0, 200), httpVersion: req.httpVersion }, "request target is not a URL; answered 400");
+      resetHalfOpenStreamAfterResponse(req);
+      const out = restError(400, "request target is not a valid URL path");
+      res.writeHead(out.status, { "content-type": "application/json" });
+      res.end(toJson(out.body));
+      return;
+    }
+    urlOf.set(req, url);
     const path = url.pathname;
     const restRoute = rpcPaths.has(path) ? undefined : rest.match(req.method ?? "GET", path);
     // Known RPCs are labelled by path; unknown `/pkg.Service/Method` POSTs count as RPC "unknown".
@@ -294,20 +308,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       addTrailers(h);
     };
 
-    if (req.httpVersion === "2.0") {
-      // A response sent before the request body was read (e.g. over the size limit) leaves the
-      // stream half-open: the client stops sending (flow control) and never ends its side. Reset
-      // such a stream (RST_STREAM NO_ERROR, RFC 9113 §8.1) shortly after the response is out.
-      const stream = (req as http2.Http2ServerRequest).stream;
-      stream.once("finish", () => {
-        if (stream.closed) return;
-        setTimeout(() => {
-          // destroy() without an error sends RST_STREAM(NO_ERROR); close() alone would wait for
-          // the unread request data to be consumed.
-          if (!stream.destroyed && !stream.readableEnded) stream.destroy();
-        }, 250).unref();
-      });
-    }
+    resetHalfOpenStreamAfterResponse(req);
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       let code: string;
@@ -375,38 +376,28 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   };
 }
 
+/**
+ * HTTP/2: a response sent before the request body was read (e.g. over the size limit) leaves the
+ * stream half-open: the client stops sending (flow control) and never ends its side. Reset such a
+ * stream (RST_STREAM NO_ERROR, RFC 9113 §8.1) shortly after the response is out.
+ */
+function resetHalfOpenStreamAfterResponse(req: NodeRequest): void {
+  if (req.httpVersion !== "2.0") return;
+  const stream = (req as http2.Http2ServerRequest).stream;
+  stream.once("finish", () => {
+    if (stream.closed) return;
+    setTimeout(() => {
+      // destroy() without an error sends RST_STREAM(NO_ERROR); close() alone would wait for
+      // the unread request data to be consumed.
+      if (!stream.destroyed && !stream.readableEnded) stream.destroy();
+    }, 250).unref();
+  });
+}
+
 function protocolOf(req: NodeRequest, isRpc: boolean): string {
   const ct = String(req.headers["content-type"] ?? "");
   if (ct.startsWith("application/grpc-web")) return "grpc-web";
   if (ct.startsWith("application/grpc")) return "grpc";
   if (isRpc || ct.startsWith("application/connect+") || req.headers["connect-protocol-version"]) return "connect";
   return "rest";
-}
-
-async function runReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, { ok: boolean; ms: number; error?: string }>> {
-  const entries = await Promise.all(
-    checks.map(async (c) => {
-      const t0 = Date.now();
-      const ac = new AbortController();
-      const timeoutMs = c.timeoutMs ?? 2000;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          c.check(ac.signal),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => {
-              ac.abort();
-              reject(new Error(`timed out after ${timeoutMs} ms`));
-            }, timeoutMs);
-          }),
-        ]);
-        return [c.name, { ok: true, ms: Date.now() - t0 }] as const;
-      } catch (e) {
-        return [c.name, { ok: false, ms: Date.now() - t0, error: (e as Error).message ?? String(e) }] as const;
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
-  return Object.fromEntries(entries);
 }

@@ -84,6 +84,8 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     sniffing.add(socket);
     let buf = Buffer.alloc(0);
     const timer = setTimeout(() => socket.destroy(), sniffTimeoutMs);
+    // A socket closed while sniffing (e.g. by stopAccepting) must not leave its timer holding the process.
+    socket.once("close", () => clearTimeout(timer));
     const onData = (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       const n = Math.min(buf.length, PREFACE.length);

@@ -9,7 +9,7 @@ export type { IssuedTransaction, IssuedTransactionKind, StoredIssuedTransaction 
 export { ExecutionStore } from "./execution-store.js";
 export type { ExecutionOutcome, ExecutionRecord, ExecutionStatus, NewExecution } from "./execution-store.js";
 export { OrderStore } from "./order-store.js";
-export type { OrderListFilter, OrderProgress, OrderStatus, StoredOrder } from "./order-store.js";
+export type { OrderListFilter, OrderStatus, StoredOrder } from "./order-store.js";
 export { TradeStore } from "./trade-store.js";
 export type { StoredTrade } from "./trade-store.js";
 export { TrackerCursorStore } from "./tracker-cursor-store.js";

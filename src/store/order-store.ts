@@ -37,14 +37,6 @@ export interface StoredOrder {
   readonly updatedAt: Date;
 }
 
-export interface OrderProgress {
-  readonly rawRemainingMakingAmount: bigint;
-  readonly rawRemainingTakingAmount: bigint;
-  readonly status: OrderStatus;
-  readonly closeTx?: string;
-  readonly updatedAt: Date;
-}
-
 export interface OrderListFilter {
   readonly maker: string;
   readonly statuses: readonly OrderStatus[];
@@ -173,25 +165,6 @@ export class OrderStore {
         order.updatedAt,
       ],
     );
-  }
-
-  /** Records fills / closing as the tracker sees them. Returns false for an unknown order. */
-  async updateProgress(orderKey: string, progress: OrderProgress): Promise<boolean> {
-    const rows = await this.sql.query(
-      `UPDATE orders SET raw_remaining_making_amount = $2, raw_remaining_taking_amount = $3, status = $4,
-         close_tx = COALESCE($5, close_tx), updated_at = $6
-       WHERE order_key = $1
-       RETURNING order_key`,
-      [
-        orderKey,
-        bigintToSql(progress.rawRemainingMakingAmount),
-        bigintToSql(progress.rawRemainingTakingAmount),
-        progress.status,
-        progress.closeTx ?? null,
-        progress.updatedAt,
-      ],
-    );
-    return rows.length > 0;
   }
 
   async get(orderKey: string): Promise<StoredOrder | null> {

@@ -29,16 +29,20 @@ export function openPostgresDb(options: PostgresDbOptions): Db {
     ...executorOf(pool),
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query("BEGIN");
         const result = await fn(executorOf(client));
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        // A connection that cannot even roll back is unusable: the pool must not hand it out again.
+        await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),

@@ -17,20 +17,30 @@ interface CursorRow {
   updated_at: unknown;
 }
 
+function fromRow(row: CursorRow): TrackerCursor {
+  return {
+    orderKey: row.order_key,
+    lastSignature: row.last_signature,
+    lastSlot: nullableBigintFromSql(row.last_slot),
+    updatedAt: dateFromSql(row.updated_at),
+  };
+}
+
 export class TrackerCursorStore {
   constructor(private readonly sql: SqlExecutor) {}
 
   async get(orderKey: string): Promise<TrackerCursor | null> {
     const rows = await this.sql.query<CursorRow>("SELECT * FROM tracker_cursors WHERE order_key = $1", [orderKey]);
-    const row = rows[0];
-    return row === undefined
-      ? null
-      : {
-          orderKey: row.order_key,
-          lastSignature: row.last_signature,
-          lastSlot: nullableBigintFromSql(row.last_slot),
-          updatedAt: dateFromSql(row.updated_at),
-        };
+    return rows[0] === undefined ? null : fromRow(rows[0]);
+  }
+
+  /** The cursors of the given orders that have one, by order key (one query). */
+  async getMany(orderKeys: readonly string[]): Promise<Map<string, TrackerCursor>> {
+    if (orderKeys.length === 0) return new Map();
+    const rows = await this.sql.query<CursorRow>("SELECT * FROM tracker_cursors WHERE order_key = ANY($1::text[])", [
+      [...orderKeys],
+    ]);
+    return new Map(rows.map((row) => [row.order_key, fromRow(row)]));
   }
 
   /** Moves the cursor; write it in the same transaction as what was learned up to it. */

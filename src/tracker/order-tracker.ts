@@ -39,7 +39,7 @@ export interface TrackerPassSummary {
 }
 
 /**
- * Follows the open orders the store knows: one getMultipleAccounts per pass, then, for each order
+ * Follows the open orders the store knows: one getMultipleAccounts (and one cursor query) per pass, then, for each order
  * whose account changed, closed or was never read, its transactions since the stored cursor
  * (getSignaturesForAddress `until` + getTransaction), folded into status and trades; failed fill
  * attempts are kept as unsuccessful trades (shown only with includeFailedTx). Trades,
@@ -93,13 +93,16 @@ export class OrderTracker {
   async runOnce(): Promise<TrackerPassSummary> {
     const open = await this.store.orders.listOpen(this.maxOrdersPerPass);
     if (open.length === 0) return { checked: 0, caughtUp: 0, changed: 0, newTrades: 0 };
-    const accounts = await this.chain.getMultipleAccounts(open.map((order) => new PublicKey(order.orderKey)));
+    const [accounts, cursors] = await Promise.all([
+      this.chain.getMultipleAccounts(open.map((order) => new PublicKey(order.orderKey))),
+      this.store.trackerCursors.getMany(open.map((order) => order.orderKey)),
+    ]);
     let caughtUp = 0;
     let changed = 0;
     let newTrades = 0;
     for (const [i, order] of open.entries()) {
       const live = liveOrderAccount(accounts[i] ?? null);
-      const cursor = await this.store.trackerCursors.get(order.orderKey);
+      const cursor = cursors.get(order.orderKey) ?? null;
       if (cursor !== null && live !== null && sameProgress(order, live)) continue;
       caughtUp++;
       let result: { changed: boolean; newTrades: number };

@@ -110,6 +110,18 @@ describe("RpcSolanaChain against the localnet", () => {
     expect(fresh.stats().roundTrips - before).toBe(2);
   });
 
+  it("asks for the fees of at most 128 accounts (the RPC's limit), in readBatch and alone", async () => {
+    const many = Array.from({ length: 200 }, () => Keypair.generate().publicKey);
+    const post = async (body: unknown) =>
+      (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+    // The limit is the node's: 129 accounts are refused.
+    const refused = await post({ jsonrpc: "2.0", id: 1, method: "getRecentPrioritizationFees", params: [many.slice(0, 129).map((k) => k.toBase58())] });
+    expect(refused).toMatchObject({ id: 1, error: { code: -32602 } });
+    const batch = await chain.readBatch({ accounts: [], prioritizationFeeAccounts: many });
+    expect(Array.isArray(batch.prioritizationFees)).toBe(true);
+    expect(Array.isArray(await chain.getRecentPrioritizationFees(many))).toBe(true);
+  });
+
   it("caches the blockhash for at most its max age", async () => {
     const short = new RpcSolanaChain({ url: localnet.url, blockhashMaxAgeMs: 40 });
     const [a, b] = await Promise.all([short.getLatestBlockhash(), short.getLatestBlockhash()]);

@@ -122,6 +122,9 @@ describe("localnet snapshots (LOCALNET_ACCOUNTS_DIR / LOCALNET_PROGRAMS_DIR)", (
     const bad = await mkdtemp(join(tmpdir(), "swapd-bad-"));
     await writeFile(join(bad, "broken.json"), JSON.stringify({ pubkey: Keypair.generate().publicKey.toBase58(), account: { lamports: 1, data: ["AA==", "base58"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 } }));
     await expect(startLocalnet({ accountsDir: bad })).rejects.toThrow(/broken\.json.*base58/);
+    // A key that is not base58 is named with its file and field too.
+    await writeFile(join(bad, "broken.json"), JSON.stringify({ pubkey: "not-a-key", account: { lamports: 1, data: ["AA==", "base64"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 } }));
+    await expect(startLocalnet({ accountsDir: bad })).rejects.toThrow(/broken\.json: pubkey/);
     await rm(bad, { recursive: true, force: true });
   });
 });

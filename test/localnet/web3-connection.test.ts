@@ -23,6 +23,7 @@ import {
 } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import bs58 from "bs58";
+import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
@@ -218,10 +219,42 @@ describe("localnet with an unmodified web3.js Connection", () => {
     expect(byOwner.map((f) => f.pubkey.toBase58()).sort()).toEqual([a.toBase58(), b.toBase58()].sort());
   });
 
+  it("websocket: a message that is JSON but not an object is answered -32600, and the socket keeps serving", async () => {
+    const socket = new WebSocket(localnet.websocketUrl);
+    const answers: unknown[] = [];
+    const next = () =>
+      new Promise<unknown>((resolve) => {
+        const poll = () => (answers.length > 0 ? resolve(answers.shift()) : setTimeout(poll, 5));
+        poll();
+      });
+    socket.on("message", (raw) => answers.push(JSON.parse(String(raw))));
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    try {
+      for (const junk of ["null", "7", "[1]"]) {
+        socket.send(junk);
+        expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+      }
+      const signature = localnet.airdrop(Keypair.generate().publicKey, 1_000_000_000n);
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "signatureSubscribe", params: [signature] }));
+      expect(await next()).toMatchObject({ id: 1, result: expect.any(Number) });
+      expect(await next()).toMatchObject({ method: "signatureNotification", params: { result: { value: { err: null } } } });
+    } finally {
+      socket.close();
+    }
+  });
+
   it("answers JSON-RPC errors with Solana's codes", async () => {
     const post = async (body: unknown) => (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
     expect(await post({ jsonrpc: "2.0", id: 1, method: "noSuchMethod", params: [] })).toMatchObject({ id: 1, error: { code: -32601 } });
     expect(await post({ jsonrpc: "2.0", id: 2, method: "getBalance", params: ["not-a-key"] })).toMatchObject({ id: 2, error: { code: -32602 } });
+    // memcmp bytes that are not base58: bad params naming the filter, not an internal error.
+    const badFilter = await post({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "getProgramAccounts",
+      params: [TOKEN_PROGRAM_ID.toBase58(), { filters: [{ memcmp: { offset: 0, bytes: "0OIl" } }] }],
+    });
+    expect(badFilter).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringContaining("filters[0].memcmp.bytes") } });
     // A blockhash the chain never issued: refused (-32002, BlockhashNotFound), nothing recorded.
     const stale = new Transaction({ feePayer: payer.publicKey, recentBlockhash: PublicKey.default.toBase58() }).add(
       SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }),

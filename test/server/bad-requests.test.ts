@@ -1,4 +1,6 @@
 /** Bad requests get the proper code, and the server keeps serving. */
+import http2 from "node:http2";
+import net from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
@@ -50,7 +52,46 @@ function grpcSleep(ms: number, deadlineMs: number): Promise<{ sleptMs: number }>
   });
 }
 
+/** Sends one raw HTTP/1.1 request head and returns the status line of the answer. */
+function rawRequestStatusLine(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.port, "127.0.0.1", () => socket.write(head));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      answer += chunk;
+      if (answer.includes("\r\n")) {
+        resolve(answer.slice(0, answer.indexOf("\r\n")));
+        socket.destroy();
+      }
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(answer));
+  });
+}
+
+function http2Status(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(server.url);
+    session.on("error", reject);
+    const stream = session.request({ ":method": "GET", ":path": path });
+    stream.on("response", (headers) => resolve(Number(headers[":status"])));
+    stream.resume();
+    stream.on("close", () => session.close());
+    stream.on("error", reject);
+    stream.end();
+  });
+}
+
 describe("bad requests", () => {
+  it("a request target that is not a URL (e.g. `//[`) → 400 over HTTP/1.1 and HTTP/2, and the server keeps serving", async () => {
+    expect(await rawRequestStatusLine("GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe("HTTP/1.1 400 Bad Request");
+    expect(await rawRequestStatusLine("POST http://[/x HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
+    expect(await http2Status("//[")).toBe(400);
+  });
+
   it("malformed JSON: Connect → 400 invalid_argument; REST → 400 JSON error", async () => {
     const c = await post("/swapd.swap.v1.SwapService/SwapInstructions", "{not json");
     expect(c.status).toBe(400);

@@ -1,4 +1,6 @@
 /** The extension points later work plugs into: services, REST routes, readiness, logs. */
+import net from "node:net";
+import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
@@ -91,6 +93,24 @@ describe("extension points", () => {
       expect(invalid).toBeDefined();
     } finally {
       await server.close();
+    }
+  });
+
+  it("a start that fails (port taken) stops what it had started: store, tracker, chain", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const logs = new LogCapture();
+    const config = testConfig({
+      PORT: String((taken.address() as AddressInfo).port),
+      SOLANA_RPC_URL: "http://127.0.0.1:9/",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
+    });
+    try {
+      await expect(runService(config, createLogger("info", logs))).rejects.toThrow(/EADDRINUSE/);
+      expect(logs.lines.filter((l) => l.msg === "shutting down")).toEqual([expect.objectContaining({ reason: "startup failed" })]);
+      expect(logs.lines.some((l) => l.msg === "shutdown complete")).toBe(true);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 

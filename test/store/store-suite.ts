@@ -171,14 +171,15 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       expect((await store.orders.get(created[1]!.orderKey))!.rawMakingAmount).toBe(U64_MAX);
       expect((await store.orders.get(created[0]!.orderKey))!.expiredAt).toBe(1_900_000_000n);
 
-      expect(await store.orders.updateProgress(created[0]!.orderKey, {
+      // Completed, as the tracker records it.
+      await store.orders.upsert({
+        ...created[0]!,
         rawRemainingMakingAmount: 0n,
         rawRemainingTakingAmount: 0n,
         status: "Completed",
         closeTx: "closeSig",
         updatedAt: new Date(Date.UTC(2025, 6, 1)),
-      })).toBe(true);
-      expect(await store.orders.updateProgress(key(), { rawRemainingMakingAmount: 0n, rawRemainingTakingAmount: 0n, status: "Cancelled", updatedAt: new Date() })).toBe(false);
+      });
 
       const open = { maker, statuses: ["Open"] as const };
       expect(await store.orders.countByMaker(open)).toBe(3);
@@ -226,6 +227,17 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       expect(await store.orders.get(o.orderKey)).toBeNull();
       expect(await store.trades.listByOrders([o.orderKey], { includeFailed: true })).toEqual([]);
       expect(await store.trackerCursors.get(o.orderKey)).toBeNull();
+    });
+
+    it("tracker cursors of several orders are read in one query, only those that exist", async () => {
+      const [a, b, none] = [key(), key(), key()];
+      await store.trackerCursors.set(a, "sigA", 1n);
+      await store.trackerCursors.set(b, "sigB");
+      const got = await store.trackerCursors.getMany([a, b, none]);
+      expect([...got.keys()].sort()).toEqual([a, b].sort());
+      expect(got.get(a)).toMatchObject({ orderKey: a, lastSignature: "sigA", lastSlot: 1n });
+      expect(got.get(b)).toMatchObject({ orderKey: b, lastSignature: "sigB", lastSlot: null });
+      expect(await store.trackerCursors.getMany([])).toEqual(new Map());
     });
 
     it("tracker cursors persist across close and re-open", async () => {

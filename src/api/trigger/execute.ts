@@ -50,7 +50,7 @@ function parseWire(value: unknown): Uint8Array {
   return wire;
 }
 
-export function executionResult(record: ExecutionRecord): ExecuteResult {
+function executionResult(record: ExecutionRecord): ExecuteResult {
   if (record.status === "Success") return { signature: record.signature, status: "Success", code: 0, error: null };
   if (record.status === "Failed") {
     return { signature: record.signature, status: "Failed", code: record.code ?? FAILED_EXECUTION_CODE, error: record.error };

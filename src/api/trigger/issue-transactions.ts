@@ -8,7 +8,7 @@ import type { IssuedTransaction, IssuedTransactionKind, Store } from "../../stor
  * A blockhash lives 150 blocks, about 60–90 s. The wall-clock expiry stored with an issued
  * transaction is informational; Execute enforces the block height (`lastValidBlockHeight`).
  */
-export const ISSUED_TRANSACTION_LIFETIME_MS = 90_000;
+const ISSUED_TRANSACTION_LIFETIME_MS = 90_000;
 
 export interface TransactionToIssue {
   readonly compiled: CompiledTransaction;

@@ -1,4 +1,5 @@
 import { createPublicKey, verify } from "node:crypto";
+import { getShortU16Decoder } from "@solana/kit";
 import bs58 from "bs58";
 import { VersionedTransaction } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
@@ -16,17 +17,8 @@ export interface SignedTransaction {
   readonly instructionProgramIds: readonly PublicKey[];
 }
 
-/** Length of Solana's compact-u16 prefix at `offset`, and its value. */
-function readCompactU16(bytes: Uint8Array, offset: number): { value: number; size: number } {
-  let value = 0;
-  for (let size = 1; size <= 3; size += 1) {
-    const byte = bytes[offset + size - 1];
-    if (byte === undefined) throw new RangeError("truncated compact-u16");
-    value |= (byte & 0x7f) << (7 * (size - 1));
-    if ((byte & 0x80) === 0) return { value, size };
-  }
-  throw new RangeError("compact-u16 longer than 3 bytes");
-}
+/** The wire format's signature count (compact-u16) in front of the signatures. */
+const SIGNATURE_COUNT = getShortU16Decoder();
 
 /**
  * Decodes a signed wire transaction; the message must be canonical (it re-serializes to the
@@ -38,8 +30,8 @@ export function parseSignedTransaction(field: string, wire: Uint8Array): SignedT
   let messageOffset: number;
   try {
     tx = VersionedTransaction.deserialize(wire);
-    const count = readCompactU16(wire, 0);
-    messageOffset = count.size + 64 * count.value;
+    const [signatureCount, signaturesOffset] = SIGNATURE_COUNT.read(wire, 0);
+    messageOffset = signaturesOffset + 64 * signatureCount;
   } catch (error) {
     throw invalid(`must be a wire-format Solana transaction (${(error as Error).message})`);
   }
@@ -65,7 +57,7 @@ export function parseSignedTransaction(field: string, wire: Uint8Array): SignedT
 /** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410); the raw 32-byte key follows. */
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
-export function isValidEd25519Signature(message: Uint8Array, signature: Uint8Array, signer: PublicKey): boolean {
+function isValidEd25519Signature(message: Uint8Array, signature: Uint8Array, signer: PublicKey): boolean {
   const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, signer.toBuffer()]), format: "der", type: "spki" });
   return verify(null, message, key, signature);
 }

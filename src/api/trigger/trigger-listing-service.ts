@@ -13,10 +13,7 @@ import { createGetTriggerOrdersHandler } from "./get-trigger-orders.js";
 import { createWatchTriggerOrdersHandler } from "./watch-trigger-orders.js";
 import type { WatchTriggerOrdersDeps } from "./watch-trigger-orders.js";
 
-/**
- * The listing half of TriggerService, to spread into the service object next to the
- * create/cancel/execute handlers: `{ ...triggerListingService(deps), ...triggerOrderEntryService(...) }`.
- */
+/** The listing half of TriggerService: pass it to `createTriggerService` next to the order entry. */
 export function triggerListingService(
   deps: WatchTriggerOrdersDeps,
 ): Pick<ServiceImpl<typeof TriggerService>, "getTriggerOrders" | "watchTriggerOrders"> {
@@ -32,7 +29,7 @@ export function triggerListingRestRoutes(deps: WatchTriggerOrdersDeps): RestRout
 }
 
 export interface TriggerListing {
-  /** Spread into the TriggerService implementation (e.g. `createTriggerService({ ...entry, ...listing.handlers })`). */
+  /** For `createTriggerService({ orderEntry, ...listing.handlers })`. */
   readonly handlers: Pick<ServiceImpl<typeof TriggerService>, "getTriggerOrders" | "watchTriggerOrders">;
   readonly restRoutes: RestRoute[];
   readonly feed: OrderChangeFeed;

@@ -1,10 +1,8 @@
-import bs58 from "bs58";
 import { PublicKey } from "@solana/web3.js";
-import type { GetProgramAccountsFilter } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../../core/solana/programs.js";
 import type { OrderStatusFilter, ValidGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
-import { decodeOrderAccount, ORDER_ACCOUNT_DISCRIMINATOR, ORDER_ACCOUNT_OFFSETS } from "../../core/trigger/order-account.js";
+import { decodeOrderAccount } from "../../core/trigger/order-account.js";
 import type { OrderAccount } from "../../core/trigger/order-account.js";
 import { compareNewestFirst, orderViewFromAccount } from "../../core/trigger/order-record.js";
 import type { TriggerOrderView, TriggerTradeView } from "../../core/trigger/order-record.js";
@@ -12,6 +10,8 @@ import { pageWindow, slicePage, totalPages } from "../../core/trigger/pagination
 import type { Store } from "../../store/open-store.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredTrade } from "../../store/trade-store.js";
+import { readMakerOrderAccounts } from "./maker-order-accounts.js";
+import type { MintFilter } from "./maker-order-accounts.js";
 
 /** What the listing reads: open orders from the chain, history and fills from the store. */
 export interface TriggerListingDeps {
@@ -25,11 +25,6 @@ export interface TriggerOrdersPage {
   readonly orders: readonly TriggerOrderView[];
   readonly totalPages: number;
   readonly page: number;
-}
-
-export interface MintFilter {
-  readonly inputMint: PublicKey | null;
-  readonly outputMint: PublicKey | null;
 }
 
 export async function listTriggerOrders(deps: TriggerListingDeps, request: ValidGetTriggerOrdersRequest): Promise<TriggerOrdersPage> {
@@ -46,11 +41,6 @@ export async function listTriggerOrders(deps: TriggerListingDeps, request: Valid
   return listHistory(deps, request);
 }
 
-function memcmp(offset: number, key: PublicKey | Uint8Array): GetProgramAccountsFilter {
-  const bytes = key instanceof PublicKey ? key.toBytes() : key;
-  return { memcmp: { offset, bytes: bs58.encode(bytes) } };
-}
-
 /**
  * All open orders of `maker` on chain, newest first: getProgramAccounts with memcmp on the Order
  * discriminator and the maker (plus the mint filters), decimals from the (cached) mints, creation
@@ -62,13 +52,7 @@ export async function listActiveOrders(
   mints: MintFilter,
   options: { readonly includeFailed?: boolean } = {},
 ): Promise<TriggerOrderView[]> {
-  const filters: GetProgramAccountsFilter[] = [
-    memcmp(ORDER_ACCOUNT_OFFSETS.discriminator, ORDER_ACCOUNT_DISCRIMINATOR),
-    memcmp(ORDER_ACCOUNT_OFFSETS.maker, maker),
-  ];
-  if (mints.inputMint !== null) filters.push(memcmp(ORDER_ACCOUNT_OFFSETS.inputMint, mints.inputMint));
-  if (mints.outputMint !== null) filters.push(memcmp(ORDER_ACCOUNT_OFFSETS.outputMint, mints.outputMint));
-  const accounts = await deps.chain.getProgramAccounts(LIMIT_ORDER_V2_PROGRAM_ID, filters);
+  const accounts = await readMakerOrderAccounts(deps.chain, maker, mints);
   const orders: { key: PublicKey; account: OrderAccount }[] = [];
   for (const account of accounts) {
     try {

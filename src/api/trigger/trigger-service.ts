@@ -2,8 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { ExecutionStatus } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { TriggerService } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import { unimplementedTriggerService } from "../unimplemented.js";
-import { createTriggerOrderEntry } from "./order-entry.js";
-import type { TriggerOrderEntry, TriggerOrderEntryOptions } from "./order-entry.js";
+import type { TriggerOrderEntry } from "./order-entry.js";
 import {
   cancelOrderRequestFromMessage,
   cancelOrdersRequestFromMessage,
@@ -13,11 +12,13 @@ import { toTriggerConnectError } from "./trigger-errors.js";
 
 type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
 
-export type TriggerServiceDeps = ({ readonly orderEntry: TriggerOrderEntry } | TriggerOrderEntryOptions) & {
-  /** The listing handlers (issue 7); UNIMPLEMENTED when absent. */
+export interface TriggerServiceDeps {
+  /** Shared with `triggerRestRoutes`, so both protocols share the confirmation waits; its owner closes it. */
+  readonly orderEntry: TriggerOrderEntry;
+  /** The listing handlers (`startTriggerListing(...).handlers`); UNIMPLEMENTED when absent. */
   readonly getTriggerOrders?: TriggerServiceImpl["getTriggerOrders"];
   readonly watchTriggerOrders?: TriggerServiceImpl["watchTriggerOrders"];
-};
+}
 
 async function mapped<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -29,10 +30,10 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
 
 /**
  * `swapd.trigger.v1.TriggerService`: CreateOrder, CancelOrder, CancelOrders and Execute over the
- * order entry (pass the same `orderEntry` to `triggerRestRoutes`), plus the listing handlers when given.
+ * order entry, plus the listing handlers when given.
  */
 export function createTriggerService(deps: TriggerServiceDeps): TriggerServiceImpl {
-  const entry = "orderEntry" in deps ? deps.orderEntry : createTriggerOrderEntry(deps);
+  const entry = deps.orderEntry;
   return {
     ...unimplementedTriggerService,
     ...(deps.getTriggerOrders ? { getTriggerOrders: deps.getTriggerOrders } : {}),

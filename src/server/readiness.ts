@@ -1,0 +1,36 @@
+/** A readiness check of `GET /readyz`: resolves when ready, throws (with a reason) when not. */
+export interface ReadinessCheck {
+  readonly name: string;
+  check(signal: AbortSignal): Promise<void>;
+  /** Default 2000 ms. */
+  readonly timeoutMs?: number;
+}
+
+/** Runs every check in parallel, each within its timeout (then aborted); never throws. */
+export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, { ok: boolean; ms: number; error?: string }>> {
+  const entries = await Promise.all(
+    checks.map(async (c) => {
+      const t0 = Date.now();
+      const ac = new AbortController();
+      const timeoutMs = c.timeoutMs ?? 2000;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          c.check(ac.signal),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => {
+              ac.abort();
+              reject(new Error(`timed out after ${timeoutMs} ms`));
+            }, timeoutMs);
+          }),
+        ]);
+        return [c.name, { ok: true, ms: Date.now() - t0 }] as const;
+      } catch (e) {
+        return [c.name, { ok: false, ms: Date.now() - t0, error: (e as Error).message ?? String(e) }] as const;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}
