@@ -1,7 +1,17 @@
-import { PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import type { SwapMode } from "../amm/adapter.js";
+import {
+  isAbsent,
+  parseIntegerInRange,
+  parseOptionalBoolean,
+  parseOptionalIntegerInRange,
+  parseOptionalPublicKey,
+  parseOptionalU64,
+  parsePublicKey,
+  parseU64,
+} from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
-import { base58Of, publicKeyFromBase58 } from "../solana/base58-strings.js";
+import { base58Of } from "../solana/base58-strings.js";
 
 /** A u64 as it may arrive: a decimal string (Jupiter JSON), a JS integer or a bigint (protobuf). */
 export type U64Input = string | number | bigint;
@@ -127,7 +137,6 @@ export interface ParsedSwapRequest {
   readonly blockhashSlotsToExpiry: number | undefined;
 }
 
-const U64_MAX = (1n << 64n) - 1n;
 const PRIORITY_LEVELS: readonly PriorityLevel[] = ["medium", "high", "veryHigh"];
 /** A blockhash is valid for 150 slots; more can't be promised. */
 export const MAX_BLOCKHASH_SLOTS_TO_EXPIRY = 150;
@@ -136,75 +145,30 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
-
-function publicKey(value: unknown, field: string): PublicKey {
-  if (typeof value !== "string" || value.length === 0) {
-    throw new ValidationError(field, "public_key", "must be a base58 public key (32 bytes)");
-  }
-  try {
-    return publicKeyFromBase58(value); // one shared key object per text (see base58-strings.ts)
-  } catch {
-    throw new ValidationError(field, "public_key", "must be a base58 public key (32 bytes)");
-  }
-}
-
-function optionalPublicKey(value: unknown, field: string): PublicKey | undefined {
-  return present(value) ? publicKey(value, field) : undefined;
-}
-
-export function u64(value: unknown, field: string): bigint {
-  let parsed: bigint | undefined;
-  if (typeof value === "string" && /^[0-9]{1,20}$/.test(value)) parsed = BigInt(value);
-  else if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) parsed = BigInt(value);
-  else if (typeof value === "bigint" && value >= 0n) parsed = value;
-  if (parsed === undefined || parsed > U64_MAX) {
-    throw new ValidationError(field, "u64", "must be an unsigned 64-bit integer string");
-  }
-  return parsed;
-}
-
-function integerIn(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(field, "range", `must be an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function optionalBoolean(value: unknown, field: string, fallback: boolean): boolean {
-  if (!present(value)) return fallback;
-  if (typeof value !== "boolean") throw new ValidationError(field, "boolean", "must be true or false");
-  return value;
-}
-
 function parseStep(raw: unknown, field: string): ParsedRouteStep {
   if (!isObject(raw)) throw new ValidationError(field, "required", "must be a route plan step object");
   const info = raw.swapInfo;
   const infoField = `${field}.swapInfo`;
   if (!isObject(info)) throw new ValidationError(infoField, "required", "is required");
-  const ammKey = publicKey(info.ammKey, `${infoField}.ammKey`);
-  const inputMint = publicKey(info.inputMint, `${infoField}.inputMint`);
-  const outputMint = publicKey(info.outputMint, `${infoField}.outputMint`);
+  const ammKey = parsePublicKey(`${infoField}.ammKey`, info.ammKey);
+  const inputMint = parsePublicKey(`${infoField}.inputMint`, info.inputMint);
+  const outputMint = parsePublicKey(`${infoField}.outputMint`, info.outputMint);
   if (inputMint.equals(outputMint)) {
     throw new ValidationError(`${infoField}.outputMint`, "distinct_mints", "must differ from the step's inputMint");
   }
-  if (!present(info.inAmount)) throw new ValidationError(`${infoField}.inAmount`, "required", "is required");
-  if (!present(info.outAmount)) throw new ValidationError(`${infoField}.outAmount`, "required", "is required");
-  const inAmount = u64(info.inAmount, `${infoField}.inAmount`);
-  const outAmount = u64(info.outAmount, `${infoField}.outAmount`);
-  const feeAmount = present(info.feeAmount) ? u64(info.feeAmount, `${infoField}.feeAmount`) : undefined;
-  const feeMint = optionalPublicKey(info.feeMint, `${infoField}.feeMint`);
-  if (present(info.label) && typeof info.label !== "string") {
+  const inAmount = parseU64(`${infoField}.inAmount`, info.inAmount);
+  const outAmount = parseU64(`${infoField}.outAmount`, info.outAmount);
+  const feeAmount = parseOptionalU64(`${infoField}.feeAmount`, info.feeAmount);
+  const feeMint = parseOptionalPublicKey(`${infoField}.feeMint`, info.feeMint);
+  if (!isAbsent(info.label) && typeof info.label !== "string") {
     throw new ValidationError(`${infoField}.label`, "string", "must be a string");
   }
-  if (present(raw.bps)) integerIn(raw.bps, `${field}.bps`, 1, 10_000);
+  const bps = parseOptionalIntegerInRange(`${field}.bps`, raw.bps, 1, 10_000);
   let percent: number;
-  if (present(raw.percent)) {
-    percent = integerIn(raw.percent, `${field}.percent`, 1, 100);
-  } else if (present(raw.bps) && (raw.bps as number) % 100 === 0) {
-    percent = (raw.bps as number) / 100; // V2 quotes may carry only bps
+  if (!isAbsent(raw.percent)) {
+    percent = parseIntegerInRange(`${field}.percent`, raw.percent, 1, 100);
+  } else if (bps !== undefined && bps % 100 === 0) {
+    percent = bps / 100; // V2 quotes may carry only bps
   } else {
     throw new ValidationError(`${field}.percent`, "required", "is required (an integer from 1 to 100)");
   }
@@ -274,26 +238,25 @@ function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, step
 function parseQuote(raw: unknown): ParsedQuote {
   const f = "quoteResponse";
   if (!isObject(raw)) throw new ValidationError(f, "required", "is required");
-  const inputMint = publicKey(raw.inputMint, `${f}.inputMint`);
-  const outputMint = publicKey(raw.outputMint, `${f}.outputMint`);
+  const inputMint = parsePublicKey(`${f}.inputMint`, raw.inputMint);
+  const outputMint = parsePublicKey(`${f}.outputMint`, raw.outputMint);
   if (inputMint.equals(outputMint)) {
     throw new ValidationError(`${f}.outputMint`, "distinct_mints", "must differ from inputMint");
   }
-  const inAmount = u64(raw.inAmount, `${f}.inAmount`);
-  const outAmount = u64(raw.outAmount, `${f}.outAmount`);
-  const otherAmountThreshold = u64(raw.otherAmountThreshold, `${f}.otherAmountThreshold`);
+  const inAmount = parseU64(`${f}.inAmount`, raw.inAmount);
+  const outAmount = parseU64(`${f}.outAmount`, raw.outAmount);
+  const otherAmountThreshold = parseU64(`${f}.otherAmountThreshold`, raw.otherAmountThreshold);
   if (raw.swapMode !== "ExactIn" && raw.swapMode !== "ExactOut") {
     throw new ValidationError(`${f}.swapMode`, "enum", 'must be "ExactIn" or "ExactOut"');
   }
   const swapMode = raw.swapMode;
-  const slippageBps = integerIn(raw.slippageBps, `${f}.slippageBps`, 0, 10_000);
+  const slippageBps = parseIntegerInRange(`${f}.slippageBps`, raw.slippageBps, 0, 10_000);
   let platformFee: ParsedQuote["platformFee"] = null;
-  if (present(raw.platformFee)) {
+  if (!isAbsent(raw.platformFee)) {
     if (!isObject(raw.platformFee)) throw new ValidationError(`${f}.platformFee`, "object", "must be an object or null");
-    const feeBps = present(raw.platformFee.feeBps)
-      ? integerIn(raw.platformFee.feeBps, `${f}.platformFee.feeBps`, 0, 255) // u8 on chain (V1)
-      : 0;
-    const amount = present(raw.platformFee.amount) ? u64(raw.platformFee.amount, `${f}.platformFee.amount`) : 0n;
+    // feeBps is a u8 on chain (V1).
+    const feeBps = parseOptionalIntegerInRange(`${f}.platformFee.feeBps`, raw.platformFee.feeBps, 0, 255) ?? 0;
+    const amount = parseOptionalU64(`${f}.platformFee.amount`, raw.platformFee.amount) ?? 0n;
     platformFee = { amount, feeBps };
   }
   if (!Array.isArray(raw.routePlan) || raw.routePlan.length === 0) {
@@ -304,16 +267,16 @@ function parseQuote(raw: unknown): ParsedQuote {
   }
   const routePlan = raw.routePlan.map((step, i) => parseStep(step, `${f}.routePlan[${i}]`));
   checkRoute({ inputMint, outputMint }, routePlan);
-  const contextSlot = present(raw.contextSlot) ? u64(raw.contextSlot, `${f}.contextSlot`) : 0n;
+  const contextSlot = parseOptionalU64(`${f}.contextSlot`, raw.contextSlot) ?? 0n;
   let timeTaken = 0;
-  if (present(raw.timeTaken)) {
+  if (!isAbsent(raw.timeTaken)) {
     if (typeof raw.timeTaken !== "number" || !Number.isFinite(raw.timeTaken) || raw.timeTaken < 0) {
       throw new ValidationError(`${f}.timeTaken`, "number", "must be a non-negative number of seconds");
     }
     timeTaken = raw.timeTaken;
   }
   let priceImpactPct = "0";
-  if (present(raw.priceImpactPct)) {
+  if (!isAbsent(raw.priceImpactPct)) {
     if (typeof raw.priceImpactPct !== "string" || !/^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/.test(raw.priceImpactPct)) {
       throw new ValidationError(`${f}.priceImpactPct`, "decimal", "must be a decimal number string");
     }
@@ -337,7 +300,7 @@ function parseQuote(raw: unknown): ParsedQuote {
 
 function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | undefined {
   const f = "prioritizationFeeLamports";
-  if (!present(raw)) return undefined;
+  if (isAbsent(raw)) return undefined;
   if (!isObject(raw)) throw new ValidationError(f, "object", "must be an integer, an object or \"auto\"");
   switch (raw.kind) {
     case "auto":
@@ -345,7 +308,7 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
     case "disabled":
       return { kind: "disabled" };
     case "lamports":
-      return { kind: "lamports", lamports: u64(raw.lamports, f) };
+      return { kind: "lamports", lamports: parseU64(f, raw.lamports) };
     case "priorityLevel": {
       const pf = `${f}.priorityLevelWithMaxLamports`;
       if (!PRIORITY_LEVELS.includes(raw.level as PriorityLevel)) {
@@ -354,19 +317,18 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
       return {
         kind: "priorityLevel",
         level: raw.level as PriorityLevel,
-        maxLamports: u64(raw.maxLamports, `${pf}.maxLamports`),
-        global: optionalBoolean(raw.global, `${pf}.global`, false),
+        maxLamports: parseU64(`${pf}.maxLamports`, raw.maxLamports),
+        global: parseOptionalBoolean(`${pf}.global`, raw.global) ?? false,
       };
     }
     case "relayTip":
-      return { kind: "relayTip", lamports: u64(raw.lamports, `${f}.relayTipLamports`), payer: user };
+      return { kind: "relayTip", lamports: parseU64(`${f}.relayTipLamports`, raw.lamports), payer: user };
     case "relayTipWithPayer": {
       const pf = `${f}.relayTipLamportsWithPayer`;
-      if (!present(raw.payer)) throw new ValidationError(`${pf}.payer`, "required", "is required");
       return {
         kind: "relayTip",
-        lamports: u64(raw.lamports, `${pf}.lamports`),
-        payer: publicKey(raw.payer, `${pf}.payer`),
+        lamports: parseU64(`${pf}.lamports`, raw.lamports),
+        payer: parsePublicKey(`${pf}.payer`, raw.payer),
       };
     }
     default:
@@ -380,30 +342,31 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
  */
 export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): ParsedSwapRequest {
   if (!isObject(raw)) throw new ValidationError("request", "object", "must be an object");
-  const user = publicKey(raw.userPublicKey, "userPublicKey");
+  const user = parsePublicKey("userPublicKey", raw.userPublicKey);
   const quote = parseQuote(raw.quote);
-  const payer = optionalPublicKey(raw.payer, "payer") ?? user;
-  const feeAccount = optionalPublicKey(raw.feeAccount, "feeAccount");
-  const trackingAccount = optionalPublicKey(raw.trackingAccount, "trackingAccount");
-  const destinationTokenAccount = optionalPublicKey(raw.destinationTokenAccount, "destinationTokenAccount");
+  const payer = parseOptionalPublicKey("payer", raw.payer) ?? user;
+  const feeAccount = parseOptionalPublicKey("feeAccount", raw.feeAccount);
+  const trackingAccount = parseOptionalPublicKey("trackingAccount", raw.trackingAccount);
+  const destinationTokenAccount = parseOptionalPublicKey("destinationTokenAccount", raw.destinationTokenAccount);
   if (quote.platformFee !== null && quote.platformFee.feeBps > 0 && feeAccount === undefined) {
     throw new ValidationError("feeAccount", "required", "is required when quoteResponse.platformFee.feeBps > 0");
   }
-  const wrapAndUnwrapSol = optionalBoolean(raw.wrapAndUnwrapSol, "wrapAndUnwrapSol", true);
-  const useSharedAccounts = present(raw.useSharedAccounts)
-    ? optionalBoolean(raw.useSharedAccounts, "useSharedAccounts", false)
-    : undefined;
-  const asLegacyTransaction = optionalBoolean(raw.asLegacyTransaction, "asLegacyTransaction", false);
-  const dynamicComputeUnitLimit = optionalBoolean(raw.dynamicComputeUnitLimit, "dynamicComputeUnitLimit", false);
-  const skipUserAccountsRpcCalls = optionalBoolean(raw.skipUserAccountsRpcCalls, "skipUserAccountsRpcCalls", false);
-  const dynamicSlippage = optionalBoolean(raw.dynamicSlippage, "dynamicSlippage", false);
-  const blockhashSlotsToExpiry = present(raw.blockhashSlotsToExpiry)
-    ? integerIn(raw.blockhashSlotsToExpiry, "blockhashSlotsToExpiry", 1, MAX_BLOCKHASH_SLOTS_TO_EXPIRY)
-    : undefined;
+  const wrapAndUnwrapSol = parseOptionalBoolean("wrapAndUnwrapSol", raw.wrapAndUnwrapSol) ?? true;
+  const useSharedAccounts = parseOptionalBoolean("useSharedAccounts", raw.useSharedAccounts);
+  const asLegacyTransaction = parseOptionalBoolean("asLegacyTransaction", raw.asLegacyTransaction) ?? false;
+  const dynamicComputeUnitLimit = parseOptionalBoolean("dynamicComputeUnitLimit", raw.dynamicComputeUnitLimit) ?? false;
+  const skipUserAccountsRpcCalls = parseOptionalBoolean("skipUserAccountsRpcCalls", raw.skipUserAccountsRpcCalls) ?? false;
+  const dynamicSlippage = parseOptionalBoolean("dynamicSlippage", raw.dynamicSlippage) ?? false;
+  const blockhashSlotsToExpiry = parseOptionalIntegerInRange(
+    "blockhashSlotsToExpiry",
+    raw.blockhashSlotsToExpiry,
+    1,
+    MAX_BLOCKHASH_SLOTS_TO_EXPIRY,
+  );
 
   const fromFee = parsePrioritization(raw.prioritization, user);
   let prioritization: Prioritization = fromFee ?? { kind: "auto" };
-  if (present(raw.computeUnitPriceMicroLamports)) {
+  if (!isAbsent(raw.computeUnitPriceMicroLamports)) {
     // Jupiter: INVALID_COMPUTE_UNIT_PRICE_AND_PRIORITIZATION_FEE.
     if (fromFee !== undefined) {
       throw new ValidationError(
@@ -414,7 +377,7 @@ export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): Pars
     }
     prioritization = {
       kind: "microLamports",
-      microLamports: u64(raw.computeUnitPriceMicroLamports, "computeUnitPriceMicroLamports"),
+      microLamports: parseU64("computeUnitPriceMicroLamports", raw.computeUnitPriceMicroLamports),
     };
   }
   for (const [field, key] of [

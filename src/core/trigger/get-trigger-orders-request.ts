@@ -1,6 +1,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { ValidationError } from "../validation-error.js";
-import { isAbsent, parseOptionalPublicKey, parsePublicKey } from "./validate.js";
+import { isAbsent, parseOptionalPublicKey, parsePublicKey } from "../request-fields.js";
+import { TRIGGER_ABSENCE } from "./validate.js";
 
 /**
  * Validation of getTriggerOrders / WatchTriggerOrders requests (Jupiter's query parameters,
@@ -45,13 +46,13 @@ export interface ValidWatchTriggerOrdersRequest {
 }
 
 function parseOrderStatus(value: unknown): OrderStatusFilter {
-  if (isAbsent(value)) throw new ValidationError("orderStatus", "required", 'is required ("active" or "history")');
+  if (isAbsent(value, TRIGGER_ABSENCE)) throw new ValidationError("orderStatus", "required", 'is required ("active" or "history")');
   if (value === "active" || value === "history") return value;
   throw new ValidationError("orderStatus", "order_status", `must be "active" or "history", got ${JSON.stringify(value)}`);
 }
 
 function parsePage(value: unknown): number {
-  if (isAbsent(value)) return 1;
+  if (isAbsent(value, TRIGGER_ABSENCE)) return 1;
   const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
   if (typeof text !== "string" || !/^\d+$/.test(text)) {
     throw new ValidationError("page", "page", `must be a positive integer, got ${JSON.stringify(value)}`);
@@ -62,7 +63,7 @@ function parsePage(value: unknown): number {
 }
 
 function parseFlag(field: string, value: unknown): boolean {
-  if (isAbsent(value)) return false;
+  if (isAbsent(value, TRIGGER_ABSENCE)) return false;
   if (value === true || value === "true") return true;
   if (value === false || value === "false") return false;
   throw new ValidationError(field, "boolean", `must be "true" or "false", got ${JSON.stringify(value)}`);
@@ -70,19 +71,19 @@ function parseFlag(field: string, value: unknown): boolean {
 
 export function validateGetTriggerOrdersRequest(request: GetTriggerOrdersRequest): ValidGetTriggerOrdersRequest {
   return {
-    user: parsePublicKey("user", request.user),
+    user: parsePublicKey("user", request.user, TRIGGER_ABSENCE),
     orderStatus: parseOrderStatus(request.orderStatus),
     page: parsePage(request.page),
     includeFailedTx: parseFlag("includeFailedTx", request.includeFailedTx),
-    inputMint: parseOptionalPublicKey("inputMint", request.inputMint),
-    outputMint: parseOptionalPublicKey("outputMint", request.outputMint),
+    inputMint: parseOptionalPublicKey("inputMint", request.inputMint, TRIGGER_ABSENCE) ?? null,
+    outputMint: parseOptionalPublicKey("outputMint", request.outputMint, TRIGGER_ABSENCE) ?? null,
   };
 }
 
 export function validateWatchTriggerOrdersRequest(request: WatchTriggerOrdersRequest): ValidWatchTriggerOrdersRequest {
   return {
-    user: parsePublicKey("user", request.user),
-    inputMint: parseOptionalPublicKey("inputMint", request.inputMint),
-    outputMint: parseOptionalPublicKey("outputMint", request.outputMint),
+    user: parsePublicKey("user", request.user, TRIGGER_ABSENCE),
+    inputMint: parseOptionalPublicKey("inputMint", request.inputMint, TRIGGER_ABSENCE) ?? null,
+    outputMint: parseOptionalPublicKey("outputMint", request.outputMint, TRIGGER_ABSENCE) ?? null,
   };
 }

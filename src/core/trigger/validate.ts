@@ -1,6 +1,16 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountMap } from "../solana/account.js";
-import { base58Of, publicKeyFromBase58 } from "../solana/base58-strings.js";
+import {
+  isAbsent,
+  parseOptionalBoolean,
+  parseOptionalIntegerInRange,
+  parseOptionalPublicKey,
+  parseOptionalU64,
+  parsePublicKey,
+  parseU64,
+} from "../request-fields.js";
+import type { Absence } from "../request-fields.js";
+import { base58Of } from "../solana/base58-strings.js";
 import { decodeMintInfo, isTokenProgram } from "../solana/token-accounts.js";
 import type { MintInfo } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
@@ -12,8 +22,6 @@ import type { ComputeUnitPriceChoice } from "./compute-unit-price.js";
  * Fields are typed `unknown` where a JSON client could send anything.
  */
 
-const U64_MAX = (1n << 64n) - 1n;
-const I64_MAX = (1n << 63n) - 1n;
 /** A unix-seconds value above this is almost certainly milliseconds (year 5138). */
 const MAX_PLAUSIBLE_UNIX_SECONDS = 99_999_999_999n;
 export const MAX_BPS = 10_000;
@@ -86,55 +94,27 @@ export interface ValidationClock {
   readonly nowUnixSeconds: number;
 }
 
-/** Proto3 leaves an unset string as "": treat it like an absent JSON field. */
-export function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null || value === "";
-}
-
-export function parsePublicKey(field: string, value: unknown): PublicKey {
-  if (isAbsent(value)) throw new ValidationError(field, "required", "is required");
-  if (typeof value !== "string") throw new ValidationError(field, "public_key", "must be a base58 public key string");
-  try {
-    return publicKeyFromBase58(value); // exactly 32 bytes, so the text is canonical
-  } catch {
-    throw new ValidationError(field, "public_key", "must be a base58-encoded 32-byte public key");
-  }
-}
-
-export function parseOptionalPublicKey(field: string, value: unknown): PublicKey | null {
-  return isAbsent(value) ? null : parsePublicKey(field, value);
-}
-
-function parseIntegerString(field: string, value: unknown, what: string, rule: string): bigint {
-  if (typeof value === "number" && Number.isSafeInteger(value)) value = String(value);
-  if (typeof value !== "string") throw new ValidationError(field, rule, `must be ${what} string`);
-  if (/^\d+\.\d+$/.test(value)) {
-    throw new ValidationError(field, "raw_units", `must be ${what} string in raw base units (no decimal point), got "${value}"`);
-  }
-  if (!/^\d+$/.test(value)) throw new ValidationError(field, rule, `must be ${what} string`);
-  return BigInt(value);
-}
+/**
+ * Trigger requests arrive from proto3 too, where an unset string field reads as "": for the
+ * trigger validators "" is "not given", like a missing JSON field.
+ */
+export const TRIGGER_ABSENCE: Absence = "nullish-or-empty";
 
 /** A positive u64 amount as a decimal string (Jupiter sends amounts as strings). */
-export function parseAmount(field: string, value: unknown): bigint {
-  if (isAbsent(value)) throw new ValidationError(field, "required", "is required");
-  const amount = parseIntegerString(field, value, "an unsigned 64-bit integer", "u64");
-  if (amount > U64_MAX) throw new ValidationError(field, "u64", "must fit in an unsigned 64-bit integer");
+function parseAmount(field: string, value: unknown): bigint {
+  const amount = parseU64(field, value, TRIGGER_ABSENCE);
   if (amount === 0n) throw new ValidationError(field, "positive", "must be greater than 0");
   return amount;
 }
 
 function parseBps(field: string, value: unknown): number | null {
-  if (isAbsent(value)) return null;
-  const bps = parseIntegerString(field, value, "an integer basis-point", "bps_range");
-  if (bps > BigInt(MAX_BPS)) throw new ValidationError(field, "bps_range", `must be between 0 and ${MAX_BPS}`);
-  return Number(bps);
+  return parseOptionalIntegerInRange(field, value, 0, MAX_BPS, TRIGGER_ABSENCE) ?? null;
 }
 
 function parseExpiredAt(field: string, value: unknown, clock: ValidationClock): bigint | null {
-  if (isAbsent(value)) return null;
-  const expiredAt = parseIntegerString(field, value, "a unix-seconds integer", "unix_seconds");
-  if (expiredAt > I64_MAX) throw new ValidationError(field, "i64", "must fit in a signed 64-bit integer");
+  const expiredAt = parseOptionalU64(field, value, TRIGGER_ABSENCE);
+  if (expiredAt === undefined) return null;
+  // Also keeps it far inside the program's i64.
   if (expiredAt > MAX_PLAUSIBLE_UNIX_SECONDS) {
     throw new ValidationError(field, "unix_seconds", "must be unix seconds (this looks like milliseconds)");
   }
@@ -144,25 +124,17 @@ function parseExpiredAt(field: string, value: unknown, clock: ValidationClock): 
   return expiredAt;
 }
 
+/** "auto" or a u64 of micro-lamports; a word other than "auto" gets its own rule and hint. */
 export function parseComputeUnitPrice(field: string, value: unknown): ComputeUnitPriceChoice {
-  if (isAbsent(value) || value === "auto") return { kind: "auto" };
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) value = String(value);
-  if (typeof value === "string" && /^\d+$/.test(value)) {
-    const microLamports = BigInt(value);
-    if (microLamports > U64_MAX) throw new ValidationError(field, "u64", "must fit in an unsigned 64-bit integer");
-    return { kind: "microLamports", microLamports };
+  if (isAbsent(value, TRIGGER_ABSENCE) || value === "auto") return { kind: "auto" };
+  if (typeof value === "string" && !/^[0-9.]+$/.test(value)) {
+    throw new ValidationError(field, "compute_unit_price", 'must be "auto" or an unsigned integer string of micro-lamports');
   }
-  throw new ValidationError(field, "compute_unit_price", 'must be "auto" or an unsigned integer string of micro-lamports');
-}
-
-function parseBoolean(field: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== "boolean") throw new ValidationError(field, "boolean", "must be a boolean");
-  return value;
+  return { kind: "microLamports", microLamports: parseU64(field, value) };
 }
 
 function parseTokenProgram(field: string, value: unknown): PublicKey | null {
-  const key = parseOptionalPublicKey(field, value);
+  const key = parseOptionalPublicKey(field, value, TRIGGER_ABSENCE) ?? null;
   if (key !== null && !isTokenProgram(key)) {
     throw new ValidationError(field, "token_program", "must be the Token or Token-2022 program id");
   }
@@ -170,11 +142,11 @@ function parseTokenProgram(field: string, value: unknown): PublicKey | null {
 }
 
 export function validateCreateOrderRequest(request: CreateOrderRequest, clock: ValidationClock): ValidCreateOrderRequest {
-  const inputMint = parsePublicKey("inputMint", request.inputMint);
-  const outputMint = parsePublicKey("outputMint", request.outputMint);
+  const inputMint = parsePublicKey("inputMint", request.inputMint, TRIGGER_ABSENCE);
+  const outputMint = parsePublicKey("outputMint", request.outputMint, TRIGGER_ABSENCE);
   if (inputMint.equals(outputMint)) throw new ValidationError("outputMint", "distinct_mints", "must differ from inputMint");
-  const maker = parsePublicKey("maker", request.maker);
-  const payer = parsePublicKey("payer", request.payer);
+  const maker = parsePublicKey("maker", request.maker, TRIGGER_ABSENCE);
+  const payer = parsePublicKey("payer", request.payer, TRIGGER_ABSENCE);
   const params = request.params;
   if (params === undefined || params === null || typeof params !== "object") {
     throw new ValidationError("params", "required", "is required");
@@ -184,7 +156,7 @@ export function validateCreateOrderRequest(request: CreateOrderRequest, clock: V
   const expiredAt = parseExpiredAt("params.expiredAt", params.expiredAt, clock);
   const slippageBps = parseBps("params.slippageBps", params.slippageBps);
   const feeBps = parseBps("params.feeBps", params.feeBps);
-  const feeAccount = parseOptionalPublicKey("feeAccount", request.feeAccount);
+  const feeAccount = parseOptionalPublicKey("feeAccount", request.feeAccount, TRIGGER_ABSENCE) ?? null;
   if (feeBps !== null && feeBps > 0 && feeAccount === null) {
     throw new ValidationError("params.feeBps", "requires_fee_account", "requires feeAccount");
   }
@@ -200,7 +172,7 @@ export function validateCreateOrderRequest(request: CreateOrderRequest, clock: V
     feeBps,
     feeAccount,
     computeUnitPrice: parseComputeUnitPrice("computeUnitPrice", request.computeUnitPrice),
-    wrapAndUnwrapSol: parseBoolean("wrapAndUnwrapSol", request.wrapAndUnwrapSol, true),
+    wrapAndUnwrapSol: parseOptionalBoolean("wrapAndUnwrapSol", request.wrapAndUnwrapSol) ?? true,
     inputTokenProgram: parseTokenProgram("inputTokenProgram", request.inputTokenProgram),
     outputTokenProgram: parseTokenProgram("outputTokenProgram", request.outputTokenProgram),
   };
@@ -226,14 +198,14 @@ export function resolveMint(field: string, mint: PublicKey, accounts: AccountMap
 
 export function validateCancelOrderRequest(request: CancelOrderRequest): ValidCancelOrderRequest {
   return {
-    maker: parsePublicKey("maker", request.maker),
-    order: parsePublicKey("order", request.order),
+    maker: parsePublicKey("maker", request.maker, TRIGGER_ABSENCE),
+    order: parsePublicKey("order", request.order, TRIGGER_ABSENCE),
     computeUnitPrice: parseComputeUnitPrice("computeUnitPrice", request.computeUnitPrice),
   };
 }
 
 export function validateCancelOrdersRequest(request: CancelOrdersRequest): ValidCancelOrdersRequest {
-  const maker = parsePublicKey("maker", request.maker);
+  const maker = parsePublicKey("maker", request.maker, TRIGGER_ABSENCE);
   let orders: PublicKey[] | null = null;
   // An empty list means "all", like an omitted one (proto3 cannot tell them apart).
   if (request.orders !== undefined && request.orders !== null) {
@@ -243,7 +215,7 @@ export function validateCancelOrdersRequest(request: CancelOrdersRequest): Valid
     }
     const seen = new Set<string>();
     orders = request.orders.map((value: unknown, i: number) => {
-      const key = parsePublicKey(`orders[${i}]`, value);
+      const key = parsePublicKey(`orders[${i}]`, value, TRIGGER_ABSENCE);
       if (seen.has(base58Of(key))) throw new ValidationError(`orders[${i}]`, "duplicate", "is listed twice");
       seen.add(base58Of(key));
       return key;
