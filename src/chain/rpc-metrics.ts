@@ -1,9 +1,9 @@
-import { Counter, register } from "prom-client";
+import client from "prom-client";
+import type { Counter } from "prom-client";
+import { registeredMetric } from "../metrics/registered-metric.js";
 
 function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
-  // The default register is process-global: reuse the metric if this module was loaded twice.
-  const existing = register.getSingleMetric(name) as Counter<L> | undefined;
-  return existing ?? new Counter({ name, help, labelNames });
+  return registeredMetric(name, () => new client.Counter({ name, help, labelNames }));
 }
 
 /** HTTP requests (round trips) to the Solana RPC; `method` is the JSON-RPC method or `batch`. */

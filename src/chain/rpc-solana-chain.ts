@@ -63,6 +63,17 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Keys without repeats, first occurrence kept. */
+function uniqueKeys(keys: readonly PublicKey[]): PublicKey[] {
+  const seen = new Set<string>();
+  return keys.filter((key) => {
+    const text = base58Of(key);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}
+
 function parseBlockhash(value: unknown): LatestBlockhash {
   const v = value as LatestBlockhash;
   if (typeof v?.blockhash !== "string" || typeof v.lastValidBlockHeight !== "number") {
@@ -193,7 +204,10 @@ export class RpcSolanaChain implements SolanaChain {
   }
 
   async readBatch(request: ReadBatchRequest): Promise<ReadBatchResult> {
-    const accountChunks = chunks(request.accounts, MAX_ACCOUNTS_PER_CALL);
+    // Mints the cache knows are served from it; the others are read with the accounts.
+    const { known, unknown } = this.mintAccounts.lookup(uniqueKeys(request.mints ?? []));
+    const reads = unknown.length > 0 ? [...request.accounts, ...unknown] : request.accounts;
+    const accountChunks = chunks(reads, MAX_ACCOUNTS_PER_CALL);
     const calls: JsonRpcCall[] = accountChunks.map((part) => this.accountsCall(part));
     const feesIndex = request.prioritizationFeeAccounts
       ? calls.push(this.prioritizationFeesCall(request.prioritizationFeeAccounts)) - 1
@@ -210,8 +224,16 @@ export class RpcSolanaChain implements SolanaChain {
       if ("error" in answer) throw new ChainRpcError(calls[i]!.method, answer.error.code, answer.error.message, answer.error.data);
       return answer.result;
     };
+    const read = this.parse("batch", () => accountChunks.flatMap((part, i) => parseAccounts(part, contextValue(resultOf(i)))));
+    const mints = new Map<string, AccountData | null>(known);
+    unknown.forEach((mint, i) => {
+      const account = read[request.accounts.length + i] ?? null;
+      this.mintAccounts.remember(account);
+      mints.set(base58Of(mint), account);
+    });
     return this.parse("batch", () => ({
-      accounts: accountChunks.flatMap((part, i) => parseAccounts(part, contextValue(resultOf(i)))),
+      accounts: read.slice(0, request.accounts.length),
+      mints,
       ...(feesIndex >= 0 ? { prioritizationFees: parseFees(resultOf(feesIndex)) } : {}),
       ...(request.latestBlockhash
         ? {

@@ -42,6 +42,11 @@ export interface MintInfo {
 /** What the swap hot path reads in ONE round trip. */
 export interface ReadBatchRequest {
   readonly accounts: readonly PublicKey[];
+  /**
+   * Mint accounts: served from `mintAccounts` when known, the rest read in the same request and
+   * remembered. With everything cached and nothing else asked, no request is made at all.
+   */
+  readonly mints?: readonly PublicKey[];
   /** When present, `getRecentPrioritizationFees` for these (write-locked) accounts (the first 128: the RPC's limit). */
   readonly prioritizationFeeAccounts?: readonly PublicKey[];
   /** Include the latest blockhash (served from the ≤ 1 s cache when fresh, not re-requested). */
@@ -51,6 +56,8 @@ export interface ReadBatchRequest {
 export interface ReadBatchResult {
   /** In request order; `null` = the account does not exist. */
   readonly accounts: (AccountData | null)[];
+  /** Every requested mint by base58 (cached or read); `null` = the account does not exist. */
+  readonly mints: ReadonlyMap<string, AccountData | null>;
   readonly prioritizationFees?: PrioritizationFee[];
   readonly latestBlockhash?: LatestBlockhash;
 }
@@ -93,8 +100,8 @@ export interface SolanaChain {
   getSlot(): Promise<number>;
   getBlockHeight(): Promise<number>;
   /**
-   * The one mint cache (whole mint accounts; what is read from them never changes). Callers that
-   * batch their own reads leave cached mints out and `remember` the mints they read.
+   * The one mint cache (whole mint accounts; what is read from them never changes). `readBatch`
+   * (its `mints`) and `getMints` go through it.
    */
   readonly mintAccounts: MintAccountCache;
   /** Mint owner program and decimals, through `mintAccounts`; `null` = missing or not a mint. */

@@ -4,8 +4,8 @@
  * the addresses Raydium's program derives (config index 0). `seedDemo` writes them.
  */
 import { PublicKey } from "@solana/web3.js";
-import { demoRaydiumCpmmPool } from "../core/amm/raydium-cpmm.js";
-import type { DemoRaydiumCpmmPool } from "../core/amm/raydium-cpmm.js";
+import { demoRaydiumCpmmPool } from "./raydium-cpmm-demo-pool.js";
+import type { DemoRaydiumCpmmPool } from "./raydium-cpmm-demo-pool.js";
 import { NATIVE_MINT } from "../core/solana/programs.js";
 import { DEMO } from "./demo-accounts.js";
 import type { Localnet } from "./start-localnet.js";

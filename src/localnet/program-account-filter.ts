@@ -1,6 +1,6 @@
 import type { AccountData } from "../core/solana/account.js";
 import { invalidParams } from "./json-rpc-error.js";
-import { encodedBytesParam } from "./rpc-params.js";
+import { MAX_MEMCMP_BYTES, encodedBytesParam } from "./rpc-params.js";
 
 /** A `getProgramAccounts` filter, as the RPC accepts it. */
 export type ProgramAccountFilter =
@@ -19,7 +19,7 @@ export function parseProgramAccountFilters(value: unknown): ProgramAccountFilter
       if (encoding !== "base58" && encoding !== "base64") {
         throw invalidParams(`filters[${i}].memcmp.encoding: unsupported ${JSON.stringify(encoding)}`);
       }
-      return { memcmp: { offset: f.memcmp.offset, bytes: encodedBytesParam(f.memcmp.bytes, encoding, `filters[${i}].memcmp.bytes`) } };
+      return { memcmp: { offset: f.memcmp.offset, bytes: encodedBytesParam(f.memcmp.bytes, encoding, `filters[${i}].memcmp.bytes`, MAX_MEMCMP_BYTES) } };
     }
     throw invalidParams(`filters[${i}]: expected {dataSize} or {memcmp: {offset, bytes}}`);
   });

@@ -1,15 +1,40 @@
-import { PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
+import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { invalidParams } from "./json-rpc-error.js";
 
-/** Readers for positional JSON-RPC params, answering -32602 with the param's name on misuse. */
+/**
+ * Readers for positional JSON-RPC params, answering -32602 with the param's name on misuse.
+ * Base58 decoding is quadratic in the text's length, so no text is decoded before its length is
+ * checked against what the decoded value may be (a key: 44 characters; a transaction: 1232 bytes).
+ */
+
+/** A transaction, and so a message, fits one packet: at most 1232 bytes (the RPC's limit too). */
+export const MAX_TRANSACTION_BYTES = 1232;
+/** The RPC's limit on `memcmp` filter bytes. */
+export const MAX_MEMCMP_BYTES = 128;
+
+/** The longest base58 text of `bytes` bytes: log(256)/log(58) digits per byte (1232 → 1683, as the RPC). */
+function maxBase58Length(bytes: number): number {
+  return Math.ceil((bytes * Math.log(256)) / Math.log(58));
+}
+
+/** The longest (padded) base64 text of `bytes` bytes (1232 → 1644, as the RPC). */
+function maxBase64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
+}
+
+/** A param's text for an error message: quoted when short, its length when not (never echoed whole). */
+function shown(text: string): string {
+  return text.length <= 88 ? JSON.stringify(text) : `(${text.length} characters)`;
+}
 
 export function publicKeyParam(value: unknown, name: string): PublicKey {
   if (typeof value !== "string") throw invalidParams(`${name}: expected a base58 public key string`);
   try {
-    return new PublicKey(value);
+    return publicKeyFromBase58(value); // refuses text longer than a key can be before decoding
   } catch {
-    throw invalidParams(`${name}: invalid public key ${JSON.stringify(value)}`);
+    throw invalidParams(`${name}: invalid public key ${shown(value)}`);
   }
 }
 
@@ -40,16 +65,37 @@ export function configParam(params: readonly unknown[], index: number): RpcConfi
   return value as RpcConfig;
 }
 
-/** A transaction or message sent as base58 (the RPC default) or base64. */
-export function encodedBytesParam(value: unknown, encoding: unknown, name: string): Uint8Array {
+/**
+ * A transaction or message (or filter bytes) sent as base58 (the RPC default) or base64, of at
+ * most `maxBytes` bytes; longer text is refused before it is decoded.
+ */
+export function encodedBytesParam(
+  value: unknown,
+  encoding: unknown,
+  name: string,
+  maxBytes: number = MAX_TRANSACTION_BYTES,
+): Uint8Array {
   const text = stringParam(value, name);
+  let bytes: Uint8Array;
   if (encoding === undefined || encoding === "base58") {
+    const maxLength = maxBase58Length(maxBytes);
+    if (text.length > maxLength) {
+      throw invalidParams(`${name}: base58 text too long (${text.length} characters, at most ${maxLength} for ${maxBytes} bytes)`);
+    }
     try {
-      return bs58.decode(text);
+      bytes = bs58.decode(text);
     } catch {
       throw invalidParams(`${name}: invalid base58`);
     }
+  } else if (encoding === "base64") {
+    const maxLength = maxBase64Length(maxBytes);
+    if (text.length > maxLength) {
+      throw invalidParams(`${name}: base64 text too long (${text.length} characters, at most ${maxLength} for ${maxBytes} bytes)`);
+    }
+    bytes = new Uint8Array(Buffer.from(text, "base64"));
+  } else {
+    throw invalidParams(`encoding: unsupported ${JSON.stringify(encoding)}`);
   }
-  if (encoding === "base64") return new Uint8Array(Buffer.from(text, "base64"));
-  throw invalidParams(`encoding: unsupported ${JSON.stringify(encoding)}`);
+  if (bytes.length > maxBytes) throw invalidParams(`${name}: too large (${bytes.length} bytes, at most ${maxBytes})`);
+  return bytes;
 }

@@ -3,12 +3,9 @@
  * counters there and they appear at `GET /metrics`.
  */
 import client from "prom-client";
+import { registeredMetric } from "../metrics/registered-metric.js";
 
 const { register } = client;
-
-function getOrCreate<T>(name: string, make: () => T): T {
-  return (register.getSingleMetric(name) as T | undefined) ?? make();
-}
 
 let defaultsStarted = false;
 
@@ -20,7 +17,7 @@ export function startDefaultMetrics(): void {
 }
 
 /** Calls per procedure (`/pkg.Service/Method` or `METHOD /rest/path`), protocol kind and code. */
-const callsTotal = getOrCreate(
+const callsTotal = registeredMetric(
   "swapd_calls_total",
   () =>
     new client.Counter({
@@ -31,7 +28,7 @@ const callsTotal = getOrCreate(
 );
 
 /** Latency per procedure and code. */
-const callDuration = getOrCreate(
+const callDuration = registeredMetric(
   "swapd_call_duration_seconds",
   () =>
     new client.Histogram({

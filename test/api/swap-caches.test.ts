@@ -9,14 +9,13 @@ import { AddressLookupTableProgram, Keypair, PublicKey, Transaction } from "@sol
 import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSwapApi } from "../../src/api/swap/swap-api.js";
-import type { ReadBatchRequest } from "../../src/chain/solana-chain.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { carbonAccount } from "../core/amm/reference-fixtures.js";
-import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, recording, startSwapStack, toProtoJson } from "./swap-stack.js";
-import type { SwapStack } from "./swap-stack.js";
+import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, keysRead, recording, startSwapStack, toProtoJson } from "./swap-stack.js";
+import type { RecordedReadBatch, SwapStack } from "./swap-stack.js";
 
 // A real mainnet Meteora DLMM pair (pump token X / SOL Y) from the carbon fixtures: its adapter
 // needs one account derived from the pair (the bitmap extension PDA), i.e. a second batch.
@@ -65,7 +64,7 @@ function delta(before: ReturnType<typeof counters>) {
   return { roundTrips: now.roundTrips - before.roundTrips, simulations: now.simulations - before.simulations, localnetHttp: now.localnetHttp - before.localnetHttp };
 }
 
-const readKeys = (i: number) => stack.batches[i]!.accounts.map((k: PublicKey) => k.toBase58());
+const readKeys = (i: number) => keysRead(stack.batches[i]!);
 
 describe("round trips", () => {
   test("cold: pool, mints, user accounts, fees and blockhash in ONE batch; warm: one round trip without pool or mints", async () => {
@@ -102,7 +101,7 @@ describe("round trips", () => {
     const res = await stack.rest(request);
     expect(res.status).toBe(200);
     expect(delta(before).roundTrips).toBeLessThanOrEqual(1);
-    expect(stack.batches.at(-1)!.accounts).toEqual([]);
+    expect(keysRead(stack.batches.at(-1)!)).toEqual([]);
     expect(stack.batches.at(-1)!.prioritizationFeeAccounts).toBeUndefined();
   });
 });
@@ -229,7 +228,7 @@ describe("lookup tables from LOOKUP_TABLES", () => {
 describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's accounts reused for the TTL", () => {
   const TTL = 500;
   let clock = 1_700_000_000_000; // the operation's `now`, moved by the tests
-  const batches: ReadBatchRequest[] = [];
+  const batches: RecordedReadBatch[] = [];
   const api = () =>
     createSwapApi({
       chain: recording(stack.chain, batches),
@@ -274,7 +273,7 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
     await swap.swapInstructions(solToUsdcFor(WALLET));
     expect(delta(before)).toEqual({ roundTrips: 1, simulations: 0, localnetHttp: 1 });
     expect(batches.length - first).toBe(1);
-    const keys = batches[first]!.accounts.map((k) => k.toBase58());
+    const keys = keysRead(batches[first]!);
     const wallet = new PublicKey(WALLET);
     expect(keys).toEqual(expect.arrayContaining([ataOf(wallet, usdc).toBase58(), ataOf(wallet, NATIVE_MINT).toBase58()]));
     for (const cached of [DEMO_POOL, SOL, USDC]) expect(keys).not.toContain(cached);

@@ -7,7 +7,7 @@ import { CpmmPoolInfoLayout } from "@raydium-io/raydium-sdk-v2";
 import { MintLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { demoRaydiumCpmmPool } from "../../src/core/amm/raydium-cpmm.js";
+import { demoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { carbonAccount } from "../core/amm/reference-fixtures.js";
 import { jupiterCoder, jupiterIdl, plain } from "../core/jupiter/anchor-idl.js";

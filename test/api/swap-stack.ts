@@ -156,7 +156,7 @@ export interface SwapStack {
   readonly localnet: Localnet;
   readonly chain: RpcSolanaChain;
   /** Every `readBatch` request the API made (the real chain underneath answers). */
-  readonly batches: ReadBatchRequest[];
+  readonly batches: RecordedReadBatch[];
   readonly api: SwapApi;
   readonly server: RunningServer;
   rest(body: unknown): Promise<HttpAnswer>;
@@ -165,13 +165,23 @@ export interface SwapStack {
   close(): Promise<void>;
 }
 
+/** A `readBatch` request as the API made it, with `mintsRead`: its mints the chain's mint cache did not hold (read over the wire). */
+export interface RecordedReadBatch extends ReadBatchRequest {
+  readonly mintsRead: PublicKey[];
+}
+
+/** Keys a recorded batch reads over the wire: its accounts and the mints no cache served. */
+export function keysRead(batch: RecordedReadBatch): string[] {
+  return [...batch.accounts, ...batch.mintsRead].map((k) => k.toBase58());
+}
+
 /** The chain as the API sees it, recording the batched reads it asks for. */
-export function recording(chain: SolanaChain, batches: ReadBatchRequest[]): SolanaChain {
+export function recording(chain: SolanaChain, batches: RecordedReadBatch[]): SolanaChain {
   return new Proxy(chain, {
     get(target, prop) {
       if (prop === "readBatch") {
         return (req: ReadBatchRequest) => {
-          batches.push(req);
+          batches.push({ ...req, mintsRead: target.mintAccounts.lookup(req.mints ?? []).unknown });
           return target.readBatch(req);
         };
       }
@@ -197,7 +207,7 @@ export async function startSwapStack(
   const localnet = await startLocalnet({ port: 0 });
   await seedDemo(localnet, options.extraSeeders);
   const chain = new RpcSolanaChain({ url: options.chainUrl ?? localnet.url, ...options.chainOptions });
-  const batches: ReadBatchRequest[] = [];
+  const batches: RecordedReadBatch[] = [];
   const api = createSwapApi({
     chain: recording(chain, batches),
     relayTipAccounts: options.relayTipAccounts ?? DEFAULT_RELAY_TIP_ACCOUNTS,

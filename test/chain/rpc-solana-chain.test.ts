@@ -110,6 +110,37 @@ describe("RpcSolanaChain against the localnet", () => {
     expect(fresh.stats().roundTrips - before).toBe(2);
   });
 
+  it("readBatch mints: unknown ones read in the same request and remembered, known ones served from the cache", async () => {
+    const fresh = new RpcSolanaChain({ url: localnet.url });
+    const { keys } = someAccounts(3);
+    const missingMint = Keypair.generate().publicKey;
+    const mints = [DEMO.usdcMint, missingMint, DEMO.usdcMint]; // a repeat is read once
+    localnet.resetStats();
+    const cold = await fresh.readBatch({ accounts: keys, mints, latestBlockhash: true });
+    expect(localnet.stats().httpRequests).toBe(1);
+    expect(localnet.stats().calls).toEqual({ getMultipleAccounts: 1, getLatestBlockhash: 1 });
+    expect(cold.accounts.map((a) => a?.address.toBase58() ?? null)).toEqual(keys.map((k, i) => (i % 5 === 3 ? null : k.toBase58())));
+    expect([...cold.mints.keys()].sort()).toEqual([DEMO.usdcMint.toBase58(), missingMint.toBase58()].sort());
+    const usdc = cold.mints.get(DEMO.usdcMint.toBase58())!;
+    expect(usdc.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(MintLayout.decode(usdc.data).decimals).toBe(DEMO.usdcDecimals);
+    expect(cold.mints.get(missingMint.toBase58())).toBeNull();
+    expect(fresh.mintAccounts.has(DEMO.usdcMint)).toBe(true);
+    expect(fresh.mintAccounts.has(missingMint)).toBe(false); // a missing mint may appear later
+
+    // Everything cached (the blockhash too) and nothing else asked: no request at all.
+    localnet.resetStats();
+    const warm = await fresh.readBatch({ accounts: [], mints: [DEMO.usdcMint], latestBlockhash: true });
+    expect(localnet.stats().httpRequests).toBe(0);
+    expect(warm.mints.get(DEMO.usdcMint.toBase58())?.data).toEqual(usdc.data);
+    expect(warm.latestBlockhash).toEqual(cold.latestBlockhash);
+
+    // The missing one is asked again, alone.
+    localnet.resetStats();
+    await fresh.readBatch({ accounts: [], mints: [DEMO.usdcMint, missingMint] });
+    expect(localnet.stats().calls).toEqual({ getMultipleAccounts: 1 });
+  });
+
   it("asks for the fees of at most 128 accounts (the RPC's limit), in readBatch and alone", async () => {
     const many = Array.from({ length: 200 }, () => Keypair.generate().publicKey);
     const post = async (body: unknown) =>

@@ -89,7 +89,6 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const poolCache: ImmutablePoolCache = deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES);
-  const mintCache = chain.mintAccounts;
   const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
   const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now);
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
@@ -102,12 +101,15 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const programAuthorityId = Math.min(PROGRAM_AUTHORITY_COUNT - 1, Math.floor(random() * PROGRAM_AUTHORITY_COUNT));
 
     // ---- the one batched read (of what no cache holds fresh) ------------------------------------
-    const { known: cachedMints, unknown } = mintCache.lookup(planAccountReads(parsed, poolCache));
-    const accounts = new Map<string, AccountData | null>(cachedMints);
+    // Mints go through the chain's mint cache (`mints`); the other planned reads are accounts.
+    const mintKeys = routeMints(parsed);
+    const mintAddresses = new Set(mintKeys.map((k) => base58Of(k)));
+    const accounts = new Map<string, AccountData | null>();
     const userAccounts = chainState.enabled ? new Set(userAccountsToCheck(parsed).map((k) => base58Of(k))) : undefined;
     const reads: PublicKey[] = [];
-    for (const key of unknown) {
+    for (const key of planAccountReads(parsed, poolCache)) {
       const address = base58Of(key);
+      if (mintAddresses.has(address)) continue;
       const cached = userAccounts?.has(address) ? chainState.freshAccount(address) : undefined;
       if (cached) accounts.set(address, cached.account);
       else reads.push(key);
@@ -118,6 +120,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const [batch, lookupTableAccounts] = await Promise.all([
       chain.readBatch({
         accounts: reads,
+        mints: mintKeys,
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: true,
       }),
@@ -136,7 +139,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       feeSamples = (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee);
       chainState.rememberFees(feeAccounts, feeSamples, readAt);
     }
-    for (const mint of routeMints(parsed)) if (!cachedMints.has(base58Of(mint))) mintCache.remember(accounts.get(base58Of(mint)));
+    for (const [address, account] of batch.mints) accounts.set(address, account);
 
     const pools = decodeRoutePools(parsed, accounts, poolCache);
     const mints = mintsFromAccounts(parsed, accounts);

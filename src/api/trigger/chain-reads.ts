@@ -11,8 +11,8 @@ export interface OrderEntryChainState {
 /**
  * Everything a create/cancel build needs from the chain in ONE round trip (a JSON-RPC batch):
  * the accounts, recent prioritization fees for the write-locked accounts, the latest blockhash.
- * `mints` go into `accounts` too, from the chain's mint cache when known, else read in the same
- * batch (and remembered).
+ * `mints` go into `accounts` too (served from the chain's mint cache when known, else read in the
+ * same batch).
  */
 export async function readOrderEntryState(
   chain: SolanaChain,
@@ -20,12 +20,9 @@ export async function readOrderEntryState(
   feeAccounts: readonly PublicKey[],
   mints: readonly PublicKey[] = [],
 ): Promise<OrderEntryChainState> {
-  const { known, unknown } = chain.mintAccounts.lookup(mints);
-  const reads = [...accounts, ...unknown];
-  const read = await chain.readBatch({ accounts: reads, prioritizationFeeAccounts: feeAccounts, latestBlockhash: true });
-  const map = new Map<string, AccountData | null>(known);
-  reads.forEach((key, i) => map.set(key.toBase58(), read.accounts[i] ?? null));
-  for (const mint of unknown) chain.mintAccounts.remember(map.get(mint.toBase58()));
+  const read = await chain.readBatch({ accounts, mints, prioritizationFeeAccounts: feeAccounts, latestBlockhash: true });
+  const map = new Map<string, AccountData | null>(read.mints);
+  accounts.forEach((key, i) => map.set(key.toBase58(), read.accounts[i] ?? null));
   if (read.latestBlockhash === undefined) throw new Error("readBatch returned no blockhash");
   return {
     accounts: map,

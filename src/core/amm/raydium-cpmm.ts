@@ -11,11 +11,9 @@ import {
   getU8Codec,
 } from "@solana/kit";
 import type { Codec, ReadonlyUint8Array } from "@solana/kit";
-import { AccountLayout, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
-import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
@@ -27,9 +25,9 @@ import { swapsFromFirstMint } from "./swap-direction.js";
 export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
 
 /** Anchor account discriminators: sha256("account:<Name>")[0..8]. */
-const POOL_STATE_DISCRIMINATOR = new Uint8Array([247, 237, 227, 245, 215, 195, 222, 70]);
-const AMM_CONFIG_DISCRIMINATOR = new Uint8Array([218, 244, 33, 104, 203, 203, 43, 111]);
-const OBSERVATION_STATE_DISCRIMINATOR = new Uint8Array([122, 174, 197, 53, 129, 9, 165, 132]);
+export const RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([247, 237, 227, 245, 215, 195, 222, 70]);
+export const RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([218, 244, 33, 104, 203, 203, 43, 111]);
+export const RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([122, 174, 197, 53, 129, 9, 165, 132]);
 
 /** Raydium CPMM `PoolState` (637 bytes), field names as in Raydium's SDK `CpmmPoolInfoLayout`. */
 export interface RaydiumCpmmPool {
@@ -141,11 +139,15 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
   ]) as unknown as Codec<RaydiumCpmmConfig>;
 }
 
+const AUTHORITY_SEED = Buffer.from("vault_and_lp_mint_auth_seed");
+
 /** Authorities by program id (one per deployment of the program: a handful), derived once each. */
-const authorityOf = memoisedDerivation(
-  64,
-  (programId) => PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[0],
-);
+const authorityOf = memoisedDerivation(64, (programId) => findRaydiumCpmmAuthorityPda(programId)[0]);
+
+/** The vault / LP-mint authority PDA with its bump (the pool stores the bump as `auth_bump`). */
+export function findRaydiumCpmmAuthorityPda(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([AUTHORITY_SEED], programId);
+}
 
 /** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]`. */
 export function findRaydiumCpmmAuthority(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
@@ -170,7 +172,7 @@ export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
     if (!account.owner.equals(this.programId)) {
       throw new AmmError(`${account.address.toBase58()} is not owned by Raydium CPMM`);
     }
-    expectAnchorAccount(account, POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+    expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
     return { address: account.address, state: poolStateCodec.decode(account.data) };
   }
 
@@ -224,14 +226,15 @@ export function findRaydiumCpmmPoolAddress(
   )[0];
 }
 
-function findConfigPda(index: number, programId: PublicKey): [PublicKey, number] {
+/** The `AmmConfig` PDA `["amm_config", index u16 big-endian]` with its bump (the config stores it). */
+export function findRaydiumCpmmConfigPda(index: number, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): [PublicKey, number] {
   // Raydium seeds the config index big-endian.
   const indexBytes = Uint8Array.from(getU16Encoder({ endian: Endian.Big }).encode(index));
   return PublicKey.findProgramAddressSync([Buffer.from("amm_config"), indexBytes], programId);
 }
 
 export function findRaydiumCpmmConfigAddress(index: number, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return findConfigPda(index, programId)[0];
+  return findRaydiumCpmmConfigPda(index, programId)[0];
 }
 
 function findPoolPda(seed: string, pool: PublicKey, extra: PublicKey | undefined, programId: PublicKey): PublicKey {
@@ -240,157 +243,17 @@ function findPoolPda(seed: string, pool: PublicKey, extra: PublicKey | undefined
   return PublicKey.findProgramAddressSync(seeds, programId)[0];
 }
 
-export interface DemoRaydiumCpmmPoolParams {
-  readonly mintA: PublicKey;
-  readonly mintB: PublicKey;
-  readonly tokenProgramA?: PublicKey;
-  readonly tokenProgramB?: PublicKey;
-  readonly decimalsA: number;
-  readonly decimalsB: number;
-  readonly reserveA: bigint;
-  readonly reserveB: bigint;
-  readonly configIndex?: number;
-  /** Trade fee in Raydium's 1e-6 units (2500 = 0.25%). */
-  readonly tradeFeeRate?: bigint;
-  readonly creator?: PublicKey;
-  /** Rent-exempt lamports per account; a demo chain may not enforce it. */
-  readonly lamports?: bigint;
+/** A pool's vault for one of its mints, PDA `["pool_vault", pool, mint]`. */
+export function findRaydiumCpmmVaultAddress(pool: PublicKey, mint: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
+  return findPoolPda("pool_vault", pool, mint, programId);
 }
 
-/** Every account a demo pool needs, with data in Raydium's layouts (pool, config, vaults, observation, LP mint). */
-export interface DemoRaydiumCpmmPool {
-  readonly pool: AccountData;
-  readonly config: AccountData;
-  readonly vaultA: AccountData;
-  readonly vaultB: AccountData;
-  readonly observation: AccountData;
-  readonly lpMint: AccountData;
-  readonly authority: PublicKey;
+/** A pool's oracle observation account, PDA `["observation", pool]`. */
+export function findRaydiumCpmmObservationAddress(pool: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
+  return findPoolPda("observation", pool, undefined, programId);
 }
 
-/**
- * A Raydium CPMM pool written in Raydium's own account layouts, at the addresses Raydium's
- * program derives, so a localnet (or a test) can hold a pool the adapter reads like a real one.
- */
-export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRaydiumCpmmPool {
-  const programId = RAYDIUM_CPMM_PROGRAM_ID;
-  const tokenProgramA = params.tokenProgramA ?? TOKEN_PROGRAM_ID;
-  const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
-  const lamports = params.lamports ?? 10_000_000n;
-  // The program signs vault transfers with the stored bumps, so they must be the real ones.
-  const [config, configBump] = findConfigPda(params.configIndex ?? 0, programId);
-  const authorityBump = PublicKey.findProgramAddressSync([Buffer.from("vault_and_lp_mint_auth_seed")], programId)[1];
-  const pool = findRaydiumCpmmPoolAddress(config, params.mintA, params.mintB, programId);
-  const authority = findRaydiumCpmmAuthority(programId);
-  const vaultA = findPoolPda("pool_vault", pool, params.mintA, programId);
-  const vaultB = findPoolPda("pool_vault", pool, params.mintB, programId);
-  const observation = findPoolPda("observation", pool, undefined, programId);
-  const lpMint = findPoolPda("pool_lp_mint", pool, undefined, programId);
-  const zero = PublicKey.default;
-
-  const poolData = getRaydiumCpmmPoolCodec().encode({
-    discriminator: POOL_STATE_DISCRIMINATOR,
-    configId: config,
-    poolCreator: params.creator ?? zero,
-    vaultA,
-    vaultB,
-    mintLp: lpMint,
-    mintA: params.mintA,
-    mintB: params.mintB,
-    mintProgramA: tokenProgramA,
-    mintProgramB: tokenProgramB,
-    observationId: observation,
-    bump: authorityBump, // PoolState.auth_bump
-    status: 0,
-    lpDecimals: 9,
-    mintDecimalA: params.decimalsA,
-    mintDecimalB: params.decimalsB,
-    lpAmount: 0n,
-    protocolFeesMintA: 0n,
-    protocolFeesMintB: 0n,
-    fundFeesMintA: 0n,
-    fundFeesMintB: 0n,
-    openTime: 0n,
-    epoch: 0n,
-    feeOn: 0,
-    enableCreatorFee: false,
-    padding1: [0, 0, 0, 0, 0, 0],
-    creatorFeesMintA: 0n,
-    creatorFeesMintB: 0n,
-    padding: new Array<bigint>(28).fill(0n),
-  });
-  const configData = getRaydiumCpmmConfigCodec().encode({
-    discriminator: AMM_CONFIG_DISCRIMINATOR,
-    bump: configBump,
-    disableCreatePool: false,
-    index: params.configIndex ?? 0,
-    tradeFeeRate: params.tradeFeeRate ?? 2500n,
-    protocolFeeRate: 120_000n,
-    fundFeeRate: 40_000n,
-    createPoolFee: 0n,
-    protocolOwner: zero,
-    fundOwner: zero,
-    creatorFeeRate: 0n,
-    creatorFeeShareRate: 0n,
-    padding: new Array<bigint>(14).fill(0n),
-  });
-  // ObservationState: discriminator, initialized bool, index u16, pool id, 100 observations of 40 bytes, [u64; 4].
-  const observationData = new Uint8Array(8 + 1 + 2 + 32 + 100 * 40 + 32);
-  observationData.set(OBSERVATION_STATE_DISCRIMINATOR, 0);
-  observationData.set(pool.toBytes(), 11);
-
-  const account = (address: PublicKey, owner: PublicKey, data: Uint8Array): AccountData => ({
-    address,
-    owner,
-    lamports,
-    data,
-    executable: false,
-  });
-  return {
-    pool: account(pool, programId, new Uint8Array(poolData)),
-    config: account(config, programId, new Uint8Array(configData)),
-    vaultA: account(vaultA, tokenProgramA, tokenAccountData(params.mintA, authority, params.reserveA)),
-    vaultB: account(vaultB, tokenProgramB, tokenAccountData(params.mintB, authority, params.reserveB)),
-    observation: account(observation, programId, observationData),
-    lpMint: account(lpMint, TOKEN_PROGRAM_ID, mintData(authority, 9)),
-    authority,
-  };
-}
-
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1, // initialized
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return new Uint8Array(data);
-}
-
-function mintData(authority: PublicKey, decimals: number): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 1,
-      mintAuthority: authority,
-      supply: 0n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return new Uint8Array(data);
+/** A pool's LP mint, PDA `["pool_lp_mint", pool]`. */
+export function findRaydiumCpmmLpMintAddress(pool: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
+  return findPoolPda("pool_lp_mint", pool, undefined, programId);
 }

@@ -17,9 +17,9 @@ import { adapterForOwner } from "../../../src/core/amm/registry.js";
 import {
   RAYDIUM_CPMM_PROGRAM_ID,
   RaydiumCpmmAdapter,
-  demoRaydiumCpmmPool,
   getRaydiumCpmmPoolCodec,
 } from "../../../src/core/amm/raydium-cpmm.js";
+import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { key } from "../swap/fixtures.js";

@@ -1,8 +1,8 @@
 // Shared test fixtures: deterministic keys, mints, Raydium CP demo pools and quotes.
 import { createHash } from "node:crypto";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { demoRaydiumCpmmPool } from "../../../src/core/amm/raydium-cpmm.js";
-import type { DemoRaydiumCpmmPool } from "../../../src/core/amm/raydium-cpmm.js";
+import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
+import type { DemoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { AccountData, AccountMap } from "../../../src/core/solana/account.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { MintInfo } from "../../../src/core/solana/token-accounts.js";

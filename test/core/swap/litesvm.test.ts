@@ -6,7 +6,7 @@ import { PublicKey, TransactionMessage, VersionedTransaction } from "@solana/web
 import type { Keypair } from "@solana/web3.js";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { describe, expect, test } from "vitest";
-import type { DemoRaydiumCpmmPool } from "../../../src/core/amm/raydium-cpmm.js";
+import type { DemoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions } from "../../../src/core/swap/build.js";

@@ -1,0 +1,178 @@
+/**
+ * Demo Raydium CPMM pools: every account a pool needs (pool, config, vaults, observation, LP
+ * mint), written in Raydium's own layouts at the addresses Raydium's program derives, so a
+ * localnet (or a test) holds a pool the adapter reads like a real one. Not part of the adapter:
+ * the service only reads pools; this writes them.
+ */
+import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { PublicKey } from "@solana/web3.js";
+import {
+  RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR,
+  RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR,
+  RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
+  RAYDIUM_CPMM_PROGRAM_ID,
+  findRaydiumCpmmAuthorityPda,
+  findRaydiumCpmmConfigPda,
+  findRaydiumCpmmLpMintAddress,
+  findRaydiumCpmmObservationAddress,
+  findRaydiumCpmmPoolAddress,
+  findRaydiumCpmmVaultAddress,
+  getRaydiumCpmmConfigCodec,
+  getRaydiumCpmmPoolCodec,
+} from "../core/amm/raydium-cpmm.js";
+import type { AccountData } from "../core/solana/account.js";
+import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+
+export interface DemoRaydiumCpmmPoolParams {
+  readonly mintA: PublicKey;
+  readonly mintB: PublicKey;
+  readonly tokenProgramA?: PublicKey;
+  readonly tokenProgramB?: PublicKey;
+  readonly decimalsA: number;
+  readonly decimalsB: number;
+  readonly reserveA: bigint;
+  readonly reserveB: bigint;
+  readonly configIndex?: number;
+  /** Trade fee in Raydium's 1e-6 units (2500 = 0.25%). */
+  readonly tradeFeeRate?: bigint;
+  readonly creator?: PublicKey;
+  /** Rent-exempt lamports per account; a demo chain may not enforce it. */
+  readonly lamports?: bigint;
+}
+
+/** Every account a demo pool needs, with data in Raydium's layouts (pool, config, vaults, observation, LP mint). */
+export interface DemoRaydiumCpmmPool {
+  readonly pool: AccountData;
+  readonly config: AccountData;
+  readonly vaultA: AccountData;
+  readonly vaultB: AccountData;
+  readonly observation: AccountData;
+  readonly lpMint: AccountData;
+  readonly authority: PublicKey;
+}
+
+/** `ObservationState`: discriminator, initialized bool, index u16, pool id, 100 observations of 40 bytes, [u64; 4]. */
+const OBSERVATION_STATE_SIZE = 8 + 1 + 2 + 32 + 100 * 40 + 32;
+const OBSERVATION_POOL_ID_OFFSET = 8 + 1 + 2;
+
+/** A Raydium CPMM pool in Raydium's own account layouts, at the addresses Raydium's program derives. */
+export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRaydiumCpmmPool {
+  const programId = RAYDIUM_CPMM_PROGRAM_ID;
+  const tokenProgramA = params.tokenProgramA ?? TOKEN_PROGRAM_ID;
+  const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
+  const lamports = params.lamports ?? 10_000_000n;
+  // The program signs vault transfers with the stored bumps, so they must be the real ones.
+  const [config, configBump] = findRaydiumCpmmConfigPda(params.configIndex ?? 0, programId);
+  const [authority, authorityBump] = findRaydiumCpmmAuthorityPda(programId);
+  const pool = findRaydiumCpmmPoolAddress(config, params.mintA, params.mintB, programId);
+  const vaultA = findRaydiumCpmmVaultAddress(pool, params.mintA, programId);
+  const vaultB = findRaydiumCpmmVaultAddress(pool, params.mintB, programId);
+  const observation = findRaydiumCpmmObservationAddress(pool, programId);
+  const lpMint = findRaydiumCpmmLpMintAddress(pool, programId);
+  const zero = PublicKey.default;
+
+  const poolData = getRaydiumCpmmPoolCodec().encode({
+    discriminator: RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
+    configId: config,
+    poolCreator: params.creator ?? zero,
+    vaultA,
+    vaultB,
+    mintLp: lpMint,
+    mintA: params.mintA,
+    mintB: params.mintB,
+    mintProgramA: tokenProgramA,
+    mintProgramB: tokenProgramB,
+    observationId: observation,
+    bump: authorityBump, // PoolState.auth_bump
+    status: 0,
+    lpDecimals: 9,
+    mintDecimalA: params.decimalsA,
+    mintDecimalB: params.decimalsB,
+    lpAmount: 0n,
+    protocolFeesMintA: 0n,
+    protocolFeesMintB: 0n,
+    fundFeesMintA: 0n,
+    fundFeesMintB: 0n,
+    openTime: 0n,
+    epoch: 0n,
+    feeOn: 0,
+    enableCreatorFee: false,
+    padding1: [0, 0, 0, 0, 0, 0],
+    creatorFeesMintA: 0n,
+    creatorFeesMintB: 0n,
+    padding: new Array<bigint>(28).fill(0n),
+  });
+  const configData = getRaydiumCpmmConfigCodec().encode({
+    discriminator: RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR,
+    bump: configBump,
+    disableCreatePool: false,
+    index: params.configIndex ?? 0,
+    tradeFeeRate: params.tradeFeeRate ?? 2500n,
+    protocolFeeRate: 120_000n,
+    fundFeeRate: 40_000n,
+    createPoolFee: 0n,
+    protocolOwner: zero,
+    fundOwner: zero,
+    creatorFeeRate: 0n,
+    creatorFeeShareRate: 0n,
+    padding: new Array<bigint>(14).fill(0n),
+  });
+  const observationData = new Uint8Array(OBSERVATION_STATE_SIZE);
+  observationData.set(RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR, 0);
+  observationData.set(pool.toBytes(), OBSERVATION_POOL_ID_OFFSET);
+
+  const account = (address: PublicKey, owner: PublicKey, data: Uint8Array): AccountData => ({
+    address,
+    owner,
+    lamports,
+    data,
+    executable: false,
+  });
+  return {
+    pool: account(pool, programId, new Uint8Array(poolData)),
+    config: account(config, programId, new Uint8Array(configData)),
+    vaultA: account(vaultA, tokenProgramA, tokenAccountData(params.mintA, authority, params.reserveA)),
+    vaultB: account(vaultB, tokenProgramB, tokenAccountData(params.mintB, authority, params.reserveB)),
+    observation: account(observation, programId, observationData),
+    lpMint: account(lpMint, TOKEN_PROGRAM_ID, mintData(authority, 9)),
+    authority,
+  };
+}
+
+function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
+  const data = Buffer.alloc(AccountLayout.span);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1, // initialized
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return new Uint8Array(data);
+}
+
+function mintData(authority: PublicKey, decimals: number): Uint8Array {
+  const data = Buffer.alloc(MintLayout.span);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 1,
+      mintAuthority: authority,
+      supply: 0n,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return new Uint8Array(data);
+}
