@@ -113,6 +113,80 @@ function listWhere(filter: OrderListFilter): { where: string; params: unknown[] 
   return { where, params };
 }
 
+/** The inserted columns, in the order of `orderParams`. */
+const ORDER_COLUMNS = [
+  "order_key", "maker", "input_mint", "output_mint", "input_token_program", "output_token_program",
+  "input_decimals", "output_decimals", "unique_id", "raw_making_amount", "raw_taking_amount",
+  "raw_remaining_making_amount", "raw_remaining_taking_amount", "slippage_bps", "fee_bps", "fee_account",
+  "expired_at", "status", "open_tx", "close_tx", "program_id", "created_at", "updated_at",
+] as const;
+
+/** How a known order is refreshed: creation facts and a known open_tx stay, first-learned facts fill in. */
+const ON_ORDER_KEY_CONFLICT = `ON CONFLICT (order_key) DO UPDATE SET
+  input_token_program = COALESCE(EXCLUDED.input_token_program, orders.input_token_program),
+  output_token_program = COALESCE(EXCLUDED.output_token_program, orders.output_token_program),
+  input_decimals = COALESCE(EXCLUDED.input_decimals, orders.input_decimals),
+  output_decimals = COALESCE(EXCLUDED.output_decimals, orders.output_decimals),
+  unique_id = COALESCE(EXCLUDED.unique_id, orders.unique_id),
+  raw_remaining_making_amount = EXCLUDED.raw_remaining_making_amount,
+  raw_remaining_taking_amount = EXCLUDED.raw_remaining_taking_amount,
+  status = EXCLUDED.status,
+  open_tx = CASE WHEN orders.open_tx = '' THEN EXCLUDED.open_tx ELSE orders.open_tx END,
+  close_tx = CASE WHEN EXCLUDED.close_tx = '' THEN orders.close_tx ELSE EXCLUDED.close_tx END,
+  updated_at = GREATEST(orders.updated_at, EXCLUDED.updated_at)`;
+
+function orderParams(order: StoredOrder): unknown[] {
+  return [
+    order.orderKey,
+    order.maker,
+    order.inputMint,
+    order.outputMint,
+    order.inputTokenProgram,
+    order.outputTokenProgram,
+    order.inputDecimals,
+    order.outputDecimals,
+    bigintToSql(order.uniqueId),
+    bigintToSql(order.rawMakingAmount),
+    bigintToSql(order.rawTakingAmount),
+    bigintToSql(order.rawRemainingMakingAmount),
+    bigintToSql(order.rawRemainingTakingAmount),
+    order.slippageBps,
+    order.feeBps,
+    order.feeAccount,
+    bigintToSql(order.expiredAt),
+    order.status,
+    order.openTx,
+    order.closeTx,
+    order.programId,
+    order.createdAt,
+    order.updatedAt,
+  ];
+}
+
+/** Rows per INSERT: 23 parameters each stays far below PostgreSQL's 65 535 per statement. */
+const MAX_ROWS_PER_UPSERT = 1_000;
+
+/**
+ * `orders` cut into consecutive statements of distinct order keys: one INSERT ... ON CONFLICT
+ * cannot update the same row twice (PostgreSQL refuses the whole statement).
+ */
+function upsertStatements(orders: readonly StoredOrder[]): StoredOrder[][] {
+  const statements: StoredOrder[][] = [];
+  let current: StoredOrder[] = [];
+  let keys = new Set<string>();
+  for (const order of orders) {
+    if (current.length === MAX_ROWS_PER_UPSERT || keys.has(order.orderKey)) {
+      statements.push(current);
+      current = [];
+      keys = new Set();
+    }
+    current.push(order);
+    keys.add(order.orderKey);
+  }
+  if (current.length > 0) statements.push(current);
+  return statements;
+}
+
 export class OrderStore {
   constructor(private readonly sql: SqlExecutor) {}
 
@@ -121,50 +195,25 @@ export class OrderStore {
    * decimals and token programs fill in when first learned.
    */
   async upsert(order: StoredOrder): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO orders (order_key, maker, input_mint, output_mint, input_token_program, output_token_program,
-         input_decimals, output_decimals, unique_id, raw_making_amount, raw_taking_amount,
-         raw_remaining_making_amount, raw_remaining_taking_amount, slippage_bps, fee_bps, fee_account,
-         expired_at, status, open_tx, close_tx, program_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
-       ON CONFLICT (order_key) DO UPDATE SET
-         input_token_program = COALESCE(EXCLUDED.input_token_program, orders.input_token_program),
-         output_token_program = COALESCE(EXCLUDED.output_token_program, orders.output_token_program),
-         input_decimals = COALESCE(EXCLUDED.input_decimals, orders.input_decimals),
-         output_decimals = COALESCE(EXCLUDED.output_decimals, orders.output_decimals),
-         unique_id = COALESCE(EXCLUDED.unique_id, orders.unique_id),
-         raw_remaining_making_amount = EXCLUDED.raw_remaining_making_amount,
-         raw_remaining_taking_amount = EXCLUDED.raw_remaining_taking_amount,
-         status = EXCLUDED.status,
-         open_tx = CASE WHEN orders.open_tx = '' THEN EXCLUDED.open_tx ELSE orders.open_tx END,
-         close_tx = CASE WHEN EXCLUDED.close_tx = '' THEN orders.close_tx ELSE EXCLUDED.close_tx END,
-         updated_at = GREATEST(orders.updated_at, EXCLUDED.updated_at)`,
-      [
-        order.orderKey,
-        order.maker,
-        order.inputMint,
-        order.outputMint,
-        order.inputTokenProgram,
-        order.outputTokenProgram,
-        order.inputDecimals,
-        order.outputDecimals,
-        bigintToSql(order.uniqueId),
-        bigintToSql(order.rawMakingAmount),
-        bigintToSql(order.rawTakingAmount),
-        bigintToSql(order.rawRemainingMakingAmount),
-        bigintToSql(order.rawRemainingTakingAmount),
-        order.slippageBps,
-        order.feeBps,
-        order.feeAccount,
-        bigintToSql(order.expiredAt),
-        order.status,
-        order.openTx,
-        order.closeTx,
-        order.programId,
-        order.createdAt,
-        order.updatedAt,
-      ],
-    );
+    await this.upsertMany([order]);
+  }
+
+  /**
+   * `upsert` of several orders, in one statement (one round trip). A repeated order key starts a
+   * new statement, as does every 1 000th order, so the outcome is that of upserting them in turn;
+   * on a transaction's stores several statements are all or nothing.
+   */
+  async upsertMany(orders: readonly StoredOrder[]): Promise<void> {
+    for (const batch of upsertStatements(orders)) {
+      const rows = batch.map((_, row) => {
+        const first = row * ORDER_COLUMNS.length;
+        return `(${ORDER_COLUMNS.map((_, column) => `$${first + column + 1}`).join(", ")})`;
+      });
+      await this.sql.query(
+        `INSERT INTO orders (${ORDER_COLUMNS.join(", ")}) VALUES ${rows.join(", ")} ${ON_ORDER_KEY_CONFLICT}`,
+        batch.flatMap(orderParams),
+      );
+    }
   }
 
   async get(orderKey: string): Promise<StoredOrder | null> {

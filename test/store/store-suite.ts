@@ -196,6 +196,48 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       expect(tracked).not.toContain(created[0]!.orderKey);
     });
 
+    it("orders: upsertMany is upsert of each in turn, a repeated key and 1 000+ orders included", async () => {
+      const known = order({ openTx: "openSig" });
+      await store.orders.upsert(known);
+      const fresh = [order(), order({ expiredAt: 1_900_000_000n, inputDecimals: null })];
+      const relearned = {
+        ...known,
+        openTx: "",
+        inputDecimals: null,
+        rawRemainingMakingAmount: 1n,
+        createdAt: new Date(Date.UTC(2026, 0, 1)),
+        updatedAt: new Date(Date.UTC(2026, 0, 2)),
+      };
+      // The same order twice in one call: PostgreSQL cannot update one row twice in a statement.
+      const completed = {
+        ...known,
+        openTx: "otherSig",
+        status: "Completed" as const,
+        closeTx: "closeSig",
+        rawRemainingMakingAmount: 0n,
+        rawRemainingTakingAmount: 0n,
+        updatedAt: new Date(Date.UTC(2026, 0, 3)),
+      };
+      await store.orders.upsertMany([fresh[0]!, relearned, fresh[1]!, completed]);
+      await store.orders.upsertMany([]);
+
+      const got = await store.orders.getMany([known.orderKey, ...fresh.map((o) => o.orderKey)]);
+      expect(got.get(fresh[0]!.orderKey)).toEqual(fresh[0]);
+      expect(got.get(fresh[1]!.orderKey)).toEqual(fresh[1]);
+      expect(got.get(known.orderKey)).toEqual({
+        ...known, // creation facts, the known open tx and decimals stay
+        status: "Completed",
+        closeTx: "closeSig",
+        rawRemainingMakingAmount: 0n,
+        rawRemainingTakingAmount: 0n,
+        updatedAt: new Date(Date.UTC(2026, 0, 3)),
+      });
+
+      const many = order();
+      await store.orders.upsertMany(Array.from({ length: 1_001 }, (_, i) => ({ ...many, orderKey: `${many.orderKey}-${i}` })));
+      expect(await store.orders.countByMaker({ maker: many.maker, statuses: ["Open"] })).toBe(1_001);
+    });
+
     it("trades: unique on (tx signature, order, index), so re-processing repeats nothing", async () => {
       const o = order();
       await store.orders.upsert(o);

@@ -20,11 +20,11 @@ import {
   planAccountReads,
   planDependencies,
   planPriorityFeeAccounts,
-  routeMints,
-  userAccountsToCheck,
+  routeReadKeys,
 } from "../../core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
 import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
+import { resolveRoute } from "../../core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../core/swap/route-pools.js";
 import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
 import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "./chain-state-cache.js";
@@ -102,12 +102,12 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
 
     // ---- the one batched read (of what no cache holds fresh) ------------------------------------
     // Mints go through the chain's mint cache (`mints`); the other planned reads are accounts.
-    const mintKeys = routeMints(parsed);
-    const mintAddresses = new Set(mintKeys.map((k) => base58Of(k)));
+    const readKeys = routeReadKeys(parsed); // derived once, used by every step below
+    const mintAddresses = new Set(readKeys.mints.map((k) => base58Of(k)));
     const accounts = new Map<string, AccountData | null>();
-    const userAccounts = chainState.enabled ? new Set(userAccountsToCheck(parsed).map((k) => base58Of(k))) : undefined;
+    const userAccounts = chainState.enabled ? new Set(readKeys.userAccounts.map((k) => base58Of(k))) : undefined;
     const reads: PublicKey[] = [];
-    for (const key of planAccountReads(parsed, poolCache)) {
+    for (const key of planAccountReads(parsed, readKeys, poolCache)) {
       const address = base58Of(key);
       if (mintAddresses.has(address)) continue;
       const cached = userAccounts?.has(address) ? chainState.freshAccount(address) : undefined;
@@ -120,7 +120,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const [batch, lookupTableAccounts] = await Promise.all([
       chain.readBatch({
         accounts: reads,
-        mints: mintKeys,
+        mints: readKeys.mints,
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: true,
       }),
@@ -142,10 +142,12 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     for (const [address, account] of batch.mints) accounts.set(address, account);
 
     const pools = decodeRoutePools(parsed, accounts, poolCache);
-    const mints = mintsFromAccounts(parsed, accounts);
+    const mints = mintsFromAccounts(readKeys.mints, accounts);
+    // Token accounts and step indices, resolved once for both the dependency plan and the build.
+    const route = resolveRoute(parsed, mints, programAuthorityId);
 
     // ---- a second read only for what the AMMs derive from their pools -------------------------
-    const dependencies = planDependencies(parsed, { accounts, pools, mints, programAuthorityId });
+    const dependencies = planDependencies({ accounts, pools, route });
     if (dependencies.length > 0) {
       const more = await chain.readBatch({ accounts: dependencies });
       dependencies.forEach((key, i) => accounts.set(base58Of(key), more.accounts[i] ?? null));
@@ -158,7 +160,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       prioritizationFees: feeSamples,
       relayTipAccount: pick(tipAccounts),
       lookupTables: lookupTableAccounts.map(toLookupTable),
-      programAuthorityId,
+      route,
     });
 
     let simulationError: SimulationFailure | undefined;

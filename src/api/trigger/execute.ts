@@ -85,7 +85,8 @@ export async function executeTransaction(
   const signature = transactionSignature(tx);
 
   const settle = async (record: ExecutionRecord, mode: "now" | "never"): Promise<ExecuteResult> => {
-    const settled = await deps.confirmations.settle(record, mode);
+    // The record's transaction is this one (same message hash), so what was parsed is passed on.
+    const settled = await deps.confirmations.settle(record, mode, tx);
     if (settled.status === "Pending" && deps.confirmations.closed) throw new ExecutionInterruptedError(settled.signature);
     return executionResult(settled);
   };

@@ -6,6 +6,7 @@ import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index
 import { explainTransactionFailure } from "./execution-failure.js";
 import { recordCreatedOrder } from "./record-created-order.js";
 import { parseSignedTransaction } from "./signed-transaction.js";
+import type { SignedTransaction } from "./signed-transaction.js";
 
 /** Jupiter's code and text for a transaction that did not land before its blockhash expired. */
 export const UNCONFIRMED_ERROR = "unable to confirm transaction";
@@ -49,12 +50,16 @@ export class ExecutionConfirmations {
     this.maxWaitMs = options.maxWaitMs ?? 300_000;
   }
 
-  /** The final record (or the still-Pending one after `maxWaitMs` / on shutdown). */
-  settle(record: ExecutionRecord, mode: SendMode): Promise<ExecutionRecord> {
+  /**
+   * The final record (or the still-Pending one after `maxWaitMs` / on shutdown). `parsed`: what
+   * Execute already decoded from this transaction; without it (resuming a stored record) the
+   * record's signed transaction is parsed here.
+   */
+  settle(record: ExecutionRecord, mode: SendMode, parsed?: Pick<SignedTransaction, "instructionProgramIds">): Promise<ExecutionRecord> {
     if (record.status !== "Pending") return Promise.resolve(record);
     const running = this.inFlight.get(record.signature);
     if (running !== undefined) return running;
-    const run = this.run(record, mode).finally(() => this.inFlight.delete(record.signature));
+    const run = this.run(record, mode, parsed).finally(() => this.inFlight.delete(record.signature));
     this.inFlight.set(record.signature, run);
     return run;
   }
@@ -68,11 +73,15 @@ export class ExecutionConfirmations {
     return this.stopping.signal.aborted;
   }
 
-  private async run(record: ExecutionRecord, mode: SendMode): Promise<ExecutionRecord> {
+  private async run(
+    record: ExecutionRecord,
+    mode: SendMode,
+    parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined,
+  ): Promise<ExecutionRecord> {
     const { chain, store, logger } = this.deps;
     const wire = record.signedTransaction;
     if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
-    const { instructionProgramIds } = parseSignedTransaction("signedTransaction", wire);
+    const { instructionProgramIds } = parsed ?? parseSignedTransaction("signedTransaction", wire);
     const finish = async (outcome: ExecutionOutcome): Promise<ExecutionRecord> => {
       const done = (await store.executions.finish(record.signature, outcome)) ?? record;
       logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");

@@ -87,18 +87,19 @@ export async function listActiveOrders(
   return views.sort(compareNewestFirst);
 }
 
-/** Orders seen on chain that the store does not know are written, so the tracker follows them. */
+/** Orders seen on chain that the store does not know are written (one statement), so the tracker follows them. */
 async function recordSeenOrders(
   store: Store,
   orders: readonly { key: PublicKey; account: OrderAccount }[],
   views: readonly TriggerOrderView[],
   known: ReadonlyMap<string, StoredOrder>,
 ): Promise<void> {
+  const unseen: StoredOrder[] = [];
   for (const [i, { account }] of orders.entries()) {
     const view = views[i]!;
     // A known order that moved on is the tracker's to update (with its fills); only new ones here.
     if (known.has(view.orderKey)) continue;
-    await store.orders.upsert({
+    unseen.push({
       orderKey: view.orderKey,
       maker: view.maker,
       inputMint: view.inputMint,
@@ -124,6 +125,7 @@ async function recordSeenOrders(
       updatedAt: view.updatedAt,
     });
   }
+  if (unseen.length > 0) await store.orders.upsertMany(unseen);
 }
 
 /** Completed and cancelled orders of the user from the store, newest first, one page. */

@@ -19,7 +19,7 @@ import type { InstructionGroups } from "./assemble.js";
 import { selectLookupTables } from "./lookup-tables.js";
 import type { LookupTable } from "./lookup-tables.js";
 import { SwapPreconditionError } from "./precondition-error.js";
-import { resolveRoute } from "./route-accounts.js";
+import type { ResolvedRoute } from "./route-accounts.js";
 import { stepOf } from "./route-pools.js";
 import type { RoutePool } from "./route-pools.js";
 import type { ParsedSwapRequest } from "./request.js";
@@ -38,8 +38,12 @@ export interface SwapBuildInputs {
   /** Where a relay tip goes (chosen by the caller from RELAY_TIP_ACCOUNTS). */
   readonly relayTipAccount?: PublicKey;
   readonly lookupTables?: readonly LookupTable[];
-  /** Program authority id 0–7 (chosen by the caller, e.g. at random, so tests are deterministic). */
-  readonly programAuthorityId: number;
+  /**
+   * The request's token accounts and step indices: `resolveRoute(parsed, mints, programAuthorityId)`,
+   * resolved once by the caller (who also plans the dependencies from it); the program authority id
+   * 0–7 is chosen there, e.g. at random, so tests are deterministic.
+   */
+  readonly route: ResolvedRoute;
 }
 
 export type PrioritizationType =
@@ -98,7 +102,7 @@ function budget(pricing: ComputeUnitPricing, limit: number, tipLamports?: bigint
 /** The instruction groups of a swap, from the parsed request and what was read. Pure. */
 export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBuildInputs): SwapInstructionsResult {
   checkFeeAccount(parsed, inputs.accounts);
-  const route = resolveRoute(parsed, inputs.mints, inputs.programAuthorityId);
+  const { route } = inputs;
   const stepAccounts: SwapAndAccountMetas[] = route.steps.map((step, i) => {
     const { adapter, pool } = inputs.pools[i]!;
     try {

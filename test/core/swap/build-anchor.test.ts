@@ -3,9 +3,10 @@ import { describe, expect, test } from "vitest";
 import { findProgramAuthority } from "../../../src/core/jupiter/pdas.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions } from "../../../src/core/swap/build.js";
-import { mintsFromAccounts, planAccountReads } from "../../../src/core/swap/plan.js";
+import { mintsFromAccounts, planAccountReads, routeReadKeys } from "../../../src/core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import type { SwapInstructionsRequest } from "../../../src/core/swap/request.js";
+import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { jupiterCoder, jupiterIdl, plain } from "../jupiter/anchor-idl.js";
 import { MINTS, MINT_A, MINT_B, MINT_C, USER, accountMap, key, pool, quote, request } from "./fixtures.js";
@@ -22,10 +23,10 @@ function build(raw: SwapInstructionsRequest) {
   const pools = [poolAB, poolAB2, poolBC].map((p) => p.pool);
   const accounts = accountMap(pools);
   // The pools must be among what the planner asks to read.
-  const reads = new Set(planAccountReads(parsed).map((k) => k.toBase58()));
+  const reads = new Set(planAccountReads(parsed, routeReadKeys(parsed)).map((k) => k.toBase58()));
   for (const step of parsed.quote.routePlan) expect(reads.has(step.ammKey.toBase58())).toBe(true);
   const routePools = decodeRoutePools(parsed, accounts);
-  return buildSwapInstructions(parsed, { accounts, pools: routePools, mints: MINTS, programAuthorityId: 3 });
+  return buildSwapInstructions(parsed, { accounts, pools: routePools, mints: MINTS, route: resolveRoute(parsed, MINTS, 3) });
 }
 
 const AB = (percent: number, p: PublicKey = poolAB.pool.address) => ({
@@ -147,6 +148,6 @@ describe("Jupiter instructions decoded by Anchor's BorshCoder over the IDL", () 
 
   test("mintsFromAccounts reads the mints the planner asked for", () => {
     const parsed = parseSwapInstructionsRequest(cases[0].raw);
-    expect(() => mintsFromAccounts(parsed, accountMap([]))).toThrow(/mint .* not found/);
+    expect(() => mintsFromAccounts(routeReadKeys(parsed).mints, accountMap([]))).toThrow(/mint .* not found/);
   });
 });

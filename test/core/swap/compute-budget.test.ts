@@ -6,6 +6,7 @@ import { computeUnitPrice, percentile } from "../../../src/core/swap/compute-bud
 import { lookupCandidates, selectLookupTables } from "../../../src/core/swap/lookup-tables.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import type { PrioritizationInput, SwapInstructionsRequest } from "../../../src/core/swap/request.js";
+import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { MINTS, MINT_A, MINT_B, USER, accountMap, key, pool, quote, request } from "./fixtures.js";
 
@@ -27,7 +28,7 @@ function build(extra: Partial<SwapInstructionsRequest>, fees: number[] = [], loo
     prioritizationFees: fees,
     relayTipAccount: key("tip"),
     lookupTables,
-    programAuthorityId: 0,
+    route: resolveRoute(parsed, MINTS, 0),
   });
 }
 

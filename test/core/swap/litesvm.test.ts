@@ -11,9 +11,10 @@ import type { AccountData } from "../../../src/core/solana/account.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions } from "../../../src/core/swap/build.js";
 import type { SwapInstructionsResult } from "../../../src/core/swap/build.js";
-import { mintsFromAccounts, planAccountReads } from "../../../src/core/swap/plan.js";
+import { mintsFromAccounts, planAccountReads, routeReadKeys } from "../../../src/core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import type { SwapInstructionsRequest } from "../../../src/core/swap/request.js";
+import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { MINTS, MINT_A, MINT_B, MINT_C, MINT_T22, USER, keypair, pool, quote, request } from "./fixtures.js";
 
@@ -65,10 +66,12 @@ function read(svm: LiteSVM, keys: readonly PublicKey[]): Map<string, AccountData
 /** The API's flow, with the VM as the chain: plan, one read, decode, build. */
 function buildFrom(svm: LiteSVM, raw: SwapInstructionsRequest, fees: number[] = []): SwapInstructionsResult {
   const parsed = parseSwapInstructionsRequest(raw);
-  const accounts = read(svm, planAccountReads(parsed));
+  const keys = routeReadKeys(parsed);
+  const accounts = read(svm, planAccountReads(parsed, keys));
   const pools = decodeRoutePools(parsed, accounts);
-  const mints = mintsFromAccounts(parsed, accounts);
-  return buildSwapInstructions(parsed, { accounts, pools, mints, prioritizationFees: fees, relayTipAccount: TIP_ACCOUNT, programAuthorityId: 0 });
+  const mints = mintsFromAccounts(keys.mints, accounts);
+  const route = resolveRoute(parsed, mints, 0);
+  return buildSwapInstructions(parsed, { accounts, pools, mints, prioritizationFees: fees, relayTipAccount: TIP_ACCOUNT, route });
 }
 
 /** All groups but the Jupiter swap in one v0 transaction. */

@@ -3,9 +3,10 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions } from "../../../src/core/swap/build.js";
-import { planAccountReads, planDependencies, planPriorityFeeAccounts } from "../../../src/core/swap/plan.js";
+import { planAccountReads, planDependencies, planPriorityFeeAccounts, routeReadKeys } from "../../../src/core/swap/plan.js";
 import { SwapPreconditionError } from "../../../src/core/swap/precondition-error.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
+import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import type { RoutePool } from "../../../src/core/swap/route-pools.js";
 import { ValidationError } from "../../../src/core/validation-error.js";
@@ -28,7 +29,7 @@ const solToB = quote(
 describe("planning the reads", () => {
   test("one batch: pools, mints, and the user accounts that decide setup (both token programs)", () => {
     const parsed = parseSwapInstructionsRequest(request(solToB, { useSharedAccounts: false }));
-    const reads = names(planAccountReads(parsed));
+    const reads = names(planAccountReads(parsed, routeReadKeys(parsed)));
     expect(reads).toEqual(
       names([
         pSolA.pool.address,
@@ -44,7 +45,7 @@ describe("planning the reads", () => {
       ]),
     );
     const skipping = parseSwapInstructionsRequest(request(solToB, { skipUserAccountsRpcCalls: true }));
-    expect(names(planAccountReads(skipping))).toEqual(names([pSolA.pool.address, pAB.pool.address, NATIVE_MINT, MINT_A, MINT_B]));
+    expect(names(planAccountReads(skipping, routeReadKeys(skipping)))).toEqual(names([pSolA.pool.address, pAB.pool.address, NATIVE_MINT, MINT_A, MINT_B]));
   });
 
   test("immutable pools are cached and not read again; fee accounts come from the pools unless global", () => {
@@ -52,7 +53,7 @@ describe("planning the reads", () => {
     const cache = new Map<string, RoutePool>();
     decodeRoutePools(parsed, accountMap([pSolA.pool, pAB.pool]), cache);
     expect(cache.size).toBe(2);
-    expect(names(planAccountReads(parsed, cache))).toEqual(names([NATIVE_MINT, MINT_A, MINT_B]));
+    expect(names(planAccountReads(parsed, routeReadKeys(parsed), cache))).toEqual(names([NATIVE_MINT, MINT_A, MINT_B]));
     expect(decodeRoutePools(parsed, accountMap([]), cache)).toHaveLength(2); // served from the cache
     expect(names(planPriorityFeeAccounts(parsed))).toEqual(names([pSolA.pool.address, pAB.pool.address]));
     const global = parseSwapInstructionsRequest(
@@ -65,7 +66,7 @@ describe("planning the reads", () => {
     const parsed = parseSwapInstructionsRequest(request(solToB));
     const accounts = accountMap([pSolA.pool, pAB.pool]);
     const pools = decodeRoutePools(parsed, accounts);
-    expect(planDependencies(parsed, { accounts, pools, mints: MINTS, programAuthorityId: 1 })).toEqual([]);
+    expect(planDependencies({ accounts, pools, route: resolveRoute(parsed, MINTS, 1) })).toEqual([]);
   });
 });
 
@@ -101,11 +102,11 @@ describe("fee account", () => {
   const parsed = parseSwapInstructionsRequest(request(withFee, { feeAccount: feeAccount.toBase58() }));
   const run = (fee: ReturnType<typeof tokenAccount>) => {
     const accounts = accountMap([pAB.pool, fee]);
-    return buildSwapInstructions(parsed, { accounts, pools: decodeRoutePools(parsed, accounts), mints: MINTS, programAuthorityId: 0 });
+    return buildSwapInstructions(parsed, { accounts, pools: decodeRoutePools(parsed, accounts), mints: MINTS, route: resolveRoute(parsed, MINTS, 0) });
   };
 
   test("its mint must be the input or output mint", () => {
-    expect(names(planAccountReads(parsed))).toContain(feeAccount.toBase58());
+    expect(names(planAccountReads(parsed, routeReadKeys(parsed)))).toContain(feeAccount.toBase58());
     expect(run(tokenAccount(feeAccount, MINT_B)).swapInstruction.keys[6]!.pubkey.equals(feeAccount)).toBe(true); // route's platform_fee_account
     expect(() => run(tokenAccount(feeAccount, MINT_C))).toThrow(ValidationError);
     expect(() => run(tokenAccount(feeAccount, MINT_C))).toThrow("feeAccount: its mint must be the input or the output mint");
@@ -121,7 +122,7 @@ describe("cleanup and destinationTokenAccount", () => {
     const build = (extra: object) => {
       const parsed = parseSwapInstructionsRequest(request(toSol, extra));
       const accounts = accountMap([pSolA.pool]);
-      return buildSwapInstructions(parsed, { accounts, pools: decodeRoutePools(parsed, accounts), mints: MINTS, programAuthorityId: 0 });
+      return buildSwapInstructions(parsed, { accounts, pools: decodeRoutePools(parsed, accounts), mints: MINTS, route: resolveRoute(parsed, MINTS, 0) });
     };
     const plain = build({});
     expect(plain.setupInstructions).toHaveLength(1);

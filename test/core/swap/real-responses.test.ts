@@ -9,9 +9,10 @@ import { meteoraDlmmAdapter } from "../../../src/core/amm/meteora-dlmm.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../../src/core/swap/build.js";
-import { mintsFromAccounts, planAccountReads, planDependencies } from "../../../src/core/swap/plan.js";
+import { mintsFromAccounts, planAccountReads, planDependencies, routeReadKeys } from "../../../src/core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../../src/core/swap/request.js";
 import type { PrioritizationInput } from "../../../src/core/swap/request.js";
+import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { JUP_USDC, SOL_USDC, USDS_JUP, USDS_USDC, dlmm, realPairAccount } from "../amm/meteora-dlmm-fixtures.js";
 import type { RealPair } from "../amm/meteora-dlmm-fixtures.js";
@@ -110,7 +111,8 @@ async function rebuild(
   const chain = new Map<string, AccountData>();
   for (const p of route) chain.set(p.pair, await realPairAccount(p));
   for (const mint of Object.keys(DECIMALS)) chain.set(mint, mintAccount(mint));
-  const reads = planAccountReads(parsed);
+  const keys = routeReadKeys(parsed);
+  const reads = planAccountReads(parsed, keys);
   const accounts = new Map<string, AccountData | null>(reads.map((k) => [k.toBase58(), chain.get(k.toBase58()) ?? null]));
   const routeMints = [NATIVE_MINT.toBase58(), ...steps.map((s) => s.output)];
   const found = [...accounts].filter(([, a]) => a !== null).map(([k]) => k);
@@ -120,14 +122,15 @@ async function rebuild(
 
   const pools = decodeRoutePools(parsed, accounts); // the real registry (adapterForOwner)
   expect(pools.map((p) => p.adapter)).toEqual(route.map(() => meteoraDlmmAdapter));
-  const mints = mintsFromAccounts(parsed, accounts);
+  const mints = mintsFromAccounts(keys.mints, accounts);
   expect(Object.fromEntries([...mints].map(([k, m]) => [k, m.decimals]))).toEqual(
     Object.fromEntries(routeMints.map((m) => [m, DECIMALS[m]])),
   );
 
   // Second read: each pair's bin-array bitmap extension (the SDK's PDA); none exists.
   const programAuthorityId = 5;
-  const dependencies = planDependencies(parsed, { accounts, pools, mints, programAuthorityId });
+  const resolved = resolveRoute(parsed, mints, programAuthorityId);
+  const dependencies = planDependencies({ accounts, pools, route: resolved });
   expect(dependencies.map((k) => k.toBase58())).toEqual(
     route.map((p) => (dlmm.deriveBinArrayBitmapExtension(new PublicKey(p.pair), meteoraDlmmAdapter.programId)[0] as PublicKey).toBase58()),
   );
@@ -139,7 +142,7 @@ async function rebuild(
     mints,
     prioritizationFees: fees,
     relayTipAccount: new PublicKey("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
-    programAuthorityId,
+    route: resolved,
   });
   return { real, result: withComputeUnitLimit(result, simulatedUnits, 0) };
 }
