@@ -1,7 +1,14 @@
 import bs58 from "bs58";
 import type { AccountData } from "../core/solana/account.js";
-import { invalidParams } from "./json-rpc-error.js";
+import { JsonRpcError, RpcErrorCode, invalidParams } from "./json-rpc-error.js";
 import type { RpcConfig } from "./rpc-params.js";
+
+/**
+ * The most account data (after `dataSlice`) the RPC encodes as base58: base58 encoding is
+ * quadratic in its input, so the validator refuses more (agave rpc.rs `encode_account`,
+ * solana-account-decoder `MAX_BASE58_BYTES`).
+ */
+export const MAX_BASE58_ACCOUNT_BYTES = 128;
 
 /** u64::MAX: what validators report as `rentEpoch` for rent-exempt accounts. */
 const RENT_EXEMPT_EPOCH = 18446744073709551615;
@@ -17,7 +24,7 @@ export interface AccountJson {
 
 /**
  * An account in the RPC's JSON form. `jsonParsed` falls back to base64, as a validator does for
- * accounts it has no parser for.
+ * accounts it has no parser for; base58 is refused above MAX_BASE58_ACCOUNT_BYTES.
  */
 export function encodeAccount(account: AccountData, config: RpcConfig): AccountJson {
   const encoding = config.encoding ?? "base64";
@@ -32,6 +39,15 @@ export function encodeAccount(account: AccountData, config: RpcConfig): AccountJ
   if (encoding === "base64" || encoding === "jsonParsed") {
     encoded = [Buffer.from(data).toString("base64"), "base64"];
   } else if (encoding === "base58") {
+    if (data.length > MAX_BASE58_ACCOUNT_BYTES) {
+      // The validator's own answer: -32600 Invalid Request with this message. Clients surface it
+      // as a JSON-RPC error (web3.js SolanaJSONRPCError code -32600; @solana/kit
+      // SOLANA_ERROR__JSON_RPC__INVALID_REQUEST), as they would from a real node.
+      throw new JsonRpcError(
+        RpcErrorCode.invalidRequest,
+        `Encoded binary (base 58) data should be less than ${MAX_BASE58_ACCOUNT_BYTES} bytes, please use Base64 encoding.`,
+      );
+    }
     encoded = [bs58.encode(data), "base58"];
   } else {
     throw invalidParams(`encoding: unsupported ${JSON.stringify(encoding)}`);

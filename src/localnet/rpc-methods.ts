@@ -4,8 +4,7 @@ import bs58 from "bs58";
 import { encodeAccount } from "./account-encoding.js";
 import { messageFee } from "./compute-budget-fee.js";
 import { JsonRpcError, RpcErrorCode, invalidParams } from "./json-rpc-error.js";
-import { TransactionRejectedError } from "./local-chain.js";
-import type { LocalChain, TransactionRecord } from "./local-chain.js";
+import type { LocalChain } from "./local-chain.js";
 import { matchesFilters, parseProgramAccountFilters } from "./program-account-filter.js";
 import {
   arrayParam,
@@ -16,7 +15,9 @@ import {
   stringParam,
 } from "./rpc-params.js";
 import { tokenBalance } from "./token-balances.js";
+import type { TransactionRecord } from "./transaction-history.js";
 import { transactionJson } from "./transaction-json.js";
+import { TransactionRejectedError } from "./transaction-rejected-error.js";
 
 export type RpcMethod = (params: readonly unknown[]) => unknown;
 

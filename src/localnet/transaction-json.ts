@@ -1,5 +1,5 @@
 import bs58 from "bs58";
-import type { TransactionRecord } from "./local-chain.js";
+import type { TransactionRecord } from "./transaction-history.js";
 
 /** A recorded transaction in the shape of `getTransaction` (`json` or `base64` encoding). */
 export function transactionJson(record: TransactionRecord, encoding: "json" | "base64"): unknown {

@@ -1,0 +1,59 @@
+/**
+ * Per-call observation: each call gets a request id (echoed in `x-request-id`) and a procedure
+ * label, and when its response closes, one metrics sample and one log line.
+ */
+import type { Logger } from "pino";
+import type { CallInfo } from "./context.js";
+import { callCode, labelCall, protocolOf, requestIdFrom } from "./call-labels.js";
+import { hookGrpcStatus } from "./grpc-status-hook.js";
+import { resetHalfOpenStreamAfterResponse } from "./half-open-stream.js";
+import { observeCall } from "./metrics.js";
+import type { NodeRequest, NodeResponse, RestRouter } from "./rest.js";
+
+export interface CallObserverOptions {
+  readonly logger: Logger;
+  /** `/pkg.Service/Method` of every served procedure. */
+  readonly rpcPaths: ReadonlySet<string>;
+  /** The REST routes, to label REST calls by route. */
+  readonly rest: RestRouter;
+}
+
+/** Starts observing one call at `path`; returns the call's info, which handlers see in their context. */
+export type CallObserver = (req: NodeRequest, res: NodeResponse, path: string) => CallInfo;
+
+export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptions): CallObserver {
+  return (req, res, path) => {
+    const started = process.hrtime.bigint();
+    const { procedure, kind } = labelCall(req.method, path, rpcPaths, rest);
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    const info: CallInfo = { requestId, procedure };
+    res.setHeader("x-request-id", requestId);
+    const grpcStatus = hookGrpcStatus(res);
+    resetHalfOpenStreamAfterResponse(req);
+
+    res.once("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const code = callCode(kind, info.code, grpcStatus.status(), res.statusCode);
+      observeCall(procedure, kind, code, seconds);
+      const line = {
+        requestId,
+        procedure: procedure === "unmatched" || procedure === "unknown" ? `${req.method} ${path}` : procedure,
+        kind,
+        protocol: protocolOf(req, kind),
+        httpVersion: req.httpVersion,
+        status: res.statusCode,
+        code,
+        durationMs: Math.round(seconds * 1e6) / 1e3,
+        aborted: !res.writableFinished || undefined,
+      };
+      // Server faults are warnings; 501 (a placeholder route) and client errors are not.
+      const serverFault =
+        kind === "rest"
+          ? res.statusCode >= 500 && res.statusCode !== 501
+          : code === "internal" || code === "unknown" || code === "data_loss";
+      if (serverFault) logger.warn(line, "call");
+      else logger.info(line, "call");
+    });
+    return info;
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Serves a request on the REST router: 404 / 405 (+ `Allow`) when no route matches, the JSON
+ * body read for POST/PUT/PATCH, RestError → its Jupiter-style body, anything else → 500.
+ */
+import type { Logger } from "pino";
+import type { CallInfo } from "./context.js";
+import { readJsonBody, RestError, restError, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
+
+export interface RestDispatchOptions {
+  readonly rest: RestRouter;
+  readonly logger: Logger;
+  /** Request bodies above this are refused with 413. */
+  readonly maxBodyBytes: number;
+}
+
+/** Dispatches one request; never rejects (a failure to answer is logged, answered 500 or the response destroyed). */
+export type RestDispatch = (req: NodeRequest, res: NodeResponse, info: CallInfo, url: URL) => Promise<void>;
+
+export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchOptions): RestDispatch {
+  const respond = async (req: NodeRequest, res: NodeResponse, info: CallInfo, url: URL): Promise<void> => {
+    const method = req.method ?? "GET";
+    const path = url.pathname;
+    const route = rest.match(method, path);
+    let out: RestResponse;
+    if (route === undefined) {
+      out = restError(404, `no route for ${method} ${path}`);
+    } else if (route === "method-not-allowed") {
+      out = { ...restError(405, `method ${method} not allowed on ${path}`), headers: { allow: rest.allowedMethods(path).join(", ") } };
+    } else {
+      const ac = new AbortController();
+      res.on("close", () => ac.abort());
+      try {
+        const body = ["POST", "PUT", "PATCH"].includes(method) ? await readJsonBody(req, maxBodyBytes) : undefined;
+        out = await route.handler({ method, path, query: url.searchParams, headers: req.headers, body, requestId: info.requestId, signal: ac.signal });
+      } catch (e) {
+        if (e instanceof RestError) {
+          out = e.toResponse();
+          // HTTP/1.1: don't keep a connection whose unread body is still arriving (h2 streams are reset instead).
+          if (e.status === 413 && req.httpVersion !== "2.0") res.setHeader("connection", "close");
+        } else {
+          logger.error({ err: e, requestId: info.requestId, procedure: info.procedure }, "REST handler failed");
+          out = restError(500, "internal error");
+        }
+      }
+    }
+    if (res.headersSent || res.writableEnded) return;
+    const isText = typeof out.body === "string";
+    res.writeHead(out.status, {
+      "content-type": isText ? "text/plain; charset=utf-8" : "application/json",
+      ...out.headers,
+    });
+    res.end(isText ? (out.body as string) : toJson(out.body));
+    if (out.status === 413) req.resume?.();
+  };
+
+  return (req, res, info, url) =>
+    respond(req, res, info, url).catch((e: unknown) => {
+      logger.error({ err: e, requestId: info.requestId }, "REST response failed");
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(toJson({ error: "internal error", code: 500 }));
+      } else res.destroy();
+    });
+}
