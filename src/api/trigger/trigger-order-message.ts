@@ -1,12 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { dateFromUnixSeconds } from "../../core/trigger/order-record.js";
-import type { TriggerOrderStatus, TriggerOrderView, TriggerTradeView } from "../../core/trigger/order-record.js";
-import { formatUiAmount } from "../../core/trigger/ui-amount.js";
+import { dateFromUnixSeconds, toJupiterOrderRecord } from "../../core/trigger/order-record.js";
+import type { JupiterTradeRecord, TriggerOrderStatus, TriggerOrderView, TriggerTradeView } from "../../core/trigger/order-record.js";
 import { OrderStatus, TriggerOrderSchema, TriggerTradeSchema } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { TriggerOrder, TriggerTrade } from "../../gen/swapd/trigger/v1/trigger_pb.js";
-
-/** Order views → the contract's TriggerOrder messages (the same fields as Jupiter's record). */
 
 const STATUS: Record<TriggerOrderStatus, OrderStatus> = {
   Open: OrderStatus.OPEN,
@@ -14,35 +11,41 @@ const STATUS: Record<TriggerOrderStatus, OrderStatus> = {
   Cancelled: OrderStatus.CANCELLED,
 };
 
-function tradeMessage(trade: TriggerTradeView, inputDecimals: number, outputDecimals: number): TriggerTrade {
+function tradeMessage(trade: TriggerTradeView, record: JupiterTradeRecord): TriggerTrade {
   return create(TriggerTradeSchema, {
-    orderKey: trade.orderKey,
-    keeper: trade.keeper,
-    inputMint: trade.inputMint,
-    outputMint: trade.outputMint,
-    inputAmount: formatUiAmount(trade.rawInputAmount, inputDecimals),
-    outputAmount: formatUiAmount(trade.rawOutputAmount, outputDecimals),
+    orderKey: record.orderKey,
+    keeper: record.keeper,
+    inputMint: record.inputMint,
+    outputMint: record.outputMint,
+    inputAmount: record.inputAmount,
+    outputAmount: record.outputAmount,
     rawInputAmount: trade.rawInputAmount,
     rawOutputAmount: trade.rawOutputAmount,
-    feeMint: trade.feeAccount,
-    feeAmount: formatUiAmount(trade.rawFeeAmount, outputDecimals),
+    feeMint: record.feeMint,
+    feeAmount: record.feeAmount,
     rawFeeAmount: trade.rawFeeAmount,
-    txId: trade.txId,
+    txId: record.txId,
     confirmedAt: timestampFromDate(trade.confirmedAt),
-    action: trade.action,
+    action: record.action,
   });
 }
 
+/**
+ * The contract's message carries the same fields as Jupiter's record: the UI strings come from
+ * `toJupiterOrderRecord` (one place decides which decimals apply to which amount); raw amounts
+ * stay u64 and times become Timestamps.
+ */
 export function triggerOrderMessage(order: TriggerOrderView): TriggerOrder {
+  const record = toJupiterOrderRecord(order);
   return create(TriggerOrderSchema, {
-    userPubkey: order.maker,
-    orderKey: order.orderKey,
-    inputMint: order.inputMint,
-    outputMint: order.outputMint,
-    makingAmount: formatUiAmount(order.rawMakingAmount, order.inputDecimals),
-    takingAmount: formatUiAmount(order.rawTakingAmount, order.outputDecimals),
-    remainingMakingAmount: formatUiAmount(order.rawRemainingMakingAmount, order.inputDecimals),
-    remainingTakingAmount: formatUiAmount(order.rawRemainingTakingAmount, order.outputDecimals),
+    userPubkey: record.userPubkey,
+    orderKey: record.orderKey,
+    inputMint: record.inputMint,
+    outputMint: record.outputMint,
+    makingAmount: record.makingAmount,
+    takingAmount: record.takingAmount,
+    remainingMakingAmount: record.remainingMakingAmount,
+    remainingTakingAmount: record.remainingTakingAmount,
     rawMakingAmount: order.rawMakingAmount,
     rawTakingAmount: order.rawTakingAmount,
     rawRemainingMakingAmount: order.rawRemainingMakingAmount,
@@ -52,9 +55,9 @@ export function triggerOrderMessage(order: TriggerOrderView): TriggerOrder {
     createdAt: timestampFromDate(order.createdAt),
     updatedAt: timestampFromDate(order.updatedAt),
     status: STATUS[order.status],
-    openTx: order.openTx,
-    closeTx: order.closeTx,
-    programVersion: order.programId,
-    trades: order.trades.map((trade) => tradeMessage(trade, order.inputDecimals, order.outputDecimals)),
+    openTx: record.openTx,
+    closeTx: record.closeTx,
+    programVersion: record.programVersion,
+    trades: order.trades.map((trade, i) => tradeMessage(trade, record.trades[i]!)),
   });
 }
