@@ -20,10 +20,11 @@ import { compileTransaction } from "../../src/core/solana/transaction-message.js
 import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT } from "../../src/core/solana/programs.js";
 import { DEMO, DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { openStore } from "../../src/store/index.js";
+import { postgresAvailable, TEST_DATABASE_URL as DATABASE_URL } from "../fixtures/postgres.js";
 import { startTriggerHarness } from "./trigger-harness.js";
 import type { TriggerHarness } from "./trigger-harness.js";
 
-const DATABASE_URL = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
+const postgres = await postgresAvailable();
 
 interface Issued {
   readonly requestId: string;
@@ -54,7 +55,7 @@ function transfer(to: PublicKey, lamports: number): TransactionInstruction {
 }
 
 for (const backend of ["PGlite", "PostgreSQL"] as const) {
-  describe(`Execute (${backend})`, () => {
+  describe.skipIf(backend === "PostgreSQL" && !postgres)(`Execute (${backend})`, () => {
     const schema = `swapd_trigger_execute_${randomBytes(6).toString("hex")}`;
     let h: TriggerHarness;
 

@@ -24,7 +24,7 @@ import { encodeOrderAccount, LO_V2, mintData, orderAddress, TOKEN, TOKEN_2022 } 
 import type { OrderFields } from "../tracker/fixtures/limit-order-fixtures.js";
 
 const realActive = JSON.parse(
-  readFileSync(new URL("../../../shared/reference/examples/trigger-getTriggerOrders-active.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../fixtures/reference/examples/trigger-getTriggerOrders-active.json", import.meta.url), "utf8"),
 ) as { orders: Record<string, unknown>[] };
 
 const WSOL = new PublicKey("So11111111111111111111111111111111111111112");

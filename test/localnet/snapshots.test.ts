@@ -9,7 +9,7 @@ import { LocalChain } from "../../src/localnet/local-chain.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 
-const CARBON = fileURLToPath(new URL("../../../shared/reference/fixtures/carbon/", import.meta.url));
+const CARBON = fileURLToPath(new URL("../fixtures/reference/fixtures/carbon/", import.meta.url));
 const MEMO_V3 = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 interface CarbonFixture {

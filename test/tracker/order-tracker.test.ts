@@ -31,7 +31,7 @@ import {
 } from "./fixtures/limit-order-fixtures.js";
 
 const realHistory = JSON.parse(
-  readFileSync(new URL("../../../shared/reference/examples/trigger-getTriggerOrders-history.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../fixtures/reference/examples/trigger-getTriggerOrders-history.json", import.meta.url), "utf8"),
 ) as { user: string; orders: Record<string, unknown>[] };
 
 const WSOL = new PublicKey("So11111111111111111111111111111111111111112");

@@ -1,16 +1,12 @@
-import { readFileSync } from "node:fs";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { SwapParams } from "../../../src/core/amm/adapter.js";
 
-/** Test helpers over the shared reference data (repo-relative: `<x>/main` sits beside `<x>/shared`). */
-const referenceRoot = new URL("../../../../shared/reference/", import.meta.url);
+import { readReferenceJson } from "../../fixtures/reference.js";
 
-export function readReferenceJson<T = any>(path: string): T {
-  return JSON.parse(readFileSync(new URL(path, referenceRoot), "utf8")) as T;
-}
+export { readReferenceJson };
 
 /** A carbon fixture account (`{data: base64, owner, ...}`) placed at `address` (fixtures do not record it). */
 export function carbonAccount(path: string, address: PublicKey): AccountData {

@@ -1,15 +1,11 @@
 // Test helper: the legacy Anchor IDL of JUP6 (reference/jupiter-aggregator-v6.idl.json) in the
 // shape @coral-xyz/anchor 0.32's BorshCoder reads, as an independent decoder of our encoding.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { BorshCoder } from "@coral-xyz/anchor";
 import type { Idl } from "@coral-xyz/anchor";
 
-export const referenceDir = new URL("../../../../shared/reference/", import.meta.url);
-
-export function readReference<T = any>(path: string): T {
-  return JSON.parse(readFileSync(new URL(path, referenceDir), "utf8")) as T;
-}
+export { readReferenceJson as readReference } from "../../fixtures/reference.js";
+import { readReferenceJson as readReference } from "../../fixtures/reference.js";
 
 function snake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();

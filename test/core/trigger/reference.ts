@@ -1,15 +1,12 @@
-import { readFileSync } from "node:fs";
 import { BorshCoder } from "@coral-xyz/anchor";
 import type { Idl } from "@coral-xyz/anchor";
 import { MintLayout, MINT_SIZE } from "@solana/spl-token";
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 
-/** Reference material lives beside the repo: <x>/main (this repo) and <x>/shared. */
-export function readReferenceJson<T>(relativePath: string): T {
-  const url = new URL(`../../../../shared/reference/${relativePath}`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")) as T;
-}
+import { readReferenceJson } from "../../fixtures/reference.js";
+
+export { readReferenceJson };
 
 export const limitOrderIdl = readReferenceJson<Idl>("jupiter-limit-order-v2.idl.json");
 
