@@ -156,7 +156,9 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
       const data = localnet.getAccount(account)?.data;
       return data ? AccountLayout.decode(data).amount : 0n;
     },
-    restoreSnapshots: () => loadAccountsDir(localnet.chain, join(chainDir, "accounts")),
+    restoreSnapshots: async () => {
+      await loadAccountsDir(localnet.chain, join(chainDir, "accounts"));
+    },
     async swap(user, quoteResponse, extra = {}) {
       const res = await fetch(`${server.url}/swap/v1/swap-instructions`, {
         method: "POST",
