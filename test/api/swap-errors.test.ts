@@ -64,8 +64,9 @@ const BAD: BadCase[] = [
   { name: "inAmount with decimals", field: "quoteResponse.inAmount", mutate: (r) => (q(r).inAmount = "1.5"), only: "rest" },
   { name: "inAmount negative", field: "quoteResponse.inAmount", mutate: (r) => (q(r).inAmount = "-1"), only: "rest" },
   { name: "outAmount over u64", field: "quoteResponse.outAmount", mutate: (r) => (q(r).outAmount = "18446744073709551616"), only: "rest" },
-  { name: "swapMode unknown", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "Sideways"), only: "rest" },
-  { name: "priorityLevel unknown", field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }), only: "rest" },
+  { name: "swapMode unknown", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "Sideways") },
+  { name: "priorityLevel unknown", field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }) },
+  { name: "swapMode, a former enum name that never existed", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "SWAP_MODE_UNSPECIFIED") },
   { name: "prioritizationFeeLamports unknown word", field: "prioritizationFeeLamports", mutate: (r) => (r.prioritizationFeeLamports = "sometimes"), only: "rest" },
   { name: "nativeDestinationAccount (not supported)", field: "nativeDestinationAccount", mutate: (r) => (r.nativeDestinationAccount = WALLET), only: "rest" },
   // The proto's oneof only.
