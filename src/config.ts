@@ -4,6 +4,7 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
+import { loadEdgeSettings, type EdgeSettings } from "./server/edge-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -60,6 +61,10 @@ export interface Config {
   readonly intermediateTokens: readonly string[] | undefined;
   /** Authorities (base58) whose address lookup tables are found on chain and used. */
   readonly lookupTableAuthorities: readonly string[];
+  /** PostgreSQL connect, statement and answer timeout, ms. */
+  readonly databaseTimeoutMs: number;
+  /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
+  readonly edge: EdgeSettings;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
   const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
   const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
   const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
+  const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const edge = loadEdgeSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -160,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     marketDiscoveryTtlMs,
     intermediateTokens,
     lookupTableAuthorities,
+    databaseTimeoutMs,
+    edge,
   };
 }
 

@@ -152,6 +152,29 @@ describe("REST: a body that is not a SwapRequest → 422 like Jupiter, no RPC ca
   }
 });
 
+describe("Connect JSON: a value whose JSON type does not fit is refused naming its JSON path, no RPC call", () => {
+  const cases: [string, (r: Req) => void, string][] = [
+    ["inAmount 1.5", (r) => (q(r).inAmount = 1.5), "quoteResponse.inAmount: "],
+    ["a step's outAmount \"x\"", (r) => (step0(r).swapInfo.outAmount = "x"), "quoteResponse.routePlan[0].swapInfo.outAmount: "],
+    ["wrapAndUnwrapSol \"yes\"", (r) => (r.wrapAndUnwrapSol = "yes"), 'wrapAndUnwrapSol: expected boolean, got "yes"'],
+    ["prioritizationFeeLamports.lamports -1", (r) => (r.prioritizationFeeLamports = { lamports: "-1" }), "prioritizationFeeLamports.lamports: "],
+    ["routePlan an object", (r) => (q(r).routePlan = {}), "quoteResponse.routePlan: "],
+  ];
+  for (const [name, mutate, prefix] of cases) {
+    test(name, async () => {
+      const before = rpcCount();
+      const r = toProtoJson(demoSolToUsdc());
+      mutate(r);
+      const { status, body } = await stack.connect(r);
+      expect(status).toBe(400);
+      expect(body.code).toBe("invalid_argument");
+      expect(body.message.startsWith(prefix), body.message).toBe(true);
+      expect(body.message).not.toMatch(/swapd\.swap\.v1|_amount|_sol\b/); // no proto names
+      expect(rpcCount()).toEqual(before);
+    });
+  }
+});
+
 describe("route steps the chain cannot serve: FAILED_PRECONDITION naming step, ammKey and label", () => {
   const withPool = (ammKey: string, label: string) => {
     const r = demoSolToUsdc();
