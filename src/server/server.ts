@@ -31,6 +31,7 @@ import { isRpcShapedPath } from "./call-labels.js";
 import { createCallObserver } from "./call-observer.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
+import { withJsonErrorPaths } from "./json-error-path.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
@@ -112,6 +113,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     for (const e of extra) router.service(e.service, e.impl);
     router.service(Health, health.impl());
     registerReflection(router, [...served, Health]);
+    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withJsonErrorPaths));
   };
 
   const connectHandler = connectNodeAdapter({
