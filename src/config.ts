@@ -4,6 +4,7 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
+import { loadEdgeSettings, type EdgeSettings } from "./server/edge-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -52,6 +53,10 @@ export interface Config {
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
    */
   readonly chainStateTtlMs: number;
+  /** PostgreSQL connect, statement and answer timeout, ms. */
+  readonly databaseTimeoutMs: number;
+  /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
+  readonly edge: EdgeSettings;
 }
 
 export class ConfigError extends Error {
@@ -126,6 +131,8 @@ export function loadConfig(env: Env = process.env): Config {
   const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
+  const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const edge = loadEdgeSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -143,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     rpcTimeoutMs,
     chainStateTtlMs,
+    databaseTimeoutMs,
+    edge,
   };
 }
 

@@ -64,7 +64,9 @@ async function startService(
 ): Promise<Service> {
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
-  const store = await openStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+  const store = await openStore(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
+  );
   shutdown.hook("store", () => store.close());
   const readiness: ReadinessCheck[] = [
     {
