@@ -119,6 +119,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     registerReflection(router, [...served, Health]);
     // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
     router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withJsonErrorPaths));
+    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
+    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };
 
   const connectHandler = connectNodeAdapter({

@@ -17,6 +17,7 @@ import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { whirlpoolQuote, whirlpoolQuoteAccounts } from "./whirlpool-quote.js";
 
 export const WHIRLPOOL_PROGRAM_ID = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
 
@@ -55,6 +56,13 @@ const whirlpoolDecoder = getStructDecoder([
 export interface WhirlpoolPool {
   readonly address: PublicKey;
   readonly tickSpacing: number;
+  /** Equal to the tick spacing's bytes except for adaptive-fee pools (the quote math tells them apart by it). */
+  readonly feeTierIndexSeed: Uint8Array;
+  /** Hundredths of a basis point (3000 = 0.3 %). */
+  readonly feeRate: number;
+  readonly protocolFeeRate: number;
+  readonly liquidity: bigint;
+  readonly sqrtPrice: bigint;
   readonly tickCurrentIndex: number;
   readonly tokenMintA: PublicKey;
   readonly tokenVaultA: PublicKey;
@@ -68,6 +76,11 @@ export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
   return {
     address: account.address,
     tickSpacing: decoded.tickSpacing,
+    feeTierIndexSeed: Uint8Array.from(decoded.feeTierIndexSeed),
+    feeRate: decoded.feeRate,
+    protocolFeeRate: decoded.protocolFeeRate,
+    liquidity: decoded.liquidity,
+    sqrtPrice: decoded.sqrtPrice,
     tickCurrentIndex: decoded.tickCurrentIndex,
     tokenMintA: decoded.tokenMintA,
     tokenVaultA: decoded.tokenVaultA,
@@ -106,7 +119,7 @@ export function whirlpoolSwapTickArrayStarts(pool: WhirlpoolPool, aToB: boolean)
 }
 
 /** The three tick-array accounts of a swap; near the tick range's ends the last one repeats. */
-function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
+export function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
   const arrays = whirlpoolSwapTickArrayStarts(pool, aToB).map((s) => whirlpoolTickArrayAddress(pool.address, s));
   while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]!);
   return arrays;
@@ -172,4 +185,7 @@ export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.
   dependencies: (pool) => [pool.tokenMintA, pool.tokenMintB],
   build,
+  // Orca's own swap math over the tick arrays `build` passes (whirlpool-quote.ts).
+  quoteAccounts: whirlpoolQuoteAccounts,
+  quote: whirlpoolQuote,
 };
