@@ -1,6 +1,6 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter } from "./adapter.js";
-import { RaydiumCpmmAdapter } from "./raydium-cpmm.js";
+import { raydiumCpmmAdapter } from "./raydium-cpmm.js";
 import { whirlpoolAdapter } from "./whirlpool.js";
 import { raydiumClmmAdapter } from "./raydium-clmm.js";
 import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
@@ -8,7 +8,7 @@ import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 const adapters: AmmAdapter<any>[] = [
-  new RaydiumCpmmAdapter(),
+  raydiumCpmmAdapter,
   whirlpoolAdapter,
   raydiumClmmAdapter,
   raydiumAmmV4Adapter,

@@ -1,6 +1,4 @@
 import {
-  fixDecoderSize,
-  getBytesDecoder,
   getI32Decoder,
   getStructDecoder,
   getU128Decoder,
@@ -12,10 +10,12 @@ import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
+import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
+import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { whirlpoolQuote, whirlpoolQuoteAccounts } from "./whirlpool-quote.js";
 
@@ -32,13 +32,15 @@ const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** The swap instruction takes exactly three tick arrays. */
 const SWAP_TICK_ARRAY_COUNT = 3;
 
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
+
 /** Leading part of the `Whirlpool` account (layout from @orca-so/whirlpools-sdk's IDL); rewards are not needed. */
 const whirlpoolDecoder = getStructDecoder([
-  ["discriminator", fixDecoderSize(getBytesDecoder(), 8)],
+  ["discriminator", skip(8)],
   ["whirlpoolsConfig", getPublicKeyCodec()],
-  ["whirlpoolBump", fixDecoderSize(getBytesDecoder(), 1)],
+  ["whirlpoolBump", skip(1)],
   ["tickSpacing", getU16Decoder()],
-  ["feeTierIndexSeed", fixDecoderSize(getBytesDecoder(), 2)],
+  ["feeTierIndexSeed", skip(2)],
   ["feeRate", getU16Decoder()],
   ["protocolFeeRate", getU16Decoder()],
   ["liquidity", getU128Decoder()],
@@ -52,6 +54,8 @@ const whirlpoolDecoder = getStructDecoder([
   ["tokenMintB", getPublicKeyCodec()],
   ["tokenVaultB", getPublicKeyCodec()],
 ]);
+
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
 export interface WhirlpoolPool {
   readonly address: PublicKey;
@@ -89,6 +93,9 @@ export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
   };
 }
 
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The mints (their owners pick `swap` or `swap_v2`); tick arrays and oracle are PDAs.
+
 export function whirlpoolTickArrayAddress(whirlpool: PublicKey, startTickIndex: number): PublicKey {
   const seeds = [Buffer.from("tick_array"), whirlpool.toBuffer(), Buffer.from(String(startTickIndex))];
   return PublicKey.findProgramAddressSync(seeds, WHIRLPOOL_PROGRAM_ID)[0];
@@ -124,6 +131,8 @@ export function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] 
   while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]!);
   return arrays;
 }
+
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
 
 function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
   const aToB = swapsFromFirstMint([pool.tokenMintA, pool.tokenMintB], params);
@@ -173,8 +182,12 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
   };
 }
 
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
 /** Orca Whirlpool (concentrated liquidity); ExactOut is native to its swap instruction. */
-export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
+export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   programId: WHIRLPOOL_PROGRAM_ID,
   label: "Whirlpool",
   supportsExactOut: true,
@@ -188,4 +201,4 @@ export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
   // Orca's own swap math over the tick arrays `build` passes (whirlpool-quote.ts).
   quoteAccounts: whirlpoolQuoteAccounts,
   quote: whirlpoolQuote,
-};
+});
