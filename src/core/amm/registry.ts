@@ -7,7 +7,7 @@ import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
 import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
-const adapters: AmmAdapter<any>[] = [
+export const ammAdapters: readonly AmmAdapter<any>[] = [
   raydiumCpmmAdapter,
   whirlpoolAdapter,
   raydiumClmmAdapter,
@@ -15,7 +15,7 @@ const adapters: AmmAdapter<any>[] = [
   meteoraDlmmAdapter,
 ];
 
-const byProgram = new Map(adapters.map((a) => [a.programId.toBase58(), a]));
+const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));
 
 /** The adapter for a pool account's owner program, if supported. */
 export function adapterForOwner(owner: PublicKey): AmmAdapter<unknown> | undefined {
