@@ -17,7 +17,8 @@ import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { raydiumCpmmQuote, raydiumCpmmQuoteAccounts } from "./raydium-cpmm-quote.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
@@ -182,6 +183,16 @@ export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
 
   dependencies(): PublicKey[] {
     return [];
+  }
+
+  /** The pool (fee counters), config and vaults; raydium-cpmm-quote.ts. */
+  quoteAccounts(pool: DecodedRaydiumCpmmPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
+    return raydiumCpmmQuoteAccounts(pool, params, accounts);
+  }
+
+  /** The program's curve and fee rounding; raydium-cpmm-quote.ts. */
+  quote(pool: DecodedRaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
+    return raydiumCpmmQuote(pool, params, accounts, clock);
   }
 
   /** Jupiter's `raydiumCpSwap` step layout; direction, vaults and token programs from the pool. */
