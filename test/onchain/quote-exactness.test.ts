@@ -7,7 +7,7 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AmmAdapter, PoolQuote, QuoteParams, SwapMode } from "../../src/core/amm/adapter.js";
 import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
-import { RaydiumCpmmAdapter, findRaydiumCpmmAuthority } from "../../src/core/amm/raydium-cpmm.js";
+import { raydiumCpmmAdapter, findRaydiumCpmmAuthority } from "../../src/core/amm/raydium-cpmm.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { makeSwapCpmmBaseOutInstruction } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
@@ -129,7 +129,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
   });
 
   describe("Raydium CP (pool written in Raydium's layout)", () => {
-    const adapter = new RaydiumCpmmAdapter();
+    const adapter = raydiumCpmmAdapter;
     const mints = orderedMints(USDC, SAMO);
     const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
     const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
@@ -160,13 +160,13 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           const { pool, quote } = quoteOnChain(stack, adapter, address, params);
           expect(quote.complete, quote.reason).toBe(true);
           const [inputMint, outputMint] = aToB ? mints : [mints[1], mints[0]];
-          const [inputVault, outputVault] = aToB ? [pool.state.vaultA, pool.state.vaultB] : [pool.state.vaultB, pool.state.vaultA];
+          const [inputVault, outputVault] = aToB ? [pool.vaultA, pool.vaultB] : [pool.vaultB, pool.vaultA];
           const source = stack.fund(user.publicKey, inputMint, 10n ** 18n);
           const destination = stack.fund(user.publicKey, outputMint, 0n);
           await stack.send(user, [
             makeSwapCpmmBaseOutInstruction(
-              adapter.programId, user.publicKey, findRaydiumCpmmAuthority(), pool.state.configId, address, source, destination,
-              inputVault, outputVault, TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, inputMint, outputMint, pool.state.observationId,
+              adapter.programId, user.publicKey, findRaydiumCpmmAuthority(), pool.configId, address, source, destination,
+              inputVault, outputVault, TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, inputMint, outputMint, pool.observationId,
               new BN(quote.inAmount.toString()), new BN(amount.toString()),
             ),
           ]);

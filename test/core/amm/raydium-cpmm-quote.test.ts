@@ -5,9 +5,8 @@ import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { cpmmSwapBaseInput, cpmmSwapBaseOutput } from "../../../src/core/amm/raydium-cpmm-quote.js";
-import type { CpmmFeeRates } from "../../../src/core/amm/raydium-cpmm-quote.js";
-import { RaydiumCpmmAdapter, getRaydiumCpmmPoolCodec } from "../../../src/core/amm/raydium-cpmm.js";
+import { cpmmSwapBaseInput, cpmmSwapBaseOutput, getRaydiumCpmmPoolCodec, raydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
+import type { CpmmFeeRates } from "../../../src/core/amm/raydium-cpmm.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 
@@ -96,7 +95,7 @@ describe("Raydium CPMM adapter quote over the pool's accounts", () => {
   const codec = getRaydiumCpmmPoolCodec();
   const state = { ...codec.decode(demo.pool.data), protocolFeesMintA: 7_000_000n, fundFeesMintB: 3_000n };
   const pool: AccountData = { ...demo.pool, data: Uint8Array.from(codec.encode(state)) };
-  const adapter = new RaydiumCpmmAdapter();
+  const adapter = { ...raydiumCpmmAdapter, quoteAccounts: raydiumCpmmAdapter.quoteAccounts!, quote: raydiumCpmmAdapter.quote! };
   const decoded = adapter.decodePool(pool);
   const clock = { slot: 1n, unixTimestamp: 2_000_000_000n };
 
