@@ -8,7 +8,7 @@ import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
-const adapters: AmmAdapter<any>[] = [
+export const ammAdapters: readonly AmmAdapter<any>[] = [
   raydiumCpmmAdapter,
   whirlpoolAdapter,
   raydiumClmmAdapter,
@@ -17,7 +17,7 @@ const adapters: AmmAdapter<any>[] = [
   meteoraDammV1Adapter,
 ];
 
-const byProgram = new Map(adapters.map((a) => [a.programId.toBase58(), a]));
+const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));
 
 /** The adapter for a pool account's owner program, if supported. */
 export function adapterForOwner(owner: PublicKey): AmmAdapter<unknown> | undefined {
