@@ -155,7 +155,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     connectHandler(req, res);
   };
 
-  const sp = createSinglePortServer(handler, { sniffTimeoutMs: opts.sniffTimeoutMs });
+  const sp = createSinglePortServer(handler, {
+    limits: config.connectionLimits,
+    ...(opts.sniffTimeoutMs === undefined ? {} : { sniffTimeoutMs: opts.sniffTimeoutMs }),
+  });
   const addr: AddressInfo = await sp.listen(config.port, config.host);
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;
