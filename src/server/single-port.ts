@@ -8,6 +8,7 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
+import tls from "node:tls";
 import {
   http1ServerOptions,
   startHttp1Timeouts,
@@ -43,6 +44,11 @@ export interface SinglePortOptions {
   sniffTimeoutMs?: number;
   /** Timeouts and caps against slow and hostile clients (connection-limits.ts). */
   limits?: ConnectionLimits;
+  /**
+   * TLS server options (src/server/tls.ts): the port then speaks TLS only, and each decrypted
+   * connection goes through the same sniffing (ALPN h2 clients send the HTTP/2 preface).
+   */
+  tls?: tls.TlsOptions;
 }
 
 /** Half-closes a socket, and destroys it if the peer does not close within a second. */
@@ -86,7 +92,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     if (stopping) s.close();
   });
 
-  const server = net.createServer((socket) => {
+  const accept = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on("close", () => {
       sockets.delete(socket);
@@ -118,7 +124,8 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
       }
     };
     socket.on("data", onData);
-  });
+  };
+  const server = opts.tls ? tls.createServer(opts.tls, accept) : net.createServer(accept);
   server.maxConnections = limits.maxConnections;
 
   return {
