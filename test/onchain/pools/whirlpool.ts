@@ -44,7 +44,10 @@ export function whirlpoolQuote(
   const data = whirlpoolState(localnet, pool);
   const aToB = data.tokenMintA.equals(inputMint);
   const addresses = SwapUtils.getTickArrayPublicKeys(data.tickCurrentIndex, data.tickSpacing, aToB, WHIRLPOOL_PROGRAM, pool);
-  const tickArrays = addresses.map((address) => ({ address, data: localnet.getAccount(address) ? parse(ParsableTickArray, localnet, address) : null }));
+  const tickArrays = addresses.map((address) => {
+    const parsed = localnet.getAccount(address) ? parse(ParsableTickArray, localnet, address) : null;
+    return { address, startTickIndex: parsed?.startTickIndex ?? 0, data: parsed };
+  });
   const quote = swapQuoteWithParams(
     {
       whirlpoolData: data,
