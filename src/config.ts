@@ -52,7 +52,23 @@ export interface Config {
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
    */
   readonly chainStateTtlMs: number;
+  /** Live account state: its source (`auto` picks Yellowstone when configured, else the websocket), or `off`. */
+  readonly liveSource: LiveSourceSetting;
+  /** PubSub websocket; undefined → derived from the RPC URL as web3.js does (or the embedded chain's). */
+  readonly solanaWsUrl: string | undefined;
+  /** Yellowstone gRPC Geyser endpoint and its token (`x-token`); may hold credentials. */
+  readonly yellowstoneGrpcUrl: string | undefined;
+  readonly yellowstoneGrpcToken: string | undefined;
+  /** Polling period of the `polling` source, ms. */
+  readonly livePollMs: number;
+  /** Most accounts the live cache holds (and subscribes). */
+  readonly liveAccountsMax: number;
+  /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
+  readonly liveMaxStalenessMs: number;
 }
+
+export type LiveSourceSetting = "auto" | "websocket" | "yellowstone" | "polling" | "off";
+const LIVE_SOURCES: readonly LiveSourceSetting[] = ["auto", "websocket", "yellowstone", "polling", "off"];
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -127,6 +143,20 @@ export function loadConfig(env: Env = process.env): Config {
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
 
+  const liveRaw = str("LIVE_SOURCE")?.toLowerCase() ?? "auto";
+  let liveSource: LiveSourceSetting = "auto";
+  if ((LIVE_SOURCES as readonly string[]).includes(liveRaw)) liveSource = liveRaw as LiveSourceSetting;
+  else problems.push(`LIVE_SOURCE: must be one of ${LIVE_SOURCES.join(", ")} (got ${JSON.stringify(liveRaw)})`);
+  const solanaWsUrl = url("SOLANA_WS_URL", ["ws:", "wss:"]);
+  const yellowstoneGrpcUrl = url("YELLOWSTONE_GRPC_URL", ["http:", "https:"]);
+  const yellowstoneGrpcToken = str("YELLOWSTONE_GRPC_TOKEN");
+  if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && str("YELLOWSTONE_GRPC_URL") === undefined) {
+    problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
+  }
+  const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
+  const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
+  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -143,6 +173,13 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     rpcTimeoutMs,
     chainStateTtlMs,
+    liveSource,
+    solanaWsUrl,
+    yellowstoneGrpcUrl,
+    yellowstoneGrpcToken,
+    livePollMs,
+    liveAccountsMax,
+    liveMaxStalenessMs,
   };
 }
 
