@@ -50,7 +50,7 @@ function demoQuote(): Record<string, unknown> {
     outputMint,
     outAmount: out.toString(),
     otherAmountThreshold: ((out * (10_000n - SLIPPAGE_BPS)) / 10_000n).toString(),
-    swapMode: "SWAP_MODE_EXACT_IN",
+    swapMode: "ExactIn",
     slippageBps: Number(SLIPPAGE_BPS),
     priceImpactPct: "0",
     routePlan: [

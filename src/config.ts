@@ -4,6 +4,7 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
+import { loadEdgeSettings, type EdgeSettings } from "./server/edge-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -65,6 +66,18 @@ export interface Config {
   readonly liveAccountsMax: number;
   /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
   readonly liveMaxStalenessMs: number;
+  /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
+  readonly marketsFile: string | undefined;
+  /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
+  readonly marketDiscoveryTtlMs: number;
+  /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
+  readonly intermediateTokens: readonly string[] | undefined;
+  /** Authorities (base58) whose address lookup tables are found on chain and used. */
+  readonly lookupTableAuthorities: readonly string[];
+  /** PostgreSQL connect, statement and answer timeout, ms. */
+  readonly databaseTimeoutMs: number;
+  /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
+  readonly edge: EdgeSettings;
 }
 
 export type LiveSourceSetting = "auto" | "websocket" | "yellowstone" | "polling" | "off";
@@ -142,6 +155,13 @@ export function loadConfig(env: Env = process.env): Config {
   const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
+  const marketsFile = str("MARKETS_FILE");
+  const marketDiscoveryTtlMs = int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
+  const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
+  const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
+  const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
+  const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const edge = loadEdgeSettings(env, problems);
 
   const liveRaw = str("LIVE_SOURCE")?.toLowerCase() ?? "auto";
   let liveSource: LiveSourceSetting = "auto";
@@ -180,6 +200,12 @@ export function loadConfig(env: Env = process.env): Config {
     livePollMs,
     liveAccountsMax,
     liveMaxStalenessMs,
+    marketsFile,
+    marketDiscoveryTtlMs,
+    intermediateTokens,
+    lookupTableAuthorities,
+    databaseTimeoutMs,
+    edge,
   };
 }
 

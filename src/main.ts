@@ -16,6 +16,8 @@ import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { DEMO } from "./localnet/demo-accounts.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
@@ -97,7 +99,9 @@ async function startService(
     const started = live;
     shutdown.hook("live chain state", () => started.close());
   }
-  const store = await openStore(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+  const store = await openStore(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
+  );
   shutdown.hook("store", () => store.close());
   const readiness: ReadinessCheck[] = [
     {
@@ -127,7 +131,18 @@ async function startService(
     relayTipAccounts: config.relayTipAccounts,
     chainStateTtlMs: config.chainStateTtlMs,
     ...(live ? { live } : {}),
+    quote: {
+      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
+      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
+      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
+      intermediateTokens:
+        config.intermediateTokens ?? (config.solanaRpcUrl ? DEFAULT_INTERMEDIATE_TOKENS : [...DEFAULT_INTERMEDIATE_TOKENS, DEMO.usdcMint.toBase58()]),
+      lookupTableAuthorities: config.lookupTableAuthorities,
+      onError: (err, what) => logger.warn({ err }, what),
+    },
   });
+  shutdown.hook("quote engine", () => swap.close());
+  await swap.start();
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
   // Registers its tracker's stop hook now, so the tracker stops before the store closes.
   const listing = startTriggerListing({ chain: chain.chain, store, shutdown, logger });

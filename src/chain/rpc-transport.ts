@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
 import { rpcCallsTotal, rpcFailuresTotal, rpcRequestsTotal } from "./rpc-metrics.js";
 import { backoffDelayMs } from "./retry-backoff.js";
+import { retryAfterMs } from "./retry-after.js";
 import type { BackoffPolicy } from "./retry-backoff.js";
 
 export interface JsonRpcCall {
@@ -46,11 +47,14 @@ export interface RpcTransportStats {
 }
 
 /** One HTTP exchange's outcome before it is judged: a status and body, or why there is none. */
-type HttpOutcome = { status: number; text: string } | { failure: "timeout" } | { failure: "network"; detail: string };
+type HttpOutcome =
+  | { status: number; text: string; retryAfter: string | undefined }
+  | { failure: "timeout" }
+  | { failure: "network"; detail: string };
 
 type AttemptResult =
   | { ok: true; text: string; json: unknown }
-  | { ok: false; retryable: boolean; reason: string; metricReason: string };
+  | { ok: false; retryable: boolean; reason: string; metricReason: string; retryAfterMs?: number };
 
 /**
  * The one HTTP path to the Solana RPC: JSON-RPC over POST (single or batch), per-attempt and
@@ -160,8 +164,13 @@ export class RpcTransport {
       reason = result.reason;
       rpcFailuresTotal.inc({ method: label, reason: result.metricReason });
       if (!result.retryable || attempts >= maxAttempts) break;
-      const delay = backoffDelayMs(this.backoff, attempts - 1, this.random);
-      if (Date.now() + delay >= deadline) break;
+      // The node's own Retry-After (429 / 503) wins over the backoff; if it does not fit in what is
+      // left of the budget, fail now with a clear reason instead of retrying too early.
+      const delay = result.retryAfterMs ?? backoffDelayMs(this.backoff, attempts - 1, this.random);
+      if (Date.now() + delay >= deadline) {
+        if (result.retryAfterMs !== undefined) reason += ` (Retry-After ${Math.ceil(result.retryAfterMs / 1000)} s exceeds the time left)`;
+        break;
+      }
       await sleep(delay);
     }
     throw new ChainUnavailableError(label, reason, attempts);
@@ -183,8 +192,10 @@ export class RpcTransport {
         : { ok: false, retryable: true, reason: `network error (${outcome.detail})`, metricReason: "network" };
     }
     const { status, text } = outcome;
-    if (status === 429) return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429" };
-    if (status >= 500) return { ok: false, retryable: true, reason: `HTTP ${status}`, metricReason: "http_5xx" };
+    const retryAfter = retryAfterMs(outcome.retryAfter);
+    const wait = retryAfter === undefined ? {} : { retryAfterMs: retryAfter };
+    if (status === 429) return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429", ...wait };
+    if (status >= 500) return { ok: false, retryable: true, reason: `HTTP ${status}`, metricReason: "http_5xx", ...wait };
     if (status < 200 || status >= 300) return { ok: false, retryable: false, reason: `HTTP ${status}`, metricReason: "http_4xx" };
     try {
       return { ok: true, text, json: JSON.parse(text) as unknown };
@@ -216,7 +227,7 @@ export class RpcTransport {
           response.on("data", (chunk: string) => {
             text += chunk;
           });
-          response.on("end", () => settle({ status: response.statusCode ?? 0, text }));
+          response.on("end", () => settle({ status: response.statusCode ?? 0, text, retryAfter: response.headers["retry-after"] }));
           response.on("error", (error: NodeJS.ErrnoException) => settle({ failure: "network", detail: error.code ?? error.message }));
           // Closed without "end" (and without an error on some Node versions): the answer is cut short.
           response.on("close", () => settle({ failure: "network", detail: "connection closed mid-answer" }));

@@ -51,4 +51,7 @@ export function seedDemoWallet(localnet: Localnet): void {
   );
   tx.sign(DEMO_WALLET, DEMO_USDC_MINT_KEYPAIR);
   chain.sendTransaction(tx.serialize(), { skipPreflight: false });
+  // The wallet paid the fee and the rents above; top it up so it holds exactly what the README says.
+  const spent = DEMO.walletLamports - (chain.getAccount(DEMO.wallet)?.lamports ?? 0n);
+  if (spent > 0n) chain.airdrop(DEMO.wallet, spent);
 }

@@ -1,5 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
+import { DatabaseUnavailableError } from "../store/database-errors.js";
 import { callInfoKey } from "./context.js";
 
 /**
@@ -24,7 +25,9 @@ export function createCallCodeInterceptor(logger: Logger): Interceptor {
           }
         })(),
       };
-    } catch (e) {
+    } catch (thrown) {
+      // Handlers map database faults themselves; this is the net for any that does not: UNAVAILABLE, never INTERNAL.
+      const e = thrown instanceof DatabaseUnavailableError ? new ConnectError(thrown.message, Code.Unavailable, undefined, undefined, thrown) : thrown;
       const err = ConnectError.from(e);
       if (info) info.code = err.code;
       if (err.code === Code.Internal || err.code === Code.Unknown) {

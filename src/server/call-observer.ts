@@ -45,6 +45,7 @@ export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptio
         code,
         durationMs: Math.round(seconds * 1e6) / 1e3,
         aborted: !res.writableFinished || undefined,
+        caller: info.caller,
       };
       // Server faults are warnings; 501 (a placeholder route) and client errors are not.
       const serverFault =

@@ -9,6 +9,8 @@ export interface CallInfo {
   readonly procedure: string;
   /** Set by the server's interceptor when the call reaches a handler. */
   code?: Code | undefined;
+  /** Who called, for the log line: API key fingerprint (`key` or `wrongKey`), client certificate subject. Set by the edge. */
+  caller?: Readonly<Record<string, string>> | undefined;
 }
 
 export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: "swapd call info" });

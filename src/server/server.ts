@@ -14,7 +14,8 @@
  *
  * This file only wires the parts: per-call id, labels, metrics and log line (call-observer.ts),
  * REST dispatch (rest-dispatch.ts), unknown procedures (unknown-procedure.ts), `/healthz`,
- * `/readyz`, `/metrics` (operational-routes.ts), the port itself (single-port.ts).
+ * `/readyz`, `/metrics` (operational-routes.ts), access control — API keys, TLS, rate limits,
+ * CORS — (edge.ts), the port itself (single-port.ts).
  */
 import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
@@ -29,8 +30,10 @@ import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
 import { createCallObserver } from "./call-observer.js";
+import { createEdge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
+import { withJsonErrorPaths } from "./json-error-path.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
@@ -68,7 +71,7 @@ export interface StartServerOptions {
 export interface RunningServer {
   readonly host: string;
   readonly port: number;
-  /** `http://host:port` */
+  /** `http://host:port`, or `https://…` with TLS */
   readonly url: string;
   readonly health: HealthRegistry;
   readonly shutdown: Shutdown;
@@ -86,6 +89,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const { config, logger } = opts;
   const shutdown = opts.shutdown ?? createShutdown(logger);
   startDefaultMetrics();
+  const sniffTimeoutMs = opts.sniffTimeoutMs ?? 10_000;
+  const edge = createEdge({ settings: config.edge, logger, handshakeTimeoutMs: sniffTimeoutMs });
 
   const extra = opts.extraServices ?? [];
   const served: DescService[] = [SwapService, TriggerService, ...extra.map((e) => e.service)];
@@ -112,6 +117,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     for (const e of extra) router.service(e.service, e.impl);
     router.service(Health, health.impl());
     registerReflection(router, [...served, Health]);
+    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withJsonErrorPaths));
+    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
+    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };
 
   const connectHandler = connectNodeAdapter({
@@ -121,12 +130,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     // Jupiter ignores unknown fields, and so do we. Responses always carry every field (empty
     // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
     jsonOptions: { ignoreUnknownFields: true, alwaysEmitImplicit: true },
-    interceptors: [createCallCodeInterceptor(logger), ...(opts.interceptors ?? [])],
+    interceptors: [createCallCodeInterceptor(logger), edge.interceptor, ...(opts.interceptors ?? [])],
     contextValues: (req) => {
       const values = createContextValues();
       const info = infoOf.get(req);
       if (info) values.set(callInfoKey, info);
       values.set(streamShutdownKey, streamShutdown.signal);
+      edge.addContext(req, values);
       return values;
     },
     fallback: (req, res) => {
@@ -148,19 +158,29 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       return;
     }
     urlOf.set(req, url);
-    infoOf.set(req, observeCall(req, res, url.pathname));
+    const info = observeCall(req, res, url.pathname);
+    infoOf.set(req, info);
+    if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
     connectHandler(req, res);
   };
 
-  const sp = createSinglePortServer(handler, { sniffTimeoutMs: opts.sniffTimeoutMs });
-  const addr: AddressInfo = await sp.listen(config.port, config.host);
+  const sp = createSinglePortServer(handler, { sniffTimeoutMs, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
+  let addr: AddressInfo;
+  try {
+    addr = await sp.listen(config.port, config.host);
+  } catch (e) {
+    edge.close();
+    throw e;
+  }
+  edge.watch(sp.server);
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  const url = `http://${host}:${addr.port}`;
+  const url = `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`;
 
   shutdown.hook("server", async () => {
     shuttingDown = true;
     health.setAllNotServing();
     sp.stopAccepting();
+    edge.close();
     // Let health watchers see NOT_SERVING, then end long-lived streams.
     setImmediate(() => streamShutdown.abort());
     let timer: NodeJS.Timeout | undefined;

@@ -8,6 +8,7 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
+import tls from "node:tls";
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
@@ -33,6 +34,11 @@ export interface SinglePortOptions {
   sniffTimeoutMs?: number;
   /** Idle keep-alive timeout of HTTP/1.1 connections. */
   keepAliveTimeoutMs?: number;
+  /**
+   * TLS server options (src/server/tls.ts): the port then speaks TLS only, and each decrypted
+   * connection goes through the same sniffing (ALPN h2 clients send the HTTP/2 preface).
+   */
+  tls?: tls.TlsOptions;
 }
 
 /** Half-closes a socket, and destroys it if the peer does not close within a second. */
@@ -74,7 +80,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     if (stopping) s.close();
   });
 
-  const server = net.createServer((socket) => {
+  const accept = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on("close", () => {
       sockets.delete(socket);
@@ -106,7 +112,8 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
       }
     };
     socket.on("data", onData);
-  });
+  };
+  const server = opts.tls ? tls.createServer(opts.tls, accept) : net.createServer(accept);
 
   return {
     server,

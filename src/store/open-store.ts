@@ -19,6 +19,8 @@ export interface OpenStoreOptions {
   readonly inMemory?: boolean;
   /** A schema to create and use (search_path); tests isolate themselves this way. */
   readonly schema?: string;
+  /** PostgreSQL: connect, statement and answer timeout (ms); default 5000 (postgres-db.ts). */
+  readonly timeoutMs?: number;
 }
 
 /** The stores over one executor: the database itself, or one transaction. */
@@ -55,7 +57,11 @@ function storesOver(sql: SqlExecutor): Stores {
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let db: Db;
   if (options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
-    db = openPostgresDb({ connectionString: options.databaseUrl, ...(options.schema === undefined ? {} : { schema: options.schema }) });
+    db = openPostgresDb({
+      connectionString: options.databaseUrl,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
   } else if (options.databaseUrl !== undefined) {
     throw new Error("databaseUrl must be a postgres:// or postgresql:// URL");
   } else if (options.inMemory === true || options.dataDir === undefined) {

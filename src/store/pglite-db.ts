@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { Transaction } from "@electric-sql/pglite";
 import type { Db, SqlExecutor } from "./db.js";
+import { asDatabaseError } from "./database-errors.js";
 
 export interface PgliteDbOptions {
   /** Directory for the database files; omitted = in memory (tests). */
@@ -16,14 +17,23 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
   await lite.waitReady;
   const executorOf = (target: PGlite | Transaction): SqlExecutor => ({
     async query<Row extends object>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-      const result = await target.query<Row>(sql, params as unknown[]);
-      return result.rows;
+      try {
+        const result = await target.query<Row>(sql, params as unknown[]);
+        return result.rows;
+      } catch (error) {
+        // A closed database is unavailable, like a lost PostgreSQL connection; SQL errors pass unchanged.
+        throw asDatabaseError(error);
+      }
     },
   });
   return {
     kind: "pglite",
     ...executorOf(lite),
-    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> => lite.transaction((tx) => fn(executorOf(tx))),
+    // PGlite rolls back when `fn` throws: an interrupted transaction leaves the previous state.
+    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
+      lite.transaction((tx) => fn(executorOf(tx))).catch((error: unknown) => {
+        throw asDatabaseError(error);
+      }),
     close: () => lite.close(),
   };
 }

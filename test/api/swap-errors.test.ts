@@ -64,8 +64,9 @@ const BAD: BadCase[] = [
   { name: "inAmount with decimals", field: "quoteResponse.inAmount", mutate: (r) => (q(r).inAmount = "1.5"), only: "rest" },
   { name: "inAmount negative", field: "quoteResponse.inAmount", mutate: (r) => (q(r).inAmount = "-1"), only: "rest" },
   { name: "outAmount over u64", field: "quoteResponse.outAmount", mutate: (r) => (q(r).outAmount = "18446744073709551616"), only: "rest" },
-  { name: "swapMode unknown", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "Sideways"), only: "rest" },
-  { name: "priorityLevel unknown", field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }), only: "rest" },
+  { name: "swapMode unknown", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "Sideways") },
+  { name: "priorityLevel unknown", field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }) },
+  { name: "swapMode, a former enum name that never existed", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "SWAP_MODE_UNSPECIFIED") },
   { name: "prioritizationFeeLamports unknown word", field: "prioritizationFeeLamports", mutate: (r) => (r.prioritizationFeeLamports = "sometimes"), only: "rest" },
   { name: "nativeDestinationAccount (not supported)", field: "nativeDestinationAccount", mutate: (r) => (r.nativeDestinationAccount = WALLET), only: "rest" },
   // The proto's oneof only.
@@ -146,6 +147,29 @@ describe("REST: a body that is not a SwapRequest → 422 like Jupiter, no RPC ca
       const res = await stack.rest(body);
       expect(res.status).toBe(422);
       expect(res.body.error).toBe(`Failed to deserialize the JSON body into the target type: ${detail}${detail.startsWith("body") ? ", expected a SwapRequest object" : ""}`);
+      expect(rpcCount()).toEqual(before);
+    });
+  }
+});
+
+describe("Connect JSON: a value whose JSON type does not fit is refused naming its JSON path, no RPC call", () => {
+  const cases: [string, (r: Req) => void, string][] = [
+    ["inAmount 1.5", (r) => (q(r).inAmount = 1.5), "quoteResponse.inAmount: "],
+    ["a step's outAmount \"x\"", (r) => (step0(r).swapInfo.outAmount = "x"), "quoteResponse.routePlan[0].swapInfo.outAmount: "],
+    ["wrapAndUnwrapSol \"yes\"", (r) => (r.wrapAndUnwrapSol = "yes"), 'wrapAndUnwrapSol: expected boolean, got "yes"'],
+    ["prioritizationFeeLamports.lamports -1", (r) => (r.prioritizationFeeLamports = { lamports: "-1" }), "prioritizationFeeLamports.lamports: "],
+    ["routePlan an object", (r) => (q(r).routePlan = {}), "quoteResponse.routePlan: "],
+  ];
+  for (const [name, mutate, prefix] of cases) {
+    test(name, async () => {
+      const before = rpcCount();
+      const r = toProtoJson(demoSolToUsdc());
+      mutate(r);
+      const { status, body } = await stack.connect(r);
+      expect(status).toBe(400);
+      expect(body.code).toBe("invalid_argument");
+      expect(body.message.startsWith(prefix), body.message).toBe(true);
+      expect(body.message).not.toMatch(/swapd\.swap\.v1|_amount|_sol\b/); // no proto names
       expect(rpcCount()).toEqual(before);
     });
   }

@@ -99,6 +99,58 @@ describe("one request, every protocol", () => {
   });
 });
 
+describe("Jupiter's enum spellings over every protocol (never a silent default)", () => {
+  /** A Jupiter ExactOut quote: USDC → exactly 0.99 SOL through the demo pool. */
+  const exactOut = (swapMode: string) => {
+    const quoteResponse = jupiterQuote(
+      [{ ammKey: DEMO_POOL, inputMint: USDC, outputMint: SOL, inAmount: "150000000", outAmount: "990000000" }],
+      { inputMint: USDC, outputMint: SOL, inAmount: "150000000", outAmount: "990000000", swapMode: "ExactOut" },
+    );
+    return { userPublicKey: WALLET, quoteResponse: { ...quoteResponse, swapMode } };
+  };
+
+  for (const spelling of ["ExactOut", "SWAP_MODE_EXACT_OUT"]) {
+    test(`"swapMode": "${spelling}" over Connect JSON and grpc-js builds exact_out_route`, async () => {
+      const connect = await stack.connect(exactOut(spelling));
+      expect(connect.status, JSON.stringify(connect.body)).toBe(200);
+      const grpcAnswer = await stack.grpc(exactOut(spelling));
+      for (const ix of [connect.body.swapInstruction, groupsOf(grpcAnswer).swapInstruction]) {
+        const swap = decodeSwap(ix);
+        expect(swap.name).toBe("exactOutRoute");
+        // exact_out_route(route_plan, out_amount, quoted_in_amount, slippage_bps, platform_fee_bps)
+        expect(swap.args).toMatchObject({ outAmount: "990000000", quotedInAmount: "150000000", slippageBps: 50 });
+      }
+    });
+  }
+
+  test('"swapMode": "ExactIn" over grpc-js builds route', async () => {
+    const swap = decodeSwap(groupsOf(await stack.grpc(demoSolToUsdc())).swapInstruction);
+    expect(swap.name).toBe("route");
+  });
+
+  test('"swapMode": "Sideways" → INVALID_ARGUMENT naming quoteResponse.swapMode (Connect JSON and grpc-js)', async () => {
+    const connect = await stack.connect(exactOut("Sideways"));
+    expect(connect.status).toBe(400);
+    expect(connect.body).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^quoteResponse\.swapMode: /) });
+    const err = await stack.grpc(exactOut("Sideways")).then(() => undefined, (e: any) => e);
+    expect(err?.code, err?.details).toBe(3); // INVALID_ARGUMENT
+    expect(err.details).toMatch(/^quoteResponse\.swapMode: .*"Sideways"/);
+  });
+
+  test('"priorityLevel": "veryHigh" (Jupiter) and "PRIORITY_LEVEL_VERY_HIGH" (former enum name) are the same over Connect JSON; "ultra" is refused', async () => {
+    const fee = (priorityLevel: string) =>
+      demoSolToUsdc({ prioritizationFeeLamports: { priorityLevelWithMaxLamports: { priorityLevel, maxLamports: "1000" } } });
+    const jupiter = await stack.connect(fee("veryHigh"));
+    const former = await stack.connect(fee("PRIORITY_LEVEL_VERY_HIGH"));
+    expect(jupiter.status, JSON.stringify(jupiter.body)).toBe(200);
+    expect(former.status, JSON.stringify(former.body)).toBe(200);
+    expect(groupsOf(former.body).computeBudgetInstructions).toEqual(groupsOf(jupiter.body).computeBudgetInstructions);
+    const bad = await stack.connect(fee("ultra"));
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^prioritizationFeeLamports\.priorityLevelWithMaxLamports\.priorityLevel: /);
+  });
+});
+
 describe("Raydium CP over the wire: step accounts equal Raydium SDK's swap instruction", () => {
   const user = new PublicKey(WALLET);
   const ata = (mint: string) => getAssociatedTokenAddressSync(new PublicKey(mint), user, true);

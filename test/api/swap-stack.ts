@@ -82,15 +82,12 @@ export function demoSolToUsdc(extra: Record<string, unknown> = {}): Record<strin
   };
 }
 
-const PRIORITY_LEVELS: Record<string, string> = { medium: "PRIORITY_LEVEL_MEDIUM", high: "PRIORITY_LEVEL_HIGH", veryHigh: "PRIORITY_LEVEL_VERY_HIGH" };
-
-/** Jupiter's JSON request in the contract's proto3 JSON form (Connect JSON; also grpc-js objects). */
+/**
+ * Jupiter's JSON request in the contract's proto3 JSON form (Connect JSON; also grpc-js objects).
+ * `swapMode` and `priorityLevel` stay as they are: the contract takes Jupiter's spellings.
+ */
 export function toProtoJson(jupiter: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = structuredClone(jupiter);
-  const q = out.quoteResponse;
-  if (q && typeof q.swapMode === "string") {
-    q.swapMode = { ExactIn: "SWAP_MODE_EXACT_IN", ExactOut: "SWAP_MODE_EXACT_OUT" }[q.swapMode as string] ?? q.swapMode;
-  }
   const fee = out.prioritizationFeeLamports;
   if (fee !== undefined) {
     if (typeof fee === "number") out.prioritizationFeeLamports = { lamports: String(fee) };
@@ -98,12 +95,6 @@ export function toProtoJson(jupiter: Record<string, any>): Record<string, any> {
     else if (fee === "disabled") out.prioritizationFeeLamports = { disabled: true };
     else if (fee.jitoTipLamports !== undefined) out.prioritizationFeeLamports = { relayTipLamports: String(fee.jitoTipLamports) };
     else if (fee.jitoTipLamportsWithPayer) out.prioritizationFeeLamports = { relayTipLamportsWithPayer: fee.jitoTipLamportsWithPayer };
-    else if (fee.priorityLevelWithMaxLamports) {
-      const p = fee.priorityLevelWithMaxLamports;
-      out.prioritizationFeeLamports = {
-        priorityLevelWithMaxLamports: { ...p, priorityLevel: PRIORITY_LEVELS[p.priorityLevel] ?? p.priorityLevel },
-      };
-    }
   }
   return out;
 }

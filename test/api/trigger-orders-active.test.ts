@@ -12,7 +12,7 @@ import { Decimal } from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { triggerListingRestRoutes, triggerListingService } from "../../src/api/trigger/trigger-listing-service.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { OrderStatus, OrderStatusFilter, TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
+import { OrderStatus, TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
@@ -223,10 +223,10 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
 
   it("answers the same over Connect (proto: raw amounts as uint64, timestamps, status enum, hasMoreData)", async () => {
     const client = createClient(TriggerService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
-    const res = await client.getTriggerOrders({ user: user.toBase58(), orderStatus: OrderStatusFilter.ACTIVE });
+    const res = await client.getTriggerOrders({ user: user.toBase58(), orderStatus: "active" });
     const expected = newestFirst(userOrders).slice(0, 10);
     expect(res.orders.map((o) => o.orderKey)).toEqual(expected.map((o) => o.key.toBase58()));
-    expect(res).toMatchObject({ totalPages: 2, page: 1, hasMoreData: true, orderStatus: OrderStatusFilter.ACTIVE });
+    expect(res).toMatchObject({ totalPages: 2, page: 1, hasMoreData: true, orderStatus: "active" });
     const withExpiry = res.orders.find((o) => o.orderKey === userOrders[1]!.key.toBase58())!;
     expect(withExpiry).toMatchObject({
       rawMakingAmount: 3_599_980_699n, rawRemainingMakingAmount: 1_000_000_001n, makingAmount: "3.599980699",
@@ -236,8 +236,9 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     expect(withExpiry.expiredAt?.seconds).toBe(1_900_000_000n);
     const noExpiry = res.orders.find((o) => o.orderKey === userOrders[0]!.key.toBase58());
     expect(noExpiry === undefined || noExpiry.expiredAt === undefined).toBe(true);
-    const page2 = await client.getTriggerOrders({ user: user.toBase58(), orderStatus: OrderStatusFilter.ACTIVE, page: 2 });
-    expect(page2).toMatchObject({ page: 2, hasMoreData: false });
+    const page2 = await client.getTriggerOrders({ user: user.toBase58(), orderStatus: "ORDER_STATUS_FILTER_ACTIVE", page: 2 }); // the former enum name
+
+    expect(page2).toMatchObject({ page: 2, hasMoreData: false, orderStatus: "active" });
     expect(page2.orders.find((o) => o.orderKey === userOrders[0]!.key.toBase58())?.expiredAt).toBeUndefined();
   });
 });

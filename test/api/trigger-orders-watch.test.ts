@@ -203,6 +203,20 @@ describe("bad input names the field", () => {
     expect(body.code).toBe(400);
     expect(body.error).toMatch(new RegExp(`^${field}: `));
   });
+
+  it("REST getTriggerOrders: page=0 answers the README's message", async () => {
+    const res = await fetch(`${server.url}/trigger/v1/getTriggerOrders?user=${user.toBase58()}&orderStatus=history&page=0`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'page: must be a positive integer, got "0"', code: 400 });
+  });
+
+  it.each(["user", "orderStatus", "page"])("REST getTriggerOrders: a repeated %s parameter → 400 naming it", async (name) => {
+    const query = new URLSearchParams({ user: user.toBase58(), orderStatus: "history", page: "1" });
+    query.append(name, query.get(name)!); // the same value twice is still two values
+    const res = await fetch(`${server.url}/trigger/v1/getTriggerOrders?${query}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe(`${name}: must be given once, got 2 values`);
+  });
 });
 
 describe("graceful shutdown", () => {

@@ -104,6 +104,29 @@ describe("chain layer against a misbehaving RPC server", () => {
     expect(requests).toBe(2);
   });
 
+  it("429 with Retry-After: 1 waits the second the node asked for before retrying", async () => {
+    const arrivals: number[] = [];
+    behaviour = (_q, res, body, n) => {
+      arrivals.push(Date.now());
+      if (n === 1) return void res.writeHead(429, { "retry-after": "1" }).end();
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: 99 }));
+    };
+    // The backoff alone would retry within 40 ms.
+    const chain = new RpcSolanaChain({ url, ...options });
+    expect(await chain.getSlot()).toBe(99);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("503 with a Retry-After longer than the request budget fails at once, naming it", async () => {
+    behaviour = (_q, res) => res.writeHead(503, { "retry-after": "30" }).end();
+    const chain = new RpcSolanaChain({ url, ...options });
+    const { error } = await expectUnavailable(() => chain.getSlot(), /getSlot unavailable after 1 attempt: HTTP 503 \(Retry-After 30 s exceeds the time left\)/);
+    expect(error.attempts).toBe(1);
+    expect(requests).toBe(1);
+  });
+
   it("keeps the connection alive: sequential calls share one socket", async () => {
     let connections = 0;
     const onConnection = () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { AccountLayout, MintLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { CpmmPoolInfoLayout } from "@raydium-io/raydium-sdk-v2";
-import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_POOLS } from "../../src/localnet/demo-pools.js";
 import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
@@ -35,10 +35,8 @@ describe("demo seed", () => {
 
   it("funds the wallet, creates the 6-decimal mint and the wallet's USDC balance, runs the extra seeders", async () => {
     const connection = new Connection(localnet.url, "confirmed");
-    // The wallet paid the fees and the mint's rent out of its airdrop.
-    const balance = await connection.getBalance(DEMO.wallet);
-    expect(balance).toBeLessThan(Number(DEMO.walletLamports));
-    expect(balance).toBeGreaterThan(Number(DEMO.walletLamports) - 10_000_000);
+    // Exactly the README's 1,000 SOL, after paying the fees and the mint's rent.
+    expect(await connection.getBalance(DEMO.wallet)).toBe(1_000 * LAMPORTS_PER_SOL);
     const mint = MintLayout.decode((await connection.getAccountInfo(DEMO.usdcMint))!.data);
     expect(mint.decimals).toBe(6);
     expect(mint.supply).toBe(DEMO.walletUsdcAmount);

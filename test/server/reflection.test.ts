@@ -50,6 +50,13 @@ describe("reflection", () => {
     );
   });
 
+  it("reflection calls are counted under their procedure in /metrics, not as unknown", async () => {
+    await buf("--http2-prior-knowledge", "--list-services", server.url);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/swapd_calls_total\{[^}]*procedure="\/grpc\.reflection\.v1\.ServerReflection\/ServerReflectionInfo"[^}]*\} [1-9]/);
+    expect(metrics).not.toMatch(/swapd_calls_total\{[^}]*procedure="unknown"/);
+  });
+
   it("a method's schema comes from reflection: buf curl encodes a request without --schema", async () => {
     // Health Check through reflection only.
     const out = await buf("--http2-prior-knowledge", "-d", '{"service":""}', `${server.url}/grpc.health.v1.Health/Check`);

@@ -19,7 +19,16 @@ afterEach(() => {
   if (child && child.exitCode === null) child.kill("SIGKILL");
 });
 
-function startChild(env: Record<string, string> = {}): Promise<{ url: string; port: number; exit: Promise<number | null>; stderr: () => string }> {
+interface Child {
+  url: string;
+  port: number;
+  exit: Promise<number | null>;
+  stderr: () => string;
+  /** Resolves once `n` Sleep calls have reached their handler. */
+  sleeping: (n: number) => Promise<void>;
+}
+
+function startChild(env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, ["--import", "tsx", "test/server/fixtures/serve-slow.ts"], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: mkdtempSync(join(tmpdir(), "swapd-shutdown-")), ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -28,12 +37,23 @@ function startChild(env: Record<string, string> = {}): Promise<{ url: string; po
   let err = "";
   proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const exit = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  let out = "";
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const sleeping = (n: number) =>
+    new Promise<void>((resolve) => {
+      waiters.push({ n, resolve });
+      proc.stdout!.emit("check");
+    });
+  proc.stdout!.on("check", () => {
+    const count = out.split("\n").filter((l) => l === "SLEEPING").length;
+    for (const w of waiters.filter((w) => count >= w.n)) w.resolve();
+  });
   return new Promise((resolve, reject) => {
-    let out = "";
     proc.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
+      proc.stdout!.emit("check");
       const m = /READY (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ url: m[1]!, port: Number(new URL(m[1]!).port), exit, stderr: () => err });
+      if (m) resolve({ url: m[1]!, port: Number(new URL(m[1]!).port), exit, stderr: () => err, sleeping });
     });
     proc.on("exit", (code) => reject(new Error(`fixture exited ${code}: ${err}`)));
   });
@@ -58,13 +78,13 @@ function grpcSleep(port: number, ms: number): Promise<{ sleptMs: number }> {
 
 describe("graceful shutdown", () => {
   it("SIGTERM: in-flight calls (gRPC, Connect h1, gRPC over connect-es) complete, then exit 0", async () => {
-    const { url, port, exit, stderr } = await startChild({ SHUTDOWN_TIMEOUT_MS: "10000" });
+    const { url, port, exit, stderr, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "10000" });
     const calls = [
       grpcSleep(port, 1500),
       slowClient(createConnectTransport({ baseUrl: url, httpVersion: "1.1" })).sleep({ ms: 1500 }),
       slowClient(createGrpcTransport({ baseUrl: url })).sleep({ ms: 1500 }),
     ];
-    await new Promise((r) => setTimeout(r, 400)); // the calls are in the handlers now
+    await sleeping(3); // the calls are in the handlers now
     const t0 = Date.now();
     child!.kill("SIGTERM");
     // New connections are refused soon after the signal.
@@ -77,7 +97,8 @@ describe("graceful shutdown", () => {
     const results = await Promise.all(calls);
     expect(results.map((r) => r.sleptMs)).toEqual([1500, 1500, 1500]);
     expect(await exit).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Exited because the calls finished, not because SHUTDOWN_TIMEOUT_MS (10 s) ran out.
+    expect(Date.now() - t0).toBeLessThan(10_000);
     const logs = stderr()
       .split("\n")
       .filter((l) => l.startsWith("{"))
@@ -87,16 +108,17 @@ describe("graceful shutdown", () => {
   });
 
   it("SIGTERM: a call that outlives SHUTDOWN_TIMEOUT_MS is cut, and the process still exits 0", async () => {
-    const { port, exit } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
+    const { port, exit, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
     const call = grpcSleep(port, 5000).then(
       () => "completed",
       (e: grpc.ServiceError) => e.code,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await sleeping(1);
     const t0 = Date.now();
     child!.kill("SIGTERM");
     expect(await exit).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // Cut by the timeout, well before the 5 s call would have finished.
+    expect(Date.now() - t0).toBeLessThan(4500);
     expect(await call).toBe(grpc.status.UNAVAILABLE);
   });
 

@@ -7,12 +7,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { PrioritizationInput, QuoteInput, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { ValidationError } from "../../core/validation-error.js";
-import {
-  InstructionSchema,
-  PriorityLevel,
-  SwapInstructionsResponseSchema,
-  SwapMode,
-} from "../../gen/swapd/swap/v1/swap_pb.js";
+import { InstructionSchema, SwapInstructionsResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type {
   Instruction,
   PrioritizationFeeLamports,
@@ -29,30 +24,25 @@ function optionalString(value: string): string | undefined {
   return value === "" ? undefined : value;
 }
 
-function swapModeName(mode: SwapMode): string {
-  switch (mode) {
-    case SwapMode.UNSPECIFIED:
-    case SwapMode.EXACT_IN:
-      return "ExactIn";
-    case SwapMode.EXACT_OUT:
-      return "ExactOut";
-    default:
-      return `SwapMode(${String(mode)})`; // refused by the core's validation, naming the field
-  }
-}
+/**
+ * The contract's enumerations are strings in Jupiter's spelling; the names of the enums they once
+ * were are still read. Empty is proto3's "unset" (the documented default); any other value goes
+ * to the core unchanged, which refuses it naming the field.
+ */
+const SWAP_MODE_SPELLINGS: Readonly<Record<string, string>> = {
+  "": "ExactIn",
+  SWAP_MODE_EXACT_IN: "ExactIn",
+  SWAP_MODE_EXACT_OUT: "ExactOut",
+};
+const PRIORITY_LEVEL_SPELLINGS: Readonly<Record<string, string>> = {
+  "": "medium",
+  PRIORITY_LEVEL_MEDIUM: "medium",
+  PRIORITY_LEVEL_HIGH: "high",
+  PRIORITY_LEVEL_VERY_HIGH: "veryHigh",
+};
 
-function priorityLevelName(level: PriorityLevel): string {
-  switch (level) {
-    case PriorityLevel.UNSPECIFIED:
-    case PriorityLevel.MEDIUM:
-      return "medium";
-    case PriorityLevel.HIGH:
-      return "high";
-    case PriorityLevel.VERY_HIGH:
-      return "veryHigh";
-    default:
-      return `PriorityLevel(${String(level)})`;
-  }
+function jupiterSpelling(spellings: Readonly<Record<string, string>>, value: string): string {
+  return Object.hasOwn(spellings, value) ? spellings[value]! : value;
 }
 
 function quoteFromProto(quote: QuoteResponse | undefined): QuoteInput | undefined {
@@ -63,7 +53,7 @@ function quoteFromProto(quote: QuoteResponse | undefined): QuoteInput | undefine
     inAmount: quote.inAmount,
     outAmount: quote.outAmount,
     otherAmountThreshold: quote.otherAmountThreshold,
-    swapMode: swapModeName(quote.swapMode),
+    swapMode: jupiterSpelling(SWAP_MODE_SPELLINGS, quote.swapMode),
     slippageBps: quote.slippageBps,
     platformFee: quote.platformFee ? { amount: quote.platformFee.amount, feeBps: quote.platformFee.feeBps } : null,
     priceImpactPct: optionalString(quote.priceImpactPct) ?? null,
@@ -97,7 +87,7 @@ function prioritizationFromProto(fee: PrioritizationFeeLamports | undefined): Pr
     case "priorityLevelWithMaxLamports":
       return {
         kind: "priorityLevel",
-        level: priorityLevelName(kind.value.priorityLevel),
+        level: jupiterSpelling(PRIORITY_LEVEL_SPELLINGS, kind.value.priorityLevel),
         maxLamports: kind.value.maxLamports,
         global: kind.value.global,
       };
@@ -152,7 +142,7 @@ export function instructionToProto(ix: TransactionInstruction): Instruction {
   });
 }
 
-function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
+export function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
   if (type === null) return undefined;
   if (type.kind === "relayTip") return { kind: { case: "relayTip", value: { lamports: type.lamports } } } as PrioritizationType;
   return {

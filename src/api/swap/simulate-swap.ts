@@ -4,6 +4,8 @@ import { ChainUnavailableError } from "../../chain/chain-errors.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { assembleTransactionMessage } from "../../core/swap/assemble.js";
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
+import type { RpcTransactionError } from "../../core/trigger/index.js";
+import { explainTransactionFailure } from "../trigger/execution-failure.js";
 
 /** Why the simulation for `dynamicComputeUnitLimit` did not give a unit count (Jupiter's `simulationError`). */
 export interface SimulationFailure {
@@ -28,11 +30,15 @@ export async function simulateSwap(
     const tx = assembleTransactionMessage(result, result.payer, blockhash, tables);
     const simulation = await chain.simulateTransaction(tx);
     if (simulation.err !== null) {
-      const lastLog = simulation.logs.at(-1);
-      return {
-        errorCode: "TRANSACTION_SIMULATION_FAILED",
-        error: `${JSON.stringify(simulation.err)}${lastLog ? ` (${lastLog})` : ""}`,
-      };
+      // One readable line, as Execute gives: instruction, program, error name, and the program
+      // that is not deployed when that is why (e.g. Jupiter's on a fresh embedded chain).
+      const message = tx.message;
+      const instructionProgramIds = message.compiledInstructions.map((ix) => message.staticAccountKeys[ix.programIdIndex]!);
+      const error = await explainTransactionFailure(chain, simulation.err as RpcTransactionError, {
+        instructionProgramIds,
+        logs: simulation.logs,
+      });
+      return { errorCode: "TRANSACTION_SIMULATION_FAILED", error };
     }
     if (simulation.unitsConsumed === null) {
       return { errorCode: "TRANSACTION_SIMULATION_FAILED", error: "the simulation reported no consumed compute units" };

@@ -48,6 +48,11 @@ export interface SwapInstructionsDeps {
   readonly chain: SolanaChain;
   /** Operator-configured lookup tables (`LOOKUP_TABLES`), base58. */
   readonly lookupTables?: readonly string[];
+  /**
+   * More candidate lookup tables besides `lookupTables`: those found on chain
+   * (`LOOKUP_TABLE_AUTHORITIES`, see api/quote/lookup-table-index.ts). Read from memory per request.
+   */
+  readonly discoveredLookupTables?: () => readonly AddressLookupTableAccount[];
   /** Relay tip accounts (`RELAY_TIP_ACCOUNTS`), base58; one is chosen per request. */
   readonly relayTipAccounts?: readonly string[];
   /** Uniform [0, 1) source for the program authority id and the tip account (injectable for tests). */
@@ -81,6 +86,8 @@ export interface SwapInstructionsOutcome extends SwapInstructionsResult {
   readonly simulationError: SimulationFailure | undefined;
   /** Slot of the oldest live account state used (pools and their derived accounts); undefined without live state. */
   readonly contextSlot?: bigint;
+  /** The chosen lookup tables' contents (`addressLookupTableAddresses`), to compile the transaction with. */
+  readonly lookupTableAccounts: readonly AddressLookupTableAccount[];
 }
 
 export type SwapInstructionsOperation = (request: SwapInstructionsRequest) => Promise<SwapInstructionsOutcome>;
@@ -102,6 +109,13 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
   const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now);
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
+  const loadLookupTables = async (): Promise<AddressLookupTableAccount[]> => {
+    const configured = await lookupTables.load();
+    const discovered = deps.discoveredLookupTables?.() ?? [];
+    if (discovered.length === 0) return configured;
+    const seen = new Set(configured.map((t) => base58Of(t.key)));
+    return [...configured, ...discovered.filter((t) => !seen.has(base58Of(t.key)))];
+  };
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
 
@@ -150,20 +164,19 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: keptBlockhash === undefined,
       }),
-      parsed.asLegacyTransaction ? [] : lookupTables.load(), // legacy messages cannot use tables
+      parsed.asLegacyTransaction ? [] : loadLookupTables(), // legacy messages cannot use tables
     ]);
     const blockhash: LatestBlockhash = keptBlockhash ?? batch.latestBlockhash!;
     const fetchedAtMs = now();
-    const adopt = (key: PublicKey, address: string, account: AccountData | null, slot: number | undefined) => {
+    const adopt = (key: PublicKey, account: AccountData | null, slot: number | undefined) => {
       if (live) live.accounts.adopt(key, account, slot ?? live.accounts.newestSlot() ?? 0);
-      else stateUsed.push(address);
     };
     reads.forEach((key, i) => {
       const address = base58Of(key);
       const account = batch.accounts[i] ?? null;
       accounts.set(address, account);
       if (userAccounts.has(address)) chainState.rememberAccount(address, account, readAt);
-      else adopt(key, address, account, batch.contextSlot);
+      else adopt(key, account, batch.contextSlot);
     });
     let feeSamples: readonly number[] = cachedFees ?? [];
     if (feeAccounts && !cachedFees) {
@@ -193,7 +206,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
         const address = base58Of(key);
         const account = more.accounts[i] ?? null;
         accounts.set(address, account);
-        adopt(key, address, account, more.contextSlot);
+        adopt(key, account, more.contextSlot);
       });
     }
     const oldestSlot = live?.accounts.oldestSlot(stateUsed);
@@ -227,6 +240,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       simulationSlot: undefined, // the chain port does not report the simulation's slot
       simulationError,
       ...(oldestSlot !== undefined ? { contextSlot: BigInt(oldestSlot) } : {}),
+      lookupTableAccounts: lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
     };
   };
 }

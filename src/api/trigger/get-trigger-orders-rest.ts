@@ -1,4 +1,5 @@
 import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
+import { ValidationError } from "../../core/validation-error.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
 import { toListingRestError } from "./trigger-errors.js";
@@ -19,7 +20,14 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
     handler: async (req: RestRequest): Promise<RestResponse> => {
       try {
         const query: Record<string, string | undefined> = {};
-        for (const name of QUERY_PARAMS) query[name] = req.query.get(name) ?? undefined;
+        for (const name of QUERY_PARAMS) {
+          // A repeated parameter has no one meaning (which `user` was meant?): refused, not first-wins.
+          const values = req.query.getAll(name);
+          if (values.length > 1) {
+            throw new ValidationError(name, "repeated", `must be given once, got ${values.length} values`);
+          }
+          query[name] = values[0];
+        }
         const page = await listTriggerOrders(deps, validateGetTriggerOrdersRequest(query));
         return {
           status: 200,

@@ -1,28 +1,25 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
-import {
-  GetTriggerOrdersResponseSchema,
-  OrderStatusFilter,
-} from "../../gen/swapd/trigger/v1/trigger_pb.js";
+import { GetTriggerOrdersResponseSchema } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { GetTriggerOrdersRequest, GetTriggerOrdersResponse } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import { toTriggerConnectError } from "./trigger-errors.js";
 import { triggerOrderMessage } from "./trigger-order-message.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
 
-/** proto enum → Jupiter's `orderStatus`; UNSPECIFIED is "absent", unknown numbers stay visible in the error. */
-function orderStatusParam(value: OrderStatusFilter): unknown {
-  switch (value) {
-    case OrderStatusFilter.ACTIVE:
-      return "active";
-    case OrderStatusFilter.HISTORY:
-      return "history";
-    case OrderStatusFilter.UNSPECIFIED:
-      return undefined;
-    default:
-      return `enum value ${String(value)}`;
-  }
+/**
+ * `order_status` is a string in Jupiter's spelling; the names of the enum it once was are still
+ * read. Empty is proto3's "unset" (refused as required); anything else is refused by the validator.
+ */
+const ORDER_STATUS_SPELLINGS: Readonly<Record<string, string | undefined>> = {
+  "": undefined,
+  ORDER_STATUS_FILTER_ACTIVE: "active",
+  ORDER_STATUS_FILTER_HISTORY: "history",
+};
+
+function orderStatusParam(value: string): unknown {
+  return Object.hasOwn(ORDER_STATUS_SPELLINGS, value) ? ORDER_STATUS_SPELLINGS[value] : value;
 }
 
 /** TriggerService.GetTriggerOrders: active orders from chain, history from the store, 10 per page. */
@@ -41,7 +38,7 @@ export function createGetTriggerOrdersHandler(deps: TriggerListingDeps) {
       const page = await listTriggerOrders(deps, valid);
       return create(GetTriggerOrdersResponseSchema, {
         user: page.user,
-        orderStatus: page.orderStatus === "active" ? OrderStatusFilter.ACTIVE : OrderStatusFilter.HISTORY,
+        orderStatus: page.orderStatus,
         orders: page.orders.map(triggerOrderMessage),
         totalPages: page.totalPages,
         page: page.page,

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ChainError } from "../../chain/chain-errors.js";
 import { ValidationError } from "../../core/validation-error.js";
+import { DatabaseUnavailableError } from "../../store/database-errors.js";
 import type { RestResponse } from "../../server/rest.js";
 import { RestError, restError } from "../../server/rest.js";
 
@@ -12,6 +13,8 @@ import { RestError, restError } from "../../server/rest.js";
  *   `{"error": <Jupiter's summary>, "cause": "<field>: <rule>", "code": 400}`; Execute adds
  *   `"status": "Failed"` and its summary is Jupiter's `"invalid transaction"`;
  * - Solana RPC trouble (ChainError) and an execution interrupted by shutdown → UNAVAILABLE / 503;
+ * - database trouble (DatabaseUnavailableError: lost, refused, timed out) → UNAVAILABLE / 503 with
+ *   `"errorCode": "DATABASE_UNAVAILABLE"` in REST bodies;
  * - anything else is rethrown (INTERNAL / 500, logged by the server).
  */
 
@@ -40,6 +43,7 @@ export function toTriggerConnectError(error: unknown): unknown {
   if (error instanceof ValidationError) return new ConnectError(error.message, Code.InvalidArgument);
   if (error instanceof ChainError) return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
   if (error instanceof ExecutionInterruptedError) return new ConnectError(error.message, Code.Unavailable);
+  if (error instanceof DatabaseUnavailableError) return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
   return error;
 }
 
@@ -51,6 +55,7 @@ export function toOrderEntryRestResponse(operation: OrderEntryOperation, error: 
     return restError(400, summary, { cause: error.message, ...failed });
   }
   if (error instanceof ChainError) return restError(503, "solana rpc unavailable", { cause: error.message, ...failed });
+  if (error instanceof DatabaseUnavailableError) return databaseUnavailableResponse(error, failed);
   if (error instanceof ExecutionInterruptedError) {
     return restError(503, "service shutting down", { cause: error.message, signature: error.signature, ...failed });
   }
@@ -65,5 +70,12 @@ export function toListingRestError(error: unknown): unknown {
   if (error instanceof RestError) return error;
   if (error instanceof ValidationError) return new RestError(400, error.message);
   if (error instanceof ChainError) return new RestError(503, error.message);
+  if (error instanceof DatabaseUnavailableError) {
+    return new RestError(503, "database unavailable", { cause: error.message, errorCode: DatabaseUnavailableError.code });
+  }
   return error;
+}
+
+function databaseUnavailableResponse(error: DatabaseUnavailableError, extra: Readonly<Record<string, unknown>>): RestResponse {
+  return restError(503, "database unavailable", { cause: error.message, errorCode: DatabaseUnavailableError.code, ...extra });
 }

@@ -35,6 +35,48 @@ export interface SwapAndAccountMetas {
   readonly accounts: AccountMeta[];
 }
 
+/** What to quote through one pool. Amounts are raw token units (u64). */
+export interface QuoteParams {
+  /** ExactIn: the input amount; ExactOut: the output amount wanted. */
+  readonly amount: bigint;
+  readonly swapMode: SwapMode;
+  /** True to swap the pool's first mint (`mints(pool)[0]`: A / X / 0 / base) into its second. */
+  readonly aToB: boolean;
+}
+
+/**
+ * Chain facts besides accounts that a quote depends on, as the program reads them from the
+ * `Clock` sysvar (DLMM's volatility decays with time; pools activate at a slot or a timestamp).
+ * Take them from the same context slot as the accounts.
+ */
+export interface QuoteClock {
+  readonly slot: bigint;
+  readonly unixTimestamp: bigint;
+}
+
+/**
+ * One pool's quote, computed as the program computes it: with no state change in between, a swap
+ * of `inAmount` (ExactIn) pays exactly `outAmount`; a swap for `outAmount` (ExactOut) takes
+ * exactly `inAmount`.
+ */
+export interface PoolQuote {
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  /** The trading fee the pool charges, in `feeMint` units (Jupiter's `swapInfo.feeAmount`). */
+  readonly feeAmount: bigint;
+  /** The mint the fee is charged in (Jupiter's `swapInfo.feeMint`; for all five AMMs: the input mint). */
+  readonly feeMint: PublicKey;
+  /**
+   * False when the pool cannot fill `amount` with the accounts a swap step passes (the tick/bin
+   * arrays `build` would list, or the pool's liquidity runs out): `inAmount`/`outAmount` are
+   * then what it can fill, and sending the full amount would fail on chain. Routers must skip
+   * the pool for this amount (or quote the smaller amount).
+   */
+  readonly complete: boolean;
+  /** Why the quote is incomplete (only when `complete` is false). */
+  readonly reason?: string;
+}
+
 /** Raised by adapters for pools they cannot swap through; mapped to FAILED_PRECONDITION. */
 export class AmmError extends Error {
   override readonly name = "AmmError";
@@ -44,6 +86,13 @@ export class AmmError extends Error {
  * One AMM family. Pure: the caller reads accounts, the adapter decodes and builds.
  * Reads happen in at most two batches per request: every step's pool (plus mints and user
  * accounts), then every step's `dependencies`.
+ *
+ * Each AMM is one file in core/amm with the same sections in the same order: Layout (the
+ * program's account decoders), Pool (what the adapter keeps of a decoded pool), Dependencies
+ * (addresses derived or read after the pool), Build (the step's variant and accounts in
+ * Jupiter's layout), Quote (the AMM's swap math), then the adapter made by `defineAmmAdapter`
+ * (which checks the pool's owner and refuses unsupported swap modes for every AMM) and
+ * registered with one line in registry.ts.
  */
 export interface AmmAdapter<Pool = unknown> {
   /** Owner program of the pool accounts; the registry key. */
@@ -64,4 +113,18 @@ export interface AmmAdapter<Pool = unknown> {
   dependencies(pool: Pool, params: SwapParams): PublicKey[];
   /** The step's swap variant and accounts; `accounts` holds at least `dependencies`. */
   build(pool: Pool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas;
+  /**
+   * Accounts `quote` needs that are not in `accounts` yet (vaults, config, tick/bin arrays,
+   * bitmap extensions, mints; the pool account itself when the quote needs its mutable fields and
+   * the AMM is `poolIsImmutable`): read them, add them to `accounts` (`null` for missing ones) and
+   * ask again until it returns none (at most three rounds: what the first reads reveal, e.g. a
+   * bitmap extension, can name more). The arrays named are exactly those `build` will pass.
+   */
+  quoteAccounts?(pool: Pool, params: QuoteParams, accounts: AccountMap): PublicKey[];
+  /**
+   * The exact quote from `pool` (decoded from the pool account as of the quote) and `accounts`;
+   * throws AmmError when an account `quoteAccounts` named is not in `accounts`.
+   * Optional until every adapter has one (Whirlpool, Raydium CP, Raydium CLMM, Meteora DLMM first).
+   */
+  quote?(pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
 }

@@ -1,12 +1,10 @@
 import {
-  Endian,
   fixCodecSize,
   getArrayCodec,
   getBooleanCodec,
   getBytesCodec,
   getStructCodec,
   getU16Codec,
-  getU16Encoder,
   getU64Codec,
   getU8Codec,
 } from "@solana/kit";
@@ -17,20 +15,23 @@ import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
+import { defineAmmAdapter } from "./define-adapter.js";
+import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** Raydium CPMM ("Raydium CP" in Jupiter quotes). */
 export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
 
-/** Anchor account discriminators: sha256("account:<Name>")[0..8]. */
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
+
+/** Anchor account discriminator of `PoolState`: sha256("account:PoolState")[0..8]. */
 export const RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([247, 237, 227, 245, 215, 195, 222, 70]);
-export const RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([218, 244, 33, 104, 203, 203, 43, 111]);
-export const RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([122, 174, 197, 53, 129, 9, 165, 132]);
+export const RAYDIUM_CPMM_POOL_SIZE = 637;
 
 /** Raydium CPMM `PoolState` (637 bytes), field names as in Raydium's SDK `CpmmPoolInfoLayout`. */
-export interface RaydiumCpmmPool {
+export interface RaydiumCpmmPoolState {
   readonly discriminator: ReadonlyUint8Array;
   readonly configId: PublicKey;
   readonly poolCreator: PublicKey;
@@ -63,9 +64,8 @@ export interface RaydiumCpmmPool {
   readonly padding: readonly bigint[];
 }
 
-export const RAYDIUM_CPMM_POOL_SIZE = 637;
-
-export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPool> {
+/** The whole `PoolState` both ways: the adapter decodes with it, the localnet writes demo pools. */
+export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
   const key = getPublicKeyCodec();
   return getStructCodec([
     ["discriminator", fixCodecSize(getBytesCodec(), 8)],
@@ -97,11 +97,11 @@ export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPool> {
     ["creatorFeesMintA", getU64Codec()],
     ["creatorFeesMintB", getU64Codec()],
     ["padding", getArrayCodec(getU64Codec(), { size: 28 })],
-  ]) as unknown as Codec<RaydiumCpmmPool>;
+  ]) as unknown as Codec<RaydiumCpmmPoolState>;
 }
 
-// Built once: decoding runs per request for pools not yet cached.
-const poolStateCodec = getRaydiumCpmmPoolCodec();
+/** Anchor account discriminator of `AmmConfig`: sha256("account:AmmConfig")[0..8]. */
+export const RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([218, 244, 33, 104, 203, 203, 43, 111]);
 
 /** Raydium CPMM `AmmConfig` (236 bytes), as the SDK's `CpmmConfigInfoLayout`. */
 export interface RaydiumCpmmConfig {
@@ -139,121 +139,227 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
   ]) as unknown as Codec<RaydiumCpmmConfig>;
 }
 
-const AUTHORITY_SEED = Buffer.from("vault_and_lp_mint_auth_seed");
+// Built once: decoding runs per request for pools not yet cached.
+const poolStateCodec = getRaydiumCpmmPoolCodec();
 
-/** Authorities by program id (one per deployment of the program: a handful), derived once each. */
-const authorityOf = memoisedDerivation(64, (programId) => findRaydiumCpmmAuthorityPda(programId)[0]);
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
+
+export interface RaydiumCpmmPool {
+  readonly address: PublicKey;
+  readonly configId: PublicKey;
+  readonly vaultA: PublicKey;
+  readonly vaultB: PublicKey;
+  readonly mintA: PublicKey;
+  readonly mintB: PublicKey;
+  readonly mintProgramA: PublicKey;
+  readonly mintProgramB: PublicKey;
+  readonly observationId: PublicKey;
+}
+
+export function decodeRaydiumCpmmPool(account: AccountData): RaydiumCpmmPool {
+  expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+  const d = poolStateCodec.decode(account.data);
+  return {
+    address: account.address,
+    configId: d.configId,
+    vaultA: d.vaultA,
+    vaultB: d.vaultB,
+    mintA: d.mintA,
+    mintB: d.mintB,
+    mintProgramA: d.mintProgramA,
+    mintProgramB: d.mintProgramB,
+    observationId: d.observationId,
+  };
+}
+
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// None to read: the pool names its vaults, mints, token programs and observation; the
+// authority is a PDA.
+
+const AUTHORITY_SEED = Buffer.from("vault_and_lp_mint_auth_seed");
 
 /** The vault / LP-mint authority PDA with its bump (the pool stores the bump as `auth_bump`). */
 export function findRaydiumCpmmAuthorityPda(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): [PublicKey, number] {
   return PublicKey.findProgramAddressSync([AUTHORITY_SEED], programId);
 }
 
+/** Authorities by program id (one per deployment of the program: a handful), derived once each. */
+const authorityOf = memoisedDerivation(64, (programId) => findRaydiumCpmmAuthorityPda(programId)[0]);
+
 /** The pool's vault / LP-mint authority, PDA `["vault_and_lp_mint_auth_seed"]`. */
 export function findRaydiumCpmmAuthority(programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
   return authorityOf(programId);
 }
 
-/** A decoded pool with the address it was read from (the state does not hold its own address). */
-export interface DecodedRaydiumCpmmPool {
-  readonly address: PublicKey;
-  readonly state: RaydiumCpmmPool;
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
+
+/** Jupiter's `raydiumCpSwap` step layout; direction, vaults and token programs from the pool. */
+function build(pool: RaydiumCpmmPool, params: SwapParams, _accounts: AccountMap): SwapAndAccountMetas {
+  const aToB = swapsFromFirstMint([pool.mintA, pool.mintB], params);
+  const [inputVault, outputVault] = aToB ? [pool.vaultA, pool.vaultB] : [pool.vaultB, pool.vaultA];
+  const [inputProgram, outputProgram] = aToB ? [pool.mintProgramA, pool.mintProgramB] : [pool.mintProgramB, pool.mintProgramA];
+  return {
+    swap: { kind: "RaydiumCP" },
+    accounts: [
+      readonlyAccount(RAYDIUM_CPMM_PROGRAM_ID),
+      readonlyAccount(params.tokenTransferAuthority), // Raydium's `payer`: the owner of the token accounts
+      readonlyAccount(findRaydiumCpmmAuthority(RAYDIUM_CPMM_PROGRAM_ID)),
+      readonlyAccount(pool.configId),
+      writableAccount(pool.address),
+      writableAccount(params.sourceTokenAccount),
+      writableAccount(params.destinationTokenAccount),
+      writableAccount(inputVault),
+      writableAccount(outputVault),
+      readonlyAccount(inputProgram),
+      readonlyAccount(outputProgram),
+      readonlyAccount(params.sourceMint),
+      readonlyAccount(params.destinationMint),
+      writableAccount(pool.observationId),
+    ],
+  };
 }
 
-export class RaydiumCpmmAdapter implements AmmAdapter<DecodedRaydiumCpmmPool> {
-  readonly programId = RAYDIUM_CPMM_PROGRAM_ID;
-  readonly label = "Raydium CP";
-  /** CPMM has `swap_base_output`. */
-  readonly supportsExactOut = true;
-  /** Config, vaults, mints, token programs and observation never change for a pool. */
-  readonly poolIsImmutable = true;
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+// The program's constant-product curve with its fee rounding (raydium-cp-swap `CurveCalculator` /
+// `Fees`; the same steps as @raydium-io/raydium-sdk-v2's `CurveCalculator`, which the tests compare
+// against), bigint with the program's u128 intermediates. Token-2022 transfer fees are not applied.
 
-  decodePool(account: AccountData): DecodedRaydiumCpmmPool {
-    if (!account.owner.equals(this.programId)) {
-      throw new AmmError(`${account.address.toBase58()} is not owned by Raydium CPMM`);
-    }
-    expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
-    return { address: account.address, state: poolStateCodec.decode(account.data) };
+/** Fee rates are in millionths. */
+const FEE_RATE_DENOMINATOR = 1_000_000n;
+/** `PoolStatusBitIndex::Swap`: bit 2 set = swaps disabled. */
+const SWAP_DISABLED_BIT = 4;
+const CONFIG_SIZE = 236;
+
+const configCodec = getRaydiumCpmmConfigCodec();
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+
+/** The fee parts of one swap, as the program books them. */
+export interface CpmmFeeRates {
+  readonly tradeFeeRate: bigint;
+  readonly protocolFeeRate: bigint;
+  readonly fundFeeRate: bigint;
+  /** 0 unless the pool has creator fees enabled. */
+  readonly creatorFeeRate: bigint;
+  /** Creator fee taken from the input (true) or from the output (false). */
+  readonly creatorFeeOnInput: boolean;
+}
+
+export interface CpmmSwap {
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly tradeFee: bigint;
+  readonly creatorFee: bigint;
+}
+
+/** `CurveCalculator::swap_base_input`: amount in → amount out against the reserves. */
+export function cpmmSwapBaseInput(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, fees: CpmmFeeRates): CpmmSwap {
+  const tradeFee = ceilDiv(amountIn * fees.tradeFeeRate, FEE_RATE_DENOMINATOR);
+  let creatorFee = 0n;
+  let intoCurve = amountIn - tradeFee;
+  if (fees.creatorFeeOnInput) {
+    creatorFee = ceilDiv(amountIn * fees.creatorFeeRate, FEE_RATE_DENOMINATOR);
+    intoCurve -= creatorFee;
   }
-
-  mints(pool: DecodedRaydiumCpmmPool): readonly [PublicKey, PublicKey] {
-    return [pool.state.mintA, pool.state.mintB];
+  const fromCurve = (intoCurve * reserveOut) / (reserveIn + intoCurve);
+  let outAmount = fromCurve;
+  if (!fees.creatorFeeOnInput) {
+    creatorFee = ceilDiv(fromCurve * fees.creatorFeeRate, FEE_RATE_DENOMINATOR);
+    outAmount -= creatorFee;
   }
+  return { inAmount: amountIn, outAmount, tradeFee, creatorFee };
+}
 
-  dependencies(): PublicKey[] {
-    return [];
+/** `Fees::calculate_pre_fee_amount`: the amount that is `postFee` after a fee of `rate`. */
+function preFeeAmount(postFee: bigint, rate: bigint): bigint {
+  return rate === 0n ? postFee : ceilDiv(postFee * FEE_RATE_DENOMINATOR, FEE_RATE_DENOMINATOR - rate);
+}
+
+/** `CurveCalculator::swap_base_output`: amount out → amount in; undefined when the reserve cannot pay it. */
+export function cpmmSwapBaseOutput(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, fees: CpmmFeeRates): CpmmSwap | undefined {
+  let creatorFee = 0n;
+  let fromCurve = amountOut;
+  if (!fees.creatorFeeOnInput) {
+    fromCurve = preFeeAmount(amountOut, fees.creatorFeeRate);
+    creatorFee = fromCurve - amountOut;
   }
-
-  /** Jupiter's `raydiumCpSwap` step layout; direction, vaults and token programs from the pool. */
-  build(pool: DecodedRaydiumCpmmPool, params: SwapParams, _accounts: AccountMap): SwapAndAccountMetas {
-    const { state } = pool;
-    const aToB = swapsFromFirstMint([state.mintA, state.mintB], params);
-    const [inputVault, outputVault] = aToB ? [state.vaultA, state.vaultB] : [state.vaultB, state.vaultA];
-    const [inputProgram, outputProgram] = aToB
-      ? [state.mintProgramA, state.mintProgramB]
-      : [state.mintProgramB, state.mintProgramA];
-    return {
-      swap: { kind: "RaydiumCP" },
-      accounts: [
-        readonlyAccount(this.programId),
-        readonlyAccount(params.tokenTransferAuthority), // Raydium's `payer`: the owner of the token accounts
-        readonlyAccount(findRaydiumCpmmAuthority(this.programId)),
-        readonlyAccount(state.configId),
-        writableAccount(pool.address),
-        writableAccount(params.sourceTokenAccount),
-        writableAccount(params.destinationTokenAccount),
-        writableAccount(inputVault),
-        writableAccount(outputVault),
-        readonlyAccount(inputProgram),
-        readonlyAccount(outputProgram),
-        readonlyAccount(params.sourceMint),
-        readonlyAccount(params.destinationMint),
-        writableAccount(state.observationId),
-      ],
-    };
+  if (fromCurve >= reserveOut) return undefined;
+  const intoCurve = ceilDiv(reserveIn * fromCurve, reserveOut - fromCurve);
+  if (fees.creatorFeeOnInput) {
+    const allRates = fees.tradeFeeRate + fees.creatorFeeRate;
+    const inAmount = preFeeAmount(intoCurve, allRates);
+    const allFees = inAmount - intoCurve;
+    creatorFee = allRates === 0n ? 0n : (allFees * fees.creatorFeeRate) / allRates;
+    return { inAmount, outAmount: amountOut, tradeFee: allFees - creatorFee, creatorFee };
   }
+  const inAmount = preFeeAmount(intoCurve, fees.tradeFeeRate);
+  return { inAmount, outAmount: amountOut, tradeFee: inAmount - intoCurve, creatorFee };
 }
 
-export function findRaydiumCpmmPoolAddress(
-  config: PublicKey,
-  mintA: PublicKey,
-  mintB: PublicKey,
-  programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID,
-): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [Buffer.from("pool"), config.toBuffer(), mintA.toBuffer(), mintB.toBuffer()],
-    programId,
-  )[0];
+/** The pool account (its fee counters change with every swap), its config and its two vaults. */
+function quoteAccounts(pool: RaydiumCpmmPool, _params: QuoteParams, accounts: AccountMap): PublicKey[] {
+  return unread([pool.address, pool.configId, pool.vaultA, pool.vaultB], accounts);
 }
 
-/** The `AmmConfig` PDA `["amm_config", index u16 big-endian]` with its bump (the config stores it). */
-export function findRaydiumCpmmConfigPda(index: number, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): [PublicKey, number] {
-  // Raydium seeds the config index big-endian.
-  const indexBytes = Uint8Array.from(getU16Encoder({ endian: Endian.Big }).encode(index));
-  return PublicKey.findProgramAddressSync([Buffer.from("amm_config"), indexBytes], programId);
+/** The pool's state as of the quote: the adapter's decoded pool is cached forever, its fee counters move. */
+function currentPool(pool: RaydiumCpmmPool, accounts: AccountMap): RaydiumCpmmPoolState {
+  const account = requiredAccount(accounts, pool.address, "Raydium CPMM pool");
+  expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+  return poolStateCodec.decode(account.data);
 }
 
-export function findRaydiumCpmmConfigAddress(index: number, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return findRaydiumCpmmConfigPda(index, programId)[0];
+function config(state: RaydiumCpmmPoolState, accounts: AccountMap): RaydiumCpmmConfig {
+  const account = requiredAccount(accounts, state.configId, "Raydium CPMM amm config");
+  expectAnchorAccount(account, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR, CONFIG_SIZE, "Raydium CPMM amm config");
+  return configCodec.decode(account.data);
 }
 
-function findPoolPda(seed: string, pool: PublicKey, extra: PublicKey | undefined, programId: PublicKey): PublicKey {
-  const seeds = [Buffer.from(seed), pool.toBuffer()];
-  if (extra) seeds.push(extra.toBuffer());
-  return PublicKey.findProgramAddressSync(seeds, programId)[0];
+function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
+  const state = currentPool(pool, accounts);
+  const { aToB } = params;
+  const feeMint = aToB ? state.mintA : state.mintB;
+  const none = { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false };
+  if ((state.status & SWAP_DISABLED_BIT) !== 0) return { ...none, reason: "swaps are disabled on the pool" };
+  if (clock.unixTimestamp < state.openTime) return { ...none, reason: `the pool opens at ${state.openTime}` };
+  const cfg = config(state, accounts);
+  // The program trades against the vaults less the fees owed to protocol, fund and creator.
+  const reserveA = tokenAmount(accounts, state.vaultA, "Raydium CPMM vault") - state.protocolFeesMintA - state.fundFeesMintA - state.creatorFeesMintA;
+  const reserveB = tokenAmount(accounts, state.vaultB, "Raydium CPMM vault") - state.protocolFeesMintB - state.fundFeesMintB - state.creatorFeesMintB;
+  if (reserveA <= 0n || reserveB <= 0n) return { ...none, reason: "the pool has no liquidity" };
+  const [reserveIn, reserveOut] = aToB ? [reserveA, reserveB] : [reserveB, reserveA];
+  // fee_on: 0 both tokens (from the input), 1 only token 0, 2 only token 1.
+  const creatorFeeOnInput = state.feeOn === 0 || (state.feeOn === 1) === aToB;
+  const fees: CpmmFeeRates = {
+    tradeFeeRate: cfg.tradeFeeRate,
+    protocolFeeRate: cfg.protocolFeeRate,
+    fundFeeRate: cfg.fundFeeRate,
+    creatorFeeRate: state.enableCreatorFee ? cfg.creatorFeeRate : 0n,
+    creatorFeeOnInput,
+  };
+  if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
+  if (params.swapMode === "ExactIn") {
+    const swap = cpmmSwapBaseInput(params.amount, reserveIn, reserveOut, fees);
+    if (swap.outAmount <= 0n) return { ...none, inAmount: params.amount, reason: "the input is too small to pay any output" };
+    return { inAmount: swap.inAmount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
+  }
+  const swap = cpmmSwapBaseOutput(params.amount, reserveIn, reserveOut, fees);
+  if (swap === undefined) return { ...none, reason: `the pool holds less than ${params.amount} of the output` };
+  return { inAmount: swap.inAmount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
 }
 
-/** A pool's vault for one of its mints, PDA `["pool_vault", pool, mint]`. */
-export function findRaydiumCpmmVaultAddress(pool: PublicKey, mint: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return findPoolPda("pool_vault", pool, mint, programId);
-}
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
-/** A pool's oracle observation account, PDA `["observation", pool]`. */
-export function findRaydiumCpmmObservationAddress(pool: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return findPoolPda("observation", pool, undefined, programId);
-}
-
-/** A pool's LP mint, PDA `["pool_lp_mint", pool]`. */
-export function findRaydiumCpmmLpMintAddress(pool: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
-  return findPoolPda("pool_lp_mint", pool, undefined, programId);
-}
+/** Raydium CPMM (constant product); `swap_base_output` gives it ExactOut. */
+export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
+  programId: RAYDIUM_CPMM_PROGRAM_ID,
+  label: "Raydium CP",
+  supportsExactOut: true,
+  // Config, vaults, mints, token programs and observation never change for a pool.
+  poolIsImmutable: true,
+  decodePool: decodeRaydiumCpmmPool,
+  mints: (pool) => [pool.mintA, pool.mintB],
+  dependencies: () => [],
+  build,
+  quoteAccounts,
+  quote,
+});

@@ -247,7 +247,7 @@ function parseQuote(raw: unknown): ParsedQuote {
   const outAmount = parseU64(`${f}.outAmount`, raw.outAmount);
   const otherAmountThreshold = parseU64(`${f}.otherAmountThreshold`, raw.otherAmountThreshold);
   if (raw.swapMode !== "ExactIn" && raw.swapMode !== "ExactOut") {
-    throw new ValidationError(`${f}.swapMode`, "enum", 'must be "ExactIn" or "ExactOut"');
+    throw new ValidationError(`${f}.swapMode`, "enum", `must be "ExactIn" or "ExactOut", got ${JSON.stringify(raw.swapMode)}`);
   }
   const swapMode = raw.swapMode;
   const slippageBps = parseIntegerInRange(`${f}.slippageBps`, raw.slippageBps, 0, 10_000);
@@ -312,7 +312,7 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
     case "priorityLevel": {
       const pf = `${f}.priorityLevelWithMaxLamports`;
       if (!PRIORITY_LEVELS.includes(raw.level as PriorityLevel)) {
-        throw new ValidationError(`${pf}.priorityLevel`, "enum", 'must be "medium", "high" or "veryHigh"');
+        throw new ValidationError(`${pf}.priorityLevel`, "enum", `must be "medium", "high" or "veryHigh", got ${JSON.stringify(raw.level)}`);
       }
       return {
         kind: "priorityLevel",

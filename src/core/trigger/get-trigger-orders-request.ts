@@ -54,11 +54,12 @@ function parseOrderStatus(value: unknown): OrderStatusFilter {
 function parsePage(value: unknown): number {
   if (isAbsent(value, TRIGGER_ABSENCE)) return 1;
   const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== "string" || !/^\d+$/.test(text)) {
+  // "0" is not a page (pages count from 1): the same message as any other non-positive value.
+  if (typeof text !== "string" || !/^\d+$/.test(text) || /^0+$/.test(text)) {
     throw new ValidationError("page", "page", `must be a positive integer, got ${JSON.stringify(value)}`);
   }
   const page = Number(text);
-  if (page < 1 || page > MAX_PAGE) throw new ValidationError("page", "page", `must be between 1 and ${MAX_PAGE}`);
+  if (page > MAX_PAGE) throw new ValidationError("page", "page", `must be between 1 and ${MAX_PAGE}`);
   return page;
 }
 

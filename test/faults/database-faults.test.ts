@@ -1,0 +1,102 @@
+/**
+ * The store against a real PostgreSQL behind a TCP proxy the test breaks: connections cut in the
+ * middle of a transaction, refused, and blackholed. Every fault must come back as a bounded
+ * DatabaseUnavailableError (never an unhandled 'error' event, which would fail this file), leave
+ * nothing half-written, and the same store must work again once the link is back.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DatabaseUnavailableError } from "../../src/store/database-errors.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
+import { startTcpProxy, type TcpProxy } from "../fixtures/tcp-proxy.js";
+
+const available = await postgresAvailable();
+const schema = `swapd_db_faults_${randomBytes(6).toString("hex")}`;
+const TIMEOUT_MS = 700;
+
+function proxiedUrl(proxy: TcpProxy): string {
+  const url = new URL(TEST_DATABASE_URL);
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  return url.toString();
+}
+
+describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", () => {
+  let proxy: TcpProxy;
+  let store: Store;
+  let direct: pg.Client;
+
+  beforeAll(async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    store = await openStore({ databaseUrl: proxiedUrl(proxy), schema, timeoutMs: TIMEOUT_MS });
+    direct = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await direct.connect();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await direct?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await direct?.end();
+    await proxy?.close();
+  });
+
+  const cursorRows = async (prefix: string) =>
+    Number((await direct.query(`SELECT count(*) AS n FROM "${schema}".tracker_cursors WHERE order_key LIKE $1`, [`${prefix}%`])).rows[0].n);
+
+  it("a connection cut between two writes of a transaction: DatabaseUnavailableError, neither write kept, the store recovers", async () => {
+    const error = await store
+      .transaction(async (stores) => {
+        await stores.trackerCursors.set("cut-a", "sig-a", 1n);
+        proxy.cut();
+        await stores.trackerCursors.set("cut-b", "sig-b", 2n);
+      })
+      .then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as Error).message).toMatch(/^DATABASE_UNAVAILABLE: the database is unavailable \(connection (lost|reset)\)/);
+    expect(await cursorRows("cut-")).toBe(0);
+
+    // While cut, new connections are reset: still the same clear error, quickly.
+    await expect(store.ping()).rejects.toBeInstanceOf(DatabaseUnavailableError);
+
+    proxy.restore();
+    await store.transaction(async (stores) => {
+      await stores.trackerCursors.set("cut-a", "sig-a", 1n);
+      await stores.trackerCursors.set("cut-b", "sig-b", 2n);
+    });
+    expect(await cursorRows("cut-")).toBe(2);
+  });
+
+  it("a silent database (blackholed link): pooled and new connections fail within the timeout, then recover", async () => {
+    await store.ping(); // a pooled connection exists
+    proxy.blackhole();
+    const started = Date.now();
+    const results = await Promise.all([store.ping(), store.ping(), store.orders.listOpen(10)].map((p) => p.then(() => "ok", (e: unknown) => e)));
+    const elapsed = Date.now() - started;
+    for (const r of results) {
+      expect(r).toBeInstanceOf(DatabaseUnavailableError);
+      expect((r as Error).message).toMatch(/no (answer|connection) within the timeout/);
+    }
+    // connect timeout = TIMEOUT_MS; a silent pooled connection: TIMEOUT_MS + 1 s on the client side.
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000 + 1_500);
+
+    proxy.restore();
+    // The blackholed connections were dropped by the pool; new ones pass.
+    await store.ping();
+    expect((await store.orders.listOpen(10)).length).toBe(0);
+  });
+
+  it("a statement that outlives DATABASE_TIMEOUT_MS is cancelled by the server: DatabaseUnavailableError (statement timeout)", async () => {
+    const error = await store.db.query("SELECT pg_sleep(5)").then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as Error).message).toMatch(/statement timeout/);
+    await store.ping();
+  });
+
+  it("SQL errors stay what they are (not 'unavailable')", async () => {
+    const error = await store.db.query("SELECT * FROM no_such_table").then(() => undefined, (e: unknown) => e);
+    expect(error).not.toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as { code?: string }).code).toBe("42P01");
+  });
+});
