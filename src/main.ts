@@ -10,7 +10,6 @@ import { createShutdown, installSignalHandlers, type Shutdown } from "./server/s
 import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
-import { startEmbeddedChain } from "./localnet/embedded-chain.js";
 import { openStore } from "./store/index.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
@@ -18,19 +17,41 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 
-/** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
+/** Milliseconds since the process started, for the start-up log lines. */
+function sinceStart(): number {
+  return Math.round(performance.now());
+}
+
+/**
+ * The chain the service talks to: a configured RPC, or the embedded localnet with demo content.
+ * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
+ * process with SOLANA_RPC_URL never loads it.
+ */
 async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
+    const url = redactUrl(config.solanaRpcUrl);
     const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
+    logger.info({ phase: "chain", chain: `rpc ${url}`, ms: sinceStart() }, "chain: using the configured RPC");
+    // Not awaited: an unreachable RPC must not hold up the start (requests answer UNAVAILABLE and
+    // /readyz says why until it answers), but it is said at once, not at the first request.
+    void checkChainReadiness(chain, Math.min(config.rpcTimeoutMs, 5_000)).then((r) =>
+      r.ready
+        ? logger.info({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC reachable")
+        : logger.warn({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC unreachable at start"),
+    );
     return { chain, close: async () => chain.close() };
   }
+  const { startEmbeddedChain } = await import("./localnet/embedded-chain.js");
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
     chain: chainOptions,
   });
-  logger.info({ url: embedded.localnet.url }, "embedded chain (LiteSVM) started with demo content");
+  logger.info(
+    { phase: "chain", chain: "embedded", url: embedded.localnet.url, ms: sinceStart() },
+    "chain: embedded chain (LiteSVM) started with demo content",
+  );
   return embedded;
 }
 
@@ -62,12 +83,26 @@ async function startService(
   extra: Partial<StartServerOptions>,
   shutdown: Shutdown,
 ): Promise<Service> {
-  const chain = await openChain(config, logger);
-  shutdown.hook("chain", () => chain.close());
-  const store = await openStore(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
+  // The chain and the database open side by side (each takes seconds: LiteSVM and its demo
+  // content, PGlite's WebAssembly); whichever opened is closed again if the other fails.
+  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
+  const [chainResult, storeResult] = await Promise.allSettled([
+    openChain(config, logger),
+    openStore({
+      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+      onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+    }),
+  ]);
+  if (chainResult.status === "fulfilled") shutdown.hook("chain", () => chainResult.value.close());
+  if (storeResult.status === "fulfilled") shutdown.hook("store", () => storeResult.value.close());
+  if (chainResult.status === "rejected") throw chainResult.reason;
+  if (storeResult.status === "rejected") throw storeResult.reason;
+  const chain = chainResult.value;
+  const store = storeResult.value;
+  logger.info(
+    { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
+    store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
   );
-  shutdown.hook("store", () => store.close());
   const readiness: ReadinessCheck[] = [
     {
       name: "chain",
@@ -105,9 +140,11 @@ async function startService(
 
   logger.info(
     {
+      phase: "listening",
       address: server.url,
       chain: config.solanaRpcUrl ? `rpc ${redactUrl(config.solanaRpcUrl)}` : "embedded",
-      database: config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`,
+      database,
+      ms: sinceStart(),
     },
     "swapd listening",
   );
