@@ -1,6 +1,11 @@
 # swapd: multi-stage build on Node 20 (Debian bookworm slim).
 # Build:  docker build -t swapd .
 # Run:    docker run -p 8080:8080 -e SOLANA_RPC_URL=https://... -e DATABASE_URL=postgres://... swapd
+# Production (README "Access control"): keys, TLS and limits from mounted files, e.g.
+#   docker run -p 8443:8080 -v /etc/swapd:/etc/swapd:ro \
+#     -e API_KEYS_FILE=/etc/swapd/api-keys -e TLS_CERT_FILE=/etc/swapd/tls.crt -e TLS_KEY_FILE=/etc/swapd/tls.key \
+#     -e RATE_LIMIT_RPS=20 -e RATE_LIMIT_BURST=40 -e CORS_ORIGINS=https://app.example.com \
+#     -e SOLANA_RPC_URL=https://... -e DATABASE_URL=postgres://... swapd
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -26,7 +31,7 @@ RUN mkdir -p /var/lib/swapd && chown node:node /var/lib/swapd
 USER node
 EXPOSE 8080
 VOLUME ["/var/lib/swapd"]
-HEALTHCHECK --interval=30s --timeout=3s --start-period=20s \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# GET /healthz on the port, over HTTPS when TLS_CERT_FILE is set (src/healthcheck.ts).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD ["node", "dist/healthcheck.js"]
 # SIGTERM from `docker stop` triggers the graceful shutdown (SHUTDOWN_TIMEOUT_MS, default 10 s).
 CMD ["node", "dist/main.js"]

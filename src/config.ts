@@ -53,6 +53,14 @@ export interface Config {
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
    */
   readonly chainStateTtlMs: number;
+  /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
+  readonly marketsFile: string | undefined;
+  /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
+  readonly marketDiscoveryTtlMs: number;
+  /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
+  readonly intermediateTokens: readonly string[] | undefined;
+  /** Authorities (base58) whose address lookup tables are found on chain and used. */
+  readonly lookupTableAuthorities: readonly string[];
   /** PostgreSQL connect, statement and answer timeout, ms. */
   readonly databaseTimeoutMs: number;
   /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
@@ -131,6 +139,11 @@ export function loadConfig(env: Env = process.env): Config {
   const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
+  const marketsFile = str("MARKETS_FILE");
+  const marketDiscoveryTtlMs = int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
+  const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
+  const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
+  const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
   const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
   const edge = loadEdgeSettings(env, problems);
 
@@ -150,6 +163,10 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     rpcTimeoutMs,
     chainStateTtlMs,
+    marketsFile,
+    marketDiscoveryTtlMs,
+    intermediateTokens,
+    lookupTableAuthorities,
     databaseTimeoutMs,
     edge,
   };

@@ -12,6 +12,8 @@ import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { openStore } from "./store/index.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { DEMO } from "./localnet/demo-accounts.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
@@ -119,7 +121,18 @@ async function startService(
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,
     chainStateTtlMs: config.chainStateTtlMs,
+    quote: {
+      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
+      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
+      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
+      intermediateTokens:
+        config.intermediateTokens ?? (config.solanaRpcUrl ? DEFAULT_INTERMEDIATE_TOKENS : [...DEFAULT_INTERMEDIATE_TOKENS, DEMO.usdcMint.toBase58()]),
+      lookupTableAuthorities: config.lookupTableAuthorities,
+      onError: (err, what) => logger.warn({ err }, what),
+    },
   });
+  shutdown.hook("quote engine", () => swap.close());
+  await swap.start();
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
   // Registers its tracker's stop hook now, so the tracker stops before the store closes.
   const listing = startTriggerListing({ chain: chain.chain, store, shutdown, logger });

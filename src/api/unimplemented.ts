@@ -9,6 +9,7 @@ import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { restError, type RestRoute } from "../server/rest.js";
 
 const SWAP = "swap instructions (issue 4)";
+const QUOTE = "quotes and swap transactions (issue 11)";
 const TRIGGER_BUILD = "trigger order create/cancel/execute (issue 6)";
 const TRIGGER_LIST = "trigger order listing and watching (issue 7)";
 
@@ -18,6 +19,13 @@ function unimplemented(what: string, feature: string): never {
 
 export const unimplementedSwapService: ServiceImpl<typeof SwapService> = {
   swapInstructions: () => unimplemented("SwapService.SwapInstructions", SWAP),
+  quote: () => unimplemented("SwapService.Quote", QUOTE),
+  swap: () => unimplemented("SwapService.Swap", QUOTE),
+  // eslint-disable-next-line require-yield
+  async *watchQuote() {
+    unimplemented("SwapService.WatchQuote", QUOTE);
+  },
+  programIdToLabel: () => unimplemented("SwapService.ProgramIdToLabel", QUOTE),
 };
 
 export const unimplementedTriggerService: ServiceImpl<typeof TriggerService> = {

@@ -7,19 +7,21 @@
 import { AccountLayout, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import {
-  RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR,
-  RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR,
   RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
   RAYDIUM_CPMM_PROGRAM_ID,
   findRaydiumCpmmAuthorityPda,
+  getRaydiumCpmmPoolCodec,
+} from "../core/amm/raydium-cpmm.js";
+import {
+  RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR,
+  RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR,
   findRaydiumCpmmConfigPda,
   findRaydiumCpmmLpMintAddress,
   findRaydiumCpmmObservationAddress,
   findRaydiumCpmmPoolAddress,
   findRaydiumCpmmVaultAddress,
   getRaydiumCpmmConfigCodec,
-  getRaydiumCpmmPoolCodec,
-} from "../core/amm/raydium-cpmm.js";
+} from "./raydium-cpmm-accounts.js";
 import type { AccountData } from "../core/solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 

@@ -69,9 +69,7 @@ export function createEdge({ settings, logger, handshakeTimeoutMs, filePollMs }:
 
   const identify = (req: NodeRequest, info: CallInfo): Caller => {
     const key = keys?.check(presentedKey(req.headers));
-    const clientCert = tlsOptions?.requestCert ? clientCertSubject(req.socket) : undefined;
     if (key !== undefined && key.kind !== "missing") info.caller = { ...info.caller, [key.kind === "valid" ? "key" : "wrongKey"]: key.fingerprint };
-    if (clientCert !== undefined) info.caller = { ...info.caller, clientCert };
     if (key?.kind === "valid") return { key, bucket: `key:${key.fingerprint}`, metricKey: key.fingerprint };
     return { key, bucket: `addr:${req.socket?.remoteAddress ?? "unknown"}`, metricKey: "anonymous" };
   };
@@ -101,6 +99,9 @@ export function createEdge({ settings, logger, handshakeTimeoutMs, filePollMs }:
     tlsOptions,
     screen(req, res, path, info) {
       if (cors?.(req, res) === "preflight-answered") return true;
+      // Mutual TLS: the handshake already verified the certificate; the log line names its subject.
+      const clientCert = tlsOptions?.requestCert ? clientCertSubject(req.socket) : undefined;
+      if (clientCert !== undefined) info.caller = { clientCert };
       if (keys === undefined && limiter === undefined) return false;
       const caller = identify(req, info);
       callers.set(req, caller);

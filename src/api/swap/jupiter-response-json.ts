@@ -23,7 +23,7 @@ export function instructionToJupiterJson(ix: TransactionInstruction): JupiterIns
   };
 }
 
-function prioritizationTypeJson(type: SwapInstructionsOutcome["prioritizationType"]) {
+export function prioritizationTypeJson(type: SwapInstructionsOutcome["prioritizationType"]) {
   if (type === null) return null;
   if (type.kind === "relayTip") return { jito: { lamports: Number(type.lamports) } };
   return {

@@ -142,7 +142,7 @@ export function instructionToProto(ix: TransactionInstruction): Instruction {
   });
 }
 
-function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
+export function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
   if (type === null) return undefined;
   if (type.kind === "relayTip") return { kind: { case: "relayTip", value: { lamports: type.lamports } } } as PrioritizationType;
   return {

@@ -1,8 +1,9 @@
 /**
- * The swap part of the API, ready for `startServer`: one operation (one set of caches) behind the
- * Connect service and the REST route.
+ * The swap part of the API, ready for `startServer`: the swap-instructions operation and the quote
+ * engine (quote, swap transaction, WatchQuote, markets) behind the Connect service and the REST routes.
  *
  *   const swap = createSwapApi({ chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
+ *   await swap.start();
  *   startServer({ ..., services: { swap: swap.service }, restRoutes: [...swap.restRoutes] });
  */
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -12,18 +13,29 @@ import { swapInstructionsRestRoute } from "./rest-swap-instructions.js";
 import { createSwapService } from "./swap-service.js";
 import { createSwapInstructions } from "./swap-instructions.js";
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap-instructions.js";
+import { createLookupTableIndex, createQuoteApi } from "../quote/quote-api.js";
+import type { QuoteApi, QuoteApiOptions } from "../quote/quote-api.js";
 
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
+  readonly quote: QuoteApi;
   readonly service: ServiceImpl<typeof SwapService>;
   readonly restRoutes: readonly RestRoute[];
+  /** Loads MARKETS_FILE and the discovered lookup tables. */
+  start(): Promise<void>;
+  close(): void;
 }
 
-export function createSwapApi(deps: SwapInstructionsDeps): SwapApi {
-  const swapInstructions = createSwapInstructions(deps);
+export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: QuoteApiOptions }): SwapApi {
+  const lookupTables = createLookupTableIndex(deps.chain, deps.quote ?? {});
+  const swapInstructions = createSwapInstructions({ ...deps, discoveredLookupTables: () => lookupTables.current() });
+  const quote = createQuoteApi(deps.chain, swapInstructions, lookupTables, deps.quote);
   return {
     swapInstructions,
-    service: createSwapService(swapInstructions),
-    restRoutes: [swapInstructionsRestRoute(swapInstructions)],
+    quote,
+    service: createSwapService(swapInstructions, quote.handlers),
+    restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
+    start: () => quote.start(),
+    close: () => quote.close(),
   };
 }

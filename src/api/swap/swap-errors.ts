@@ -5,6 +5,8 @@
  * |-----------------------------------------|---------------------|-------------------------------------------------------|
  * | ValidationError (bad input)             | INVALID_ARGUMENT    | 400 `INVALID_REQUEST` (or the rule's Jupiter code)    |
  * | SwapPreconditionError, AmmError         | FAILED_PRECONDITION | 400 `FAILED_TO_GET_SWAP_AND_ACCOUNT_METAS`            |
+ * | NoRouteError (quote)                    | NOT_FOUND           | 400 `COULD_NOT_FIND_ANY_ROUTE`                        |
+ * | TransactionTooLargeError (swap)         | FAILED_PRECONDITION | 400 `TRANSACTION_TOO_LARGE`                           |
  * | ChainError (RPC unreachable / refused)  | UNAVAILABLE         | 503 `RPC_CLIENT_ERROR`                                |
  * | anything else                           | INTERNAL            | 500 `INTERNAL_ERROR`                                  |
  */
@@ -13,6 +15,8 @@ import { ChainError } from "../../chain/chain-errors.js";
 import { AmmError } from "../../core/amm/adapter.js";
 import { SwapPreconditionError } from "../../core/swap/precondition-error.js";
 import { ValidationError } from "../../core/validation-error.js";
+import { NoRouteError } from "../quote/no-route-error.js";
+import { TransactionTooLargeError } from "../quote/transaction-too-large-error.js";
 import { restError } from "../../server/rest.js";
 import type { RestResponse } from "../../server/rest.js";
 
@@ -42,6 +46,12 @@ function classify(error: unknown): SwapErrorClass {
       errorCode: JUPITER_CODE_OF_RULE[error.rule] ?? "INVALID_REQUEST",
       message: error.message,
     };
+  }
+  if (error instanceof NoRouteError) {
+    return { code: Code.NotFound, status: 400, errorCode: error.errorCode, message: error.message };
+  }
+  if (error instanceof TransactionTooLargeError) {
+    return { code: Code.FailedPrecondition, status: 400, errorCode: error.errorCode, message: error.message };
   }
   if (error instanceof SwapPreconditionError || error instanceof AmmError) {
     return { code: Code.FailedPrecondition, status: 400, errorCode: FAILED_TO_GET_SWAP_AND_ACCOUNT_METAS, message: error.message };

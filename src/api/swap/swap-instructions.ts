@@ -42,6 +42,11 @@ export interface SwapInstructionsDeps {
   readonly chain: SolanaChain;
   /** Operator-configured lookup tables (`LOOKUP_TABLES`), base58. */
   readonly lookupTables?: readonly string[];
+  /**
+   * More candidate lookup tables besides `lookupTables`: those found on chain
+   * (`LOOKUP_TABLE_AUTHORITIES`, see api/quote/lookup-table-index.ts). Read from memory per request.
+   */
+  readonly discoveredLookupTables?: () => readonly AddressLookupTableAccount[];
   /** Relay tip accounts (`RELAY_TIP_ACCOUNTS`), base58; one is chosen per request. */
   readonly relayTipAccounts?: readonly string[];
   /** Uniform [0, 1) source for the program authority id and the tip account (injectable for tests). */
@@ -71,6 +76,8 @@ export interface SwapInstructionsOutcome extends SwapInstructionsResult {
   readonly blockhashWithMetadata: BlockhashWithMetadata;
   readonly simulationSlot: bigint | undefined;
   readonly simulationError: SimulationFailure | undefined;
+  /** The chosen lookup tables' contents (`addressLookupTableAddresses`), to compile the transaction with. */
+  readonly lookupTableAccounts: readonly AddressLookupTableAccount[];
 }
 
 export type SwapInstructionsOperation = (request: SwapInstructionsRequest) => Promise<SwapInstructionsOutcome>;
@@ -92,6 +99,13 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
   const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now);
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
+  const loadLookupTables = async (): Promise<AddressLookupTableAccount[]> => {
+    const configured = await lookupTables.load();
+    const discovered = deps.discoveredLookupTables?.() ?? [];
+    if (discovered.length === 0) return configured;
+    const seen = new Set(configured.map((t) => base58Of(t.key)));
+    return [...configured, ...discovered.filter((t) => !seen.has(base58Of(t.key)))];
+  };
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
 
@@ -124,7 +138,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
         latestBlockhash: true,
       }),
-      parsed.asLegacyTransaction ? [] : lookupTables.load(), // legacy messages cannot use tables
+      parsed.asLegacyTransaction ? [] : loadLookupTables(), // legacy messages cannot use tables
     ]);
     const blockhash: LatestBlockhash = batch.latestBlockhash!;
     const fetchedAtMs = now();
@@ -180,6 +194,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       },
       simulationSlot: undefined, // the chain port does not report the simulation's slot
       simulationError,
+      lookupTableAccounts: lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
     };
   };
 }

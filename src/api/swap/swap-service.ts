@@ -5,7 +5,10 @@ import { swapRequestFromProto, swapResponseToProto } from "./proto-mapping.js";
 import { swapConnectError } from "./swap-errors.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
-export function createSwapService(swapInstructions: SwapInstructionsOperation): ServiceImpl<typeof SwapService> {
+export function createSwapService(
+  swapInstructions: SwapInstructionsOperation,
+  quoteHandlers: Pick<ServiceImpl<typeof SwapService>, "quote" | "swap" | "watchQuote" | "programIdToLabel">,
+): ServiceImpl<typeof SwapService> {
   return {
     async swapInstructions(req) {
       try {
@@ -14,5 +17,6 @@ export function createSwapService(swapInstructions: SwapInstructionsOperation): 
         throw swapConnectError(error);
       }
     },
+    ...quoteHandlers,
   };
 }

@@ -86,6 +86,13 @@ export class AmmError extends Error {
  * One AMM family. Pure: the caller reads accounts, the adapter decodes and builds.
  * Reads happen in at most two batches per request: every step's pool (plus mints and user
  * accounts), then every step's `dependencies`.
+ *
+ * Each AMM is one file in core/amm with the same sections in the same order: Layout (the
+ * program's account decoders), Pool (what the adapter keeps of a decoded pool), Dependencies
+ * (addresses derived or read after the pool), Build (the step's variant and accounts in
+ * Jupiter's layout), Quote (the AMM's swap math), then the adapter made by `defineAmmAdapter`
+ * (which checks the pool's owner and refuses unsupported swap modes for every AMM) and
+ * registered with one line in registry.ts.
  */
 export interface AmmAdapter<Pool = unknown> {
   /** Owner program of the pool accounts; the registry key. */

@@ -1,7 +1,5 @@
 import {
-  fixDecoderSize,
   getArrayDecoder,
-  getBytesDecoder,
   getI32Decoder,
   getI64Encoder,
   getStructDecoder,
@@ -11,17 +9,18 @@ import {
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
-import { base58Of } from "../solana/base58-strings.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
+import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
+import type { BitmapExtension } from "./array-bitmap.js";
+import { defineAmmAdapter } from "./define-adapter.js";
+import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
-import { isBitSet } from "./tick-bitmap.js";
-import type { BitmapExtension } from "./tick-bitmap.js";
 
 export const METEORA_DLMM_PROGRAM_ID = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
 /** PDA `["__event_authority"]` of the DLMM program (Anchor event CPI). */
@@ -30,20 +29,17 @@ export const METEORA_DLMM_EVENT_AUTHORITY = new PublicKey("D1ZN9Wj1fRSUQfCjhvnu1
 const LB_PAIR_DISCRIMINATOR = [33, 11, 49, 98, 181, 101, 177, 13];
 const LB_PAIR_ACCOUNT_SIZE = 904;
 const BITMAP_EXTENSION_DISCRIMINATOR = [80, 111, 124, 113, 55, 237, 18, 5];
-const BITMAP_EXTENSION_ACCOUNT_SIZE = 8 + 32 + 2 * 12 * 8 * 8;
 /** Bins per bin array (DLMM `MAX_BIN_PER_ARRAY`). */
 const BINS_PER_ARRAY = 70;
-/** The pair's own bitmap covers bin-array indices [-512, 511]; the extension 12 more 512-bit rows each side. */
-const INTERNAL_BITMAP_HALF = 512;
+/** The extension holds 12 rows of 512 bits each side of the pair's own bitmap. */
 const EXTENSION_ROWS = 12;
-const LOWEST_BIN_ARRAY_INDEX = -INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1);
-const HIGHEST_BIN_ARRAY_INDEX = INTERNAL_BITMAP_HALF * (EXTENSION_ROWS + 1) - 1;
+const BIN_ARRAY_RANGE = { lowest: -BITMAP_HALF * (EXTENSION_ROWS + 1), highest: BITMAP_HALF * (EXTENSION_ROWS + 1) - 1 };
 /** Pairs whose derived extension address is remembered. */
 const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** Bin arrays passed per swap step: the highest count seen in Jupiter's real DLMM steps. */
 const SWAP_BIN_ARRAY_COUNT = 3;
 
-const skip = (size: number) => fixDecoderSize(getBytesDecoder(), size);
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** `LbPair` up to the token-program flags (layout from @meteora-ag/dlmm's IDL; 8-byte discriminator first). */
 const lbPairDecoder = getStructDecoder([
@@ -83,12 +79,9 @@ const lbPairDecoder = getStructDecoder([
 ]);
 
 /** `BinArrayBitmapExtension`: 12 rows of 512 bits (8 u64) for positive and for negative indices. */
-const bitmapExtensionDecoder = getStructDecoder([
-  ["discriminator", skip(8)],
-  ["lbPair", getPublicKeyCodec()],
-  ["positiveBinArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
-  ["negativeBinArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
-]);
+const extensionDecoder = bitmapExtensionDecoder(EXTENSION_ROWS);
+
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
 export interface MeteoraDlmmPool {
   readonly address: PublicKey;
@@ -128,6 +121,10 @@ export function decodeMeteoraDlmmPool(account: AccountData): MeteoraDlmmPool {
   };
 }
 
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// Token programs come from the pair's flags; only the bitmap extension's existence (and bits)
+// must be read. Bin arrays are PDAs.
+
 /** Memoised: derived for every request through the pair, in `dependencies` and again in `build`. */
 export const meteoraDlmmBitmapExtensionAddress = memoisedDerivation(
   POOL_ADDRESS_MEMO_ENTRIES,
@@ -141,23 +138,10 @@ export function meteoraDlmmBinArrayAddress(lbPair: PublicKey, index: number): Pu
   )[0];
 }
 
-function decodeBitmapExtension(account: AccountData): BitmapExtension {
-  expectAnchorAccount(account, BITMAP_EXTENSION_DISCRIMINATOR, BITMAP_EXTENSION_ACCOUNT_SIZE, "DLMM bin array bitmap extension");
-  const d = bitmapExtensionDecoder.decode(account.data);
-  return { positive: d.positiveBinArrayBitmap, negative: d.negativeBinArrayBitmap };
-}
-
-/** Whether bin array `index` holds liquidity, per the pair's bitmap or (outside it) the extension. */
-function isBinArrayInitialized(pool: MeteoraDlmmPool, extension: BitmapExtension | null, index: number): boolean {
-  if (index >= -INTERNAL_BITMAP_HALF && index < INTERNAL_BITMAP_HALF) {
-    return isBitSet(pool.binArrayBitmap, index + INTERNAL_BITMAP_HALF);
-  }
-  if (extension === null) return false;
-  // Extension rows: positive index i → row i/512 - 1, bit i%512; negative i → the same for -(i+1).
-  const magnitude = index > 0 ? index : -(index + 1);
-  const row = Math.floor(magnitude / INTERNAL_BITMAP_HALF) - 1;
-  const rows = index > 0 ? extension.positive : extension.negative;
-  return isBitSet(rows[row]!, magnitude % INTERNAL_BITMAP_HALF);
+/** Row and bit of a negative bin-array index i in the extension: those of -(i+1) counted from -513 down. */
+function negativeRowBit(index: number): readonly [number, number] {
+  const magnitude = -(index + 1);
+  return [Math.floor(magnitude / BITMAP_HALF) - 1, magnitude % BITMAP_HALF];
 }
 
 /**
@@ -169,27 +153,23 @@ export function meteoraDlmmSwapBinArrayIndices(
   extension: BitmapExtension | null,
   swapForY: boolean,
 ): number[] {
-  const step = swapForY ? -1 : 1;
-  const found: number[] = [];
-  for (
-    let index = Math.floor(pool.activeId / BINS_PER_ARRAY);
-    index >= LOWEST_BIN_ARRAY_INDEX && index <= HIGHEST_BIN_ARRAY_INDEX && found.length < SWAP_BIN_ARRAY_COUNT;
-    index += step
-  ) {
-    if (isBinArrayInitialized(pool, extension, index)) found.push(index);
-  }
-  return found;
+  return initializedArraysFrom(
+    Math.floor(pool.activeId / BINS_PER_ARRAY),
+    swapForY ? -1 : 1,
+    BIN_ARRAY_RANGE,
+    SWAP_BIN_ARRAY_COUNT,
+    (index) => isArrayInitialized(pool.binArrayBitmap, extension, index, negativeRowBit),
+  );
 }
 
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
+
 function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
-  if (params.swapMode === "ExactOut") throw new AmmError("Meteora DLMM does not support ExactOut");
   const swapForY = swapsFromFirstMint([pool.tokenXMint, pool.tokenYMint], params);
   const extensionAddress = meteoraDlmmBitmapExtensionAddress(pool.address);
-  const extensionAccount = accounts.get(base58Of(extensionAddress));
-  if (extensionAccount === undefined) {
-    throw new AmmError(`DLMM bitmap extension ${extensionAddress.toBase58()} was not read`);
-  }
-  const extension = extensionAccount === null ? null : decodeBitmapExtension(extensionAccount);
+  const extension = readBitmapExtension(
+    accounts, extensionAddress, extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS, "DLMM bin array bitmap extension",
+  );
   const binArrays = meteoraDlmmSwapBinArrayIndices(pool, extension, swapForY);
   if (binArrays.length === 0) throw new AmmError(`DLMM pair ${pool.address.toBase58()} has no liquidity in the swap direction`);
 
@@ -221,8 +201,12 @@ function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap):
   };
 }
 
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
 /** Meteora DLMM (liquidity book); ExactIn only (Jupiter lists ExactOut only for Whirlpool and Raydium CLMM/CPMM). */
-export const meteoraDlmmAdapter: AmmAdapter<MeteoraDlmmPool> = {
+export const meteoraDlmmAdapter = defineAmmAdapter<MeteoraDlmmPool>({
   programId: METEORA_DLMM_PROGRAM_ID,
   label: "Meteora DLMM",
   supportsExactOut: false,
@@ -233,4 +217,4 @@ export const meteoraDlmmAdapter: AmmAdapter<MeteoraDlmmPool> = {
   // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.
   dependencies: (pool) => [meteoraDlmmBitmapExtensionAddress(pool.address)],
   build,
-};
+});

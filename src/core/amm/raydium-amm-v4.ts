@@ -1,12 +1,14 @@
-import { fixDecoderSize, getBytesDecoder, getStructDecoder, getU64Decoder, getU64Encoder } from "@solana/kit";
+import { getStructDecoder, getU64Decoder, getU64Encoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { defineAmmAdapter } from "./define-adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
+import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8");
@@ -16,7 +18,7 @@ export const RAYDIUM_AMM_V4_AUTHORITY = new PublicKey("5Q544fKrFoe6tsEbD7S8EmxGT
 const AMM_INFO_SIZE = 752;
 const MARKET_STATE_V3_SIZE = 388;
 
-const skip = (size: number) => fixDecoderSize(getBytesDecoder(), size);
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** `AmmInfo` (no discriminator; offsets from @raydium-io/raydium-sdk-v2 `liquidityStateV4Layout`). */
 const ammInfoDecoder = getStructDecoder([
@@ -56,6 +58,8 @@ const marketStateDecoder = getStructDecoder([
   ["asks", getPublicKeyCodec()],
 ]);
 
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
+
 export interface RaydiumAmmV4Pool {
   readonly address: PublicKey;
   readonly baseVault: PublicKey;
@@ -84,6 +88,9 @@ export function decodeRaydiumAmmV4Pool(account: AccountData): RaydiumAmmV4Pool {
     marketProgramId: d.marketProgramId,
   };
 }
+
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The pool's Serum/OpenBook market, for its order-book accounts.
 
 interface MarketAccounts {
   readonly bids: PublicKey;
@@ -117,8 +124,9 @@ function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAcc
   return { bids: d.bids, asks: d.asks, eventQueue: d.eventQueue, baseVault: d.baseVault, quoteVault: d.quoteVault, vaultSigner };
 }
 
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
+
 function build(pool: RaydiumAmmV4Pool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
-  if (params.swapMode === "ExactOut") throw new AmmError("Raydium AMM v4 does not support ExactOut");
   // The instruction is direction-agnostic (the user's source account decides); still check the pair.
   swapsFromFirstMint([pool.baseMint, pool.quoteMint], params);
   const market = marketAccounts(pool, accounts);
@@ -148,8 +156,12 @@ function build(pool: RaydiumAmmV4Pool, params: SwapParams, accounts: AccountMap)
   };
 }
 
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
 /** Raydium AMM v4 (constant product + OpenBook market); its swap has no ExactOut for Jupiter routes. */
-export const raydiumAmmV4Adapter: AmmAdapter<RaydiumAmmV4Pool> = {
+export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   programId: RAYDIUM_AMM_V4_PROGRAM_ID,
   label: "Raydium",
   supportsExactOut: false,
@@ -159,4 +171,4 @@ export const raydiumAmmV4Adapter: AmmAdapter<RaydiumAmmV4Pool> = {
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: (pool) => [pool.marketId],
   build,
-};
+});

@@ -1,8 +1,6 @@
 import {
   Endian,
-  fixDecoderSize,
   getArrayDecoder,
-  getBytesDecoder,
   getI32Decoder,
   getI32Encoder,
   getStructDecoder,
@@ -11,38 +9,37 @@ import {
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
-import { base58Of } from "../solana/base58-strings.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
+import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
+import type { BitmapExtension } from "./array-bitmap.js";
+import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
+import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
-import { isBitSet } from "./tick-bitmap.js";
-import type { BitmapExtension } from "./tick-bitmap.js";
 
 export const RAYDIUM_CLMM_PROGRAM_ID = new PublicKey("CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK");
 
 const POOL_STATE_DISCRIMINATOR = [247, 237, 227, 245, 215, 195, 222, 70];
 const POOL_STATE_ACCOUNT_SIZE = 1544;
 const BITMAP_EXTENSION_DISCRIMINATOR = [60, 150, 36, 219, 97, 128, 139, 153];
+/** The extension holds 14 rows of 512 bits each side of the pool's own bitmap. */
 const EXTENSION_ROWS = 14;
-const BITMAP_EXTENSION_ACCOUNT_SIZE = 8 + 32 + 2 * EXTENSION_ROWS * 8 * 8;
 /** Ticks per tick array and the tick range (raydium-clmm `TICK_ARRAY_SIZE`, `MIN_TICK`/`MAX_TICK`). */
 const TICK_ARRAY_SIZE = 60;
 const MIN_TICK = -443636;
 const MAX_TICK = 443636;
-/** The pool's own bitmap covers tick-array indices [-512, 511]; the extension 14 more 512-bit rows each side. */
-const BITMAP_HALF = 512;
 /** Pools whose derived extension address is remembered. */
 const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** Initialized tick arrays passed per swap step (same depth as Whirlpool's three). */
 const SWAP_TICK_ARRAY_COUNT = 3;
 
-const skip = (size: number) => fixDecoderSize(getBytesDecoder(), size);
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** Fields of `PoolState` a swap needs (offsets from @raydium-io/raydium-sdk-v2 `PoolInfoLayout`). */
 const poolStateDecoder = getStructDecoder([
@@ -65,12 +62,10 @@ const poolStateDecoder = getStructDecoder([
   ["tickArrayBitmap", getArrayDecoder(getU64Decoder(), { size: 16 })],
 ]);
 
-const bitmapExtensionDecoder = getStructDecoder([
-  ["discriminator", skip(8)],
-  ["poolId", getPublicKeyCodec()],
-  ["positiveTickArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
-  ["negativeTickArrayBitmap", getArrayDecoder(getArrayDecoder(getU64Decoder(), { size: 8 }), { size: EXTENSION_ROWS })],
-]);
+/** `TickArrayBitmapExtension`: pool id, then positive and negative rows. */
+const extensionDecoder = bitmapExtensionDecoder(EXTENSION_ROWS);
+
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
 export interface RaydiumClmmPool {
   readonly address: PublicKey;
@@ -103,6 +98,10 @@ export function decodeRaydiumClmmPool(account: AccountData): RaydiumClmmPool {
   };
 }
 
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The mints (their owners pick `swap` or `swap_v2`) and the bitmap extension, if any, which
+// locates tick arrays beyond the pool's own bitmap; tick arrays are PDAs.
+
 /** Memoised: derived for every request through the pool, in `dependencies` and again in `build`. */
 export const raydiumClmmBitmapExtensionAddress = memoisedDerivation(
   POOL_ADDRESS_MEMO_ENTRIES,
@@ -116,23 +115,13 @@ export function raydiumClmmTickArrayAddress(pool: PublicKey, startTickIndex: num
   return PublicKey.findProgramAddressSync([Buffer.from("tick_array"), pool.toBuffer(), start], RAYDIUM_CLMM_PROGRAM_ID)[0];
 }
 
-function decodeBitmapExtension(account: AccountData): BitmapExtension {
-  expectAnchorAccount(account, BITMAP_EXTENSION_DISCRIMINATOR, BITMAP_EXTENSION_ACCOUNT_SIZE, "Raydium CLMM tick array bitmap extension");
-  const d = bitmapExtensionDecoder.decode(account.data);
-  return { positive: d.positiveTickArrayBitmap, negative: d.negativeTickArrayBitmap };
-}
-
 /**
- * Whether tick array `index` is initialized. Outside the pool's bitmap the extension holds rows of
- * 512: positive index i → row ⌊i/512⌋-1, bit i mod 512; negative i → row r with i = -(r+2)·512 + bit
+ * Row and bit of a negative tick-array index in the extension: i = -(row+2)·512 + bit
  * (raydium-clmm `TickArrayBitmapExtension::get_bitmap_offset` / `tick_array_offset_in_bitmap`).
  */
-function isTickArrayInitialized(pool: RaydiumClmmPool, extension: BitmapExtension | null, index: number): boolean {
-  if (index >= -BITMAP_HALF && index < BITMAP_HALF) return isBitSet(pool.tickArrayBitmap, index + BITMAP_HALF);
-  if (extension === null) return false;
-  if (index > 0) return isBitSet(extension.positive[Math.floor(index / BITMAP_HALF) - 1]!, index % BITMAP_HALF);
+function negativeRowBit(index: number): readonly [number, number] {
   const row = Math.floor(-index / BITMAP_HALF) - 1 - (-index % BITMAP_HALF === 0 ? 1 : 0);
-  return isBitSet(extension.negative[row]!, index + (row + 2) * BITMAP_HALF);
+  return [row, index + (row + 2) * BITMAP_HALF];
 }
 
 /**
@@ -145,30 +134,27 @@ export function raydiumClmmSwapTickArrayStarts(
   zeroForOne: boolean,
 ): number[] {
   const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
-  const lowest = Math.floor(MIN_TICK / ticksInArray);
-  const highest = Math.floor(MAX_TICK / ticksInArray);
-  const step = zeroForOne ? -1 : 1;
-  const starts: number[] = [];
-  for (
-    let index = Math.floor(pool.tickCurrent / ticksInArray);
-    index >= lowest && index <= highest && starts.length < SWAP_TICK_ARRAY_COUNT;
-    index += step
-  ) {
-    if (isTickArrayInitialized(pool, extension, index)) starts.push(index * ticksInArray);
-  }
-  return starts;
+  const range = { lowest: Math.floor(MIN_TICK / ticksInArray), highest: Math.floor(MAX_TICK / ticksInArray) };
+  const indices = initializedArraysFrom(
+    Math.floor(pool.tickCurrent / ticksInArray),
+    zeroForOne ? -1 : 1,
+    range,
+    SWAP_TICK_ARRAY_COUNT,
+    (index) => isArrayInitialized(pool.tickArrayBitmap, extension, index, negativeRowBit),
+  );
+  return indices.map((index) => index * ticksInArray);
 }
+
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
 
 function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
   const zeroForOne = swapsFromFirstMint([pool.tokenMint0, pool.tokenMint1], params);
   const tokenProgram0 = tokenProgramOfMint(accounts, pool.tokenMint0);
   const tokenProgram1 = tokenProgramOfMint(accounts, pool.tokenMint1);
   const extensionAddress = raydiumClmmBitmapExtensionAddress(pool.address);
-  const extensionAccount = accounts.get(base58Of(extensionAddress));
-  if (extensionAccount === undefined) {
-    throw new AmmError(`Raydium CLMM bitmap extension ${extensionAddress.toBase58()} was not read`);
-  }
-  const extension = extensionAccount === null ? null : decodeBitmapExtension(extensionAccount);
+  const extension = readBitmapExtension(
+    accounts, extensionAddress, extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS, "Raydium CLMM tick array bitmap extension",
+  );
   const tickArrays = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne).map((start) =>
     writableAccount(raydiumClmmTickArrayAddress(pool.address, start)),
   );
@@ -217,8 +203,12 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
   };
 }
 
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
 /** Raydium concentrated liquidity; ExactOut is native to its swap instructions. */
-export const raydiumClmmAdapter: AmmAdapter<RaydiumClmmPool> = {
+export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   programId: RAYDIUM_CLMM_PROGRAM_ID,
   label: "Raydium CLMM",
   supportsExactOut: true,
@@ -229,4 +219,4 @@ export const raydiumClmmAdapter: AmmAdapter<RaydiumClmmPool> = {
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.
   dependencies: (pool) => [pool.tokenMint0, pool.tokenMint1, raydiumClmmBitmapExtensionAddress(pool.address)],
   build,
-};
+});

@@ -1,21 +1,21 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter } from "./adapter.js";
-import { RaydiumCpmmAdapter } from "./raydium-cpmm.js";
+import { raydiumCpmmAdapter } from "./raydium-cpmm.js";
 import { whirlpoolAdapter } from "./whirlpool.js";
 import { raydiumClmmAdapter } from "./raydium-clmm.js";
 import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
 import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
-const adapters: AmmAdapter<any>[] = [
-  new RaydiumCpmmAdapter(),
+export const ammAdapters: readonly AmmAdapter<any>[] = [
+  raydiumCpmmAdapter,
   whirlpoolAdapter,
   raydiumClmmAdapter,
   raydiumAmmV4Adapter,
   meteoraDlmmAdapter,
 ];
 
-const byProgram = new Map(adapters.map((a) => [a.programId.toBase58(), a]));
+const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));
 
 /** The adapter for a pool account's owner program, if supported. */
 export function adapterForOwner(owner: PublicKey): AmmAdapter<unknown> | undefined {

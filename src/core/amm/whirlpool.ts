@@ -1,6 +1,4 @@
 import {
-  fixDecoderSize,
-  getBytesDecoder,
   getI32Decoder,
   getStructDecoder,
   getU128Decoder,
@@ -12,11 +10,14 @@ import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
-import type { AmmAdapter, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
+import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
+import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { whirlpoolQuote, whirlpoolQuoteAccounts } from "./whirlpool-quote.js";
 
 export const WHIRLPOOL_PROGRAM_ID = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
 
@@ -31,13 +32,15 @@ const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** The swap instruction takes exactly three tick arrays. */
 const SWAP_TICK_ARRAY_COUNT = 3;
 
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
+
 /** Leading part of the `Whirlpool` account (layout from @orca-so/whirlpools-sdk's IDL); rewards are not needed. */
 const whirlpoolDecoder = getStructDecoder([
-  ["discriminator", fixDecoderSize(getBytesDecoder(), 8)],
+  ["discriminator", skip(8)],
   ["whirlpoolsConfig", getPublicKeyCodec()],
-  ["whirlpoolBump", fixDecoderSize(getBytesDecoder(), 1)],
+  ["whirlpoolBump", skip(1)],
   ["tickSpacing", getU16Decoder()],
-  ["feeTierIndexSeed", fixDecoderSize(getBytesDecoder(), 2)],
+  ["feeTierIndexSeed", skip(2)],
   ["feeRate", getU16Decoder()],
   ["protocolFeeRate", getU16Decoder()],
   ["liquidity", getU128Decoder()],
@@ -52,9 +55,18 @@ const whirlpoolDecoder = getStructDecoder([
   ["tokenVaultB", getPublicKeyCodec()],
 ]);
 
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
+
 export interface WhirlpoolPool {
   readonly address: PublicKey;
   readonly tickSpacing: number;
+  /** Equal to the tick spacing's bytes except for adaptive-fee pools (the quote math tells them apart by it). */
+  readonly feeTierIndexSeed: Uint8Array;
+  /** Hundredths of a basis point (3000 = 0.3 %). */
+  readonly feeRate: number;
+  readonly protocolFeeRate: number;
+  readonly liquidity: bigint;
+  readonly sqrtPrice: bigint;
   readonly tickCurrentIndex: number;
   readonly tokenMintA: PublicKey;
   readonly tokenVaultA: PublicKey;
@@ -68,6 +80,11 @@ export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
   return {
     address: account.address,
     tickSpacing: decoded.tickSpacing,
+    feeTierIndexSeed: Uint8Array.from(decoded.feeTierIndexSeed),
+    feeRate: decoded.feeRate,
+    protocolFeeRate: decoded.protocolFeeRate,
+    liquidity: decoded.liquidity,
+    sqrtPrice: decoded.sqrtPrice,
     tickCurrentIndex: decoded.tickCurrentIndex,
     tokenMintA: decoded.tokenMintA,
     tokenVaultA: decoded.tokenVaultA,
@@ -75,6 +92,9 @@ export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
     tokenVaultB: decoded.tokenVaultB,
   };
 }
+
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The mints (their owners pick `swap` or `swap_v2`); tick arrays and oracle are PDAs.
 
 export function whirlpoolTickArrayAddress(whirlpool: PublicKey, startTickIndex: number): PublicKey {
   const seeds = [Buffer.from("tick_array"), whirlpool.toBuffer(), Buffer.from(String(startTickIndex))];
@@ -106,11 +126,13 @@ export function whirlpoolSwapTickArrayStarts(pool: WhirlpoolPool, aToB: boolean)
 }
 
 /** The three tick-array accounts of a swap; near the tick range's ends the last one repeats. */
-function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
+export function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
   const arrays = whirlpoolSwapTickArrayStarts(pool, aToB).map((s) => whirlpoolTickArrayAddress(pool.address, s));
   while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]!);
   return arrays;
 }
+
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
 
 function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
   const aToB = swapsFromFirstMint([pool.tokenMintA, pool.tokenMintB], params);
@@ -160,8 +182,12 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
   };
 }
 
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
 /** Orca Whirlpool (concentrated liquidity); ExactOut is native to its swap instruction. */
-export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
+export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   programId: WHIRLPOOL_PROGRAM_ID,
   label: "Whirlpool",
   supportsExactOut: true,
@@ -172,4 +198,7 @@ export const whirlpoolAdapter: AmmAdapter<WhirlpoolPool> = {
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.
   dependencies: (pool) => [pool.tokenMintA, pool.tokenMintB],
   build,
-};
+  // Orca's own swap math over the tick arrays `build` passes (whirlpool-quote.ts).
+  quoteAccounts: whirlpoolQuoteAccounts,
+  quote: whirlpoolQuote,
+});

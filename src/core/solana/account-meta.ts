@@ -14,3 +14,8 @@ export function writableAccount(pubkey: PublicKey): AccountMeta {
 export function readonlySignerAccount(pubkey: PublicKey): AccountMeta {
   return { pubkey, isSigner: true, isWritable: false };
 }
+
+/** An instruction account that signs and is written (a fee payer, a rent payer). */
+export function writableSignerAccount(pubkey: PublicKey): AccountMeta {
+  return { pubkey, isSigner: true, isWritable: true };
+}

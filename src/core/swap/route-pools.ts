@@ -64,9 +64,6 @@ export function decodeRoutePools(
         stepOf(step, index),
       );
     }
-    if (parsed.quote.swapMode === "ExactOut" && !routePool.adapter.supportsExactOut) {
-      throw new SwapPreconditionError("Swapmode is ExactOut and this AMM does not support it", stepOf(step, index));
-    }
     return routePool;
   });
 }

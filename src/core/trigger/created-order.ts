@@ -41,7 +41,7 @@ export function createdOrderOfMessage(serializedMessage: Uint8Array): CreatedOrd
     // Older clients end the data before the trailing Options (the program reads them as None):
     // zero bytes are None tags, so padding makes both forms decode alike.
     const data = new Uint8Array([...ix.data, 0, 0, 0]);
-    const { discriminator: _, ...params } = getInitializeOrderInstructionDataCodec().decode(data);
+    const params = getInitializeOrderInstructionDataCodec().decode(data);
     return {
       ...params,
       order: account(ORDER),

@@ -16,7 +16,7 @@ import type { SwapParams } from "../../../src/core/amm/adapter.js";
 import { adapterForOwner } from "../../../src/core/amm/registry.js";
 import {
   RAYDIUM_CPMM_PROGRAM_ID,
-  RaydiumCpmmAdapter,
+  raydiumCpmmAdapter,
   getRaydiumCpmmPoolCodec,
 } from "../../../src/core/amm/raydium-cpmm.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
@@ -24,7 +24,7 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solan
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { key } from "../swap/fixtures.js";
 
-const adapter = new RaydiumCpmmAdapter();
+const adapter = raydiumCpmmAdapter;
 const MINT_A = key("cpmm mint A");
 const MINT_B = key("cpmm mint B");
 const demo = demoRaydiumCpmmPool({

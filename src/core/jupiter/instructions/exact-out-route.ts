@@ -8,7 +8,7 @@ import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
 import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
 import { optionalAccount } from "./optional-account.js";
-import { withDiscriminator } from "./discriminated-data.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 
 /** sha256("global:exact_out_route")[0..8] */
 export const EXACT_OUT_ROUTE_DISCRIMINATOR = new Uint8Array([208, 51, 239, 151, 123, 43, 237, 92]);

@@ -8,7 +8,7 @@ import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
 import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
 import { optionalAccount } from "./optional-account.js";
-import { withDiscriminator } from "./discriminated-data.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 
 /** sha256("global:route")[0..8] */
 export const ROUTE_DISCRIMINATOR = new Uint8Array([229, 23, 203, 151, 122, 227, 173, 42]);

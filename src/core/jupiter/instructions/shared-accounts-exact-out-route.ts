@@ -4,7 +4,7 @@ import { TransactionInstruction } from "@solana/web3.js";
 import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
-import { withDiscriminator } from "./discriminated-data.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 import { sharedAccountsMetas } from "./shared-accounts-route.js";
 import type { SharedAccountsInstructionAccounts } from "./shared-accounts-route.js";
 

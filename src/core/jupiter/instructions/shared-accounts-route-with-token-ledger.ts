@@ -6,7 +6,7 @@ import { JUPITER_V6_PROGRAM_ID } from "../../solana/programs.js";
 import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
 import { readonlyAccount } from "../../solana/account-meta.js";
-import { withDiscriminator } from "./discriminated-data.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 import { sharedAccountsMetas } from "./shared-accounts-route.js";
 import type { SharedAccountsInstructionAccounts } from "./shared-accounts-route.js";
 

@@ -8,7 +8,7 @@ import { getRoutePlanStepCodec } from "../route-plan.js";
 import type { RoutePlanStep } from "../route-plan.js";
 import { readonlyAccount, readonlySignerAccount, writableAccount } from "../../solana/account-meta.js";
 import { optionalAccount } from "./optional-account.js";
-import { withDiscriminator } from "./discriminated-data.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 
 /** sha256("global:shared_accounts_route")[0..8] */
 export const SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR = new Uint8Array([193, 32, 155, 51, 65, 214, 156, 129]);

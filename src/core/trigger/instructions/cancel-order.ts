@@ -1,6 +1,8 @@
 import { TransactionInstruction } from "@solana/web3.js";
-import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
+import { readonlyAccount, writableAccount, writableSignerAccount } from "../../solana/account-meta.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../../solana/programs.js";
+import { optionalAccount } from "./optional-account.js";
 
 /** sha256("global:cancel_order")[..8] (trigger-api.md §2.2); the instruction has no arguments. */
 export const CANCEL_ORDER_DISCRIMINATOR = new Uint8Array([95, 129, 237, 240, 8, 49, 223, 132]);
@@ -19,24 +21,19 @@ export interface CancelOrderAccounts {
 }
 
 export function getCancelOrderInstruction(accounts: CancelOrderAccounts): TransactionInstruction {
-  const makerInputMintAccount: AccountMeta =
-    accounts.makerInputMintAccount === null
-      ? { pubkey: LIMIT_ORDER_V2_PROGRAM_ID, isSigner: false, isWritable: false }
-      : { pubkey: accounts.makerInputMintAccount, isSigner: false, isWritable: true };
-  const keys: AccountMeta[] = [
-    { pubkey: accounts.signer, isSigner: true, isWritable: true },
-    { pubkey: accounts.maker, isSigner: false, isWritable: true },
-    { pubkey: accounts.order, isSigner: false, isWritable: true },
-    { pubkey: accounts.inputMintReserve, isSigner: false, isWritable: true },
-    makerInputMintAccount,
-    { pubkey: accounts.inputMint, isSigner: false, isWritable: false },
-    { pubkey: accounts.inputTokenProgram, isSigner: false, isWritable: false },
-    { pubkey: accounts.eventAuthority, isSigner: false, isWritable: false },
-    { pubkey: LIMIT_ORDER_V2_PROGRAM_ID, isSigner: false, isWritable: false },
-  ];
   return new TransactionInstruction({
     programId: LIMIT_ORDER_V2_PROGRAM_ID,
-    keys,
+    keys: [
+      writableSignerAccount(accounts.signer),
+      writableAccount(accounts.maker),
+      writableAccount(accounts.order),
+      writableAccount(accounts.inputMintReserve),
+      optionalAccount(accounts.makerInputMintAccount, true),
+      readonlyAccount(accounts.inputMint),
+      readonlyAccount(accounts.inputTokenProgram),
+      readonlyAccount(accounts.eventAuthority),
+      readonlyAccount(LIMIT_ORDER_V2_PROGRAM_ID),
+    ],
     data: Buffer.from(CANCEL_ORDER_DISCRIMINATOR),
   });
 }

@@ -1,20 +1,15 @@
-import {
-  fixCodecSize,
-  getBytesCodec,
-  getI64Codec,
-  getNullableCodec,
-  getStructCodec,
-  getU16Codec,
-  getU64Codec,
-} from "@solana/kit";
+import { getI64Codec, getNullableCodec, getU16Codec, getU64Codec } from "@solana/kit";
 import type { Codec } from "@solana/kit";
 import { TransactionInstruction } from "@solana/web3.js";
-import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
+import { readonlyAccount, readonlySignerAccount, writableAccount, writableSignerAccount } from "../../solana/account-meta.js";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
   LIMIT_ORDER_V2_PROGRAM_ID,
   SYSTEM_PROGRAM_ID,
 } from "../../solana/programs.js";
+import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
+import { optionalAccount } from "./optional-account.js";
 
 /** sha256("global:initialize_order")[..8] (trigger-api.md §2.2). */
 export const INITIALIZE_ORDER_DISCRIMINATOR = new Uint8Array([133, 110, 74, 175, 112, 159, 245, 159]);
@@ -30,20 +25,19 @@ export interface InitializeOrderParams {
   readonly slippageBps: number | null;
 }
 
-export interface InitializeOrderInstructionData extends InitializeOrderParams {
-  readonly discriminator: Uint8Array;
-}
+// Built once: composing the codec is much more work than encoding with it.
+let dataCodec: Codec<InitializeOrderParams> | undefined;
 
-export function getInitializeOrderInstructionDataCodec(): Codec<InitializeOrderInstructionData> {
-  return getStructCodec([
-    ["discriminator", fixCodecSize(getBytesCodec(), 8)],
+/** The instruction data: the discriminator (filled in when encoding, checked when decoding), then the params. */
+export function getInitializeOrderInstructionDataCodec(): Codec<InitializeOrderParams> {
+  return (dataCodec ??= withDiscriminator<InitializeOrderParams>("initialize_order", INITIALIZE_ORDER_DISCRIMINATOR, [
     ["uniqueId", getU64Codec()],
     ["makingAmount", getU64Codec()],
     ["takingAmount", getU64Codec()],
     ["expiredAt", getNullableCodec(getI64Codec())],
     ["feeBps", getNullableCodec(getU16Codec())],
     ["slippageBps", getNullableCodec(getU16Codec())],
-  ]) as unknown as Codec<InitializeOrderInstructionData>;
+  ]));
 }
 
 /** The 15 accounts of `initialize_order`, in the program's order (§2.3). */
@@ -67,26 +61,25 @@ export function getInitializeOrderInstruction(
   accounts: InitializeOrderAccounts,
   params: InitializeOrderParams,
 ): TransactionInstruction {
-  const keys: AccountMeta[] = [
-    { pubkey: accounts.payer, isSigner: true, isWritable: true },
-    { pubkey: accounts.maker, isSigner: true, isWritable: false },
-    { pubkey: accounts.order, isSigner: false, isWritable: true },
-    { pubkey: accounts.inputMintReserve, isSigner: false, isWritable: true },
-    { pubkey: accounts.makerInputMintAccount, isSigner: false, isWritable: true },
-    { pubkey: accounts.fee, isSigner: false, isWritable: false },
-    { pubkey: accounts.referral ?? LIMIT_ORDER_V2_PROGRAM_ID, isSigner: false, isWritable: false },
-    { pubkey: accounts.inputMint, isSigner: false, isWritable: false },
-    { pubkey: accounts.outputMint, isSigner: false, isWritable: false },
-    { pubkey: accounts.inputTokenProgram, isSigner: false, isWritable: false },
-    { pubkey: accounts.outputTokenProgram, isSigner: false, isWritable: false },
-    { pubkey: SYSTEM_PROGRAM_ID, isSigner: false, isWritable: false },
-    { pubkey: ASSOCIATED_TOKEN_PROGRAM_ID, isSigner: false, isWritable: false },
-    { pubkey: accounts.eventAuthority, isSigner: false, isWritable: false },
-    { pubkey: LIMIT_ORDER_V2_PROGRAM_ID, isSigner: false, isWritable: false },
-  ];
-  const data = getInitializeOrderInstructionDataCodec().encode({
-    discriminator: INITIALIZE_ORDER_DISCRIMINATOR,
-    ...params,
+  return new TransactionInstruction({
+    programId: LIMIT_ORDER_V2_PROGRAM_ID,
+    keys: [
+      writableSignerAccount(accounts.payer),
+      readonlySignerAccount(accounts.maker),
+      writableAccount(accounts.order),
+      writableAccount(accounts.inputMintReserve),
+      writableAccount(accounts.makerInputMintAccount),
+      readonlyAccount(accounts.fee),
+      optionalAccount(accounts.referral, false),
+      readonlyAccount(accounts.inputMint),
+      readonlyAccount(accounts.outputMint),
+      readonlyAccount(accounts.inputTokenProgram),
+      readonlyAccount(accounts.outputTokenProgram),
+      readonlyAccount(SYSTEM_PROGRAM_ID),
+      readonlyAccount(ASSOCIATED_TOKEN_PROGRAM_ID),
+      readonlyAccount(accounts.eventAuthority),
+      readonlyAccount(LIMIT_ORDER_V2_PROGRAM_ID),
+    ],
+    data: Buffer.from(getInitializeOrderInstructionDataCodec().encode(params)),
   });
-  return new TransactionInstruction({ programId: LIMIT_ORDER_V2_PROGRAM_ID, keys, data: Buffer.from(data) });
 }

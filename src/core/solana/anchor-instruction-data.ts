@@ -1,6 +1,6 @@
 import { fixCodecSize, getBytesCodec, getStructCodec, transformCodec } from "@solana/kit";
 import type { Codec } from "@solana/kit";
-import { hasDiscriminator } from "../../solana/discriminator.js";
+import { hasDiscriminator } from "./discriminator.js";
 
 /**
  * Anchor instruction data: an 8-byte discriminator then the Borsh args. The encoder fills the

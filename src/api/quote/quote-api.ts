@@ -1,0 +1,149 @@
+/**
+ * The quote engine's part of the swap API, wired: markets (discovery, MARKETS_FILE, POST
+ * /markets), the account source (live cache or direct reads), lookup tables found by authority,
+ * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
+ */
+import { ConnectError } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import type { SolanaChain } from "../../chain/solana-chain.js";
+import type { AmmAdapter } from "../../core/amm/adapter.js";
+import { ammAdapters } from "../../core/amm/registry.js";
+import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
+import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { RestRoute } from "../../server/rest.js";
+import { swapRequestFromProto } from "../swap/proto-mapping.js";
+import { swapConnectError } from "../swap/swap-errors.js";
+import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
+import { LookupTableIndex } from "./lookup-table-index.js";
+import { MarketIndex } from "./market-index.js";
+import { DirectQuoteAccounts } from "./quote-accounts.js";
+import type { QuoteAccountSource } from "./quote-accounts.js";
+import { createQuoteEngine } from "./quote-engine.js";
+import type { QuoteEngine } from "./quote-engine.js";
+import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
+import { quoteRestRoutes } from "./quote-rest-routes.js";
+import { createSwapTransaction } from "./swap-transaction.js";
+import type { SwapTransactionOperation } from "./swap-transaction.js";
+import { parseWatchQuote, watchQuotes } from "./watch-quote.js";
+
+export interface QuoteApiOptions {
+  /** MARKETS_FILE: JSON array of pool addresses, reloaded when it changes. */
+  readonly marketsFile?: string;
+  /** MARKET_DISCOVERY_TTL_MS: how long discovered markets of a pair are used before a refresh; 0 = no discovery. */
+  readonly marketDiscoveryTtlMs?: number;
+  /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
+  readonly intermediateTokens?: readonly string[];
+  /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
+  readonly lookupTableAuthorities?: readonly string[];
+  /** Where pool state comes from. Default: direct batched reads. */
+  readonly accounts?: QuoteAccountSource;
+  readonly adapters?: readonly AmmAdapter<any>[];
+  /** WatchQuote's re-quote period without notifications, ms. */
+  readonly watchPollMs?: number;
+  readonly onError?: (error: unknown, what: string) => void;
+}
+
+export interface QuoteApi {
+  readonly engine: QuoteEngine;
+  readonly markets: MarketIndex;
+  readonly lookupTables: LookupTableIndex;
+  readonly swapTransaction: SwapTransactionOperation;
+  readonly handlers: Pick<ServiceImpl<typeof SwapService>, "quote" | "swap" | "watchQuote" | "programIdToLabel">;
+  readonly restRoutes: readonly RestRoute[];
+  /** Loads MARKETS_FILE and the lookup tables; call once before serving. */
+  start(): Promise<void>;
+  close(): void;
+}
+
+/** The lookup-table index the swap builder reads from; created before the swap operation. */
+export function createLookupTableIndex(chain: SolanaChain, options: QuoteApiOptions): LookupTableIndex {
+  const report = options.onError ?? (() => {});
+  return new LookupTableIndex(chain, (options.lookupTableAuthorities ?? []).map((k) => publicKeyFromBase58(k)), {
+    onError: (error) => report(error, "reading lookup tables"),
+  });
+}
+
+export function createQuoteApi(
+  chain: SolanaChain,
+  swapInstructions: SwapInstructionsOperation,
+  lookupTables: LookupTableIndex,
+  options: QuoteApiOptions = {},
+): QuoteApi {
+  const adapters = options.adapters ?? ammAdapters;
+  const accounts = options.accounts ?? new DirectQuoteAccounts(chain);
+  const markets = new MarketIndex({
+    chain,
+    adapters,
+    ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
+    ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const engine = createQuoteEngine({
+    chain,
+    accounts,
+    markets,
+    adapters,
+    ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
+  });
+  const swapTransaction = createSwapTransaction(swapInstructions);
+  const connectError = (error: unknown): ConnectError => swapConnectError(error);
+
+  const handlers: QuoteApi["handlers"] = {
+    async quote(req) {
+      try {
+        return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
+      } catch (error) {
+        throw connectError(error);
+      }
+    },
+    async swap(req) {
+      try {
+        return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
+      } catch (error) {
+        throw connectError(error);
+      }
+    },
+    async *watchQuote(req, context) {
+      let parsed;
+      try {
+        parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
+      } catch (error) {
+        throw connectError(error);
+      }
+      try {
+        for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
+          ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
+        })) {
+          yield "quote" in event
+            ? create(WatchQuoteResponseSchema, { quote: quoteResponseToProto(event.quote) })
+            : create(WatchQuoteResponseSchema, { error: event.error });
+        }
+      } catch (error) {
+        if (context.signal.aborted) return;
+        throw connectError(error);
+      }
+    },
+    programIdToLabel() {
+      return create(ProgramIdToLabelResponseSchema, { labels: engine.programIdToLabel });
+    },
+  };
+
+  return {
+    engine,
+    markets,
+    lookupTables,
+    swapTransaction,
+    handlers,
+    restRoutes: quoteRestRoutes(engine, swapTransaction, markets),
+    async start() {
+      await Promise.all([markets.start(), lookupTables.start()]);
+    },
+    close() {
+      markets.close();
+      lookupTables.close();
+    },
+  };
+}
+

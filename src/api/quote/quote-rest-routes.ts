@@ -1,0 +1,117 @@
+/**
+ * Jupiter's REST paths of the quote engine: `GET /swap/v1/quote`, `POST /swap/v1/swap`,
+ * `GET /swap/v1/program-id-to-label`, and `POST /markets` (Jupiter's `/add-market`: a pool address
+ * or a list of them; `{"address": "..."}` / `{"addresses": [...]}` / `["...", ...]`).
+ */
+import { restError } from "../../server/rest.js";
+import type { RestRequest, RestRoute } from "../../server/rest.js";
+import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
+import { JsonBodyShapeError, swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
+import { isInternalSwapError, swapRestError } from "../swap/swap-errors.js";
+import type { QuoteEngine } from "./quote-engine.js";
+import type { MarketIndex } from "./market-index.js";
+import { swapTransactionToJupiterJson } from "./quote-proto.js";
+import type { SwapTransactionOperation } from "./swap-transaction.js";
+
+/** Query booleans as Jupiter takes them ("true"/"false"); anything else goes on to be refused by name. */
+function queryBoolean(value: string | null): unknown {
+  if (value === null || value === "") return undefined;
+  return value === "true" ? true : value === "false" ? false : value;
+}
+
+function listParam(query: URLSearchParams, name: string): string[] | undefined {
+  const values = query.getAll(name).flatMap((v) => v.split(","));
+  return values.length === 0 ? undefined : values;
+}
+
+export function quoteRequestFromQuery(query: URLSearchParams): QuoteRequestInput {
+  return {
+    inputMint: query.get("inputMint"),
+    outputMint: query.get("outputMint"),
+    amount: query.get("amount"),
+    slippageBps: query.get("slippageBps"),
+    swapMode: query.get("swapMode"),
+    dexes: listParam(query, "dexes"),
+    excludeDexes: listParam(query, "excludeDexes"),
+    restrictIntermediateTokens: queryBoolean(query.get("restrictIntermediateTokens")),
+    onlyDirectRoutes: queryBoolean(query.get("onlyDirectRoutes")),
+    asLegacyTransaction: queryBoolean(query.get("asLegacyTransaction")),
+    platformFeeBps: query.get("platformFeeBps"),
+    maxAccounts: query.get("maxAccounts"),
+  };
+}
+
+function failure(error: unknown) {
+  if (error instanceof JsonBodyShapeError) return restError(422, error.message);
+  if (isInternalSwapError(error)) throw error; // the server logs it and answers 500
+  return swapRestError(error);
+}
+
+function marketAddresses(body: unknown): string[] | undefined {
+  if (typeof body === "string") return [body];
+  if (Array.isArray(body) && body.every((x) => typeof x === "string")) return body as string[];
+  if (body && typeof body === "object") {
+    const b = body as { address?: unknown; addresses?: unknown; pubkey?: unknown };
+    if (typeof b.address === "string") return [b.address];
+    if (typeof b.pubkey === "string") return [b.pubkey];
+    if (Array.isArray(b.addresses) && b.addresses.every((x) => typeof x === "string")) return b.addresses as string[];
+  }
+  return undefined;
+}
+
+/** At most this many pools per POST /markets. */
+const MAX_MARKETS_PER_REQUEST = 100;
+
+export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperation, markets: MarketIndex): RestRoute[] {
+  return [
+    {
+      method: "GET",
+      path: "/swap/v1/quote",
+      async handler(req: RestRequest) {
+        try {
+          return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
+        } catch (error) {
+          return failure(error);
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/swap/v1/swap",
+      async handler(req: RestRequest) {
+        try {
+          return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };
+        } catch (error) {
+          return failure(error);
+        }
+      },
+    },
+    {
+      method: "GET",
+      path: "/swap/v1/program-id-to-label",
+      handler: () => ({ status: 200, body: engine.programIdToLabel }),
+    },
+    {
+      method: "POST",
+      path: "/markets",
+      async handler(req: RestRequest) {
+        const addresses = marketAddresses(req.body);
+        if (!addresses || addresses.length === 0 || addresses.length > MAX_MARKETS_PER_REQUEST) {
+          return restError(400, `body: must be a pool address, a list of 1–${MAX_MARKETS_PER_REQUEST} of them, or {"address": "..."} / {"addresses": [...]}`, {
+            errorCode: "INVALID_REQUEST",
+          });
+        }
+        try {
+          const result = await markets.add(addresses);
+          const body = {
+            added: result.added.map((m) => ({ address: m.addressText, label: m.label, mints: m.mints })),
+            refused: result.refused,
+          };
+          return { status: result.added.length > 0 ? 200 : 400, body };
+        } catch (error) {
+          return failure(error);
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,122 @@
+// Exactness on the real programs: a core quote, turned into a Jupiter QuoteResponse with no
+// slippage, goes through /swap/v1/swap-instructions, is signed and sent to the real Jupiter v6 and
+// AMM programs; with nothing in between, the user receives exactly `outAmount` (ExactIn) or
+// spends exactly `inAmount` (ExactOut). Large amounts are checked to have walked across at least
+// two tick arrays (from one into the next), by the pool's own state after the trade.
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AmmAdapter, PoolQuote, QuoteParams, SwapMode } from "../../src/core/amm/adapter.js";
+import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
+import type { AccountMap } from "../../src/core/solana/account.js";
+import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import type { RealProgramsStack } from "./real-programs-stack.js";
+
+const WHIRLPOOL_SOL_USDC = new PublicKey("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ");
+const WHIRLPOOL_SAMO_USDC = new PublicKey("9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX7aFXoAe");
+const WHIRLPOOL_TICKS_PER_ARRAY = 88;
+
+/** Reads what the adapter's quote asks for, round by round, straight from the chain. */
+function quoteOnChain<Pool>(stack: RealProgramsStack, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): { pool: Pool; quote: PoolQuote } {
+  const pool = adapter.decodePool(stack.account(address)!);
+  const accounts = new Map<string, ReturnType<RealProgramsStack["account"]>>();
+  for (let round = 0; round < 3; round++) {
+    const keys = adapter.quoteAccounts!(pool, params, accounts as AccountMap);
+    if (keys.length === 0) break;
+    for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
+  }
+  return { pool, quote: adapter.quote!(pool, params, accounts as AccountMap, clockOf(stack.localnet)) };
+}
+
+interface Trade {
+  readonly quote: PoolQuote;
+  readonly spent: bigint;
+  readonly received: bigint;
+}
+
+/** Quote through one pool, then trade that quote through Jupiter on the real programs. */
+async function tradeQuote<Pool>(
+  stack: RealProgramsStack,
+  user: Keypair,
+  adapter: AmmAdapter<Pool>,
+  address: PublicKey,
+  params: QuoteParams,
+): Promise<Trade> {
+  const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+  expect(quote.complete, quote.reason).toBe(true);
+  const [first, second] = adapter.mints(pool);
+  const [inputMint, outputMint] = params.aToB ? [first, second] : [second, first];
+  const source = stack.fund(user.publicKey, inputMint, 10n ** 18n);
+  const destination = stack.fund(user.publicKey, outputMint, 0n);
+  await stack.swap(user, quoteResponseOf({ ammKey: address, label: adapter.label, inputMint, outputMint, swapMode: params.swapMode, ...quote }));
+  return { quote, spent: 10n ** 18n - stack.tokenBalance(source), received: stack.tokenBalance(destination) };
+}
+
+describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
+  let stack: RealProgramsStack;
+  const user = Keypair.generate();
+
+  beforeAll(async () => {
+    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  describe("Whirlpool (mainnet pools)", () => {
+    const arrayOf = (tick: number, spacing: number) => Math.floor(tick / (WHIRLPOOL_TICKS_PER_ARRAY * spacing));
+
+    for (const { name, pool, small } of [
+      // [amount of A, amount of B]: SOL (9 decimals) / USDC (6); SAMO (9) / USDC (6)
+      { name: "SOL/USDC", pool: WHIRLPOOL_SOL_USDC, small: [10_000_000n, 2_000_000n] },
+      { name: "SAMO/USDC", pool: WHIRLPOOL_SAMO_USDC, small: [5_000_000_000n, 1_000_000n] },
+    ]) {
+      for (const swapMode of ["ExactIn", "ExactOut"] as SwapMode[]) {
+        for (const aToB of [true, false]) {
+          it(`${name} ${swapMode} ${aToB ? "A→B" : "B→A"}: a small trade and one across the tick arrays pay exactly the quote`, async () => {
+            await stack.restoreSnapshots();
+            // ExactIn amounts are of the input mint, ExactOut of the output mint.
+            const specifiedIsA = swapMode === "ExactIn" ? aToB : !aToB;
+            // Large: 97 % of what the step's three tick arrays can fill (the quote says, stopping at
+            // them); less when that many crossed ticks exceed the transaction's compute budget.
+            const capacity = quoteOnChain(stack, whirlpoolAdapter, pool, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+            expect(capacity.complete).toBe(false);
+            const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
+            await trade("small", specifiedIsA ? small[0]! : small[1]!);
+            for (const percent of [97n, 95n, 93n, 90n]) {
+              try {
+                await trade("large", (filled * percent) / 100n);
+                break;
+              } catch (err) {
+                if (!String(err).includes("exceeded CUs meter") || percent === 90n) throw err;
+                await stack.restoreSnapshots();
+              }
+            }
+
+            async function trade(size: "small" | "large", amount: bigint): Promise<void> {
+              const before = whirlpoolAdapter.decodePool(stack.account(pool)!);
+              const trade = await tradeQuote(stack, user, whirlpoolAdapter, pool, { amount, swapMode, aToB }).catch((err: Error) => {
+                throw new Error(`${size} ${amount} from tick ${before.tickCurrentIndex}: ${err.message}`);
+              });
+              if (swapMode === "ExactIn") {
+                expect(trade.quote.inAmount).toBe(amount);
+                expect(trade.spent).toBe(amount);
+                expect(trade.received, `${size} ExactIn received`).toBe(trade.quote.outAmount);
+              } else {
+                expect(trade.quote.outAmount).toBe(amount);
+                expect(trade.received).toBe(amount);
+                expect(trade.spent, `${size} ExactOut spent`).toBe(trade.quote.inAmount);
+              }
+              if (size === "large") {
+                const after = whirlpoolAdapter.decodePool(stack.account(pool)!);
+                const crossed = Math.abs(arrayOf(after.tickCurrentIndex, after.tickSpacing) - arrayOf(before.tickCurrentIndex, before.tickSpacing));
+                expect(crossed, `tick ${before.tickCurrentIndex} → ${after.tickCurrentIndex}`).toBeGreaterThanOrEqual(1);
+              }
+            }
+          });
+        }
+      }
+    }
+  });
+});

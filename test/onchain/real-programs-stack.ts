@@ -1,0 +1,194 @@
+// A localnet running the real mainnet programs and account snapshots of SWAPD_CHAIN_DIR (Jupiter v6,
+// Whirlpool, Raydium CP/CLMM, Meteora DLMM), the real swap API on port 0 in front of it, and the
+// steps of a trade as a client makes them: swap-instructions over REST → v0 transaction → sign →
+// send over JSON-RPC → token balances before and after.
+import { join } from "node:path";
+import { AccountLayout, ACCOUNT_SIZE, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
+import type { AccountData } from "../../src/core/solana/account.js";
+import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
+import { loadAccountsDir } from "../../src/localnet/snapshots.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
+import type { Localnet } from "../../src/localnet/start-localnet.js";
+import type { RunningServer } from "../../src/server/server.js";
+import { startTestServer } from "../server/helpers.js";
+
+export const NATIVE_MINT = new PublicKey("So11111111111111111111111111111111111111112");
+
+/** The chain's clock as a quote takes it. */
+export function clockOf(localnet: Localnet): { slot: bigint; unixTimestamp: bigint } {
+  const clock = localnet.chain.svm.getClock();
+  return { slot: clock.slot, unixTimestamp: clock.unixTimestamp };
+}
+
+/** A one-step Jupiter `QuoteResponse` for a pool quote, with no slippage allowed (the threshold is the quote itself). */
+export function quoteResponseOf(step: {
+  ammKey: PublicKey;
+  label: string;
+  inputMint: PublicKey;
+  outputMint: PublicKey;
+  swapMode: "ExactIn" | "ExactOut";
+  inAmount: bigint;
+  outAmount: bigint;
+  feeAmount: bigint;
+  feeMint: PublicKey;
+}): Record<string, unknown> {
+  const amounts = { inAmount: String(step.inAmount), outAmount: String(step.outAmount) };
+  return {
+    inputMint: step.inputMint.toBase58(),
+    outputMint: step.outputMint.toBase58(),
+    ...amounts,
+    otherAmountThreshold: step.swapMode === "ExactIn" ? amounts.outAmount : amounts.inAmount,
+    swapMode: step.swapMode,
+    slippageBps: 0,
+    platformFee: null,
+    priceImpactPct: "0",
+    routePlan: [
+      {
+        swapInfo: {
+          ammKey: step.ammKey.toBase58(),
+          label: step.label,
+          inputMint: step.inputMint.toBase58(),
+          outputMint: step.outputMint.toBase58(),
+          ...amounts,
+          feeAmount: String(step.feeAmount),
+          feeMint: step.feeMint.toBase58(),
+        },
+        percent: 100,
+        bps: 10000,
+      },
+    ],
+    contextSlot: 0,
+    timeTaken: 0,
+  };
+}
+
+export interface RealProgramsStack {
+  readonly localnet: Localnet;
+  readonly connection: Connection;
+  readonly server: RunningServer;
+  /** Reads an account straight from the chain (what a quote is computed from). */
+  account(key: PublicKey): AccountData | null;
+  /** Gives `owner` an associated token account for `mint` holding `amount` (written in SPL Token's layout). */
+  fund(owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey;
+  tokenBalance(account: PublicKey): bigint;
+  /** POST /swap/v1/swap-instructions, then assemble, sign and send; returns the signature or throws with the logs. */
+  /** Writes the snapshot accounts back (the mainnet pools as they were), keeping everything else. */
+  restoreSnapshots(): Promise<void>;
+  swap(user: Keypair, quoteResponse: Record<string, unknown>, extra?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: nativeReserve === null ? 0 : 1,
+      isNative: nativeReserve ?? 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+interface InstructionJson {
+  programId: string;
+  accounts: { pubkey: string; isSigner: boolean; isWritable: boolean }[];
+  data: string;
+}
+
+function instruction(ix: InstructionJson): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: new PublicKey(ix.programId),
+    keys: ix.accounts.map((a) => ({ pubkey: new PublicKey(a.pubkey), isSigner: a.isSigner, isWritable: a.isWritable })),
+    data: Buffer.from(ix.data, "base64"),
+  });
+}
+
+export async function startRealProgramsStack(chainDir: string): Promise<RealProgramsStack> {
+  const localnet = await startLocalnet({
+    port: 0,
+    programsDir: join(chainDir, "programs"),
+    accountsDir: join(chainDir, "accounts"),
+  });
+  const chain = new RpcSolanaChain({ url: localnet.url });
+  // No chain-state cache: every request reads the state the quote was made from.
+  const api = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, lookupTables: [], random: () => 0.5, chainStateTtlMs: 0 });
+  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
+  const connection = new Connection(localnet.url, "confirmed");
+  const rent = localnet.chain.minimumBalanceForRentExemption(ACCOUNT_SIZE);
+
+  const stack: RealProgramsStack = {
+    localnet,
+    connection,
+    server,
+    account: (key) => localnet.getAccount(key),
+    fund(owner, mint, amount) {
+      const address = getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
+      const native = mint.equals(NATIVE_MINT);
+      localnet.setAccount(address, {
+        lamports: rent + (native ? amount : 0n),
+        data: tokenAccountData(mint, owner, amount, native ? rent : null),
+        owner: TOKEN_PROGRAM_ID,
+      });
+      return address;
+    },
+    tokenBalance(account) {
+      const data = localnet.getAccount(account)?.data;
+      return data ? AccountLayout.decode(data).amount : 0n;
+    },
+    restoreSnapshots: async () => {
+      await loadAccountsDir(localnet.chain, join(chainDir, "accounts"));
+    },
+    async swap(user, quoteResponse, extra = {}) {
+      const res = await fetch(`${server.url}/swap/v1/swap-instructions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userPublicKey: user.publicKey.toBase58(), quoteResponse, wrapAndUnwrapSol: false, useSharedAccounts: false, ...extra }),
+      });
+      const body = (await res.json()) as Record<string, any>;
+      if (res.status !== 200) throw new Error(`swap-instructions answered ${res.status}: ${JSON.stringify(body)}`);
+      const instructions = [
+        ...body.computeBudgetInstructions,
+        ...body.setupInstructions,
+        body.swapInstruction,
+        ...(body.cleanupInstruction ? [body.cleanupInstruction] : []),
+        ...body.otherInstructions,
+      ].map(instruction);
+      const { blockhash } = await connection.getLatestBlockhash();
+      const message = new TransactionMessage({ payerKey: user.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
+      const tx = new VersionedTransaction(message);
+      tx.sign([user]);
+      const signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+      const record = localnet.chain.getRecord(signature);
+      if (record?.err) {
+        throw new Error(`swap failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`);
+      }
+      return signature;
+    },
+    async close() {
+      await server.close();
+      await localnet.close();
+    },
+  };
+  return stack;
+}
