@@ -85,22 +85,16 @@ async function startService(
   extra: Partial<StartServerOptions>,
   shutdown: Shutdown,
 ): Promise<Service> {
-  // The chain and the database open side by side (each takes seconds: LiteSVM and its demo
-  // content, PGlite's WebAssembly); whichever opened is closed again if the other fails.
+  // One after the other: both are CPU work on this one thread (LiteSVM and its demo content,
+  // PGlite's WebAssembly), so opening them side by side gains nothing and mixes their log lines.
+  const chain = await openChain(config, logger);
+  shutdown.hook("chain", () => chain.close());
   const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
-  const [chainResult, storeResult] = await Promise.allSettled([
-    openChain(config, logger),
-    openStore({
-      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
-      onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
-    }),
-  ]);
-  if (chainResult.status === "fulfilled") shutdown.hook("chain", () => chainResult.value.close());
-  if (storeResult.status === "fulfilled") shutdown.hook("store", () => storeResult.value.close());
-  if (chainResult.status === "rejected") throw chainResult.reason;
-  if (storeResult.status === "rejected") throw storeResult.reason;
-  const chain = chainResult.value;
-  const store = storeResult.value;
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+  });
+  shutdown.hook("store", () => store.close());
   logger.info(
     { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
     store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
