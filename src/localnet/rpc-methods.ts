@@ -14,7 +14,7 @@ import {
   publicKeyParam,
   stringParam,
 } from "./rpc-params.js";
-import { tokenBalance } from "./token-balances.js";
+import { tokenBalance, tokenSupply } from "./token-balances.js";
 import type { TransactionRecord } from "./transaction-history.js";
 import { transactionJson } from "./transaction-json.js";
 import { TransactionRejectedError } from "./transaction-rejected-error.js";
@@ -123,6 +123,11 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       const balance = tokenBalance(chain.getAccount(key), (k) => chain.getAccount(k));
       if (!balance) throw invalidParams("Invalid param: could not find account or not a token account");
       return withContext(balance.uiTokenAmount);
+    },
+    getTokenSupply: (params) => {
+      const supply = tokenSupply(chain.getAccount(publicKeyParam(params[0], "pubkey")));
+      if (!supply) throw invalidParams("Invalid param: not a Token mint");
+      return withContext(supply);
     },
     getProgramAccounts: (params) => {
       const owner = publicKeyParam(params[0], "programId");

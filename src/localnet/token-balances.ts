@@ -74,3 +74,16 @@ export function tokenBalances(
   });
   return out;
 }
+
+/** A mint's supply as `getTokenSupply` answers it, or null when `account` is not a mint. */
+export function tokenSupply(account: AccountData | null): UiTokenAmount | null {
+  if (!account) return null;
+  const programId = tokenProgramOf(account);
+  if (!programId) return null;
+  try {
+    const mint = unpackMint(account.address, asAccountInfo(account), programId);
+    return uiTokenAmount(mint.supply, mint.decimals);
+  } catch {
+    return null;
+  }
+}

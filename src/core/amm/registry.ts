@@ -5,6 +5,7 @@ import { whirlpoolAdapter } from "./whirlpool.js";
 import { raydiumClmmAdapter } from "./raydium-clmm.js";
 import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
 import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
+import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AmmAdapter<any>[] = [
@@ -13,6 +14,7 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   raydiumClmmAdapter,
   raydiumAmmV4Adapter,
   meteoraDlmmAdapter,
+  meteoraDammV1Adapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));

@@ -1,0 +1,175 @@
+import { getBooleanDecoder, getStructDecoder, getU8Decoder } from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { AmmError } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { expectAnchorAccount } from "./account-discriminator.js";
+import { defineAmmAdapter } from "./define-adapter.js";
+import { skip } from "./skipped-bytes.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
+
+/** Meteora dynamic AMM (DAMM v1; "Meteora" in Jupiter quotes) and the dynamic vault program holding its tokens. */
+export const METEORA_DAMM_V1_PROGRAM_ID = new PublicKey("Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB");
+export const METEORA_VAULT_PROGRAM_ID = new PublicKey("24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi");
+
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
+
+/** sha256("account:Pool")[0..8] and sha256("account:Vault")[0..8]. */
+const POOL_DISCRIMINATOR = [241, 154, 109, 4, 17, 177, 109, 188];
+const VAULT_DISCRIMINATOR = [211, 8, 232, 43, 2, 152, 117, 119];
+/** `Pool` up to its `curve_type` tag; a vault up to its `lp_mint`. */
+const POOL_MIN_SIZE = 875;
+const VAULT_MIN_SIZE = 147;
+/** `curve_type` = Stable: its `depeg.depeg_type` lies after amp (8), token multipliers (17) and two u64 (16). */
+const STABLE_DEPEG_TYPE_OFFSET = POOL_MIN_SIZE + 8 + 17 + 16;
+const CURVE_CONSTANT_PRODUCT = 0;
+const CURVE_STABLE = 1;
+const DEPEG_NONE = 0;
+
+/** `Pool` (field order from @meteora-ag/dynamic-amm-sdk's IDL) up to the curve type's tag. */
+const poolDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["lpMint", getPublicKeyCodec()],
+  ["tokenAMint", getPublicKeyCodec()],
+  ["tokenBMint", getPublicKeyCodec()],
+  ["aVault", getPublicKeyCodec()],
+  ["bVault", getPublicKeyCodec()],
+  ["aVaultLp", getPublicKeyCodec()],
+  ["bVaultLp", getPublicKeyCodec()],
+  ["aVaultLpBump", getU8Decoder()],
+  ["enabled", getBooleanDecoder()],
+  ["protocolTokenAFee", getPublicKeyCodec()],
+  ["protocolTokenBFee", getPublicKeyCodec()],
+  // fee timestamp, fees, pool type, stake, locked LP, bootstrapping, partner info, padding.
+  ["unused", skip(874 - 298)],
+  ["curveType", getU8Decoder()],
+]);
+
+/** The dynamic vault's `Vault` (IDL of @meteora-ag/vault-sdk) up to its LP mint. */
+const vaultDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["enabled", getU8Decoder()],
+  ["bumps", skip(2)],
+  ["totalAmount", skip(8)],
+  ["tokenVault", getPublicKeyCodec()],
+  ["feeVault", getPublicKeyCodec()],
+  ["tokenMint", getPublicKeyCodec()],
+  ["lpMint", getPublicKeyCodec()],
+]);
+
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
+
+export interface MeteoraDammV1Pool {
+  readonly address: PublicKey;
+  readonly tokenAMint: PublicKey;
+  readonly tokenBMint: PublicKey;
+  readonly aVault: PublicKey;
+  readonly bVault: PublicKey;
+  readonly aVaultLp: PublicKey;
+  readonly bVaultLp: PublicKey;
+  /** Where the protocol's share of the trade fee goes, per input token. */
+  readonly protocolTokenAFee: PublicKey;
+  readonly protocolTokenBFee: PublicKey;
+}
+
+export function decodeMeteoraDammV1Pool(account: AccountData): MeteoraDammV1Pool {
+  expectAnchorAccount(account, POOL_DISCRIMINATOR, POOL_MIN_SIZE, "Meteora dynamic AMM pool");
+  const d = poolDecoder.decode(account.data);
+  const what = `Meteora dynamic AMM pool ${account.address.toBase58()}`;
+  if (!d.enabled) throw new AmmError(`${what} is disabled`);
+  if (d.curveType === CURVE_STABLE) {
+    // Depeg pools (Marinade, Lido, SPL stake) read their stake pool's price from extra accounts.
+    if (account.data.length <= STABLE_DEPEG_TYPE_OFFSET || account.data[STABLE_DEPEG_TYPE_OFFSET] !== DEPEG_NONE) {
+      throw new AmmError(`${what} is a depeg stable pool (needs its stake pool's accounts): not supported`);
+    }
+  } else if (d.curveType !== CURVE_CONSTANT_PRODUCT) {
+    throw new AmmError(`${what} has unknown curve type ${d.curveType}`);
+  }
+  return {
+    address: account.address,
+    tokenAMint: d.tokenAMint,
+    tokenBMint: d.tokenBMint,
+    aVault: d.aVault,
+    bVault: d.bVault,
+    aVaultLp: d.aVaultLp,
+    bVaultLp: d.bVaultLp,
+    protocolTokenAFee: d.protocolTokenAFee,
+    protocolTokenBFee: d.protocolTokenBFee,
+  };
+}
+
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The two vaults, for their token accounts and LP mints.
+
+interface VaultAccounts {
+  readonly tokenVault: PublicKey;
+  readonly lpMint: PublicKey;
+}
+
+function vaultAccounts(vault: PublicKey, mint: PublicKey, accounts: AccountMap): VaultAccounts {
+  const account = accounts.get(base58Of(vault));
+  if (account === undefined) throw new AmmError(`Meteora vault ${vault.toBase58()} was not read`);
+  if (account === null) throw new AmmError(`Meteora vault ${vault.toBase58()} of the pool does not exist`);
+  if (!account.owner.equals(METEORA_VAULT_PROGRAM_ID)) {
+    throw new AmmError(`account ${vault.toBase58()} is not owned by the Meteora vault program`);
+  }
+  expectAnchorAccount(account, VAULT_DISCRIMINATOR, VAULT_MIN_SIZE, "Meteora dynamic vault");
+  const d = vaultDecoder.decode(account.data);
+  if (!d.tokenMint.equals(mint)) {
+    throw new AmmError(`Meteora vault ${vault.toBase58()} holds ${d.tokenMint.toBase58()}, not the pool's ${mint.toBase58()}`);
+  }
+  return { tokenVault: d.tokenVault, lpMint: d.lpMint };
+}
+
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
+
+function build(pool: MeteoraDammV1Pool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
+  const aToB = swapsFromFirstMint([pool.tokenAMint, pool.tokenBMint], params);
+  const a = vaultAccounts(pool.aVault, pool.tokenAMint, accounts);
+  const b = vaultAccounts(pool.bVault, pool.tokenBMint, accounts);
+  // Jupiter's `meteoraSwap` step = program + the AMM's `swap` accounts (user read-only, unsigned).
+  return {
+    swap: { kind: "Meteora" },
+    accounts: [
+      readonlyAccount(METEORA_DAMM_V1_PROGRAM_ID),
+      writableAccount(pool.address),
+      writableAccount(params.sourceTokenAccount),
+      writableAccount(params.destinationTokenAccount),
+      writableAccount(pool.aVault),
+      writableAccount(pool.bVault),
+      writableAccount(a.tokenVault),
+      writableAccount(b.tokenVault),
+      writableAccount(a.lpMint),
+      writableAccount(b.lpMint),
+      writableAccount(pool.aVaultLp),
+      writableAccount(pool.bVaultLp),
+      writableAccount(aToB ? pool.protocolTokenAFee : pool.protocolTokenBFee),
+      readonlyAccount(params.tokenTransferAuthority),
+      readonlyAccount(METEORA_VAULT_PROGRAM_ID),
+      readonlyAccount(TOKEN_PROGRAM_ID),
+    ],
+  };
+}
+
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
+/** Meteora dynamic AMM v1 (constant product or stable, tokens lent out through dynamic vaults); ExactIn only. */
+export const meteoraDammV1Adapter = defineAmmAdapter<MeteoraDammV1Pool>({
+  programId: METEORA_DAMM_V1_PROGRAM_ID,
+  label: "Meteora",
+  // The program has only `swap(in_amount, minimum_out_amount)`.
+  supportsExactOut: false,
+  // Vaults, vault LP accounts and fee accounts never change for a pool; the `enabled` flag does,
+  // so the pool is re-read per request.
+  poolIsImmutable: false,
+  decodePool: decodeMeteoraDammV1Pool,
+  mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
+  dependencies: (pool) => [pool.aVault, pool.bVault],
+  build,
+});

@@ -1,0 +1,128 @@
+// Shared by the wave-2 AMM tests: SPL accounts written in SPL's own layouts, a one-step Jupiter
+// quote, and the step accounts of a swap instruction swapd returned over REST.
+import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountMeta } from "@solana/web3.js";
+import { expect } from "vitest";
+import type { Localnet } from "../../../src/localnet/start-localnet.js";
+import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
+import { readReferenceJson } from "../../fixtures/reference.js";
+import { jupiterQuote } from "../../api/swap-stack.js";
+import type { SwapStack } from "../../api/swap-stack.js";
+
+export const RENT = 10_000_000n;
+
+export function mintData(decimals: number, supply = 0n, authority: PublicKey | null = null): Uint8Array {
+  const data = Buffer.alloc(MintLayout.span);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: authority ? 1 : 0,
+      mintAuthority: authority ?? PublicKey.default,
+      supply,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
+  const data = Buffer.alloc(AccountLayout.span);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+/** An account to write into a localnet. */
+export interface SeedAccount {
+  readonly address: PublicKey;
+  readonly owner: PublicKey;
+  readonly data: Uint8Array;
+}
+
+export function seedAccounts(localnet: Localnet, accounts: readonly SeedAccount[]): void {
+  for (const a of accounts) localnet.setAccount(a.address, { lamports: RENT, data: a.data, owner: a.owner });
+}
+
+export const mint = (address: PublicKey, decimals: number, owner = TOKEN_PROGRAM_ID): SeedAccount => ({
+  address,
+  owner,
+  data: mintData(decimals),
+});
+
+export const tokenAccount = (address: PublicKey, mintKey: PublicKey, owner: PublicKey, amount: bigint): SeedAccount => ({
+  address,
+  owner: TOKEN_PROGRAM_ID,
+  data: tokenAccountData(mintKey, owner, amount),
+});
+
+/** The on-chain `Swap` enum's index of `variant` (derived latest Jupiter IDL: an independent source). */
+export function swapVariantIndex(variant: string): number {
+  const variants = readReferenceJson("jupiter-aggregator-v6.derived-latest.json").types.Swap as { name: string }[];
+  const index = variants.findIndex((v) => v.name === variant);
+  if (index < 0) throw new Error(`no Swap variant ${variant}`);
+  return index;
+}
+
+/** `route`'s fixed accounts (the Jupiter IDL): the step's accounts follow them. */
+const ROUTE_FIXED_ACCOUNTS = 9;
+
+export interface WireStep {
+  readonly accounts: { pubkey: string; isSigner: boolean; isWritable: boolean }[];
+  /** The first route-plan step's `Swap` variant index (route data: discriminator, vec length, variant). */
+  readonly variantIndex: number;
+}
+
+/** POST /swap/v1/swap-instructions for one step through `ammKey`; the step's accounts and variant. */
+export async function swapThroughWire(
+  stack: SwapStack,
+  step: { ammKey: PublicKey; label: string; inputMint: PublicKey; outputMint: PublicKey; inAmount: bigint; outAmount: bigint },
+  user: PublicKey,
+): Promise<WireStep> {
+  const s = {
+    ammKey: step.ammKey.toBase58(),
+    label: step.label,
+    inputMint: step.inputMint.toBase58(),
+    outputMint: step.outputMint.toBase58(),
+    inAmount: String(step.inAmount),
+    outAmount: String(step.outAmount),
+  };
+  const { status, body } = await stack.rest({
+    userPublicKey: user.toBase58(),
+    wrapAndUnwrapSol: false,
+    useSharedAccounts: false,
+    quoteResponse: jupiterQuote([s], s),
+  });
+  expect(status, JSON.stringify(body)).toBe(200);
+  const data = Buffer.from(body.swapInstruction.data, "base64");
+  return { accounts: body.swapInstruction.accounts.slice(ROUTE_FIXED_ACCOUNTS), variantIndex: data[12]! };
+}
+
+/** An AMM's own instruction in Jupiter's step layout: its program id, then its accounts, none signing. */
+export function jupiterStepOf(programId: PublicKey, keys: readonly AccountMeta[]) {
+  return [
+    { pubkey: programId.toBase58(), isSigner: false, isWritable: false },
+    ...keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: false, isWritable: k.isWritable })),
+  ];
+}
+
+export function metasOf(keys: readonly AccountMeta[]) {
+  return keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
+}

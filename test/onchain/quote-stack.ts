@@ -1,0 +1,95 @@
+// The quote engine in front of the real programs: the on-chain stack of real-programs-stack.ts
+// plus a swap API with the quote options under test on its own port, the @jup-ag/api client
+// pointed at it, and the steps a client takes with a /swap answer (deserialize, sign, send).
+import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
+import { Configuration, SwapApi } from "@jup-ag/api";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import type { SwapApi as ServiceSwapApi } from "../../src/api/swap/swap-api.js";
+import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
+import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
+import { createTableBatches } from "../../src/alt/lookup-table-batches.js";
+import type { RunningServer } from "../../src/server/server.js";
+import { startTestServer } from "../server/helpers.js";
+import { startRealProgramsStack } from "./real-programs-stack.js";
+import type { RealProgramsStack } from "./real-programs-stack.js";
+
+export const JUP6 = new PublicKey("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
+
+export interface QuoteStack {
+  readonly base: RealProgramsStack;
+  readonly api: ServiceSwapApi;
+  readonly server: RunningServer;
+  readonly jupiter: SwapApi;
+  get(path: string): Promise<{ status: number; body: any }>;
+  post(path: string, body: unknown): Promise<{ status: number; body: any }>;
+  /** Signs a base64 /swap transaction and sends it; returns the signature or throws with the logs. */
+  signAndSend(swapTransaction: string, signer: Keypair): Promise<string>;
+  /** Sends instructions as one v0 transaction paid and signed by `payer`. */
+  send(instructions: TransactionInstruction[], payer: Keypair): Promise<string>;
+  /** Creates a lookup table owned by `authority` holding `addresses`; usable from the next transaction. */
+  createLookupTable(authority: Keypair, addresses: readonly PublicKey[]): Promise<PublicKey>;
+  close(): Promise<void>;
+}
+
+export async function startQuoteStack(chainDir: string, quote: QuoteApiOptions = {}): Promise<QuoteStack> {
+  const base = await startRealProgramsStack(chainDir);
+  const chain = new RpcSolanaChain({ url: base.localnet.url });
+  const api = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, lookupTables: [], random: () => 0.5, chainStateTtlMs: 0, quote });
+  await api.start();
+  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
+  const jupiter = new SwapApi(new Configuration({ basePath: `${server.url}/swap/v1` }));
+  const call = async (path: string, init: RequestInit) => {
+    const res = await fetch(`${server.url}${path}`, init);
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const send = async (tx: VersionedTransaction): Promise<string> => {
+    const signature = await base.connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+    const record = base.localnet.chain.getRecord(signature);
+    if (record?.err) throw new Error(`transaction failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`);
+    return signature;
+  };
+  const stack: QuoteStack = {
+    base,
+    api,
+    server,
+    jupiter,
+    get: (path) => call(path, {}),
+    post: (path, body) => call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    async signAndSend(swapTransaction, signer) {
+      const tx = VersionedTransaction.deserialize(Buffer.from(swapTransaction, "base64"));
+      tx.sign([signer]);
+      return send(tx);
+    },
+    async send(instructions, payer) {
+      const { blockhash } = await base.connection.getLatestBlockhash();
+      const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message());
+      tx.sign([payer]);
+      return send(tx);
+    },
+    async createLookupTable(authority, addresses) {
+      const slot = await base.connection.getSlot();
+      const batches = createTableBatches(authority.publicKey, authority.publicKey, slot, addresses);
+      for (const instructions of batches.transactions) await stack.send(instructions, authority);
+      return batches.table;
+    },
+    async close() {
+      api.close();
+      await server.close();
+      await base.close();
+    },
+  };
+  return stack;
+}
+
+/** The accounts a table should hold for a swap: every account of its instructions except the signers. */
+export function tableAddressesOf(instructions: readonly { accounts: { pubkey: string; isSigner: boolean }[]; programId: string }[]): PublicKey[] {
+  const out = new Map<string, PublicKey>();
+  for (const ix of instructions) {
+    for (const a of ix.accounts) if (!a.isSigner) out.set(a.pubkey, new PublicKey(a.pubkey));
+  }
+  return [...out.values()];
+}
+
