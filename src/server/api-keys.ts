@@ -61,7 +61,7 @@ export class ApiKeys {
   constructor(private readonly opts: ApiKeysOptions) {
     this.fromEnv = opts.keys.map(digest);
     if (opts.file !== undefined) {
-      this.fromFile = parseKeysFile(fs.readFileSync(opts.file, "utf8"), opts.file).map(digest);
+      this.fromFile = parseKeysFile(readKeysFile(opts.file), opts.file).map(digest);
       fs.watchFile(opts.file, { interval: opts.pollMs ?? 1000, persistent: false }, this.onChange);
       process.on("SIGHUP", this.onHup);
     }
@@ -77,7 +77,7 @@ export class ApiKeys {
     const file = this.opts.file;
     if (file === undefined) return;
     try {
-      this.fromFile = parseKeysFile(fs.readFileSync(file, "utf8"), file).map(digest);
+      this.fromFile = parseKeysFile(readKeysFile(file), file).map(digest);
       this.opts.logger.info({ keys: this.count, file, reason }, "API keys reloaded");
     } catch (err) {
       this.opts.logger.error({ file, reason, error: (err as Error).message }, "API keys file not reloaded; the previous keys stay in force");
@@ -99,6 +99,14 @@ export class ApiKeys {
     if (this.opts.file === undefined) return;
     fs.unwatchFile(this.opts.file, this.onChange);
     process.off("SIGHUP", this.onHup);
+  }
+}
+
+function readKeysFile(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`API_KEYS_FILE: cannot read ${file}: ${(e as Error).message}`);
   }
 }
 

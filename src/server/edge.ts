@@ -143,7 +143,14 @@ export function createEdge({ settings, logger, handshakeTimeoutMs, filePollMs }:
       if (caller !== undefined) values.set(callerKey, caller);
     },
     watch(server) {
-      if (settings.tls) reloader = new TlsReloader({ files: settings.tls, server: server as tls.Server, logger, pollMs: filePollMs });
+      if (!settings.tls) return;
+      reloader = new TlsReloader({ files: settings.tls, server: server as tls.Server, logger, pollMs: filePollMs });
+      // Failed handshakes: cleartext or scanners (debug), refused client certificates (info, for operators of mutual TLS).
+      server.on("tlsClientError", (err: Error & { code?: string }, socket: tls.TLSSocket) => {
+        const line = { address: socket.remoteAddress, code: err.code, reason: err.message.slice(0, 200) };
+        if (/CERT|certificate/i.test(`${err.code ?? ""} ${err.message}`)) logger.info(line, "TLS handshake refused: client certificate");
+        else logger.debug(line, "TLS handshake failed");
+      });
     },
     close() {
       keys?.close();

@@ -163,6 +163,19 @@ describe("API keys: PUBLIC_METRICS / PUBLIC_REFLECTION and no keys", () => {
 });
 
 describe("API keys file (API_KEYS_FILE)", () => {
+  it("an unreadable or invalid file stops the start with a message naming the setting (and the line)", async () => {
+    await expect(startTestServer({ env: { API_KEYS_FILE: "/nonexistent/swapd-keys" } })).rejects.toThrow(/^API_KEYS_FILE: cannot read \/nonexistent\/swapd-keys/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swapd-keys-"));
+    fs.writeFileSync(path.join(dir, "keys"), `${KEY_A}\nshort\n`);
+    try {
+      const err = await startTestServer({ env: { API_KEYS_FILE: path.join(dir, "keys") } }).catch((e: Error) => e);
+      expect((err as Error).message).toMatch(/^API_KEYS_FILE .*keys: line 2: each key must be 8–256/);
+      expect((err as Error).message).not.toContain("short");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("is read at start and reloaded when it changes; a broken file keeps the previous keys", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swapd-keys-"));
     const file = path.join(dir, "keys");

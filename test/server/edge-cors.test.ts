@@ -17,6 +17,7 @@ const LISTED = "https://app.example.com";
 const KEY = "cors-test-key-0001";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`browser CORS test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 function preflight(url: string, origin: string, requestHeaders: string): Promise<Response> {
   return fetch(url, {

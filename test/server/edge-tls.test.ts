@@ -17,6 +17,7 @@ import { connectJson, grpcPkg, grpcSleep, grpcUnary, metadataOf, rest } from "./
 import { slowClient, startTestServer, type LogCapture } from "./helpers.js";
 
 const KEY = "tls-test-key-0001";
+const OPENSSL = hasOpenssl();
 const okRoute = { method: "GET" as const, path: "/test/whoami", handler: () => ({ status: 200, body: { ok: true } }) };
 
 /** Runs the container's health check (src/healthcheck.ts) with `env`; resolves its exit code. */
@@ -32,7 +33,7 @@ function httpsFetch(agent: Agent) {
   return (url: string, init?: any) => undiciFetch(url, { ...init, dispatcher: agent }) as unknown as Promise<Response>;
 }
 
-describe.skipIf(!hasOpenssl())("TLS on the one port", () => {
+describe.skipIf(!OPENSSL)("TLS on the one port", () => {
   let ca: TestCa;
   let serverCert: IssuedCert;
   let server: RunningServer;
@@ -123,7 +124,7 @@ describe.skipIf(!hasOpenssl())("TLS on the one port", () => {
   });
 });
 
-describe.skipIf(!hasOpenssl())("TLS certificate reload", () => {
+describe.skipIf(!OPENSSL)("TLS certificate reload", () => {
   it("new certificate files are picked up without a restart", async () => {
     const first = makeTestCa("first");
     const second = makeTestCa("second", first.dir);
@@ -168,7 +169,7 @@ describe.skipIf(!hasOpenssl())("TLS certificate reload", () => {
   });
 });
 
-describe.skipIf(!hasOpenssl())("mutual TLS (TLS_CLIENT_CA_FILE)", () => {
+describe.skipIf(!OPENSSL)("mutual TLS (TLS_CLIENT_CA_FILE)", () => {
   it("a client certificate signed by the client CA is required, and its subject is logged", async () => {
     const ca = makeTestCa("mtls");
     const clients = makeTestCa("clients", ca.dir);
@@ -190,6 +191,11 @@ describe.skipIf(!hasOpenssl())("mutual TLS (TLS_CLIENT_CA_FILE)", () => {
       await expect(grpcSleep(wrongCert, 1)).rejects.toMatchObject({ code: grpc.status.UNAVAILABLE });
       expect((await connectJson(httpsFetch(agentWith), server.url, "/swapdtest.v1.SlowService/Sleep", { ms: 3 })).body).toEqual({ sleptMs: 3 });
       await expect(undiciFetch(`${server.url}/healthz`, { dispatcher: agentWithout })).rejects.toThrow();
+      // Refused client certificates are logged for the operator (without one, and signed by another CA).
+      await new Promise((r) => setTimeout(r, 50));
+      const refused = logs.lines.filter((l) => l.msg === "TLS handshake refused: client certificate");
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      expect(refused[0]).toMatchObject({ address: "127.0.0.1", code: expect.any(String) });
       const probe = { PORT: String(server.port), TLS_CERT_FILE: serverCert.certFile };
       expect(await healthcheck({ ...probe, HEALTHCHECK_CLIENT_CERT_FILE: bot.certFile, HEALTHCHECK_CLIENT_KEY_FILE: bot.keyFile })).toBe(0);
       await new Promise((r) => setTimeout(r, 20));
