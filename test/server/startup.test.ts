@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
 
 const forbidLitesvm = fileURLToPath(new URL("../fixtures/forbid-litesvm.mjs", import.meta.url));
@@ -41,9 +42,11 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
 
   it("logs each phase once, in order, says the RPC is unreachable, and never loads LiteSVM", async () => {
     const rpc = `http://127.0.0.1:${await closedPort()}`;
+    // PostgreSQL when there is one (a fresh PGlite database takes its own long seconds to create).
+    const database = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };
     swapd = await startSwapdProcess({
       SOLANA_RPC_URL: rpc,
-      DATA_DIR: dataDir,
+      ...database,
       NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${forbidLitesvm}`.trim(),
     });
     const phases = swapd.lines.filter((l) => typeof l["phase"] === "string").map((l) => l["phase"]);
@@ -55,5 +58,5 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
     expect((await fetch(`${swapd.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${swapd.url}/readyz`)).status).toBe(503);
     expect(swapd.stderr()).not.toMatch(/litesvm/);
-  });
+  }, 120_000);
 });
