@@ -1,6 +1,6 @@
 /**
- * What creating a Raydium CPMM pool takes beyond what the adapter reads: the config account's
- * layout, the other accounts' discriminators and the addresses Raydium's program derives for a
+ * What creating a Raydium CPMM pool takes beyond what the adapter reads: the other accounts'
+ * discriminators and the addresses Raydium's program derives for a
  * new pool. Only the localnet writes pools; the service reads them (core/amm/raydium-cpmm.ts).
  */
 import {
@@ -21,44 +21,11 @@ import { RAYDIUM_CPMM_PROGRAM_ID } from "../core/amm/raydium-cpmm.js";
 import { getPublicKeyCodec } from "../core/solana/public-key-codec.js";
 
 /** Anchor account discriminators: sha256("account:<Name>")[0..8]. */
-export const RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([218, 244, 33, 104, 203, 203, 43, 111]);
 export const RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([122, 174, 197, 53, 129, 9, 165, 132]);
 
-/** Raydium CPMM `AmmConfig` (236 bytes), as the SDK's `CpmmConfigInfoLayout`. */
-export interface RaydiumCpmmConfig {
-  readonly discriminator: ReadonlyUint8Array;
-  readonly bump: number;
-  readonly disableCreatePool: boolean;
-  readonly index: number;
-  readonly tradeFeeRate: bigint;
-  readonly protocolFeeRate: bigint;
-  readonly fundFeeRate: bigint;
-  readonly createPoolFee: bigint;
-  readonly protocolOwner: PublicKey;
-  readonly fundOwner: PublicKey;
-  readonly creatorFeeRate: bigint;
-  readonly creatorFeeShareRate: bigint;
-  readonly padding: readonly bigint[];
-}
-
-export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
-  const key = getPublicKeyCodec();
-  return getStructCodec([
-    ["discriminator", fixCodecSize(getBytesCodec(), 8)],
-    ["bump", getU8Codec()],
-    ["disableCreatePool", getBooleanCodec()],
-    ["index", getU16Codec()],
-    ["tradeFeeRate", getU64Codec()],
-    ["protocolFeeRate", getU64Codec()],
-    ["fundFeeRate", getU64Codec()],
-    ["createPoolFee", getU64Codec()],
-    ["protocolOwner", key],
-    ["fundOwner", key],
-    ["creatorFeeRate", getU64Codec()],
-    ["creatorFeeShareRate", getU64Codec()],
-    ["padding", getArrayCodec(getU64Codec(), { size: 14 })],
-  ]) as unknown as Codec<RaydiumCpmmConfig>;
-}
+// The config's layout lives with the adapter (its quote reads the fee rates).
+export { getRaydiumCpmmConfigCodec, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR } from "../core/amm/raydium-cpmm.js";
+export type { RaydiumCpmmConfig } from "../core/amm/raydium-cpmm.js";
 
 export function findRaydiumCpmmPoolAddress(
   config: PublicKey,

@@ -7,6 +7,11 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AmmAdapter, PoolQuote, QuoteParams, SwapMode } from "../../src/core/amm/adapter.js";
 import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
+import { raydiumCpmmAdapter, findRaydiumCpmmAuthority } from "../../src/core/amm/raydium-cpmm.js";
+import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
+import { makeSwapCpmmBaseOutInstruction } from "@raydium-io/raydium-sdk-v2";
+import { BN } from "@coral-xyz/anchor";
+import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import type { AccountMap } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
@@ -15,6 +20,9 @@ import type { RealProgramsStack } from "./real-programs-stack.js";
 const WHIRLPOOL_SOL_USDC = new PublicKey("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ");
 const WHIRLPOOL_SAMO_USDC = new PublicKey("9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX7aFXoAe");
 const WHIRLPOOL_TICKS_PER_ARRAY = 88;
+const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
+const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
 
 /** Reads what the adapter's quote asks for, round by round, straight from the chain. */
 function quoteOnChain<Pool>(stack: RealProgramsStack, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): { pool: Pool; quote: PoolQuote } {
@@ -117,6 +125,55 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           });
         }
       }
+    }
+  });
+
+  describe("Raydium CP (pool written in Raydium's layout)", () => {
+    const adapter = raydiumCpmmAdapter;
+    const mints = orderedMints(USDC, SAMO);
+    const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
+    const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
+    let address: PublicKey;
+
+    beforeAll(() => {
+      address = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves }).pool.address;
+    });
+
+    for (const aToB of [true, false]) {
+      it(`ExactIn ${aToB ? "A→B" : "B→A"} through Jupiter: small and large trades receive exactly outAmount`, async () => {
+        const reserveIn = aToB ? reserves[0] : reserves[1];
+        for (const amount of [reserveIn / 1_000_000n + 7n, reserveIn / 3n]) {
+          const trade = await tradeQuote(stack, user, adapter, address, { amount, swapMode: "ExactIn", aToB });
+          expect(trade.spent).toBe(amount);
+          expect(trade.received).toBe(trade.quote.outAmount);
+          expect(trade.quote.outAmount).toBeGreaterThan(0n);
+        }
+      });
+
+      // Jupiter's exact_out_route with a RaydiumCP step fails inside this Jupiter build (Anchor 2501,
+      // before any CPI: see the chain folder's README), so the ExactOut quote is checked against the
+      // CP program's own swap_base_output, with the quote's inAmount as the maximum it may take.
+      it(`ExactOut ${aToB ? "A→B" : "B→A"} on the CP program's swap_base_output: spends exactly inAmount`, async () => {
+        const reserveOut = aToB ? reserves[1] : reserves[0];
+        for (const amount of [reserveOut / 1_000_000n + 3n, reserveOut / 4n]) {
+          const params = { amount, swapMode: "ExactOut" as const, aToB };
+          const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+          expect(quote.complete, quote.reason).toBe(true);
+          const [inputMint, outputMint] = aToB ? mints : [mints[1], mints[0]];
+          const [inputVault, outputVault] = aToB ? [pool.vaultA, pool.vaultB] : [pool.vaultB, pool.vaultA];
+          const source = stack.fund(user.publicKey, inputMint, 10n ** 18n);
+          const destination = stack.fund(user.publicKey, outputMint, 0n);
+          await stack.send(user, [
+            makeSwapCpmmBaseOutInstruction(
+              adapter.programId, user.publicKey, findRaydiumCpmmAuthority(), pool.configId, address, source, destination,
+              inputVault, outputVault, TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, inputMint, outputMint, pool.observationId,
+              new BN(quote.inAmount.toString()), new BN(amount.toString()),
+            ),
+          ]);
+          expect(stack.tokenBalance(destination)).toBe(amount);
+          expect(10n ** 18n - stack.tokenBalance(source)).toBe(quote.inAmount);
+        }
+      });
     }
   });
 });

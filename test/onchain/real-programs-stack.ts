@@ -82,6 +82,8 @@ export interface RealProgramsStack {
   /** Gives `owner` an associated token account for `mint` holding `amount` (written in SPL Token's layout). */
   fund(owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey;
   tokenBalance(account: PublicKey): bigint;
+  /** Signs and sends instructions as `user`; returns the signature or throws with the logs. */
+  send(user: Keypair, instructions: TransactionInstruction[]): Promise<string>;
   /** POST /swap/v1/swap-instructions, then assemble, sign and send; returns the signature or throws with the logs. */
   /** Writes the snapshot accounts back (the mainnet pools as they were), keeping everything else. */
   restoreSnapshots(): Promise<void>;
@@ -174,6 +176,9 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
         ...(body.cleanupInstruction ? [body.cleanupInstruction] : []),
         ...body.otherInstructions,
       ].map(instruction);
+      return stack.send(user, instructions);
+    },
+    async send(user, instructions) {
       const { blockhash } = await connection.getLatestBlockhash();
       const message = new TransactionMessage({ payerKey: user.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
       const tx = new VersionedTransaction(message);
