@@ -43,7 +43,7 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
   it("logs each phase once, in order, says the RPC is unreachable, and never loads LiteSVM", async () => {
     const rpc = `http://127.0.0.1:${await closedPort()}`;
     // PostgreSQL when there is one (a fresh PGlite database takes its own long seconds to create).
-    const database = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };
+    const database: Record<string, string> = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };
     swapd = await startSwapdProcess({
       SOLANA_RPC_URL: rpc,
       ...database,
