@@ -4,6 +4,7 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./server/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./server/edge-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
@@ -63,6 +64,8 @@ export interface Config {
   readonly lookupTableAuthorities: readonly string[];
   /** PostgreSQL connect, statement and answer timeout, ms. */
   readonly databaseTimeoutMs: number;
+  /** Timeouts and caps against slow and hostile clients (src/server/connection-limits.ts). */
+  readonly connectionLimits: ConnectionLimits;
   /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
   readonly edge: EdgeSettings;
 }
@@ -145,6 +148,20 @@ export function loadConfig(env: Env = process.env): Config {
   const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
   const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
   const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const ms = (name: string, def: number) => int(name, def, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
+  const count = (name: string, def: number, max: number) => int(name, def, 1, max, `must be an integer 1–${max}`);
+  const connectionLimits: ConnectionLimits = {
+    headersTimeoutMs: ms("HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
+    requestTimeoutMs: ms("REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
+    keepAliveTimeoutMs: ms("KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
+    sendTimeoutMs: ms("SEND_TIMEOUT_MS", d.sendTimeoutMs),
+    maxPipelinedRequests: count("MAX_PIPELINED_REQUESTS", d.maxPipelinedRequests, 1_000),
+    h2IdleTimeoutMs: ms("H2_IDLE_TIMEOUT_MS", d.h2IdleTimeoutMs),
+    h2MaxConcurrentStreams: count("H2_MAX_CONCURRENT_STREAMS", d.h2MaxConcurrentStreams, 10_000),
+    h2MaxResetsPerSecond: count("H2_MAX_RESETS_PER_SECOND", d.h2MaxResetsPerSecond, 100_000),
+    maxConnections: count("MAX_CONNECTIONS", d.maxConnections, 1_000_000),
+  };
   const edge = loadEdgeSettings(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -168,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     intermediateTokens,
     lookupTableAuthorities,
     databaseTimeoutMs,
+    connectionLimits,
     edge,
   };
 }

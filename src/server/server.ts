@@ -89,7 +89,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const { config, logger } = opts;
   const shutdown = opts.shutdown ?? createShutdown(logger);
   startDefaultMetrics();
-  const sniffTimeoutMs = opts.sniffTimeoutMs ?? 10_000;
+  // The protocol sniffing (and the TLS handshake) is bounded like the request headers.
+  const sniffTimeoutMs = opts.sniffTimeoutMs ?? config.connectionLimits.headersTimeoutMs;
   const edge = createEdge({ settings: config.edge, logger, handshakeTimeoutMs: sniffTimeoutMs });
 
   const extra = opts.extraServices ?? [];
@@ -164,7 +165,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     connectHandler(req, res);
   };
 
-  const sp = createSinglePortServer(handler, { sniffTimeoutMs, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
+  const sp = createSinglePortServer(handler, {
+    sniffTimeoutMs,
+    limits: config.connectionLimits,
+    ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
+  });
   let addr: AddressInfo;
   try {
     addr = await sp.listen(config.port, config.host);

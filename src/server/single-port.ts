@@ -9,6 +9,16 @@ import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import tls from "node:tls";
+import {
+  http1ServerOptions,
+  startHttp1Timeouts,
+  boundHttp1Pipelining,
+  DEFAULT_CONNECTION_LIMITS,
+  http2ServerOptions,
+  stopHttp1Timeouts,
+  watchHttp2Sessions,
+  type ConnectionLimits,
+} from "./connection-limits.js";
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
@@ -30,10 +40,10 @@ export interface SinglePortServer {
 }
 
 export interface SinglePortOptions {
-  /** Sockets that send no complete preface (or first request bytes) within this time are dropped. */
+  /** Sockets that send no complete preface (or first request bytes) within this time are dropped. Default: the headers timeout. */
   sniffTimeoutMs?: number;
-  /** Idle keep-alive timeout of HTTP/1.1 connections. */
-  keepAliveTimeoutMs?: number;
+  /** Timeouts and caps against slow and hostile clients (connection-limits.ts). */
+  limits?: ConnectionLimits;
   /**
    * TLS server options (src/server/tls.ts): the port then speaks TLS only, and each decrypted
    * connection goes through the same sniffing (ALPN h2 clients send the HTTP/2 preface).
@@ -48,10 +58,12 @@ function closeSoon(sock: net.Socket): void {
 }
 
 export function createSinglePortServer(handler: Handler, opts: SinglePortOptions = {}): SinglePortServer {
-  const sniffTimeoutMs = opts.sniffTimeoutMs ?? 10_000;
-  const h1 = http.createServer(handler as http.RequestListener);
-  h1.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
-  const h2 = http2.createServer({}, handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const limits = opts.limits ?? DEFAULT_CONNECTION_LIMITS;
+  const sniffTimeoutMs = opts.sniffTimeoutMs ?? limits.headersTimeoutMs;
+  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(handler as http.RequestListener, limits));
+  startHttp1Timeouts(h1);
+  const h2 = http2.createServer(http2ServerOptions(limits), handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  watchHttp2Sessions(h2, limits);
   const sockets = new Set<net.Socket>();
   const sniffing = new Set<net.Socket>();
   /** HTTP/1.1 sockets with a request in flight → that request's response. */
@@ -114,6 +126,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     socket.on("data", onData);
   };
   const server = opts.tls ? tls.createServer(opts.tls, accept) : net.createServer(accept);
+  server.maxConnections = limits.maxConnections;
 
   return {
     server,
@@ -131,6 +144,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     stopAccepting() {
       stopping = true;
       server.close();
+      stopHttp1Timeouts(h1);
       for (const s of sniffing) s.destroy();
       // Idle HTTP/1.1 keep-alive connections are closed now; busy ones answer with
       // `Connection: close` and are closed when their response is done.

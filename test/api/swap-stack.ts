@@ -193,9 +193,11 @@ export async function startSwapStack(
     lookupTables?: () => readonly string[];
     /** CHAIN_STATE_TTL_MS (default: the service's default). */
     chainStateTtlMs?: number;
+    /** Programs and account snapshots to load into the embedded chain (on-chain tests). */
+    localnet?: { programsDir?: string; accountsDir?: string };
   } = {},
 ): Promise<SwapStack> {
-  const localnet = await startLocalnet({ port: 0 });
+  const localnet = await startLocalnet({ port: 0, ...options.localnet });
   await seedDemo(localnet, options.extraSeeders);
   const chain = new RpcSolanaChain({ url: options.chainUrl ?? localnet.url, ...options.chainOptions });
   const batches: RecordedReadBatch[] = [];

@@ -6,6 +6,7 @@ import { raydiumClmmAdapter } from "./raydium-clmm.js";
 import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
 import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
+import { meteoraDammV2Adapter } from "./meteora-damm-v2.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AmmAdapter<any>[] = [
@@ -15,6 +16,7 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   raydiumAmmV4Adapter,
   meteoraDlmmAdapter,
   meteoraDammV1Adapter,
+  meteoraDammV2Adapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));

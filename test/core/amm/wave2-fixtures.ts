@@ -126,3 +126,35 @@ export function jupiterStepOf(programId: PublicKey, keys: readonly AccountMeta[]
 export function metasOf(keys: readonly AccountMeta[]) {
   return keys.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
 }
+
+/**
+ * An account in an SDK's Anchor layout: discriminator then the Borsh body. (Anchor's
+ * `coder.accounts.encode` writes into a fixed 1000-byte buffer, too small for some pools.)
+ * Works with both the Anchor 0.2x coders (layouts by name) and 0.30+ ({discriminator, layout}).
+ */
+export function encodeAnchorAccount(coder: any, name: string, value: unknown): Uint8Array {
+  const entry = coder.accounts.accountLayouts.get(name);
+  const body = Buffer.alloc(8192);
+  if (entry.discriminator) {
+    const length = entry.layout.encode(value, body);
+    return Buffer.concat([Buffer.from(entry.discriminator), body.subarray(0, length)]);
+  }
+  const length = entry.encode(value, body);
+  return Buffer.concat([coder.accounts.constructor.accountDiscriminator(name), body.subarray(0, length)]);
+}
+
+/** A zero value of an (Anchor 0.30, camelCase) IDL type: every number 0, every key the default key. */
+export function zeroOf(type: any, types: readonly any[], BN: new (n: number) => unknown): any {
+  if (typeof type === "string") {
+    if (type === "pubkey") return PublicKey.default;
+    if (type === "bool") return false;
+    return /^[ui](64|128)$/.test(type) ? new BN(0) : 0;
+  }
+  if ("array" in type) return Array.from({ length: type.array[1] }, () => zeroOf(type.array[0], types, BN));
+  if ("defined" in type) {
+    const def = types.find((t) => t.name === type.defined.name);
+    if (def.type.kind !== "struct") throw new Error(`zeroOf: ${type.defined.name} is not a struct`);
+    return Object.fromEntries(def.type.fields.map((f: any) => [f.name, zeroOf(f.type, types, BN)]));
+  }
+  throw new Error(`zeroOf: unhandled type ${JSON.stringify(type)}`);
+}

@@ -1,0 +1,215 @@
+/**
+ * Slow, idle and hostile clients against the real port (the server in-process, short limits set
+ * through the environment as an operator would): slowloris headers, a stalled protocol preface,
+ * pipelined requests from a client that never reads, idle HTTP/2 sessions, a stream-reset flood and
+ * more connections than MAX_CONNECTIONS. Health checks must keep answering throughout, and the
+ * server must close the offenders itself.
+ */
+import http2 from "node:http2";
+import net from "node:net";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Health, HealthCheckResponse_ServingStatus as S } from "../../src/gen/grpc/health/v1/health_pb.js";
+import type { RunningServer } from "../../src/server/server.js";
+import { startTestServer } from "../server/helpers.js";
+
+const LIMITS = {
+  HEADERS_TIMEOUT_MS: "600",
+  REQUEST_TIMEOUT_MS: "1500",
+  SEND_TIMEOUT_MS: "800",
+  MAX_PIPELINED_REQUESTS: "4",
+  H2_IDLE_TIMEOUT_MS: "600",
+  H2_MAX_CONCURRENT_STREAMS: "16",
+  H2_MAX_RESETS_PER_SECOND: "20",
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw TCP client that records whether and when the server closed it. */
+interface RawClient {
+  readonly socket: net.Socket;
+  readonly closed: () => boolean;
+  readonly received: () => Buffer;
+}
+
+function rawClient(port: number, options: { read?: boolean } = {}): Promise<RawClient> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    let closed = false;
+    socket.on("error", () => undefined);
+    socket.on("close", () => (closed = true));
+    if (options.read !== false) socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.once("connect", () => resolve({ socket, closed: () => closed, received: () => Buffer.concat(chunks) }));
+    socket.once("error", reject);
+  });
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await sleep(25);
+  }
+  return true;
+}
+
+async function healthz(server: RunningServer): Promise<number> {
+  const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe("slow and hostile clients", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    ({ server } = await startTestServer({ env: LIMITS }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("slowloris: 100 connections trickling header lines are closed by the server; /healthz answers meanwhile", async () => {
+    const clients = await Promise.all(Array.from({ length: 100 }, () => rawClient(server.port)));
+    for (const c of clients) c.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    const trickle = setInterval(() => {
+      for (const c of clients) if (!c.closed()) c.socket.write(`X-Slow-${Date.now()}: 1\r\n`);
+    }, 100);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(await healthz(server));
+      await sleep(100);
+    }
+    // headers timeout 600 ms, checked every 150 ms.
+    const allClosed = await until(() => clients.every((c) => c.closed()), 4_000);
+    clearInterval(trickle);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(allClosed).toBe(true);
+    // Node answers the timed-out request with 408 before closing.
+    expect(clients[0]!.received().toString("latin1")).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it("a stalled HTTP/2 preface and a silent connection are dropped after the headers timeout", async () => {
+    const partial = await rawClient(server.port);
+    partial.socket.write("PRI * HTTP/2.0\r\n"); // the first half of the preface, then nothing
+    const silent = await rawClient(server.port);
+    expect(await until(() => partial.closed() && silent.closed(), 3_000)).toBe(true);
+    expect(await healthz(server)).toBe(200);
+  });
+
+  it("clients pipelining 2,000 requests each without reading are closed by the server; /healthz answers; memory stays bounded", async () => {
+    const heapBefore = process.memoryUsage().heapUsed;
+    const request = `GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n`;
+    // 2,000 × ~7 KB of /metrics per client is far more than the socket buffers of loopback hold.
+    const clients = await Promise.all(Array.from({ length: 6 }, () => rawClient(server.port, { read: false })));
+    for (const c of clients) {
+      c.socket.pause();
+      c.socket.write(request.repeat(2_000));
+    }
+    const statuses: number[] = [];
+    let heapPeak = 0;
+    for (let i = 0; i < 5; i++) {
+      statuses.push(await healthz(server));
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      await sleep(200);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    // A paused client notices the server's close when it writes: keep knocking.
+    const knock = setInterval(() => {
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      for (const c of clients) if (!c.closed()) c.socket.write(request);
+    }, 200);
+    const allClosed = await until(() => clients.every((c) => c.closed()), 20_000);
+    clearInterval(knock);
+    expect(allClosed).toBe(true);
+    console.log(`never-reading clients: closed by the server; heap peak +${((heapPeak - heapBefore) / 1e6).toFixed(1)} MB`);
+    // Unbounded, the server would build 12,000 answers (~90 MB of text alone) at once.
+    expect(heapPeak - heapBefore).toBeLessThan(50e6);
+    expect(await healthz(server)).toBe(200);
+  });
+
+  it("idle HTTP/2 sessions are closed (GOAWAY); a session with an open Watch stream stays", async () => {
+    const sessions = Array.from({ length: 200 }, () => {
+      const s = http2.connect(server.url);
+      s.on("error", () => undefined);
+      let closed = false;
+      s.on("close", () => (closed = true));
+      return { s, closed: () => closed };
+    });
+    const health = createClient(Health, createGrpcTransport({ baseUrl: server.url }));
+    const watchAbort = new AbortController();
+    const watched: S[] = [];
+    let watchEnded = false;
+    const watching = (async () => {
+      try {
+        for await (const m of health.watch({ service: "" }, { signal: watchAbort.signal })) watched.push(m.status);
+      } catch {
+        // aborted by the test
+      }
+      watchEnded = true;
+    })();
+    expect(await until(() => sessions.every((x) => x.closed()), 4_000)).toBe(true);
+    expect(watched).toEqual([S.SERVING]);
+    expect(watchEnded).toBe(false);
+    watchAbort.abort();
+    await watching;
+  });
+
+  it("HTTP/2 sessions advertise H2_MAX_CONCURRENT_STREAMS", async () => {
+    const session = http2.connect(server.url);
+    session.on("error", () => undefined);
+    const settings = await new Promise<http2.Settings>((resolve) => session.once("remoteSettings", resolve));
+    expect(settings.maxConcurrentStreams).toBe(16);
+    session.close();
+  });
+
+  it("a stream-reset flood ends the session (GOAWAY) long before Node's default burst of 1000; /healthz answers", async () => {
+    const session = http2.connect(server.url);
+    session.on("error", () => undefined);
+    let goaway = false;
+    let closed = false;
+    session.on("goaway", () => (goaway = true));
+    session.on("close", () => (closed = true));
+    await new Promise((r) => session.once("remoteSettings", r));
+    let resets = 0;
+    while (!goaway && !closed && resets < 5_000) {
+      try {
+        const stream = session.request({ ":path": "/healthz" });
+        stream.on("error", () => undefined);
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        resets++;
+      } catch {
+        break;
+      }
+      if (resets % 50 === 0) await sleep(1);
+    }
+    await until(() => goaway || closed, 2_000);
+    expect(goaway || closed).toBe(true);
+    console.log(`reset flood: session ended after ${resets} resets`);
+    expect(resets).toBeLessThan(1_000);
+    expect(await healthz(server)).toBe(200);
+    session.destroy();
+  });
+});
+
+describe("MAX_CONNECTIONS", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    ({ server } = await startTestServer({ env: { MAX_CONNECTIONS: "10", HEADERS_TIMEOUT_MS: "5000" } }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("connections past the cap are closed at once; capacity returns when others leave", async () => {
+    const held = await Promise.all(Array.from({ length: 10 }, () => rawClient(server.port)));
+    await sleep(100);
+    const extra = await rawClient(server.port);
+    expect(await until(() => extra.closed(), 2_000)).toBe(true);
+    expect(held.every((c) => !c.closed())).toBe(true);
+    for (const c of held) c.socket.destroy();
+    await sleep(100);
+    expect(await healthz(server)).toBe(200);
+  });
+});
