@@ -11,6 +11,9 @@ import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startEmbeddedChain } from "./localnet/embedded-chain.js";
+import { startLiveChain } from "./chain/live/live-chain.js";
+import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
+import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
@@ -21,11 +24,11 @@ import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 
 /** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
-async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
+async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
     const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
-    return { chain, close: async () => chain.close() };
+    return { chain, websocketUrl: config.solanaWsUrl ?? websocketUrlFor(config.solanaRpcUrl), close: async () => chain.close() };
   }
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
@@ -33,7 +36,24 @@ async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSo
     chain: chainOptions,
   });
   logger.info({ url: embedded.localnet.url }, "embedded chain (LiteSVM) started with demo content");
-  return embedded;
+  return { ...embedded, websocketUrl: config.solanaWsUrl ?? embedded.localnet.websocketUrl };
+}
+
+/** `LIVE_SOURCE`: `auto` = Yellowstone when configured, else the PubSub websocket. */
+function liveSourceOf(config: Config, websocketUrl: string | undefined): LiveSource | undefined {
+  const yellowstone = config.yellowstoneGrpcUrl;
+  switch (config.liveSource) {
+    case "off":
+      return undefined;
+    case "polling":
+      return { kind: "polling", intervalMs: config.livePollMs };
+    case "yellowstone":
+      return yellowstone ? { kind: "yellowstone", url: yellowstone, token: config.yellowstoneGrpcToken } : undefined;
+    case "websocket":
+    case "auto":
+      if (config.liveSource === "auto" && yellowstone) return { kind: "yellowstone", url: yellowstone, token: config.yellowstoneGrpcToken };
+      return websocketUrl ? { kind: "websocket", url: websocketUrl } : { kind: "polling", intervalMs: config.livePollMs };
+  }
 }
 
 export interface Service {
@@ -66,6 +86,19 @@ async function startService(
 ): Promise<Service> {
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
+  const liveSource = liveSourceOf(config, chain.websocketUrl);
+  let live: LiveChain | undefined;
+  if (liveSource) {
+    live = await startLiveChain({
+      chain: chain.chain,
+      source: liveSource,
+      maxAccounts: config.liveAccountsMax,
+      maxStalenessMs: config.liveMaxStalenessMs,
+      onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),
+    });
+    const started = live;
+    shutdown.hook("live chain state", () => started.close());
+  }
   const store = await openStore(
     config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
   );
@@ -80,12 +113,24 @@ async function startService(
     },
     { name: "database", check: () => store.ping() },
   ];
+  if (live) {
+    const accounts = live.accounts;
+    // Degraded, not down: requests read from the RPC meanwhile.
+    readiness.push({
+      name: "live",
+      async check() {
+        const s = accounts.status();
+        return s.degraded ? { degraded: `${s.source}: ${s.detail}` } : undefined;
+      },
+    });
+  }
 
   const swap = createSwapApi({
     chain: chain.chain,
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,
     chainStateTtlMs: config.chainStateTtlMs,
+    ...(live ? { live } : {}),
     quote: {
       ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
@@ -121,6 +166,7 @@ async function startService(
       address: server.url,
       chain: config.solanaRpcUrl ? `rpc ${redactUrl(config.solanaRpcUrl)}` : "embedded",
       database: config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`,
+      live: liveSource ? `${liveSource.kind}${"url" in liveSource ? ` ${redactUrl(liveSource.url)}` : ""}` : "off",
     },
     "swapd listening",
   );
