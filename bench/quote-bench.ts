@@ -86,6 +86,7 @@ async function main(): Promise<number> {
     service = await startServiceProcess({
       solanaRpcUrl: localnet.url,
       env: { INTERMEDIATE_TOKENS: BENCH_INTERMEDIATES.join(","), MARKET_DISCOVERY_TTL_MS: "3600000" },
+      startTimeoutMs: 180_000, // a loaded shared machine compiles the service slowly
     });
     for (const kind of ["direct", "twoHop"] as const) {
       const probe = await runLoad(requestOf(kind, service.url), { concurrency: 1, durationMs: 30_000, maxRequests: 1 });
