@@ -23,8 +23,9 @@ function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-export async function startLocalnetProcess(startTimeoutMs = 30_000): Promise<LocalnetProcess> {
-  const child = fork(CHILD, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+/** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol. */
+export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: string = CHILD): Promise<LocalnetProcess> {
+  const child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`localnet child did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
     child.on("message", (m: { type?: string; url?: string }) => {

@@ -54,6 +54,19 @@ export interface Config {
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
    */
   readonly chainStateTtlMs: number;
+  /** Live account state: its source (`auto` picks Yellowstone when configured, else the websocket), or `off`. */
+  readonly liveSource: LiveSourceSetting;
+  /** PubSub websocket; undefined → derived from the RPC URL as web3.js does (or the embedded chain's). */
+  readonly solanaWsUrl: string | undefined;
+  /** Yellowstone gRPC Geyser endpoint and its token (`x-token`); may hold credentials. */
+  readonly yellowstoneGrpcUrl: string | undefined;
+  readonly yellowstoneGrpcToken: string | undefined;
+  /** Polling period of the `polling` source, ms. */
+  readonly livePollMs: number;
+  /** Most accounts the live cache holds (and subscribes). */
+  readonly liveAccountsMax: number;
+  /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
+  readonly liveMaxStalenessMs: number;
   /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
@@ -75,6 +88,9 @@ export interface Config {
   /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
   readonly edge: EdgeSettings;
 }
+
+export type LiveSourceSetting = "auto" | "websocket" | "yellowstone" | "polling" | "off";
+const LIVE_SOURCES: readonly LiveSourceSetting[] = ["auto", "websocket", "yellowstone", "polling", "off"];
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -179,6 +195,20 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const edge = loadEdgeSettings(env, problems);
 
+  const liveRaw = str("LIVE_SOURCE")?.toLowerCase() ?? "auto";
+  let liveSource: LiveSourceSetting = "auto";
+  if ((LIVE_SOURCES as readonly string[]).includes(liveRaw)) liveSource = liveRaw as LiveSourceSetting;
+  else problems.push(`LIVE_SOURCE: must be one of ${LIVE_SOURCES.join(", ")} (got ${JSON.stringify(liveRaw)})`);
+  const solanaWsUrl = url("SOLANA_WS_URL", ["ws:", "wss:"]);
+  const yellowstoneGrpcUrl = url("YELLOWSTONE_GRPC_URL", ["http:", "https:"]);
+  const yellowstoneGrpcToken = str("YELLOWSTONE_GRPC_TOKEN");
+  if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && str("YELLOWSTONE_GRPC_URL") === undefined) {
+    problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
+  }
+  const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
+  const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
+  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -195,6 +225,13 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     rpcTimeoutMs,
     chainStateTtlMs,
+    liveSource,
+    solanaWsUrl,
+    yellowstoneGrpcUrl,
+    yellowstoneGrpcToken,
+    livePollMs,
+    liveAccountsMax,
+    liveMaxStalenessMs,
     marketsFile,
     marketDiscoveryTtlMs,
     intermediateTokens,

@@ -10,7 +10,9 @@ import { createShutdown, installSignalHandlers, type Shutdown } from "./server/s
 import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
-import { startEmbeddedChain } from "./localnet/embedded-chain.js";
+import { startLiveChain } from "./chain/live/live-chain.js";
+import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
+import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
@@ -22,20 +24,59 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 
-/** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
-async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; close(): Promise<void> }> {
+/** Milliseconds since the process started, for the start-up log lines. */
+function sinceStart(): number {
+  return Math.round(performance.now());
+}
+
+/**
+ * The chain the service talks to: a configured RPC, or the embedded localnet with demo content.
+ * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
+ * process with SOLANA_RPC_URL never loads it.
+ */
+async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
+    const url = redactUrl(config.solanaRpcUrl);
     const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
-    return { chain, close: async () => chain.close() };
+    logger.info({ phase: "chain", chain: `rpc ${url}`, ms: sinceStart() }, "chain: using the configured RPC");
+    // Not awaited: an unreachable RPC must not hold up the start (requests answer UNAVAILABLE and
+    // /readyz says why until it answers), but it is said at once, not at the first request.
+    void checkChainReadiness(chain, Math.min(config.rpcTimeoutMs, 5_000)).then((r) =>
+      r.ready
+        ? logger.info({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC reachable")
+        : logger.warn({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC unreachable at start"),
+    );
+    return { chain, websocketUrl: config.solanaWsUrl ?? websocketUrlFor(config.solanaRpcUrl), close: async () => chain.close() };
   }
+  const { startEmbeddedChain } = await import("./localnet/embedded-chain.js");
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
     chain: chainOptions,
   });
-  logger.info({ url: embedded.localnet.url }, "embedded chain (LiteSVM) started with demo content");
-  return embedded;
+  logger.info(
+    { phase: "chain", chain: "embedded", url: embedded.localnet.url, ms: sinceStart() },
+    "chain: embedded chain (LiteSVM) started with demo content",
+  );
+  return { ...embedded, websocketUrl: config.solanaWsUrl ?? embedded.localnet.websocketUrl };
+}
+
+/** `LIVE_SOURCE`: `auto` = Yellowstone when configured, else the PubSub websocket. */
+function liveSourceOf(config: Config, websocketUrl: string | undefined): LiveSource | undefined {
+  const yellowstone = config.yellowstoneGrpcUrl;
+  switch (config.liveSource) {
+    case "off":
+      return undefined;
+    case "polling":
+      return { kind: "polling", intervalMs: config.livePollMs };
+    case "yellowstone":
+      return yellowstone ? { kind: "yellowstone", url: yellowstone, token: config.yellowstoneGrpcToken } : undefined;
+    case "websocket":
+    case "auto":
+      if (config.liveSource === "auto" && yellowstone) return { kind: "yellowstone", url: yellowstone, token: config.yellowstoneGrpcToken };
+      return websocketUrl ? { kind: "websocket", url: websocketUrl } : { kind: "polling", intervalMs: config.livePollMs };
+  }
 }
 
 export interface Service {
@@ -66,12 +107,33 @@ async function startService(
   extra: Partial<StartServerOptions>,
   shutdown: Shutdown,
 ): Promise<Service> {
+  // One after the other: both are CPU work on this one thread (LiteSVM and its demo content,
+  // PGlite's WebAssembly), so opening them side by side gains nothing and mixes their log lines.
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
-  const store = await openStore(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
-  );
+  const liveSource = liveSourceOf(config, chain.websocketUrl);
+  let live: LiveChain | undefined;
+  if (liveSource) {
+    live = await startLiveChain({
+      chain: chain.chain,
+      source: liveSource,
+      maxAccounts: config.liveAccountsMax,
+      maxStalenessMs: config.liveMaxStalenessMs,
+      onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),
+    });
+    const started = live;
+    shutdown.hook("live chain state", () => started.close());
+  }
+  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+  });
   shutdown.hook("store", () => store.close());
+  logger.info(
+    { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
+    store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
+  );
   const readiness: ReadinessCheck[] = [
     {
       name: "chain",
@@ -82,12 +144,24 @@ async function startService(
     },
     { name: "database", check: () => store.ping() },
   ];
+  if (live) {
+    const accounts = live.accounts;
+    // Degraded, not down: requests read from the RPC meanwhile.
+    readiness.push({
+      name: "live",
+      async check() {
+        const s = accounts.status();
+        return s.degraded ? { degraded: `${s.source}: ${s.detail}` } : undefined;
+      },
+    });
+  }
 
   const swap = createSwapApi({
     chain: chain.chain,
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,
     chainStateTtlMs: config.chainStateTtlMs,
+    ...(live ? { live } : {}),
     quote: {
       ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
@@ -140,9 +214,12 @@ async function startService(
 
   logger.info(
     {
+      phase: "listening",
       address: server.url,
       chain: config.solanaRpcUrl ? `rpc ${redactUrl(config.solanaRpcUrl)}` : "embedded",
-      database: config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`,
+      database,
+      ms: sinceStart(),
+      live: liveSource ? `${liveSource.kind}${"url" in liveSource ? ` ${redactUrl(liveSource.url)}` : ""}` : "off",
     },
     "swapd listening",
   );

@@ -33,3 +33,9 @@ export function contextValue(json: unknown): unknown {
   }
   return (json as { value: unknown }).value;
 }
+
+/** `{context: {slot}, value}` → the slot, when the node sent one. */
+export function contextSlot(json: unknown): number | undefined {
+  const slot = (json as { context?: { slot?: unknown } } | null)?.context?.slot;
+  return typeof slot === "number" ? slot : undefined;
+}

@@ -18,7 +18,7 @@ import type {
 } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { decodeMintInfo } from "../core/solana/token-accounts.js";
-import { accountFromJson, contextValue } from "./account-json.js";
+import { accountFromJson, contextSlot, contextValue } from "./account-json.js";
 import { ChainError, ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
 import { MintAccountCache } from "./mint-account-cache.js";
 import { RpcTransport } from "./rpc-transport.js";
@@ -212,7 +212,8 @@ export class RpcSolanaChain implements SolanaChain {
     const feesIndex = request.prioritizationFeeAccounts
       ? calls.push(this.prioritizationFeesCall(request.prioritizationFeeAccounts)) - 1
       : -1;
-    const cachedBlockhash = request.latestBlockhash ? this.freshBlockhash() : undefined;
+    const setIndices = (request.prioritizationFeeAccountSets ?? []).map((set) => calls.push(this.prioritizationFeesCall(set)) - 1);
+    const cachedBlockhash = request.latestBlockhash === true ? this.freshBlockhash() : undefined;
     const blockhashIndex =
       request.latestBlockhash && !cachedBlockhash
         ? calls.push({ method: "getLatestBlockhash", params: [{ commitment: this.commitment }] }) - 1
@@ -225,6 +226,7 @@ export class RpcSolanaChain implements SolanaChain {
       return answer.result;
     };
     const read = this.parse("batch", () => accountChunks.flatMap((part, i) => parseAccounts(part, contextValue(resultOf(i)))));
+    const slots = accountChunks.map((_, i) => contextSlot(resultOf(i))).filter((s): s is number => s !== undefined);
     const mints = new Map<string, AccountData | null>(known);
     unknown.forEach((mint, i) => {
       const account = read[request.accounts.length + i] ?? null;
@@ -234,7 +236,9 @@ export class RpcSolanaChain implements SolanaChain {
     return this.parse("batch", () => ({
       accounts: read.slice(0, request.accounts.length),
       mints,
+      ...(slots.length > 0 ? { contextSlot: Math.min(...slots) } : {}),
       ...(feesIndex >= 0 ? { prioritizationFees: parseFees(resultOf(feesIndex)) } : {}),
+      ...(setIndices.length > 0 ? { prioritizationFeeSets: setIndices.map((i) => parseFees(resultOf(i))) } : {}),
       ...(request.latestBlockhash
         ? {
             latestBlockhash:

@@ -49,8 +49,13 @@ export interface ReadBatchRequest {
   readonly mints?: readonly PublicKey[];
   /** When present, `getRecentPrioritizationFees` for these (write-locked) accounts (the first 128: the RPC's limit). */
   readonly prioritizationFeeAccounts?: readonly PublicKey[];
-  /** Include the latest blockhash (served from the ≤ 1 s cache when fresh, not re-requested). */
-  readonly latestBlockhash?: boolean;
+  /** More account sets whose fees to read in the same request (background refresh of several routes). */
+  readonly prioritizationFeeAccountSets?: readonly (readonly PublicKey[])[];
+  /**
+   * Include the latest blockhash (served from the ≤ 1 s cache when fresh, not re-requested);
+   * `"refresh"` asks the node every time (the background keeper).
+   */
+  readonly latestBlockhash?: boolean | "refresh";
 }
 
 export interface ReadBatchResult {
@@ -59,7 +64,14 @@ export interface ReadBatchResult {
   /** Every requested mint by base58 (cached or read); `null` = the account does not exist. */
   readonly mints: ReadonlyMap<string, AccountData | null>;
   readonly prioritizationFees?: PrioritizationFee[];
+  /** One entry per `prioritizationFeeAccountSets` entry, in order. */
+  readonly prioritizationFeeSets?: PrioritizationFee[][];
   readonly latestBlockhash?: LatestBlockhash;
+  /**
+   * The slot the node read `accounts` (and the mints read with them) at — the lowest of the
+   * `getMultipleAccounts` contexts; absent when nothing was read or the node sent no context.
+   */
+  readonly contextSlot?: number;
 }
 
 export interface SignaturesForAddressOptions {

@@ -35,6 +35,7 @@ export class LocalChain {
   private readonly validBlockhashes = new Map<string, number>();
   private readonly slotHashes: { slot: bigint; hash: string }[] = [];
   private readonly history = new TransactionHistory();
+  private readonly writeListeners = new Set<(keys: readonly PublicKey[], slot: number) => void>();
 
   constructor() {
     // Blockhash validity is checked here (a window of recent hashes) instead of by LiteSVM,
@@ -89,6 +90,20 @@ export class LocalChain {
 
   setAccount(key: PublicKey, account: AccountInput): void {
     writeAccount(this.svm, key, account);
+    this.accountsWritten([key], this.slotValue);
+  }
+
+  /**
+   * Called with the accounts a landed transaction wrote (its writable accounts; only the fee payer
+   * for a failed one) at its slot, and with each `setAccount` at the current slot (account subscriptions).
+   */
+  onAccountsWritten(listener: (keys: readonly PublicKey[], slot: number) => void): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  private accountsWritten(keys: readonly PublicKey[], slot: number): void {
+    for (const listener of this.writeListeners) listener(keys, slot);
   }
 
   programAccounts(owner: PublicKey): AccountData[] {
@@ -235,6 +250,8 @@ export class LocalChain {
     // The next slot first: listeners (signature subscriptions) see the chain past this transaction.
     this.enterSlot(this.slotValue + 1);
     this.history.add(record);
+    const written = outcome.err === null ? keys.filter((_, i) => message.isAccountWritable(i)) : keys.slice(0, 1);
+    this.accountsWritten(written, record.slot);
     return { signature };
   }
 }

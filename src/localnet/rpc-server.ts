@@ -20,6 +20,8 @@ export interface LocalnetRpcServer {
   readonly websocketPort: number | undefined;
   stats(): LocalnetRpcStats;
   resetStats(): void;
+  /** Drops every streaming connection (websocket) and refuses new ones while `down`: an outage for tests. */
+  setStreamsDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
     port: boundPort,
     websocketPort: alias ? boundPort + 1 : undefined,
     stats: () => ({ httpRequests, calls: { ...calls } }),
+    setStreamsDown: (down) => subscriptions.setDown(down),
     resetStats: () => {
       httpRequests = 0;
       calls = {};

@@ -1,25 +1,44 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { PublicKey } from "@solana/web3.js";
 import { WebSocketServer } from "ws";
 import type { WebSocket } from "ws";
+import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { encodeAccount } from "./account-encoding.js";
 import { JsonRpcError, RpcErrorCode } from "./json-rpc-error.js";
 import type { LocalChain } from "./local-chain.js";
 
 /**
- * The part of the validator's PubSub websocket that web3.js needs to confirm transactions
- * (`confirmTransaction`, `sendAndConfirmTransaction`): `signatureSubscribe`/`signatureUnsubscribe`.
- * Transactions execute synchronously here, so a subscription to a landed signature is notified at once.
+ * The validator's PubSub websocket, the parts clients use: `signatureSubscribe` (what web3.js
+ * needs to confirm transactions; transactions execute synchronously here, so a subscription to a
+ * landed signature is notified at once), `accountSubscribe` (base64 / base58 data, notified when
+ * a landed transaction or `setAccount` writes the account; a closed account comes as 0 lamports,
+ * no data, owned by the System program, as a validator sends it), `slotSubscribe` (one
+ * notification per new slot), and `*Unsubscribe`.
  */
+const SYSTEM_PROGRAM = new PublicKey("11111111111111111111111111111111");
+
 export class SignatureSubscriptions {
   private readonly wss = new WebSocketServer({ noServer: true });
   private nextId = 1;
+  private refusing = false;
 
   constructor(private readonly chain: LocalChain) {
     this.wss.on("connection", (socket) => this.serve(socket));
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.refusing) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit("connection", ws, req));
+  }
+
+  /** Drops every websocket connection and refuses new ones while `down` (a websocket outage, for tests). */
+  setDown(down: boolean): void {
+    this.refusing = down;
+    if (down) for (const client of this.wss.clients) client.terminate();
   }
 
   close(): void {
@@ -69,6 +88,48 @@ export class SignatureSubscriptions {
           subscription,
           this.chain.onTransaction((record) => {
             if (record.signature === signature) notify(record.err, record.slot);
+          }),
+        );
+        return;
+      }
+      if (req.method === "accountSubscribe" && typeof req.params?.[0] === "string") {
+        let key;
+        try {
+          key = publicKeyFromBase58(req.params[0]);
+        } catch {
+          send({ jsonrpc: "2.0", id: req.id, error: new JsonRpcError(RpcErrorCode.invalidParams, "Invalid Request: Invalid pubkey provided").toJSON() });
+          return;
+        }
+        const config = (req.params[1] ?? {}) as { encoding?: string };
+        const address = key.toBase58();
+        const subscription = this.nextId++;
+        send({ jsonrpc: "2.0", id: req.id, result: subscription });
+        disposers.set(
+          subscription,
+          this.chain.onAccountsWritten((keys, slot) => {
+            if (!keys.some((k) => k.toBase58() === address)) return;
+            const account = this.chain.getAccount(key);
+            let value;
+            try {
+              value = account
+                ? encodeAccount(account, { encoding: config.encoding ?? "base64" })
+                : encodeAccount({ address: key, lamports: 0n, data: new Uint8Array(0), owner: SYSTEM_PROGRAM, executable: false }, { encoding: "base64" });
+            } catch {
+              return; // base58 over the limit: a validator sends nothing either
+            }
+            send({ jsonrpc: "2.0", method: "accountNotification", params: { result: { context: { slot }, value }, subscription } });
+          }),
+        );
+        return;
+      }
+      if (req.method === "slotSubscribe") {
+        const subscription = this.nextId++;
+        send({ jsonrpc: "2.0", id: req.id, result: subscription });
+        disposers.set(
+          subscription,
+          this.chain.onTransaction(() => {
+            const slot = this.chain.slot;
+            send({ jsonrpc: "2.0", method: "slotNotification", params: { result: { slot, parent: slot - 1, root: slot - 1 }, subscription } });
           }),
         );
         return;

@@ -28,6 +28,8 @@ export interface Localnet {
   /** What the RPC server received since start (or `resetStats`). */
   stats(): LocalnetRpcStats;
   resetStats(): void;
+  /** Drops the websocket (and Geyser) connections and refuses new ones while `down` (outage tests). */
+  setStreamsDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     airdrop: (key, lamports) => chain.airdrop(key, lamports),
     stats: () => server.stats(),
     resetStats: () => server.resetStats(),
+    setStreamsDown: (down) => server.setStreamsDown(down),
     close: () => server.close(),
   };
 }

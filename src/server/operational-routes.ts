@@ -19,7 +19,8 @@ export function operationalRoutes({ readiness, isShuttingDown }: OperationalRout
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
         const checks = await runReadiness(readiness);
         const ok = Object.values(checks).every((c) => c.ok);
-        return { status: ok ? 200 : 503, body: { status: ok ? "ready" : "not ready", checks } };
+        const degraded = Object.values(checks).some((c) => "degraded" in c);
+        return { status: ok ? 200 : 503, body: { status: ok ? (degraded ? "degraded" : "ready") : "not ready", checks } };
       },
     },
     {

@@ -1,13 +1,16 @@
 /** A readiness check of `GET /readyz`: resolves when ready, throws (with a reason) when not. */
 export interface ReadinessCheck {
   readonly name: string;
-  check(signal: AbortSignal): Promise<void>;
+  /** Resolves `{degraded}` when serving but impaired: `/readyz` stays 200 and says "degraded". */
+  check(signal: AbortSignal): Promise<void | { degraded: string } | undefined>;
   /** Default 2000 ms. */
   readonly timeoutMs?: number;
 }
 
 /** Runs every check in parallel, each within its timeout (then aborted); never throws. */
-export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, { ok: boolean; ms: number; error?: string }>> {
+export async function runReadiness(
+  checks: readonly ReadinessCheck[],
+): Promise<Record<string, { ok: boolean; ms: number; error?: string; degraded?: string }>> {
   const entries = await Promise.all(
     checks.map(async (c) => {
       const t0 = Date.now();
@@ -15,7 +18,7 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
       const timeoutMs = c.timeoutMs ?? 2000;
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
+        const result = await Promise.race([
           c.check(ac.signal),
           new Promise((_, reject) => {
             timer = setTimeout(() => {
@@ -24,7 +27,8 @@ export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<R
             }, timeoutMs);
           }),
         ]);
-        return [c.name, { ok: true, ms: Date.now() - t0 }] as const;
+        const degraded = (result as { degraded?: unknown } | undefined)?.degraded;
+        return [c.name, { ok: true, ms: Date.now() - t0, ...(typeof degraded === "string" ? { degraded } : {}) }] as const;
       } catch (e) {
         return [c.name, { ok: false, ms: Date.now() - t0, error: (e as Error).message ?? String(e) }] as const;
       } finally {

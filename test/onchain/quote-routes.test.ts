@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { NATIVE_MINT } from "./real-programs-stack.js";
-import { JUP6, startQuoteStack, tableAddressesOf } from "./quote-stack.js";
+import { JUP6, startQuoteStack } from "./quote-stack.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseAltArgs, runAlt } from "../../src/alt/alt-command.js";
 import type { QuoteStack } from "./quote-stack.js";
 
 const SOL = NATIVE_MINT.toBase58();
@@ -65,7 +69,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     expect(balance(user.publicKey, USDC) - before).toBe(BigInt(quote.outAmount));
   });
 
-  it("SOL → SAMO goes through USDC (2 hops, shared accounts); with a relay tip it is too big without lookup tables, fits with a discovered one, and pays exactly", async () => {
+  it("SOL → SAMO goes through USDC (2 hops, shared accounts); with a relay tip it is too big without lookup tables, fits with the table `npm run alt -- create` made for its markets (found by authority), and pays exactly", async () => {
     await stack.base.restoreSnapshots();
     const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: SAMO, amount: 100_000_000 });
     expect(quote.routePlan.map((s) => [s.swapInfo.ammKey, s.swapInfo.inputMint, s.swapInfo.outputMint, s.percent])).toEqual([
@@ -84,15 +88,16 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     expect(tooBig.body.errorCode).toBe("TRANSACTION_TOO_LARGE");
     expect(tooBig.body.error).toMatch(/the swap transaction is \d{4} bytes, over Solana's 1232-byte limit/);
 
-    // A table with the swap's accounts, owned by the configured authority, found by the index.
-    const instructions = (await stack.post("/swap/v1/swap-instructions", request)).body;
-    expect(instructions.addressLookupTableAddresses).toEqual([]);
-    const table = await stack.createLookupTable(
-      tableAuthority,
-      tableAddressesOf(
-        [...instructions.setupInstructions, instructions.swapInstruction, instructions.cleanupInstruction, ...instructions.otherInstructions].filter(Boolean),
-      ),
+    // `npm run alt -- create` with the two pools as the markets: a table owned by the configured authority.
+    const dir = mkdtempSync(join(tmpdir(), "swapd-alt-"));
+    writeFileSync(join(dir, "authority.json"), JSON.stringify([...tableAuthority.secretKey]));
+    writeFileSync(join(dir, "markets.json"), JSON.stringify([WHIRLPOOL_SOL_USDC, WHIRLPOOL_SAMO_USDC]));
+    const created = await runAlt(
+      parseAltArgs(["create", "--keypair", join(dir, "authority.json"), "--markets", join(dir, "markets.json"), "--rpc", stack.base.localnet.url], {}),
     );
+    rmSync(dir, { recursive: true, force: true });
+    const table = created.table;
+    expect(created.left).toBe(0);
     const found = await stack.api.quote.lookupTables.refresh();
     expect(found.map((t) => t.key.toBase58())).toEqual([table.toBase58()]);
 

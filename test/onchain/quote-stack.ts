@@ -9,7 +9,6 @@ import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import type { SwapApi as ServiceSwapApi } from "../../src/api/swap/swap-api.js";
 import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
-import { createTableBatches } from "../../src/alt/lookup-table-batches.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
 import { startRealProgramsStack } from "./real-programs-stack.js";
@@ -28,8 +27,6 @@ export interface QuoteStack {
   signAndSend(swapTransaction: string, signer: Keypair): Promise<string>;
   /** Sends instructions as one v0 transaction paid and signed by `payer`. */
   send(instructions: TransactionInstruction[], payer: Keypair): Promise<string>;
-  /** Creates a lookup table owned by `authority` holding `addresses`; usable from the next transaction. */
-  createLookupTable(authority: Keypair, addresses: readonly PublicKey[]): Promise<PublicKey>;
   close(): Promise<void>;
 }
 
@@ -69,12 +66,6 @@ export async function startQuoteStack(chainDir: string, quote: QuoteApiOptions =
       tx.sign([payer]);
       return send(tx);
     },
-    async createLookupTable(authority, addresses) {
-      const slot = await base.connection.getSlot();
-      const batches = createTableBatches(authority.publicKey, authority.publicKey, slot, addresses);
-      for (const instructions of batches.transactions) await stack.send(instructions, authority);
-      return batches.table;
-    },
     async close() {
       api.close();
       await server.close();
@@ -83,13 +74,3 @@ export async function startQuoteStack(chainDir: string, quote: QuoteApiOptions =
   };
   return stack;
 }
-
-/** The accounts a table should hold for a swap: every account of its instructions except the signers. */
-export function tableAddressesOf(instructions: readonly { accounts: { pubkey: string; isSigner: boolean }[]; programId: string }[]): PublicKey[] {
-  const out = new Map<string, PublicKey>();
-  for (const ix of instructions) {
-    for (const a of ix.accounts) if (!a.isSigner) out.set(a.pubkey, new PublicKey(a.pubkey));
-  }
-  return [...out.values()];
-}
-

@@ -48,6 +48,8 @@ export function swapResponseToJupiterJson(outcome: SwapInstructionsOutcome): Rec
     computeUnitLimit: outcome.computeUnitLimit,
     prioritizationType: prioritizationTypeJson(outcome.prioritizationType),
     simulationSlot: outcome.simulationSlot === undefined ? null : Number(outcome.simulationSlot),
+    // swapd's addition (live chain state): the slot of the oldest pool state used.
+    ...(outcome.contextSlot === undefined ? {} : { contextSlot: Number(outcome.contextSlot) }),
     dynamicSlippageReport: null,
     simulationError: outcome.simulationError ?? null,
     addressesByLookupTableAddress: null,

@@ -168,6 +168,7 @@ export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstr
     computeUnitLimit: outcome.computeUnitLimit,
     prioritizationType: prioritizationTypeToProto(outcome.prioritizationType),
     ...(outcome.simulationSlot !== undefined ? { simulationSlot: outcome.simulationSlot } : {}),
+    ...(outcome.contextSlot !== undefined ? { contextSlot: outcome.contextSlot } : {}),
     ...(outcome.simulationError ? { simulationError: outcome.simulationError } : {}),
     blockhashWithMetadata: {
       blockhash: outcome.blockhashWithMetadata.blockhash,

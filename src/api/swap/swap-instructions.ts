@@ -6,10 +6,16 @@
  * Validation runs before any RPC call; errors are the core's and the chain's (see swap-errors.ts).
  * Fee samples and the user's token accounts are reused for `chainStateTtlMs` (chain-state-cache.ts),
  * so a warm repeated request makes no round trip at all.
+ *
+ * With live chain state (`live`, chain/live/): pools and what the AMMs derive from them come from
+ * the live account cache (streamed, see live-accounts.ts), the blockhash and fee samples from the
+ * background keeper; only what no cache holds is read (and then enters the live cache). A warm
+ * request makes no round trip; `contextSlot` is the slot of the oldest account state used.
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AddressLookupTableAccount } from "@solana/web3.js";
 import type { LatestBlockhash, SolanaChain } from "../../chain/solana-chain.js";
+import type { LiveChain } from "../../chain/live/live-chain.js";
 import type { AccountData } from "../../core/solana/account.js";
 import { shortenLastValidBlockHeight } from "../../core/swap/blockhash.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/build.js";
@@ -60,6 +66,8 @@ export interface SwapInstructionsDeps {
    * measured with `now`; 0 = read on every request. Default 1 000.
    */
   readonly chainStateTtlMs?: number;
+  /** Live chain state (account cache + background blockhash/fees); without it every request reads. */
+  readonly live?: LiveChain;
 }
 
 export interface BlockhashWithMetadata {
@@ -76,6 +84,8 @@ export interface SwapInstructionsOutcome extends SwapInstructionsResult {
   readonly blockhashWithMetadata: BlockhashWithMetadata;
   readonly simulationSlot: bigint | undefined;
   readonly simulationError: SimulationFailure | undefined;
+  /** Slot of the oldest live account state used (pools and their derived accounts); undefined without live state. */
+  readonly contextSlot?: bigint;
   /** The chosen lookup tables' contents (`addressLookupTableAddresses`), to compile the transaction with. */
   readonly lookupTableAccounts: readonly AddressLookupTableAccount[];
 }
@@ -92,7 +102,7 @@ function toLookupTable(account: AddressLookupTableAccount): LookupTable {
 
 /** Creates the operation; the pool cache lives as long as the returned function, mints are cached by the chain. */
 export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstructionsOperation {
-  const { chain } = deps;
+  const { chain, live } = deps;
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const poolCache: ImmutablePoolCache = deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES);
@@ -119,39 +129,60 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const readKeys = routeReadKeys(parsed); // derived once, used by every step below
     const mintAddresses = new Set(readKeys.mints.map((k) => base58Of(k)));
     const accounts = new Map<string, AccountData | null>();
-    const userAccounts = chainState.enabled ? new Set(readKeys.userAccounts.map((k) => base58Of(k))) : undefined;
+    // The user's own accounts keep the short cache; everything else (pools, the fee account) is live state.
+    const userAccounts = new Set(readKeys.userAccounts.map((k) => base58Of(k)));
+    /** Addresses of the live (or, without it, read) account state this answer is built from. */
+    const stateUsed: string[] = [];
     const reads: PublicKey[] = [];
     for (const key of planAccountReads(parsed, readKeys, poolCache)) {
       const address = base58Of(key);
       if (mintAddresses.has(address)) continue;
-      const cached = userAccounts?.has(address) ? chainState.freshAccount(address) : undefined;
-      if (cached) accounts.set(address, cached.account);
-      else reads.push(key);
+      if (userAccounts.has(address)) {
+        const cached = chainState.freshAccount(address);
+        if (cached) {
+          accounts.set(address, cached.account);
+          continue;
+        }
+      } else if (live) {
+        stateUsed.push(address);
+        const hit = live.accounts.get(address);
+        if (hit) {
+          accounts.set(address, hit.account);
+          continue;
+        }
+      }
+      reads.push(key);
     }
     const feeAccounts = needsFeeSamples(parsed) ? planPriorityFeeAccounts(parsed) : undefined;
-    const cachedFees = feeAccounts && chainState.freshFees(feeAccounts);
+    const cachedFees = feeAccounts && (live?.background.feeSamples(feeAccounts) ?? chainState.freshFees(feeAccounts));
+    const keptBlockhash = live?.background.blockhash();
     const readAt = now();
     const [batch, lookupTableAccounts] = await Promise.all([
       chain.readBatch({
         accounts: reads,
         mints: readKeys.mints,
         ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
-        latestBlockhash: true,
+        latestBlockhash: keptBlockhash === undefined,
       }),
       parsed.asLegacyTransaction ? [] : loadLookupTables(), // legacy messages cannot use tables
     ]);
-    const blockhash: LatestBlockhash = batch.latestBlockhash!;
+    const blockhash: LatestBlockhash = keptBlockhash ?? batch.latestBlockhash!;
     const fetchedAtMs = now();
+    const adopt = (key: PublicKey, account: AccountData | null, slot: number | undefined) => {
+      if (live) live.accounts.adopt(key, account, slot ?? live.accounts.newestSlot() ?? 0);
+    };
     reads.forEach((key, i) => {
       const address = base58Of(key);
       const account = batch.accounts[i] ?? null;
       accounts.set(address, account);
-      if (userAccounts?.has(address)) chainState.rememberAccount(address, account, readAt);
+      if (userAccounts.has(address)) chainState.rememberAccount(address, account, readAt);
+      else adopt(key, account, batch.contextSlot);
     });
     let feeSamples: readonly number[] = cachedFees ?? [];
     if (feeAccounts && !cachedFees) {
       feeSamples = (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee);
       chainState.rememberFees(feeAccounts, feeSamples, readAt);
+      live?.background.rememberFees(feeAccounts, feeSamples, readAt);
     }
     for (const [address, account] of batch.mints) accounts.set(address, account);
 
@@ -161,11 +192,25 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const route = resolveRoute(parsed, mints, programAuthorityId);
 
     // ---- a second read only for what the AMMs derive from their pools -------------------------
-    const dependencies = planDependencies({ accounts, pools, route });
+    const dependencies: PublicKey[] = [];
+    for (const key of planDependencies({ accounts, pools, route })) {
+      const address = base58Of(key);
+      if (live) stateUsed.push(address);
+      const hit = live?.accounts.get(address);
+      if (hit) accounts.set(address, hit.account);
+      else dependencies.push(key);
+    }
     if (dependencies.length > 0) {
       const more = await chain.readBatch({ accounts: dependencies });
-      dependencies.forEach((key, i) => accounts.set(base58Of(key), more.accounts[i] ?? null));
+      dependencies.forEach((key, i) => {
+        const address = base58Of(key);
+        const account = more.accounts[i] ?? null;
+        accounts.set(address, account);
+        adopt(key, account, more.contextSlot);
+      });
     }
+    const oldestSlot = live?.accounts.oldestSlot(stateUsed);
+    live?.observeAge(oldestSlot);
 
     let result = buildSwapInstructions(parsed, {
       accounts,
@@ -194,6 +239,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
       },
       simulationSlot: undefined, // the chain port does not report the simulation's slot
       simulationError,
+      ...(oldestSlot !== undefined ? { contextSlot: BigInt(oldestSlot) } : {}),
       lookupTableAccounts: lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
     };
   };

@@ -14,7 +14,11 @@ interface Slot<V> {
 export class BoundedLruMap<K, V> {
   private readonly entries = new Map<K, Slot<V>>();
 
-  constructor(private readonly maxEntries: number) {
+  /** `onEvict` is told about each entry dropped to make room (not about `delete`). */
+  constructor(
+    private readonly maxEntries: number,
+    private readonly onEvict?: (key: K, value: V) => void,
+  ) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   }
 
@@ -23,6 +27,11 @@ export class BoundedLruMap<K, V> {
     if (slot === undefined) return undefined;
     slot.usedSinceInsert = true;
     return slot.value;
+  }
+
+  /** The value without marking it used (for updates that are not uses). */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
   has(key: K): boolean {
@@ -49,6 +58,14 @@ export class BoundedLruMap<K, V> {
     return value;
   }
 
+  delete(key: K): boolean {
+    return this.entries.delete(key);
+  }
+
+  keys(): IterableIterator<K> {
+    return this.entries.keys();
+  }
+
   get size(): number {
     return this.entries.size;
   }
@@ -57,7 +74,10 @@ export class BoundedLruMap<K, V> {
     // Re-inserted entries come round again with their flag cleared, so this ends.
     for (const [key, slot] of this.entries) {
       this.entries.delete(key);
-      if (!slot.usedSinceInsert) return;
+      if (!slot.usedSinceInsert) {
+        this.onEvict?.(key, slot.value);
+        return;
+      }
       slot.usedSinceInsert = false;
       this.entries.set(key, slot);
     }

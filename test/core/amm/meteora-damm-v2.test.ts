@@ -19,7 +19,7 @@ import { DEMO } from "../../../src/localnet/demo-seed.js";
 import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
-import { swapParams } from "./reference-fixtures.js";
+import { readReferenceJson, swapParams } from "./reference-fixtures.js";
 import {
   encodeAnchorAccount, jupiterStepOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount, zeroOf,
 } from "./wave2-fixtures.js";
@@ -80,6 +80,16 @@ describe("Meteora DAMM v2 adapter", () => {
     expect(() => meteoraDammV2Adapter.decodePool(poolAccount(poolData({ baseFeeMode: 2 })))).toThrow(/rate-limiter/);
     expect(() => meteoraDammV2Adapter.build(pool, swapParams(MINT_A, MINT_B, "ExactOut"), new Map())).toThrow(/ExactOut/);
     expect(() => meteoraDammV2Adapter.build(pool, swapParams(MINT_A, key("other")), new Map())).toThrow(/do not match/);
+  });
+
+  it("decodes a real mainnet pool (SOL/USDC snapshot) as the SDK's coder does", () => {
+    const address = "8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie";
+    const { account } = readReferenceJson(`fixtures/meteora-damm-v2/${address}.json`);
+    const data = Buffer.from(account.data[0], "base64");
+    const pool = meteoraDammV2Adapter.decodePool({ address: new PublicKey(address), owner: new PublicKey(account.owner), lamports: 1n, data, executable: false });
+    const sdk = program.coder.accounts.decode("pool", data);
+    for (const field of ["tokenAMint", "tokenBMint", "tokenAVault", "tokenBVault"] as const) expect(pool[field].toBase58(), field).toBe(sdk[field].toBase58());
+    expect(pool.tokenAProgram.equals(TOKEN_PROGRAM_ID) && pool.tokenBProgram.equals(TOKEN_PROGRAM_ID)).toBe(sdk.tokenAFlag === 0 && sdk.tokenBFlag === 0);
   });
 });
 

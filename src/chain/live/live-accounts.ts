@@ -1,0 +1,67 @@
+/**
+ * Live chain state: what the hot paths (SwapInstructions, the quote engine) read instead of the RPC.
+ *
+ * `LiveAccounts` holds the newest known version of every account a request touched — pools and
+ * what their adapters derive from them (tick/bin arrays, bitmap extensions, markets), configured
+ * lookup tables — each with the slot it was seen at. An account enters by one batched read
+ * (`ensure`, or `adopt` of a read the caller made itself) and is then subscribed on the account
+ * stream (Solana PubSub websocket, Yellowstone gRPC Geyser, or polling: account-stream.ts), so
+ * later reads are memory reads. Bounded (least recently used out, `LIVE_ACCOUNTS_MAX`), unused
+ * entries are dropped and unsubscribed; after the stream reconnects every entry is read again
+ * (resync), so no update is lost across a reconnect.
+ *
+ * Staleness: while the stream is connected, an entry is as new as the stream. When the stream has
+ * been down (or the resync has not finished) for longer than `maxStalenessMs`, `get` answers
+ * `undefined` for everything — callers read from the RPC instead (and `adopt` what they read), and
+ * `status().degraded` says so (`/readyz`). Never silently old state.
+ *
+ * `BackgroundChainState` (background-chain-state.ts) keeps the latest blockhash, the slot and recent
+ * prioritization fees of the accounts in use; requests take what it holds and never wait for it.
+ */
+import type { PublicKey } from "@solana/web3.js";
+import type { AccountData } from "../../core/solana/account.js";
+
+/** One account as the cache knows it: its newest version (`null` = does not exist) and the slot it was seen at. */
+export interface LiveAccount {
+  readonly account: AccountData | null;
+  readonly slot: number;
+}
+
+/** A change the stream (or a resync) brought: the new version of one cached account. */
+export interface LiveAccountChange extends LiveAccount {
+  readonly address: string;
+}
+
+export interface LiveAccountsStatus {
+  /** `websocket`, `yellowstone` or `polling`. */
+  readonly source: string;
+  readonly connected: boolean;
+  /** True when `get` answers nothing because the state may be older than `maxStalenessMs`. */
+  readonly degraded: boolean;
+  /** Why, when degraded. */
+  readonly detail: string;
+  readonly accounts: number;
+  /** The newest slot the stream reported. */
+  readonly slot: number | undefined;
+}
+
+export interface LiveAccounts {
+  /**
+   * The cached account, or `undefined` when it is not cached or the live state is degraded
+   * (then read it and `adopt` the read). Marks the entry used. Address as base58 or key.
+   */
+  get(address: string | PublicKey): LiveAccount | undefined;
+  /**
+   * Every address's current state: cached ones from memory, the rest in ONE batched read, then
+   * subscribed. Rejects with the chain's error when that read fails.
+   */
+  ensure(addresses: readonly PublicKey[]): Promise<Map<string, LiveAccount>>;
+  /** A read the caller made itself (in its own batch) enters the cache and is subscribed. */
+  adopt(address: PublicKey, account: AccountData | null, slot: number): void;
+  /** Called for every change of a cached account (stream notification or resync); returns the unsubscribe. */
+  onChange(listener: (change: LiveAccountChange) => void): () => void;
+  /** The lowest slot among the cached `addresses` (the age of a response built from them); undefined if none is cached. */
+  oldestSlot(addresses: Iterable<string>): number | undefined;
+  status(): LiveAccountsStatus;
+  close(): Promise<void>;
+}

@@ -1,0 +1,33 @@
+import client from "prom-client";
+import { registeredMetric } from "../../metrics/registered-metric.js";
+
+/** Age in slots of the oldest live account state a response used (newest known slot − its slot). */
+export const liveAccountAgeSlots = registeredMetric(
+  "swapd_live_account_age_slots",
+  () =>
+    new client.Histogram({
+      name: "swapd_live_account_age_slots",
+      help: "Age in slots of the oldest live account state a response was built from",
+      buckets: [0, 1, 2, 4, 8, 16, 32, 64, 150],
+    }),
+);
+
+export const liveNotificationsTotal = registeredMetric(
+  "swapd_live_notifications_total",
+  () => new client.Counter({ name: "swapd_live_notifications_total", help: "Account updates received from the live account stream", labelNames: ["source"] }),
+);
+
+export const liveReconnectsTotal = registeredMetric(
+  "swapd_live_reconnects_total",
+  () => new client.Counter({ name: "swapd_live_reconnects_total", help: "Times the live account stream connected again after losing its connection", labelNames: ["source"] }),
+);
+
+export const liveResyncsTotal = registeredMetric(
+  "swapd_live_resyncs_total",
+  () => new client.Counter({ name: "swapd_live_resyncs_total", help: "Full re-reads of the live account cache after the stream (re)connected", labelNames: ["source"] }),
+);
+
+export const liveAccountsGauge = registeredMetric(
+  "swapd_live_accounts",
+  () => new client.Gauge({ name: "swapd_live_accounts", help: "Accounts held (and subscribed) by the live account cache" }),
+);

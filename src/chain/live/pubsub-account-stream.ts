@@ -1,0 +1,200 @@
+/**
+ * Live account updates over the Solana PubSub websocket: `accountSubscribe` (commitment
+ * `confirmed`, base64) per address and one `slotSubscribe`. Reconnects with backoff; on each
+ * connect every current address is subscribed again before `connected` is reported. A ping every
+ * few seconds detects a dead connection that never closed.
+ */
+import WebSocket from "ws";
+import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
+import { accountFromJson } from "../account-json.js";
+import type { AccountStream, AccountStreamEvents } from "./account-stream.js";
+
+const PING_INTERVAL_MS = 5_000;
+const BACKOFF_BASE_MS = 100;
+const BACKOFF_MAX_MS = 5_000;
+
+/** The websocket URL web3.js derives from an RPC URL: ws(s) scheme, and port + 1 when a port is given. */
+export function websocketUrlFor(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (url.port !== "") url.port = String(Number(url.port) + 1);
+  return url.toString();
+}
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class PubsubAccountStream implements AccountStream {
+  readonly kind = "websocket";
+  readonly coversPastUpdates = false;
+  private events: AccountStreamEvents | undefined;
+  private socket: WebSocket | undefined;
+  private open = false;
+  private closed = false;
+  private attempt = 0;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Addresses wanted, and their subscription ids on the current connection. */
+  private readonly wanted = new Set<string>();
+  private readonly subscriptionOf = new Map<string, number>();
+  private readonly addressOf = new Map<number, string>();
+  private slotSubscription: number | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly url: string) {}
+
+  start(events: AccountStreamEvents): void {
+    this.events = events;
+    this.connect();
+  }
+
+  async subscribe(addresses: readonly string[]): Promise<void> {
+    const fresh = addresses.filter((a) => !this.wanted.has(a));
+    for (const a of fresh) this.wanted.add(a);
+    if (!this.open) throw new Error("websocket not connected");
+    await Promise.all(fresh.map((a) => this.subscribeOne(a)));
+  }
+
+  unsubscribe(addresses: readonly string[]): void {
+    for (const address of addresses) {
+      this.wanted.delete(address);
+      const id = this.subscriptionOf.get(address);
+      if (id === undefined) continue;
+      this.subscriptionOf.delete(address);
+      this.addressOf.delete(id);
+      if (this.open) this.request("accountUnsubscribe", [id]).catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pingTimer);
+    this.socket?.terminate();
+  }
+
+  private connect(): void {
+    if (this.closed) return;
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    let alive = true;
+    socket.on("open", () => {
+      this.open = true;
+      this.attempt = 0;
+      this.pingTimer = setInterval(() => {
+        if (!alive) {
+          socket.terminate();
+          return;
+        }
+        alive = false;
+        socket.ping();
+      }, PING_INTERVAL_MS);
+      this.pingTimer.unref();
+      void this.subscribeAll(socket);
+    });
+    socket.on("pong", () => {
+      alive = true;
+    });
+    socket.on("message", (raw) => {
+      alive = true;
+      this.receive(String(raw));
+    });
+    socket.on("error", () => {
+      // "close" follows and handles the reconnect.
+    });
+    socket.on("close", () => {
+      if (this.socket !== socket) return;
+      const wasOpen = this.open;
+      this.open = false;
+      clearInterval(this.pingTimer);
+      this.subscriptionOf.clear();
+      this.addressOf.clear();
+      this.slotSubscription = undefined;
+      for (const p of this.pending.values()) p.reject(new Error("websocket closed"));
+      this.pending.clear();
+      this.events?.disconnected(wasOpen ? "websocket closed" : "websocket connect failed");
+      if (this.closed) return;
+      const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+      this.attempt += 1;
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+      this.reconnectTimer.unref();
+    });
+  }
+
+  private async subscribeAll(socket: WebSocket): Promise<void> {
+    try {
+      const slot = this.request("slotSubscribe", []).then((id) => {
+        this.slotSubscription = Number(id);
+      });
+      await Promise.all([slot, ...[...this.wanted].map((a) => this.subscribeOne(a))]);
+      if (this.socket === socket && this.open) this.events?.connected();
+    } catch {
+      // The connection dropped while subscribing: the reconnect starts over.
+    }
+  }
+
+  private async subscribeOne(address: string): Promise<void> {
+    if (this.subscriptionOf.has(address)) return;
+    const id = Number(await this.request("accountSubscribe", [address, { encoding: "base64", commitment: "confirmed" }]));
+    if (!this.wanted.has(address)) {
+      // Unsubscribed while the subscription was on its way.
+      this.request("accountUnsubscribe", [id]).catch(() => {});
+      return;
+    }
+    this.subscriptionOf.set(address, id);
+    this.addressOf.set(id, address);
+  }
+
+  private request(method: string, params: unknown[]): Promise<unknown> {
+    const socket = this.socket;
+    if (!socket || !this.open) return Promise.reject(new Error("websocket not connected"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    });
+  }
+
+  private receive(text: string): void {
+    let message: {
+      id?: number;
+      result?: unknown;
+      error?: { message?: string };
+      method?: string;
+      params?: { subscription?: number; result?: { context?: { slot?: number }; value?: unknown; slot?: number } };
+    };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof message.id === "number") {
+      const pending = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.error) pending?.reject(new Error(message.error.message ?? "subscription refused"));
+      else pending?.resolve(message.result);
+      return;
+    }
+    const params = message.params;
+    if (message.method === "accountNotification" && params?.subscription !== undefined) {
+      const address = this.addressOf.get(params.subscription);
+      const slot = params.result?.context?.slot;
+      if (address === undefined || typeof slot !== "number") return;
+      let account;
+      try {
+        account = accountFromJson(publicKeyFromBase58(address), params.result?.value ?? null);
+      } catch {
+        return; // a malformed notification is dropped; the next one (or a resync) brings the state
+      }
+      // A closed account comes as 0 lamports owned by the System program.
+      this.events?.account(address, account && account.lamports === 0n ? null : account, slot);
+      return;
+    }
+    if (message.method === "slotNotification" && typeof params?.result?.slot === "number") {
+      this.events?.slot(params.result.slot);
+    }
+  }
+}
