@@ -1,41 +1,4 @@
-/**
- * The container's health check: `GET /healthz` on this host's port, over HTTPS when the service
- * runs with TLS (TLS_CERT_FILE). Exits 0 when it answers 200, 1 otherwise (within 3 s).
- *
- * The certificate is not verified: the check dials 127.0.0.1, which the certificate (issued for the
- * public name) does not name, and only asks whether this very process serves. With mutual TLS the
- * check presents HEALTHCHECK_CLIENT_CERT_FILE / HEALTHCHECK_CLIENT_KEY_FILE (a client certificate
- * signed by TLS_CLIENT_CA_FILE).
- */
-import fs from "node:fs";
-import http from "node:http";
-import https from "node:https";
+/** The container's HEALTHCHECK (Dockerfile): exits with the health probe's result (src/server/health-probe.ts). */
+import { probeHealth } from "./server/health-probe.js";
 
-const env = process.env;
-const port = Number(env.PORT || 8080);
-const useTls = Boolean(env.TLS_CERT_FILE?.trim());
-const clientCert = env.HEALTHCHECK_CLIENT_CERT_FILE?.trim();
-const clientKey = env.HEALTHCHECK_CLIENT_KEY_FILE?.trim();
-
-const options: https.RequestOptions = {
-  host: "127.0.0.1",
-  port,
-  path: "/healthz",
-  timeout: 3000,
-  ...(useTls
-    ? {
-        rejectUnauthorized: false,
-        ...(clientCert && clientKey ? { cert: fs.readFileSync(clientCert), key: fs.readFileSync(clientKey) } : {}),
-      }
-    : {}),
-};
-
-const req = (useTls ? https : http).get(options, (res) => {
-  res.resume();
-  process.exit(res.statusCode === 200 ? 0 : 1);
-});
-req.on("timeout", () => req.destroy(new Error("timed out")));
-req.on("error", (e) => {
-  process.stderr.write(`healthcheck: ${e.message}\n`);
-  process.exit(1);
-});
+process.exit(await probeHealth(process.env, (line) => process.stderr.write(`${line}\n`)));

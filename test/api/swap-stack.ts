@@ -195,6 +195,8 @@ export async function startSwapStack(
     chainStateTtlMs?: number;
     /** Programs and account snapshots to load into the embedded chain (on-chain tests). */
     localnet?: { programsDir?: string; accountsDir?: string };
+    /** More server settings from the environment (e.g. API_KEYS, TLS_CERT_FILE). */
+    serverEnv?: Record<string, string>;
   } = {},
 ): Promise<SwapStack> {
   const localnet = await startLocalnet({ port: 0, ...options.localnet });
@@ -208,7 +210,7 @@ export async function startSwapStack(
     random: options.random ?? (() => 0.5),
     ...(options.chainStateTtlMs !== undefined ? { chainStateTtlMs: options.chainStateTtlMs } : {}),
   });
-  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
+  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes, ...(options.serverEnv ? { env: options.serverEnv } : {}) });
 
   const protoDir = fileURLToPath(new URL("../../proto/", import.meta.url));
   const defs = protoLoader.loadSync(["swapd/swap/v1/swap.proto"], {

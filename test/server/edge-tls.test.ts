@@ -4,13 +4,13 @@
  * over TLS; cleartext refused; the certificate reloaded when its files change; mutual TLS with the
  * client's subject in the log line.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeHealth } from "../../src/server/health-probe.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { hasOpenssl, makeTestCa, type IssuedCert, type TestCa } from "../fixtures/test-ca.js";
 import { connectJson, grpcPkg, grpcSleep, grpcUnary, metadataOf, rest } from "./edge-clients.js";
@@ -20,14 +20,8 @@ const KEY = "tls-test-key-0001";
 const OPENSSL = hasOpenssl();
 const okRoute = { method: "GET" as const, path: "/test/whoami", handler: () => ({ status: 200, body: { ok: true } }) };
 
-/** Runs the container's health check (src/healthcheck.ts) with `env`; resolves its exit code. */
-function healthcheck(env: Record<string, string>): Promise<number> {
-  return new Promise((resolve) => {
-    execFile("node_modules/.bin/tsx", ["src/healthcheck.ts"], { env: { ...process.env, ...env }, timeout: 20_000 }, (err) =>
-      resolve(err ? ((err as { code?: number }).code ?? -1) : 0),
-    );
-  });
-}
+/** The container's health check (src/healthcheck.ts runs exactly this) with `env`; resolves its exit code. */
+const healthcheck = (env: Record<string, string>) => probeHealth(env);
 
 function httpsFetch(agent: Agent) {
   return (url: string, init?: any) => undiciFetch(url, { ...init, dispatcher: agent }) as unknown as Promise<Response>;

@@ -4,6 +4,7 @@ import {
   getI32Decoder,
   getI32Encoder,
   getStructDecoder,
+  getU128Decoder,
   getU16Decoder,
   getU64Decoder,
 } from "@solana/kit";
@@ -13,7 +14,7 @@ import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
-import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
@@ -22,6 +23,9 @@ import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { requiredAccount, unread } from "./quote-accounts.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { CLMM_MAX_SQRT_PRICE_X64, CLMM_MIN_SQRT_PRICE_X64, clmmSqrtPriceAtTick, clmmSwapStep, clmmTickAtSqrtPrice } from "./raydium-clmm-math.js";
 
 export const RAYDIUM_CLMM_PROGRAM_ID = new PublicKey("CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK");
 
@@ -54,8 +58,8 @@ const poolStateDecoder = getStructDecoder([
   ["observationKey", getPublicKeyCodec()],
   ["mintDecimals", skip(2)],
   ["tickSpacing", getU16Decoder()],
-  ["liquidity", skip(16)],
-  ["sqrtPriceX64", skip(16)],
+  ["liquidity", getU128Decoder()],
+  ["sqrtPriceX64", getU128Decoder()],
   ["tickCurrent", getI32Decoder()],
   // fee growth, protocol fees, swap totals, status, reward infos: not needed to route a swap.
   ["unused", skip(904 - 273)],
@@ -76,6 +80,8 @@ export interface RaydiumClmmPool {
   readonly tokenVault1: PublicKey;
   readonly observationKey: PublicKey;
   readonly tickSpacing: number;
+  readonly liquidity: bigint;
+  readonly sqrtPriceX64: bigint;
   readonly tickCurrent: number;
   /** 1024 bits, bit `index + 512` set when tick array `index` (start = index × 60 × spacing) is initialized. */
   readonly tickArrayBitmap: readonly bigint[];
@@ -93,6 +99,8 @@ export function decodeRaydiumClmmPool(account: AccountData): RaydiumClmmPool {
     tokenVault1: d.tokenVault1,
     observationKey: d.observationKey,
     tickSpacing: d.tickSpacing,
+    liquidity: d.liquidity,
+    sqrtPriceX64: d.sqrtPriceX64,
     tickCurrent: d.tickCurrent,
     tickArrayBitmap: d.tickArrayBitmap,
   };
@@ -204,6 +212,187 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
 }
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
+// The program's `swap_internal` over the tick arrays `build` passes, with its own per-step math
+// (raydium-clmm-math.ts): a swap that would need a fourth array stops there and says so.
+
+const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
+/** `TickState`: tick i32, liquidity_net i128, liquidity_gross u128, fee and reward growths, padding. */
+const TICK_STATE_SIZE = 168;
+const TICKS_OFFSET = 8 + 32 + 4;
+const TICK_ARRAY_ACCOUNT_SIZE = TICKS_OFFSET + TICK_ARRAY_SIZE * TICK_STATE_SIZE;
+const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
+/** `AmmConfig`: discriminator, bump, index, owner, protocol_fee_rate u32, then trade_fee_rate u32. */
+const AMM_CONFIG_TRADE_FEE_OFFSET = 47;
+
+interface ClmmTick {
+  readonly tick: number;
+  readonly liquidityNet: bigint;
+  /** `liquidity_gross != 0` */
+  readonly initialized: boolean;
+}
+
+interface ClmmTickArray {
+  readonly startTickIndex: number;
+  readonly ticks: readonly ClmmTick[];
+}
+
+/** Decoded tick arrays by account object: re-decoded only when re-read. */
+const decodedTickArrays = new WeakMap<AccountData, ClmmTickArray>();
+
+function readI128(view: DataView, offset: number): bigint {
+  return BigInt.asIntN(128, view.getBigUint64(offset, true) | (view.getBigUint64(offset + 8, true) << 64n));
+}
+
+function decodeTickArray(account: AccountData): ClmmTickArray {
+  const cached = decodedTickArrays.get(account);
+  if (cached) return cached;
+  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_ACCOUNT_SIZE, "Raydium CLMM TickArrayState");
+  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
+  const ticks: ClmmTick[] = [];
+  for (let i = 0; i < TICK_ARRAY_SIZE; i++) {
+    const at = TICKS_OFFSET + i * TICK_STATE_SIZE;
+    const gross = view.getBigUint64(at + 20, true) | view.getBigUint64(at + 28, true);
+    ticks.push({ tick: view.getInt32(at, true), liquidityNet: readI128(view, at + 4), initialized: gross !== 0n });
+  }
+  const decoded = { startTickIndex: view.getInt32(40, true), ticks };
+  decodedTickArrays.set(account, decoded);
+  return decoded;
+}
+
+function arrayStartOf(tick: number, tickSpacing: number): number {
+  const ticksInArray = TICK_ARRAY_SIZE * tickSpacing;
+  return Math.floor(tick / ticksInArray) * ticksInArray;
+}
+
+/** `TickArrayState::next_initialized_tick`: within this array only, strictly past `tick` upwards, at or below it downwards. */
+function nextInitializedTick(array: ClmmTickArray, tick: number, tickSpacing: number, zeroForOne: boolean): ClmmTick | undefined {
+  if (arrayStartOf(tick, tickSpacing) !== array.startTickIndex) return undefined;
+  const offset = Math.trunc((tick - array.startTickIndex) / tickSpacing);
+  if (zeroForOne) {
+    for (let i = offset; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
+  } else {
+    for (let i = offset + 1; i < TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
+  }
+  return undefined;
+}
+
+/** `TickArrayState::first_initialized_tick`: the first initialized tick in the swap's direction. */
+function firstInitializedTick(array: ClmmTickArray, zeroForOne: boolean): ClmmTick | undefined {
+  if (zeroForOne) {
+    for (let i = TICK_ARRAY_SIZE - 1; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
+  } else {
+    for (let i = 0; i < TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
+  }
+  return undefined;
+}
+
+/** The start of the next initialized tick array past `start` in the swap's direction, per the bitmaps. */
+function nextInitializedArrayStart(pool: RaydiumClmmPool, extension: BitmapExtension | null, start: number, zeroForOne: boolean): number | undefined {
+  const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
+  const range = { lowest: Math.floor(MIN_TICK / ticksInArray), highest: Math.floor(MAX_TICK / ticksInArray) };
+  const [index] = initializedArraysFrom(start / ticksInArray + (zeroForOne ? -1 : 1), zeroForOne ? -1 : 1, range, 1, (i) =>
+    isArrayInitialized(pool.tickArrayBitmap, extension, i, negativeRowBit),
+  );
+  return index === undefined ? undefined : index * ticksInArray;
+}
+
+function readExtension(pool: RaydiumClmmPool, accounts: AccountMap): BitmapExtension | null {
+  return readBitmapExtension(
+    accounts, raydiumClmmBitmapExtensionAddress(pool.address), extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS,
+    "Raydium CLMM tick array bitmap extension",
+  );
+}
+
+/** The config (trade fee) and the bitmap extension; once the extension is read, the tick arrays `build` passes. */
+function quoteAccounts(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
+  const extensionAddress = raydiumClmmBitmapExtensionAddress(pool.address);
+  const first = unread([pool.ammConfig, extensionAddress], accounts);
+  if (!accounts.has(base58Of(extensionAddress))) return first;
+  const arrays = raydiumClmmSwapTickArrayStarts(pool, readExtension(pool, accounts), params.aToB).map((start) =>
+    raydiumClmmTickArrayAddress(pool.address, start),
+  );
+  return [...first, ...unread(arrays, accounts)];
+}
+
+function tradeFeeRate(pool: RaydiumClmmPool, accounts: AccountMap): bigint {
+  const config = requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config");
+  expectAnchorAccount(config, AMM_CONFIG_DISCRIMINATOR, AMM_CONFIG_TRADE_FEE_OFFSET + 4, "Raydium CLMM AmmConfig");
+  return BigInt(new DataView(config.data.buffer, config.data.byteOffset).getUint32(AMM_CONFIG_TRADE_FEE_OFFSET, true));
+}
+
+function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
+  const zeroForOne = params.aToB;
+  const exactIn = params.swapMode === "ExactIn";
+  const feeMint = zeroForOne ? pool.tokenMint0 : pool.tokenMint1;
+  if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
+  const feeRate = tradeFeeRate(pool, accounts);
+  const extension = readExtension(pool, accounts);
+  const starts = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne);
+  const arrays = starts.map((start) =>
+    decodeTickArray(requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array")),
+  );
+  const result = (remaining: bigint, calculated: bigint, fee: bigint, reason?: string): PoolQuote => {
+    const filled = params.amount - remaining;
+    const [inAmount, outAmount] = exactIn ? [filled, calculated] : [calculated, filled];
+    return remaining === 0n
+      ? { inAmount, outAmount, feeAmount: fee, feeMint, complete: true }
+      : { inAmount, outAmount, feeAmount: fee, feeMint, complete: false, reason: reason ?? "the pool ran out of liquidity" };
+  };
+  if (arrays.length === 0) return result(params.amount, 0n, 0n, "no initialized tick array in the swap direction");
+
+  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
+  let remaining = params.amount;
+  let calculated = 0n;
+  let fee = 0n;
+  let price = pool.sqrtPriceX64;
+  let liquidity = pool.liquidity;
+  let tick = pool.tickCurrent;
+  let arrayIndex = 0;
+  let currentStart = starts[0]!;
+  let matchedCurrentArray = currentStart === arrayStartOf(tick, pool.tickSpacing);
+  while (remaining !== 0n && price !== limit && tick < MAX_TICK && tick > MIN_TICK) {
+    let next = nextInitializedTick(arrays[arrayIndex]!, tick, pool.tickSpacing, zeroForOne);
+    if (next === undefined && !matchedCurrentArray) {
+      matchedCurrentArray = true;
+      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
+    }
+    if (next === undefined) {
+      const nextStart = nextInitializedArrayStart(pool, extension, currentStart, zeroForOne);
+      if (nextStart === undefined) return result(remaining, calculated, fee);
+      while (arrays[arrayIndex]!.startTickIndex !== nextStart) {
+        arrayIndex++;
+        if (arrayIndex >= arrays.length) {
+          return result(remaining, calculated, fee, `${params.amount} needs more than the ${arrays.length} tick arrays a swap passes`);
+        }
+      }
+      currentStart = nextStart;
+      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
+      if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
+    }
+    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
+    const priceNext = clmmSqrtPriceAtTick(tickNext);
+    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
+    const start = price;
+    const step = clmmSwapStep(price, target, liquidity, remaining, feeRate, exactIn, zeroForOne);
+    price = step.sqrtPriceNext;
+    if (exactIn) {
+      remaining -= step.amountIn + step.feeAmount;
+      calculated += step.amountOut;
+    } else {
+      remaining -= step.amountOut;
+      calculated += step.amountIn + step.feeAmount;
+    }
+    fee += step.feeAmount;
+    if (price === priceNext) {
+      if (next.initialized) liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
+      if (liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
+      tick = zeroForOne ? tickNext - 1 : tickNext;
+    } else if (price !== start) {
+      tick = clmmTickAtSqrtPrice(price);
+    }
+  }
+  return result(remaining, calculated, fee);
+}
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
@@ -219,4 +408,6 @@ export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.
   dependencies: (pool) => [pool.tokenMint0, pool.tokenMint1, raydiumClmmBitmapExtensionAddress(pool.address)],
   build,
+  quoteAccounts,
+  quote,
 });
