@@ -10,7 +10,6 @@ import { createShutdown, installSignalHandlers, type Shutdown } from "./server/s
 import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
-import { startEmbeddedChain } from "./localnet/embedded-chain.js";
 import { startLiveChain } from "./chain/live/live-chain.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
@@ -23,19 +22,41 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
 
-/** The chain the service talks to: a configured RPC, or the embedded localnet with demo content. */
+/** Milliseconds since the process started, for the start-up log lines. */
+function sinceStart(): number {
+  return Math.round(performance.now());
+}
+
+/**
+ * The chain the service talks to: a configured RPC, or the embedded localnet with demo content.
+ * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
+ * process with SOLANA_RPC_URL never loads it.
+ */
 async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
+    const url = redactUrl(config.solanaRpcUrl);
     const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
+    logger.info({ phase: "chain", chain: `rpc ${url}`, ms: sinceStart() }, "chain: using the configured RPC");
+    // Not awaited: an unreachable RPC must not hold up the start (requests answer UNAVAILABLE and
+    // /readyz says why until it answers), but it is said at once, not at the first request.
+    void checkChainReadiness(chain, Math.min(config.rpcTimeoutMs, 5_000)).then((r) =>
+      r.ready
+        ? logger.info({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC reachable")
+        : logger.warn({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC unreachable at start"),
+    );
     return { chain, websocketUrl: config.solanaWsUrl ?? websocketUrlFor(config.solanaRpcUrl), close: async () => chain.close() };
   }
+  const { startEmbeddedChain } = await import("./localnet/embedded-chain.js");
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
     chain: chainOptions,
   });
-  logger.info({ url: embedded.localnet.url }, "embedded chain (LiteSVM) started with demo content");
+  logger.info(
+    { phase: "chain", chain: "embedded", url: embedded.localnet.url, ms: sinceStart() },
+    "chain: embedded chain (LiteSVM) started with demo content",
+  );
   return { ...embedded, websocketUrl: config.solanaWsUrl ?? embedded.localnet.websocketUrl };
 }
 
@@ -84,6 +105,8 @@ async function startService(
   extra: Partial<StartServerOptions>,
   shutdown: Shutdown,
 ): Promise<Service> {
+  // One after the other: both are CPU work on this one thread (LiteSVM and its demo content,
+  // PGlite's WebAssembly), so opening them side by side gains nothing and mixes their log lines.
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
   const liveSource = liveSourceOf(config, chain.websocketUrl);
@@ -99,10 +122,16 @@ async function startService(
     const started = live;
     shutdown.hook("live chain state", () => started.close());
   }
-  const store = await openStore(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir },
-  );
+  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+  });
   shutdown.hook("store", () => store.close());
+  logger.info(
+    { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
+    store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
+  );
   const readiness: ReadinessCheck[] = [
     {
       name: "chain",
@@ -163,9 +192,11 @@ async function startService(
 
   logger.info(
     {
+      phase: "listening",
       address: server.url,
       chain: config.solanaRpcUrl ? `rpc ${redactUrl(config.solanaRpcUrl)}` : "embedded",
-      database: config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`,
+      database,
+      ms: sinceStart(),
       live: liveSource ? `${liveSource.kind}${"url" in liveSource ? ` ${redactUrl(liveSource.url)}` : ""}` : "off",
     },
     "swapd listening",

@@ -21,6 +21,8 @@ export interface OpenStoreOptions {
   readonly schema?: string;
   /** PostgreSQL: connect, statement and answer timeout (ms); default 5000 (postgres-db.ts). */
   readonly timeoutMs?: number;
+  /** Called once the database is open, before the migrations run (start-up logs one line per phase). */
+  readonly onOpened?: (kind: DbKind) => void;
 }
 
 /** The stores over one executor: the database itself, or one transaction. */
@@ -69,6 +71,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   } else {
     db = await openPgliteDb({ dataDir: options.dataDir });
   }
+  options.onOpened?.(db.kind);
   let migrations: AppliedMigrations;
   try {
     // pg sets search_path per connection (postgres-db.ts); PGlite has one session.
