@@ -12,6 +12,8 @@ import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { makeSwapCpmmBaseOutInstruction } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
+import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
+import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import type { AccountMap } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
@@ -22,6 +24,8 @@ const WHIRLPOOL_SAMO_USDC = new PublicKey("9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX
 const WHIRLPOOL_TICKS_PER_ARRAY = 88;
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
+/** Raydium CLMM amm config index 4 (mainnet snapshot): tick spacing 1, trade fee 0.01 %. */
+const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
 const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
 
 /** Reads what the adapter's quote asks for, round by round, straight from the chain. */
@@ -174,6 +178,61 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           expect(10n ** 18n - stack.tokenBalance(source)).toBe(quote.inAmount);
         }
       });
+    }
+  });
+
+  describe("Raydium CLMM (pool written in Raydium's layout, tick spacing 1)", () => {
+    const mints = orderedMints(USDC, SAMO);
+    const TICKS_PER_ARRAY = 60;
+    // A wide position over ten tick arrays each side and narrower ones across array edges.
+    const spec = {
+      ammConfig: CLMM_CONFIG_INDEX_4,
+      tickSpacing: 1,
+      mint0: mints[0],
+      mint1: mints[1],
+      decimals: [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!] as [number, number],
+      tickCurrent: 7,
+      positions: [
+        { lower: -600, upper: 600, liquidity: 5_000_000_000_000n },
+        { lower: -95, upper: 130, liquidity: 2_000_000_000_000n },
+        { lower: -20, upper: 45, liquidity: 9_000_000_000_000n },
+        { lower: 61, upper: 175, liquidity: 700_000_000_000n },
+      ],
+      vaultAmounts: [10n ** 15n, 10n ** 15n] as [bigint, bigint],
+    };
+    let address: PublicKey;
+
+    function writePool(): void {
+      const pool = raydiumClmmPoolAccounts(spec);
+      address = pool.pool.address;
+      for (const a of pool.all) stack.localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
+    }
+
+    for (const swapMode of ["ExactIn", "ExactOut"] as SwapMode[]) {
+      for (const aToB of [true, false]) {
+        it(`${swapMode} ${aToB ? "0→1" : "1→0"} through Jupiter: a small trade and one across two tick arrays pay exactly the quote`, async () => {
+          writePool();
+          const capacity = quoteOnChain(stack, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+          expect(capacity.complete).toBe(false);
+          const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
+          for (const [size, amount] of [["small", 1_000_003n], ["large", (filled * 97n) / 100n]] as const) {
+            const before = raydiumClmmAdapter.decodePool(stack.account(address)!).tickCurrent;
+            const trade = await tradeQuote(stack, user, raydiumClmmAdapter, address, { amount, swapMode, aToB });
+            if (swapMode === "ExactIn") {
+              expect(trade.spent).toBe(amount);
+              expect(trade.received, `${size} received`).toBe(trade.quote.outAmount);
+            } else {
+              expect(trade.received).toBe(amount);
+              expect(trade.spent, `${size} spent`).toBe(trade.quote.inAmount);
+            }
+            if (size === "large") {
+              const after = raydiumClmmAdapter.decodePool(stack.account(address)!).tickCurrent;
+              const arrays = Math.abs(Math.floor(after / TICKS_PER_ARRAY) - Math.floor(before / TICKS_PER_ARRAY));
+              expect(arrays, `tick ${before} → ${after}`).toBeGreaterThanOrEqual(2);
+            }
+          }
+        });
+      }
     }
   });
 });
