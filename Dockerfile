@@ -1,6 +1,8 @@
 # swapd: multi-stage build on Node 20 (Debian bookworm slim).
 # Build:  docker build -t swapd .
 # Run:    docker run -p 8080:8080 -e SOLANA_RPC_URL=https://... -e DATABASE_URL=postgres://... swapd
+# Demo:   docker run -p 127.0.0.1:8080:8080 -e SWAPD_DEMO=1 swapd   (embedded chain with the demo content)
+# Two replicas with PostgreSQL: compose.yaml
 # Production (README "Access control"): keys, TLS and limits from mounted files, e.g.
 #   docker run -p 8443:8080 -v /etc/swapd:/etc/swapd:ro \
 #     -e API_KEYS_FILE=/etc/swapd/api-keys -e TLS_CERT_FILE=/etc/swapd/tls.crt -e TLS_KEY_FILE=/etc/swapd/tls.key \
@@ -10,7 +12,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Not `npm ci`: the lockfile lacks the non-linux optional buf binaries (reference/notes/toolchain.md §0).
+# A locked install: `npm install` with the committed package-lock.json installs exactly the locked
+# tree (and leaves the lockfile as it is). Not `npm ci`: it refuses this lockfile, which cannot record
+# the platform packages the npm registry does not serve (README "Platforms").
 RUN npm install --no-audit --no-fund
 COPY buf.yaml buf.gen.yaml tsconfig.json tsconfig.build.json ./
 COPY proto ./proto
@@ -20,10 +24,13 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# Production defaults: SOLANA_RPC_URL is required (SWAPD_DEMO=0); the embedded demo chain, whose
+# demo wallet key is public, runs only when asked for with -e SWAPD_DEMO=1.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_DIR=/var/lib/swapd
+    DATA_DIR=/var/lib/swapd \
+    SWAPD_DEMO=0
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

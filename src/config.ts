@@ -141,6 +141,13 @@ export function loadConfig(env: Env = process.env): Config {
   const host = str("HOST") ?? "127.0.0.1";
   const port = int("PORT", 8080, 0, 65535, "must be an integer 0–65535");
   const solanaRpcUrl = url("SOLANA_RPC_URL", ["http:", "https:"]);
+  // SWAPD_DEMO=0 (the Docker image's default): no SOLANA_RPC_URL is a mistake, not a request for the
+  // embedded demo chain with its public demo key. Unset or 1: the demo runs when no RPC is given.
+  const demoRaw = str("SWAPD_DEMO") ?? "1";
+  if (!["0", "1", "true", "false"].includes(demoRaw)) problems.push(`SWAPD_DEMO: must be 0 or 1 (got ${JSON.stringify(demoRaw)})`);
+  else if ((demoRaw === "0" || demoRaw === "false") && str("SOLANA_RPC_URL") === undefined) {
+    problems.push("SOLANA_RPC_URL: must be set when SWAPD_DEMO=0 (set SWAPD_DEMO=1 to run the embedded demo chain instead)");
+  }
   const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
   const dataDir = str("DATA_DIR") ?? "./data";
   const lookupTables = keys("LOOKUP_TABLES", []);

@@ -68,6 +68,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "80a" })).toThrow(/PORT: must be an integer 0–65535/);
   });
 
+  it("SWAPD_DEMO=0 (the Docker image) needs SOLANA_RPC_URL; unset or 1 runs the embedded demo chain", () => {
+    expect(() => loadConfig({ SWAPD_DEMO: "0" })).toThrow(/SOLANA_RPC_URL: must be set when SWAPD_DEMO=0/);
+    expect(loadConfig({ SWAPD_DEMO: "0", SOLANA_RPC_URL: "https://rpc.example.com" }).solanaRpcUrl).toBe("https://rpc.example.com");
+    expect(loadConfig({ SWAPD_DEMO: "1" }).solanaRpcUrl).toBeUndefined();
+    expect(loadConfig({}).solanaRpcUrl).toBeUndefined();
+    expect(() => loadConfig({ SWAPD_DEMO: "yes" })).toThrow(/SWAPD_DEMO: must be 0 or 1/);
+  });
+
   it("redactUrl hides credentials and API keys", () => {
     expect(redactUrl("postgres://user:hunter2@db.example.com:5432/swapd")).toBe("postgres://***@db.example.com:5432/swapd");
     expect(redactUrl("https://rpc.example.com/?api-key=s3cret")).toBe("https://rpc.example.com/?***");
