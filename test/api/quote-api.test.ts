@@ -67,7 +67,8 @@ describe("quote API (embedded chain, CP pools)", () => {
   beforeAll(async () => {
     stack = await startQuoteApiStack({
       seeders: [seedMarkets],
-      quote: { intermediateTokens: [SOL, USDC], watchPollMs: 150 },
+      quote: { intermediateTokens: [SOL, USDC], watchPollMs: 60_000 }, // changes arrive from the live cache
+      live: true,
       ...(CHAIN_DIR ? { chainDir: CHAIN_DIR } : {}),
     });
   }, 60_000);

@@ -9,6 +9,7 @@ import { Configuration, SwapApi as JupiterSwapApi } from "@jup-ag/api";
 import { Connection, VersionedTransaction } from "@solana/web3.js";
 import type { Keypair } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { startLiveChain } from "../../src/chain/live/live-chain.js";
 import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import type { SwapApi } from "../../src/api/swap/swap-api.js";
 import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
@@ -38,6 +39,8 @@ export async function startQuoteApiStack(options: {
   seeders?: readonly DemoSeeder[];
   quote?: QuoteApiOptions;
   chainDir?: string;
+  /** Pool state from the live account cache (websocket stream), as the service runs by default. */
+  live?: boolean;
 }): Promise<QuoteApiStack> {
   const localnet = await startLocalnet({
     port: 0,
@@ -45,7 +48,16 @@ export async function startQuoteApiStack(options: {
   });
   await seedDemo(localnet, options.seeders ?? []);
   const chain = new RpcSolanaChain({ url: localnet.url });
-  const api = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, lookupTables: [], random: () => 0.5, chainStateTtlMs: 0, quote: options.quote ?? {} });
+  const live = options.live ? await startLiveChain({ chain, source: { kind: "websocket", url: localnet.websocketUrl } }) : undefined;
+  const api = createSwapApi({
+    chain,
+    relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS,
+    lookupTables: [],
+    random: () => 0.5,
+    chainStateTtlMs: 0,
+    quote: options.quote ?? {},
+    ...(live ? { live } : {}),
+  });
   await api.start();
   const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
   const protoDir = fileURLToPath(new URL("../../proto/", import.meta.url));
@@ -82,6 +94,7 @@ export async function startQuoteApiStack(options: {
       api.close();
       grpcClient.close();
       await server.close();
+      await live?.close();
       await localnet.close();
     },
   };

@@ -29,7 +29,10 @@ export interface SwapApi {
 export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: QuoteApiOptions }): SwapApi {
   const lookupTables = createLookupTableIndex(deps.chain, deps.quote ?? {});
   const swapInstructions = createSwapInstructions({ ...deps, discoveredLookupTables: () => lookupTables.current() });
-  const quote = createQuoteApi(deps.chain, swapInstructions, lookupTables, deps.quote);
+  // The quote path reads pool state from the live account cache when there is one (memory, and
+  // its change notifications drive WatchQuote); otherwise directly.
+  const quoteOptions: QuoteApiOptions = { ...(deps.live ? { accounts: deps.live.accounts } : {}), ...deps.quote };
+  const quote = createQuoteApi(deps.chain, swapInstructions, lookupTables, quoteOptions);
   return {
     swapInstructions,
     quote,
