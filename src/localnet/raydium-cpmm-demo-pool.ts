@@ -23,7 +23,7 @@ import {
   getRaydiumCpmmConfigCodec,
 } from "./raydium-cpmm-accounts.js";
 import type { AccountData } from "../core/solana/account.js";
-import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 
 export interface DemoRaydiumCpmmPoolParams {
   readonly mintA: PublicKey;
@@ -133,15 +133,30 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
   return {
     pool: account(pool, programId, new Uint8Array(poolData)),
     config: account(config, programId, new Uint8Array(configData)),
-    vaultA: account(vaultA, tokenProgramA, tokenAccountData(params.mintA, authority, params.reserveA)),
-    vaultB: account(vaultB, tokenProgramB, tokenAccountData(params.mintB, authority, params.reserveB)),
+    vaultA: vaultAccount(vaultA, tokenProgramA, params.mintA, authority, params.reserveA, lamports),
+    vaultB: vaultAccount(vaultB, tokenProgramB, params.mintB, authority, params.reserveB, lamports),
     observation: account(observation, programId, observationData),
     lpMint: account(lpMint, TOKEN_PROGRAM_ID, mintData(authority, 9)),
     authority,
   };
 }
 
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
+/**
+ * A wSOL vault is a native token account: its lamports are the reserve plus the amount, or the
+ * token program would move wSOL out of it that no lamports back (a swap paying SOL would pay nothing).
+ */
+function vaultAccount(address: PublicKey, tokenProgram: PublicKey, mint: PublicKey, owner: PublicKey, amount: bigint, lamports: bigint): AccountData {
+  const native = mint.equals(NATIVE_MINT);
+  return {
+    address,
+    owner: tokenProgram,
+    lamports: native ? lamports + amount : lamports,
+    data: tokenAccountData(mint, owner, amount, native ? lamports : null),
+    executable: false,
+  };
+}
+
+function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
   const data = Buffer.alloc(AccountLayout.span);
   AccountLayout.encode(
     {
@@ -151,8 +166,8 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Ui
       delegateOption: 0,
       delegate: PublicKey.default,
       state: 1, // initialized
-      isNativeOption: 0,
-      isNative: 0n,
+      isNativeOption: nativeReserve === null ? 0 : 1,
+      isNative: nativeReserve ?? 0n,
       delegatedAmount: 0n,
       closeAuthorityOption: 0,
       closeAuthority: PublicKey.default,

@@ -14,6 +14,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
@@ -146,4 +147,52 @@ export function invokedByJupiter(executed: ExecutedSwap, program: PublicKey): bo
     for (let j = i - 1; j >= 0; j--) if (logs[j]!.endsWith("invoke [1]")) return logs[j] === `Program ${jup} invoke [1]`;
     return false;
   });
+}
+
+/** The wallet's balance of `mint`: lamports for SOL (wrapped and unwrapped within the swap), else its ATA's amount. */
+export function walletBalance(localnet: Localnet, wallet: PublicKey, mint: PublicKey): bigint {
+  if (mint.equals(NATIVE_MINT)) return localnet.getAccount(wallet)?.lamports ?? 0n;
+  return tokenAmount(localnet, getAssociatedTokenAddressSync(mint, wallet, true));
+}
+
+/** What executing a quote through swapd did to the wallet. */
+export interface QuoteOutcome extends ExecutedSwap {
+  readonly answer: any;
+  /** Input spent and output received by the wallet (SOL net of the transaction fee). */
+  readonly paid: bigint;
+  readonly got: bigint;
+}
+
+/**
+ * Asks swapd (REST, Jupiter's JSON) for the swap instructions of `quote`, executes them and
+ * measures the wallet's input and output balances. Throws if swapd does not answer 200; the
+ * record may hold a failed transaction (check `record.err`).
+ */
+export async function executeQuote(
+  stack: SwapStack,
+  quote: Record<string, any>,
+  extra: Record<string, unknown> = {},
+  signer: Keypair = DEMO_WALLET,
+): Promise<QuoteOutcome> {
+  const answer = await stack.rest({ userPublicKey: signer.publicKey.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
+  if (answer.status !== 200) throw new Error(`swapd answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  const input = new PublicKey(quote["inputMint"]);
+  const output = new PublicKey(quote["outputMint"]);
+  const before = [walletBalance(stack.localnet, signer.publicKey, input), walletBalance(stack.localnet, signer.publicKey, output)];
+  const executed = executeSwapAnswer(stack.localnet, answer.body, signer);
+  const fee = BigInt(executed.record.fee);
+  const after = [walletBalance(stack.localnet, signer.publicKey, input), walletBalance(stack.localnet, signer.publicKey, output)];
+  const paid = before[0]! - after[0]! - (input.equals(NATIVE_MINT) ? fee : 0n);
+  const got = after[1]! - before[1]! + (output.equals(NATIVE_MINT) ? fee : 0n);
+  return { ...executed, answer: answer.body, paid, got };
+}
+
+/** Anchor's instruction discriminator (hex), from the instruction's name. */
+export function anchorDiscriminator(name: string): string {
+  return createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
+}
+
+/** The Jupiter instruction's name swapd was expected to pick. */
+export function jupiterInstructionName(mode: "ExactIn" | "ExactOut", shared: boolean): string {
+  return `${shared ? "shared_accounts_" : ""}${mode === "ExactOut" ? "exact_out_" : ""}route`;
 }

@@ -349,11 +349,16 @@ function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap,
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
-/** Raydium CPMM (constant product); `swap_base_output` gives it ExactOut. */
+/**
+ * Raydium CPMM (constant product). ExactIn only: the pool has `swap_base_output`, but Jupiter v6
+ * (2026 build) refuses a `RaydiumCP` step in `exact_out_route` / `exact_out_route_v2` with Anchor
+ * 2501 RequireEqViolated before reading the step's accounts (as for `Meteora` and `MeteoraDlmm`,
+ * while `Whirlpool` and `RaydiumClmm` steps go on); test/onchain/raydium-cp.test.ts shows it.
+ */
 export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   programId: RAYDIUM_CPMM_PROGRAM_ID,
   label: "Raydium CP",
-  supportsExactOut: true,
+  supportsExactOut: false,
   // Config, vaults, mints, token programs and observation never change for a pool.
   poolIsImmutable: true,
   decodePool: decodeRaydiumCpmmPool,

@@ -107,7 +107,7 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
     adapter.build(pool, params, new Map()).accounts.map((k) => ({ pubkey: k.pubkey.toBase58(), isSigner: k.isSigner, isWritable: k.isWritable }));
 
   for (const direction of ["A to B", "B to A"] as const) {
-    for (const mode of ["ExactIn", "ExactOut"] as const) {
+    for (const mode of ["ExactIn"] as const) {
       test(`${direction}, ${mode}`, () => {
         const aToB = direction === "A to B";
         const [inMint, outMint] = aToB ? [sdkPool.mintA, sdkPool.mintB] : [sdkPool.mintB, sdkPool.mintA];
@@ -131,6 +131,16 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
       });
     }
   }
+
+  test("ExactOut is refused (Jupiter's exact_out_route rejects RaydiumCP steps: test/onchain/raydium-cp.test.ts)", () => {
+    expect(adapter.supportsExactOut).toBe(false);
+    expect(() =>
+      adapter.build(pool, {
+        sourceMint: sdkPool.mintA, destinationMint: sdkPool.mintB, sourceTokenAccount: userA, destinationTokenAccount: userB,
+        tokenTransferAuthority: user, inAmount: 1000n, outAmount: 1n, swapMode: "ExactOut",
+      }, new Map()),
+    ).toThrow(/Raydium CP does not support ExactOut/);
+  });
 
   test("a step whose mints the pool does not trade is refused", () => {
     expect(() =>

@@ -81,35 +81,17 @@ const cases = [
     feeBps: 0,
     indices: [[0, 1, 60], [0, 1, 40], [1, 2, 100]],
   },
-  {
-    name: "exact_out_route: one step",
-    raw: request(
-      quote([AB(100)], { input: MINT_A, output: MINT_B, inAmount: 1_000_000n, outAmount: 1_900_000n, swapMode: "ExactOut" }),
-    ),
-    instruction: "exactOutRoute",
-    amounts: { outAmount: "1900000", quotedInAmount: "1000000" },
-    feeBps: 0,
-    indices: [[0, 1, 100]],
-  },
-  {
-    name: "shared_accounts_exact_out_route: split (two pools, one hop)",
-    raw: request(
-      quote([AB(70), AB(30, poolAB2.pool.address)], {
-        input: MINT_A,
-        output: MINT_B,
-        inAmount: 1_000_000n,
-        outAmount: 1_900_000n,
-        swapMode: "ExactOut",
-        feeBps: 10,
-      }),
-      { feeAccount: FEE_ACCOUNT.toBase58() },
-    ),
-    instruction: "sharedAccountsExactOutRoute",
-    amounts: { id: 3, outAmount: "1900000", quotedInAmount: "1000000" },
-    feeBps: 10,
-    indices: [[0, 1, 70], [0, 1, 30]],
-  },
 ] as const;
+
+// ExactOut through these Raydium CP pools is refused (Jupiter's exact_out_route rejects RaydiumCP
+// steps); exact_out_route's encoding is proven by test/core/jupiter and executed on the real
+// program through Whirlpool steps in test/onchain.
+describe("ExactOut through a Raydium CP step", () => {
+  test("is refused before anything is built, naming the step", () => {
+    const raw = request(quote([AB(70), AB(30, poolAB2.pool.address)], { input: MINT_A, output: MINT_B, inAmount: 1_000_000n, outAmount: 1_900_000n, swapMode: "ExactOut" }));
+    expect(() => build(raw)).toThrow(/routePlan\[0\] \(ammKey \w+, label "Raydium CP"\).*ExactOut/);
+  });
+});
 
 describe("Jupiter instructions decoded by Anchor's BorshCoder over the IDL", () => {
   for (const c of cases) {

@@ -1,0 +1,109 @@
+// Raydium CP swaps executed on the real Jupiter v6 and Raydium CPMM programs: swapd's answer, signed
+// and sent, pays what the Raydium SDK's curve math gives, and Jupiter reaches the pool by CPI.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PublicKey } from "@solana/web3.js";
+import { DEMO } from "../../src/localnet/demo-seed.js";
+import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";
+import { hasChainDir } from "../fixtures/chain-dir.js";
+import { jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
+import type { SwapStack } from "../api/swap-stack.js";
+import {
+  NATIVE_MINT,
+  anchorDiscriminator,
+  executeQuote,
+  giveTokens,
+  invokedByJupiter,
+  jupiterInstructionName,
+  startOnchainStack,
+} from "./onchain-stack.js";
+import { RAYDIUM_CP_PROGRAM, raydiumCpQuote } from "./pools/raydium-cp.js";
+import { executeSwapAnswer } from "./onchain-stack.js";
+import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
+import { BN } from "@coral-xyz/anchor";
+
+const USDC = DEMO.usdcMint.toBase58();
+const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
+
+describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
+  let stack: SwapStack;
+  beforeAll(async () => {
+    stack = await startOnchainStack({
+      seeders: [
+        (localnet) => {
+          for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, DEMO.usdcMint]) giveTokens(localnet, programAuthority(id), mint, 0n);
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  function quoteFor(input: string, output: string, amount: bigint, mode: "ExactIn" | "ExactOut") {
+    const sdk = raydiumCpQuote(stack.localnet, POOL, new PublicKey(input), amount, mode);
+    const amounts = { inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString() };
+    const quote = jupiterQuote([{ ammKey: POOL.toBase58(), label: "Raydium CP", inputMint: input, outputMint: output, ...amounts }], {
+      inputMint: input,
+      outputMint: output,
+      ...amounts,
+      swapMode: mode,
+    });
+    return { sdk, quote };
+  }
+
+  for (const shared of [false, true]) {
+    const name = jupiterInstructionName("ExactIn", shared);
+    for (const [input, output, amount] of [
+      [SOL, USDC, 2_000_000_000n],
+      [USDC, SOL, 300_000_000n],
+    ] as const) {
+      test(`${name}: ${input === SOL ? "SOL → USDC" : "USDC → SOL"} pays the Raydium SDK's curve amount`, async () => {
+        const { sdk, quote } = quoteFor(input, output, amount, "ExactIn");
+        const r = await executeQuote(stack, quote, { useSharedAccounts: shared });
+        expect(r.record.err, r.record.logs.join("\n")).toBeNull();
+        expect(Buffer.from(r.answer.swapInstruction.data, "base64").subarray(0, 8).toString("hex")).toBe(anchorDiscriminator(name));
+        expect(invokedByJupiter(r, RAYDIUM_CP_PROGRAM)).toBe(true);
+        expect(r.paid).toBe(amount);
+        expect(r.got).toBe(sdk.outAmount);
+        expect(r.got).toBeGreaterThanOrEqual(BigInt(quote.otherAmountThreshold));
+      });
+    }
+  }
+
+  test("ExactOut: swapd refuses it naming the step, because Jupiter's exact_out_route rejects a RaydiumCP step on chain", async () => {
+    const { sdk, quote } = quoteFor(SOL, USDC, 150_000_000n, "ExactOut");
+    const refused = await stack.rest({ userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^routePlan\[0\] \(ammKey \w+, label "Raydium CP"\): Raydium CP does not support ExactOut/);
+
+    // The evidence: the same step (swapd's ExactIn step accounts, which execute in `route` above) in an
+    // exact_out_route encoded with Anchor's coder over Jupiter's IDL fails inside Jupiter with
+    // 2501 RequireEqViolated before any CPI to Raydium.
+    const exactIn = await stack.rest({ userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote, useSharedAccounts: false, prioritizationFeeLamports: 0 });
+    expect(exactIn.status).toBe(200);
+    const route = exactIn.body.swapInstruction;
+    const step = route.accounts.slice(route.accounts.findIndex((a: any) => a.pubkey === RAYDIUM_CP_PROGRAM.toBase58()));
+    const [tokenProgram, user, source, destination] = route.accounts;
+    const none = { pubkey: route.programId, isSigner: false, isWritable: false };
+    const ro = (pubkey: string) => ({ pubkey, isSigner: false, isWritable: false });
+    const data = jupiterCoder().instruction.encode("exactOutRoute", {
+      routePlan: [{ swap: { RaydiumCP: {} }, percent: 100, inputIndex: 0, outputIndex: 1 }],
+      outAmount: new BN(sdk.outAmount.toString()),
+      quotedInAmount: new BN(sdk.inAmount.toString()),
+      slippageBps: 50,
+      platformFeeBps: 0,
+    });
+    const eventAuthority = PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], new PublicKey(route.programId))[0].toBase58();
+    const exactOutRoute = {
+      programId: route.programId,
+      data: Buffer.from(data).toString("base64"),
+      accounts: [tokenProgram, user, source, destination, none, ro(SOL), ro(USDC), none, none, ro(eventAuthority), ro(route.programId), ...step],
+    };
+    const executed = executeSwapAnswer(stack.localnet, { ...exactIn.body, swapInstruction: exactOutRoute });
+    const index = executed.record.transaction.message.compiledInstructions.findIndex((ix) =>
+      executed.record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)),
+    );
+    expect(executed.record.err).toEqual({ InstructionError: [index, { Custom: 2501 }] });
+    expect(executed.record.logs.some((l) => l.startsWith(`Program ${RAYDIUM_CP_PROGRAM.toBase58()} invoke`))).toBe(false);
+  });
+});
