@@ -79,6 +79,12 @@ export interface Config {
   readonly databaseTimeoutMs: number;
   /** Timeouts and caps against slow and hostile clients (src/server/connection-limits.ts). */
   readonly connectionLimits: ConnectionLimits;
+  /** Pause between order tracker passes, ms. */
+  readonly trackerIntervalMs: number;
+  /** Replicas: how often a follower tries to take the lead and the leader checks its session, ms. */
+  readonly leaderCheckMs: number;
+  /** Unexecuted issued transactions are deleted this long after issue, ms (RETENTION_HOURS). */
+  readonly retentionMs: number;
   /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
   readonly edge: EdgeSettings;
 }
@@ -174,6 +180,15 @@ export function loadConfig(env: Env = process.env): Config {
   const d = DEFAULT_CONNECTION_LIMITS;
   const ms = (name: string, def: number) => int(name, def, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
   const count = (name: string, def: number, max: number) => int(name, def, 1, max, `must be an integer 1–${max}`);
+  const trackerIntervalMs = int("TRACKER_INTERVAL_MS", 5_000, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
+  const leaderCheckMs = int("LEADER_CHECK_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const retentionRaw = str("RETENTION_HOURS");
+  let retentionMs = 24 * 3_600_000;
+  if (retentionRaw !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(retentionRaw) || Number(retentionRaw) <= 0 || Number(retentionRaw) > 87_600) {
+      problems.push(`RETENTION_HOURS: must be a number of hours > 0 and ≤ 87600, decimals allowed (got ${JSON.stringify(retentionRaw)})`);
+    } else retentionMs = Math.round(Number(retentionRaw) * 3_600_000);
+  }
   const connectionLimits: ConnectionLimits = {
     headersTimeoutMs: ms("HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
     requestTimeoutMs: ms("REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
@@ -230,6 +245,9 @@ export function loadConfig(env: Env = process.env): Config {
     lookupTableAuthorities,
     databaseTimeoutMs,
     connectionLimits,
+    trackerIntervalMs,
+    leaderCheckMs,
+    retentionMs,
     edge,
   };
 }

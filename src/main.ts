@@ -14,6 +14,8 @@ import { startLiveChain } from "./chain/live/live-chain.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
+import { startReplicaCoordination } from "./store/replica-coordination.js";
+import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
 import { DEMO } from "./localnet/demo-accounts.js";
@@ -173,8 +175,28 @@ async function startService(
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
+  // Replicas on one PostgreSQL: one leader runs the background work; order changes reach all.
+  const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
+  shutdown.hook("replica coordination", () => replicas.close());
   // Registers its tracker's stop hook now, so the tracker stops before the store closes.
-  const listing = startTriggerListing({ chain: chain.chain, store, shutdown, logger });
+  const listing = startTriggerListing({
+    chain: chain.chain,
+    store,
+    shutdown,
+    logger,
+    trackerIntervalMs: config.trackerIntervalMs,
+    feed: replicas.feed,
+    publisher: replicas.publisher,
+    isTrackerActive: () => replicas.leadership.isLeader(),
+  });
+  const retention = startRetentionJob({
+    store,
+    leadership: replicas.leadership,
+    retentionMs: config.retentionMs,
+    intervalMs: Math.min(600_000, Math.max(1_000, Math.floor(config.retentionMs / 4))),
+    logger,
+  });
+  shutdown.hook("retention job", () => retention.stop());
 
   const server = await startServer({
     ...extra,

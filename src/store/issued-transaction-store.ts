@@ -92,4 +92,24 @@ export class IssuedTransactionStore {
     );
     return rows[0] === undefined ? null : fromRow(rows[0]);
   }
+
+  /**
+   * Retention: deletes transactions issued before `issuedBefore` whose blockhash has expired
+   * (`expires_at` passed, or unknown) and that were never executed (no execution has their message
+   * hash). Returns how many rows went. Executions and orders are never touched.
+   */
+  async deleteExpiredUnexecuted(issuedBefore: Date, now: Date): Promise<number> {
+    const rows = await this.sql.query<{ n: string }>(
+      `WITH gone AS (
+         DELETE FROM issued_transactions i
+         WHERE i.created_at < $1
+           AND (i.expires_at IS NULL OR i.expires_at < $2)
+           AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.message_hash = i.message_hash)
+         RETURNING 1
+       )
+       SELECT count(*)::text AS n FROM gone`,
+      [issuedBefore, now],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
 }

@@ -25,11 +25,20 @@ export interface PostgresDbOptions {
  * dropped from the pool (the next query opens a new connection), and the error reaches the caller
  * as DatabaseUnavailableError within the timeout.
  */
-export function openPostgresDb(options: PostgresDbOptions): Db {
+/** The pool-backed Db, plus dedicated sessions for what must hold one connection (locks, LISTEN). */
+export interface PostgresDb extends Db {
+  readonly kind: "postgres";
+  /**
+   * A new client (not from the pool) with the pool's settings and timeouts and an error listener
+   * already attached; the caller connects it and ends it.
+   */
+  newSessionClient(): pg.Client;
+}
+
+export function openPostgresDb(options: PostgresDbOptions): PostgresDb {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
-  const pool = new pg.Pool({
+  const sessionSettings: pg.ClientConfig = {
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
     connectionTimeoutMillis: timeoutMs,
     // The client-side bound: a server that accepts TCP but never answers (statement_timeout
     // cannot fire there). A little longer, so the server's own timeout wins when it can.
@@ -39,7 +48,8 @@ export function openPostgresDb(options: PostgresDbOptions): Db {
     idle_in_transaction_session_timeout: Math.max(timeoutMs * 2, 10_000),
     keepAlive: true,
     ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdentifier(options.schema)}` }),
-  });
+  };
+  const pool = new pg.Pool({ ...sessionSettings, max: options.maxConnections ?? 10 });
   // An idle client's error (e.g. the server restarting) must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
   // pg-pool removes its own error listener while a client is checked out; a connection lost in the
@@ -88,5 +98,10 @@ export function openPostgresDb(options: PostgresDbOptions): Db {
       }
     },
     close: () => pool.end(),
+    newSessionClient() {
+      const client = new pg.Client(sessionSettings);
+      client.on("error", () => undefined);
+      return client;
+    },
   };
 }

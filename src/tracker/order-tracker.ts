@@ -15,14 +15,17 @@ import type { Store } from "../store/open-store.js";
 import type { StoredOrder } from "../store/order-store.js";
 import type { TrackerCursor } from "../store/tracker-cursor-store.js";
 import type { StoredTrade } from "../store/trade-store.js";
-import type { OrderChangeFeed } from "./order-change-feed.js";
+import type { OrderChange } from "./order-change-feed.js";
 import { newSignaturesOldestFirst } from "./order-signatures.js";
 
 export interface OrderTrackerOptions {
   readonly chain: SolanaChain;
   readonly store: Store;
-  readonly feed: OrderChangeFeed;
+  /** Where changes go: the in-process feed, or a relay to every replica's feed (order-change-relay.ts). */
+  readonly feed: { publish(change: OrderChange): void };
   readonly logger?: Logger;
+  /** Passes run only while this is true (replicas: only the leader tracks). Default: always. */
+  readonly isActive?: () => boolean;
   /** Open orders followed per pass (least recently updated first). Default 1000. */
   readonly maxOrdersPerPass?: number;
   readonly now?: () => Date;
@@ -49,7 +52,8 @@ export interface TrackerPassSummary {
 export class OrderTracker {
   private readonly chain: SolanaChain;
   private readonly store: Store;
-  private readonly feed: OrderChangeFeed;
+  private readonly feed: { publish(change: OrderChange): void };
+  private readonly isActive: () => boolean;
   private readonly logger: Logger | undefined;
   private readonly maxOrdersPerPass: number;
   private readonly now: () => Date;
@@ -62,6 +66,7 @@ export class OrderTracker {
     this.chain = options.chain;
     this.store = options.store;
     this.feed = options.feed;
+    this.isActive = options.isActive ?? (() => true);
     this.logger = options.logger;
     this.maxOrdersPerPass = options.maxOrdersPerPass ?? 1000;
     this.now = options.now ?? (() => new Date());
@@ -72,7 +77,7 @@ export class OrderTracker {
     if (!this.stopped) return;
     this.stopped = false;
     const tick = () => {
-      this.running = this.runOnce()
+      this.running = (this.isActive() ? this.runOnce() : Promise.resolve())
         .catch((error: unknown) => this.logger?.warn({ err: error }, "order tracker pass failed; retrying next interval"))
         .finally(() => {
           this.running = undefined;

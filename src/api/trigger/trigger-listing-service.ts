@@ -6,6 +6,7 @@ import type { RestRoute } from "../../server/rest.js";
 import type { Shutdown } from "../../server/shutdown.js";
 import type { Store } from "../../store/open-store.js";
 import { OrderChangeFeed } from "../../tracker/order-change-feed.js";
+import type { OrderChangePublisher } from "../../store/order-change-relay.js";
 import type { OrderTracker } from "../../tracker/order-tracker.js";
 import { runOrderTracker } from "../../tracker/run-order-tracker.js";
 import { getTriggerOrdersRestRoute } from "./get-trigger-orders-rest.js";
@@ -47,11 +48,19 @@ export function startTriggerListing(options: {
   readonly shutdown: Shutdown;
   readonly logger?: Logger;
   readonly trackerIntervalMs?: number;
+  /** The in-process feed watchers subscribe to; a new one if omitted. */
+  readonly feed?: OrderChangeFeed;
+  /** Where the tracker publishes (replicas: the NOTIFY relay); default the feed itself. */
+  readonly publisher?: OrderChangePublisher;
+  /** Whether this process tracks now (replicas: the leader only); default always. */
+  readonly isTrackerActive?: () => boolean;
 }): TriggerListing {
-  const feed = new OrderChangeFeed();
+  const feed = options.feed ?? new OrderChangeFeed();
   const deps = { chain: options.chain, store: options.store, feed };
   const tracker = runOrderTracker({
     ...deps,
+    feed: options.publisher ?? feed,
+    ...(options.isTrackerActive === undefined ? {} : { isActive: options.isTrackerActive }),
     shutdown: options.shutdown,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.trackerIntervalMs === undefined ? {} : { intervalMs: options.trackerIntervalMs }),
