@@ -87,7 +87,7 @@ export function loadEdgeSettings(env: Env, problems: string[]): EdgeSettings {
   const burst = num("RATE_LIMIT_BURST", 1, 1_000_000, true);
   const executeRps = num("EXECUTE_RATE_LIMIT_RPS", 0.001, 1_000_000, false);
   const executeBurst = num("EXECUTE_RATE_LIMIT_BURST", 1, 1_000_000, true);
-  if (rps === undefined && (burst !== undefined || executeRps !== undefined || executeBurst !== undefined) && str("RATE_LIMIT_RPS") === undefined) {
+  if (str("RATE_LIMIT_RPS") === undefined && (burst !== undefined || executeRps !== undefined || executeBurst !== undefined)) {
     problems.push("RATE_LIMIT_BURST, EXECUTE_RATE_LIMIT_RPS, EXECUTE_RATE_LIMIT_BURST: need RATE_LIMIT_RPS");
   }
   let rateLimit: RateLimitSettings | undefined;

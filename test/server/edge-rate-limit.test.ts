@@ -79,6 +79,7 @@ describe("rate limits per API key", () => {
     expect(((exhausted[0] as PromiseRejectedResult).reason as grpc.ServiceError).details).toContain("rate limit exceeded");
     const connect = await connectJson(fetch, server.url, "/swapdtest.v1.SlowService/Sleep", { ms: 1 }, { "x-api-key": KEY_B });
     expect([connect.status, connect.body?.code]).toEqual([429, "resource_exhausted"]);
+    expect(Number(connect.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await sleep(1100);
     await expect(grpcSleep(grpcClient, 2, md)).resolves.toMatchObject({ sleptMs: 2 });
   });
