@@ -152,7 +152,8 @@ export function invokedByJupiter(executed: ExecutedSwap, program: PublicKey): bo
 /** The wallet's balance of `mint`: lamports for SOL (wrapped and unwrapped within the swap), else its ATA's amount. */
 export function walletBalance(localnet: Localnet, wallet: PublicKey, mint: PublicKey): bigint {
   if (mint.equals(NATIVE_MINT)) return localnet.getAccount(wallet)?.lamports ?? 0n;
-  return tokenAmount(localnet, getAssociatedTokenAddressSync(mint, wallet, true));
+  const tokenProgram = localnet.getAccount(mint)?.owner ?? TOKEN_PROGRAM; // SPL Token or Token-2022
+  return tokenAmount(localnet, getAssociatedTokenAddressSync(mint, wallet, true, tokenProgram));
 }
 
 /** What executing a quote through swapd did to the wallet. */

@@ -132,6 +132,30 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     }
   });
 
+  it("Whirlpool with a missing tick array in the step: ExactIn pays exactly within the others; no ExactOut quote (Jupiter refuses that step)", async () => {
+    await stack.restoreSnapshots();
+    // Down below tick -39424 (by trades of 97 % of what the three arrays fill): the third array
+    // below then starts at -56320, which the snapshots do not have.
+    let pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
+    for (let push = 0; push < 4 && pool.tickCurrentIndex >= -39424; push++) {
+      const capacity = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
+      const trade = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: (capacity.inAmount * 97n) / 100n, swapMode: "ExactIn", aToB: true });
+      expect(trade.received).toBe(trade.quote.outAmount);
+      pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
+    }
+    expect(pool.tickCurrentIndex).toBeLessThan(-39424);
+    // ExactIn: the step swaps within the arrays that exist, exactly as quoted.
+    const exactIn = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000_000n, swapMode: "ExactIn", aToB: true });
+    expect(exactIn.received).toBe(exactIn.quote.outAmount);
+    // ExactOut: no quote; Jupiter's exact_out_route refuses the step whatever the amount.
+    const { quote } = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000n, swapMode: "ExactOut", aToB: true });
+    expect(quote).toMatchObject({ complete: false, inAmount: 0n, outAmount: 0n });
+    expect(quote.reason).toContain("does not exist");
+    const [sol, usdc] = whirlpoolAdapter.mints(pool);
+    const offered = quoteResponseOf({ ammKey: WHIRLPOOL_SOL_USDC, label: "Whirlpool", inputMint: sol, outputMint: usdc, swapMode: "ExactOut", inAmount: 1_000_000_000n, outAmount: 1_000n, feeAmount: 0n, feeMint: sol });
+    await expect(stack.swap(user, offered)).rejects.toThrow(/swap failed/);
+  });
+
   describe("Raydium CP (pool written in Raydium's layout)", () => {
     const adapter = raydiumCpmmAdapter;
     const mints = orderedMints(USDC, SAMO);

@@ -17,7 +17,12 @@ import {
   startOnchainStack,
 } from "./onchain-stack.js";
 import { RAYDIUM_CP_PROGRAM, raydiumCpQuote } from "./pools/raydium-cp.js";
-import { executeSwapAnswer } from "./onchain-stack.js";
+import { executeSwapAnswer, sendLegacy } from "./onchain-stack.js";
+import { createRaydiumCpPool } from "./pools/raydium-cp.js";
+import type { DemoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
+import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
+import { Keypair, SystemProgram } from "@solana/web3.js";
+import { MINT_SIZE, TOKEN_2022_PROGRAM_ID, createInitializeMint2Instruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
 import { BN } from "@coral-xyz/anchor";
 
@@ -26,10 +31,27 @@ const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
 
 describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
   let stack: SwapStack;
+  /** A wSOL / Token-2022 pool (the Token-2022 mint created by the Token-2022 program itself). */
+  let t22Pool: DemoRaydiumCpmmPool;
+  const t22Mint = Keypair.generate();
   beforeAll(async () => {
     stack = await startOnchainStack({
       seeders: [
         (localnet) => {
+          sendLegacy(localnet, [
+            SystemProgram.createAccount({
+              fromPubkey: DEMO_WALLET.publicKey, newAccountPubkey: t22Mint.publicKey, space: MINT_SIZE,
+              lamports: Number(localnet.chain.minimumBalanceForRentExemption(MINT_SIZE)), programId: TOKEN_2022_PROGRAM_ID,
+            }),
+            createInitializeMint2Instruction(t22Mint.publicKey, 6, DEMO_WALLET.publicKey, null, TOKEN_2022_PROGRAM_ID),
+          ], [DEMO_WALLET, t22Mint]);
+          const solFirst = Buffer.compare(NATIVE_MINT.toBuffer(), t22Mint.publicKey.toBuffer()) < 0;
+          const [mintA, mintB] = solFirst ? [NATIVE_MINT, t22Mint.publicKey] : [t22Mint.publicKey, NATIVE_MINT];
+          t22Pool = createRaydiumCpPool(localnet, {
+            mintA, mintB, decimalsA: solFirst ? 9 : 6, decimalsB: solFirst ? 6 : 9,
+            tokenProgramA: solFirst ? undefined : TOKEN_2022_PROGRAM_ID, tokenProgramB: solFirst ? TOKEN_2022_PROGRAM_ID : undefined,
+            reserveA: solFirst ? 100_000_000_000n : 15_000_000_000n, reserveB: solFirst ? 15_000_000_000n : 100_000_000_000n, configIndex: 2,
+          });
           for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, DEMO.usdcMint]) giveTokens(localnet, programAuthority(id), mint, 0n);
         },
       ],
@@ -105,5 +127,22 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
     );
     expect(executed.record.err).toEqual({ InstructionError: [index, { Custom: 2501 }] });
     expect(executed.record.logs.some((l) => l.startsWith(`Program ${RAYDIUM_CP_PROGRAM.toBase58()} invoke`))).toBe(false);
+  });
+
+  test("Token-2022: 1 SOL → a Token-2022 mint through a CP pool (the output account created by swapd's setup)", async () => {
+    const pool = t22Pool.pool.address;
+    const amount = 1_000_000_000n;
+    const sdk = raydiumCpQuote(stack.localnet, pool, NATIVE_MINT, amount, "ExactIn");
+    const out = t22Mint.publicKey.toBase58();
+    const amounts = { inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString() };
+    const quote = jupiterQuote([{ ammKey: pool.toBase58(), label: "Raydium CP", inputMint: SOL, outputMint: out, ...amounts }], { inputMint: SOL, outputMint: out, ...amounts });
+    const r = await executeQuote(stack, quote);
+    expect(r.record.err, r.record.logs.join("\n")).toBeNull();
+    expect(invokedByJupiter(r, RAYDIUM_CP_PROGRAM)).toBe(true);
+    const ata = getAssociatedTokenAddressSync(t22Mint.publicKey, DEMO.wallet, true, TOKEN_2022_PROGRAM_ID);
+    expect(stack.localnet.getAccount(ata)?.owner.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
+    // the SOL paid includes the rent of the new Token-2022 account (170 bytes: ImmutableOwner)
+    expect(r.paid).toBe(amount + stack.localnet.getAccount(ata)!.lamports);
+    expect(r.got).toBe(sdk.outAmount);
   });
 });

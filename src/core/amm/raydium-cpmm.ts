@@ -302,16 +302,31 @@ function quoteAccounts(pool: RaydiumCpmmPool, _params: QuoteParams, accounts: Ac
 }
 
 /** The pool's state as of the quote: the adapter's decoded pool is cached forever, its fee counters move. */
+// Decoded per account version: a router quotes one pool many times (split search) from the same
+// state, and the live cache hands out the same account object until the account changes.
+const decodedPoolStates = new WeakMap<object, RaydiumCpmmPoolState>();
+const decodedConfigs = new WeakMap<object, RaydiumCpmmConfig>();
+
 function currentPool(pool: RaydiumCpmmPool, accounts: AccountMap): RaydiumCpmmPoolState {
   const account = requiredAccount(accounts, pool.address, "Raydium CPMM pool");
-  expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
-  return poolStateCodec.decode(account.data);
+  let state = decodedPoolStates.get(account);
+  if (state === undefined) {
+    expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+    state = poolStateCodec.decode(account.data);
+    decodedPoolStates.set(account, state);
+  }
+  return state;
 }
 
 function config(state: RaydiumCpmmPoolState, accounts: AccountMap): RaydiumCpmmConfig {
   const account = requiredAccount(accounts, state.configId, "Raydium CPMM amm config");
-  expectAnchorAccount(account, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR, CONFIG_SIZE, "Raydium CPMM amm config");
-  return configCodec.decode(account.data);
+  let decoded = decodedConfigs.get(account);
+  if (decoded === undefined) {
+    expectAnchorAccount(account, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR, CONFIG_SIZE, "Raydium CPMM amm config");
+    decoded = configCodec.decode(account.data);
+    decodedConfigs.set(account, decoded);
+  }
+  return decoded;
 }
 
 function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {

@@ -256,18 +256,18 @@ function facade(pool: WhirlpoolPool): WhirlpoolFacade {
 }
 
 /**
- * The tick arrays the program will see, in swap order, up to the first that does not exist
- * (the program cannot cross into a missing array either).
+ * The tick arrays the program will see, in swap order, up to the first that does not exist (the
+ * swap cannot cross into it); `missing` when one of them does not exist.
  */
-function loadedTickArrays(pool: WhirlpoolPool, aToB: boolean, accounts: AccountMap): TickArrayFacade[] {
+function loadedTickArrays(pool: WhirlpoolPool, aToB: boolean, accounts: AccountMap): { arrays: TickArrayFacade[]; missing: boolean } {
   const arrays: TickArrayFacade[] = [];
   for (const key of new Set(swapTickArrays(pool, aToB))) {
     const account = accounts.get(base58Of(key));
     if (account === undefined) throw new AmmError(`Whirlpool tick array ${key.toBase58()} was not read`);
-    if (account === null) break;
+    if (account === null) return { arrays, missing: true };
     arrays.push(decodeWhirlpoolTickArray(account));
   }
-  return arrays;
+  return { arrays, missing: false };
 }
 
 interface Swap {
@@ -288,9 +288,11 @@ function swap(pool: WhirlpoolFacade, arrays: TickArrayFacade[], params: QuotePar
 
 function quote(pool: WhirlpoolPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
   const feeMint = params.aToB ? pool.tokenMintA : pool.tokenMintB;
-  const arrays = loadedTickArrays(pool, params.aToB, accounts);
-  if (arrays.length === 0) {
-    return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "the tick array holding the current price does not exist" };
+  const { arrays, missing } = loadedTickArrays(pool, params.aToB, accounts);
+  // Verified on the real programs: a route step with a missing tick array swaps (ExactIn), but
+  // Jupiter's exact_out_route refuses it (InvalidAccountData) whatever the amount.
+  if (arrays.length === 0 || (missing && params.swapMode === "ExactOut")) {
+    return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "a tick array the swap step passes does not exist" };
   }
   const whirlpool = facade(pool);
   try {

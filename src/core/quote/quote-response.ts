@@ -90,7 +90,7 @@ export function quoteResponseJson(request: ParsedQuoteRequest, route: Route, fac
           inAmount: leg.inAmount.toString(),
           outAmount: leg.outAmount.toString(),
           feeAmount: leg.feeAmount.toString(),
-          feeMint: leg.feeMint,
+          feeMint: base58Of(leg.feeMint),
         },
         percent,
         bps: percent * 100,

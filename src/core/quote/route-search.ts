@@ -7,7 +7,7 @@
  * ExactOut routes are direct and unsplit (the least input for the exact output).
  */
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
-import { base58Of } from "../solana/base58-strings.js";
+import type { PublicKey } from "@solana/web3.js";
 
 /** A pool the router may use, with its state bound in. */
 export interface RoutablePool {
@@ -29,7 +29,8 @@ export interface RouteLeg {
   readonly inAmount: bigint;
   readonly outAmount: bigint;
   readonly feeAmount: bigint;
-  readonly feeMint: string;
+  /** Kept as the key the AMM gave (base58 only when the answer is written). */
+  readonly feeMint: PublicKey;
 }
 
 export interface RoutePath {
@@ -93,7 +94,7 @@ function usable(quote: PoolQuote | undefined): quote is PoolQuote {
 }
 
 function leg(pool: RoutablePool, inputMint: string, outputMint: string, q: PoolQuote): RouteLeg {
-  return { pool, inputMint, outputMint, inAmount: q.inAmount, outAmount: q.outAmount, feeAmount: q.feeAmount, feeMint: base58Of(q.feeMint) };
+  return { pool, inputMint, outputMint, inAmount: q.inAmount, outAmount: q.outAmount, feeAmount: q.feeAmount, feeMint: q.feeMint };
 }
 
 /** Quotes a path for `amount` (ExactIn: input, hop by hop; ExactOut: output, backwards). */
