@@ -1,6 +1,10 @@
-import { createServer } from "node:http";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { Geyser } from "../gen/geyser_pb.js";
+import { createSinglePortServer } from "../server/single-port.js";
+import type { SinglePortServer } from "../server/single-port.js";
+import { createGeyserService } from "./geyser-service.js";
 import { dispatchBody } from "./json-rpc-dispatch.js";
 import type { LocalChain } from "./local-chain.js";
 import { createRpcMethods } from "./rpc-methods.js";
@@ -25,32 +29,27 @@ export interface LocalnetRpcServer {
   close(): Promise<void>;
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    server.once("error", onError);
-    server.listen(port, host, () => {
-      server.off("error", onError);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
+async function listen(server: SinglePortServer, port: number, host: string): Promise<number> {
+  return (await server.listen(port, host)).port;
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+async function closeServer(server: SinglePortServer): Promise<void> {
+  server.stopAccepting();
+  server.destroyAll();
+  await server.drained();
 }
 
 /**
- * Serves the chain's JSON-RPC over HTTP (POST, single or batch) on `host:port`, and the signature
+ * Serves the chain's JSON-RPC over HTTP/1.1 (POST, single or batch) on `host:port`, the PubSub
  * websocket on the same port (upgrade) and on port + 1, where an unmodified web3.js `Connection`
- * looks for it. With port 0, a free pair of adjacent ports is chosen.
+ * looks for it, and the Yellowstone gRPC Geyser service over HTTP/2 (h2c) on both ports. With
+ * port 0, a free pair of adjacent ports is chosen.
  */
 export async function startRpcServer(chain: LocalChain, port: number, host: string): Promise<LocalnetRpcServer> {
   const methods = createRpcMethods(chain);
   const subscriptions = new SignatureSubscriptions(chain);
+  const geyser = createGeyserService(chain);
+  const geyserHandler = connectNodeAdapter({ routes: (router) => router.service(Geyser, geyser.impl) });
   let httpRequests = 0;
   let calls: Record<string, number> = {};
   const onCall = (method: string) => {
@@ -87,13 +86,17 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
   };
 
   const makeServer = () => {
-    const server = createServer(handle);
-    server.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));
+    const server = createSinglePortServer((req, res) => {
+      // HTTP/2 is gRPC (Geyser); HTTP/1.1 is JSON-RPC.
+      if (req.httpVersionMajor === 2) geyserHandler(req as Http2ServerRequest, res as Http2ServerResponse);
+      else handle(req as IncomingMessage, res as ServerResponse);
+    });
+    server.h1.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));
     return server;
   };
 
   const main = makeServer();
-  let alias: Server | undefined;
+  let alias: SinglePortServer | undefined;
   let boundPort = 0;
   for (let attempt = 0; ; attempt += 1) {
     boundPort = await listen(main, port, host);
@@ -112,13 +115,17 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
     port: boundPort,
     websocketPort: alias ? boundPort + 1 : undefined,
     stats: () => ({ httpRequests, calls: { ...calls } }),
-    setStreamsDown: (down) => subscriptions.setDown(down),
+    setStreamsDown: (down) => {
+      subscriptions.setDown(down);
+      geyser.setDown(down);
+    },
     resetStats: () => {
       httpRequests = 0;
       calls = {};
     },
     close: async () => {
       subscriptions.close();
+      geyser.setDown(true);
       await Promise.all([closeServer(main), alias ? closeServer(alias) : Promise.resolve()]);
     },
   };

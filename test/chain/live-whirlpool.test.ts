@@ -24,6 +24,7 @@ import type { LiveStack } from "./live-harness.js";
 
 const sources: { name: string; source: (localnet: Localnet) => LiveSource }[] = [
   { name: "websocket", source: (l) => ({ kind: "websocket", url: l.websocketUrl }) },
+  { name: "yellowstone", source: (l) => ({ kind: "yellowstone", url: l.url }) },
   { name: "polling", source: () => ({ kind: "polling", intervalMs: 100 }) },
 ];
 

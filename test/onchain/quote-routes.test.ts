@@ -111,6 +111,20 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     expect(balance(user.publicKey, SAMO) - before).toBe(BigInt(quote.outAmount));
   });
 
+  it("ExactOut USDC from SOL: the Whirlpool quote's inAmount is exactly what the swap takes, the output exactly the amount asked", async () => {
+    await stack.base.restoreSnapshots();
+    const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 25_000_000, swapMode: "ExactOut" as any });
+    expect(quote.swapMode).toBe("ExactOut");
+    expect(quote.outAmount).toBe("25000000");
+    expect(BigInt(quote.otherAmountThreshold)).toBe((BigInt(quote.inAmount) * 10050n) / 10000n);
+    const wsol = stack.base.fund(user.publicKey, NATIVE_MINT, 10n ** 12n);
+    const usdcBefore = balance(user.publicKey, USDC);
+    const swap = await stack.jupiter.swapPost({ swapRequest: { userPublicKey: user.publicKey.toBase58(), quoteResponse: quote, wrapAndUnwrapSol: false } });
+    await stack.signAndSend(swap.swapTransaction, user);
+    expect(10n ** 12n - stack.base.tokenBalance(wsol)).toBe(BigInt(quote.inAmount));
+    expect(balance(user.publicKey, USDC) - usdcBefore).toBe(25_000_000n);
+  });
+
   it("onlyDirectRoutes, dexes, excludeDexes and maxAccounts narrow the routes; nothing left is COULD_NOT_FIND_ANY_ROUTE", async () => {
     const q = (params: string) => stack.get(`/swap/v1/quote?inputMint=${SOL}&outputMint=${SAMO}&amount=100000000&${params}`);
     expect((await q("")).status).toBe(200);
