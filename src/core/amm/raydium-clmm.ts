@@ -9,6 +9,7 @@ import {
   getU64Decoder,
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
@@ -117,10 +118,15 @@ export const raydiumClmmBitmapExtensionAddress = memoisedDerivation(
     PublicKey.findProgramAddressSync([Buffer.from("pool_tick_array_bitmap_extension"), pool.toBuffer()], RAYDIUM_CLMM_PROGRAM_ID)[0],
 );
 
+/** Tick-array addresses derived so far: every quote and swap step names up to three (a PDA search each). */
+const tickArrayAddresses = new BoundedLruMap<string, PublicKey>(3 * POOL_ADDRESS_MEMO_ENTRIES);
+
 export function raydiumClmmTickArrayAddress(pool: PublicKey, startTickIndex: number): PublicKey {
-  // Raydium seeds the start index big-endian.
-  const start = Uint8Array.from(getI32Encoder({ endian: Endian.Big }).encode(startTickIndex));
-  return PublicKey.findProgramAddressSync([Buffer.from("tick_array"), pool.toBuffer(), start], RAYDIUM_CLMM_PROGRAM_ID)[0];
+  return tickArrayAddresses.getOrSet(`${base58Of(pool)}:${startTickIndex}`, () => {
+    // Raydium seeds the start index big-endian.
+    const start = Uint8Array.from(getI32Encoder({ endian: Endian.Big }).encode(startTickIndex));
+    return PublicKey.findProgramAddressSync([Buffer.from("tick_array"), pool.toBuffer(), start], RAYDIUM_CLMM_PROGRAM_ID)[0];
+  });
 }
 
 /**

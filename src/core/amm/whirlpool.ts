@@ -6,6 +6,7 @@ import {
   getU64Decoder,
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
@@ -101,9 +102,14 @@ export function decodeWhirlpool(account: AccountData): WhirlpoolPool {
 // ── Dependencies ────────────────────────────────────────────────────────────────────────────
 // The mints (their owners pick `swap` or `swap_v2`); tick arrays and oracle are PDAs.
 
+/** Tick-array addresses derived so far: every quote and swap step names three (a PDA search each). */
+const tickArrayAddresses = new BoundedLruMap<string, PublicKey>(3 * POOL_ADDRESS_MEMO_ENTRIES);
+
 export function whirlpoolTickArrayAddress(whirlpool: PublicKey, startTickIndex: number): PublicKey {
-  const seeds = [Buffer.from("tick_array"), whirlpool.toBuffer(), Buffer.from(String(startTickIndex))];
-  return PublicKey.findProgramAddressSync(seeds, WHIRLPOOL_PROGRAM_ID)[0];
+  return tickArrayAddresses.getOrSet(`${base58Of(whirlpool)}:${startTickIndex}`, () => {
+    const seeds = [Buffer.from("tick_array"), whirlpool.toBuffer(), Buffer.from(String(startTickIndex))];
+    return PublicKey.findProgramAddressSync(seeds, WHIRLPOOL_PROGRAM_ID)[0];
+  });
 }
 
 /** Memoised: derived for every request through the pool. */
