@@ -14,6 +14,9 @@ import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus as S } from "../../src/gen/grpc/health/v1/health_pb.js";
 import { SleepRequest, SleepResponse, slowClient, startTestServer } from "./helpers.js";
 
+/** A child process starts the whole service (embedded chain, fresh PGlite): slow on a busy machine. */
+const CHILD_TEST_TIMEOUT_MS = 90_000;
+
 let child: ChildProcess | undefined;
 afterEach(() => {
   if (child && child.exitCode === null) child.kill("SIGKILL");
@@ -105,7 +108,7 @@ describe("graceful shutdown", () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logs.filter((l) => l.procedure === "/swapdtest.v1.SlowService/Sleep" && l.code === "ok")).toHaveLength(3);
     expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["swapd listening", "shutting down", "server closed", "shutdown complete"]));
-  });
+  }, CHILD_TEST_TIMEOUT_MS);
 
   it("SIGTERM: a call that outlives SHUTDOWN_TIMEOUT_MS is cut, and the process still exits 0", async () => {
     const { port, exit, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
@@ -120,7 +123,7 @@ describe("graceful shutdown", () => {
     // Cut by the timeout, well before the 5 s call would have finished.
     expect(Date.now() - t0).toBeLessThan(4500);
     expect(await call).toBe(grpc.status.UNAVAILABLE);
-  });
+  }, CHILD_TEST_TIMEOUT_MS);
 
   it("close(): health watchers see NOT_SERVING, their streams end, and the drain does not wait for them", async () => {
     const { server } = await startTestServer();
