@@ -3,7 +3,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
-import { PublicKey } from "@solana/web3.js";
+import { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import type { RpcSolanaChainOptions } from "../../src/chain/rpc-solana-chain.js";
 import type { ReadBatchRequest, SolanaChain } from "../../src/chain/solana-chain.js";
@@ -103,6 +103,15 @@ export interface InstructionJson {
   programId: string;
   accounts: { pubkey: string; isSigner: boolean; isWritable: boolean }[];
   data: string; // base64
+}
+
+/** An instruction of Jupiter's JSON as web3.js builds it, for tests that sign and send the answer. */
+export function toTransactionInstruction(ix: InstructionJson): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: new PublicKey(ix.programId),
+    keys: ix.accounts.map((a) => ({ pubkey: new PublicKey(a.pubkey), isSigner: a.isSigner, isWritable: a.isWritable })),
+    data: Buffer.from(ix.data, "base64"),
+  });
 }
 
 /** The instruction groups of any of the three responses, in one comparable form. */

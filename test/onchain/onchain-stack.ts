@@ -22,6 +22,7 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { TransactionRecord } from "../../src/localnet/transaction-history.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { JUP6, startSwapStack } from "../api/swap-stack.js";
+import { toTransactionInstruction } from "../api/swap-stack.js";
 import type { InstructionJson, SwapStack } from "../api/swap-stack.js";
 
 export const TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
@@ -86,14 +87,6 @@ export function createLookupTable(localnet: Localnet, addresses: PublicKey[]): P
   return table;
 }
 
-function instruction(ix: InstructionJson): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: new PublicKey(ix.programId),
-    keys: ix.accounts.map((a) => ({ pubkey: new PublicKey(a.pubkey), isSigner: a.isSigner, isWritable: a.isWritable })),
-    data: Buffer.from(ix.data, "base64"),
-  });
-}
-
 /** What executing a SwapInstructions answer produced. */
 export interface ExecutedSwap {
   readonly record: TransactionRecord;
@@ -125,7 +118,7 @@ export function executeSwapAnswer(localnet: Localnet, answer: any, signer: Keypa
   const message = new TransactionMessage({
     payerKey: signer.publicKey,
     recentBlockhash: localnet.chain.latestBlockhash().blockhash,
-    instructions: ixs.map(instruction),
+    instructions: ixs.map(toTransactionInstruction),
   }).compileToV0Message(tables);
   const tx = new VersionedTransaction(message);
   tx.sign([signer]);

@@ -22,6 +22,7 @@ import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
+import { toTransactionInstruction } from "../api/swap-stack.js";
 
 export const NATIVE_MINT = new PublicKey("So11111111111111111111111111111111111111112");
 
@@ -112,20 +113,6 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nat
   return data;
 }
 
-interface InstructionJson {
-  programId: string;
-  accounts: { pubkey: string; isSigner: boolean; isWritable: boolean }[];
-  data: string;
-}
-
-function instruction(ix: InstructionJson): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: new PublicKey(ix.programId),
-    keys: ix.accounts.map((a) => ({ pubkey: new PublicKey(a.pubkey), isSigner: a.isSigner, isWritable: a.isWritable })),
-    data: Buffer.from(ix.data, "base64"),
-  });
-}
-
 export async function startRealProgramsStack(chainDir: string): Promise<RealProgramsStack> {
   const localnet = await startLocalnet({
     port: 0,
@@ -175,7 +162,7 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
         body.swapInstruction,
         ...(body.cleanupInstruction ? [body.cleanupInstruction] : []),
         ...body.otherInstructions,
-      ].map(instruction);
+      ].map(toTransactionInstruction);
       return stack.send(user, instructions);
     },
     async send(user, instructions) {
