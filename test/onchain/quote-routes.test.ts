@@ -3,9 +3,7 @@
 // unchanged @jup-ag/api client, `/swap` transactions deserialized with web3.js, signed and sent —
 // the user receives exactly the quoted `outAmount`. A 2-hop shared-accounts route (SOL → USDC →
 // SAMO) is over the size limit without lookup tables (a clear 400 naming the size) and fits once
-// a table owned by a LOOKUP_TABLE_AUTHORITIES key exists on chain. With Raydium CP pools written
-// in the program's layout: a 2-hop route beats a badly priced direct pool, and a large trade splits
-// across two pools, each executed for exactly its quote.
+// a table owned by a LOOKUP_TABLE_AUTHORITIES key exists on chain.
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,10 +16,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAltArgs, runAlt } from "../../src/alt/alt-command.js";
 import type { QuoteStack } from "./quote-stack.js";
-import { MintLayout } from "@solana/spl-token";
-import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
-import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
-import { raydiumCpQuote } from "./pools/raydium-cp.js";
 
 const SOL = NATIVE_MINT.toBase58();
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
@@ -157,90 +151,5 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     expect((await q(`inputMint=${SOL}&outputMint=${USDC}&amount=5&swapMode=exactin`)).body.error).toMatch(/^swapMode:/);
     expect((await q(`inputMint=${SOL}&outputMint=${USDC}&amount=5&dexes=Nope`)).body.error).toMatch(/^dexes: unknown DEX label "Nope"/);
     expect((await q(`inputMint=${ORCA}&outputMint=${USDC}&amount=5`)).body).toMatchObject({ code: 400, errorCode: "COULD_NOT_FIND_ANY_ROUTE" });
-  });
-});
-
-/** A classic SPL mint with no authority, written in SPL Token's layout. */
-function mintData(decimals: number): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 10n ** 18n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
-    data,
-  );
-  return data;
-}
-
-describe.skipIf(!hasChainDir())("routes chosen by price, executed on the real programs", () => {
-  let stack: QuoteStack;
-  const user = Keypair.generate();
-
-  beforeAll(async () => {
-    stack = await startQuoteStack(CHAIN_DIR!);
-    stack.base.localnet.airdrop(user.publicKey, 100_000_000_000n);
-  }, 60_000);
-  afterAll(async () => {
-    await stack?.close();
-  });
-
-  /** A fresh 6-decimals mint the user holds plenty of, with Jupiter's authority accounts for it. */
-  function newMint(): PublicKey {
-    const mint = Keypair.generate().publicKey;
-    stack.base.localnet.setAccount(mint, { lamports: 10_000_000n, data: mintData(6), owner: TOKEN_PROGRAM_ID });
-    stack.base.fund(user.publicKey, mint, 10n ** 15n);
-    stack.base.fund(programAuthority(4), mint, 0n);
-    return mint;
-  }
-  /** A Raydium CP pool (0.25 % fee) holding `reserves` of x and y; a pair's second pool needs another config. */
-  function cpPool(x: PublicKey, y: PublicKey, reserves: [bigint, bigint], configIndex = 7): string {
-    const mints = orderedMints(x, y);
-    const ordered: [bigint, bigint] = mints[0].equals(x) ? reserves : [reserves[1], reserves[0]];
-    return writeRaydiumCpmmPool(stack.base.localnet, { mints, decimals: [6, 6], reserves: ordered, configIndex }).pool.address.toBase58();
-  }
-  const held = (mint: PublicKey) => stack.base.tokenBalance(getAssociatedTokenAddressSync(mint, user.publicKey, true));
-
-  /** /swap for the quote (shared accounts), signed and sent; returns what the user spent and received. */
-  async function execute(quote: any, input: PublicKey, output: PublicKey): Promise<{ spent: bigint; received: bigint }> {
-    const before = [held(input), held(output)];
-    const swap = await stack.post("/swap/v1/swap", { userPublicKey: user.publicKey.toBase58(), quoteResponse: quote });
-    expect(swap.status, JSON.stringify(swap.body)).toBe(200);
-    await stack.signAndSend(swap.body.swapTransaction, user);
-    return { spent: before[0]! - held(input), received: held(output) - before[1]! };
-  }
-
-  it("a 2-hop route through USDC beats a badly priced direct pool; the trade pays exactly outAmount", async () => {
-    stack.base.fund(programAuthority(4), new PublicKey(USDC), 0n);
-    const [x, y] = [newMint(), newMint()];
-    // Direct X/Y pays ½ Y per X; X → USDC → Y pays ~1 Y per X, less two 0.25 % fees.
-    const direct = cpPool(x, y, [10n ** 12n, 5n * 10n ** 11n]);
-    const xUsdc = cpPool(x, new PublicKey(USDC), [10n ** 12n, 10n ** 12n]);
-    const usdcY = cpPool(new PublicKey(USDC), y, [10n ** 12n, 10n ** 12n]);
-    const amount = 1_000_000n;
-    const quote = (await stack.get(`/swap/v1/quote?inputMint=${x.toBase58()}&outputMint=${y.toBase58()}&amount=${amount}&slippageBps=0`)).body;
-    expect(quote.routePlan.map((s: any) => s.swapInfo.ammKey)).toEqual([xUsdc, usdcY]);
-    const onlyDirect = (await stack.get(`/swap/v1/quote?inputMint=${x.toBase58()}&outputMint=${y.toBase58()}&amount=${amount}&onlyDirectRoutes=true`)).body;
-    expect(onlyDirect.routePlan.map((s: any) => s.swapInfo.ammKey)).toEqual([direct]);
-    expect(BigInt(quote.outAmount)).toBeGreaterThan(BigInt(onlyDirect.outAmount));
-    const trade = await execute(quote, x, y);
-    expect(trade.spent).toBe(amount);
-    expect(trade.received).toBe(BigInt(quote.outAmount));
-  });
-
-  it("a large trade splits across two pools of the pair, beating either alone; the trade pays exactly outAmount", async () => {
-    const [x, y] = [newMint(), newMint()];
-    const first = cpPool(x, y, [10n ** 10n, 10n ** 10n]);
-    const second = cpPool(x, y, [8n * 10n ** 9n, 8n * 10n ** 9n], 8);
-    // 20 % of the first pool's reserve: a single pool's price impact is worth splitting away.
-    const amount = 2n * 10n ** 9n;
-    const quote = (await stack.get(`/swap/v1/quote?inputMint=${x.toBase58()}&outputMint=${y.toBase58()}&amount=${amount}&slippageBps=0`)).body;
-    expect(quote.routePlan.map((s: any) => s.swapInfo.ammKey).sort()).toEqual([first, second].sort());
-    expect(quote.routePlan.reduce((sum: number, s: any) => sum + s.percent, 0)).toBe(100);
-    // Each pool alone, by the Raydium SDK's curve: the split pays more than either.
-    for (const pool of [first, second]) {
-      const alone = raydiumCpQuote(stack.base.localnet, new PublicKey(pool), x, amount, "ExactIn").outAmount;
-      expect(BigInt(quote.outAmount)).toBeGreaterThan(alone);
-    }
-    const trade = await execute(quote, x, y);
-    expect(trade.spent).toBe(amount);
-    expect(trade.received).toBe(BigInt(quote.outAmount));
   });
 });
