@@ -28,8 +28,6 @@ const GLOBAL_VOLUME_ACCUMULATOR = pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("global_
 const FEE_CONFIG = pda(PUMP_FEE_PROGRAM_ID, Buffer.from("fee_config"), PUMP_SWAP_PROGRAM_ID.toBuffer());
 
 const ADDRESS_MEMO_ENTRIES = 10_000;
-/** PDA `["pool-v2", base_mint]`: the remaining account every buy and sell appends. */
-const poolV2Address = memoisedDerivation(ADDRESS_MEMO_ENTRIES, (baseMint) => pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("pool-v2"), baseMint.toBuffer()));
 /** PDA `["creator_vault", coin_creator]`: owner of the vault the coin creator's fee is paid into. */
 const creatorVaultAuthority = memoisedDerivation(ADDRESS_MEMO_ENTRIES, (coinCreator) =>
   pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("creator_vault"), coinCreator.toBuffer()),
@@ -140,19 +138,22 @@ function build(pool: PumpSwapPool, params: SwapParams, accounts: AccountMap): Sw
   const baseTokenProgram = tokenProgramOfMint(accounts, pool.baseMint);
   const quoteTokenProgram = tokenProgramOfMint(accounts, pool.quoteMint);
   const feeRecipient = protocolFeeRecipient(pool, accounts);
-  const user = params.tokenTransferAuthority;
+  const authority = params.tokenTransferAuthority;
   const [userBase, userQuote] = sells
     ? [params.sourceTokenAccount, params.destinationTokenAccount]
     : [params.destinationTokenAccount, params.sourceTokenAccount];
   const creatorVault = creatorVaultAuthority(pool.coinCreator);
-  // Jupiter's `PumpSwapBuyV3` / `PumpSwapSellV3` step = program + the AMM's `buy` / `sell` accounts
-  // + the `pool-v2` remaining account (25 / 23 accounts: the counts the Jupiter v6 binary takes).
+  // Jupiter's `PumpSwapBuyV3` / `PumpSwapSellV3` step = program + the AMM's 23 `buy` / 21 `sell`
+  // accounts + the signing wallet, writable (25 / 23 accounts). The Jupiter v6 binary takes exactly
+  // that many; its CPI asks the global volume accumulator writable and the last account as a
+  // writable signer that Jupiter does not sign for: the wallet, also in shared-accounts mode
+  // where the AMM's `user` is Jupiter's program authority (test/onchain/pump-swap.test.ts).
   return {
     swap: { kind: sells ? "PumpSwapSellV3" : "PumpSwapBuyV3" },
     accounts: [
       readonlyAccount(PUMP_SWAP_PROGRAM_ID),
       writableAccount(pool.address),
-      writableAccount(user),
+      writableAccount(authority),
       readonlyAccount(PUMP_SWAP_GLOBAL_CONFIG),
       readonlyAccount(pool.baseMint),
       readonlyAccount(pool.quoteMint),
@@ -171,10 +172,10 @@ function build(pool: PumpSwapPool, params: SwapParams, accounts: AccountMap): Sw
       writableAccount(associatedTokenAddress(creatorVault, pool.quoteMint, quoteTokenProgram)),
       readonlyAccount(creatorVault),
       // Buys track the user's volume; sells do not name the accumulators.
-      ...(sells ? [] : [readonlyAccount(GLOBAL_VOLUME_ACCUMULATOR), writableAccount(userVolumeAccumulator(user))]),
+      ...(sells ? [] : [writableAccount(GLOBAL_VOLUME_ACCUMULATOR), writableAccount(userVolumeAccumulator(authority))]),
       readonlyAccount(FEE_CONFIG),
       readonlyAccount(PUMP_FEE_PROGRAM_ID),
-      readonlyAccount(poolV2Address(pool.baseMint)),
+      writableAccount(params.user),
     ],
   };
 }
