@@ -49,6 +49,8 @@ const GLOBAL_CONFIG_DISCRIMINATOR = [149, 8, 156, 202, 160, 252, 176, 217];
 const POOL_TRADABLE_SIZE = 300;
 /** `GlobalConfig` up to its reserved (mayhem-mode) fee recipients. */
 const GLOBAL_CONFIG_MIN_SIZE = 642;
+/** Where the buyback fee recipients (added by the program's 2026-04-28 upgrade) start, after `is_cashback_enabled`. */
+const BUYBACK_FEE_RECIPIENTS_OFFSET = 643;
 
 /** `Pool` (field order from @pump-fun/pump-swap-sdk's IDL). */
 const poolDecoder = getStructDecoder([
@@ -126,9 +128,21 @@ function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicK
   if (!account) throw new AmmError(`PumpSwap global config ${PUMP_SWAP_GLOBAL_CONFIG.toBase58()} was not read or does not exist`);
   expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
   const config = globalConfigDecoder.decode(account.data);
+  if (namesBuybackFeeRecipients(account.data)) {
+    // That upgrade made every buy and sell append a buyback fee recipient and its token account:
+    // 27 / 25 accounts, while Jupiter's PumpSwapBuyV3 / SellV3 step takes 25 / 23.
+    throw new AmmError(
+      `PumpSwap's global config names buyback fee recipients: its program then requires two buyback accounts that Jupiter's PumpSwapBuyV3 / PumpSwapSellV3 step does not carry`,
+    );
+  }
   const recipient = pool.isMayhemMode ? config.reservedFeeRecipient : config.protocolFeeRecipients[0]!;
   if (recipient.equals(PublicKey.default)) throw new AmmError(`PumpSwap global config names no protocol fee recipient for pool ${pool.address.toBase58()}`);
   return recipient;
+}
+
+function namesBuybackFeeRecipients(data: Uint8Array): boolean {
+  const recipients = data.subarray(BUYBACK_FEE_RECIPIENTS_OFFSET, BUYBACK_FEE_RECIPIENTS_OFFSET + 8 * 32);
+  return recipients.length === 8 * 32 && recipients.some((byte) => byte !== 0);
 }
 
 // ── Build ───────────────────────────────────────────────────────────────────────────────────

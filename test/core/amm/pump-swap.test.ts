@@ -20,7 +20,7 @@ import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { swapParams } from "./reference-fixtures.js";
-import { BASE, FEE_RECIPIENTS, MAYHEM_POOL, POOL, QUOTE, RESERVED_RECIPIENT, poolData, program, pumpSwapAccounts } from "./pump-swap-fixtures.js";
+import { BASE, FEE_RECIPIENTS, MAYHEM_POOL, POOL, QUOTE, RESERVED_RECIPIENT, globalConfigData, poolData, program, pumpSwapAccounts } from "./pump-swap-fixtures.js";
 import { jupiterStepOf, seedAccounts, swapThroughWire, swapVariantIndex } from "./wave2-fixtures.js";
 
 const poolAccount = (data: Uint8Array): AccountData => ({ address: POOL, owner: PUMP_SWAP_PROGRAM_ID, lamports: 1n, data, executable: false });
@@ -43,6 +43,24 @@ describe("PumpSwap adapter", () => {
     expect(() => pumpSwapAdapter.decodePool(poolAccount(poolData({ size: 245 })))).toThrow(/extend_account/);
     expect(() => pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE, "ExactOut"), new Map())).toThrow(/ExactOut/);
     expect(() => pumpSwapAdapter.build(pool, swapParams(QUOTE, key("other")), new Map())).toThrow(/do not match/);
+  });
+});
+
+describe("PumpSwap after the program's buyback upgrade", () => {
+  it("refuses the step when the global config names buyback fee recipients (its layout since @pump-fun/pump-swap-sdk 1.15)", () => {
+    const pool = pumpSwapAdapter.decodePool(poolAccount(poolData()));
+    const mints = pumpSwapAccounts().filter((a) => a.address.equals(BASE) || a.address.equals(QUOTE));
+    const config = (data: Uint8Array): AccountData => ({ address: PUMP_SWAP_GLOBAL_CONFIG, owner: PUMP_SWAP_PROGRAM_ID, lamports: 1n, data, executable: false });
+    const accounts = (data: Uint8Array) => new Map<string, AccountData | null>([
+      ...mints.map((m) => [m.address.toBase58(), { ...m, lamports: 1n, executable: false }] as const),
+      [PUMP_SWAP_GLOBAL_CONFIG.toBase58(), config(data)],
+    ]);
+    // 1.15's GlobalConfig = 1.14's, then `buyback_fee_recipients: [pubkey; 8]` and `buyback_basis_points: u64`.
+    const buyback = Buffer.concat(Array.from({ length: 8 }, (_, i) => key(`pump swap buyback recipient ${i}`).toBuffer()));
+    const upgraded = Buffer.concat([Buffer.from(globalConfigData()), buyback, Buffer.alloc(8)]);
+    const unset = Buffer.concat([Buffer.from(globalConfigData()), Buffer.alloc(8 * 32 + 8)]);
+    expect(() => pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts(upgraded))).toThrow(/buyback/);
+    expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts(unset)).accounts).toHaveLength(25);
   });
 });
 
