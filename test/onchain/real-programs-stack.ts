@@ -81,8 +81,11 @@ export interface RealProgramsStack {
   readonly server: RunningServer;
   /** Reads an account straight from the chain (what a quote is computed from). */
   account(key: PublicKey): AccountData | null;
-  /** Gives `owner` an associated token account for `mint` holding `amount` (written in SPL Token's layout). */
-  fund(owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey;
+  /**
+   * Gives `owner` an associated token account for `mint` holding `amount`, written in SPL Token's
+   * layout under `tokenProgram` (Token-2022 takes the same 165 bytes for a mint without extensions).
+   */
+  fund(owner: PublicKey, mint: PublicKey, amount: bigint, tokenProgram?: PublicKey): PublicKey;
   tokenBalance(account: PublicKey): bigint;
   /** Signs and sends instructions as `user`; returns the signature or throws with the logs. */
   send(user: Keypair, instructions: TransactionInstruction[]): Promise<string>;
@@ -132,13 +135,13 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
     connection,
     server,
     account: (key) => localnet.getAccount(key),
-    fund(owner, mint, amount) {
-      const address = getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
+    fund(owner, mint, amount, tokenProgram = TOKEN_PROGRAM_ID) {
+      const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
       const native = mint.equals(NATIVE_MINT);
       localnet.setAccount(address, {
         lamports: rent + (native ? amount : 0n),
         data: tokenAccountData(mint, owner, amount, native ? rent : null),
-        owner: TOKEN_PROGRAM_ID,
+        owner: tokenProgram,
       });
       return address;
     },
