@@ -148,10 +148,10 @@ describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
     }
   });
 
-  it("equal amounts, fees and fills on 200 random pairs", async () => {
+  it("equal amounts, fees and fills on 120 random pairs", async () => {
     let compared = 0;
     let partial = 0;
-    for (let seed = 1; seed <= 200; seed++) {
+    for (let seed = 1; seed <= 120; seed++) {
       const c = await randomCase(seed);
       for (const amount of c.amounts) {
         if (amount <= 0n) continue;
@@ -172,8 +172,8 @@ describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
       }
     }
     // Most amounts compared (some pairs have no liquidity in the direction), many beyond three bin arrays.
-    expect(compared).toBeGreaterThan(900);
-    expect(partial).toBeGreaterThan(200);
+    expect(compared).toBeGreaterThan(500);
+    expect(partial).toBeGreaterThan(120);
   });
 
   it("market discovery's mint offsets and size for DLMM pairs match the SDK's LbPair layout", async () => {
