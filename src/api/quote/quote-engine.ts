@@ -11,6 +11,7 @@ import type { AmmAdapter, QuoteClock, SwapMode } from "../../core/amm/adapter.js
 import type { AccountData } from "../../core/solana/account.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
+import { decodeMintInfo } from "../../core/solana/token-accounts.js";
 import { labelAllowed, parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
@@ -175,6 +176,19 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     return sample;
   }
 
+  /**
+   * Whether transfers of the pool's mints move exactly the amounts the pool's math sees: not with
+   * a Token-2022 transfer fee (not applied by the quote math yet) or a transfer hook (whose extra
+   * accounts the swap does not pass). Pools of other mints are left out of routes.
+   */
+  function transfersInFull(p: DecodedPool, accounts: ReadonlyMap<string, AccountData | null>): boolean {
+    return p.adapter.mints(p.pool).every((mint) => {
+      const account = accounts.get(base58Of(mint));
+      const info = account ? decodeMintInfo(account) : undefined;
+      return info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+    });
+  }
+
   async function quoteParsed(request: ParsedQuoteRequest): Promise<QuoteOutcome> {
     const started = clockMs();
     const mints = await deps.chain.getMints([request.inputMint, request.outputMint]);
@@ -225,6 +239,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       mints: p.market.mints,
       stepAccounts: sampleStep(p, aToBOf(p.market, request), request.swapMode, accountMap).accounts,
       quote(amount: bigint, swapMode: SwapMode, aToB: boolean) {
+        if (!transfersInFull(p, accountMap)) return undefined;
         if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && sampleStep(p, aToB, swapMode, accountMap).builds)) return undefined;
         try {
           return p.adapter.quote!(p.pool, { amount, swapMode, aToB }, accountMap, clock);
