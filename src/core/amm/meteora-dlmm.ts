@@ -19,7 +19,6 @@ import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
-import { base58Of } from "../solana/base58-strings.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
