@@ -14,10 +14,11 @@ import { BN } from "@coral-xyz/anchor";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
-import type { AccountMap } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
-import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
+import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
+import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 
 const WHIRLPOOL_SOL_USDC = new PublicKey("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ");
 const WHIRLPOOL_SAMO_USDC = new PublicKey("9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX7aFXoAe");
@@ -27,18 +28,6 @@ const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 /** Raydium CLMM amm config index 4 (mainnet snapshot): tick spacing 1, trade fee 0.01 %. */
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
 const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
-
-/** Reads what the adapter's quote asks for, round by round, straight from the chain. */
-function quoteOnChain<Pool>(stack: RealProgramsStack, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): { pool: Pool; quote: PoolQuote } {
-  const pool = adapter.decodePool(stack.account(address)!);
-  const accounts = new Map<string, ReturnType<RealProgramsStack["account"]>>();
-  for (let round = 0; round < 3; round++) {
-    const keys = adapter.quoteAccounts!(pool, params, accounts as AccountMap);
-    if (keys.length === 0) break;
-    for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
-  }
-  return { pool, quote: adapter.quote!(pool, params, accounts as AccountMap, clockOf(stack.localnet)) };
-}
 
 interface Trade {
   readonly quote: PoolQuote;
@@ -54,7 +43,7 @@ async function tradeQuote<Pool>(
   address: PublicKey,
   params: QuoteParams,
 ): Promise<Trade> {
-  const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+  const { pool, quote } = quoteFromChain(stack, adapter, address, params);
   expect(quote.complete, quote.reason).toBe(true);
   const [first, second] = adapter.mints(pool);
   const [inputMint, outputMint] = params.aToB ? [first, second] : [second, first];
@@ -92,7 +81,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
             const specifiedIsA = swapMode === "ExactIn" ? aToB : !aToB;
             // Large: 97 % of what the step's three tick arrays can fill (the quote says, stopping at
             // them); less when that many crossed ticks exceed the transaction's compute budget.
-            const capacity = quoteOnChain(stack, whirlpoolAdapter, pool, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+            const capacity = quoteFromChain(stack, whirlpoolAdapter, pool, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
             expect(capacity.complete).toBe(false);
             const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
             await trade("small", specifiedIsA ? small[0]! : small[1]!);
@@ -138,7 +127,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     // below then starts at -56320, which the snapshots do not have.
     let pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
     for (let push = 0; push < 4 && pool.tickCurrentIndex >= -39424; push++) {
-      const capacity = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
+      const capacity = quoteFromChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
       const trade = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: (capacity.inAmount * 97n) / 100n, swapMode: "ExactIn", aToB: true });
       expect(trade.received).toBe(trade.quote.outAmount);
       pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
@@ -148,7 +137,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     const exactIn = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000_000n, swapMode: "ExactIn", aToB: true });
     expect(exactIn.received).toBe(exactIn.quote.outAmount);
     // ExactOut: no quote; Jupiter's exact_out_route refuses the step whatever the amount.
-    const { quote } = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000n, swapMode: "ExactOut", aToB: true });
+    const { quote } = quoteFromChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000n, swapMode: "ExactOut", aToB: true });
     expect(quote).toMatchObject({ complete: false, inAmount: 0n, outAmount: 0n });
     expect(quote.reason).toContain("does not exist");
     const [sol, usdc] = whirlpoolAdapter.mints(pool);
@@ -185,7 +174,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
         const reserveOut = aToB ? reserves[1] : reserves[0];
         for (const amount of [reserveOut / 1_000_000n + 3n, reserveOut / 4n]) {
           const params = { amount, swapMode: "ExactOut" as const, aToB };
-          const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+          const { pool, quote } = quoteFromChain(stack, adapter, address, params);
           expect(quote.complete, quote.reason).toBe(true);
           const [inputMint, outputMint] = aToB ? mints : [mints[1], mints[0]];
           const [inputVault, outputVault] = aToB ? [pool.vaultA, pool.vaultB] : [pool.vaultB, pool.vaultA];
@@ -236,7 +225,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
       for (const aToB of [true, false]) {
         it(`${swapMode} ${aToB ? "0→1" : "1→0"} through Jupiter: a small trade and one across two tick arrays pay exactly the quote`, async () => {
           writePool();
-          const capacity = quoteOnChain(stack, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+          const capacity = quoteFromChain(stack, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
           expect(capacity.complete).toBe(false);
           const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
           for (const [size, amount] of [["small", 1_000_003n], ["large", (filled * 97n) / 100n]] as const) {
@@ -257,6 +246,59 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           }
         });
       }
+    }
+  });
+
+  describe("Meteora DLMM (pair created by the DLMM program, liquidity in every bin of six bin arrays)", () => {
+    let address: PublicKey;
+    const arrayOf = (binId: number) => Math.floor(binId / DLMM_BINS_PER_ARRAY);
+
+    beforeAll(async () => {
+      // SAMO (9 decimals) as X, USDC (6) as Y, ≈ 0.01 USDC per SAMO; the bin-step-10 preset's dynamic fee.
+      address = (await createMeteoraDlmmPair(stack.localnet, {
+        tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+      })).address;
+    }, 120_000);
+
+    /**
+     * The chain's clock (which the program reads) runs `offset` seconds ahead of the wall clock the
+     * embedded chain sets at every slot: set again before each trade, so time never goes backwards.
+     */
+    let offset = 0n;
+    function advanceClock(seconds: bigint): void {
+      offset += seconds;
+      const clock = stack.localnet.chain.svm.getClock();
+      clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000)) + offset;
+      stack.localnet.chain.svm.setClock(clock);
+    }
+
+    for (const aToB of [true, false]) {
+      it(`ExactIn ${aToB ? "X→Y" : "Y→X"} through Jupiter: small trades and one across two bin arrays receive exactly outAmount, whatever the volatility`, async () => {
+        const small = aToB ? 3_000_000_000_000n : 25_000_000n;
+        // Trades within the filter period (the volatility reference stays, the accumulator grows with
+        // the distance moved), within the decay window (the reference decays), and after it (reset).
+        for (const [size, seconds] of [["small", 0n], ["small", 0n], ["small", 100n], ["large", 0n], ["small", 2_000n]] as const) {
+          advanceClock(seconds);
+          let amount = small;
+          if (size === "large") {
+            const capacity = quoteOnChain(stack, meteoraDlmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB }).quote;
+            expect(capacity.complete).toBe(false);
+            amount = (capacity.inAmount * 97n) / 100n;
+          }
+          const before = meteoraDlmmAdapter.decodePool(stack.account(address)!);
+          const trade = await tradeQuote(stack, user, meteoraDlmmAdapter, address, { amount, swapMode: "ExactIn", aToB });
+          expect(trade.spent).toBe(amount);
+          expect(trade.received, `${size} after ${seconds}s received`).toBe(trade.quote.outAmount);
+          expect(trade.quote.outAmount).toBeGreaterThan(0n);
+          const after = meteoraDlmmAdapter.decodePool(stack.account(address)!);
+          if (size === "large") {
+            const crossed = Math.abs(arrayOf(after.activeId) - arrayOf(before.activeId));
+            expect(crossed, `bin ${before.activeId} → ${after.activeId}`).toBeGreaterThanOrEqual(2);
+          }
+        }
+        // The variable fee was in play: the pair's volatility accumulator is above zero.
+        expect(meteoraDlmmAdapter.decodePool(stack.account(address)!).volatility.volatilityAccumulator).toBeGreaterThan(0);
+      });
     }
   });
 });
