@@ -1,50 +1,67 @@
 /** Command-line options of `npm run bench` (`npm run bench -- --help`). */
-import type { RequestKind } from "./bench-requests.js";
+import { HEALTH, SWAP_ROUTES, type RequestKind } from "./bench-requests.js";
 
 export interface BenchOptions {
-  /** What is measured against the Health/Check baseline. */
-  readonly target: RequestKind;
+  /** What is measured against the Health/Check baseline: SwapInstructions routes, or `health` itself (self-check). */
+  readonly targets: readonly RequestKind[];
   readonly rounds: number;
   readonly phaseMs: number;
   readonly warmupMs: number;
   readonly concurrency: number;
+  /** Delay the loopback proxy in front of the chain adds to every RPC request; 0 = no proxy. */
+  readonly rpcDelayMs: number;
   /** Pass mark: target requests/s ≥ minRatio × baseline requests/s. */
   readonly minRatio: number;
-  /** Pass mark: Solana RPC round trips per target request ≤ this. */
+  /** Pass mark: the requests' own Solana RPC round trips per request ≤ this (background refreshes taken off). */
   readonly maxRoundTrips: number;
+  /** Pass mark: p50 latency of every route ≤ this (ms). */
+  readonly maxP50Ms: number;
+  /** Pass mark: service CPU per request of a 1-hop route ≤ this × the no-op's. */
+  readonly maxCpuRatio: number;
   readonly logLevel: string;
-  /** Instead of the comparison: profile the service under target load and summarise where the CPU goes. */
+  /** Instead of the comparison: profile the service under load of the first target and summarise where the CPU goes. */
   readonly cpuProfile: boolean;
-  /** Also measure both requests as gRPC over h2 (grpc-js); reported, not gated. */
+  /** Also measure every request as gRPC over h2 (grpc-js); reported, not gated. */
   readonly grpc: boolean;
-  /** Results JSON; by default bench/results/latest.json for the SwapInstructions run, none for `--target health`. */
+  /** Results JSON; by default bench/results/latest.json for a SwapInstructions run, none for `--target health`. */
   readonly out: string | undefined;
   /** Service entry file (default src/main.ts). */
   readonly entry: string;
 }
 
+const ROUTE_IDS = SWAP_ROUTES.map((r) => r.id);
+
 export const USAGE = `npm run bench -- [options]
-  --target swap|health   measured request (default swap = SwapInstructions; health = baseline vs itself)
-  --rounds N             baseline/target phase pairs, medians taken (default 3)
-  --phase-ms MS          length of one phase (default 4000)
-  --warmup-ms MS         warm-up per request kind before measuring (default 2000)
-  --concurrency N        concurrent keep-alive connections (default 16)
-  --min-ratio X          fail when target/baseline requests/s < X (default 0.7)
-  --max-round-trips X    fail when RPC round trips per target request > X (default 1)
+  --routes LIST          SwapInstructions routes to measure, comma-separated (default all:
+                         ${ROUTE_IDS.join(",")})
+  --target health        measure Health/Check against itself instead (the harness alone, ratio ≈ 1)
+  --rpc-delay-ms MS      put the chain behind a loopback proxy adding MS to every RPC request, as a
+                         remote RPC (default 50; 0 = the service talks to the chain directly)
+  --rounds N             rounds of phases, medians taken (default 2)
+  --phase-ms MS          length of one phase (default 3000)
+  --warmup-ms MS         warm-up per request kind before measuring (default 1500)
+  --concurrency N        concurrent keep-alive connections (default 4)
+  --max-round-trips X    fail when a route's own RPC round trips per request > X (default 0.01)
+  --max-p50-ms X         fail when a route's p50 latency > X ms (default 5)
+  --max-cpu-ratio X      fail when a 1-hop route's service CPU per request > X × the no-op's (default 2)
+  --min-ratio X          fail when a route's requests/s < X × the no-op's (default 0.7)
   --log-level LEVEL      LOG_LEVEL of the service (default warn)
-  --grpc                 also measure both over gRPC/h2 with grpc-js (reported, not gated; adds 2 phases per round)
-  --cpu-prof             profile the service under target load instead (writes bench/results/profile/)
+  --grpc                 also measure every request over gRPC/h2 with grpc-js (reported, not gated)
+  --cpu-prof             profile the service under load of the first route instead (writes bench/results/profile/)
   --out FILE             results JSON (default bench/results/latest.json; none with --target health)
   --entry FILE           service entry (default src/main.ts)`;
 
 const DEFAULTS: BenchOptions = {
-  target: "swap",
-  rounds: 3,
-  phaseMs: 4_000,
-  warmupMs: 2_000,
-  concurrency: 16,
+  targets: ROUTE_IDS,
+  rounds: 2,
+  phaseMs: 3_000,
+  warmupMs: 1_500,
+  concurrency: 4,
+  rpcDelayMs: 50,
   minRatio: 0.7,
-  maxRoundTrips: 1,
+  maxRoundTrips: 0.01,
+  maxP50Ms: 5,
+  maxCpuRatio: 2,
   logLevel: "warn",
   cpuProfile: false,
   grpc: false,
@@ -65,17 +82,28 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     const flag = argv[i]!;
     const v = argv[i + 1];
     switch (flag) {
-      case "--target":
-        if (v !== "swap" && v !== "health") throw new UsageError(`--target: swap or health, got ${v}`);
-        o.target = v;
+      case "--routes": {
+        const ids = (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        const unknown = ids.filter((id) => !ROUTE_IDS.includes(id));
+        if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--routes: unknown route ${unknown.join(", ") || "(none given)"}; routes: ${ROUTE_IDS.join(", ")}`);
+        o.targets = ids;
         i += 1;
         break;
+      }
+      case "--target":
+        if (v !== "health" && v !== "swap") throw new UsageError(`--target: health (or swap = every route), got ${v}`);
+        o.targets = v === "health" ? [HEALTH] : ROUTE_IDS;
+        i += 1;
+        break;
+      case "--rpc-delay-ms": o.rpcDelayMs = num(flag, v, 0, 10_000); i += 1; break;
       case "--rounds": o.rounds = Math.round(num(flag, v, 1, 20)); i += 1; break;
       case "--phase-ms": o.phaseMs = num(flag, v, 100, 60_000); i += 1; break;
       case "--warmup-ms": o.warmupMs = num(flag, v, 0, 60_000); i += 1; break;
       case "--concurrency": o.concurrency = Math.round(num(flag, v, 1, 1024)); i += 1; break;
       case "--min-ratio": o.minRatio = num(flag, v, 0, 100); i += 1; break;
       case "--max-round-trips": o.maxRoundTrips = num(flag, v, 0, 1000); i += 1; break;
+      case "--max-p50-ms": o.maxP50Ms = num(flag, v, 0, 60_000); i += 1; break;
+      case "--max-cpu-ratio": o.maxCpuRatio = num(flag, v, 0, 1000); i += 1; break;
       case "--log-level": o.logLevel = v ?? ""; i += 1; break;
       case "--cpu-prof": o.cpuProfile = true; break;
       case "--grpc": o.grpc = true; break;
@@ -85,6 +113,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       default: throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }
   }
-  if (o.out === undefined && o.target === "swap") o.out = "bench/results/latest.json";
+  if (o.out === undefined && !o.targets.includes(HEALTH)) o.out = "bench/results/latest.json";
   return o;
 }

@@ -5,7 +5,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
-import { swapInstructionsMessage, type RequestKind } from "./bench-requests.js";
+import { HEALTH, swapInstructionsMessage, type RequestKind } from "./bench-requests.js";
 import { loopbackOnly, runLoops, type LoadCall, type LoadOptions, type LoadResult } from "./load.js";
 
 const PROTO_DIR = fileURLToPath(new URL("../proto/", import.meta.url));
@@ -30,12 +30,12 @@ export function grpcLoadFor(kind: RequestKind, serviceUrl: string, timeoutMs = 1
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const pkg = grpc.loadPackageDefinition(defs) as any;
   const address = `${url.hostname}:${url.port}`;
-  const Client = kind === "health" ? pkg.grpc.health.v1.Health : pkg.swapd.swap.v1.SwapService;
+  const Client = kind === HEALTH ? pkg.grpc.health.v1.Health : pkg.swapd.swap.v1.SwapService;
   const client = new Client(address, grpc.credentials.createInsecure()) as grpc.Client & Record<string, UnaryMethod>;
-  const method = (kind === "health" ? client.Check : client.SwapInstructions)!.bind(client);
-  const message = kind === "health" ? { service: "" } : swapInstructionsMessage();
+  const method = (kind === HEALTH ? client.Check : client.SwapInstructions)!.bind(client);
+  const message = kind === HEALTH ? { service: "" } : swapInstructionsMessage(kind);
   const accept = (res: unknown): boolean =>
-    kind === "health" ? (res as { status?: string }).status === "SERVING" : (res as { swapInstruction?: unknown }).swapInstruction != null;
+    kind === HEALTH ? (res as { status?: string }).status === "SERVING" : (res as { swapInstruction?: unknown }).swapInstruction != null;
 
   const call: LoadCall = () =>
     new Promise((resolve, reject) => {

@@ -9,6 +9,8 @@ import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
 export interface LocalnetProcess {
   /** JSON-RPC URL of the chain. */
   readonly url: string;
+  /** Its PubSub websocket (undefined when the child does not say). */
+  readonly websocketUrl: string | undefined;
   readonly pid: number;
   /** The localnet's own counter: HTTP requests received and JSON-RPC calls by method. */
   stats(): Promise<LocalnetRpcStats>;
@@ -26,12 +28,12 @@ function exited(child: ChildProcess): Promise<void> {
 /** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol. */
 export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: string = CHILD): Promise<LocalnetProcess> {
   const child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, websocketUrl } = await new Promise<{ url: string; websocketUrl: string | undefined }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`localnet child did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
-    child.on("message", (m: { type?: string; url?: string }) => {
+    child.on("message", (m: { type?: string; url?: string; websocketUrl?: string }) => {
       if (m?.type === "ready" && m.url) {
         clearTimeout(timer);
-        resolve(m.url);
+        resolve({ url: m.url, websocketUrl: m.websocketUrl });
       }
     });
     child.once("exit", (code, signal) => {
@@ -63,5 +65,5 @@ export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: strin
     clearTimeout(timer);
   };
 
-  return { url, pid: child.pid!, stats, stop };
+  return { url, websocketUrl, pid: child.pid!, stats, stop };
 }

@@ -24,6 +24,8 @@ export interface PhaseResult {
   readonly transport: Transport;
   readonly round: number;
   readonly requests: number;
+  /** Wall time of the load run, ms. */
+  readonly elapsedMs: number;
   readonly errors: number;
   readonly firstError: string | undefined;
   readonly requestsPerSecond: number;
@@ -33,6 +35,8 @@ export interface PhaseResult {
   readonly serviceRpcRoundTrips: number;
   /** Δ of the localnet's received HTTP requests. */
   readonly chainHttpRequests: number;
+  /** Δ of the JSON-RPC calls the localnet answered, by method (a batch counts each call). */
+  readonly chainCalls: Readonly<Record<string, number>>;
   /** Δ `swapd_calls_total` of this procedure with a code other than ok, as the server counted them. */
   readonly serverErrors: number;
   /** CPU time (ms) each process used during the phase; NaN without /proc. */
@@ -42,6 +46,7 @@ export interface PhaseResult {
 interface Counters {
   readonly rpcRoundTrips: number;
   readonly chainHttpRequests: number;
+  readonly chainCalls: Readonly<Record<string, number>>;
   readonly notOk: number;
   readonly serviceCpuMs: number;
   readonly chainCpuMs: number;
@@ -55,6 +60,7 @@ async function readCounters(service: ServiceProcess, localnet: LocalnetProcess, 
   return {
     rpcRoundTrips: counterSum(text, "swapd_solana_rpc_requests_total"),
     chainHttpRequests: chain.httpRequests,
+    chainCalls: chain.calls,
     notOk: calls - ok,
     serviceCpuMs: processCpuMs(service.pid) ?? Number.NaN,
     chainCpuMs: processCpuMs(localnet.pid) ?? Number.NaN,
@@ -84,6 +90,7 @@ export async function measurePhase(
     transport,
     round,
     requests: r.requests,
+    elapsedMs: r.elapsedMs,
     errors: r.errors,
     firstError: r.firstError,
     requestsPerSecond: r.requestsPerSecond,
@@ -91,6 +98,11 @@ export async function measurePhase(
     p99Ms: percentile(r.latenciesMs, 99),
     serviceRpcRoundTrips: after.rpcRoundTrips - before.rpcRoundTrips,
     chainHttpRequests: after.chainHttpRequests - before.chainHttpRequests,
+    chainCalls: Object.fromEntries(
+      Object.entries(after.chainCalls)
+        .map(([method, n]) => [method, n - (before.chainCalls[method] ?? 0)] as const)
+        .filter(([, n]) => n > 0),
+    ),
     serverErrors: after.notOk - before.notOk,
     cpuMs: {
       service: after.serviceCpuMs - before.serviceCpuMs,

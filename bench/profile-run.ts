@@ -9,20 +9,26 @@ import type { BenchOptions } from "./bench-options.js";
 import { requestFor } from "./bench-requests.js";
 import { formatProfileSummary, summariseProfileFile } from "./cpu-profile-summary.js";
 import { runLoad } from "./load.js";
-import type { LocalnetProcess } from "./localnet-process.js";
-import { startServiceProcess } from "./service-process.js";
+import { startServiceProcess, type ServiceProcessOptions } from "./service-process.js";
 
-export async function profileService(options: BenchOptions, localnet: LocalnetProcess, dir: string, log: (m: string) => void): Promise<void> {
+/** `chain`: how the service reaches the chain (directly or through the delaying proxy). */
+export async function profileService(
+  options: BenchOptions,
+  chain: Pick<ServiceProcessOptions, "solanaRpcUrl" | "env">,
+  dir: string,
+  log: (m: string) => void,
+): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const service = await startServiceProcess({ solanaRpcUrl: localnet.url, logLevel: options.logLevel, entry: options.entry, cpuProfileDir: dir });
+  const service = await startServiceProcess({ ...chain, startTimeoutMs: 180_000, logLevel: options.logLevel, entry: options.entry, cpuProfileDir: dir });
   let result;
   let loadStart = 0;
   let loadEnd = 0;
   try {
-    const req = requestFor(options.target, service.url);
+    const target = options.targets[0]!;
+    const req = requestFor(target, service.url);
     const load = (durationMs: number) => ({ concurrency: options.concurrency, durationMs, maxRequests: 2_000_000 });
-    log(`profiling the service (pid ${service.pid}): warm-up ${options.warmupMs} ms, then ${options.rounds * options.phaseMs} ms of ${options.target}`);
+    log(`profiling the service (pid ${service.pid}): warm-up ${options.warmupMs} ms, then ${options.rounds * options.phaseMs} ms of ${target}`);
     await runLoad(req, load(options.warmupMs));
     loadStart = performance.now();
     result = await runLoad(req, load(options.rounds * options.phaseMs));
@@ -40,7 +46,7 @@ export async function profileService(options: BenchOptions, localnet: LocalnetPr
   const summary = summariseProfileFile(newest, window);
   writeFileSync(join(dir, "summary.json"), `${JSON.stringify({ load: { ...result, latenciesMs: undefined }, summary }, null, 2)}\n`);
   process.stdout.write(
-    `${options.target}: ${result.requestsPerSecond.toFixed(0)} req/s under the profiler, ${result.errors} errors${result.firstError ? ` (first: ${result.firstError})` : ""}\n` +
+    `${options.targets[0]}: ${result.requestsPerSecond.toFixed(0)} req/s under the profiler, ${result.errors} errors${result.firstError ? ` (first: ${result.firstError})` : ""}\n` +
       `${formatProfileSummary(summary)}\nprofile: ${newest} (open in Chrome DevTools → Performance, or speedscope)\n`,
   );
 }

@@ -7,8 +7,8 @@ import type { LocalnetRpcStats } from "./rpc-server.js";
 import { loadAccountsDir, loadProgramsDir } from "./snapshots.js";
 
 export interface LocalnetOptions {
-  /** Folder of `<programId>.so` files (env `LOCALNET_PROGRAMS_DIR`). */
-  readonly programsDir?: string;
+  /** Folder(s) of `<programId>.so` files (env `LOCALNET_PROGRAMS_DIR`); a later folder's file wins. */
+  readonly programsDir?: string | readonly string[];
   /** Folder of `solana account --output json` snapshots (env `LOCALNET_ACCOUNTS_DIR`). */
   readonly accountsDir?: string;
   /** 0 (default) picks a free port. */
@@ -36,7 +36,9 @@ export interface Localnet {
 /** Starts LiteSVM behind a loopback JSON-RPC server, loading programs and accounts first. */
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
   const chain = new LocalChain();
-  if (options.programsDir) await loadProgramsDir(chain, options.programsDir);
+  for (const dir of typeof options.programsDir === "string" ? [options.programsDir] : options.programsDir ?? []) {
+    await loadProgramsDir(chain, dir);
+  }
   if (options.accountsDir) await loadAccountsDir(chain, options.accountsDir);
   const host = options.host ?? "127.0.0.1";
   const server = await startRpcServer(chain, options.port ?? 0, host);

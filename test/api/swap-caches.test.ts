@@ -290,6 +290,22 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
     expect(delta(before).roundTrips).toBe(0);
   });
 
+  test("concurrent requests of one user after the TTL lapsed: one read of the user's accounts, joined by the others", async () => {
+    const swap = api();
+    const user = Keypair.generate().publicKey;
+    const userUsdc = ataOf(user, usdc);
+    // A fixed price: no fee samples, whose own lapse would send every request to the RPC anyway.
+    const request = () => ({ ...solToUsdcFor(user.toBase58()), computeUnitPriceMicroLamports: 1_000n });
+    await swap.swapInstructions(request()); // also leaves the blockhash in the chain's ≤ 1 s cache
+    seedTokenAccount(userUsdc, user, usdc); // exists now; only a read after the TTL can see it
+    clock += TTL;
+    const before = counters();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => swap.swapInstructions(request())));
+    expect(delta(before)).toEqual({ roundTrips: 1, simulations: 0, localnetHttp: 1 });
+    // Every request, the joining ones too, answers from what the one read found.
+    for (const answer of answers) expect(createdAtas(answer.setupInstructions)).toEqual([ataOf(user, NATIVE_MINT).toBase58()]);
+  });
+
   test("a stale 'missing' only repeats a CreateIdempotent until the TTL lapses; the wSOL account is created even when it exists", async () => {
     const swap = api();
     const user = Keypair.generate().publicKey;

@@ -203,7 +203,7 @@ export async function startSwapStack(
     /** CHAIN_STATE_TTL_MS (default: the service's default). */
     chainStateTtlMs?: number;
     /** Programs and account snapshots to load into the embedded chain (on-chain tests). */
-    localnet?: { programsDir?: string; accountsDir?: string };
+    localnet?: { programsDir?: string | readonly string[]; accountsDir?: string };
     /** More server settings from the environment (e.g. API_KEYS, TLS_CERT_FILE). */
     serverEnv?: Record<string, string>;
   } = {},

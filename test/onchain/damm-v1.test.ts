@@ -2,9 +2,8 @@
 // and vault programs themselves (Meteora SDK's `createPermissionlessPool` transaction), then
 // SwapInstructions over REST through the real Jupiter v6 program, signed and sent, both
 // directions; the balances change exactly as Meteora's SDK quotes. Needs the DAMM v1, vault and
-// Metaplex token-metadata programs in SWAPD_CHAIN_DIR/programs (pool creation writes LP metadata).
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+// Metaplex token-metadata programs (pool creation writes LP metadata): the first two and Jupiter
+// from SWAPD_CHAIN_DIR, Metaplex's public copy from test/fixtures/programs.
 import { AmmImpl, derivePoolAddress } from "@meteora-ag/dynamic-amm-sdk";
 import { BN } from "@coral-xyz/anchor";
 import { MintLayout } from "@solana/spl-token";
@@ -12,15 +11,16 @@ import { Connection, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v1.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
-import { CHAIN_DIR } from "../fixtures/chain-dir.js";
+import { JUP6 } from "../api/swap-stack.js";
+import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
 const METAPLEX_TOKEN_METADATA = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
-const NEEDED = [METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58(), METAPLEX_TOKEN_METADATA];
-const hasPrograms = CHAIN_DIR !== undefined && NEEDED.every((id) => existsSync(join(CHAIN_DIR!, "programs", `${id}.so`)));
-if (!hasPrograms) {
-  console.warn(`DAMM v1 on-chain test skipped: needs SWAPD_CHAIN_DIR/programs/{${NEEDED.join(",")}}.so (\`solana program dump <id> …\`)`);
+const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58(), METAPLEX_TOKEN_METADATA];
+const hasNeeded = hasPrograms(NEEDED);
+if (!hasNeeded) {
+  console.warn(`DAMM v1 on-chain test skipped: needs SWAPD_CHAIN_DIR with programs/{${NEEDED.join(",")}}.so (\`solana program dump <id> …\`)`);
 }
 
 function mintData(decimals: number, authority: PublicKey): Uint8Array {
@@ -32,7 +32,7 @@ function mintData(decimals: number, authority: PublicKey): Uint8Array {
   return data;
 }
 
-describe.skipIf(!hasPrograms)("Meteora DAMM v1 on the real programs", () => {
+describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
   let stack: RealProgramsStack;
   let connection: Connection;
   const creator = Keypair.generate();

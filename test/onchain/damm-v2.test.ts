@@ -1,17 +1,16 @@
 // Meteora DAMM v2 executed on its real program: a mainnet SOL/USDC pool snapshot on the embedded
 // chain with the cp-amm binary, SwapInstructions over REST through the real Jupiter v6 program,
 // signed and sent; the balances change exactly as Meteora's SDK quotes for the chain's clock.
-// Needs `programs/cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG.so` in SWAPD_CHAIN_DIR (see
-// test/fixtures/reference/SOURCES.swap-instructions.md for a public copy); skipped without it.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+// The cp-amm binary is a public copy in test/fixtures/programs (source in
+// test/fixtures/reference/SOURCES.swap-instructions.md); Jupiter v6 comes from SWAPD_CHAIN_DIR.
 import { CpAmm } from "@meteora-ag/cp-amm-sdk";
 import { BN } from "@coral-xyz/anchor";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V2_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v2.js";
-import { CHAIN_DIR } from "../fixtures/chain-dir.js";
+import { JUP6 } from "../api/swap-stack.js";
+import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { readReferenceJson } from "../fixtures/reference.js";
 import { NATIVE_MINT, clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
@@ -22,12 +21,9 @@ const SNAPSHOT = ["8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie", "sx8hCMCauCdbZ
 /** The snapshot's time (2026-01-02): after the pool's activation, as its fee schedule expects. */
 const SNAPSHOT_UNIX_TIME = 1_767_360_940n;
 
-const hasProgram = CHAIN_DIR !== undefined && existsSync(join(CHAIN_DIR, "programs", `${METEORA_DAMM_V2_PROGRAM_ID.toBase58()}.so`));
+const hasProgram = hasPrograms([JUP6.toBase58(), METEORA_DAMM_V2_PROGRAM_ID.toBase58()]);
 if (!hasProgram) {
-  console.warn(
-    "DAMM v2 on-chain test skipped: needs SWAPD_CHAIN_DIR/programs/cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG.so " +
-      "(`solana program dump cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG …`)",
-  );
+  console.warn("DAMM v2 on-chain test skipped: needs SWAPD_CHAIN_DIR with programs/JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4.so (`solana program dump …`)");
 }
 
 describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {

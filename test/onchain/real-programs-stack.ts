@@ -23,6 +23,7 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
+import { FIXTURE_PROGRAMS_DIR } from "../fixtures/chain-dir.js";
 
 export const NATIVE_MINT = new PublicKey("So11111111111111111111111111111111111111112");
 
@@ -80,8 +81,11 @@ export interface RealProgramsStack {
   readonly server: RunningServer;
   /** Reads an account straight from the chain (what a quote is computed from). */
   account(key: PublicKey): AccountData | null;
-  /** Gives `owner` an associated token account for `mint` holding `amount` (written in SPL Token's layout). */
-  fund(owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey;
+  /**
+   * Gives `owner` an associated token account for `mint` holding `amount`, written in SPL Token's
+   * layout under `tokenProgram` (Token-2022 takes the same 165 bytes for a mint without extensions).
+   */
+  fund(owner: PublicKey, mint: PublicKey, amount: bigint, tokenProgram?: PublicKey): PublicKey;
   tokenBalance(account: PublicKey): bigint;
   /** Signs and sends instructions as `user`; returns the signature or throws with the logs. */
   send(user: Keypair, instructions: TransactionInstruction[]): Promise<string>;
@@ -116,7 +120,7 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nat
 export async function startRealProgramsStack(chainDir: string): Promise<RealProgramsStack> {
   const localnet = await startLocalnet({
     port: 0,
-    programsDir: join(chainDir, "programs"),
+    programsDir: [join(chainDir, "programs"), FIXTURE_PROGRAMS_DIR],
     accountsDir: join(chainDir, "accounts"),
   });
   const chain = new RpcSolanaChain({ url: localnet.url });
@@ -131,13 +135,13 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
     connection,
     server,
     account: (key) => localnet.getAccount(key),
-    fund(owner, mint, amount) {
-      const address = getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
+    fund(owner, mint, amount, tokenProgram = TOKEN_PROGRAM_ID) {
+      const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
       const native = mint.equals(NATIVE_MINT);
       localnet.setAccount(address, {
         lamports: rent + (native ? amount : 0n),
         data: tokenAccountData(mint, owner, amount, native ? rent : null),
-        owner: TOKEN_PROGRAM_ID,
+        owner: tokenProgram,
       });
       return address;
     },

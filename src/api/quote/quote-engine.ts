@@ -6,10 +6,12 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
+import { AmmError } from "../../core/amm/adapter.js";
 import type { AmmAdapter, QuoteClock, SwapMode } from "../../core/amm/adapter.js";
 import type { AccountData } from "../../core/solana/account.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
+import { decodeMintInfo } from "../../core/solana/token-accounts.js";
 import { labelAllowed, parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
@@ -33,6 +35,11 @@ export const DEFAULT_INTERMEDIATE_TOKENS: readonly string[] = [
 const QUOTE_ACCOUNT_ROUNDS = 3;
 /** Step accounts when the adapter cannot build a step for counting (a conservative estimate). */
 const FALLBACK_STEP_ACCOUNTS = 20;
+
+interface SampleStep {
+  readonly builds: boolean;
+  readonly accounts: number;
+}
 
 export interface QuoteEngineDeps {
   readonly chain: SolanaChain;
@@ -76,7 +83,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const clockMs = deps.clock ?? (() => performance.now());
   // Decoding is per account version: the live cache hands out the same object until it changes.
   const decoded = new WeakMap<AccountData, unknown>();
-  const stepAccountsOf = new BoundedLruMap<string, number>(20_000);
+  const sampleSteps = new BoundedLruMap<string, SampleStep>(20_000);
   const programIdToLabel = Object.fromEntries(deps.adapters.map((a) => [base58Of(a.programId), a.label]));
 
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, knownLabels);
@@ -132,36 +139,54 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     return market.mints[1] === y;
   }
 
-  function stepAccounts(p: DecodedPool, aToB: boolean, accounts: ReadonlyMap<string, AccountData | null>): number {
-    const key = `${p.market.addressText}:${aToB}`;
-    const cached = stepAccountsOf.get(key);
+  /**
+   * A step through `p` built with stand-in token accounts, once per pool, direction and mode: its
+   * account count prices the step against `maxAccounts`, and an ExactOut step that does not
+   * build (a variant Jupiter's exact-out routes refuse) keeps the pool out of ExactOut routes.
+   */
+  function sampleStep(p: DecodedPool, aToB: boolean, swapMode: SwapMode, accounts: ReadonlyMap<string, AccountData | null>): SampleStep {
+    const key = `${p.market.addressText}:${aToB}:${swapMode}`;
+    const cached = sampleSteps.get(key);
     if (cached !== undefined) return cached;
     const [a, b] = p.adapter.mints(p.pool);
-    const source = aToB ? a : b;
-    const destination = aToB ? b : a;
-    let count = FALLBACK_STEP_ACCOUNTS;
+    let sample: SampleStep;
     try {
-      // Any keys stand in for the token accounts: only the number of accounts is used.
+      // Any keys stand in for the token accounts: only the variant and the number of accounts are used.
       const built = p.adapter.build(
         p.pool,
         {
-          sourceMint: source,
-          destinationMint: destination,
+          sourceMint: aToB ? a : b,
+          destinationMint: aToB ? b : a,
           sourceTokenAccount: CLOCK_SYSVAR,
           destinationTokenAccount: CLOCK_SYSVAR,
           tokenTransferAuthority: CLOCK_SYSVAR,
           inAmount: 1n,
           outAmount: 1n,
-          swapMode: "ExactIn",
+          swapMode,
         },
         accounts,
       );
-      count = built.accounts.length;
-    } catch {
-      // keep the estimate
+      sample = { builds: true, accounts: built.accounts.length };
+    } catch (error) {
+      // An AmmError is the adapter's refusal; anything else leaves the estimate.
+      sample = { builds: !(error instanceof AmmError), accounts: FALLBACK_STEP_ACCOUNTS };
+      if (!(error instanceof AmmError)) return sample; // not the adapter's answer: ask again next time
     }
-    stepAccountsOf.set(key, count);
-    return count;
+    sampleSteps.set(key, sample);
+    return sample;
+  }
+
+  /**
+   * Whether transfers of the pool's mints move exactly the amounts the pool's math sees: not with
+   * a Token-2022 transfer fee (not applied by the quote math yet) or a transfer hook (whose extra
+   * accounts the swap does not pass). Pools of other mints are left out of routes.
+   */
+  function transfersInFull(p: DecodedPool, accounts: ReadonlyMap<string, AccountData | null>): boolean {
+    return p.adapter.mints(p.pool).every((mint) => {
+      const account = accounts.get(base58Of(mint));
+      const info = account ? decodeMintInfo(account) : undefined;
+      return info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+    });
   }
 
   async function quoteParsed(request: ParsedQuoteRequest): Promise<QuoteOutcome> {
@@ -184,6 +209,8 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     for (let round = 0; round < QUOTE_ACCOUNT_ROUNDS; round++) {
       const missing = new Map<string, PublicKey>();
       for (const p of pools) {
+        // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
+        if (round === 0) for (const mint of p.adapter.mints(p.pool)) if (!accountMap.has(base58Of(mint))) missing.set(base58Of(mint), mint);
         if (!p.adapter.quoteAccounts) continue;
         let keys: PublicKey[];
         try {
@@ -210,9 +237,10 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       address: p.market.addressText,
       label: p.market.label,
       mints: p.market.mints,
-      stepAccounts: stepAccounts(p, aToBOf(p.market, request), accountMap),
+      stepAccounts: sampleStep(p, aToBOf(p.market, request), request.swapMode, accountMap).accounts,
       quote(amount: bigint, swapMode: SwapMode, aToB: boolean) {
-        if (swapMode === "ExactOut" && !p.adapter.supportsExactOut) return undefined;
+        if (!transfersInFull(p, accountMap)) return undefined;
+        if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && sampleStep(p, aToB, swapMode, accountMap).builds)) return undefined;
         try {
           return p.adapter.quote!(p.pool, { amount, swapMode, aToB }, accountMap, clock);
         } catch {

@@ -134,6 +134,8 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     /** Addresses of the live (or, without it, read) account state this answer is built from. */
     const stateUsed: string[] = [];
     const reads: PublicKey[] = [];
+    /** User accounts another request is reading right now: joined, not read again. */
+    const joined: [string, Promise<AccountData | null>][] = [];
     for (const key of planAccountReads(parsed, readKeys, poolCache)) {
       const address = base58Of(key);
       if (mintAddresses.has(address)) continue;
@@ -141,6 +143,11 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
         const cached = chainState.freshAccount(address);
         if (cached) {
           accounts.set(address, cached.account);
+          continue;
+        }
+        const inFlight = chainState.accountInFlight(address);
+        if (inFlight) {
+          joined.push([address, inFlight]);
           continue;
         }
       } else if (live) {
@@ -157,15 +164,22 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
     const cachedFees = feeAccounts && (live?.background.feeSamples(feeAccounts) ?? chainState.freshFees(feeAccounts));
     const keptBlockhash = live?.background.blockhash();
     const readAt = now();
-    const [batch, lookupTableAccounts] = await Promise.all([
-      chain.readBatch({
-        accounts: reads,
-        mints: readKeys.mints,
-        ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
-        latestBlockhash: keptBlockhash === undefined,
-      }),
+    const batchRead = chain.readBatch({
+      accounts: reads,
+      mints: readKeys.mints,
+      ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
+      latestBlockhash: keptBlockhash === undefined,
+    });
+    reads.forEach((key, i) => {
+      const address = base58Of(key);
+      if (userAccounts.has(address)) chainState.trackAccountRead(address, batchRead.then((b) => b.accounts[i] ?? null));
+    });
+    const [batch, lookupTableAccounts, joinedAccounts] = await Promise.all([
+      batchRead,
       parsed.asLegacyTransaction ? [] : loadLookupTables(), // legacy messages cannot use tables
+      Promise.all(joined.map(([, read]) => read)),
     ]);
+    joined.forEach(([address], i) => accounts.set(address, joinedAccounts[i]!));
     const blockhash: LatestBlockhash = keptBlockhash ?? batch.latestBlockhash!;
     const fetchedAtMs = now();
     const adopt = (key: PublicKey, account: AccountData | null, slot: number | undefined) => {

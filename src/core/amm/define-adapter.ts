@@ -1,10 +1,12 @@
+import { EXACT_OUT_SWAP_VARIANTS } from "../jupiter/exact-out-variants.js";
 import { AmmError } from "./adapter.js";
 import type { AmmAdapter } from "./adapter.js";
 
 /**
  * An AMM's adapter with the checks every AMM shares, made in this one place: the pool account
- * belongs to the AMM's program, and a swap mode the AMM does not support (ExactOut) is refused
- * before any of the AMM's own code runs. Every file in core/amm ends with one of these.
+ * belongs to the AMM's program, a swap mode the AMM does not support (ExactOut) is refused
+ * before any of the AMM's own code runs, and an ExactOut step whose variant Jupiter's exact-out
+ * routes do not execute is refused after the build picked it. Every file in core/amm ends with one of these.
  */
 export function defineAmmAdapter<Pool>(amm: AmmAdapter<Pool>): AmmAdapter<Pool> {
   return {
@@ -19,7 +21,11 @@ export function defineAmmAdapter<Pool>(amm: AmmAdapter<Pool>): AmmAdapter<Pool> 
       if (params.swapMode === "ExactOut" && !amm.supportsExactOut) {
         throw new AmmError(`${amm.label} does not support ExactOut`);
       }
-      return amm.build(pool, params, accounts);
+      const built = amm.build(pool, params, accounts);
+      if (params.swapMode === "ExactOut" && !EXACT_OUT_SWAP_VARIANTS.has(built.swap.kind)) {
+        throw new AmmError(`${amm.label} ExactOut: Jupiter's exact_out_route does not execute a ${built.swap.kind} step`);
+      }
+      return built;
     },
   };
 }

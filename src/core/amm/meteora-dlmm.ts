@@ -9,6 +9,8 @@ import {
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
@@ -131,11 +133,16 @@ export const meteoraDlmmBitmapExtensionAddress = memoisedDerivation(
   (lbPair) => PublicKey.findProgramAddressSync([Buffer.from("bitmap"), lbPair.toBuffer()], METEORA_DLMM_PROGRAM_ID)[0],
 );
 
+/** Bin-array addresses derived so far: every quote and swap step names up to three (a PDA search each). */
+const binArrayAddresses = new BoundedLruMap<string, PublicKey>(3 * POOL_ADDRESS_MEMO_ENTRIES);
+
 export function meteoraDlmmBinArrayAddress(lbPair: PublicKey, index: number): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [Buffer.from("bin_array"), lbPair.toBuffer(), Uint8Array.from(getI64Encoder().encode(index))],
-    METEORA_DLMM_PROGRAM_ID,
-  )[0];
+  return binArrayAddresses.getOrSet(`${base58Of(lbPair)}:${index}`, () =>
+    PublicKey.findProgramAddressSync(
+      [Buffer.from("bin_array"), lbPair.toBuffer(), Uint8Array.from(getI64Encoder().encode(index))],
+      METEORA_DLMM_PROGRAM_ID,
+    )[0],
+  );
 }
 
 /** Row and bit of a negative bin-array index i in the extension: those of -(i+1) counted from -513 down. */

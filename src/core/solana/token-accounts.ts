@@ -1,4 +1,10 @@
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, unpackMint } from "@solana/spl-token";
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  getAssociatedTokenAddressSync,
+  getTransferFeeConfig,
+  getTransferHook,
+  unpackMint,
+} from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { AccountData } from "./account.js";
@@ -6,10 +12,17 @@ import { BoundedLruMap } from "./bounded-lru-map.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.js";
 import { base58Of } from "./base58-strings.js";
 
-/** What the swap builder needs from a mint account: its token program (= owner) and decimals. */
+/**
+ * What the swap builder needs from a mint account: its token program (= owner) and decimals, and
+ * the Token-2022 extensions that change what a transfer takes (fees) or needs (hook accounts).
+ */
 export interface MintInfo {
   readonly tokenProgram: PublicKey;
   readonly decimals: number;
+  /** TransferHook's program, when one is set: every transfer CPIs into it with extra accounts. */
+  readonly transferHookProgram?: PublicKey;
+  /** TransferFeeConfig's larger rate (older or newer, basis points), when not 0. */
+  readonly transferFeeBasisPoints?: number;
 }
 
 /** Mints by base58 address. */
@@ -77,8 +90,8 @@ export function isTokenProgram(program: PublicKey): boolean {
 const mintInfoOf = new WeakMap<AccountData, MintInfo | null>();
 
 /**
- * Decodes a mint account (SPL Token or Token-2022, extensions ignored); undefined for anything
- * else, including token accounts and uninitialized mints.
+ * Decodes a mint account (SPL Token or Token-2022 with its transfer hook and fee extensions);
+ * undefined for anything else, including token accounts and uninitialized mints.
  */
 export function decodeMintInfo(account: AccountData): MintInfo | undefined {
   let info = mintInfoOf.get(account);
@@ -95,7 +108,16 @@ function unpackMintInfo(account: AccountData): MintInfo | undefined {
     // spl-token's own unpacking: it also tells a Token-2022 mint with extensions from a token account.
     const data = Buffer.from(account.data.buffer, account.data.byteOffset, account.data.byteLength);
     const mint = unpackMint(account.address, { data, owner: account.owner, lamports: 0, executable: false }, account.owner);
-    return mint.isInitialized ? { tokenProgram: account.owner, decimals: mint.decimals } : undefined;
+    if (!mint.isInitialized) return undefined;
+    const hook = getTransferHook(mint)?.programId;
+    const fee = getTransferFeeConfig(mint);
+    const feeBasisPoints = fee ? Math.max(fee.olderTransferFee.transferFeeBasisPoints, fee.newerTransferFee.transferFeeBasisPoints) : 0;
+    return {
+      tokenProgram: account.owner,
+      decimals: mint.decimals,
+      ...(hook && !hook.equals(PublicKey.default) ? { transferHookProgram: hook } : {}),
+      ...(feeBasisPoints > 0 ? { transferFeeBasisPoints: feeBasisPoints } : {}),
+    };
   } catch {
     return undefined; // too short, or not a mint
   }

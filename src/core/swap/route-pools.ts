@@ -2,7 +2,7 @@ import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
 import type { AmmAdapter } from "../amm/adapter.js";
 import { adapterForOwner } from "../amm/registry.js";
-import type { AccountMap } from "../solana/account.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
 import { SwapPreconditionError } from "./precondition-error.js";
 import type { ParsedRouteStep, ParsedSwapRequest } from "./request.js";
 import { base58Of } from "../solana/base58-strings.js";
@@ -22,6 +22,13 @@ export interface ImmutablePoolCache {
   has(ammKey: string): boolean;
   set(ammKey: string, pool: RoutePool): void;
 }
+
+/**
+ * Mutable pools decoded so far, by account object: the live account cache hands out the same
+ * object until a new version of the account arrives, so a pool is decoded once per version, not
+ * once per request (a fresh read is a new object and is decoded again).
+ */
+const decodedByVersion = new WeakMap<AccountData, RoutePool>();
 
 export function stepOf(step: ParsedRouteStep, index: number) {
   return { index, ammKey: base58Of(step.ammKey), label: step.label };
@@ -48,13 +55,17 @@ export function decodeRoutePools(
       if (!adapter) {
         throw new SwapPreconditionError(`unsupported AMM (owner program ${base58Of(account.owner)})`, stepOf(step, index));
       }
-      try {
-        routePool = { adapter, pool: adapter.decodePool(account) };
-      } catch (error) {
-        if (error instanceof AmmError) throw new SwapPreconditionError(error.message, stepOf(step, index));
-        throw error;
+      routePool = decodedByVersion.get(account);
+      if (routePool?.adapter !== adapter) {
+        try {
+          routePool = { adapter, pool: adapter.decodePool(account) };
+        } catch (error) {
+          if (error instanceof AmmError) throw new SwapPreconditionError(error.message, stepOf(step, index));
+          throw error;
+        }
+        if (adapter.poolIsImmutable) cache?.set(key, routePool);
+        else decodedByVersion.set(account, routePool);
       }
-      if (adapter.poolIsImmutable) cache?.set(key, routePool);
     }
     const [a, b] = routePool.adapter.mints(routePool.pool);
     const trades = (x: PublicKey, y: PublicKey) => (x.equals(a) && y.equals(b)) || (x.equals(b) && y.equals(a));

@@ -181,6 +181,23 @@ describe("Raydium CLMM adapter vs @raydium-io/raydium-sdk-v2", () => {
     }
   }
 
+  it("ExactOut: a classic-mint step builds; a Token-2022 (RaydiumClmmV2) step is refused, naming the variant", () => {
+    // Jupiter v6's exact-out routes answer 6016 SwapNotSupported for RaydiumClmmV2 (test/onchain/raydium-clmm-token-2022.test.ts).
+    const exactOut = (token2022: { a: boolean; b: boolean }) => {
+      const { sdk } = ourStep(realPool, realExtension, true, token2022);
+      const decoded = raydiumClmmAdapter.decodePool(realPool);
+      const read = new Map<string, AccountData | null>([
+        [sdk.state.mintA.toBase58(), mintAccount(sdk.state.mintA, token2022.a)],
+        [sdk.state.mintB.toBase58(), mintAccount(sdk.state.mintB, token2022.b)],
+        [raydiumClmmAdapter.dependencies(decoded, sdk.params)[2]!.toBase58(), realExtension],
+      ]);
+      return () => raydiumClmmAdapter.build(decoded, { ...sdk.params, swapMode: "ExactOut" }, read);
+    };
+    expect(exactOut({ a: false, b: false })().swap).toEqual({ kind: "RaydiumClmm" });
+    expect(exactOut({ a: true, b: false })).toThrow(AmmError);
+    expect(exactOut({ a: false, b: true })).toThrow(/exact_out_route does not execute a RaydiumClmmV2 step/);
+  });
+
   it("fixed step accounts follow Jupiter's legacy IDL (raydiumClmmSwap / raydiumClmmSwapV2)", () => {
     const v1 = legacyIdlStepFlags("raydiumClmmSwap");
     expect(stepFlags(ourStep(realPool, realExtension, true).ours.accounts.slice(0, v1.length))).toEqual(v1);

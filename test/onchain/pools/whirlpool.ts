@@ -3,7 +3,10 @@
 import { BN } from "@coral-xyz/anchor";
 import { Percentage } from "@orca-so/common-sdk";
 import {
+  AccountName,
   NO_TOKEN_EXTENSION_CONTEXT,
+  PDAUtil,
+  WHIRLPOOL_CODER,
   ParsableTickArray,
   ParsableWhirlpool,
   SwapUtils,
@@ -64,4 +67,42 @@ export function whirlpoolQuote(
     Percentage.fromFraction(0, 100),
   );
   return { inAmount: BigInt(quote.estimatedAmountIn.toString()), outAmount: BigInt(quote.estimatedAmountOut.toString()) };
+}
+
+/** The tick arrays of the mainnet SOL/USDC snapshot (tick spacing 64: 88 × 64 ticks each). */
+const SOL_USDC_TICK_ARRAY_STARTS = [-50688, -45056, -39424, -33792, -28160, -22528, -16896];
+
+/**
+ * The mainnet SOL/USDC whirlpool again, for other mints: same config, price, liquidity and tick
+ * arrays, at the PDA the program derives for `mintA`/`mintB` (its vault transfers are signed with
+ * those seeds), with vaults (the pool's associated token accounts, made by `fund` under each mint's
+ * token program) holding `vaultAmounts`. Pool and tick arrays go through the Orca SDK's account
+ * coder; the mints must be on the chain.
+ */
+export async function copySolUsdcWhirlpool(
+  localnet: Localnet,
+  mints: { mintA: PublicKey; mintB: PublicKey },
+  vaultAmounts: [bigint, bigint],
+  fund: (owner: PublicKey, mint: PublicKey, amount: bigint, tokenProgram: PublicKey) => PublicKey,
+): Promise<PublicKey> {
+  const source = whirlpoolState(localnet, WHIRLPOOL_SOL_USDC);
+  const tickSpacingSeed = Buffer.from(source.feeTierIndexSeed).readUInt16LE(0);
+  const pda = PDAUtil.getWhirlpool(WHIRLPOOL_PROGRAM, source.whirlpoolsConfig, mints.mintA, mints.mintB, tickSpacingSeed);
+  const tokenProgram = (mint: PublicKey) => localnet.getAccount(mint)!.owner;
+  const tokenVaultA = fund(pda.publicKey, mints.mintA, vaultAmounts[0], tokenProgram(mints.mintA));
+  const tokenVaultB = fund(pda.publicKey, mints.mintB, vaultAmounts[1], tokenProgram(mints.mintB));
+  const pool = { ...source, whirlpoolBump: [pda.bump], tokenMintA: mints.mintA, tokenMintB: mints.mintB, tokenVaultA, tokenVaultB };
+  const sourceAccount = localnet.getAccount(WHIRLPOOL_SOL_USDC)!;
+  localnet.setAccount(pda.publicKey, { ...sourceAccount, data: await WHIRLPOOL_CODER.encode(AccountName.Whirlpool, pool) });
+  for (const start of SOL_USDC_TICK_ARRAY_STARTS) {
+    const from = PDAUtil.getTickArray(WHIRLPOOL_PROGRAM, WHIRLPOOL_SOL_USDC, start).publicKey;
+    const account = localnet.getAccount(from)!;
+    // `whirlpool` is the array's last field (Anchor's coder cannot encode a 10 kB account).
+    const data = Buffer.from(account.data);
+    pda.publicKey.toBuffer().copy(data, data.length - 32);
+    const copied = WHIRLPOOL_CODER.decode(AccountName.TickArray, data);
+    if (!copied.whirlpool.equals(pda.publicKey) || copied.startTickIndex !== start) throw new Error(`tick array ${start} did not copy`);
+    localnet.setAccount(PDAUtil.getTickArray(WHIRLPOOL_PROGRAM, pda.publicKey, start).publicKey, { ...account, data });
+  }
+  return pda.publicKey;
 }
