@@ -6,13 +6,13 @@
 // from SWAPD_CHAIN_DIR, Metaplex's public copy from test/fixtures/programs.
 import { AmmImpl, derivePoolAddress } from "@meteora-ag/dynamic-amm-sdk";
 import { BN } from "@coral-xyz/anchor";
-import { MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v1.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
+import { mintAccountData } from "../fixtures/mint-account.js";
 import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
@@ -21,15 +21,6 @@ const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_
 const hasNeeded = hasPrograms(NEEDED);
 if (!hasNeeded) {
   console.warn(`DAMM v1 on-chain test skipped: needs SWAPD_CHAIN_DIR with programs/{${NEEDED.join(",")}}.so (\`solana program dump <id> …\`)`);
-}
-
-function mintData(decimals: number, authority: PublicKey): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    { mintAuthorityOption: 1, mintAuthority: authority, supply: 10n ** 18n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
-    data,
-  );
-  return data;
 }
 
 describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
@@ -45,7 +36,7 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
     connection = new Connection(stack.localnet.url, "confirmed");
     for (const [mint, decimals] of [[mintA, 9], [mintB, 6]] as const) {
-      stack.localnet.setAccount(mint, { lamports: 10_000_000n, data: mintData(decimals, creator.publicKey), owner: TOKEN_PROGRAM_ID });
+      stack.localnet.setAccount(mint, { lamports: 10_000_000n, data: mintAccountData(decimals, creator.publicKey), owner: TOKEN_PROGRAM_ID });
     }
     stack.localnet.airdrop(creator.publicKey, 100_000_000_000n);
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);

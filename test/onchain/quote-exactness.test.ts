@@ -14,9 +14,8 @@ import { BN } from "@coral-xyz/anchor";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
-import type { AccountMap } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
-import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
 const WHIRLPOOL_SOL_USDC = new PublicKey("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ");
@@ -27,18 +26,6 @@ const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 /** Raydium CLMM amm config index 4 (mainnet snapshot): tick spacing 1, trade fee 0.01 %. */
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
 const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
-
-/** Reads what the adapter's quote asks for, round by round, straight from the chain. */
-function quoteOnChain<Pool>(stack: RealProgramsStack, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): { pool: Pool; quote: PoolQuote } {
-  const pool = adapter.decodePool(stack.account(address)!);
-  const accounts = new Map<string, ReturnType<RealProgramsStack["account"]>>();
-  for (let round = 0; round < 3; round++) {
-    const keys = adapter.quoteAccounts!(pool, params, accounts as AccountMap);
-    if (keys.length === 0) break;
-    for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
-  }
-  return { pool, quote: adapter.quote!(pool, params, accounts as AccountMap, clockOf(stack.localnet)) };
-}
 
 interface Trade {
   readonly quote: PoolQuote;
@@ -54,7 +41,7 @@ async function tradeQuote<Pool>(
   address: PublicKey,
   params: QuoteParams,
 ): Promise<Trade> {
-  const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+  const { pool, quote } = quoteFromChain(stack, adapter, address, params);
   expect(quote.complete, quote.reason).toBe(true);
   const [first, second] = adapter.mints(pool);
   const [inputMint, outputMint] = params.aToB ? [first, second] : [second, first];
@@ -92,7 +79,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
             const specifiedIsA = swapMode === "ExactIn" ? aToB : !aToB;
             // Large: 97 % of what the step's three tick arrays can fill (the quote says, stopping at
             // them); less when that many crossed ticks exceed the transaction's compute budget.
-            const capacity = quoteOnChain(stack, whirlpoolAdapter, pool, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+            const capacity = quoteFromChain(stack, whirlpoolAdapter, pool, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
             expect(capacity.complete).toBe(false);
             const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
             await trade("small", specifiedIsA ? small[0]! : small[1]!);
@@ -138,7 +125,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     // below then starts at -56320, which the snapshots do not have.
     let pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
     for (let push = 0; push < 4 && pool.tickCurrentIndex >= -39424; push++) {
-      const capacity = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
+      const capacity = quoteFromChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
       const trade = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: (capacity.inAmount * 97n) / 100n, swapMode: "ExactIn", aToB: true });
       expect(trade.received).toBe(trade.quote.outAmount);
       pool = whirlpoolAdapter.decodePool(stack.account(WHIRLPOOL_SOL_USDC)!);
@@ -148,7 +135,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     const exactIn = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000_000n, swapMode: "ExactIn", aToB: true });
     expect(exactIn.received).toBe(exactIn.quote.outAmount);
     // ExactOut: no quote; Jupiter's exact_out_route refuses the step whatever the amount.
-    const { quote } = quoteOnChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000n, swapMode: "ExactOut", aToB: true });
+    const { quote } = quoteFromChain(stack, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 1_000n, swapMode: "ExactOut", aToB: true });
     expect(quote).toMatchObject({ complete: false, inAmount: 0n, outAmount: 0n });
     expect(quote.reason).toContain("does not exist");
     const [sol, usdc] = whirlpoolAdapter.mints(pool);
@@ -185,7 +172,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
         const reserveOut = aToB ? reserves[1] : reserves[0];
         for (const amount of [reserveOut / 1_000_000n + 3n, reserveOut / 4n]) {
           const params = { amount, swapMode: "ExactOut" as const, aToB };
-          const { pool, quote } = quoteOnChain(stack, adapter, address, params);
+          const { pool, quote } = quoteFromChain(stack, adapter, address, params);
           expect(quote.complete, quote.reason).toBe(true);
           const [inputMint, outputMint] = aToB ? mints : [mints[1], mints[0]];
           const [inputVault, outputVault] = aToB ? [pool.vaultA, pool.vaultB] : [pool.vaultB, pool.vaultA];
@@ -236,7 +223,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
       for (const aToB of [true, false]) {
         it(`${swapMode} ${aToB ? "0→1" : "1→0"} through Jupiter: a small trade and one across two tick arrays pay exactly the quote`, async () => {
           writePool();
-          const capacity = quoteOnChain(stack, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
+          const capacity = quoteFromChain(stack, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
           expect(capacity.complete).toBe(false);
           const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
           for (const [size, amount] of [["small", 1_000_003n], ["large", (filled * 97n) / 100n]] as const) {

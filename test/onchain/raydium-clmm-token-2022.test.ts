@@ -6,31 +6,21 @@
 // the step named: this Jupiter build fails `exact_out_route` and `shared_accounts_exact_out_route`
 // with a `RaydiumClmmV2` step (6016 SwapNotSupported after ~2.2k CU, before any CPI; seen here
 // when swapd still answered it), while the same pool in ExactIn and classic-mint CLMM ExactOut land.
-import { MintLayout } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RAYDIUM_CLMM_PROGRAM_ID, raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
-import type { AccountMap } from "../../src/core/solana/account.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { programAuthority } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { mintAccountData } from "../fixtures/mint-account.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { MAINNET_USDC } from "./pools/whirlpool.js";
 import { orderedMints } from "./pools.js";
-import { clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
 /** Raydium CLMM amm config index 4 (mainnet snapshot in the chain folder): tick spacing 1. */
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
-
-function mintData(decimals: number): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 10n ** 18n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
-    data,
-  );
-  return data;
-}
 
 describe.skipIf(!hasChainDir())("Raydium CLMM with a Token-2022 mint on the real programs", () => {
   let stack: RealProgramsStack;
@@ -42,7 +32,7 @@ describe.skipIf(!hasChainDir())("Raydium CLMM with a Token-2022 mint on the real
 
   beforeAll(async () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
-    stack.localnet.setAccount(token2022, { lamports: 10_000_000n, data: mintData(6), owner: TOKEN_2022_PROGRAM_ID });
+    stack.localnet.setAccount(token2022, { lamports: 10_000_000n, data: mintAccountData(6), owner: TOKEN_2022_PROGRAM_ID });
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
     for (let id = 0; id < 8; id++) for (const mint of mints) stack.fund(programAuthority(id), mint, 0n, programOf(mint));
   });
@@ -70,18 +60,6 @@ describe.skipIf(!hasChainDir())("Raydium CLMM with a Token-2022 mint on the real
     for (const a of accounts.all) stack.localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
   }
 
-  /** What the adapter quotes for `params`, reading what it asks for straight from the chain. */
-  function quoteOf(params: { amount: bigint; swapMode: "ExactIn" | "ExactOut"; aToB: boolean }) {
-    const decoded = raydiumClmmAdapter.decodePool(stack.account(pool)!);
-    const accounts = new Map<string, ReturnType<RealProgramsStack["account"]>>();
-    for (let round = 0; round < 3; round++) {
-      const keys = raydiumClmmAdapter.quoteAccounts!(decoded, params, accounts as AccountMap);
-      if (keys.length === 0) break;
-      for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
-    }
-    return raydiumClmmAdapter.quote!(decoded, params, accounts as AccountMap, clockOf(stack.localnet));
-  }
-
   const labelOf = (mint: PublicKey) => (mint.equals(token2022) ? "Token-2022" : "USDC");
 
   for (const useSharedAccounts of [false, true]) {
@@ -89,7 +67,7 @@ describe.skipIf(!hasChainDir())("Raydium CLMM with a Token-2022 mint on the real
       const [inputMint, outputMint] = aToB ? mints : [mints[1], mints[0]];
       it(`${useSharedAccounts ? "shared_accounts_" : ""}route ${labelOf(inputMint)} → ${labelOf(outputMint)}: moves exactly the quoted amounts through swap_v2`, async () => {
         writePool();
-        const quote = quoteOf({ amount: 25_000_000n, swapMode: "ExactIn", aToB });
+        const { quote } = quoteFromChain(stack, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactIn", aToB });
         expect(quote.complete, quote.reason).toBe(true);
         const source = stack.fund(user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
         const destination = stack.fund(user.publicKey, outputMint, 0n, programOf(outputMint));
@@ -103,7 +81,7 @@ describe.skipIf(!hasChainDir())("Raydium CLMM with a Token-2022 mint on the real
 
       it(`${useSharedAccounts ? "shared_accounts_" : ""}exact_out_route ${labelOf(inputMint)} → ${labelOf(outputMint)}: refused, naming the step and the variant`, async () => {
         writePool();
-        const quote = quoteOf({ amount: 25_000_000n, swapMode: "ExactOut", aToB });
+        const { quote } = quoteFromChain(stack, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactOut", aToB });
         const response = quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactOut", ...quote });
         const res = await fetch(`${stack.server.url}/swap/v1/swap-instructions`, {
           method: "POST",

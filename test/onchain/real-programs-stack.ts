@@ -16,6 +16,7 @@ import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import type { AccountData } from "../../src/core/solana/account.js";
+import type { AmmAdapter, PoolQuote, QuoteParams } from "../../src/core/amm/adapter.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { loadAccountsDir } from "../../src/localnet/snapshots.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
@@ -31,6 +32,26 @@ export const NATIVE_MINT = new PublicKey("So111111111111111111111111111111111111
 export function clockOf(localnet: Localnet): { slot: bigint; unixTimestamp: bigint } {
   const clock = localnet.chain.svm.getClock();
   return { slot: clock.slot, unixTimestamp: clock.unixTimestamp };
+}
+
+/**
+ * An adapter's quote for the pool at `address`, reading what its `quoteAccounts` asks for round
+ * by round straight from the chain (no service, no cache), at the chain's clock.
+ */
+export function quoteFromChain<Pool>(
+  stack: Pick<RealProgramsStack, "account" | "localnet">,
+  adapter: AmmAdapter<Pool>,
+  address: PublicKey,
+  params: QuoteParams,
+): { pool: Pool; quote: PoolQuote } {
+  const pool = adapter.decodePool(stack.account(address)!);
+  const accounts = new Map<string, AccountData | null>();
+  for (let round = 0; round < 3; round++) {
+    const keys = adapter.quoteAccounts!(pool, params, accounts);
+    if (keys.length === 0) break;
+    for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
+  }
+  return { pool, quote: adapter.quote!(pool, params, accounts, clockOf(stack.localnet)) };
 }
 
 /** A one-step Jupiter `QuoteResponse` for a pool quote, with no slippage allowed (the threshold is the quote itself). */

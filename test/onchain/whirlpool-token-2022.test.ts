@@ -3,25 +3,15 @@
 // extensions / classic USDC). swapd must build Jupiter's `WhirlpoolSwapV2` step (both token
 // programs and the memo program); the trade pays exactly what the Orca SDK quotes, both directions,
 // ExactIn and ExactOut, `route` and `shared_accounts_route`.
-import { MintLayout } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN_2022_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { programAuthority } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { mintAccountData } from "../fixtures/mint-account.js";
 import { MAINNET_USDC, WHIRLPOOL_PROGRAM, copySolUsdcWhirlpool, whirlpoolQuote } from "./pools/whirlpool.js";
 import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
-
-/** A Token-2022 mint with no extensions: the base 82-byte layout, owned by Token-2022. */
-function token2022Mint(decimals: number, authority: PublicKey): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    { mintAuthorityOption: 1, mintAuthority: authority, supply: 10n ** 18n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
-    data,
-  );
-  return data;
-}
 
 describe.skipIf(!hasChainDir())("Whirlpool with a Token-2022 mint on the real programs", () => {
   let stack: RealProgramsStack;
@@ -33,7 +23,7 @@ describe.skipIf(!hasChainDir())("Whirlpool with a Token-2022 mint on the real pr
 
   beforeAll(async () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
-    stack.localnet.setAccount(mintA, { lamports: 10_000_000n, data: token2022Mint(9, user.publicKey), owner: TOKEN_2022_PROGRAM_ID });
+    stack.localnet.setAccount(mintA, { lamports: 10_000_000n, data: mintAccountData(9, user.publicKey), owner: TOKEN_2022_PROGRAM_ID });
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
     pool = await copySolUsdcWhirlpool(stack.localnet, { mintA, mintB }, [10n ** 15n, 10n ** 13n], stack.fund);
     // shared_accounts_* routes pass through the program authority's token accounts (on mainnet they exist).
