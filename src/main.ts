@@ -127,6 +127,8 @@ async function startService(
   const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
   const store = await openStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    onCreating: () =>
+      logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
     onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
   });
   shutdown.hook("store", () => store.close());

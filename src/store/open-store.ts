@@ -21,6 +21,8 @@ export interface OpenStoreOptions {
   readonly schema?: string;
   /** PostgreSQL: connect, statement and answer timeout (ms); default 5000 (postgres-db.ts). */
   readonly timeoutMs?: number;
+  /** Called before the embedded database is created in a new `dataDir` (it takes seconds; start-up says so). */
+  readonly onCreating?: () => void;
   /** Called once the database is open, before the migrations run (start-up logs one line per phase). */
   readonly onOpened?: (kind: DbKind) => void;
 }
@@ -69,7 +71,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   } else if (options.inMemory === true || options.dataDir === undefined) {
     db = await openPgliteDb();
   } else {
-    db = await openPgliteDb({ dataDir: options.dataDir });
+    db = await openPgliteDb({ dataDir: options.dataDir, ...(options.onCreating ? { onCreating: options.onCreating } : {}) });
   }
   options.onOpened?.(db.kind);
   let migrations: AppliedMigrations;

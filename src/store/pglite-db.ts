@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { Transaction } from "@electric-sql/pglite";
 import type { Db, SqlExecutor } from "./db.js";
@@ -7,12 +8,17 @@ import { asDatabaseError } from "./database-errors.js";
 export interface PgliteDbOptions {
   /** Directory for the database files; omitted = in memory (tests). */
   readonly dataDir?: string;
+  /** Called before a database is created in a new `dataDir` (PGlite's initdb: seconds of CPU). */
+  readonly onCreating?: () => void;
 }
 
 /** Embedded PostgreSQL (PGlite, WASM): one connection, so its own mutex orders queries and transactions. */
 export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
   // PGlite creates only the last path segment; DATA_DIR may be nested and new.
-  if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir !== undefined) {
+    if (!existsSync(join(options.dataDir, "PG_VERSION"))) options.onCreating?.();
+    mkdirSync(options.dataDir, { recursive: true });
+  }
   const lite = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
   await lite.waitReady;
   const executorOf = (target: PGlite | Transaction): SqlExecutor => ({

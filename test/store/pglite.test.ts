@@ -24,16 +24,22 @@ describe("openStore backend choice", () => {
     await store.close();
   });
 
-  it("creates a nested, not yet existing data dir", async () => {
+  it("creates a nested, not yet existing data dir, saying so before (and only the first time)", async () => {
     const nested = join(dataDir, "..", `${basename(dataDir)}-nested`, "a", "b");
     try {
-      const store = await openStore({ dataDir: nested });
+      let creating = 0;
+      const store = await openStore({ dataDir: nested, onCreating: () => creating++ });
       expect(store.migrations.applied.length).toBeGreaterThan(0);
       await store.close();
+      expect(creating).toBe(1);
+      const reopened = await openStore({ dataDir: nested, onCreating: () => creating++ });
+      expect(reopened.migrations.applied).toEqual([]);
+      await reopened.close();
+      expect(creating).toBe(1);
     } finally {
       rmSync(join(nested, "..", ".."), { recursive: true, force: true });
     }
-  });
+  }, 120_000); // a new PGlite database and a restart: tens of seconds on a loaded machine
 
   it("an older schema is upgraded by applying only the newer migrations", async () => {
     const db = await openPgliteDb();
