@@ -2,7 +2,8 @@
 // no slippage) → POST /swap/v1/swap-instructions → sign → send on the real programs. With no state
 // change in between, ExactIn receives exactly `outAmount` and ExactOut spends exactly `inAmount`.
 // Pools: the mainnet Whirlpool SAMO/USDC snapshot, a Raydium CP pool and a Raydium CLMM pool
-// written in their programs' layouts (added with POST /markets).
+// written in their programs' layouts, and a Meteora DLMM pair created by the DLMM program's own
+// instructions (added with POST /markets).
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,10 @@ import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import { startQuoteStack } from "./quote-stack.js";
+import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
+import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
+import type { MeteoraDlmmPool } from "../../src/core/amm/meteora-dlmm.js";
+import type { AccountMap } from "../../src/core/solana/account.js";
 import type { QuoteStack } from "./quote-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -21,6 +26,7 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
   let stack: QuoteStack;
   const user = Keypair.generate();
   const mints = orderedMints(USDC, SAMO);
+  let dlmmPair: PublicKey;
   const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
 
   beforeAll(async () => {
@@ -33,7 +39,12 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
       vaultAmounts: [10n ** 15n, 10n ** 15n],
     });
     for (const a of clmm.all) stack.base.localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
-    const added = await stack.post("/markets", { addresses: [cp.pool.address.toBase58(), clmm.pool.address.toBase58()] });
+    // SAMO as X, USDC as Y, ≈ 0.01 USDC per SAMO, liquidity in every bin of six bin arrays.
+    const dlmm = await createMeteoraDlmmPair(stack.base.localnet, {
+      tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+    });
+    dlmmPair = dlmm.address;
+    const added = await stack.post("/markets", { addresses: [cp.pool.address.toBase58(), clmm.pool.address.toBase58(), dlmm.address.toBase58()] });
     expect(added.status).toBe(200);
   }, 60_000);
   afterAll(async () => {
@@ -47,6 +58,8 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
     // Jupiter's exact_out_route with a RaydiumCP step fails in this Jupiter build (the chain folder's README).
     { dex: "Raydium CP", modes: ["ExactIn"] },
     { dex: "Raydium CLMM", modes: ["ExactIn", "ExactOut"] },
+    // Jupiter's exact_out_route with a MeteoraDlmm step fails in this Jupiter build (test/onchain/meteora-dlmm.test.ts).
+    { dex: "Meteora DLMM", modes: ["ExactIn"] },
   ] as const;
   for (const { dex, modes } of cases) {
     for (const swapMode of modes) {
@@ -73,5 +86,39 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
         });
       }
     }
+  }
+
+  /** /quote → /swap-instructions → send for `amount`; checks the payout and returns the quote. */
+  async function quoteAndSwap(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, dex: string): Promise<any> {
+    stack.base.fund(user.publicKey, inputMint, 10n ** 18n);
+    stack.base.fund(user.publicKey, outputMint, 0n);
+    const query = new URLSearchParams({
+      inputMint: inputMint.toBase58(), outputMint: outputMint.toBase58(), amount: String(amount), slippageBps: "0", dexes: dex, onlyDirectRoutes: "true",
+    });
+    const quote = await stack.get(`/swap/v1/quote?${query}`);
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    await stack.base.swap(user, quote.body);
+    expect(balance(outputMint)).toBe(BigInt(quote.body.outAmount));
+    expect(10n ** 18n - balance(inputMint)).toBe(amount);
+    return quote.body;
+  }
+
+  for (const [inputMint, outputMint] of [[SAMO, USDC], [USDC, SAMO]] as const) {
+    it(`Meteora DLMM ExactIn ${inputMint.equals(SAMO) ? "SAMO → USDC" : "USDC → SAMO"} across two bin arrays`, async () => {
+      const read = () => meteoraDlmmAdapter.decodePool(stack.base.account(dlmmPair)!) as MeteoraDlmmPool;
+      const before = read();
+      // What the three bin arrays of the step can fill, by the adapter's quote over accounts read from the chain.
+      const aToB = inputMint.equals(before.tokenXMint);
+      const accounts = new Map<string, ReturnType<typeof stack.base.account>>();
+      const params = { amount: 2n ** 64n - 1n, swapMode: "ExactIn" as const, aToB };
+      for (let round = 0; round < 3; round++) for (const key of meteoraDlmmAdapter.quoteAccounts!(before, params, accounts as AccountMap)) accounts.set(key.toBase58(), stack.base.account(key));
+      const clock = stack.base.localnet.chain.svm.getClock();
+      const capacity = meteoraDlmmAdapter.quote!(before, params, accounts as AccountMap, { slot: clock.slot, unixTimestamp: clock.unixTimestamp });
+      expect(capacity.complete).toBe(false);
+      const quote = await quoteAndSwap(inputMint, outputMint, (capacity.inAmount * 95n) / 100n, "Meteora DLMM");
+      expect(quote.routePlan.map((s: any) => s.swapInfo.ammKey)).toEqual([dlmmPair.toBase58()]);
+      const arrays = Math.abs(Math.floor(read().activeId / DLMM_BINS_PER_ARRAY) - Math.floor(before.activeId / DLMM_BINS_PER_ARRAY));
+      expect(arrays, `bin ${before.activeId} → ${read().activeId}`).toBeGreaterThanOrEqual(2);
+    });
   }
 });

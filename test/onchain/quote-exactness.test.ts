@@ -17,6 +17,8 @@ import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
+import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
+import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 
 const WHIRLPOOL_SOL_USDC = new PublicKey("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ");
 const WHIRLPOOL_SAMO_USDC = new PublicKey("9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX7aFXoAe");
@@ -244,6 +246,59 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           }
         });
       }
+    }
+  });
+
+  describe("Meteora DLMM (pair created by the DLMM program, liquidity in every bin of six bin arrays)", () => {
+    let address: PublicKey;
+    const arrayOf = (binId: number) => Math.floor(binId / DLMM_BINS_PER_ARRAY);
+
+    beforeAll(async () => {
+      // SAMO (9 decimals) as X, USDC (6) as Y, ≈ 0.01 USDC per SAMO; the bin-step-10 preset's dynamic fee.
+      address = (await createMeteoraDlmmPair(stack.localnet, {
+        tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+      })).address;
+    }, 120_000);
+
+    /**
+     * The chain's clock (which the program reads) runs `offset` seconds ahead of the wall clock the
+     * embedded chain sets at every slot: set again before each trade, so time never goes backwards.
+     */
+    let offset = 0n;
+    function advanceClock(seconds: bigint): void {
+      offset += seconds;
+      const clock = stack.localnet.chain.svm.getClock();
+      clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000)) + offset;
+      stack.localnet.chain.svm.setClock(clock);
+    }
+
+    for (const aToB of [true, false]) {
+      it(`ExactIn ${aToB ? "X→Y" : "Y→X"} through Jupiter: small trades and one across two bin arrays receive exactly outAmount, whatever the volatility`, async () => {
+        const small = aToB ? 3_000_000_000_000n : 25_000_000n;
+        // Trades within the filter period (the volatility reference stays, the accumulator grows with
+        // the distance moved), within the decay window (the reference decays), and after it (reset).
+        for (const [size, seconds] of [["small", 0n], ["small", 0n], ["small", 100n], ["large", 0n], ["small", 2_000n]] as const) {
+          advanceClock(seconds);
+          let amount = small;
+          if (size === "large") {
+            const capacity = quoteOnChain(stack, meteoraDlmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB }).quote;
+            expect(capacity.complete).toBe(false);
+            amount = (capacity.inAmount * 97n) / 100n;
+          }
+          const before = meteoraDlmmAdapter.decodePool(stack.account(address)!);
+          const trade = await tradeQuote(stack, user, meteoraDlmmAdapter, address, { amount, swapMode: "ExactIn", aToB });
+          expect(trade.spent).toBe(amount);
+          expect(trade.received, `${size} after ${seconds}s received`).toBe(trade.quote.outAmount);
+          expect(trade.quote.outAmount).toBeGreaterThan(0n);
+          const after = meteoraDlmmAdapter.decodePool(stack.account(address)!);
+          if (size === "large") {
+            const crossed = Math.abs(arrayOf(after.activeId) - arrayOf(before.activeId));
+            expect(crossed, `bin ${before.activeId} → ${after.activeId}`).toBeGreaterThanOrEqual(2);
+          }
+        }
+        // The variable fee was in play: the pair's volatility accumulator is above zero.
+        expect(meteoraDlmmAdapter.decodePool(stack.account(address)!).volatility.volatilityAccumulator).toBeGreaterThan(0);
+      });
     }
   });
 });

@@ -38,7 +38,7 @@ function send(localnet: Localnet, instructions: TransactionInstruction[], signer
  * at `activeId`, and gives it liquidity in every bin of the bin arrays `activeArray - arraysEachSide`
  * … `activeArray + arraysEachSide`: `amountPerBin` of Y in the bins below the active one, of X
  * above, half of each in the active bin (one position per bin array, spot strategy). The demo
- * wallet pays and provides the liquidity.
+ * wallet (given 10 SOL) pays and provides the liquidity.
  */
 export async function createMeteoraDlmmPair(
   localnet: Localnet,
@@ -47,6 +47,7 @@ export async function createMeteoraDlmmPair(
   const connection = new Connection(localnet.url, "confirmed");
   const opt = { programId: METEORA_DLMM_PROGRAM };
   const funder = DEMO_WALLET;
+  localnet.airdrop(funder.publicKey, 10_000_000_000n); // rent of the pair, its arrays and positions
   const activeId = new BN(params.activeId);
   const createPair = await DLMM.createLbPair(
     connection, funder.publicKey, params.tokenX, params.tokenY, new BN(10), new BN(10000), DLMM_PRESET_BIN_STEP_10, activeId, opt,
