@@ -105,6 +105,7 @@ async function loadMarkets(connection: Connection, addresses: readonly PublicKey
             sourceTokenAccount: PublicKey.default,
             destinationTokenAccount: PublicKey.default,
             tokenTransferAuthority: PublicKey.default,
+            user: PublicKey.default,
             inAmount: 1n,
             outAmount: 1n,
             swapMode: "ExactIn",

@@ -43,6 +43,7 @@ export function marketTableAddresses(markets: readonly TableMarket[], accounts: 
           sourceTokenAccount: PLACEHOLDER,
           destinationTokenAccount: PLACEHOLDER,
           tokenTransferAuthority: PLACEHOLDER,
+          user: PLACEHOLDER,
           inAmount: 1n,
           outAmount: 1n,
           swapMode: "ExactIn",

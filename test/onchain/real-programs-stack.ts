@@ -114,6 +114,8 @@ export interface RealProgramsStack {
   /** Writes the snapshot accounts back (the mainnet pools as they were), keeping everything else. */
   restoreSnapshots(): Promise<void>;
   swap(user: Keypair, quoteResponse: Record<string, unknown>, extra?: Record<string, unknown>): Promise<string>;
+  /** POST /swap/v1/swap-instructions only: the 200 answer's body (throws on any other status). */
+  swapInstructions(user: Keypair, quoteResponse: Record<string, unknown>, extra?: Record<string, unknown>): Promise<Record<string, any>>;
   close(): Promise<void>;
 }
 
@@ -173,7 +175,7 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
     restoreSnapshots: async () => {
       await loadAccountsDir(localnet.chain, join(chainDir, "accounts"));
     },
-    async swap(user, quoteResponse, extra = {}) {
+    async swapInstructions(user, quoteResponse, extra = {}) {
       const res = await fetch(`${server.url}/swap/v1/swap-instructions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -181,6 +183,10 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
       });
       const body = (await res.json()) as Record<string, any>;
       if (res.status !== 200) throw new Error(`swap-instructions answered ${res.status}: ${JSON.stringify(body)}`);
+      return body;
+    },
+    async swap(user, quoteResponse, extra = {}) {
+      const body = await stack.swapInstructions(user, quoteResponse, extra);
       const instructions = [
         ...body.computeBudgetInstructions,
         ...body.setupInstructions,

@@ -160,6 +160,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
           sourceTokenAccount: CLOCK_SYSVAR,
           destinationTokenAccount: CLOCK_SYSVAR,
           tokenTransferAuthority: CLOCK_SYSVAR,
+          user: CLOCK_SYSVAR,
           inAmount: 1n,
           outAmount: 1n,
           swapMode,

@@ -14,6 +14,8 @@ export interface SwapParams {
   readonly sourceTokenAccount: PublicKey;
   readonly destinationTokenAccount: PublicKey;
   readonly tokenTransferAuthority: PublicKey;
+  /** The wallet that signs the transaction (the transfer authority too, unless in shared-accounts mode). */
+  readonly user: PublicKey;
   readonly inAmount: bigint;
   readonly outAmount: bigint;
   readonly swapMode: SwapMode;

@@ -7,6 +7,7 @@ import { raydiumAmmV4Adapter } from "./raydium-amm-v4.js";
 import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
 import { meteoraDammV2Adapter } from "./meteora-damm-v2.js";
+import { pumpSwapAdapter } from "./pump-swap.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AmmAdapter<any>[] = [
@@ -17,6 +18,7 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   meteoraDlmmAdapter,
   meteoraDammV1Adapter,
   meteoraDammV2Adapter,
+  pumpSwapAdapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));

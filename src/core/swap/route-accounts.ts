@@ -80,6 +80,7 @@ export function resolveRoute(parsed: ParsedSwapRequest, mints: MintMap, programA
         sourceTokenAccount: slotAccounts[inputIndex]!,
         destinationTokenAccount: slotAccounts[outputIndex]!,
         tokenTransferAuthority: transferAuthority,
+        user: parsed.user,
         inAmount: step.inAmount,
         outAmount: step.outAmount,
         swapMode: quote.swapMode,

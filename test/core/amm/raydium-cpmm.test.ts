@@ -121,12 +121,12 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
         );
         const built = adapter.build(pool, {
           sourceMint: inMint, destinationMint: outMint, sourceTokenAccount: inAccount, destinationTokenAccount: outAccount,
-          tokenTransferAuthority: user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
+          tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
         }, new Map());
         expect(built.swap).toEqual({ kind: "RaydiumCP" });
         expect(ours({
           sourceMint: inMint, destinationMint: outMint, sourceTokenAccount: inAccount, destinationTokenAccount: outAccount,
-          tokenTransferAuthority: user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
+          tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
         })).toEqual(jupiterLayout(sdk.keys));
       });
     }
@@ -137,7 +137,7 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
     expect(() =>
       adapter.build(pool, {
         sourceMint: sdkPool.mintA, destinationMint: sdkPool.mintB, sourceTokenAccount: userA, destinationTokenAccount: userB,
-        tokenTransferAuthority: user, inAmount: 1000n, outAmount: 1n, swapMode: "ExactOut",
+        tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: "ExactOut",
       }, new Map()),
     ).toThrow(/Raydium CP does not support ExactOut/);
   });
@@ -146,7 +146,7 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
     expect(() =>
       adapter.build(pool, {
         sourceMint: MINT_A, destinationMint: key("other"), sourceTokenAccount: userA, destinationTokenAccount: userB,
-        tokenTransferAuthority: user, inAmount: 1n, outAmount: 1n, swapMode: "ExactIn",
+        tokenTransferAuthority: user, user, inAmount: 1n, outAmount: 1n, swapMode: "ExactIn",
       }, new Map()),
     ).toThrow(AmmError);
   });

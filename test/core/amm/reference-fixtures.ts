@@ -54,6 +54,7 @@ export function swapParams(sourceMint: PublicKey, destinationMint: PublicKey, sw
     sourceTokenAccount: testKey(1),
     destinationTokenAccount: testKey(2),
     tokenTransferAuthority: testKey(3),
+    user: testKey(3),
     inAmount: 1_000_000n,
     outAmount: 990_000n,
     swapMode,

@@ -1,0 +1,213 @@
+import { getArrayDecoder, getBooleanDecoder, getStructDecoder } from "@solana/kit";
+import { PublicKey } from "@solana/web3.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../solana/programs.js";
+import { associatedTokenAddress } from "../solana/token-accounts.js";
+import { AmmError } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { expectAnchorAccount } from "./account-discriminator.js";
+import { defineAmmAdapter } from "./define-adapter.js";
+import { tokenProgramOfMint } from "./mint-token-program.js";
+import { skip } from "./skipped-bytes.js";
+import { swapsFromFirstMint } from "./swap-direction.js";
+
+/** PumpSwap ("Pump.fun Amm"), the constant-product AMM pump.fun coins migrate to. */
+export const PUMP_SWAP_PROGRAM_ID = new PublicKey("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA");
+/** The pump fee program, whose `fee_config` PDA (seeded with the AMM's id) every swap names. */
+export const PUMP_FEE_PROGRAM_ID = new PublicKey("pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ");
+
+const pda = (programId: PublicKey, ...seeds: Buffer[]) => PublicKey.findProgramAddressSync(seeds, programId)[0];
+/** PDA `["global_config"]`: the only `GlobalConfig` (fees, protocol fee recipients). */
+export const PUMP_SWAP_GLOBAL_CONFIG = pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("global_config"));
+const EVENT_AUTHORITY = pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("__event_authority"));
+const GLOBAL_VOLUME_ACCUMULATOR = pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("global_volume_accumulator"));
+const FEE_CONFIG = pda(PUMP_FEE_PROGRAM_ID, Buffer.from("fee_config"), PUMP_SWAP_PROGRAM_ID.toBuffer());
+
+const ADDRESS_MEMO_ENTRIES = 10_000;
+/** PDA `["creator_vault", coin_creator]`: owner of the vault the coin creator's fee is paid into. */
+const creatorVaultAuthority = memoisedDerivation(ADDRESS_MEMO_ENTRIES, (coinCreator) =>
+  pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("creator_vault"), coinCreator.toBuffer()),
+);
+/** PDA `["user_volume_accumulator", user]` (buys only). */
+const userVolumeAccumulator = memoisedDerivation(ADDRESS_MEMO_ENTRIES, (user) =>
+  pda(PUMP_SWAP_PROGRAM_ID, Buffer.from("user_volume_accumulator"), user.toBuffer()),
+);
+
+// ── Layout ──────────────────────────────────────────────────────────────────────────────────
+
+/** sha256("account:Pool")[0..8] and sha256("account:GlobalConfig")[0..8]. */
+const POOL_DISCRIMINATOR = [241, 154, 109, 4, 17, 177, 109, 188];
+const GLOBAL_CONFIG_DISCRIMINATOR = [149, 8, 156, 202, 160, 252, 176, 217];
+/**
+ * Pools are extended to 300 bytes (`extend_account`) before they can trade with coin creator
+ * fees; a shorter pool needs that instruction first, which a Jupiter step cannot carry.
+ */
+const POOL_TRADABLE_SIZE = 300;
+/** `GlobalConfig` up to its reserved (mayhem-mode) fee recipients. */
+const GLOBAL_CONFIG_MIN_SIZE = 642;
+/** Where the buyback fee recipients (added by the program's 2026-04-28 upgrade) start, after `is_cashback_enabled`. */
+const BUYBACK_FEE_RECIPIENTS_OFFSET = 643;
+
+/** `Pool` (field order from @pump-fun/pump-swap-sdk's IDL). */
+const poolDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  // pool bump, index, creator.
+  ["unused", skip(1 + 2 + 32)],
+  ["baseMint", getPublicKeyCodec()],
+  ["quoteMint", getPublicKeyCodec()],
+  ["lpMint", skip(32)],
+  ["poolBaseTokenAccount", getPublicKeyCodec()],
+  ["poolQuoteTokenAccount", getPublicKeyCodec()],
+  ["lpSupply", skip(8)],
+  ["coinCreator", getPublicKeyCodec()],
+  ["isMayhemMode", getBooleanDecoder()],
+  ["isCashbackCoin", getBooleanDecoder()],
+]);
+
+/** `GlobalConfig` (same IDL) up to the reserved fee recipients. */
+const globalConfigDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  // admin, LP / protocol fee basis points, disable flags.
+  ["unused", skip(32 + 8 + 8 + 1)],
+  ["protocolFeeRecipients", getArrayDecoder(getPublicKeyCodec(), { size: 8 })],
+  // coin creator fee, admin-set-coin-creator authority, whitelist PDA.
+  ["unused2", skip(8 + 32 + 32)],
+  ["reservedFeeRecipient", getPublicKeyCodec()],
+  ["mayhemModeEnabled", skip(1)],
+  ["reservedFeeRecipients", getArrayDecoder(getPublicKeyCodec(), { size: 7 })],
+]);
+
+// ── Pool ────────────────────────────────────────────────────────────────────────────────────
+
+export interface PumpSwapPool {
+  readonly address: PublicKey;
+  readonly baseMint: PublicKey;
+  readonly quoteMint: PublicKey;
+  readonly poolBaseTokenAccount: PublicKey;
+  readonly poolQuoteTokenAccount: PublicKey;
+  readonly coinCreator: PublicKey;
+  /** Mayhem-mode pools pay their protocol fee to the reserved fee recipients instead. */
+  readonly isMayhemMode: boolean;
+}
+
+export function decodePumpSwapPool(account: AccountData): PumpSwapPool {
+  expectAnchorAccount(account, POOL_DISCRIMINATOR, 8 + 237, "PumpSwap pool");
+  const what = `PumpSwap pool ${account.address.toBase58()}`;
+  if (account.data.length < POOL_TRADABLE_SIZE) {
+    throw new AmmError(`${what} is ${account.data.length} bytes: it needs \`extend_account\` to ${POOL_TRADABLE_SIZE} before it can trade`);
+  }
+  const d = poolDecoder.decode(account.data);
+  if (d.isCashbackCoin) {
+    // Cashback coins append the user's cashback accounts: Jupiter's `…WithCashbackClaim` variants, whose layout is unpublished.
+    throw new AmmError(`${what} is a cashback coin's pool: not supported`);
+  }
+  return {
+    address: account.address,
+    baseMint: d.baseMint,
+    quoteMint: d.quoteMint,
+    poolBaseTokenAccount: d.poolBaseTokenAccount,
+    poolQuoteTokenAccount: d.poolQuoteTokenAccount,
+    coinCreator: d.coinCreator,
+    isMayhemMode: d.isMayhemMode,
+  };
+}
+
+// ── Dependencies ────────────────────────────────────────────────────────────────────────────
+// The global config (its protocol fee recipients); the mints (their token programs) come with the pool.
+
+/**
+ * The protocol fee recipient a swap pays: the program accepts any of the global config's eight
+ * (mayhem-mode pools: the reserved ones); the first is taken so that answers are reproducible.
+ */
+function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicKey {
+  const account = accounts.get(base58Of(PUMP_SWAP_GLOBAL_CONFIG));
+  if (!account) throw new AmmError(`PumpSwap global config ${PUMP_SWAP_GLOBAL_CONFIG.toBase58()} was not read or does not exist`);
+  expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
+  const config = globalConfigDecoder.decode(account.data);
+  if (namesBuybackFeeRecipients(account.data)) {
+    // That upgrade made every buy and sell append a buyback fee recipient and its token account:
+    // 27 / 25 accounts, while Jupiter's PumpSwapBuyV3 / SellV3 step takes 25 / 23.
+    throw new AmmError(
+      `PumpSwap's global config names buyback fee recipients: its program then requires two buyback accounts that Jupiter's PumpSwapBuyV3 / PumpSwapSellV3 step does not carry`,
+    );
+  }
+  const recipient = pool.isMayhemMode ? config.reservedFeeRecipient : config.protocolFeeRecipients[0]!;
+  if (recipient.equals(PublicKey.default)) throw new AmmError(`PumpSwap global config names no protocol fee recipient for pool ${pool.address.toBase58()}`);
+  return recipient;
+}
+
+function namesBuybackFeeRecipients(data: Uint8Array): boolean {
+  const recipients = data.subarray(BUYBACK_FEE_RECIPIENTS_OFFSET, BUYBACK_FEE_RECIPIENTS_OFFSET + 8 * 32);
+  return recipients.length === 8 * 32 && recipients.some((byte) => byte !== 0);
+}
+
+// ── Build ───────────────────────────────────────────────────────────────────────────────────
+
+function build(pool: PumpSwapPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
+  const sells = swapsFromFirstMint([pool.baseMint, pool.quoteMint], params);
+  const baseTokenProgram = tokenProgramOfMint(accounts, pool.baseMint);
+  const quoteTokenProgram = tokenProgramOfMint(accounts, pool.quoteMint);
+  const feeRecipient = protocolFeeRecipient(pool, accounts);
+  const authority = params.tokenTransferAuthority;
+  const [userBase, userQuote] = sells
+    ? [params.sourceTokenAccount, params.destinationTokenAccount]
+    : [params.destinationTokenAccount, params.sourceTokenAccount];
+  const creatorVault = creatorVaultAuthority(pool.coinCreator);
+  // Jupiter's `PumpSwapBuyV3` / `PumpSwapSellV3` step = program + the AMM's 23 `buy` / 21 `sell`
+  // accounts + the signing wallet, writable (25 / 23 accounts). The Jupiter v6 binary takes exactly
+  // that many; its CPI asks the global volume accumulator writable and the last account as a
+  // writable signer that Jupiter does not sign for: the wallet, also in shared-accounts mode
+  // where the AMM's `user` is Jupiter's program authority (test/onchain/pump-swap.test.ts).
+  return {
+    swap: { kind: sells ? "PumpSwapSellV3" : "PumpSwapBuyV3" },
+    accounts: [
+      readonlyAccount(PUMP_SWAP_PROGRAM_ID),
+      writableAccount(pool.address),
+      writableAccount(authority),
+      readonlyAccount(PUMP_SWAP_GLOBAL_CONFIG),
+      readonlyAccount(pool.baseMint),
+      readonlyAccount(pool.quoteMint),
+      writableAccount(userBase),
+      writableAccount(userQuote),
+      writableAccount(pool.poolBaseTokenAccount),
+      writableAccount(pool.poolQuoteTokenAccount),
+      readonlyAccount(feeRecipient),
+      writableAccount(associatedTokenAddress(feeRecipient, pool.quoteMint, quoteTokenProgram)),
+      readonlyAccount(baseTokenProgram),
+      readonlyAccount(quoteTokenProgram),
+      readonlyAccount(SYSTEM_PROGRAM_ID),
+      readonlyAccount(ASSOCIATED_TOKEN_PROGRAM_ID),
+      readonlyAccount(EVENT_AUTHORITY),
+      readonlyAccount(PUMP_SWAP_PROGRAM_ID),
+      writableAccount(associatedTokenAddress(creatorVault, pool.quoteMint, quoteTokenProgram)),
+      readonlyAccount(creatorVault),
+      // Buys track the user's volume; sells do not name the accumulators.
+      ...(sells ? [] : [writableAccount(GLOBAL_VOLUME_ACCUMULATOR), writableAccount(userVolumeAccumulator(authority))]),
+      readonlyAccount(FEE_CONFIG),
+      readonlyAccount(PUMP_FEE_PROGRAM_ID),
+      writableAccount(params.user),
+    ],
+  };
+}
+
+// ── Quote ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Adapter ─────────────────────────────────────────────────────────────────────────────────
+
+/** PumpSwap: buys (quote → base) and sells (base → quote), ExactIn. */
+export const pumpSwapAdapter = defineAmmAdapter<PumpSwapPool>({
+  programId: PUMP_SWAP_PROGRAM_ID,
+  label: "Pump.fun Amm",
+  // Jupiter's PumpSwap steps take an amount in (its ExactOut form is not known).
+  supportsExactOut: false,
+  // Mayhem mode and the coin creator can change, so the pool is re-read per request.
+  poolIsImmutable: false,
+  decodePool: decodePumpSwapPool,
+  mints: (pool) => [pool.baseMint, pool.quoteMint],
+  dependencies: () => [PUMP_SWAP_GLOBAL_CONFIG],
+  build,
+});
