@@ -3,20 +3,20 @@
 // mainnet pools are in since Raydium turned their OpenBook order placement off, so the swap reads
 // the market's accounts but never calls the OpenBook program (which the chain folder lacks);
 // SwapInstructions over REST → signed → sent; the balances change exactly as Raydium's SDK
-// (`computeAmountOut`) computes from the vaults.
+// (`computeAmountOut`) computes from the vaults, and as swapd's own quote of the pool says.
 import { createRequire } from "node:module";
 import { BN } from "@coral-xyz/anchor";
 import { AccountLayout, ACCOUNT_SIZE, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID } from "../../src/core/amm/raydium-amm-v4.js";
+import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../src/core/amm/raydium-amm-v4.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { writeMint } from "../../src/localnet/cp-markets.js";
 import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { key } from "../core/swap/fixtures.js";
-import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
 const sdkRequire = createRequire(import.meta.url);
@@ -171,23 +171,38 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     ["base → quote", true, 1_000_000_000n],
     ["quote → base", false, 3_000_000_000n],
   ] as const) {
-    it(`${name}: ExactIn through route, paying exactly Raydium's SDK amount`, async () => {
+    it(`${name}: ExactIn through route, paying exactly Raydium's SDK amount and swapd's quote`, async () => {
       const [inputMint, outputMint] = baseToQuote ? [base.address, quote.address] : [quote.address, base.address];
-      const source = stack.fund(user.publicKey, inputMint, 10n ** 15n);
-      const destination = stack.fund(user.publicKey, outputMint, 0n);
-      expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
       const expectedOut = sdkAmountOut(inputMint, amount);
       expect(expectedOut).toBeGreaterThan(0n);
-
-      const signature = await stack.swap(user, quoteResponseOf({
-        ammKey: keys.pool, label: "Raydium", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
-      }));
-      expect(stack.tokenBalance(source)).toBe(10n ** 15n - amount);
-      expect(stack.tokenBalance(destination)).toBe(expectedOut);
-      // Jupiter invoked the AMM v4 program by CPI, and nothing called OpenBook.
-      const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-      expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/);
-      expect(logs).not.toContain(`Program ${OPENBOOK.toBase58()} invoke`);
+      const { quote: ours } = quoteFromChain(stack, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: baseToQuote });
+      expect(ours).toMatchObject({ inAmount: amount, outAmount: expectedOut, complete: true });
+      await swapAndCheck(inputMint, outputMint, amount, expectedOut);
     });
+  }
+
+  // Under half a fee unit the program's fee rounds to 0 (spl-math's checked_ceil_div), where the
+  // SDK's plain ceiling charges 1: the program decides, and swapd's quote follows it.
+  it("a tiny input (fee rounds to 0 on chain): pays exactly swapd's quote", async () => {
+    const amount = 150n;
+    const { quote: ours } = quoteFromChain(stack, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: false });
+    expect(ours.feeAmount).toBe(0n);
+    expect(ours.outAmount).toBeGreaterThan(sdkAmountOut(quote.address, amount));
+    await swapAndCheck(quote.address, base.address, amount, ours.outAmount);
+  });
+
+  async function swapAndCheck(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, expectedOut: bigint): Promise<void> {
+    const source = stack.fund(user.publicKey, inputMint, 10n ** 15n);
+    const destination = stack.fund(user.publicKey, outputMint, 0n);
+    expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
+    const signature = await stack.swap(user, quoteResponseOf({
+      ammKey: keys.pool, label: "Raydium", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
+    }));
+    expect(stack.tokenBalance(source)).toBe(10n ** 15n - amount);
+    expect(stack.tokenBalance(destination)).toBe(expectedOut);
+    // Jupiter invoked the AMM v4 program by CPI, and nothing called OpenBook.
+    const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
+    expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/);
+    expect(logs).not.toContain(`Program ${OPENBOOK.toBase58()} invoke`);
   }
 });
