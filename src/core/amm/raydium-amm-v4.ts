@@ -175,6 +175,8 @@ function build(pool: RaydiumAmmV4Pool, params: SwapParams, accounts: AccountMap)
 
 /** `AmmStatus::SwapOnly`: the pool trades against its vaults alone, never touching its OpenBook orders. */
 const STATUS_SWAP_ONLY = 6n;
+/** `AmmStatus::WaitingTrade`: swaps from its open time on, as SwapOnly. */
+const STATUS_WAITING_TRADE = 7n;
 
 type AmmState = ReturnType<typeof ammStateDecoder.decode>;
 // Decoded per account version: a router quotes one pool many times from the same state.
@@ -192,13 +194,13 @@ function currentState(pool: RaydiumAmmV4Pool, accounts: AccountMap): AmmState {
 }
 
 /**
- * The program's `checked_ceil_div` (spl-math): the ceiling of a / b, except that a quotient
- * below one rounds half up (to 0 or 1), so inputs under half a fee unit pay none.
+ * The program's `checked_ceil_div` since raydium-amm 78c6a81 (Aug 2025): a plain ceiling. (Builds
+ * before it, such as the chain folder's Nov 2024 dump, round a quotient below one half up instead,
+ * charging no fee on inputs under half a fee unit: there swapd's quote of such dust is one unit
+ * of fee low, so the swap pays a little more than quoted, never less.)
  */
-function ammCeilDiv(a: bigint, b: bigint): bigint {
-  const quotient = a / b;
-  if (quotient === 0n) return 2n * a >= b ? 1n : 0n;
-  return a % b > 0n ? quotient + 1n : quotient;
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
 }
 
 /** The pool (its status, fees and PnL owed change) and its two vaults. */
@@ -212,9 +214,9 @@ function quote(pool: RaydiumAmmV4Pool, params: QuoteParams, accounts: AccountMap
   const feeMint = params.aToB ? pool.baseMint : pool.quoteMint;
   const none = (reason: string): PoolQuote => ({ inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason });
   if (params.swapMode === "ExactOut") return none("Jupiter's Raydium step is swap_base_in: ExactIn only");
-  if (state.status !== STATUS_SWAP_ONLY) {
+  if (state.status !== STATUS_SWAP_ONLY && state.status !== STATUS_WAITING_TRADE) {
     // Other states let the swap cancel and settle the pool's OpenBook orders first, which moves its totals.
-    return none(`the pool's status is ${state.status}: only SwapOnly pools (trading without OpenBook orders) are quoted`);
+    return none(`the pool's status is ${state.status}: only SwapOnly and WaitingTrade pools (trading without OpenBook orders) are quoted`);
   }
   if (clock.unixTimestamp < state.poolOpenTime) return none(`the pool opens at ${state.poolOpenTime}`);
   if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
@@ -223,7 +225,7 @@ function quote(pool: RaydiumAmmV4Pool, params: QuoteParams, accounts: AccountMap
   const quoteReserve = tokenAmount(accounts, pool.quoteVault, "Raydium AMM v4 vault") - state.quoteNeedTakePnl;
   if (baseReserve <= 0n || quoteReserve <= 0n) return none("the pool has no liquidity");
   const [reserveIn, reserveOut] = params.aToB ? [baseReserve, quoteReserve] : [quoteReserve, baseReserve];
-  const fee = ammCeilDiv(params.amount * state.swapFeeNumerator, state.swapFeeDenominator);
+  const fee = ceilDiv(params.amount * state.swapFeeNumerator, state.swapFeeDenominator);
   const intoCurve = params.amount - fee;
   const outAmount = (reserveOut * intoCurve) / (reserveIn + intoCurve);
   if (outAmount <= 0n) return { ...none("the input is too small to pay any output"), inAmount: params.amount };

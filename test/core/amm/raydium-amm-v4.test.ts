@@ -221,10 +221,10 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
     return BigInt(amountOut.toString());
   }
 
-  it("equals the SDK both ways over amounts from 400 units (where both round the fee up) to a third of the pool", () => {
+  it("equals the SDK both ways, from dust to a third of the pool", () => {
     const pool = raydiumAmmV4Adapter.decodePool(state());
     for (const aToB of [true, false]) {
-      for (const amount of [400n, 401n, 12_345n, 10n ** 9n, 7n * 10n ** 11n, (aToB ? BASE_VAULT : QUOTE_VAULT) / 3n]) {
+      for (const amount of [150n, 400n, 401n, 12_345n, 10n ** 9n, 7n * 10n ** 11n, (aToB ? BASE_VAULT : QUOTE_VAULT) / 3n]) {
         const ours = raydiumAmmV4Adapter.quote!(pool, { amount, swapMode: "ExactIn", aToB }, accounts(state()), clock);
         expect(ours, `${aToB} ${amount}`).toMatchObject({ inAmount: amount, outAmount: sdkOut(aToB, amount), complete: true });
         expect(ours.feeMint.equals(aToB ? SOL : USDC)).toBe(true);
@@ -239,6 +239,10 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
     const params = { amount: 10n ** 9n, swapMode: "ExactIn" as const, aToB: true };
     expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ status: new BN(1) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/SwapOnly/) });
     expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ poolOpenTime: new BN(1_800_000_000) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/opens at/) });
+    // WaitingTrade (7) past its open time swaps as SwapOnly; before it, not at all.
+    const waiting = (openTime: number) => accounts(state({ status: new BN(7), poolOpenTime: new BN(openTime) }));
+    expect(raydiumAmmV4Adapter.quote!(pool, params, waiting(1_600_000_000), clock).outAmount).toBe(sdkOut(true, params.amount));
+    expect(raydiumAmmV4Adapter.quote!(pool, params, waiting(1_800_000_000), clock).complete).toBe(false);
     expect(raydiumAmmV4Adapter.quote!(pool, { ...params, swapMode: "ExactOut" }, accounts(state()), clock).complete).toBe(false);
     expect(() => raydiumAmmV4Adapter.quote!(pool, params, accountMap(state()), clock)).toThrow(/not read/);
   });
