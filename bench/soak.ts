@@ -5,46 +5,130 @@
  * child's RSS and heap, the calls and errors so far, and the table sizes; at the end it checks that
  * RSS after warm-up stayed within 20 % and that retention keeps issued_transactions bounded.
  *
+ * Under load V8 lets garbage pile up between major GCs (the used heap swings between ~60 and ~180 MB
+ * for ~55 MB of live objects), and RSS follows that sawtooth, so a sample taken at a random point
+ * says little. Each sample therefore also asks the child for a full GC over the inspector protocol
+ * (the child runs with `--inspect=127.0.0.1:0`) and reads RSS and the live heap after it; the verdict
+ * compares those. The RSS before the GC is printed too.
+ *
  * The database is PostgreSQL (SOAK_DATABASE_URL, default the test database, in a fresh schema that
  * is dropped afterwards) so the tables can be measured from outside. Retention is shortened
  * (SOAK_RETENTION_HOURS, default 0.02 = 72 s) so that its effect shows within the run.
  * Env: SOAK_MINUTES, SOAK_CLIENTS (default 8), SOAK_SAMPLE_SECONDS (default 30).
+ *
+ * SOAK_HEAP_SNAPSHOT_DIR=<dir>: the child also runs with `--heapsnapshot-signal=SIGUSR2` and writes
+ * a heap snapshot into <dir> after warm-up and another once the load has stopped; the run then prints
+ * the object groups that grew most between them (bench/heap-snapshot-summary.ts). The snapshots stay
+ * in <dir> for DevTools (Memory → Load). Writing one pauses the service for seconds and its own
+ * memory stays in the RSS, so the RSS baseline is then the first sample after the warm-up snapshot.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { NATIVE_MINT } from "../src/core/solana/programs.js";
 import { DEMO } from "../src/localnet/demo-seed.js";
-import { startSwapdProcess } from "../test/fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../test/fixtures/swapd-process.js";
+import { heapGrowth, summarizeHeapSnapshot, totalBytes } from "./heap-snapshot-summary.js";
+import { connectInspector, inspectorUrlFrom } from "./inspector-client.js";
 
 const minutes = Number(process.env["SOAK_MINUTES"] ?? 10);
 const clients = Number(process.env["SOAK_CLIENTS"] ?? 8);
 const sampleSeconds = Number(process.env["SOAK_SAMPLE_SECONDS"] ?? 30);
 const retentionHours = process.env["SOAK_RETENTION_HOURS"] ?? "0.02";
 const databaseUrl = process.env["SOAK_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
+const snapshotDir = process.env["SOAK_HEAP_SNAPSHOT_DIR"] ? path.resolve(process.env["SOAK_HEAP_SNAPSHOT_DIR"]) : undefined;
 const schema = `swapd_soak_${randomBytes(4).toString("hex")}`;
+const retentionMs = Number(retentionHours) * 3_600_000;
+// As src/main.ts schedules the job; an issued transaction lives at least 90 s (its blockhash).
+const retentionIntervalMs = Math.min(600_000, Math.max(1_000, Math.floor(retentionMs / 4)));
+const staleAfterMs = Math.max(retentionMs, 90_000) + retentionIntervalMs + 15_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(/\d+/.exec(line ?? "")?.[0] ?? 0) / 1024);
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<boolean> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA "${schema}"`);
   const url = new URL(databaseUrl);
   url.searchParams.set("options", `-c search_path=${schema}`);
-  const swapd = await startSwapdProcess({ DATABASE_URL: url.toString(), RETENTION_HOURS: retentionHours }, 120_000).catch(
+  let nodeOptions = `${process.env["NODE_OPTIONS"] ?? ""} --inspect=127.0.0.1:0`;
+  if (snapshotDir !== undefined) {
+    mkdirSync(snapshotDir, { recursive: true });
+    nodeOptions += ` --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}`;
+  }
+  const swapd = await startSwapdProcess({ DATABASE_URL: url.toString(), RETENTION_HOURS: retentionHours, NODE_OPTIONS: nodeOptions.trim() }, 120_000).catch(
     async (e: unknown) => {
       await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
       throw e;
     },
   );
+  try {
+    return await soak(admin, swapd);
+  } finally {
+    await swapd.kill();
+    await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
   const pid = swapd.child.pid!;
+  const inspectorUrl = inspectorUrlFrom(swapd.stderr());
+  if (inspectorUrl === undefined) throw new Error(`the child did not open its inspector; stderr:\n${swapd.stderr()}`);
+  const inspector = await connectInspector(inspectorUrl);
+  // The load stops while a heap snapshot is written (the child stands still meanwhile).
+  let paused: Promise<void> | undefined;
+  let inFlight = 0;
+
+  /** Pauses the load, signals the child to write a heap snapshot, resumes; resolves with the file's path. */
+  const heapSnapshot = async (): Promise<string> => {
+    let resume!: () => void;
+    paused = new Promise((r) => (resume = r));
+    try {
+      while (inFlight > 0) await sleep(20);
+      const before = new Set(readdirSync(snapshotDir!));
+      const t0 = Date.now();
+      process.kill(pid, "SIGUSR2");
+      let file: string | undefined;
+      while (file === undefined) {
+        if (Date.now() - t0 > 300_000) throw new Error("no heap snapshot within 300 s");
+        await sleep(200);
+        file = readdirSync(snapshotDir!).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+      }
+      // The child writes it on its main thread: once it answers again, and the size holds, it is complete.
+      // (Its keep-alive timers ran out meanwhile: pooled connections may be reset, so ask until it answers.)
+      let size = -1;
+      for (;;) {
+        const answered = await fetch(`${swapd.url}/healthz`).then(
+          (r) => r.arrayBuffer().then(() => true),
+          () => false,
+        );
+        const now = statSync(path.join(snapshotDir!, file)).size;
+        if (answered && now === size && now > 0) break;
+        size = now;
+        await sleep(500);
+      }
+      console.log(`heap snapshot ${path.join(snapshotDir!, file)} (${Math.round(size / 1e6)} MB, ${Math.round((Date.now() - t0) / 1000)} s)`);
+      await sleep(1_000); // let the closes of the connections it timed out reach the client pool
+      return path.join(snapshotDir!, file);
+    } finally {
+      paused = undefined;
+      resume();
+    }
+  };
+  const warmupSeconds = Math.min(60, (minutes * 60) / 3);
+  let warmSnapshot: Promise<string> | undefined;
+  let baselineAfterSeconds = warmupSeconds;
   const calls: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const call = async (name: string, run: () => Promise<Response>, ok: (status: number) => boolean = (s) => s === 200) => {
+    while (paused !== undefined) await paused;
+    inFlight++;
     try {
       const response = await run();
       await response.arrayBuffer();
@@ -52,6 +136,8 @@ async function main(): Promise<void> {
       if (!ok(response.status)) errors[`${name} ${response.status}`] = (errors[`${name} ${response.status}`] ?? 0) + 1;
     } catch (e) {
       errors[`${name} ${(e as Error).name}`] = (errors[`${name} ${(e as Error).name}`] ?? 0) + 1;
+    } finally {
+      inFlight--;
     }
   };
   const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -74,7 +160,7 @@ async function main(): Promise<void> {
     for (let i = w; Date.now() < deadline; i++) await mix[i % mix.length]!();
   });
 
-  const samples: Array<{ t: number; rss: number }> = [];
+  const samples: Array<{ t: number; rss: number; rssAfterGc: number; liveHeap: number; issued: number; stale: number }> = [];
   const started = Date.now();
   const sample = async () => {
     // The child logs a line per call; the runner keeps none of them.
@@ -86,45 +172,88 @@ async function main(): Promise<void> {
        WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname IN ('issued_transactions', 'executions', 'orders', 'trades') ORDER BY c.relname`,
       [schema],
     );
+    // Rows retention should have deleted by now: unexecuted, issued longer ago than retention (or the
+    // blockhash's 90 s), plus one job interval and slack.
+    const [stale] = (
+      await admin.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM "${schema}".issued_transactions i
+         WHERE i.created_at < now() - make_interval(secs => $1) AND NOT EXISTS (SELECT 1 FROM "${schema}".executions e WHERE e.message_hash = i.message_hash)`,
+        [staleAfterMs / 1000],
+      )
+    ).rows;
     const metrics = await fetch(`${swapd.url}/metrics`).then((r) => r.text());
     const heap = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? 0);
     const t = Math.round((Date.now() - started) / 1000);
     const rss = rssMb(pid);
-    samples.push({ t, rss });
+    await inspector.call("HeapProfiler.collectGarbage");
+    const { usedSize } = await inspector.call<{ usedSize: number }>("Runtime.getHeapUsage");
+    const rssAfterGc = rssMb(pid);
+    const liveHeap = Math.round(usedSize / 1e6);
+    const issued = Number(tables.rows.find((r) => r.relname === "issued_transactions")?.rows ?? 0);
+    samples.push({ t, rss, rssAfterGc, liveHeap, issued, stale: Number(stale?.n ?? 0) });
     const total = Object.values(calls).reduce((a, b) => a + b, 0);
     const failed = Object.values(errors).reduce((a, b) => a + b, 0);
     console.log(
-      `t=${String(t).padStart(4)} s  rss=${rss} MB  heap=${Math.round(heap / 1e6)} MB  calls=${total}  errors=${failed}  ` +
-        tables.rows.map((r) => `${r.relname}=${r.rows} rows/${Math.round(Number(r.bytes) / 1024)} kB`).join("  "),
+      `t=${String(t).padStart(4)} s  rss=${rss} MB  heap=${Math.round(heap / 1e6)} MB  after GC: rss=${rssAfterGc} MB live=${liveHeap} MB  calls=${total}  errors=${failed}  ` +
+        tables.rows.map((r) => `${r.relname}=${r.rows} rows/${Math.round(Number(r.bytes) / 1024)} kB`).join("  ") +
+        `  stale=${stale?.n}`,
     );
+    if (snapshotDir !== undefined && warmSnapshot === undefined && t >= warmupSeconds) {
+      warmSnapshot = heapSnapshot();
+      baselineAfterSeconds = Number.POSITIVE_INFINITY;
+      await warmSnapshot;
+      baselineAfterSeconds = Math.round((Date.now() - started) / 1000);
+    }
   };
   await sample();
   const timer = setInterval(() => void sample(), sampleSeconds * 1000);
   await Promise.all(workers);
   clearInterval(timer);
   await sample();
+  const endSnapshot = snapshotDir !== undefined && warmSnapshot !== undefined ? await heapSnapshot() : undefined;
   console.log(`calls: ${JSON.stringify(calls)}`);
   console.log(`errors: ${JSON.stringify(errors)}`);
 
-  // Warm-up: the first minute (or the first third of a short run).
-  const warm = samples.filter((s) => s.t >= Math.min(60, (minutes * 60) / 3));
-  const base = warm[0]?.rss ?? samples[0]!.rss;
-  const last = samples.at(-1)!.rss;
+  // Warm-up: the first minute (or the first third of a short run), and the warm-up heap snapshot.
+  const warm = samples.filter((s) => s.t >= baselineAfterSeconds);
+  const first = warm[0] ?? samples[0]!;
+  const end = samples.at(-1)!;
+  const base = first.rssAfterGc;
+  const last = end.rssAfterGc;
   const growth = (last - base) / base;
+  const underLoad = samples.filter((s) => s.t >= first.t && s !== end).map((s) => s.rss);
+  console.log(
+    `live heap after GC: after warm-up ${first.liveHeap} MB → end ${end.liveHeap} MB; RSS before GC under load ${Math.min(...underLoad)}–${Math.max(...underLoad)} MB`,
+  );
   const [issued] = (await admin.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".issued_transactions`)).rows;
   const created = calls["createOrder"] ?? 0;
   console.log(
-    `RSS after warm-up ${base} MB → end ${last} MB (${(growth * 100).toFixed(1)} %, limit 20 %); issued_transactions ${issued?.n} rows of ${created} issued (retention ${retentionHours} h)`,
+    `RSS after GC: after warm-up ${base} MB → end ${last} MB (${(growth * 100).toFixed(1)} %, limit 20 %); issued_transactions ${issued?.n} rows of ${created} issued (retention ${retentionHours} h)`,
   );
-  await swapd.kill();
-  await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-  await admin.end();
-  const ok = growth <= 0.2 && Object.keys(errors).length === 0;
-  console.log(ok ? "soak: OK" : "soak: FAILED");
-  process.exit(ok ? 0 : 1);
+  const peakIssued = Math.max(...samples.map((s) => s.issued));
+  const stale = samples.at(-1)!.stale;
+  console.log(
+    `issued_transactions: peak ${peakIssued} rows; at the end ${stale} rows older than ${staleAfterMs / 1000} s left (retention bound: 0)`,
+  );
+  if (warmSnapshot !== undefined && endSnapshot !== undefined) {
+    const before = summarizeHeapSnapshot(await warmSnapshot);
+    const after = summarizeHeapSnapshot(endSnapshot);
+    console.log(`live heap (snapshot): after warm-up ${(totalBytes(before) / 1e6).toFixed(1)} MB → end ${(totalBytes(after) / 1e6).toFixed(1)} MB`);
+    console.log("groups that grew most (bytes Δ, count Δ → count):");
+    for (const g of heapGrowth(before, after).slice(0, 15)) {
+      console.log(
+        `  ${(g.bytesDelta / 1e3).toFixed(1).padStart(9)} kB  ${String(g.countDelta).padStart(7)} → ${String(g.count).padStart(7)}  ${g.name}`,
+      );
+    }
+  }
+  inspector.close();
+  return growth <= 0.2 && stale === 0 && Object.keys(errors).length === 0;
 }
 
-main().catch((e: unknown) => {
+main().then((ok) => {
+  console.log(ok ? "soak: OK" : "soak: FAILED");
+  process.exit(ok ? 0 : 1);
+}, (e: unknown) => {
   console.error(e);
   process.exit(1);
 });

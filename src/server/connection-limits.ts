@@ -6,8 +6,9 @@
  *   past `maxPipelinedRequests` on one connection wait, and the connection is not read meanwhile),
  *   and write back-pressure (no next response while the client has not taken the previous ones;
  *   a connection whose output is not consumed for `sendTimeoutMs` is closed);
- * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory
- *   and the rate of stream resets a client may send (a flood ends the session with GOAWAY);
+ * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory,
+ *   the rate of stream resets a client may send (a flood ends the session with GOAWAY), and the same
+ *   send timeout (a session whose responses the client does not take is closed);
  * - both: at most `maxConnections` open connections.
  */
 import type http from "node:http";
@@ -188,9 +189,12 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
 /**
  * Watches every HTTP/2 session: closes it (GOAWAY) once it has had no open stream for
  * `h2IdleTimeoutMs`, so idle sessions cannot pile up (a session with a long-lived stream, e.g. a
- * Watch, stays); and ends it with GOAWAY ENHANCE_YOUR_CALM when the client resets streams faster
+ * Watch, stays); ends it with GOAWAY ENHANCE_YOUR_CALM when the client resets streams faster
  * than `h2MaxResetsPerSecond` (token bucket, burst 10×) — the "rapid reset" attack, where each
- * reset stream still costs the server a handler call.
+ * reset stream still costs the server a handler call; and closes it when the client stops taking
+ * its responses (it grants no flow-control window, or does not read the socket): output pending on
+ * a stream with no progress — no stream finished, no stream's pending output shrank — for
+ * `sendTimeoutMs`. Each such stream holds its handler and its unsent output until then.
  */
 export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits): void {
   const burst = limits.h2MaxResetsPerSecond * 10;
@@ -199,6 +203,13 @@ export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimi
     let timer: NodeJS.Timeout | undefined;
     let tokens = burst;
     let refilledAt = Date.now();
+    const streams = new Set<http2.ServerHttp2Stream>();
+    /** Streams finished and drains seen; output pending per stream at the last check. */
+    let progress = 0;
+    let progressSeen = 0;
+    const pendingSeen = new WeakMap<http2.ServerHttp2Stream, number>();
+    let stalledSince: number | undefined;
+    let sendCheck: NodeJS.Timeout | undefined;
     const end = (code?: number) => {
       if (session.destroyed) return;
       if (code === undefined) session.close();
@@ -213,6 +224,23 @@ export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimi
       }, limits.h2IdleTimeoutMs);
       timer.unref();
     };
+    const checkSending = () => {
+      let pending = false;
+      let shrank = false;
+      for (const stream of streams) {
+        const now = stream.writableLength;
+        if (now > 0) pending = true;
+        if (now < (pendingSeen.get(stream) ?? 0)) shrank = true;
+        pendingSeen.set(stream, now);
+      }
+      if (!pending || shrank || progress !== progressSeen) stalledSince = undefined;
+      else if (stalledSince === undefined) stalledSince = Date.now();
+      progressSeen = progress;
+      if (stalledSince !== undefined && Date.now() - stalledSince >= limits.sendTimeoutMs) {
+        // It does not read: a GOAWAY may never reach it.
+        session.destroy();
+      }
+    };
     const onPeerReset = () => {
       const now = Date.now();
       tokens = Math.min(burst, tokens + ((now - refilledAt) / 1000) * limits.h2MaxResetsPerSecond);
@@ -224,13 +252,29 @@ export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimi
     session.on("stream", (stream: http2.ServerHttp2Stream) => {
       open++;
       clearTimeout(timer);
+      streams.add(stream);
+      stream.on("drain", () => progress++);
+      if (sendCheck === undefined) {
+        sendCheck = setInterval(checkSending, Math.max(50, Math.min(1_000, Math.floor(limits.sendTimeoutMs / 4))));
+        sendCheck.unref();
+      }
       stream.once("close", () => {
         // Ended by RST_STREAM (mostly the client's CANCEL) rather than by a complete exchange.
         if (stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) onPeerReset();
         open--;
-        if (open === 0) arm();
+        if (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) progress++;
+        streams.delete(stream);
+        if (open === 0) {
+          arm();
+          clearInterval(sendCheck);
+          sendCheck = undefined;
+          stalledSince = undefined;
+        }
       });
     });
-    session.once("close", () => clearTimeout(timer));
+    session.once("close", () => {
+      clearTimeout(timer);
+      clearInterval(sendCheck);
+    });
   });
 }

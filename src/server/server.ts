@@ -38,6 +38,7 @@ import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
 import { registerReflection } from "./reflection.js";
+import { createRequestDecodeInterceptor, withRequestDecodeErrors } from "./request-decode-errors.js";
 import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
@@ -119,7 +120,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     router.service(Health, health.impl());
     registerReflection(router, [...served, Health]);
     // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withJsonErrorPaths));
+    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withRequestDecodeErrors(withJsonErrorPaths(h))));
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };
@@ -131,7 +133,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     // Jupiter ignores unknown fields, and so do we. Responses always carry every field (empty
     // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
     jsonOptions: { ignoreUnknownFields: true, alwaysEmitImplicit: true },
-    interceptors: [createCallCodeInterceptor(logger), edge.interceptor, ...(opts.interceptors ?? [])],
+    interceptors: [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])],
     contextValues: (req) => {
       const values = createContextValues();
       const info = infoOf.get(req);

@@ -156,6 +156,47 @@ describe("slow and hostile clients", () => {
     await watching;
   });
 
+  it("HTTP/2 clients that never read their responses (no flow-control window granted) are closed within the send timeout; health checks answer", async () => {
+    const heapBefore = process.memoryUsage().heapUsed;
+    // 20 sessions × 16 streams, granting no flow-control window at all and never reading: every
+    // answer stalls after its headers, and no stream of the session ever finishes.
+    const sessions = Array.from({ length: 20 }, () => {
+      const session = http2.connect(server.url, { settings: { initialWindowSize: 0 } });
+      session.on("error", () => undefined);
+      let closed = false;
+      session.on("close", () => (closed = true));
+      const streams = Array.from({ length: 16 }, () => {
+        const stream = session.request({ ":path": "/healthz" });
+        let responded = false;
+        stream.on("response", () => (responded = true));
+        stream.on("error", () => undefined);
+        stream.pause();
+        return { responded: () => responded };
+      });
+      return { streams, closed: () => closed };
+    });
+    const statuses: number[] = [];
+    const grpcHealth = createClient(Health, createGrpcTransport({ baseUrl: server.url }));
+    const grpcStatuses: S[] = [];
+    let heapPeak = 0;
+    const allClosed = until(() => {
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+      return sessions.every((x) => x.closed());
+    }, 15_000);
+    for (let i = 0; i < 3; i++) {
+      statuses.push(await healthz(server));
+      grpcStatuses.push((await grpcHealth.check({})).status);
+    }
+    expect(await allClosed).toBe(true);
+    console.log(`never-reading HTTP/2 clients: 20 sessions closed by the server; heap peak +${((heapPeak - heapBefore) / 1e6).toFixed(1)} MB`);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(grpcStatuses).toEqual([S.SERVING, S.SERVING, S.SERVING]);
+    // The sessions were up and answering (not dropped at the preface): every stream got its headers.
+    for (const { streams } of sessions) for (const { responded } of streams) expect(responded()).toBe(true);
+    expect(heapPeak - heapBefore).toBeLessThan(50e6);
+    expect(await healthz(server)).toBe(200);
+  });
+
   it("HTTP/2 sessions advertise H2_MAX_CONCURRENT_STREAMS", async () => {
     const session = http2.connect(server.url);
     session.on("error", () => undefined);

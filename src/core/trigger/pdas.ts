@@ -1,7 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { getU64Encoder } from "@solana/kit";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../solana/programs.js";
-import { associatedTokenAddress } from "../solana/token-accounts.js";
+import { associatedTokenAddress, deriveAssociatedTokenAddress } from "../solana/token-accounts.js";
 
 /** Program-derived addresses of Limit Order v2 (trigger-api.md §2.1; each verified against real txs). */
 
@@ -29,13 +29,16 @@ export function findEventAuthorityAddress(): PublicKey {
   return EVENT_AUTHORITY_ADDRESS;
 }
 
-/** The order's escrow: the order PDA's associated token account for the input mint. */
+/**
+ * The order's escrow: the order PDA's associated token account for the input mint. Derived once per
+ * new order, so not memoised (see deriveAssociatedTokenAddress).
+ */
 export function findInputMintReserveAddress(
   order: PublicKey,
   inputMint: PublicKey,
   inputTokenProgram: PublicKey,
 ): PublicKey {
-  return associatedTokenAddress(order, inputMint, inputTokenProgram);
+  return deriveAssociatedTokenAddress(order, inputMint, inputTokenProgram);
 }
 
 /** The default order fee_account: the fee PDA's associated token account for the output mint. */
