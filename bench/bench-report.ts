@@ -29,6 +29,8 @@ export interface KindSummary {
    * background work (blockhash / fee keeper, stream upkeep) sends at its rate in the no-op phases.
    */
   readonly ownRoundTripsPerRequest: number;
+  /** The same per second of load: what a warm route costs whatever its request rate (the user's token accounts: one read per CHAIN_STATE_TTL_MS). */
+  readonly ownRoundTripsPerSecond: number;
   /** CPU ms per request in each process, over the measured phases (where the time goes). */
   readonly cpuMsPerRequest: { readonly service: number; readonly chain: number; readonly loadGenerator: number };
   /** Service CPU per request ÷ the no-op's (1 for the no-op). */
@@ -83,6 +85,7 @@ function summarise(
     rpcRoundTripsPerRequest: perRequest((p) => p.serviceRpcRoundTrips),
     chainRequestsPerRequest: perRequest((p) => p.chainHttpRequests),
     ownRoundTripsPerRequest: Math.max(0, perRequest((p) => p.chainHttpRequests - (backgroundPerSecond * p.elapsedMs) / 1000)),
+    ownRoundTripsPerSecond: Math.max(0, (sum((p) => p.chainHttpRequests) * 1000) / sum((p) => p.elapsedMs) - backgroundPerSecond),
     cpuMsPerRequest: {
       service,
       chain: perRequest((p) => p.cpuMs.chain),
@@ -165,7 +168,7 @@ const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digit
 const TRANSPORT_LABEL: Record<Transport, string> = { "connect-json": "Connect JSON, HTTP/1.1", grpc: "gRPC, h2 (grpc-js)" };
 
 export function formatReport(r: BenchReport): string {
-  const header = ["", "req/s", "p50 ms", "p99 ms", "requests", "errors", "own RPC/req", "RPC/req all", "svc CPU ms/req", "× no-op", "chain CPU", "load gen CPU"];
+  const header = ["", "req/s", "p50 ms", "p99 ms", "requests", "errors", "own RPC/req", "own RPC/s", "RPC/req all", "svc CPU ms/req", "× no-op", "chain CPU", "load gen CPU"];
   const row = (k: KindSummary) => [
     `${k.kind === HEALTH ? "no-op Health/Check" : `${k.kind} (${routeById(k.kind).description})`} [${k.transport}]`,
     fmt(k.requestsPerSecond, 0),
@@ -174,6 +177,7 @@ export function formatReport(r: BenchReport): string {
     String(k.requests),
     String(k.errors),
     k.role === "baseline" ? "-" : fmt(k.ownRoundTripsPerRequest, 4),
+    k.role === "baseline" ? "-" : fmt(k.ownRoundTripsPerSecond, 2),
     fmt(k.chainRequestsPerRequest, 4),
     fmt(k.cpuMsPerRequest.service, 3),
     fmt(k.serviceCpuRatio, 2),
@@ -188,7 +192,7 @@ export function formatReport(r: BenchReport): string {
     `swapd bench: SwapInstructions per route vs the no-op, ${s.concurrency} keep-alive connections, ${s.rounds} rounds × ${s.phaseMs} ms per phase (medians), ` +
       `RPC ${s.rpcDelayMs > 0 ? `behind a ${s.rpcDelayMs} ms delay proxy` : "direct"}; ${r.machine.cpus} CPUs, load average ${r.machine.loadAverage1m.map((x) => x.toFixed(1)).join(" ")}, Node ${r.machine.node}`,
     ...rows.map(line),
-    `(own RPC/req: the chain's HTTP requests per request minus the service's background rate of ${r.backgroundRoundTripsPerSecond.toFixed(2)}/s; ${[...new Set(r.summaries.map((k) => TRANSPORT_LABEL[k.transport]))].join(" / ")})`,
+    `(own RPC/req, /s: the chain's HTTP requests during the route's phases minus the service's background rate of ${r.backgroundRoundTripsPerSecond.toFixed(2)}/s; ${[...new Set(r.summaries.map((k) => TRANSPORT_LABEL[k.transport]))].join(" / ")})`,
     ...r.checks.map((c) => `${c.ok ? "PASS" : "FAIL"}  ${c.name}: ${c.message}`),
   ].join("\n");
 }

@@ -11,7 +11,7 @@ import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
-import { CHAIN_DIR } from "../fixtures/chain-dir.js";
+import { CHAIN_DIR, chainProgramDirs } from "../fixtures/chain-dir.js";
 import { jupiterQuote } from "../api/swap-stack.js";
 import { startTestServer } from "../server/helpers.js";
 
@@ -47,8 +47,15 @@ export interface LiveStack {
   close(): Promise<void>;
 }
 
-export async function startLiveStack(source: (localnet: Localnet) => LiveSource, options: { maxStalenessMs?: number } = {}): Promise<LiveStack> {
-  const localnet = await startLocalnet({ accountsDir: join(CHAIN_DIR!, "accounts") });
+/** `programs`: load the chain folder's program binaries too, so that swaps can be executed. */
+export async function startLiveStack(
+  source: (localnet: Localnet) => LiveSource,
+  options: { maxStalenessMs?: number; programs?: boolean } = {},
+): Promise<LiveStack> {
+  const localnet = await startLocalnet({
+    accountsDir: join(CHAIN_DIR!, "accounts"),
+    ...(options.programs ? { programsDir: chainProgramDirs() } : {}),
+  });
   const chain = new RpcSolanaChain({ url: localnet.url });
   const live = await startLiveChain({ chain, source: source(localnet), maxStalenessMs: options.maxStalenessMs ?? 500 });
   const api = createSwapApi({ chain, live, relayTipAccounts: [], random: () => 0.5 });

@@ -14,7 +14,7 @@ import { startQuoteStack } from "./quote-stack.js";
 import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
 import type { MeteoraDlmmPool } from "../../src/core/amm/meteora-dlmm.js";
-import type { AccountMap } from "../../src/core/solana/account.js";
+import { quoteFromChain } from "./real-programs-stack.js";
 import type { QuoteStack } from "./quote-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -109,11 +109,7 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
       const before = read();
       // What the three bin arrays of the step can fill, by the adapter's quote over accounts read from the chain.
       const aToB = inputMint.equals(before.tokenXMint);
-      const accounts = new Map<string, ReturnType<typeof stack.base.account>>();
-      const params = { amount: 2n ** 64n - 1n, swapMode: "ExactIn" as const, aToB };
-      for (let round = 0; round < 3; round++) for (const key of meteoraDlmmAdapter.quoteAccounts!(before, params, accounts as AccountMap)) accounts.set(key.toBase58(), stack.base.account(key));
-      const clock = stack.base.localnet.chain.svm.getClock();
-      const capacity = meteoraDlmmAdapter.quote!(before, params, accounts as AccountMap, { slot: clock.slot, unixTimestamp: clock.unixTimestamp });
+      const capacity = quoteFromChain(stack.base, meteoraDlmmAdapter, dlmmPair, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB }).quote;
       expect(capacity.complete).toBe(false);
       const quote = await quoteAndSwap(inputMint, outputMint, (capacity.inAmount * 95n) / 100n, "Meteora DLMM");
       expect(quote.routePlan.map((s: any) => s.swapInfo.ammKey)).toEqual([dlmmPair.toBase58()]);

@@ -281,7 +281,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           advanceClock(seconds);
           let amount = small;
           if (size === "large") {
-            const capacity = quoteOnChain(stack, meteoraDlmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB }).quote;
+            const capacity = quoteFromChain(stack, meteoraDlmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB }).quote;
             expect(capacity.complete).toBe(false);
             amount = (capacity.inAmount * 97n) / 100n;
           }

@@ -1,14 +1,24 @@
-import type { AddressLookupTableAccount, PublicKey } from "@solana/web3.js";
+import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
+import type { LiveAccounts } from "../../chain/live/live-accounts.js";
+import type { AccountData } from "../../core/solana/account.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 
-/** How long a configured lookup table found missing is not asked for again. */
+/** How long a configured lookup table found missing is not asked for again (without live state). */
 const MISSING_LOOKUP_TABLE_RETRY_MS = 60_000;
 
+/** Tables decoded so far, by account version (the live cache hands out one object per version). */
+const decodedTables = new WeakMap<AccountData, AddressLookupTableAccount>();
+
 /**
- * The operator's lookup tables (`LOOKUP_TABLES`) as loaded from the chain, which caches the tables
- * it finds. A configured table that does not exist would be asked for on every request, so it is
- * left out for a while instead.
+ * The operator's lookup tables (`LOOKUP_TABLES`) as loaded from the chain.
+ *
+ * With live chain state the tables are accounts of the live cache like pools: read once (one
+ * batched read), then subscribed, so a table extended on chain (or created later) reaches the next
+ * response within one notification, and a warm request reads memory. Without it, the chain caches
+ * the tables it finds for good, and a configured table that does not exist would be asked for on
+ * every request, so it is left out for a while instead.
  */
 export class ConfiguredLookupTables {
   private readonly missingUntil = new Map<string, number>();
@@ -17,9 +27,12 @@ export class ConfiguredLookupTables {
     private readonly chain: SolanaChain,
     private readonly keys: readonly PublicKey[],
     private readonly now: () => number,
+    private readonly live?: LiveAccounts,
   ) {}
 
   async load(): Promise<AddressLookupTableAccount[]> {
+    if (this.keys.length === 0) return [];
+    if (this.live) return this.loadLive(this.live);
     const keys = this.keys.filter((k) => (this.missingUntil.get(base58Of(k)) ?? 0) <= this.now());
     if (keys.length === 0) return [];
     const tables = await this.chain.getLookupTables(keys);
@@ -27,5 +40,22 @@ export class ConfiguredLookupTables {
       if (table === null) this.missingUntil.set(key, this.now() + MISSING_LOOKUP_TABLE_RETRY_MS);
     }
     return [...tables.values()].filter((t): t is AddressLookupTableAccount => t !== null);
+  }
+
+  /** From the live cache (a missing table is cached as missing and followed too: no retry timer needed). */
+  private async loadLive(live: LiveAccounts): Promise<AddressLookupTableAccount[]> {
+    const states = await live.ensure(this.keys);
+    const tables: AddressLookupTableAccount[] = [];
+    for (const key of this.keys) {
+      const account = states.get(base58Of(key))?.account ?? null;
+      if (account === null || !account.owner.equals(AddressLookupTableProgram.programId)) continue;
+      let table = decodedTables.get(account);
+      if (table === undefined) {
+        table = new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(account.data) });
+        decodedTables.set(account, table);
+      }
+      tables.push(table);
+    }
+    return tables;
   }
 }

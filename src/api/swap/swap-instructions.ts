@@ -107,7 +107,7 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const now = deps.now ?? Date.now;
   const poolCache: ImmutablePoolCache = deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES);
   const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
-  const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now);
+  const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now, live?.accounts);
   const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
   const loadLookupTables = async (): Promise<AddressLookupTableAccount[]> => {
     const configured = await lookupTables.load();

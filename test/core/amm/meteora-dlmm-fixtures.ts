@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
 import type { AccountData } from "../../../src/core/solana/account.js";
+import { METEORA_DLMM_PROGRAM_ID } from "../../../src/core/amm/meteora-dlmm.js";
 import { carbonAccount } from "./reference-fixtures.js";
 
 // @meteora-ag/dlmm's ESM build cannot be loaded by Node (directory import); its CJS build can.
@@ -98,4 +99,29 @@ export async function realPairAccount(p: RealPair): Promise<AccountData> {
     tokenMintXProgramFlag: 0,
     tokenMintYProgramFlag: 0,
   });
+}
+
+/** The extension's rows as the SDK's findSetBit reads them (row |i|/512-1, bit |i|%512; negatives use -(i+1)). */
+function extensionBitmaps(indices: number[]) {
+  const rows = () => Array.from({ length: 12 }, () => Array.from({ length: 8 }, () => new BN(0)));
+  const positive = rows();
+  const negative = rows();
+  for (const i of indices) {
+    const magnitude = i > 0 ? i : -(i + 1);
+    const row = (i > 0 ? positive : negative)[Math.floor(magnitude / 512) - 1]!;
+    const bit = magnitude % 512;
+    row[Math.floor(bit / 64)] = row[Math.floor(bit / 64)]!.or(new BN(1).shln(bit % 64));
+  }
+  return { positiveBinArrayBitmap: positive, negativeBinArrayBitmap: negative };
+}
+
+/** The pair's bin array bitmap extension with the given bin-array indices (beyond ±512) initialized. */
+export async function encodeExtension(lbPair: PublicKey, indices: number[]): Promise<AccountData> {
+  const address = dlmm.deriveBinArrayBitmapExtension(lbPair, METEORA_DLMM_PROGRAM_ID)[0] as PublicKey;
+  // The anchor coder's `encode` uses a 1000-byte scratch buffer; the extension (1576 bytes) needs its layout directly.
+  const { discriminator, layout } = program.coder.accounts.accountLayouts.get("binArrayBitmapExtension");
+  const body = Buffer.alloc(layout.span);
+  layout.encode({ lbPair, ...extensionBitmaps(indices) }, body);
+  const data = Uint8Array.from(Buffer.concat([Buffer.from(discriminator), body]));
+  return { address, owner: METEORA_DLMM_PROGRAM_ID, lamports: 1n, data, executable: false };
 }

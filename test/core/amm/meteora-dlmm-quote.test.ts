@@ -2,7 +2,8 @@
 // program build swapd executes on) on the same random pairs: fee schedules and volatility states in
 // each branch of the reference update (within the filter period, within the decay window, after
 // it), bin arrays with gaps and empty bins, amounts that fill part of a bin, many bins, or more
-// than the three bin arrays a swap step passes. Accounts are encoded with the SDK's own layouts.
+// than the three bin arrays a swap step passes, pairs beyond the pair's own bitmap (the extension's).
+// Accounts are encoded with the SDK's own layouts.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { BN } from "@coral-xyz/anchor";
@@ -11,7 +12,7 @@ import type { AccountData, AccountMap } from "../../../src/core/solana/account.j
 import { METEORA_DLMM_PROGRAM_ID, meteoraDlmmAdapter, meteoraDlmmBinArrayAddress, meteoraDlmmBinPrice } from "../../../src/core/amm/meteora-dlmm.js";
 import type { MeteoraDlmmPool } from "../../../src/core/amm/meteora-dlmm.js";
 import { POOL_MINT_LAYOUTS } from "../../../src/core/quote/pool-mint-offsets.js";
-import { dlmm, encodePair, internalBitmap, program } from "./meteora-dlmm-fixtures.js";
+import { dlmm, encodeExtension, encodePair, internalBitmap, program } from "./meteora-dlmm-fixtures.js";
 
 const dlmmV13 = createRequire(import.meta.url)("@meteora-ag/dlmm-v1-3");
 const BINS = 70;
@@ -52,6 +53,7 @@ interface Case {
   readonly accounts: AccountMap;
   /** The SDK's view: the decoded pair and its bin arrays in the swap direction, as getBinArrayForSwap gives them. */
   readonly sdkPair: any;
+  readonly sdkExtension: any;
   readonly sdkArrays: any[];
   readonly now: bigint;
   readonly swapForY: boolean;
@@ -63,7 +65,9 @@ async function randomCase(seed: number): Promise<Case> {
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const big = (digits: number) => BigInt(Math.floor(rand() * 10 ** Math.min(digits, 15))) * 10n ** BigInt(Math.max(0, digits - 15));
   const address = PublicKey.unique();
-  const binStep = [1, 2, 5, 10, 20, 25, 80, 100, 250][int(0, 8)]!;
+  // A quarter of the pairs sit beyond the pair's own bitmap (bin arrays past ±512: the extension's bits).
+  const farOut = rand() < 0.25;
+  const binStep = farOut ? 1 : [1, 2, 5, 10, 20, 25, 80, 100, 250][int(0, 8)]!;
   const baseFactor = int(1, Math.min(65535, Math.floor(100_000_000 / (binStep * 10))));
   const filterPeriod = int(1, 60);
   const decayPeriod = filterPeriod + int(1, 600);
@@ -73,7 +77,7 @@ async function randomCase(seed: number): Promise<Case> {
   const swapForY = rand() < 0.5;
   // Prices within 10^±4 so a bin's content is worth a u64 of the other token (the program fails on overflow).
   const idRange = Math.min(3000, Math.floor(Math.log(1e4) / Math.log(1 + binStep / 1e4)));
-  const activeId = int(-idRange, idRange);
+  const activeId = farOut ? (rand() < 0.5 ? -1 : 1) * int(35_900, 60_000) : int(-idRange, idRange);
   const activeArray = Math.floor(activeId / BINS);
   // Initialized arrays in the swap direction: the active bin's own (or not), then others with gaps.
   const step = swapForY ? -1 : 1;
@@ -91,11 +95,14 @@ async function randomCase(seed: number): Promise<Case> {
   };
   const pair = await encodePair(address, {
     parameters, vParameters, activeId, binStep, status: 0, activationType: 0, activationPoint: new BN(0),
-    binArrayBitmap: internalBitmap(initialized), tokenMintXProgramFlag: 0, tokenMintYProgramFlag: 0,
+    binArrayBitmap: internalBitmap(initialized.filter((i) => i >= -512 && i < 512)), tokenMintXProgramFlag: 0, tokenMintYProgramFlag: 0,
   });
 
   const accounts = new Map<string, AccountData | null>([[pair.address.toBase58(), pair]]);
-  accounts.set(dlmm.deriveBinArrayBitmapExtension(address, METEORA_DLMM_PROGRAM_ID)[0].toBase58(), null);
+  const beyond = initialized.filter((i) => i < -512 || i >= 512);
+  const extension = beyond.length > 0 ? await encodeExtension(address, beyond) : null;
+  accounts.set(dlmm.deriveBinArrayBitmapExtension(address, METEORA_DLMM_PROGRAM_ID)[0].toBase58(), extension);
+  const sdkExtension = extension ? { account: program.coder.accounts.decode("binArrayBitmapExtension", Buffer.from(extension.data)) } : null;
   const sdkArrays: any[] = [];
   const scale = int(3, 12);
   for (const index of initialized) {
@@ -113,12 +120,12 @@ async function randomCase(seed: number): Promise<Case> {
   }
   const sdkPair = program.coder.accounts.decode("lbPair", Buffer.from(pair.data));
   const amounts = [1n, big(int(1, scale)), big(scale + 1), big(scale + 2), 10n ** 18n];
-  return { pair, accounts, sdkPair, sdkArrays, now, swapForY, amounts };
+  return { pair, accounts, sdkPair, sdkExtension, sdkArrays, now, swapForY, amounts };
 }
 
 /** @meteora-ag/dlmm 1.3.x `swapQuote` (partial fill allowed), with its clock pinned to `now`. */
 function sdkQuote(c: Case, amount: bigint): { consumed: bigint; out: bigint; fee: bigint } | "no liquidity" {
-  const sdk = Object.assign(Object.create(dlmmV13.default.prototype), { lbPair: c.sdkPair, binArrayBitmapExtension: null });
+  const sdk = Object.assign(Object.create(dlmmV13.default.prototype), { lbPair: c.sdkPair, binArrayBitmapExtension: c.sdkExtension });
   const wallClock = Date.now;
   Date.now = () => Number(c.now) * 1000;
   try {
@@ -151,8 +158,10 @@ describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
   it("equal amounts, fees and fills on 120 random pairs", async () => {
     let compared = 0;
     let partial = 0;
+    let beyondBitmap = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const c = await randomCase(seed);
+      const extension = c.accounts.get(dlmm.deriveBinArrayBitmapExtension(c.pair.address, METEORA_DLMM_PROGRAM_ID)[0].toBase58());
       for (const amount of c.amounts) {
         if (amount <= 0n) continue;
         const expected = sdkQuote(c, amount);
@@ -168,12 +177,14 @@ describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
         });
         expect(actual.complete).toBe(expected.consumed === amount);
         if (!actual.complete) partial++;
+        if (extension) beyondBitmap++;
         compared++;
       }
     }
     // Most amounts compared (some pairs have no liquidity in the direction), many beyond three bin arrays.
     expect(compared).toBeGreaterThan(500);
     expect(partial).toBeGreaterThan(120);
+    expect(beyondBitmap).toBeGreaterThan(50);
   });
 
   it("market discovery's mint offsets and size for DLMM pairs match the SDK's LbPair layout", async () => {

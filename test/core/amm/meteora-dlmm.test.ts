@@ -12,6 +12,7 @@ import {
   USDS_JUP,
   USDS_USDC,
   dlmm,
+  encodeExtension,
   encodePair,
   internalBitmap,
   program,
@@ -30,30 +31,6 @@ import {
   testKey,
   withData,
 } from "./reference-fixtures.js";
-
-/** The extension's rows as the SDK's findSetBit reads them (row |i|/512-1, bit |i|%512; negatives use -(i+1)). */
-function extensionBitmaps(indices: number[]) {
-  const rows = () => Array.from({ length: 12 }, () => Array.from({ length: 8 }, () => new BN(0)));
-  const positive = rows();
-  const negative = rows();
-  for (const i of indices) {
-    const magnitude = i > 0 ? i : -(i + 1);
-    const row = (i > 0 ? positive : negative)[Math.floor(magnitude / 512) - 1]!;
-    const bit = magnitude % 512;
-    row[Math.floor(bit / 64)] = row[Math.floor(bit / 64)]!.or(new BN(1).shln(bit % 64));
-  }
-  return { positiveBinArrayBitmap: positive, negativeBinArrayBitmap: negative };
-}
-
-async function encodeExtension(lbPair: PublicKey, indices: number[]): Promise<AccountData> {
-  const address = dlmm.deriveBinArrayBitmapExtension(lbPair, METEORA_DLMM_PROGRAM_ID)[0] as PublicKey;
-  // The anchor coder's `encode` uses a 1000-byte scratch buffer; the extension (1576 bytes) needs its layout directly.
-  const { discriminator, layout } = program.coder.accounts.accountLayouts.get("binArrayBitmapExtension");
-  const body = Buffer.alloc(layout.span);
-  layout.encode({ lbPair, ...extensionBitmaps(indices) }, body);
-  const data = Uint8Array.from(Buffer.concat([Buffer.from(discriminator), body]));
-  return { address, owner: METEORA_DLMM_PROGRAM_ID, lamports: 1n, data, executable: false };
-}
 
 /** The SDK's getBinArrayForSwap walk (findNextBinArrayIndexWithLiquidity from the active bin), 3 arrays. */
 function sdkBinArrays(pair: AccountData, extension: AccountData | null, swapForY: boolean): number[] {
