@@ -11,7 +11,7 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import { MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../src/core/amm/raydium-amm-v4.js";
-import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { writeMint } from "../../src/localnet/cp-markets.js";
 import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
@@ -142,6 +142,11 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     base = writeMint(stack.localnet, "amm v4 base mint", 6);
     quote = writeMint(stack.localnet, "amm v4 quote mint", 9);
     writePool(stack, base, quote);
+    // shared_accounts_route moves tokens through Jupiter's program authorities' accounts, which exist on mainnet.
+    for (let id = 0; id < 8; id++) {
+      const authority = PublicKey.findProgramAddressSync([Buffer.from("authority"), Buffer.from([id])], JUPITER_V6_PROGRAM_ID)[0];
+      for (const mint of [base, quote]) stack.fund(authority, mint.address, 0n);
+    }
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   });
   afterAll(async () => {
@@ -167,17 +172,19 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     return BigInt(amountOut.toString());
   }
 
-  for (const [name, baseToQuote, amount] of [
-    ["base → quote", true, 1_000_000_000n],
-    ["quote → base", false, 3_000_000_000n],
+  for (const [name, baseToQuote, amount, useSharedAccounts] of [
+    ["base → quote", true, 1_000_000_000n, false],
+    ["quote → base", false, 3_000_000_000n, false],
+    ["base → quote", true, 2_000_000_000n, true],
+    ["quote → base", false, 5_000_000_000n, true],
   ] as const) {
-    it(`${name}: ExactIn through route, paying exactly Raydium's SDK amount and swapd's quote`, async () => {
+    it(`${name}: ExactIn through ${useSharedAccounts ? "shared_accounts_route" : "route"}, paying exactly Raydium's SDK amount and swapd's quote`, async () => {
       const [inputMint, outputMint] = baseToQuote ? [base.address, quote.address] : [quote.address, base.address];
       const expectedOut = sdkAmountOut(inputMint, amount);
       expect(expectedOut).toBeGreaterThan(0n);
       const { quote: ours } = quoteFromChain(stack, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: baseToQuote });
       expect(ours).toMatchObject({ inAmount: amount, outAmount: expectedOut, complete: true });
-      await swapAndCheck(inputMint, outputMint, amount, expectedOut);
+      await swapAndCheck(inputMint, outputMint, amount, expectedOut, { exact: true, useSharedAccounts });
     });
   }
 
@@ -193,13 +200,13 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     expect(stack.tokenBalance(destination)).toBeGreaterThan(ours.outAmount);
   });
 
-  async function swapAndCheck(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, expectedOut: bigint, options = { exact: true }): Promise<void> {
+  async function swapAndCheck(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, expectedOut: bigint, options: { exact: boolean; useSharedAccounts?: boolean } = { exact: true }): Promise<void> {
     const source = stack.fund(user.publicKey, inputMint, 10n ** 15n);
     const destination = stack.fund(user.publicKey, outputMint, 0n);
     expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
     const signature = await stack.swap(user, quoteResponseOf({
       ammKey: keys.pool, label: "Raydium", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
-    }));
+    }), { useSharedAccounts: options.useSharedAccounts ?? false });
     expect(stack.tokenBalance(source)).toBe(10n ** 15n - amount);
     if (options.exact) expect(stack.tokenBalance(destination)).toBe(expectedOut);
     // Jupiter invoked the AMM v4 program by CPI, and nothing called OpenBook.
