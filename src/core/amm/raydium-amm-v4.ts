@@ -17,6 +17,8 @@ export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHu
 export const RAYDIUM_AMM_V4_AUTHORITY = new PublicKey("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1");
 
 const AMM_INFO_SIZE = 752;
+/** `AmmStatus` values whose `swap_permission()` is true: Initialized, SwapOnly, WaitingTrade. */
+const SWAP_STATUSES = new Set([1n, 6n, 7n]);
 const MARKET_STATE_V3_SIZE = 388;
 
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
@@ -92,6 +94,10 @@ export function decodeRaydiumAmmV4Pool(account: AccountData): RaydiumAmmV4Pool {
   }
   const d = ammInfoDecoder.decode(account.data);
   if (d.status === 0n) throw new AmmError(`Raydium AMM v4 pool ${account.address.toBase58()} is not initialized`);
+  if (!SWAP_STATUSES.has(d.status)) {
+    // The program refuses swaps in these states (`AmmStatus::swap_permission`).
+    throw new AmmError(`Raydium AMM v4 pool ${account.address.toBase58()} does not allow swaps (status ${d.status})`);
+  }
   return {
     address: account.address,
     baseVault: d.baseVault,
@@ -239,8 +245,8 @@ export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   programId: RAYDIUM_AMM_V4_PROGRAM_ID,
   label: "Raydium",
   supportsExactOut: false,
-  // Vaults, mints, open orders and market never change for a pool.
-  poolIsImmutable: true,
+  // Its status can change (an admin can disable swaps), so the pool is re-read per request.
+  poolIsImmutable: false,
   decodePool: decodeRaydiumAmmV4Pool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: (pool) => [pool.marketId],

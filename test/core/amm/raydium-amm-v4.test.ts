@@ -184,6 +184,11 @@ describe("Raydium AMM v4 adapter vs @raydium-io/raydium-sdk-v2", () => {
     expect(badNonce).not.toBe(goodNonce);
     expect(() => raydiumAmmV4Adapter.build(pool, params, accountMap(marketAccount(badNonce)))).toThrow(/vault signer/);
     expect(() => raydiumAmmV4Adapter.decodePool({ ...poolAccount(), data: new Uint8Array(100) })).toThrow(AmmError);
+    // Disabled, WithdrawOnly, LiquidityOnly, OrderBookOnly: the program's swap_permission() is false.
+    for (const status of [2, 3, 4, 5]) {
+      expect(() => raydiumAmmV4Adapter.decodePool(poolAccount({ status: new BN(status) }))).toThrow(/does not allow swaps/);
+    }
+    for (const status of [1, 6, 7]) expect(raydiumAmmV4Adapter.decodePool(poolAccount({ status: new BN(status) })).address.equals(keys.pool)).toBe(true);
   });
 });
 
