@@ -232,8 +232,17 @@ async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
   );
   const peakIssued = Math.max(...samples.map((s) => s.issued));
   const stale = samples.at(-1)!.stale;
+  // Deleted rows stay on disk until (auto)vacuum makes their space reusable.
+  const [vacuum] = (
+    await admin.query<{ autovacuum: string; dead: string }>(
+      `SELECT current_setting('autovacuum') AS autovacuum, coalesce(n_dead_tup, 0)::text AS dead
+       FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'issued_transactions'`,
+      [schema],
+    )
+  ).rows;
   console.log(
-    `issued_transactions: peak ${peakIssued} rows; at the end ${stale} rows older than ${staleAfterMs / 1000} s left (retention bound: 0)`,
+    `issued_transactions: peak ${peakIssued} rows; at the end ${stale} rows older than ${staleAfterMs / 1000} s left (retention bound: 0); ` +
+      `${vacuum?.dead} dead rows on disk (autovacuum ${vacuum?.autovacuum} on this server)`,
   );
   if (warmSnapshot !== undefined && endSnapshot !== undefined) {
     const before = summarizeHeapSnapshot(await warmSnapshot);

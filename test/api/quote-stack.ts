@@ -20,7 +20,6 @@ import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
-import { FIXTURE_PROGRAMS_DIR } from "../fixtures/chain-dir.js";
 
 export interface QuoteApiStack {
   readonly localnet: Localnet;
@@ -45,7 +44,7 @@ export async function startQuoteApiStack(options: {
 }): Promise<QuoteApiStack> {
   const localnet = await startLocalnet({
     port: 0,
-    ...(options.chainDir ? { programsDir: [join(options.chainDir, "programs"), FIXTURE_PROGRAMS_DIR] } : {}),
+    ...(options.chainDir ? { programsDir: join(options.chainDir, "programs") } : {}),
   });
   await seedDemo(localnet, options.seeders ?? []);
   const chain = new RpcSolanaChain({ url: localnet.url });

@@ -11,7 +11,7 @@ import { createSwapApi } from "../../src/api/swap/swap-api.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
-import { CHAIN_DIR, chainProgramDirs } from "../fixtures/chain-dir.js";
+import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { jupiterQuote } from "../api/swap-stack.js";
 import { startTestServer } from "../server/helpers.js";
 
@@ -54,7 +54,7 @@ export async function startLiveStack(
 ): Promise<LiveStack> {
   const localnet = await startLocalnet({
     accountsDir: join(CHAIN_DIR!, "accounts"),
-    ...(options.programs ? { programsDir: chainProgramDirs() } : {}),
+    ...(options.programs ? { programsDir: join(CHAIN_DIR!, "programs") } : {}),
   });
   const chain = new RpcSolanaChain({ url: localnet.url });
   const live = await startLiveChain({ chain, source: source(localnet), maxStalenessMs: options.maxStalenessMs ?? 500 });

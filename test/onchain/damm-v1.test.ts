@@ -2,8 +2,7 @@
 // and vault programs themselves (Meteora SDK's `createPermissionlessPool` transaction), then
 // SwapInstructions over REST through the real Jupiter v6 program, signed and sent, both
 // directions; the balances change exactly as Meteora's SDK quotes. Needs the DAMM v1, vault and
-// Metaplex token-metadata programs (pool creation writes LP metadata): the first two and Jupiter
-// from SWAPD_CHAIN_DIR, Metaplex's public copy from test/fixtures/programs.
+// Metaplex token-metadata programs in SWAPD_CHAIN_DIR/programs (pool creation writes LP metadata).
 import { AmmImpl, derivePoolAddress } from "@meteora-ag/dynamic-amm-sdk";
 import { BN } from "@coral-xyz/anchor";
 import { Connection, Keypair, PublicKey, Transaction } from "@solana/web3.js";

@@ -1,8 +1,8 @@
 // Meteora DAMM v2 executed on its real program: a mainnet SOL/USDC pool snapshot on the embedded
 // chain with the cp-amm binary, SwapInstructions over REST through the real Jupiter v6 program,
 // signed and sent; the balances change exactly as Meteora's SDK quotes for the chain's clock.
-// The cp-amm binary is a public copy in test/fixtures/programs (source in
-// test/fixtures/reference/SOURCES.swap-instructions.md); Jupiter v6 comes from SWAPD_CHAIN_DIR.
+// Needs the cp-amm binary in SWAPD_CHAIN_DIR/programs beside Jupiter v6 (the team's chain folder
+// lacks it; a public copy is named in test/fixtures/reference/SOURCES.swap-instructions.md).
 import { CpAmm } from "@meteora-ag/cp-amm-sdk";
 import { BN } from "@coral-xyz/anchor";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
@@ -23,7 +23,10 @@ const SNAPSHOT_UNIX_TIME = 1_767_360_940n;
 
 const hasProgram = hasPrograms([JUP6.toBase58(), METEORA_DAMM_V2_PROGRAM_ID.toBase58()]);
 if (!hasProgram) {
-  console.warn("DAMM v2 on-chain test skipped: needs SWAPD_CHAIN_DIR with programs/JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4.so (`solana program dump …`)");
+  console.warn(
+    "DAMM v2 on-chain test skipped: needs SWAPD_CHAIN_DIR/programs/{JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4,cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG}.so " +
+      "(`solana program dump cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG …`)",
+  );
 }
 
 describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {

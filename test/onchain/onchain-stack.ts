@@ -20,7 +20,7 @@ import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { TransactionRecord } from "../../src/localnet/transaction-history.js";
-import { CHAIN_DIR, chainProgramDirs } from "../fixtures/chain-dir.js";
+import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { JUP6, startSwapStack } from "../api/swap-stack.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
 import type { InstructionJson, SwapStack } from "../api/swap-stack.js";
@@ -35,7 +35,7 @@ export const NATIVE_MINT = new PublicKey("So111111111111111111111111111111111111
 export async function startOnchainStack(options: { seeders?: readonly DemoSeeder[]; lookupTables?: () => readonly string[] } = {}): Promise<SwapStack> {
   if (!CHAIN_DIR) throw new Error("SWAPD_CHAIN_DIR is not set (guard the suite with hasChainDir())");
   return startSwapStack({
-    localnet: { programsDir: chainProgramDirs(), accountsDir: join(CHAIN_DIR, "accounts") },
+    localnet: { programsDir: join(CHAIN_DIR, "programs"), accountsDir: join(CHAIN_DIR, "accounts") },
     extraSeeders: options.seeders ?? [],
     ...(options.lookupTables ? { lookupTables: options.lookupTables } : {}),
     chainStateTtlMs: 0,

@@ -24,7 +24,6 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
-import { FIXTURE_PROGRAMS_DIR } from "../fixtures/chain-dir.js";
 
 export const NATIVE_MINT = new PublicKey("So11111111111111111111111111111111111111112");
 
@@ -143,7 +142,7 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nat
 export async function startRealProgramsStack(chainDir: string): Promise<RealProgramsStack> {
   const localnet = await startLocalnet({
     port: 0,
-    programsDir: [join(chainDir, "programs"), FIXTURE_PROGRAMS_DIR],
+    programsDir: join(chainDir, "programs"),
     accountsDir: join(chainDir, "accounts"),
   });
   const chain = new RpcSolanaChain({ url: localnet.url });

@@ -1,6 +1,6 @@
-// Start-up as `npm start` runs it: one log line per phase (chain, database, migrations, listening),
-// an unreachable SOLANA_RPC_URL said at start, and no LiteSVM (a native binary) loaded when the
-// chain is a configured RPC.
+// Start-up through `npm start`: one log line per phase (chain, database, migrations, listening),
+// an unreachable SOLANA_RPC_URL said at start, no LiteSVM (a native binary) loaded when the chain
+// is a configured RPC, and SIGTERM to npm reaching the service (it shuts down, nothing is orphaned).
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -44,11 +44,15 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
     const rpc = `http://127.0.0.1:${await closedPort()}`;
     // PostgreSQL when there is one (a fresh PGlite database takes its own long seconds to create).
     const database: Record<string, string> = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };
-    swapd = await startSwapdProcess({
-      SOLANA_RPC_URL: rpc,
-      ...database,
-      NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${forbidLitesvm}`.trim(),
-    });
+    swapd = await startSwapdProcess(
+      {
+        SOLANA_RPC_URL: rpc,
+        ...database,
+        NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import ${forbidLitesvm}`.trim(),
+      },
+      60_000,
+      { viaNpmStart: true },
+    );
     const phases = swapd.lines.filter((l) => typeof l["phase"] === "string").map((l) => l["phase"]);
     expect(phases.filter((p) => p !== "chain")).toEqual(["database", "migrations", "listening"]);
     expect(phases[0]).toBe("chain");
@@ -58,5 +62,9 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
     expect((await fetch(`${swapd.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${swapd.url}/readyz`)).status).toBe(503);
     expect(swapd.stderr()).not.toMatch(/litesvm/);
+    // SIGTERM to npm (as a process manager sends it) reaches the service: it shuts down and is gone.
+    await swapd.kill("SIGTERM");
+    await swapd.waitForLine((l) => l["msg"] === "shutdown complete", 20_000);
+    await expect(fetch(`${swapd.url}/healthz`)).rejects.toThrow();
   }, 120_000);
 });

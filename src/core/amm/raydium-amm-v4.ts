@@ -5,7 +5,8 @@ import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
-import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { skip } from "./skipped-bytes.js";
@@ -16,6 +17,8 @@ export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHu
 export const RAYDIUM_AMM_V4_AUTHORITY = new PublicKey("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1");
 
 const AMM_INFO_SIZE = 752;
+/** `AmmStatus` values whose `swap_permission()` is true: Initialized, SwapOnly, WaitingTrade. */
+const SWAP_STATUSES = new Set([1n, 6n, 7n]);
 const MARKET_STATE_V3_SIZE = 388;
 
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
@@ -35,6 +38,20 @@ const ammInfoDecoder = getStructDecoder([
   ["marketId", getPublicKeyCodec()],
   ["marketProgramId", getPublicKeyCodec()],
   ["targetOrders", getPublicKeyCodec()],
+]);
+
+/** The `AmmInfo` fields a quote reads (they change: status, fees, PnL owed), same offsets. */
+const ammStateDecoder = getStructDecoder([
+  ["status", getU64Decoder()],
+  // nonce ... min separate: order-book parameters.
+  ["unused", skip(176 - 8)],
+  ["swapFeeNumerator", getU64Decoder()],
+  ["swapFeeDenominator", getU64Decoder()],
+  ["baseNeedTakePnl", getU64Decoder()],
+  ["quoteNeedTakePnl", getU64Decoder()],
+  // quote / base total PnL.
+  ["unused2", skip(16)],
+  ["poolOpenTime", getU64Decoder()],
 ]);
 
 /** Serum/OpenBook v1 `MarketState` (5-byte "serum" head; offsets from the SDK's `MARKET_STATE_LAYOUT_V3`). */
@@ -77,6 +94,10 @@ export function decodeRaydiumAmmV4Pool(account: AccountData): RaydiumAmmV4Pool {
   }
   const d = ammInfoDecoder.decode(account.data);
   if (d.status === 0n) throw new AmmError(`Raydium AMM v4 pool ${account.address.toBase58()} is not initialized`);
+  if (!SWAP_STATUSES.has(d.status)) {
+    // The program refuses swaps in these states (`AmmStatus::swap_permission`).
+    throw new AmmError(`Raydium AMM v4 pool ${account.address.toBase58()} does not allow swaps (status ${d.status})`);
+  }
   return {
     address: account.address,
     baseVault: d.baseVault,
@@ -172,6 +193,65 @@ function build(pool: RaydiumAmmV4Pool, params: SwapParams, accounts: AccountMap)
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
 
+/** `AmmStatus::SwapOnly`: the pool trades against its vaults alone, never touching its OpenBook orders. */
+const STATUS_SWAP_ONLY = 6n;
+/** `AmmStatus::WaitingTrade`: swaps from its open time on, as SwapOnly. */
+const STATUS_WAITING_TRADE = 7n;
+
+type AmmState = ReturnType<typeof ammStateDecoder.decode>;
+// Decoded per account version: a router quotes one pool many times from the same state.
+const decodedStates = new WeakMap<object, AmmState>();
+
+function currentState(pool: RaydiumAmmV4Pool, accounts: AccountMap): AmmState {
+  const account = requiredAccount(accounts, pool.address, "Raydium AMM v4 pool");
+  let state = decodedStates.get(account);
+  if (state === undefined) {
+    if (account.data.length !== AMM_INFO_SIZE) throw new AmmError(`account ${pool.address.toBase58()} is not a Raydium AMM v4 pool`);
+    state = ammStateDecoder.decode(account.data);
+    decodedStates.set(account, state);
+  }
+  return state;
+}
+
+/**
+ * The program's `checked_ceil_div` since raydium-amm 78c6a81 (Aug 2025): a plain ceiling. (Builds
+ * before it, such as the chain folder's Nov 2024 dump, round a quotient below one half up instead,
+ * charging no fee on inputs under half a fee unit: there swapd's quote of such dust is one unit
+ * of fee low, so the swap pays a little more than quoted, never less.)
+ */
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+/** The pool (its status, fees and PnL owed change) and its two vaults. */
+function quoteAccounts(pool: RaydiumAmmV4Pool, _params: QuoteParams, accounts: AccountMap): PublicKey[] {
+  return unread([pool.address, pool.baseVault, pool.quoteVault], accounts);
+}
+
+/** `swap_base_in` as the program computes it for a SwapOnly pool: fee off the input, then x·y = k on the vaults less the PnL owed. */
+function quote(pool: RaydiumAmmV4Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
+  const state = currentState(pool, accounts);
+  const feeMint = params.aToB ? pool.baseMint : pool.quoteMint;
+  const none = (reason: string): PoolQuote => ({ inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason });
+  if (params.swapMode === "ExactOut") return none("Jupiter's Raydium step is swap_base_in: ExactIn only");
+  if (state.status !== STATUS_SWAP_ONLY && state.status !== STATUS_WAITING_TRADE) {
+    // Other states let the swap cancel and settle the pool's OpenBook orders first, which moves its totals.
+    return none(`the pool's status is ${state.status}: only SwapOnly and WaitingTrade pools (trading without OpenBook orders) are quoted`);
+  }
+  if (clock.unixTimestamp < state.poolOpenTime) return none(`the pool opens at ${state.poolOpenTime}`);
+  if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
+  if (state.swapFeeDenominator === 0n) return none("the pool has no swap fee denominator");
+  const baseReserve = tokenAmount(accounts, pool.baseVault, "Raydium AMM v4 vault") - state.baseNeedTakePnl;
+  const quoteReserve = tokenAmount(accounts, pool.quoteVault, "Raydium AMM v4 vault") - state.quoteNeedTakePnl;
+  if (baseReserve <= 0n || quoteReserve <= 0n) return none("the pool has no liquidity");
+  const [reserveIn, reserveOut] = params.aToB ? [baseReserve, quoteReserve] : [quoteReserve, baseReserve];
+  const fee = ceilDiv(params.amount * state.swapFeeNumerator, state.swapFeeDenominator);
+  const intoCurve = params.amount - fee;
+  const outAmount = (reserveOut * intoCurve) / (reserveIn + intoCurve);
+  if (outAmount <= 0n) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+  return { inAmount: params.amount, outAmount, feeAmount: fee, feeMint, complete: true };
+}
+
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
 /** Raydium AMM v4 (constant product + OpenBook market); its swap has no ExactOut for Jupiter routes. */
@@ -179,10 +259,12 @@ export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   programId: RAYDIUM_AMM_V4_PROGRAM_ID,
   label: "Raydium",
   supportsExactOut: false,
-  // Vaults, mints, open orders and market never change for a pool.
-  poolIsImmutable: true,
+  // Its status can change (an admin can disable swaps), so the pool is re-read per request.
+  poolIsImmutable: false,
   decodePool: decodeRaydiumAmmV4Pool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: (pool) => [pool.marketId],
   build,
+  quoteAccounts,
+  quote,
 });

@@ -19,7 +19,7 @@ import { DEMO } from "../../../src/localnet/demo-seed.js";
 import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
-import { swapParams } from "./reference-fixtures.js";
+import { readReferenceJson, swapParams } from "./reference-fixtures.js";
 import { BASE, FEE_RECIPIENTS, MAYHEM_POOL, POOL, QUOTE, RESERVED_RECIPIENT, globalConfigData, poolData, program, pumpSwapAccounts } from "./pump-swap-fixtures.js";
 import { jupiterStepOf, seedAccounts, swapThroughWire, swapVariantIndex } from "./wave2-fixtures.js";
 
@@ -61,6 +61,27 @@ describe("PumpSwap after the program's buyback upgrade", () => {
     const unset = Buffer.concat([Buffer.from(globalConfigData()), Buffer.alloc(8 * 32 + 8)]);
     expect(() => pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts(upgraded))).toThrow(/buyback/);
     expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts(unset)).accounts).toHaveLength(25);
+  });
+
+  it("refuses with mainnet's global config (2026-09 snapshot), which names them; the SDK reads the same fee recipients", () => {
+    const { pubkey, account } = readReferenceJson(`fixtures/pump-swap/${PUMP_SWAP_GLOBAL_CONFIG.toBase58()}.json`);
+    const data = Buffer.from(account.data[0], "base64");
+    expect(pubkey).toBe(PUMP_SWAP_GLOBAL_CONFIG.toBase58());
+    const sdk = PUMP_AMM_SDK.decodeGlobalConfig({ data } as any);
+    // The buyback fee recipients follow `is_cashback_enabled` (offset 643); the first is one of pump.fun's eight announced ones.
+    expect(new PublicKey(data.subarray(643, 675)).toBase58()).toBe("5YxQFdt3Tr9zJLvkFccqXVUwhdTWJQc1fFg2YPbxvxeD");
+    const pool = pumpSwapAdapter.decodePool(poolAccount(poolData()));
+    const mints = pumpSwapAccounts().filter((a) => a.address.equals(BASE) || a.address.equals(QUOTE));
+    const accounts = new Map<string, AccountData | null>([
+      ...mints.map((m) => [m.address.toBase58(), { ...m, lamports: 1n, executable: false }] as const),
+      [PUMP_SWAP_GLOBAL_CONFIG.toBase58(), { address: PUMP_SWAP_GLOBAL_CONFIG, owner: new PublicKey(account.owner), lamports: 1n, data, executable: false }],
+    ]);
+    expect(() => pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts)).toThrow(/buyback fee recipients/);
+    // Without them the same config gives the step the SDK's first protocol fee recipient.
+    const cleared = Buffer.from(data);
+    cleared.fill(0, 643, 643 + 8 * 32);
+    accounts.set(PUMP_SWAP_GLOBAL_CONFIG.toBase58(), { address: PUMP_SWAP_GLOBAL_CONFIG, owner: new PublicKey(account.owner), lamports: 1n, data: cleared, executable: false });
+    expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts).accounts[10]!.pubkey.toBase58()).toBe(sdk.protocolFeeRecipients[0]!.toBase58());
   });
 });
 

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
 import {
@@ -10,7 +11,8 @@ import {
 } from "@raydium-io/raydium-sdk-v2";
 import { AmmError } from "../../../src/core/amm/adapter.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
-import { RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../../src/core/amm/raydium-amm-v4.js";
+import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../../src/core/amm/raydium-amm-v4.js";
+import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import {
   accountMap,
   jupiterStepFromAmmInstruction,
@@ -182,5 +184,71 @@ describe("Raydium AMM v4 adapter vs @raydium-io/raydium-sdk-v2", () => {
     expect(badNonce).not.toBe(goodNonce);
     expect(() => raydiumAmmV4Adapter.build(pool, params, accountMap(marketAccount(badNonce)))).toThrow(/vault signer/);
     expect(() => raydiumAmmV4Adapter.decodePool({ ...poolAccount(), data: new Uint8Array(100) })).toThrow(AmmError);
+    // Disabled, WithdrawOnly, LiquidityOnly, OrderBookOnly: the program's swap_permission() is false.
+    for (const status of [2, 3, 4, 5]) {
+      expect(() => raydiumAmmV4Adapter.decodePool(poolAccount({ status: new BN(status) }))).toThrow(/does not allow swaps/);
+    }
+    for (const status of [1, 6, 7]) expect(raydiumAmmV4Adapter.decodePool(poolAccount({ status: new BN(status) })).address.equals(keys.pool)).toBe(true);
+  });
+});
+
+describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut", () => {
+  // The SDK's AMM v4 math (not re-exported by the package index), with its 25 / 10,000 swap fee.
+  const LiquidityModule = createRequire(import.meta.url)("@raydium-io/raydium-sdk-v2/lib/raydium/liquidity/liquidity.js").default;
+  const BASE_VAULT = 40_000_000_000_000n;
+  const QUOTE_VAULT = 6_000_000_000_000n;
+  const pnl = { baseNeedTakePnl: new BN(1_234_567), quoteNeedTakePnl: new BN(89_000) };
+  const vault = (address: PublicKey, mint: PublicKey, amount: bigint): AccountData => {
+    const data = Buffer.alloc(AccountLayout.span);
+    AccountLayout.encode({ mint, owner: RAYDIUM_AMM_V4_AUTHORITY, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+    return { address, owner: TOKEN_PROGRAM_ID, lamports: 1n, data, executable: false };
+  };
+  const state = (overrides: Record<string, unknown> = {}) =>
+    poolAccount({ swapFeeNumerator: new BN(25), swapFeeDenominator: new BN(10_000), ...pnl, ...overrides });
+  const accounts = (pool: AccountData) => accountMap(pool, vault(keys.baseVault, SOL, BASE_VAULT), vault(keys.quoteVault, USDC, QUOTE_VAULT));
+  const clock = { slot: 1n, unixTimestamp: 1_700_000_000n };
+
+  function sdkOut(aToB: boolean, amount: bigint): bigint {
+    // The SDK's RPC reader takes each reserve as the vault less the PnL the pool owes (getRpcPoolInfos).
+    const { amountOut } = LiquidityModule.prototype.computeAmountOut.call({}, {
+      poolInfo: {
+        version: 4,
+        mintA: { address: SOL.toBase58(), decimals: 9 },
+        mintB: { address: USDC.toBase58(), decimals: 6 },
+        baseReserve: new BN(BASE_VAULT.toString()).sub(pnl.baseNeedTakePnl),
+        quoteReserve: new BN(QUOTE_VAULT.toString()).sub(pnl.quoteNeedTakePnl),
+      },
+      amountIn: new BN(amount.toString()),
+      mintIn: aToB ? SOL : USDC,
+      mintOut: aToB ? USDC : SOL,
+      slippage: 0,
+    });
+    return BigInt(amountOut.toString());
+  }
+
+  it("equals the SDK both ways, from dust to a third of the pool", () => {
+    const pool = raydiumAmmV4Adapter.decodePool(state());
+    for (const aToB of [true, false]) {
+      for (const amount of [150n, 400n, 401n, 12_345n, 10n ** 9n, 7n * 10n ** 11n, (aToB ? BASE_VAULT : QUOTE_VAULT) / 3n]) {
+        const ours = raydiumAmmV4Adapter.quote!(pool, { amount, swapMode: "ExactIn", aToB }, accounts(state()), clock);
+        expect(ours, `${aToB} ${amount}`).toMatchObject({ inAmount: amount, outAmount: sdkOut(aToB, amount), complete: true });
+        expect(ours.feeMint.equals(aToB ? SOL : USDC)).toBe(true);
+      }
+    }
+    expect(raydiumAmmV4Adapter.quoteAccounts!(pool, { amount: 1n, swapMode: "ExactIn", aToB: true }, new Map()).map(String))
+      .toEqual([keys.pool, keys.baseVault, keys.quoteVault].map(String));
+  });
+
+  it("quotes only SwapOnly pools that are open, ExactIn", () => {
+    const pool = raydiumAmmV4Adapter.decodePool(state());
+    const params = { amount: 10n ** 9n, swapMode: "ExactIn" as const, aToB: true };
+    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ status: new BN(1) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/SwapOnly/) });
+    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ poolOpenTime: new BN(1_800_000_000) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/opens at/) });
+    // WaitingTrade (7) past its open time swaps as SwapOnly; before it, not at all.
+    const waiting = (openTime: number) => accounts(state({ status: new BN(7), poolOpenTime: new BN(openTime) }));
+    expect(raydiumAmmV4Adapter.quote!(pool, params, waiting(1_600_000_000), clock).outAmount).toBe(sdkOut(true, params.amount));
+    expect(raydiumAmmV4Adapter.quote!(pool, params, waiting(1_800_000_000), clock).complete).toBe(false);
+    expect(raydiumAmmV4Adapter.quote!(pool, { ...params, swapMode: "ExactOut" }, accounts(state()), clock).complete).toBe(false);
+    expect(() => raydiumAmmV4Adapter.quote!(pool, params, accountMap(state()), clock)).toThrow(/not read/);
   });
 });
