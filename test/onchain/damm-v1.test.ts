@@ -1,25 +1,36 @@
-// Meteora DAMM v1 executed on its real programs: a pool created on the embedded chain by the AMM
-// and vault programs themselves (Meteora SDK's `createPermissionlessPool` transaction), then
-// SwapInstructions over REST through the real Jupiter v6 program, signed and sent, both
-// directions; the balances change exactly as Meteora's SDK quotes. Needs the DAMM v1, vault and
-// Metaplex token-metadata programs in SWAPD_CHAIN_DIR/programs (pool creation writes LP metadata).
+// Meteora DAMM v1 executed on its real programs, with only the team's chain folder (Jupiter v6,
+// DAMM v1 and the dynamic vault program; no Metaplex). Every DAMM v1 pool-initialize instruction
+// CPIs into Metaplex to write LP metadata, so the pool is assembled instead: the vault program's
+// own `initialize` creates both vaults and its `deposit` puts the liquidity in, minting the vault
+// LP into the pool's vault-LP token accounts (the DAMM v1 program's PDAs); the pool account itself
+// is written at the address the program derives for a permissionless constant-product pool,
+// encoded by the SDK's Anchor coder over the DAMM v1 IDL. Then SwapInstructions over REST through
+// the real Jupiter v6 program, signed and sent, both directions: the balances change exactly as
+// Meteora's SDK quotes, and the logs show Jupiter invoking DAMM v1 by CPI.
 import { AmmImpl, derivePoolAddress } from "@meteora-ag/dynamic-amm-sdk";
+import { createProgram } from "@meteora-ag/dynamic-amm-sdk/dist/cjs/src/amm/utils.js";
+import { getVaultPdas } from "@meteora-ag/vault-sdk";
 import { BN } from "@coral-xyz/anchor";
-import { Connection, Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import { ACCOUNT_SIZE, MintLayout } from "@solana/spl-token";
+import { Connection, Keypair, PublicKey, SystemProgram, SYSVAR_RENT_PUBKEY } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v1.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
-import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
+import { quoteResponseOf, startRealProgramsStack, tokenAccountData } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
-const METAPLEX_TOKEN_METADATA = "metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s";
-const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58(), METAPLEX_TOKEN_METADATA];
+const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58()];
 const hasNeeded = hasPrograms(NEEDED);
 if (!hasNeeded) {
   console.warn(`DAMM v1 on-chain test skipped: needs SWAPD_CHAIN_DIR with programs/{${NEEDED.join(",")}}.so (\`solana program dump <id> …\`)`);
+}
+
+/** The pool's token accounts for its share of vault `vault` (the DAMM v1 program's PDA [vault, pool]). */
+function vaultLpAddress(vault: PublicKey, pool: PublicKey): PublicKey {
+  return PublicKey.findProgramAddressSync([vault.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID)[0];
 }
 
 describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
@@ -34,24 +45,79 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
   beforeAll(async () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
     connection = new Connection(stack.localnet.url, "confirmed");
+    const { ammProgram, vaultProgram } = createProgram(connection as any);
     for (const [mint, decimals] of [[mintA, 9], [mintB, 6]] as const) {
       stack.localnet.setAccount(mint, { lamports: 10_000_000n, data: mintAccountData(decimals, creator.publicKey), owner: TOKEN_PROGRAM_ID });
     }
     stack.localnet.airdrop(creator.publicKey, 100_000_000_000n);
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
-    stack.fund(creator.publicKey, mintA, 10n ** 15n);
-    stack.fund(creator.publicKey, mintB, 10n ** 15n);
-    // The program creates the vaults, the pool, its LP mint and metadata, and takes the liquidity.
-    const tx: Transaction = await (AmmImpl as any).createPermissionlessPool(
-      connection, creator.publicKey, mintA, mintB, new BN("1000000000000"), new BN("150000000000"), false, new BN(25),
-    );
-    tx.sign(creator);
-    const signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
-    const record = stack.localnet.chain.getRecord(signature);
-    if (record?.err) throw new Error(`pool creation failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`);
-    // The SDK's own address of a permissionless constant-product pool (curve, mints, fee).
+    // The SDK's own address of a permissionless constant-product pool at the default 0.25 % fee.
     pool = derivePoolAddress(connection as any, mintA as any, mintB as any, 9, 6, false, new BN(25) as any) as unknown as PublicKey;
-    expect(stack.account(pool)?.owner.equals(METEORA_DAMM_V1_PROGRAM_ID)).toBe(true);
+    const rent = (size: number) => stack.localnet.chain.minimumBalanceForRentExemption(size);
+
+    // The vault program creates both vaults (vault, token vault and LP mint at its PDAs) ...
+    const vaults = [mintA, mintB].map((mint) => {
+      const { vaultPda, tokenVaultPda, lpMintPda } = getVaultPdas(mint as any, METEORA_VAULT_PROGRAM_ID as any);
+      const vault = vaultPda as unknown as PublicKey;
+      return { mint, vault, tokenVault: tokenVaultPda as unknown as PublicKey, lpMint: lpMintPda as unknown as PublicKey, vaultLp: vaultLpAddress(vault, pool) };
+    });
+    const initializeVaults = await Promise.all(vaults.map((v) => vaultProgram.methods
+      .initialize()
+      .accounts({
+        vault: v.vault, payer: creator.publicKey, tokenVault: v.tokenVault, tokenMint: v.mint, lpMint: v.lpMint,
+        rent: SYSVAR_RENT_PUBKEY, tokenProgram: TOKEN_PROGRAM_ID, systemProgram: SystemProgram.programId,
+      } as any)
+      .instruction()));
+    await stack.send(creator, initializeVaults as any);
+    // ... and takes the liquidity, minting the vault LP into the pool's vault-LP token accounts. The
+    // DAMM v1 program signs for the pool as its A vault-LP account (PDA [a_vault, pool], the bump kept
+    // in the pool), so that account owns both (owned by the pool itself, the program's withdraw fails
+    // with "owner does not match").
+    const authority = vaults[0]!.vaultLp;
+    for (const [v, amount] of [[vaults[0]!, 1_000_000_000_000n], [vaults[1]!, 150_000_000_000n]] as const) {
+      stack.localnet.setAccount(v.vaultLp, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(v.lpMint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
+      const deposit = await vaultProgram.methods
+        .deposit(new BN(amount.toString()), new BN(0))
+        .accounts({
+          vault: v.vault, tokenVault: v.tokenVault, lpMint: v.lpMint, userToken: stack.fund(creator.publicKey, v.mint, amount),
+          userLp: v.vaultLp, user: creator.publicKey, tokenProgram: TOKEN_PROGRAM_ID,
+        } as any)
+        .instruction();
+      await stack.send(creator, [deposit as any]);
+      expect(stack.tokenBalance(v.vaultLp)).toBeGreaterThan(0n);
+    }
+
+    // The pool's LP mint (supply: the geometric mean of the deposits, a constant-product pool's first
+    // LP; swaps do not read it) and protocol-fee token accounts at the program's PDAs.
+    const [lpMint] = PublicKey.findProgramAddressSync([Buffer.from("lp_mint"), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID);
+    stack.localnet.setAccount(lpMint, { lamports: rent(MintLayout.span), data: mintAccountData(9, authority, 387_298_334_620n), owner: TOKEN_PROGRAM_ID });
+    const [protocolTokenAFee, protocolTokenBFee] = [mintA, mintB].map((mint) => {
+      const [fee] = PublicKey.findProgramAddressSync([Buffer.from("fee"), mint.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID);
+      stack.localnet.setAccount(fee, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(mint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
+      return fee;
+    });
+    // The pool account in the program's layout, sized as the program allocates it (its largest curve variant).
+    const zero = new BN(0);
+    const poolState = {
+      lpMint, tokenAMint: mintA, tokenBMint: mintB, aVault: vaults[0]!.vault, bVault: vaults[1]!.vault,
+      aVaultLp: vaults[0]!.vaultLp, bVaultLp: vaults[1]!.vaultLp,
+      aVaultLpBump: PublicKey.findProgramAddressSync([vaults[0]!.vault.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID)[1],
+      enabled: true, protocolTokenAFee, protocolTokenBFee, feeLastUpdatedAt: zero, padding0: new Array(24).fill(0),
+      // 0.25 % trade fee, a fifth of it to the protocol.
+      fees: { tradeFeeNumerator: new BN(250), tradeFeeDenominator: new BN(100_000), protocolTradeFeeNumerator: new BN(20), protocolTradeFeeDenominator: new BN(100) },
+      poolType: { permissionless: {} }, stake: PublicKey.default, totalLockedLp: zero,
+      bootstrapping: { activationPoint: zero, whitelistedVault: PublicKey.default, poolCreator: PublicKey.default, activationType: 0 },
+      partnerInfo: { feeNumerator: zero, partnerAuthority: PublicKey.default, pendingFeeA: zero, pendingFeeB: zero },
+      padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(zero), padding2: new Array(21).fill(zero) },
+      curveType: { constantProduct: {} }, padding1: new Array(19).fill(0),
+    };
+    const stable = { stable: { amp: zero, tokenMultiplier: { tokenAMultiplier: zero, tokenBMultiplier: zero, precisionFactor: 0 }, depeg: { baseVirtualPrice: zero, baseCacheUpdated: zero, depegType: { none: {} } }, lastAmpUpdatedTimestamp: zero } };
+    const coder = ammProgram.coder.accounts as any;
+    const size = (await coder.encode("pool", { ...poolState, curveType: stable })).length;
+    const data = Buffer.alloc(size);
+    (await coder.encode("pool", poolState)).copy(data);
+    stack.localnet.setAccount(pool, { lamports: rent(size), data, owner: METEORA_DAMM_V1_PROGRAM_ID });
+    expect(coder.decode("pool", data).tokenAMint.equals(mintA)).toBe(true);
   });
   afterAll(async () => {
     await stack?.close();

@@ -118,7 +118,8 @@ export interface RealProgramsStack {
   close(): Promise<void>;
 }
 
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
+/** A token account's data in SPL Token's layout (165 bytes). */
+export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {
