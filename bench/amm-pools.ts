@@ -6,7 +6,9 @@
  *   SAMO mints (`bench/fixtures/accounts/`, see SOURCES.md there), Meteora DAMM v2 SOL/USDC with its
  *   vaults (the test fixtures' snapshot), and a Meteora DLMM pair (the carbon decoder fixture);
  * - written here with the AMMs' own SDK layouts and coders (independent of swapd's decoders):
- *   Raydium CLMM, Raydium AMM v4 with its OpenBook market, Meteora DAMM v1 with its two dynamic vaults;
+ *   Raydium CLMM, Raydium AMM v4 with its OpenBook market, Meteora DAMM v1 with its two dynamic
+ *   vaults, a PumpSwap pool (token / SOL) with its global config (the mainnet one names buyback fee
+ *   recipients, which Jupiter's PumpSwap step cannot carry);
  * - Raydium CP: the demo pool `seedDemo` writes.
  * Only what swapd reads to build a swap is written: pools, what adapters derive from them (markets,
  * vaults), mints. Prices are plausible (1 SOL ≈ 150 USDC), not quoted from the pools.
@@ -24,7 +26,9 @@ import {
   getLiquidityAssociatedAuthority,
   liquidityStateV4Layout,
 } from "@raydium-io/raydium-sdk-v2";
+import { OFFLINE_PUMP_AMM_PROGRAM } from "@pump-fun/pump-swap-sdk";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../src/core/amm/meteora-damm-v1.js";
+import { PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID } from "../src/core/amm/pump-swap.js";
 import { RAYDIUM_AMM_V4_PROGRAM_ID } from "../src/core/amm/raydium-amm-v4.js";
 import { RAYDIUM_CLMM_PROGRAM_ID } from "../src/core/amm/raydium-clmm.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../src/core/solana/programs.js";
@@ -65,7 +69,11 @@ export const BENCH_POOLS = {
   )[0],
   raydiumAmmV4SolUsdc: key("amm v4 pool"),
   meteoraDammV1SolUsdc: key("damm v1 pool"),
+  pumpSwapTokenSol: key("pump swap pool"),
 } as const;
+
+/** The PumpSwap pool's base token (quote: SOL). */
+export const PUMP_SWAP_TOKEN = key("pump swap token");
 
 /** The DLMM pair's mints (X = the pump.fun token, Y = SOL), as the real account records them. */
 export const DLMM_PAIR_TOKEN = new PublicKey("FzytSxQv6nBgH3dByVJtgMVg6rANTZaZPzU6dcRbpump");
@@ -275,9 +283,50 @@ function meteoraDlmmPair(): SeedAccount[] {
   ];
 }
 
+// ── PumpSwap ──────────────────────────────────────────────────────────────────────────────────
+
+/** Size a pool must have been extended to before it trades (the program's `extend_account`). */
+const PUMP_SWAP_POOL_SIZE = 300;
+
+/** A token/SOL pool and the program's global config (eight protocol fee recipients), with the SDK's Anchor coder. */
+async function pumpSwapPool(): Promise<SeedAccount[]> {
+  const coder = (OFFLINE_PUMP_AMM_PROGRAM as any).coder;
+  const config = coder.accounts.decodeUnchecked("globalConfig", Buffer.alloc(2_000)); // all zero
+  Object.assign(config, {
+    admin: key("pump swap admin"),
+    lpFeeBasisPoints: new BN(20),
+    protocolFeeBasisPoints: new BN(5),
+    coinCreatorFeeBasisPoints: new BN(5),
+    protocolFeeRecipients: Array.from({ length: 8 }, (_, i) => key(`pump swap protocol fee recipient ${i}`)),
+    reservedFeeRecipient: key("pump swap reserved fee recipient"),
+    reservedFeeRecipients: Array.from({ length: 7 }, (_, i) => key(`pump swap reserved fee recipient ${i}`)),
+  });
+  const configData: Buffer = await coder.accounts.encode("globalConfig", config);
+  const value = coder.accounts.decodeUnchecked("pool", Buffer.alloc(PUMP_SWAP_POOL_SIZE)); // all zero
+  Object.assign(value, {
+    poolBump: 255,
+    creator: key("pump swap creator"),
+    baseMint: PUMP_SWAP_TOKEN,
+    quoteMint: NATIVE_MINT,
+    lpMint: key("pump swap lp mint"),
+    poolBaseTokenAccount: key("pump swap base vault"),
+    poolQuoteTokenAccount: key("pump swap quote vault"),
+    lpSupply: new BN(1_000_000),
+    coinCreator: key("pump swap coin creator"),
+  });
+  const encoded: Buffer = await coder.accounts.encode("pool", value);
+  const data = new Uint8Array(PUMP_SWAP_POOL_SIZE);
+  data.set(encoded.subarray(0, PUMP_SWAP_POOL_SIZE));
+  return [
+    { address: BENCH_POOLS.pumpSwapTokenSol, owner: PUMP_SWAP_PROGRAM_ID, data },
+    { address: PUMP_SWAP_GLOBAL_CONFIG, owner: PUMP_SWAP_PROGRAM_ID, data: configData },
+    mintAccount(PUMP_SWAP_TOKEN, 6),
+  ];
+}
+
 /** Writes the written-in-layout pools (the snapshot ones come from `BENCH_ACCOUNTS_DIRS`). */
-export function seedBenchPools(localnet: Localnet): void {
-  for (const a of [...raydiumClmmPool(), ...raydiumAmmV4Pool(), ...meteoraDammV1Pool(), ...meteoraDlmmPair()]) {
+export async function seedBenchPools(localnet: Localnet): Promise<void> {
+  for (const a of [...raydiumClmmPool(), ...raydiumAmmV4Pool(), ...meteoraDammV1Pool(), ...meteoraDlmmPair(), ...(await pumpSwapPool())]) {
     localnet.setAccount(a.address, { lamports: 10_000_000n, data: a.data, owner: a.owner });
   }
 }

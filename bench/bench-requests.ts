@@ -11,7 +11,7 @@ import { getRaydiumCpmmPoolCodec } from "../src/core/amm/raydium-cpmm.js";
 import { NATIVE_MINT } from "../src/core/solana/programs.js";
 import { DEMO_POOLS, DEMO_RAYDIUM_CP_SOL_USDC } from "../src/localnet/demo-pools.js";
 import { DEMO } from "../src/localnet/demo-seed.js";
-import { BENCH_POOLS, DLMM_PAIR_TOKEN, SAMO, USDC } from "./amm-pools.js";
+import { BENCH_POOLS, DLMM_PAIR_TOKEN, PUMP_SWAP_TOKEN, SAMO, USDC } from "./amm-pools.js";
 import type { LoadRequest } from "./load.js";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -76,6 +76,11 @@ export const SWAP_ROUTES: readonly SwapRoute[] = [
   { id: "raydium-amm-v4", description: "Raydium AMM v4 SOL/USDC", steps: [solUsdcStep(BENCH_POOLS.raydiumAmmV4SolUsdc, "Raydium")] },
   { id: "meteora-damm-v1", description: "Meteora DAMM v1 SOL/USDC", steps: [solUsdcStep(BENCH_POOLS.meteoraDammV1SolUsdc, "Meteora")] },
   { id: "meteora-damm-v2", description: "Meteora DAMM v2, mainnet SOL/USDC", steps: [solUsdcStep(BENCH_POOLS.meteoraDammV2SolUsdc, "Meteora DAMM v2")] },
+  {
+    id: "pump-swap",
+    description: "PumpSwap token/SOL",
+    steps: [{ ammKey: BENCH_POOLS.pumpSwapTokenSol.toBase58(), label: "Pump.fun Amm", inputMint: SOL, outputMint: PUMP_SWAP_TOKEN.toBase58(), inAmount: SOL_IN, outAmount: 30_000_000_000n }],
+  },
   {
     id: "whirlpool-2hop",
     description: "Whirlpool 2 hops, SOL→USDC→SAMO",

@@ -62,10 +62,17 @@ export function readBitmapExtension(
   const account: AccountData | null | undefined = accounts.get(base58Of(address));
   if (account === undefined) throw new AmmError(`${what} ${address.toBase58()} was not read`);
   if (account === null) return null;
+  const cached = decodedExtensions.get(account);
+  if (cached) return cached;
   expectAnchorAccount(account, discriminator, bitmapExtensionSize(rows), what);
   const { positive, negative } = decoder.decode(account.data);
-  return { positive, negative };
+  const extension = { positive, negative };
+  decodedExtensions.set(account, extension);
+  return extension;
 }
+
+/** Extensions decoded so far, by account version (one object per version, so results derived from it can be kept too). */
+const decodedExtensions = new WeakMap<AccountData, BitmapExtension>();
 
 /** Whether array `index` is initialized, per the pool's bitmap or (outside it) the extension. */
 export function isArrayInitialized(

@@ -225,7 +225,23 @@ export function meteoraDlmmSwapBinArrayIndices(
   pool: MeteoraDlmmPool,
   extension: BitmapExtension | null,
   swapForY: boolean,
-): number[] {
+): readonly number[] {
+  // The scan may walk the whole index range when few arrays are initialized in that direction:
+  // kept per decoded pair (one per account version) and extension version.
+  const kept = binArrayScans.get(pool);
+  if (kept !== undefined && kept.extension === extension) {
+    const found = swapForY ? kept.forY : kept.forX;
+    if (found) return found;
+  }
+  const found = scanBinArrays(pool, extension, swapForY);
+  const entry = kept !== undefined && kept.extension === extension ? kept : { extension };
+  binArrayScans.set(pool, swapForY ? { ...entry, forY: found } : { ...entry, forX: found });
+  return found;
+}
+
+const binArrayScans = new WeakMap<MeteoraDlmmPool, { readonly extension: BitmapExtension | null; readonly forX?: readonly number[]; readonly forY?: readonly number[] }>();
+
+function scanBinArrays(pool: MeteoraDlmmPool, extension: BitmapExtension | null, swapForY: boolean): number[] {
   return initializedArraysFrom(
     Math.floor(pool.activeId / BINS_PER_ARRAY),
     swapForY ? -1 : 1,

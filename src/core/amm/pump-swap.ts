@@ -126,9 +126,8 @@ export function decodePumpSwapPool(account: AccountData): PumpSwapPool {
 function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicKey {
   const account = accounts.get(base58Of(PUMP_SWAP_GLOBAL_CONFIG));
   if (!account) throw new AmmError(`PumpSwap global config ${PUMP_SWAP_GLOBAL_CONFIG.toBase58()} was not read or does not exist`);
-  expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
-  const config = globalConfigDecoder.decode(account.data);
-  if (namesBuybackFeeRecipients(account.data)) {
+  const config = decodedConfig(account);
+  if (config.namesBuybackFeeRecipients) {
     // That upgrade made every buy and sell append a buyback fee recipient and its token account:
     // 27 / 25 accounts, while Jupiter's PumpSwapBuyV3 / SellV3 step takes 25 / 23.
     throw new AmmError(
@@ -138,6 +137,19 @@ function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicK
   const recipient = pool.isMayhemMode ? config.reservedFeeRecipient : config.protocolFeeRecipients[0]!;
   if (recipient.equals(PublicKey.default)) throw new AmmError(`PumpSwap global config names no protocol fee recipient for pool ${pool.address.toBase58()}`);
   return recipient;
+}
+
+/** Global configs decoded so far, by account version (every request through any pool reads it). */
+const decodedConfigs = new WeakMap<AccountData, ReturnType<typeof globalConfigDecoder.decode> & { readonly namesBuybackFeeRecipients: boolean }>();
+
+function decodedConfig(account: AccountData) {
+  let config = decodedConfigs.get(account);
+  if (config === undefined) {
+    expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
+    config = { ...globalConfigDecoder.decode(account.data), namesBuybackFeeRecipients: namesBuybackFeeRecipients(account.data) };
+    decodedConfigs.set(account, config);
+  }
+  return config;
 }
 
 function namesBuybackFeeRecipients(data: Uint8Array): boolean {

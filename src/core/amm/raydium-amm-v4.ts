@@ -122,11 +122,25 @@ interface MarketAccounts {
   readonly vaultSigner: PublicKey;
 }
 
+/**
+ * Markets decoded so far, by account version: the vault signer is a `create_program_address`,
+ * whose curve check costs more than the rest of the step; a market read again is a new object.
+ */
+const decodedMarkets = new WeakMap<AccountData, { readonly pool: RaydiumAmmV4Pool; readonly market: MarketAccounts }>();
+
 /** The order-book accounts the AMM settles against, read from the pool's Serum/OpenBook market. */
 function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAccounts {
   const market = accounts.get(base58Of(pool.marketId));
   if (market === undefined) throw new AmmError(`market ${pool.marketId.toBase58()} was not read`);
   if (market === null) throw new AmmError(`market ${pool.marketId.toBase58()} of the pool does not exist`);
+  const decoded = decodedMarkets.get(market);
+  if (decoded?.pool === pool) return decoded.market;
+  const result = decodeMarket(pool, market);
+  decodedMarkets.set(market, { pool, market: result });
+  return result;
+}
+
+function decodeMarket(pool: RaydiumAmmV4Pool, market: AccountData): MarketAccounts {
   if (!market.owner.equals(pool.marketProgramId) || market.data.length < MARKET_STATE_V3_SIZE) {
     throw new AmmError(`account ${pool.marketId.toBase58()} is not a market of ${pool.marketProgramId.toBase58()}`);
   }
