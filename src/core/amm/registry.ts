@@ -1,4 +1,5 @@
 import type { PublicKey } from "@solana/web3.js";
+import { base58Of } from "../solana/base58-strings.js";
 import type { AmmAdapter } from "./adapter.js";
 import { raydiumCpmmAdapter } from "./raydium-cpmm.js";
 import { whirlpoolAdapter } from "./whirlpool.js";
@@ -21,9 +22,9 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   pumpSwapAdapter,
 ];
 
-const byProgram = new Map(ammAdapters.map((a) => [a.programId.toBase58(), a]));
+const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));
 
 /** The adapter for a pool account's owner program, if supported. */
 export function adapterForOwner(owner: PublicKey): AmmAdapter<unknown> | undefined {
-  return byProgram.get(owner.toBase58());
+  return byProgram.get(base58Of(owner)); // the text is cached per key object (a pool's owner key comes with the account)
 }
