@@ -7,12 +7,10 @@ import { hasChainDir } from "../fixtures/chain-dir.js";
 import { jupiterQuote, programAuthority } from "../api/swap-stack.js";
 import type { SwapStack } from "../api/swap-stack.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
-import { BN } from "@coral-xyz/anchor";
-import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
 import {
   anchorDiscriminator,
+  executeExactOutAround,
   executeQuote,
-  executeSwapAnswer,
   giveTokens,
   invokedByJupiter,
   jupiterInstructionName,
@@ -86,29 +84,10 @@ describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
       userPublicKey: wallet.toBase58(), quoteResponse: (await quoteFor(MAINNET_USDC, SAMO, sdk.inAmount, "ExactIn")).quote, useSharedAccounts: false, prioritizationFeeLamports: 0,
     });
     expect(exactIn.status).toBe(200);
-    const route = exactIn.body.swapInstruction;
-    const step = route.accounts.slice(route.accounts.findIndex((a: any) => a.pubkey === METEORA_DLMM_PROGRAM.toBase58()));
-    const [tokenProgram, user, source, destination] = route.accounts;
-    const none = { pubkey: route.programId, isSigner: false, isWritable: false };
-    const ro = (pubkey: string) => ({ pubkey, isSigner: false, isWritable: false });
-    const data = jupiterCoder().instruction.encode("exactOutRoute", {
-      routePlan: [{ swap: { MeteoraDlmm: {} }, percent: 100, inputIndex: 0, outputIndex: 1 }],
-      outAmount: new BN(sdk.outAmount.toString()),
-      quotedInAmount: new BN(sdk.inAmount.toString()),
-      slippageBps: 50,
-      platformFeeBps: 0,
+    const executed = executeExactOutAround(stack.localnet, exactIn.body, {
+      ammProgram: METEORA_DLMM_PROGRAM, variant: "MeteoraDlmm", inputMint: MAINNET_USDC.toBase58(), outputMint: SAMO.toBase58(), outAmount: sdk.outAmount, quotedInAmount: sdk.inAmount,
     });
-    const eventAuthority = PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], new PublicKey(route.programId))[0].toBase58();
-    const exactOutRoute = {
-      programId: route.programId,
-      data: Buffer.from(data).toString("base64"),
-      accounts: [tokenProgram, user, source, destination, none, ro(MAINNET_USDC.toBase58()), ro(SAMO.toBase58()), none, none, ro(eventAuthority), ro(route.programId), ...step],
-    };
-    const executed = executeSwapAnswer(stack.localnet, { ...exactIn.body, swapInstruction: exactOutRoute });
-    const index = executed.record.transaction.message.compiledInstructions.findIndex((ix) =>
-      executed.record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)),
-    );
-    expect(executed.record.err).toEqual({ InstructionError: [index, { Custom: 2501 }] });
+    expect(executed.record.err).toEqual({ InstructionError: [executed.index, { Custom: 2501 }] });
     expect(executed.record.logs.some((l) => l.startsWith(`Program ${METEORA_DLMM_PROGRAM.toBase58()} invoke`))).toBe(false);
   });
 });

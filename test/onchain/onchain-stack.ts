@@ -21,6 +21,8 @@ import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { TransactionRecord } from "../../src/localnet/transaction-history.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
+import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
+import { BN } from "@coral-xyz/anchor";
 import { JUP6, startSwapStack } from "../api/swap-stack.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
 import type { InstructionJson, SwapStack } from "../api/swap-stack.js";
@@ -189,4 +191,38 @@ export function anchorDiscriminator(name: string): string {
 /** The Jupiter instruction's name swapd was expected to pick. */
 export function jupiterInstructionName(mode: "ExactIn" | "ExactOut", shared: boolean): string {
   return `${shared ? "shared_accounts_" : ""}${mode === "ExactOut" ? "exact_out_" : ""}route`;
+}
+
+/**
+ * Evidence that Jupiter's `exact_out_route` refuses a step: the step swapd built for an ExactIn
+ * answer (its accounts from `ammProgram` on, which execute in `route`), wrapped in an
+ * exact_out_route encoded with Anchor's coder over Jupiter's IDL for the given amounts, and sent.
+ * Returns the record and the index of Jupiter's instruction in the transaction.
+ */
+export function executeExactOutAround(
+  localnet: Localnet,
+  exactInAnswer: any,
+  step: { ammProgram: PublicKey; variant: string; inputMint: string; outputMint: string; outAmount: bigint; quotedInAmount: bigint },
+): { record: TransactionRecord; index: number } {
+  const route = exactInAnswer.swapInstruction;
+  const stepAccounts = route.accounts.slice(route.accounts.findIndex((a: InstructionJson["accounts"][number]) => a.pubkey === step.ammProgram.toBase58()));
+  const [tokenProgram, user, source, destination] = route.accounts;
+  const none = { pubkey: route.programId, isSigner: false, isWritable: false };
+  const readonly = (pubkey: string) => ({ pubkey, isSigner: false, isWritable: false });
+  const data = jupiterCoder().instruction.encode("exactOutRoute", {
+    routePlan: [{ swap: { [step.variant]: {} }, percent: 100, inputIndex: 0, outputIndex: 1 }],
+    outAmount: new BN(step.outAmount.toString()),
+    quotedInAmount: new BN(step.quotedInAmount.toString()),
+    slippageBps: 50,
+    platformFeeBps: 0,
+  });
+  const eventAuthority = PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], new PublicKey(route.programId))[0].toBase58();
+  const exactOutRoute = {
+    programId: route.programId,
+    data: Buffer.from(data).toString("base64"),
+    accounts: [tokenProgram, user, source, destination, none, readonly(step.inputMint), readonly(step.outputMint), none, none, readonly(eventAuthority), readonly(route.programId), ...stepAccounts],
+  };
+  const { record } = executeSwapAnswer(localnet, { ...exactInAnswer, swapInstruction: exactOutRoute });
+  const index = record.transaction.message.compiledInstructions.findIndex((ix) => record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)));
+  return { record, index };
 }

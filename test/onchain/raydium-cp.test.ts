@@ -17,14 +17,12 @@ import {
   startOnchainStack,
 } from "./onchain-stack.js";
 import { RAYDIUM_CP_PROGRAM, raydiumCpQuote } from "./pools/raydium-cp.js";
-import { executeSwapAnswer, sendLegacy } from "./onchain-stack.js";
+import { executeExactOutAround, sendLegacy } from "./onchain-stack.js";
 import { createRaydiumCpPool } from "./pools/raydium-cp.js";
 import type { DemoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { Keypair, SystemProgram } from "@solana/web3.js";
 import { MINT_SIZE, TOKEN_2022_PROGRAM_ID, createInitializeMint2Instruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
-import { BN } from "@coral-xyz/anchor";
 
 const USDC = DEMO.usdcMint.toBase58();
 const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
@@ -103,29 +101,10 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
     // 2501 RequireEqViolated before any CPI to Raydium.
     const exactIn = await stack.rest({ userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote, useSharedAccounts: false, prioritizationFeeLamports: 0 });
     expect(exactIn.status).toBe(200);
-    const route = exactIn.body.swapInstruction;
-    const step = route.accounts.slice(route.accounts.findIndex((a: any) => a.pubkey === RAYDIUM_CP_PROGRAM.toBase58()));
-    const [tokenProgram, user, source, destination] = route.accounts;
-    const none = { pubkey: route.programId, isSigner: false, isWritable: false };
-    const ro = (pubkey: string) => ({ pubkey, isSigner: false, isWritable: false });
-    const data = jupiterCoder().instruction.encode("exactOutRoute", {
-      routePlan: [{ swap: { RaydiumCP: {} }, percent: 100, inputIndex: 0, outputIndex: 1 }],
-      outAmount: new BN(sdk.outAmount.toString()),
-      quotedInAmount: new BN(sdk.inAmount.toString()),
-      slippageBps: 50,
-      platformFeeBps: 0,
+    const executed = executeExactOutAround(stack.localnet, exactIn.body, {
+      ammProgram: RAYDIUM_CP_PROGRAM, variant: "RaydiumCP", inputMint: SOL, outputMint: USDC, outAmount: sdk.outAmount, quotedInAmount: sdk.inAmount,
     });
-    const eventAuthority = PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], new PublicKey(route.programId))[0].toBase58();
-    const exactOutRoute = {
-      programId: route.programId,
-      data: Buffer.from(data).toString("base64"),
-      accounts: [tokenProgram, user, source, destination, none, ro(SOL), ro(USDC), none, none, ro(eventAuthority), ro(route.programId), ...step],
-    };
-    const executed = executeSwapAnswer(stack.localnet, { ...exactIn.body, swapInstruction: exactOutRoute });
-    const index = executed.record.transaction.message.compiledInstructions.findIndex((ix) =>
-      executed.record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)),
-    );
-    expect(executed.record.err).toEqual({ InstructionError: [index, { Custom: 2501 }] });
+    expect(executed.record.err).toEqual({ InstructionError: [executed.index, { Custom: 2501 }] });
     expect(executed.record.logs.some((l) => l.startsWith(`Program ${RAYDIUM_CP_PROGRAM.toBase58()} invoke`))).toBe(false);
   });
 
