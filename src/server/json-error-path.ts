@@ -13,6 +13,7 @@ import { fromJson } from "@bufbuild/protobuf";
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import type { UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
+import { wrapUniversalHandler } from "./wrapped-handler.js";
 
 const JSON_OPTIONS = { ignoreUnknownFields: true } as const;
 const DECODE_ERROR = /^cannot decode (?:field|message) \S+ from JSON: /;
@@ -141,12 +142,5 @@ export function withJsonErrorPaths(handler: UniversalHandler): UniversalHandler 
     const res = await handler({ ...req, body });
     return res.status === 400 ? withJsonPath(res, handler.method.input, Buffer.concat(seen)) : res;
   };
-  return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames,
-    service: handler.service,
-    method: handler.method,
-    requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods,
-    supportedContentType: handler.supportedContentType,
-  });
+  return wrapUniversalHandler(handler, wrapped);
 }

@@ -21,6 +21,7 @@ import { codeToHttpStatus, errorFromJsonBytes, errorToJsonBytes } from "@connect
 import { findTrailerError, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { trailerFlag, trailerParse, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
 import { callInfoKey } from "./context.js";
+import { wrapUniversalHandler } from "./wrapped-handler.js";
 
 const PARSE_BINARY = "parse binary: ";
 
@@ -149,12 +150,5 @@ export function withRequestDecodeErrors(handler: UniversalHandler): UniversalHan
     if (connect.status !== res.status) rewritten();
     return connect;
   };
-  return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames,
-    service: handler.service,
-    method: handler.method,
-    requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods,
-    supportedContentType: handler.supportedContentType,
-  });
+  return wrapUniversalHandler(handler, wrapped);
 }
