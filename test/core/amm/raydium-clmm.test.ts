@@ -182,7 +182,7 @@ describe("Raydium CLMM adapter vs @raydium-io/raydium-sdk-v2", () => {
   }
 
   it("ExactOut: a classic-mint step builds; a Token-2022 (RaydiumClmmV2) step is refused, naming the variant", () => {
-    // Jupiter v6's exact-out routes answer 6016 SwapNotSupported for RaydiumClmmV2 (test/onchain/raydium-clmm-token-2022.test.ts).
+    // Jupiter v6's exact-out routes answer 6016 SwapNotSupported for RaydiumClmmV2 (test/onchain/raydium-clmm.test.ts).
     const exactOut = (token2022: { a: boolean; b: boolean }) => {
       const { sdk } = ourStep(realPool, realExtension, true, token2022);
       const decoded = raydiumClmmAdapter.decodePool(realPool);
