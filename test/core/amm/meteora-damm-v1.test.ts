@@ -22,7 +22,8 @@ import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { accountMap, swapParams } from "./reference-fixtures.js";
-import { jupiterStepOf, metasOf, mint, mintData, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount } from "./wave2-fixtures.js";
+import { jupiterStepOf, metasOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount } from "./wave2-fixtures.js";
+import { mintAccountData } from "../../fixtures/mint-account.js";
 import type { SeedAccount } from "./wave2-fixtures.js";
 
 const { ammProgram, vaultProgram } = createProgram(new Connection("http://127.0.0.1:9") as any);
@@ -59,7 +60,7 @@ async function dammV1Accounts(options: { enabled?: boolean; curve?: Curve } = {}
     out.push(
       { address: vaultPda, owner: METEORA_VAULT_PROGRAM_ID, data: vaultData },
       tokenAccount(tokenVaultPda, tokenMint, vaultPda, reserve),
-      { ...mint(lpMintPda, 9), data: mintData(9, reserve, vaultPda) },
+      { ...mint(lpMintPda, 9), data: mintAccountData(9, vaultPda, reserve) },
       tokenAccount(vaultLp, lpMintPda, POOL, reserve),
       tokenAccount(key(`damm v1 protocol fee ${side}`), tokenMint, POOL, 0n),
     );

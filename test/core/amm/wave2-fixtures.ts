@@ -1,33 +1,17 @@
 // Shared by the wave-2 AMM tests: SPL accounts written in SPL's own layouts, a one-step Jupiter
 // quote, and the step accounts of a swap instruction swapd returned over REST.
-import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { expect } from "vitest";
 import type { Localnet } from "../../../src/localnet/start-localnet.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { readReferenceJson } from "../../fixtures/reference.js";
+import { mintAccountData } from "../../fixtures/mint-account.js";
 import { jupiterQuote } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 
 export const RENT = 10_000_000n;
-
-export function mintData(decimals: number, supply = 0n, authority: PublicKey | null = null): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: authority ? 1 : 0,
-      mintAuthority: authority ?? PublicKey.default,
-      supply,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
 
 export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
   const data = Buffer.alloc(AccountLayout.span);
@@ -64,7 +48,7 @@ export function seedAccounts(localnet: Localnet, accounts: readonly SeedAccount[
 export const mint = (address: PublicKey, decimals: number, owner = TOKEN_PROGRAM_ID): SeedAccount => ({
   address,
   owner,
-  data: mintData(decimals),
+  data: mintAccountData(decimals, null, 0n),
 });
 
 export const tokenAccount = (address: PublicKey, mintKey: PublicKey, owner: PublicKey, amount: bigint): SeedAccount => ({
