@@ -84,7 +84,8 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
     LOG_LEVEL: opts.logLevel ?? "warn",
     ...opts.env,
   });
-  const nodeArgs = ["--import", "tsx"];
+  // The compiled service (`dist/main.js`, what the Docker image runs) needs no TypeScript loader.
+  const nodeArgs = (opts.entry ?? "src/main.ts").endsWith(".js") ? [] : ["--import", "tsx"];
   if (opts.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir);
   const child = spawn(process.execPath, [...nodeArgs, opts.entry ?? "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
 

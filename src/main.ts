@@ -207,6 +207,7 @@ async function startService(
     shutdown,
     services: { swap: swap.service, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
     restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
+    jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
     readiness: [...readiness, ...(extra.readiness ?? [])],
   });
   // Registered after the server, so it runs before the drain: waiting Executes answer at once

@@ -20,7 +20,8 @@
 import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { createContextValues, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { placeholderRestRoutes, unimplementedSwapService, unimplementedTriggerService } from "../api/unimplemented.js";
 import type { Config } from "../config.js";
@@ -45,6 +46,7 @@ import { createRestDispatch } from "./rest-dispatch.js";
 import { createShutdown, type Shutdown } from "./shutdown.js";
 import { createSinglePortServer } from "./single-port.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
+import { withUnaryJsonCodec, type UnaryJsonCodec } from "./unary-json-codec.js";
 
 export interface ExtraService {
   readonly service: DescService;
@@ -63,6 +65,8 @@ export interface StartServerOptions {
   readonly readiness?: readonly ReadinessCheck[];
   readonly extraServices?: readonly ExtraService[];
   readonly interceptors?: readonly Interceptor[];
+  /** Hand-written Connect JSON codecs of hot unary methods (unary-json-codec.ts); the rest use protobuf-es. */
+  readonly jsonCodecs?: readonly UnaryJsonCodec[];
   /** Shared shutdown; one is created if omitted. */
   readonly shutdown?: Shutdown;
   /** Sockets that send nothing recognisable within this time are dropped. Default 10 s. */
@@ -84,6 +88,24 @@ export { callInfoKey, streamShutdownKey, type CallInfo, type ReadinessCheck };
 
 /** What the Node adapter's request objects carry past connect-es, from our handler to its hooks. */
 const infoOf = new WeakMap<object, CallInfo>();
+
+/** connect-node's defaults, named so that the JSON codec path negotiates exactly as the router does. */
+const ACCEPT_COMPRESSION = [compressionGzip, compressionBrotli];
+const COMPRESS_MIN_BYTES = 1024;
+// Jupiter quotes carry fields the contract does not model (e.g. mostReliableAmmsQuoteReport);
+// Jupiter ignores unknown fields, and so do we. Responses always carry every field (empty
+// arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
+const JSON_OPTIONS = { ignoreUnknownFields: true, alwaysEmitImplicit: true } as const;
+
+/** The implementation of `method` among the served services, bound as connect-es binds it. */
+function implementationOf(
+  method: UnaryJsonCodec["method"],
+  services: readonly { readonly service: DescService; readonly impl: object | undefined }[],
+): ((request: never, context: never) => unknown) | undefined {
+  const served = services.find((s) => s.service.typeName === method.parent.typeName);
+  const fn = (served?.impl as Record<string, unknown> | undefined)?.[method.localName];
+  return typeof fn === "function" ? (fn as (request: never, context: never) => unknown).bind(served!.impl) : undefined;
+}
 const urlOf = new WeakMap<object, URL>();
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
@@ -113,15 +135,34 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
 
+  const interceptors = [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])];
+  const implementations = [
+    { service: SwapService, impl: { ...unimplementedSwapService, ...opts.services?.swap } },
+    { service: TriggerService, impl: { ...unimplementedTriggerService, ...opts.services?.trigger } },
+    ...extra,
+  ];
+  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
+    const codec = opts.jsonCodecs?.find((c) => c.method === handler.method);
+    const impl = codec && implementationOf(codec.method, implementations);
+    if (!codec || !impl) return handler;
+    return withUnaryJsonCodec(handler, codec, {
+      impl,
+      interceptors,
+      acceptCompression: ACCEPT_COMPRESSION,
+      compressMinBytes: COMPRESS_MIN_BYTES,
+      readMaxBytes: config.maxBodyBytes,
+      jsonOptions: JSON_OPTIONS,
+    });
+  };
+
   const routes = (router: ConnectRouter) => {
-    router.service(SwapService, { ...unimplementedSwapService, ...opts.services?.swap });
-    router.service(TriggerService, { ...unimplementedTriggerService, ...opts.services?.trigger });
-    for (const e of extra) router.service(e.service, e.impl);
+    for (const { service, impl } of implementations) router.service(service, impl);
     router.service(Health, health.impl());
     registerReflection(router, [...served, Health]);
     // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
     // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withRequestDecodeErrors(withJsonErrorPaths(h))));
+    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withJsonCodec(withRequestDecodeErrors(withJsonErrorPaths(h)))));
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };
@@ -129,11 +170,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const connectHandler = connectNodeAdapter({
     routes,
     readMaxBytes: config.maxBodyBytes,
-    // Jupiter quotes carry fields the contract does not model (e.g. mostReliableAmmsQuoteReport);
-    // Jupiter ignores unknown fields, and so do we. Responses always carry every field (empty
-    // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
-    jsonOptions: { ignoreUnknownFields: true, alwaysEmitImplicit: true },
-    interceptors: [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])],
+    acceptCompression: ACCEPT_COMPRESSION,
+    compressMinBytes: COMPRESS_MIN_BYTES,
+    jsonOptions: JSON_OPTIONS,
+    interceptors,
     contextValues: (req) => {
       const values = createContextValues();
       const info = infoOf.get(req);

@@ -9,6 +9,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
+import type { UnaryJsonCodec } from "../../server/unary-json-codec.js";
+import { swapInstructionsJsonCodec } from "./swap-instructions-json-codec.js";
 import { swapInstructionsRestRoute } from "./rest-swap-instructions.js";
 import { createSwapService } from "./swap-service.js";
 import { createSwapInstructions } from "./swap-instructions.js";
@@ -21,6 +23,8 @@ export interface SwapApi {
   readonly quote: QuoteApi;
   readonly service: ServiceImpl<typeof SwapService>;
   readonly restRoutes: readonly RestRoute[];
+  /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
+  readonly jsonCodecs: readonly UnaryJsonCodec[];
   /** Loads MARKETS_FILE and the discovered lookup tables. */
   start(): Promise<void>;
   close(): void;
@@ -38,6 +42,7 @@ export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: Qu
     quote,
     service: createSwapService(swapInstructions, quote.handlers),
     restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
+    jsonCodecs: [swapInstructionsJsonCodec],
     start: () => quote.start(),
     close: () => quote.close(),
   };
