@@ -94,6 +94,15 @@ function parsed(bytes: Uint8Array): unknown {
   }
 }
 
+/** The response text; a writer failure is an INTERNAL error with its message, as connect-es's serializer makes it. */
+function written(codec: UnaryJsonCodec, output: unknown): string {
+  try {
+    return codec.writeResponse(output as never);
+  } catch (e) {
+    throw ConnectError.from(e, Code.Internal);
+  }
+}
+
 /** `handler` (the router's handler of `codec.method`) with the codec's path in front of it. */
 export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCodec, options: UnaryJsonCodecOptions): UniversalHandler {
   const { method } = codec;
@@ -124,7 +133,7 @@ export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCo
     let body: Uint8Array;
     try {
       const output = await invokeUnaryImplementation(spec, context, input as never, [...options.interceptors]);
-      body = encoder.encode(codec.writeResponse(output as never));
+      body = encoder.encode(written(codec, output));
     } catch (e) {
       context.abort(e);
       const error = e instanceof ConnectError ? e : new ConnectError("internal error", Code.Internal, undefined, undefined, e);
