@@ -206,6 +206,8 @@ export async function startSwapStack(
     localnet?: { programsDir?: string | readonly string[]; accountsDir?: string };
     /** More server settings from the environment (e.g. API_KEYS, TLS_CERT_FILE). */
     serverEnv?: Record<string, string>;
+    /** false: Connect JSON through protobuf-es only, without the service's SwapInstructions codec path. */
+    jsonCodecs?: false;
   } = {},
 ): Promise<SwapStack> {
   const localnet = await startLocalnet({ port: 0, ...options.localnet });
@@ -219,7 +221,13 @@ export async function startSwapStack(
     random: options.random ?? (() => 0.5),
     ...(options.chainStateTtlMs !== undefined ? { chainStateTtlMs: options.chainStateTtlMs } : {}),
   });
-  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes, ...(options.serverEnv ? { env: options.serverEnv } : {}) });
+  const { server } = await startTestServer({
+    services: { swap: api.service },
+    restRoutes: api.restRoutes,
+    // As the service runs (main.ts): the hot call's Connect JSON takes its codec path.
+    ...(options.jsonCodecs === false ? {} : { jsonCodecs: api.jsonCodecs }),
+    ...(options.serverEnv ? { env: options.serverEnv } : {}),
+  });
 
   const protoDir = fileURLToPath(new URL("../../proto/", import.meta.url));
   const defs = protoLoader.loadSync(["swapd/swap/v1/swap.proto"], {
