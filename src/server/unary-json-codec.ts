@@ -69,7 +69,11 @@ export interface UnaryJsonCodecOptions {
 }
 
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+/**
+ * The reason a finished call's signal is aborted with: what AbortController.abort() would make
+ * (an AbortError DOMException), made once: abort() without a reason builds one per call (~10 µs of the path).
+ */
+const CALL_ENDED = new DOMException("This operation was aborted", "AbortError");
 
 /** The request's byte length when the call is one the codec may take; undefined otherwise. */
 function takenLength(req: UniversalServerRequest, readMaxBytes: number): number | undefined {
@@ -133,7 +137,7 @@ export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCo
     let body: Uint8Array;
     try {
       const output = await invokeUnaryImplementation(spec, context, input as never, [...options.interceptors]);
-      body = encoder.encode(written(codec, output));
+      body = Buffer.from(written(codec, output), "utf8");
     } catch (e) {
       context.abort(e);
       const error = e instanceof ConnectError ? e : new ConnectError("internal error", Code.Internal, undefined, undefined, e);
@@ -142,7 +146,7 @@ export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCo
       error.metadata.forEach((value, key) => context.responseHeader.set(key, value));
       body = errorToJsonBytes(error, jsonOptions);
     } finally {
-      context.abort();
+      context.abort(CALL_ENDED);
     }
     if (compression.response && body.byteLength >= options.compressMinBytes) {
       body = await compression.response.compress(body);

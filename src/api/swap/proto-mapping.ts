@@ -2,13 +2,12 @@
  * Proto ↔ domain for SwapService.SwapInstructions. Requests become the core's raw request (the
  * core validates); proto-only shapes the core does not model are refused here, before any RPC.
  */
-import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { PrioritizationInput, QuoteInput, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { ValidationError } from "../../core/validation-error.js";
-import { InstructionSchema, SwapInstructionsResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type {
+  ComputeBudgetPrioritization,
   Instruction,
   PrioritizationFeeLamports,
   PrioritizationType,
@@ -134,46 +133,49 @@ export function swapRequestFromProto(req: ProtoSwapInstructionsRequest): SwapIns
   };
 }
 
+// Responses are written as message literals rather than with protobuf-es's `create`, which
+// walks the schema for every message (a measurable share of a SwapInstructions call). Every
+// field is set, as `create` would set it; test/api/swap-proto-mapping.test.ts holds them to it.
+
 export function instructionToProto(ix: TransactionInstruction): Instruction {
-  return create(InstructionSchema, {
+  return {
+    $typeName: "swapd.swap.v1.Instruction",
     programId: base58Of(ix.programId),
-    accounts: ix.keys.map((k) => ({ pubkey: base58Of(k.pubkey), isSigner: k.isSigner, isWritable: k.isWritable })),
+    accounts: ix.keys.map((k) => ({ $typeName: "swapd.swap.v1.AccountMeta", pubkey: base58Of(k.pubkey), isSigner: k.isSigner, isWritable: k.isWritable })),
     data: new Uint8Array(ix.data),
-  });
+  };
 }
 
 export function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
   if (type === null) return undefined;
-  if (type.kind === "relayTip") return { kind: { case: "relayTip", value: { lamports: type.lamports } } } as PrioritizationType;
-  return {
-    kind: {
-      case: "computeBudget",
-      value: {
-        microLamports: type.microLamports,
-        ...(type.estimatedMicroLamports !== null ? { estimatedMicroLamports: type.estimatedMicroLamports } : {}),
-      },
-    },
-  } as PrioritizationType;
+  if (type.kind === "relayTip") {
+    return { $typeName: "swapd.swap.v1.PrioritizationType", kind: { case: "relayTip", value: { $typeName: "swapd.swap.v1.RelayTipPrioritization", lamports: type.lamports } } };
+  }
+  const computeBudget: ComputeBudgetPrioritization = { $typeName: "swapd.swap.v1.ComputeBudgetPrioritization", microLamports: type.microLamports };
+  if (type.estimatedMicroLamports !== null) computeBudget.estimatedMicroLamports = type.estimatedMicroLamports;
+  return { $typeName: "swapd.swap.v1.PrioritizationType", kind: { case: "computeBudget", value: computeBudget } };
 }
 
 export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstructionsResponse {
-  return create(SwapInstructionsResponseSchema, {
+  const { blockhash, lastValidBlockHeight, fetchedAtMs } = outcome.blockhashWithMetadata;
+  const response: SwapInstructionsResponse = {
+    $typeName: "swapd.swap.v1.SwapInstructionsResponse",
     computeBudgetInstructions: outcome.computeBudgetInstructions.map(instructionToProto),
     setupInstructions: outcome.setupInstructions.map(instructionToProto),
     swapInstruction: instructionToProto(outcome.swapInstruction),
-    ...(outcome.cleanupInstruction ? { cleanupInstruction: instructionToProto(outcome.cleanupInstruction) } : {}),
     otherInstructions: outcome.otherInstructions.map(instructionToProto),
     addressLookupTableAddresses: outcome.addressLookupTableAddresses.map((k) => base58Of(k)),
     prioritizationFeeLamports: outcome.prioritizationFeeLamports,
     computeUnitLimit: outcome.computeUnitLimit,
-    prioritizationType: prioritizationTypeToProto(outcome.prioritizationType),
-    ...(outcome.simulationSlot !== undefined ? { simulationSlot: outcome.simulationSlot } : {}),
-    ...(outcome.contextSlot !== undefined ? { contextSlot: outcome.contextSlot } : {}),
-    ...(outcome.simulationError ? { simulationError: outcome.simulationError } : {}),
-    blockhashWithMetadata: {
-      blockhash: outcome.blockhashWithMetadata.blockhash,
-      lastValidBlockHeight: outcome.blockhashWithMetadata.lastValidBlockHeight,
-      fetchedAt: timestampFromMs(outcome.blockhashWithMetadata.fetchedAtMs),
-    },
-  });
+    blockhashWithMetadata: { $typeName: "swapd.swap.v1.BlockhashWithMetadata", blockhash, lastValidBlockHeight, fetchedAt: timestampFromMs(fetchedAtMs) },
+  };
+  if (outcome.cleanupInstruction) response.cleanupInstruction = instructionToProto(outcome.cleanupInstruction);
+  const prioritizationType = prioritizationTypeToProto(outcome.prioritizationType);
+  if (prioritizationType) response.prioritizationType = prioritizationType;
+  if (outcome.simulationSlot !== undefined) response.simulationSlot = outcome.simulationSlot;
+  if (outcome.contextSlot !== undefined) response.contextSlot = outcome.contextSlot;
+  if (outcome.simulationError) {
+    response.simulationError = { $typeName: "swapd.swap.v1.SimulationError", errorCode: outcome.simulationError.errorCode, error: outcome.simulationError.error };
+  }
+  return response;
 }
