@@ -110,19 +110,28 @@ interface VaultAccounts {
   readonly lpMint: PublicKey;
 }
 
+// Decoded per account version (the live cache hands out one object per version): decoding the
+// vault, and printing the fresh keys it yields, was most of this AMM's cost per request.
+const decodedVaults = new WeakMap<AccountData, VaultAccounts & { readonly tokenMint: PublicKey }>();
+
 function vaultAccounts(vault: PublicKey, mint: PublicKey, accounts: AccountMap): VaultAccounts {
   const account = accounts.get(base58Of(vault));
   if (account === undefined) throw new AmmError(`Meteora vault ${vault.toBase58()} was not read`);
   if (account === null) throw new AmmError(`Meteora vault ${vault.toBase58()} of the pool does not exist`);
-  if (!account.owner.equals(METEORA_VAULT_PROGRAM_ID)) {
-    throw new AmmError(`account ${vault.toBase58()} is not owned by the Meteora vault program`);
+  let decoded = decodedVaults.get(account);
+  if (decoded === undefined) {
+    if (!account.owner.equals(METEORA_VAULT_PROGRAM_ID)) {
+      throw new AmmError(`account ${vault.toBase58()} is not owned by the Meteora vault program`);
+    }
+    expectAnchorAccount(account, VAULT_DISCRIMINATOR, VAULT_MIN_SIZE, "Meteora dynamic vault");
+    const d = vaultDecoder.decode(account.data);
+    decoded = { tokenMint: d.tokenMint, tokenVault: d.tokenVault, lpMint: d.lpMint };
+    decodedVaults.set(account, decoded);
   }
-  expectAnchorAccount(account, VAULT_DISCRIMINATOR, VAULT_MIN_SIZE, "Meteora dynamic vault");
-  const d = vaultDecoder.decode(account.data);
-  if (!d.tokenMint.equals(mint)) {
-    throw new AmmError(`Meteora vault ${vault.toBase58()} holds ${d.tokenMint.toBase58()}, not the pool's ${mint.toBase58()}`);
+  if (!decoded.tokenMint.equals(mint)) {
+    throw new AmmError(`Meteora vault ${vault.toBase58()} holds ${decoded.tokenMint.toBase58()}, not the pool's ${mint.toBase58()}`);
   }
-  return { tokenVault: d.tokenVault, lpMint: d.lpMint };
+  return decoded;
 }
 
 // ── Build ───────────────────────────────────────────────────────────────────────────────────
