@@ -19,7 +19,7 @@
  */
 import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
-import { createContextValues, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
+import { createContextValues, createServiceImplSpec, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
@@ -97,15 +97,6 @@ const COMPRESS_MIN_BYTES = 1024;
 // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
 const JSON_OPTIONS = { ignoreUnknownFields: true, alwaysEmitImplicit: true } as const;
 
-/** The implementation of `method` among the served services, bound as connect-es binds it. */
-function implementationOf(
-  method: UnaryJsonCodec["method"],
-  services: readonly { readonly service: DescService; readonly impl: object | undefined }[],
-): ((request: never, context: never) => unknown) | undefined {
-  const served = services.find((s) => s.service.typeName === method.parent.typeName);
-  const fn = (served?.impl as Record<string, unknown> | undefined)?.[method.localName];
-  return typeof fn === "function" ? (fn as (request: never, context: never) => unknown).bind(served!.impl) : undefined;
-}
 const urlOf = new WeakMap<object, URL>();
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
@@ -143,10 +134,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   ];
   const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
     const codec = opts.jsonCodecs?.find((c) => c.method === handler.method);
-    const impl = codec && implementationOf(codec.method, implementations);
-    if (!codec || !impl) return handler;
+    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
+    if (!codec || !served) return handler;
     return withUnaryJsonCodec(handler, codec, {
-      impl,
+      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
       interceptors,
       acceptCompression: ACCEPT_COMPRESSION,
       compressMinBytes: COMPRESS_MIN_BYTES,

@@ -15,7 +15,7 @@
  * protobuf-es's (`test/api/swap-instructions-json.test.ts`).
  */
 import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, createHandlerContext, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createHandlerContext, type Interceptor, type MethodImplSpec } from "@connectrpc/connect";
 import {
   compressionNegotiate,
   createAsyncIterable,
@@ -54,8 +54,8 @@ export interface UnaryJsonCodec<I extends DescMessage = DescMessage, O extends D
 }
 
 export interface UnaryJsonCodecOptions {
-  /** The method's implementation, as registered with the router. */
-  readonly impl: (request: never, context: never) => unknown;
+  /** The method's implementation, as the router holds it (`createServiceImplSpec`). */
+  readonly spec: MethodImplSpec;
   /** The router's interceptors, in the router's order. */
   readonly interceptors: readonly Interceptor[];
   /** The router's compressions (`acceptCompression`). */
@@ -110,7 +110,8 @@ function written(codec: UnaryJsonCodec, output: unknown): string {
 /** `handler` (the router's handler of `codec.method`) with the codec's path in front of it. */
 export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCodec, options: UnaryJsonCodecOptions): UniversalHandler {
   const { method } = codec;
-  const spec = { kind: "unary", method, impl: options.impl } as unknown as Parameters<typeof invokeUnaryImplementation>[0];
+  const { spec } = options;
+  if (spec.kind !== "unary" || spec.method !== method) throw new Error(`the JSON codec of ${method.parent.typeName}.${method.name} needs that unary method's implementation`);
   const jsonOptions = options.jsonOptions ?? {};
   /** A body that is not what its length promised, answered as connect-es answers it. */
   const unreadable = (error: unknown): UniversalServerResponse => {

@@ -63,123 +63,64 @@ function double(json: unknown): number {
   return json;
 }
 
-/** A key that names a field by its proto name: protobuf-es accepts it, and checks it against the JSON name. */
-function protoNamed(names: ReadonlySet<string>, key: string): void {
-  if (names.has(key)) throw NOT_PLAIN;
-}
+/** A reader of one JSON value: its message or scalar, or NOT_PLAIN thrown for anything but its plain form. */
+type Reader<T> = (json: unknown) => T;
+type FieldReaders<M> = { readonly [K in Exclude<keyof M, "$typeName">]?: Reader<NonNullable<M[K]>> };
 
-const PLATFORM_FEE_PROTO_NAMES = new Set(["fee_bps"]);
-function platformFee(json: unknown): PlatformFee {
-  const o = object(json);
-  const m: PlatformFee = { $typeName: "swapd.swap.v1.PlatformFee", amount: 0n, feeBps: 0 };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "amount":
-        m.amount = v === null ? 0n : u64(v);
-        break;
-      case "feeBps":
-        m.feeBps = v === null ? 0 : u32(v);
-        break;
-      default:
-        protoNamed(PLATFORM_FEE_PROTO_NAMES, key);
-    }
+/** The proto names (`in_amount`) of JSON names (`inAmount`) that differ from them. */
+function protoNamesOf(jsonNames: Iterable<string>): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const name of jsonNames) {
+    const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snake !== name) names.add(snake);
   }
-  return m;
+  return names;
 }
 
-const SWAP_INFO_PROTO_NAMES = new Set(["amm_key", "input_mint", "output_mint", "in_amount", "out_amount", "fee_amount", "fee_mint"]);
-function swapInfo(json: unknown): SwapInfo {
-  const o = object(json);
-  const m: SwapInfo = {
-    $typeName: "swapd.swap.v1.SwapInfo",
-    ammKey: "",
-    label: "",
-    inputMint: "",
-    outputMint: "",
-    inAmount: 0n,
-    outAmount: 0n,
-    feeMint: "",
+/**
+ * A message reader from its zero message and the reader of each field, by JSON name (the same as
+ * the local name for every field here). `null` leaves a field as the zero message has it — unset
+ * for optional and message fields, the zero value otherwise — which is protobuf-es's reading (a
+ * key appears once: the caller has refused duplicates). A key that names a field by its proto name
+ * is protobuf-es's to judge (it accepts it, and checks it against the JSON name).
+ */
+function message<M extends object>(zero: () => M, readers: FieldReaders<M>): Reader<M> {
+  const fields = new Map<string, Reader<unknown>>(Object.entries(readers) as [string, Reader<unknown>][]);
+  const protoNames = protoNamesOf(fields.keys());
+  return (json) => {
+    const o = object(json);
+    const m = zero() as Record<string, unknown>;
+    for (const key in o) {
+      const read = fields.get(key);
+      if (read === undefined) {
+        if (protoNames.has(key)) throw NOT_PLAIN;
+        continue;
+      }
+      const v = o[key];
+      if (v !== null) m[key] = read(v);
+    }
+    return m as M;
   };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "ammKey":
-        m.ammKey = v === null ? "" : string(v);
-        break;
-      case "label":
-        m.label = v === null ? "" : string(v);
-        break;
-      case "inputMint":
-        m.inputMint = v === null ? "" : string(v);
-        break;
-      case "outputMint":
-        m.outputMint = v === null ? "" : string(v);
-        break;
-      case "inAmount":
-        m.inAmount = v === null ? 0n : u64(v);
-        break;
-      case "outAmount":
-        m.outAmount = v === null ? 0n : u64(v);
-        break;
-      case "feeAmount":
-        if (v === null) delete m.feeAmount;
-        else m.feeAmount = u64(v);
-        break;
-      case "feeMint":
-        m.feeMint = v === null ? "" : string(v);
-        break;
-      default:
-        protoNamed(SWAP_INFO_PROTO_NAMES, key);
-    }
-  }
-  return m;
 }
 
-const ROUTE_PLAN_STEP_PROTO_NAMES = new Set(["swap_info"]);
-function routePlanStep(json: unknown): RoutePlanStep {
-  const o = object(json);
-  const m: RoutePlanStep = { $typeName: "swapd.swap.v1.RoutePlanStep" };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "swapInfo":
-        if (v === null) delete m.swapInfo;
-        else m.swapInfo = swapInfo(v);
-        break;
-      case "percent":
-        if (v === null) delete m.percent;
-        else m.percent = u32(v);
-        break;
-      case "bps":
-        if (v === null) delete m.bps;
-        else m.bps = u32(v);
-        break;
-      default:
-        protoNamed(ROUTE_PLAN_STEP_PROTO_NAMES, key);
-    }
-  }
-  return m;
+function list<T>(read: Reader<T>): Reader<T[]> {
+  return (json) => {
+    if (!Array.isArray(json)) throw NOT_PLAIN;
+    return json.map(read);
+  };
 }
 
-const QUOTE_PROTO_NAMES = new Set([
-  "input_mint",
-  "in_amount",
-  "output_mint",
-  "out_amount",
-  "other_amount_threshold",
-  "swap_mode",
-  "slippage_bps",
-  "platform_fee",
-  "price_impact_pct",
-  "route_plan",
-  "context_slot",
-  "time_taken",
-  "swap_usd_value",
-]);
-function quoteResponse(json: unknown): QuoteResponse {
-  const o = object(json);
-  const m: QuoteResponse = {
+const platformFee = message<PlatformFee>(() => ({ $typeName: "swapd.swap.v1.PlatformFee", amount: 0n, feeBps: 0 }), { amount: u64, feeBps: u32 });
+
+const swapInfo = message<SwapInfo>(
+  () => ({ $typeName: "swapd.swap.v1.SwapInfo", ammKey: "", label: "", inputMint: "", outputMint: "", inAmount: 0n, outAmount: 0n, feeMint: "" }),
+  { ammKey: string, label: string, inputMint: string, outputMint: string, inAmount: u64, outAmount: u64, feeAmount: u64, feeMint: string },
+);
+
+const routePlanStep = message<RoutePlanStep>(() => ({ $typeName: "swapd.swap.v1.RoutePlanStep" }), { swapInfo, percent: u32, bps: u32 });
+
+const quoteResponse = message<QuoteResponse>(
+  () => ({
     $typeName: "swapd.swap.v1.QuoteResponse",
     inputMint: "",
     inAmount: 0n,
@@ -193,164 +134,65 @@ function quoteResponse(json: unknown): QuoteResponse {
     contextSlot: 0n,
     timeTaken: 0,
     swapUsdValue: "",
-  };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "inputMint":
-        m.inputMint = v === null ? "" : string(v);
-        break;
-      case "inAmount":
-        m.inAmount = v === null ? 0n : u64(v);
-        break;
-      case "outputMint":
-        m.outputMint = v === null ? "" : string(v);
-        break;
-      case "outAmount":
-        m.outAmount = v === null ? 0n : u64(v);
-        break;
-      case "otherAmountThreshold":
-        m.otherAmountThreshold = v === null ? 0n : u64(v);
-        break;
-      case "swapMode":
-        m.swapMode = v === null ? "" : string(v);
-        break;
-      case "slippageBps":
-        m.slippageBps = v === null ? 0 : u32(v);
-        break;
-      case "platformFee":
-        if (v === null) delete m.platformFee;
-        else m.platformFee = platformFee(v);
-        break;
-      case "priceImpactPct":
-        m.priceImpactPct = v === null ? "" : string(v);
-        break;
-      case "routePlan":
-        if (v === null) break;
-        if (!Array.isArray(v)) throw NOT_PLAIN;
-        for (const step of v) m.routePlan.push(routePlanStep(step));
-        break;
-      case "contextSlot":
-        m.contextSlot = v === null ? 0n : u64(v);
-        break;
-      case "timeTaken":
-        m.timeTaken = v === null ? 0 : double(v);
-        break;
-      case "swapUsdValue":
-        m.swapUsdValue = v === null ? "" : string(v);
-        break;
-      default:
-        protoNamed(QUOTE_PROTO_NAMES, key);
-    }
-  }
-  return m;
-}
+  }),
+  {
+    inputMint: string,
+    inAmount: u64,
+    outputMint: string,
+    outAmount: u64,
+    otherAmountThreshold: u64,
+    swapMode: string,
+    slippageBps: u32,
+    platformFee,
+    priceImpactPct: string,
+    routePlan: list(routePlanStep),
+    contextSlot: u64,
+    timeTaken: double,
+    swapUsdValue: string,
+  },
+);
 
-const PRIORITY_LEVEL_PROTO_NAMES = new Set(["priority_level", "max_lamports"]);
-function priorityLevelWithMaxLamports(json: unknown): PriorityLevelWithMaxLamports {
-  const o = object(json);
-  const m: PriorityLevelWithMaxLamports = {
-    $typeName: "swapd.swap.v1.PriorityLevelWithMaxLamports",
-    priorityLevel: "",
-    maxLamports: 0n,
-    global: false,
-  };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "priorityLevel":
-        m.priorityLevel = v === null ? "" : string(v);
-        break;
-      case "maxLamports":
-        m.maxLamports = v === null ? 0n : u64(v);
-        break;
-      case "global":
-        m.global = v === null ? false : bool(v);
-        break;
-      default:
-        protoNamed(PRIORITY_LEVEL_PROTO_NAMES, key);
-    }
-  }
-  return m;
-}
+const priorityLevelWithMaxLamports = message<PriorityLevelWithMaxLamports>(
+  () => ({ $typeName: "swapd.swap.v1.PriorityLevelWithMaxLamports", priorityLevel: "", maxLamports: 0n, global: false }),
+  { priorityLevel: string, maxLamports: u64, global: bool },
+);
 
-function relayTipLamportsWithPayer(json: unknown): RelayTipLamportsWithPayer {
-  const o = object(json);
-  const m: RelayTipLamportsWithPayer = { $typeName: "swapd.swap.v1.RelayTipLamportsWithPayer", lamports: 0n, payer: "" };
-  for (const key in o) {
-    const v = o[key];
-    if (key === "lamports") m.lamports = v === null ? 0n : u64(v);
-    else if (key === "payer") m.payer = v === null ? "" : string(v);
-  }
-  return m;
-}
+const relayTipLamportsWithPayer = message<RelayTipLamportsWithPayer>(
+  () => ({ $typeName: "swapd.swap.v1.RelayTipLamportsWithPayer", lamports: 0n, payer: "" }),
+  { lamports: u64, payer: string },
+);
 
-const PRIORITIZATION_PROTO_NAMES = new Set([
-  "priority_level_with_max_lamports",
-  "relay_tip_lamports",
-  "relay_tip_lamports_with_payer",
-  "auto_multiplier",
+type FeeKind = PrioritizationFeeLamports["kind"];
+/** The `kind` oneof's members by JSON name. */
+const FEE_KINDS = new Map<string, (json: unknown) => FeeKind>([
+  ["lamports", (v) => ({ case: "lamports", value: u64(v) })],
+  ["priorityLevelWithMaxLamports", (v) => ({ case: "priorityLevelWithMaxLamports", value: priorityLevelWithMaxLamports(v) })],
+  ["relayTipLamports", (v) => ({ case: "relayTipLamports", value: u64(v) })],
+  ["relayTipLamportsWithPayer", (v) => ({ case: "relayTipLamportsWithPayer", value: relayTipLamportsWithPayer(v) })],
+  ["auto", (v) => ({ case: "auto", value: bool(v) })],
+  ["autoMultiplier", (v) => ({ case: "autoMultiplier", value: u32(v) })],
+  ["disabled", (v) => ({ case: "disabled", value: bool(v) })],
 ]);
+const FEE_KIND_PROTO_NAMES = protoNamesOf(FEE_KINDS.keys());
+
 /** One member of the `kind` oneof at most; a second one, or a null member, is protobuf-es's to judge. */
 function prioritizationFeeLamports(json: unknown): PrioritizationFeeLamports {
   const o = object(json);
   const m: PrioritizationFeeLamports = { $typeName: "swapd.swap.v1.PrioritizationFeeLamports", kind: { case: undefined } };
   for (const key in o) {
-    const v = o[key];
-    let kind: PrioritizationFeeLamports["kind"];
-    switch (key) {
-      case "lamports":
-        kind = { case: "lamports", value: u64(v) };
-        break;
-      case "priorityLevelWithMaxLamports":
-        kind = { case: "priorityLevelWithMaxLamports", value: priorityLevelWithMaxLamports(v) };
-        break;
-      case "relayTipLamports":
-        kind = { case: "relayTipLamports", value: u64(v) };
-        break;
-      case "relayTipLamportsWithPayer":
-        kind = { case: "relayTipLamportsWithPayer", value: relayTipLamportsWithPayer(v) };
-        break;
-      case "auto":
-        kind = { case: "auto", value: bool(v) };
-        break;
-      case "autoMultiplier":
-        kind = { case: "autoMultiplier", value: u32(v) };
-        break;
-      case "disabled":
-        kind = { case: "disabled", value: bool(v) };
-        break;
-      default:
-        protoNamed(PRIORITIZATION_PROTO_NAMES, key);
-        continue;
+    const read = FEE_KINDS.get(key);
+    if (read === undefined) {
+      if (FEE_KIND_PROTO_NAMES.has(key)) throw NOT_PLAIN;
+      continue;
     }
     if (m.kind.case !== undefined) throw NOT_PLAIN;
-    m.kind = kind;
+    m.kind = read(o[key]);
   }
   return m;
 }
 
-const REQUEST_PROTO_NAMES = new Set([
-  "user_public_key",
-  "quote_response",
-  "wrap_and_unwrap_sol",
-  "use_shared_accounts",
-  "fee_account",
-  "tracking_account",
-  "prioritization_fee_lamports",
-  "as_legacy_transaction",
-  "destination_token_account",
-  "dynamic_compute_unit_limit",
-  "skip_user_accounts_rpc_calls",
-  "dynamic_slippage",
-  "compute_unit_price_micro_lamports",
-  "blockhash_slots_to_expiry",
-  "use_token_ledger",
-]);
-
-function request(json: unknown): SwapInstructionsRequest {
-  const o = object(json);
-  const m: SwapInstructionsRequest = {
+const request = message<SwapInstructionsRequest>(
+  () => ({
     $typeName: "swapd.swap.v1.SwapInstructionsRequest",
     userPublicKey: "",
     payer: "",
@@ -362,70 +204,26 @@ function request(json: unknown): SwapInstructionsRequest {
     skipUserAccountsRpcCalls: false,
     dynamicSlippage: false,
     useTokenLedger: false,
-  };
-  for (const key in o) {
-    const v = o[key];
-    switch (key) {
-      case "userPublicKey":
-        m.userPublicKey = v === null ? "" : string(v);
-        break;
-      case "quoteResponse":
-        if (v === null) delete m.quoteResponse;
-        else m.quoteResponse = quoteResponse(v);
-        break;
-      case "payer":
-        m.payer = v === null ? "" : string(v);
-        break;
-      case "wrapAndUnwrapSol":
-        if (v === null) delete m.wrapAndUnwrapSol;
-        else m.wrapAndUnwrapSol = bool(v);
-        break;
-      case "useSharedAccounts":
-        if (v === null) delete m.useSharedAccounts;
-        else m.useSharedAccounts = bool(v);
-        break;
-      case "feeAccount":
-        m.feeAccount = v === null ? "" : string(v);
-        break;
-      case "trackingAccount":
-        m.trackingAccount = v === null ? "" : string(v);
-        break;
-      case "prioritizationFeeLamports":
-        if (v === null) delete m.prioritizationFeeLamports;
-        else m.prioritizationFeeLamports = prioritizationFeeLamports(v);
-        break;
-      case "asLegacyTransaction":
-        m.asLegacyTransaction = v === null ? false : bool(v);
-        break;
-      case "destinationTokenAccount":
-        m.destinationTokenAccount = v === null ? "" : string(v);
-        break;
-      case "dynamicComputeUnitLimit":
-        m.dynamicComputeUnitLimit = v === null ? false : bool(v);
-        break;
-      case "skipUserAccountsRpcCalls":
-        m.skipUserAccountsRpcCalls = v === null ? false : bool(v);
-        break;
-      case "dynamicSlippage":
-        m.dynamicSlippage = v === null ? false : bool(v);
-        break;
-      case "computeUnitPriceMicroLamports":
-        if (v === null) delete m.computeUnitPriceMicroLamports;
-        else m.computeUnitPriceMicroLamports = u64(v);
-        break;
-      case "blockhashSlotsToExpiry":
-        if (v === null) delete m.blockhashSlotsToExpiry;
-        else m.blockhashSlotsToExpiry = u32(v);
-        break;
-      case "useTokenLedger":
-        m.useTokenLedger = v === null ? false : bool(v);
-        break;
-      default:
-        protoNamed(REQUEST_PROTO_NAMES, key);
-    }
-  }
-  return m;
-}
+  }),
+  {
+    userPublicKey: string,
+    quoteResponse,
+    payer: string,
+    wrapAndUnwrapSol: bool,
+    useSharedAccounts: bool,
+    feeAccount: string,
+    trackingAccount: string,
+    prioritizationFeeLamports,
+    asLegacyTransaction: bool,
+    destinationTokenAccount: string,
+    dynamicComputeUnitLimit: bool,
+    skipUserAccountsRpcCalls: bool,
+    dynamicSlippage: bool,
+    computeUnitPriceMicroLamports: u64,
+    blockhashSlotsToExpiry: u32,
+    useTokenLedger: bool,
+  },
+);
 
 /** The request message, or undefined when the JSON is not in its plain form (protobuf-es then reads it). */
 export function swapInstructionsRequestFromJson(json: unknown): SwapInstructionsRequest | undefined {

@@ -106,13 +106,14 @@ export function decodeMeteoraDammV1Pool(account: AccountData): MeteoraDammV1Pool
 // The two vaults, for their token accounts and LP mints.
 
 interface VaultAccounts {
+  readonly tokenMint: PublicKey;
   readonly tokenVault: PublicKey;
   readonly lpMint: PublicKey;
 }
 
 // Decoded per account version (the live cache hands out one object per version): decoding the
 // vault, and printing the fresh keys it yields, was most of this AMM's cost per request.
-const decodedVaults = new WeakMap<AccountData, VaultAccounts & { readonly tokenMint: PublicKey }>();
+const decodedVaults = new WeakMap<AccountData, VaultAccounts>();
 
 function vaultAccounts(vault: PublicKey, mint: PublicKey, accounts: AccountMap): VaultAccounts {
   const account = accounts.get(base58Of(vault));
