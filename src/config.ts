@@ -65,8 +65,10 @@ export interface Config {
   readonly livePollMs: number;
   /** Most accounts the live cache holds (and subscribes). */
   readonly liveAccountsMax: number;
-  /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
+  /** The oldest live state memory answers with, since the stream last proved it current (a frozen or down stream past it: requests read from the RPC), ms. */
   readonly liveMaxStalenessMs: number;
+  /** A live stream (re)connect — handshake and subscriptions — must finish within this, ms. */
+  readonly liveConnectTimeoutMs: number;
   /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
@@ -214,7 +216,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
   const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
-  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
+  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 1_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const liveConnectTimeoutMs = int("LIVE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -239,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     livePollMs,
     liveAccountsMax,
     liveMaxStalenessMs,
+    liveConnectTimeoutMs,
     marketsFile,
     marketDiscoveryTtlMs,
     intermediateTokens,

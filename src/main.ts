@@ -119,6 +119,7 @@ async function startService(
       source: liveSource,
       maxAccounts: config.liveAccountsMax,
       maxStalenessMs: config.liveMaxStalenessMs,
+      connectTimeoutMs: config.liveConnectTimeoutMs,
       onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),
     });
     const started = live;
