@@ -7,7 +7,14 @@
 // cache reports degraded (what /readyz shows), and once the path heals the stream reconnects and
 // memory answers again. For the websocket and Yellowstone sources; and the polling source when
 // its RPC reads hang.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { LiveAccountCache } from "../../src/chain/live/live-account-cache.js";
+import { PollingAccountStream } from "../../src/chain/live/polling-account-stream.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
+import type { Localnet } from "../../src/localnet/start-localnet.js";
+import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { liveStreamTimeoutsTotal } from "../../src/chain/live/live-metrics.js";
 import type { LiveSource } from "../../src/chain/live/live-chain.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
@@ -130,5 +137,65 @@ describe.skipIf(!HAS_CHAIN_DIR).each(sources)("a frozen $name stream", ({ name, 
     const after = await stack.swap(whirlpoolRequest(1));
     expect(swapAccounts(after.body)).toEqual(expect.arrayContaining(expectedTickArrays(stack.localnet, SOL_USDC, true)));
     expect(stack.localnet.stats().calls.getMultipleAccounts ?? 0).toBe(reads);
+  });
+});
+
+// The polling source's liveness is its own lag: its RPC reads go through a proxy that blackholes
+// (they hang until the chain's timeout), while the cache's own reads go straight to the chain.
+// Past interval + staleness bound with no completed round, the cache reads through; once rounds
+// complete again, memory answers.
+describe.skipIf(!HAS_CHAIN_DIR)("a polling source whose reads hang", () => {
+  let localnet: Localnet;
+  let proxy: TcpProxy;
+  let direct: RpcSolanaChain;
+  let proxied: RpcSolanaChain;
+  let cache: LiveAccountCache;
+  const POLL_MS = 100;
+  beforeAll(async () => {
+    localnet = await startLocalnet({ accountsDir: join(CHAIN_DIR!, "accounts") });
+    const url = new URL(localnet.url);
+    proxy = await startTcpProxy(url.hostname, Number(url.port));
+    direct = new RpcSolanaChain({ url: localnet.url });
+    proxied = new RpcSolanaChain({ url: `http://127.0.0.1:${proxy.port}`, timeoutMs: 1_500, attemptTimeoutMs: 1_500, maxRetries: 0 });
+    cache = new LiveAccountCache({ chain: direct, stream: new PollingAccountStream(proxied, POLL_MS, MAX_STALENESS_MS), maxStalenessMs: MAX_STALENESS_MS });
+  });
+  afterAll(async () => {
+    await cache?.close();
+    direct?.close();
+    proxied?.close();
+    await proxy?.close();
+    await localnet?.close();
+  });
+
+  const poolBytes = () => Buffer.from(localnet.getAccount(SOL_USDC)!.data);
+
+  test("no answer from memory older than the bound; memory again once rounds complete", async () => {
+    await cache.ensure([SOL_USDC]);
+    await waitFor("memory answers", () => cache.get(SOL_USDC) !== undefined && cache.status().detail === "live");
+    const pool = whirlpoolOnChain(localnet, SOL_USDC);
+    proxy.blackhole();
+    const frozenAt = Date.now();
+    writePoolTick(localnet, SOL_USDC, pool.tickCurrentIndex + ARRAY_SPAN);
+    const current = poolBytes();
+    let late = 0;
+    let stale = 0;
+    let degradedSeen = false;
+    while (Date.now() - frozenAt < 2_500) {
+      const sentAt = Date.now();
+      const got = (await cache.ensure([SOL_USDC])).get(SOL_USDC.toBase58())!;
+      if (sentAt - frozenAt > POLL_MS + MAX_STALENESS_MS + SLOT_MS) {
+        late++;
+        if (!Buffer.from(got.account!.data).equals(current)) stale++;
+        if (cache.status().degraded) degradedSeen = true;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(late).toBeGreaterThan(5);
+    expect(stale).toBe(0);
+    expect(degradedSeen).toBe(true);
+
+    proxy.restore();
+    await waitFor("memory answering again", () => cache.get(SOL_USDC) !== undefined, 10_000);
+    expect(Buffer.from(cache.get(SOL_USDC)!.account!.data).equals(poolBytes())).toBe(true);
   });
 });
