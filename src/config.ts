@@ -69,6 +69,8 @@ export interface Config {
   readonly liveMaxStalenessMs: number;
   /** A live stream (re)connect — handshake and subscriptions — must finish within this, ms. */
   readonly liveConnectTimeoutMs: number;
+  /** `/metrics` is rendered at most once per this, ms (scrapes meanwhile share the render); 0 = every scrape. */
+  readonly metricsCacheMs: number;
   /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
@@ -200,6 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     h2IdleTimeoutMs: ms("H2_IDLE_TIMEOUT_MS", d.h2IdleTimeoutMs),
     h2MaxConcurrentStreams: count("H2_MAX_CONCURRENT_STREAMS", d.h2MaxConcurrentStreams, 10_000),
     h2MaxResetsPerSecond: count("H2_MAX_RESETS_PER_SECOND", d.h2MaxResetsPerSecond, 100_000),
+    h2MaxSessionsPerSecond: count("H2_MAX_SESSIONS_PER_SECOND", d.h2MaxSessionsPerSecond, 100_000),
+    h2PenaltyMs: ms("H2_PENALTY_MS", d.h2PenaltyMs),
     maxConnections: count("MAX_CONNECTIONS", d.maxConnections, 1_000_000),
   };
   const edge = loadEdgeSettings(env, problems);
@@ -217,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
   const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
   const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
   const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 1_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const metricsCacheMs = int("METRICS_CACHE_MS", 1_000, 0, 60_000, "must be an integer 0–60000 (ms)");
   const liveConnectTimeoutMs = int("LIVE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -243,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     liveAccountsMax,
     liveMaxStalenessMs,
     liveConnectTimeoutMs,
+    metricsCacheMs,
     marketsFile,
     marketDiscoveryTtlMs,
     intermediateTokens,

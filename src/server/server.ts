@@ -121,7 +121,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const rest = new RestRouter([
     ...placeholderRestRoutes,
     ...(opts.restRoutes ?? []),
-    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown }),
+    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown, metricsCacheMs: config.metricsCacheMs }),
   ]);
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
