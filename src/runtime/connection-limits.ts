@@ -274,6 +274,11 @@ function watchSending(session: http2.ServerHttp2Session, limits: ConnectionLimit
   };
 }
 
+/** Ended by RST_STREAM (mostly the client's CANCEL) rather than by a complete exchange. */
+function resetByPeer(stream: http2.ServerHttp2Stream): boolean {
+  return stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR;
+}
+
 /** Watches one session: idle timeout, reset flood (per session and per address), send stalls. */
 function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard): void {
   const address = session.socket?.remoteAddress ?? "unknown";
@@ -306,17 +311,37 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
     endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
   };
   armIdle();
-  session.on("stream", (stream: http2.ServerHttp2Stream) => {
+  // One read of the socket may carry thousands of HEADERS + RST_STREAM pairs, all processed before
+  // any stream's 'close' event: a reset is counted as soon as the next stream arrives (nghttp2 has
+  // closed the reset stream by then), not only at its 'close'.
+  const unseen = new Set<http2.ServerHttp2Stream>();
+  const counted = new WeakSet<http2.ServerHttp2Stream>();
+  const countReset = (stream: http2.ServerHttp2Stream) => {
+    if (counted.has(stream) || session.destroyed) return;
+    counted.add(stream);
+    onPeerReset();
+  };
+  // Before the server's own listener (which calls the request handler).
+  session.prependListener("stream", (stream: http2.ServerHttp2Stream) => {
+    for (const earlier of unseen) {
+      if (!earlier.closed) continue;
+      unseen.delete(earlier);
+      if (resetByPeer(earlier)) countReset(earlier);
+    }
+    if (flooded) {
+      stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      return;
+    }
+    unseen.add(stream);
     open++;
     clearTimeout(idleTimer);
     sending.opened(stream);
     stream.once("close", () => {
-      // Ended by RST_STREAM (mostly the client's CANCEL) rather than by a complete exchange; not
-      // counted when the session itself is going (its streams end with it).
-      const completed = stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR;
-      if (!completed && !session.destroyed) onPeerReset();
+      unseen.delete(stream);
+      // Not counted when the session itself is going (its streams end with it).
+      if (resetByPeer(stream)) countReset(stream);
       open--;
-      sending.closed(stream, completed);
+      sending.closed(stream, !resetByPeer(stream));
       if (open === 0) armIdle();
     });
   });
@@ -324,6 +349,39 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
     clearTimeout(idleTimer);
     sending.stop();
   });
+}
+
+type Http2Handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
+
+/** Health and readiness: the reserved lane. */
+const PRIORITY_PATHS = new Set(["/healthz", "/readyz", "/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"]);
+
+/**
+ * The HTTP/2 request handler with a reserved lane: health and readiness requests are handled at
+ * once; every other request waits for the end of the current read of frames (setImmediate), so
+ * that the probes of a batch are answered ahead of the rest of it, and a request whose stream
+ * was reset meanwhile (a rapid-reset flood sends HEADERS and RST_STREAM together) costs no
+ * handler call at all.
+ */
+export function http2RequestLanes(handler: Http2Handler): Http2Handler {
+  let queue: Array<() => void> = [];
+  const drain = () => {
+    const batch = queue;
+    queue = [];
+    for (const run of batch) run();
+  };
+  return (req, res) => {
+    const path = req.url.split("?", 1)[0]!;
+    if (PRIORITY_PATHS.has(path)) {
+      handler(req, res);
+      return;
+    }
+    if (queue.length === 0) setImmediate(drain);
+    queue.push(() => {
+      if (req.stream.closed || req.stream.destroyed) return;
+      handler(req, res);
+    });
+  };
 }
 
 /**

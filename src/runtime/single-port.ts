@@ -17,6 +17,7 @@ import {
   http2ServerOptions,
   stopHttp1Timeouts,
   watchHttp2Sessions,
+  http2RequestLanes,
   type ConnectionLimits,
 } from "./connection-limits.js";
 
@@ -62,7 +63,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
   const sniffTimeoutMs = opts.sniffTimeoutMs ?? limits.headersTimeoutMs;
   const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(handler as http.RequestListener, limits));
   startHttp1Timeouts(h1);
-  const h2 = http2.createServer(http2ServerOptions(limits), handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const h2 = http2.createServer(http2ServerOptions(limits), http2RequestLanes(handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void));
   watchHttp2Sessions(h2, limits);
   const sockets = new Set<net.Socket>();
   const sniffing = new Set<net.Socket>();
