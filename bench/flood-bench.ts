@@ -34,6 +34,8 @@ interface PhaseResult {
   readonly max: number;
   readonly rssPeakMb: number;
   readonly detail: string;
+  /** The slowest probes: ms, and when (s into the phase). */
+  readonly slowest: string;
 }
 
 async function main(): Promise<boolean> {
@@ -57,8 +59,16 @@ async function main(): Promise<boolean> {
       const [report, detail] = await Promise.all([probe, loaded]);
       clearInterval(sampler);
       const l = report.latenciesMs;
-      return { name, probes: l.length, failures: report.failures, p50: percentile(l, 50), p99: percentile(l, 99), max: Math.max(...l), rssPeakMb, detail };
+      const slowest = l
+        .map((ms, i) => ({ ms, at: report.startedAtMs[i]! }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3)
+        .map((x) => `${x.ms.toFixed(0)} ms at ${(x.at / 1000).toFixed(1)} s`)
+        .join(", ");
+      return { name, probes: l.length, failures: report.failures, p50: percentile(l, 50), p99: percentile(l, 99), max: Math.max(...l), rssPeakMb, detail, slowest };
     };
+    // Warm-up: the first requests of a fresh process pay for compilation.
+    for (let i = 0; i < 50; i++) await fetch(`${swapd.url}/healthz`).then((r) => r.arrayBuffer());
     const baseline = await phase("baseline", 5, async () => "");
     const flood = await phase(`rapid reset, 4 clients, ${floodSeconds} s`, floodSeconds, async (stopped) => {
       const r = await rapidResetFlood(swapd.port, 4, stopped);
@@ -80,6 +90,7 @@ async function main(): Promise<boolean> {
       console.log(
         `${r.name}: probe ${r.probes} answered, ${r.failures} failed; p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms ` +
           `(target p99 < ${P99_TARGET_MS}); RSS peak ${r.rssPeakMb} MB (+${growth} MB over baseline, target < ${RSS_TARGET_MB}) ${pass ? "pass" : "MISSED"}` +
+          `\n  slowest probes: ${r.slowest}` +
           (r.detail ? `\n  ${r.detail}` : ""),
       );
     }

@@ -2,7 +2,8 @@
  * Hostile clients for the soak's fault schedule and the flood bench, over the real port:
  * - `rapidResetFlood`: clients, each from its own loopback address (127.0.0.2, .3, …; Linux routes
  *   all of 127/8 to lo), open HTTP/2 sessions one after another and reset every stream they open
- *   (Node's own client, `close(CANCEL)` right after the request), until stopped;
+ *   (Node's own client, `close(CANCEL)` right after the request) — `GET /swap/v1/quote`, an
+ *   ordinary route (health paths are the reserved lane, answered at once) — until stopped;
  * - `neverReadingClients`: HTTP/1.1 connections that pipeline many `GET /metrics` and never read;
  * - `healthProbe`: `GET /healthz` every `everyMs` from 127.0.0.1, recording each latency.
  */
@@ -10,6 +11,7 @@ import http2 from "node:http2";
 import net from "node:net";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FLOOD_PATH = "/swap/v1/quote?inputMint=So11111111111111111111111111111111111111112&outputMint=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&amount=1000";
 
 export interface FloodReport {
   sessions: number;
@@ -37,7 +39,7 @@ async function floodOneSession(port: number, localAddress: string, stopped: () =
   let n = 0;
   while (!ended && !stopped()) {
     try {
-      const stream = session.request({ ":path": "/healthz" });
+      const stream = session.request({ ":path": FLOOD_PATH });
       stream.on("error", () => undefined);
       stream.close(http2.constants.NGHTTP2_CANCEL);
       report.resets++;
@@ -85,26 +87,33 @@ export function neverReadingClients(port: number, clients: number, requests: num
 
 export interface ProbeReport {
   readonly latenciesMs: number[];
+  /** When each answered probe was sent, ms after the probing started. */
+  readonly startedAtMs: number[];
   readonly failures: number;
 }
 
 /** `GET /healthz` every `everyMs` until `stopped()`; each probe has its own connection budget of 5 s. */
 export async function healthProbe(url: string, everyMs: number, stopped: () => boolean): Promise<ProbeReport> {
   const latenciesMs: number[] = [];
+  const startedAtMs: number[] = [];
+  const start = performance.now();
   let failures = 0;
   while (!stopped()) {
     const t0 = performance.now();
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
-      if (res.status === 200) latenciesMs.push(performance.now() - t0);
+      if (res.status === 200) {
+        latenciesMs.push(performance.now() - t0);
+        startedAtMs.push(t0 - start);
+      }
       else failures++;
     } catch {
       failures++;
     }
     await sleep(Math.max(0, everyMs - (performance.now() - t0)));
   }
-  return { latenciesMs, failures };
+  return { latenciesMs, startedAtMs, failures };
 }
 
 export function percentile(values: readonly number[], p: number): number {

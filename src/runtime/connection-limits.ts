@@ -351,36 +351,50 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
   });
 }
 
-type Http2Handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
+type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
 
 /** Health and readiness: the reserved lane. */
 const PRIORITY_PATHS = new Set(["/healthz", "/readyz", "/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"]);
+/** Ordinary requests handled per turn of the event loop before pending reads (and probes) get theirs. */
+const REQUESTS_PER_TURN = 32;
+
+/** The client has given the request up (HTTP/2 stream reset, HTTP/1.1 connection closed). */
+function abandoned(req: AnyRequest): boolean {
+  const stream = (req as http2.Http2ServerRequest).stream as http2.ServerHttp2Stream | undefined;
+  if (stream !== undefined) return stream.closed || stream.destroyed;
+  return req.socket.destroyed;
+}
 
 /**
- * The HTTP/2 request handler with a reserved lane: health and readiness requests are handled at
- * once; every other request waits for the end of the current read of frames (setImmediate), so
- * that the probes of a batch are answered ahead of the rest of it, and a request whose stream
- * was reset meanwhile (a rapid-reset flood sends HEADERS and RST_STREAM together) costs no
- * handler call at all.
+ * A request handler with a reserved lane: health and readiness requests are handled at once;
+ * every other request waits for the end of the current read of the sockets (setImmediate), and at
+ * most REQUESTS_PER_TURN of them run per turn of the event loop. So the probes that arrive during
+ * a flood are answered ahead of it (one batch at most in between), and a request abandoned
+ * meanwhile — a rapid-reset flood sends HEADERS and RST_STREAM together — costs no handler call.
  */
-export function http2RequestLanes(handler: Http2Handler): Http2Handler {
-  let queue: Array<() => void> = [];
+export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, res: Res) => void): (req: Req, res: Res) => void {
+  const queue: Array<{ req: Req; res: Res }> = [];
+  let head = 0;
   const drain = () => {
-    const batch = queue;
-    queue = [];
-    for (const run of batch) run();
+    const end = Math.min(queue.length, head + REQUESTS_PER_TURN);
+    for (; head < end; head++) {
+      const { req, res } = queue[head]!;
+      if (!abandoned(req)) handler(req, res);
+    }
+    if (head < queue.length) setImmediate(drain);
+    else {
+      queue.length = 0;
+      head = 0;
+    }
   };
   return (req, res) => {
-    const path = req.url.split("?", 1)[0]!;
+    const path = (req.url ?? "/").split("?", 1)[0]!;
     if (PRIORITY_PATHS.has(path)) {
       handler(req, res);
       return;
     }
-    if (queue.length === 0) setImmediate(drain);
-    queue.push(() => {
-      if (req.stream.closed || req.stream.destroyed) return;
-      handler(req, res);
-    });
+    if (queue.length === head) setImmediate(drain);
+    queue.push({ req, res });
   };
 }
 
