@@ -61,39 +61,7 @@ export async function startSoakFaults(databaseUrl: string): Promise<SoakFaults> 
       return fraction < FAULTS[0].from ? "before faults" : fraction >= RECOVERED_FROM ? "recovery" : "between faults";
     },
     async run(minutes, port, log) {
-      const total = minutes * 60_000;
-      const started = Date.now();
-      const until = async (fraction: number) => {
-        const wait = started + fraction * total - Date.now();
-        if (wait > 0) await sleep(wait);
-      };
-      const at = () => `${Math.round((Date.now() - started) / 1000)} s`;
-      await until(FAULTS[0].from);
-      log(`${at()}: fault: PostgreSQL blackholed`);
-      dbProxy.blackhole();
-      await until(FAULTS[0].to);
-      dbProxy.restore();
-      log(`${at()}: PostgreSQL path restored`);
-      await until(FAULTS[1].from);
-      log(`${at()}: fault: the RPC answers 500`);
-      rpcProxy.failing = true;
-      await until(FAULTS[1].to);
-      rpcProxy.failing = false;
-      log(`${at()}: RPC restored (${rpcProxy.failed} requests answered 500, ${rpcProxy.forwarded} forwarded so far)`);
-      await until(FAULTS[2].from);
-      log(`${at()}: fault: websocket frozen`);
-      wsProxy.blackhole();
-      await until(FAULTS[2].to);
-      wsProxy.restore();
-      log(`${at()}: websocket path restored`);
-      await until(FAULTS[3].from);
-      log(`${at()}: fault: HTTP/2 rapid reset from 4 clients`);
-      let stop = false;
-      const flooding = rapidResetFlood(port, 4, () => stop);
-      await until(FAULTS[3].to);
-      stop = true;
-      flood = await flooding;
-      log(`${at()}: flood over: ${flood.sessions} sessions, GOAWAY codes ${JSON.stringify(flood.goaways)}, other session errors ${JSON.stringify(flood.errors)}`);
+      flood = await runSchedule(minutes, port, log, { dbProxy, rpcProxy, wsProxy });
     },
     get flood() {
       return flood;
@@ -105,4 +73,48 @@ export async function startSoakFaults(databaseUrl: string): Promise<SoakFaults> 
       await localnet.close();
     },
   };
+}
+
+/** Injects the faults at their times; resolves with what the flood clients saw. */
+async function runSchedule(
+  minutes: number,
+  port: number,
+  log: (line: string) => void,
+  { dbProxy, rpcProxy, wsProxy }: { dbProxy: TcpProxy; rpcProxy: RpcFaultProxy; wsProxy: TcpProxy },
+): Promise<FloodReport> {
+  const total = minutes * 60_000;
+  const started = Date.now();
+  const until = async (fraction: number) => {
+    const wait = started + fraction * total - Date.now();
+    if (wait > 0) await sleep(wait);
+  };
+  const at = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  const [db, rpc, ws, h2] = FAULTS;
+  await until(db.from);
+  log(`${at()}: fault: PostgreSQL blackholed`);
+  dbProxy.blackhole();
+  await until(db.to);
+  dbProxy.restore();
+  log(`${at()}: PostgreSQL path restored`);
+  await until(rpc.from);
+  log(`${at()}: fault: the RPC answers 500`);
+  rpcProxy.failing = true;
+  await until(rpc.to);
+  rpcProxy.failing = false;
+  log(`${at()}: RPC restored (${rpcProxy.failed} requests answered 500, ${rpcProxy.forwarded} forwarded so far)`);
+  await until(ws.from);
+  log(`${at()}: fault: websocket frozen`);
+  wsProxy.blackhole();
+  await until(ws.to);
+  wsProxy.restore();
+  log(`${at()}: websocket path restored`);
+  await until(h2.from);
+  log(`${at()}: fault: HTTP/2 rapid reset from 4 clients`);
+  let stop = false;
+  const flooding = rapidResetFlood(port, 4, () => stop);
+  await until(h2.to);
+  stop = true;
+  const flood = await flooding;
+  log(`${at()}: flood over: ${flood.sessions} sessions, GOAWAY codes ${JSON.stringify(flood.goaways)}, other session errors ${JSON.stringify(flood.errors)}`);
+  return flood;
 }

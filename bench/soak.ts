@@ -19,8 +19,10 @@
  * (bench/soak-faults.ts: PostgreSQL blackhole, RPC 500s, websocket freeze, HTTP/2 flood), a quote
  * call added to the mix, retention off (rows kept), and the verdict is then: no HTTP 500 and no
  * call left unanswered (30 s) in the whole run, every call answered 200 again from 80 % of the
- * run, issued_transactions holding exactly the createOrders answered 200 (none lost, none extra,
- * no order twice), and RSS flat as without faults.
+ * run, every createOrder answered 200 in issued_transactions (none lost) and no order twice, and
+ * RSS flat as without faults. Rows of createOrders that were not answered 200 ("extra": the commit
+ * went through but its answer was lost in the fault) are counted and dated, not failed on: such a
+ * transaction was never handed to anyone, and retention removes it.
  *
  * SOAK_HEAP_SNAPSHOT_DIR=<dir>: the child also runs with `--heapsnapshot-signal=SIGUSR2` and writes
  * a heap snapshot into <dir> after warm-up and another once the load has stopped; the run then prints
@@ -56,6 +58,8 @@ const retentionMs = Number(retentionHours) * 3_600_000;
 const retentionIntervalMs = Math.min(600_000, Math.max(1_000, Math.floor(retentionMs / 4)));
 const staleAfterMs = Math.max(retentionMs, 90_000) + retentionIntervalMs + 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** When the load started (for dating rows in the verdict). */
+let runStartedAt = 0;
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
@@ -92,6 +96,7 @@ async function main(): Promise<boolean> {
   }
 }
 
+// Long: one run's state (calls, samples, the load's pause for snapshots) is shared by its closures.
 async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | undefined): Promise<boolean> {
   const pid = swapd.child.pid!;
   const inspectorUrl = inspectorUrlFrom(swapd.stderr());
@@ -148,6 +153,7 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
   /** requestIds of createOrders answered 200. */
   const createdRequestIds: string[] = [];
   const runStarted = Date.now();
+  runStartedAt = runStarted;
   const call = async (name: string, run: (signal: AbortSignal) => Promise<Response>, ok: (status: number) => boolean = (s) => s === 200) => {
     while (paused !== undefined) await paused;
     inFlight++;
@@ -330,19 +336,23 @@ async function faultVerdict(
   const unanswered = all.filter(([k]) => /Error$/.test(k)).reduce((n, [, v]) => n + v, 0);
   const notRecovered = Object.entries(byPhase["recovery"] ?? {}).filter(([k]) => !k.endsWith(" 200")).reduce((n, [, v]) => n + v, 0);
   const rows = (
-    await admin.query<{ request_id: string; order_keys: string[] }>(`SELECT request_id, order_keys FROM "${schema}".issued_transactions WHERE kind = 'create_order'`)
+    await admin.query<{ request_id: string; order_keys: string[]; created_at: Date }>(
+      `SELECT request_id, order_keys, created_at FROM "${schema}".issued_transactions WHERE kind = 'create_order'`,
+    )
   ).rows;
   const inDb = new Set(rows.map((r) => r.request_id));
   const answered = new Set(createdRequestIds);
   const lost = [...answered].filter((id) => !inDb.has(id)).length;
-  const extra = [...inDb].filter((id) => !answered.has(id)).length;
+  const extraRows = rows.filter((r) => !answered.has(r.request_id));
+  const extra = extraRows.length;
   const orderKeys = rows.flatMap((r) => r.order_keys);
   const duplicated = orderKeys.length - new Set(orderKeys).size;
   console.log(
     `faults verdict: HTTP 500 ${http500}; unanswered (30 s) ${unanswered}; not 200 from ${RECOVERED_FROM * 100} % on ${notRecovered}; ` +
-      `createOrders answered 200: ${answered.size}, rows ${rows.length}: lost ${lost}, extra ${extra}, orders twice ${duplicated}`,
+      `createOrders answered 200: ${answered.size}, rows ${rows.length}: lost ${lost}, orders twice ${duplicated}, ` +
+      `extra (not answered 200) ${extra}${extra > 0 ? ` at ${extraRows.map((r) => `${Math.round((r.created_at.getTime() - runStartedAt) / 1000)} s`).join(", ")}` : ""}`,
   );
-  return http500 === 0 && unanswered === 0 && notRecovered === 0 && lost === 0 && extra === 0 && duplicated === 0;
+  return http500 === 0 && unanswered === 0 && notRecovered === 0 && lost === 0 && duplicated === 0;
 }
 
 main().then((ok) => {

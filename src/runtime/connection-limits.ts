@@ -279,7 +279,32 @@ function resetByPeer(stream: http2.ServerHttp2Stream): boolean {
   return stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR;
 }
 
-/** Watches one session: idle timeout, reset flood (per session and per address), send stalls. */
+/**
+ * The session's reset guard: every reset the peer causes takes a token from the session's bucket
+ * and from its address's; when either is empty the session ends with GOAWAY ENHANCE_YOUR_CALM.
+ */
+function resetGuard(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard, address: string) {
+  const resets = fullBucket(limits.h2MaxResetsPerSecond, Date.now());
+  const counted = new WeakSet<http2.ServerHttp2Stream>();
+  let flooded = false;
+  return {
+    flooded: () => flooded,
+    /** Counts a stream the peer reset, once; not when the session itself is going (its streams end with it). */
+    count(stream: http2.ServerHttp2Stream) {
+      if (flooded || counted.has(stream) || session.destroyed) return;
+      counted.add(stream);
+      const sessionOk = takeToken(resets, limits.h2MaxResetsPerSecond, Date.now());
+      const addressOk = guard.reset(address);
+      if (sessionOk && addressOk) return;
+      flooded = true;
+      if (!sessionOk) guard.penalize(address);
+      h2RefusedTotal.inc({ reason: "resets" });
+      endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    },
+  };
+}
+
+/** Watches one session: admission by address, idle timeout, reset flood (per session and per address), send stalls. */
 function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard): void {
   const address = session.socket?.remoteAddress ?? "unknown";
   const admitted = guard.admitSession(address);
@@ -290,8 +315,8 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
   }
   let open = 0;
   let idleTimer: NodeJS.Timeout | undefined;
-  const resets = fullBucket(limits.h2MaxResetsPerSecond, Date.now());
   const sending = watchSending(session, limits);
+  const resets = resetGuard(session, limits, guard, address);
   const armIdle = () => {
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
@@ -299,36 +324,19 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
     }, limits.h2IdleTimeoutMs);
     idleTimer.unref();
   };
-  let flooded = false;
-  const onPeerReset = () => {
-    if (flooded) return;
-    const sessionOk = takeToken(resets, limits.h2MaxResetsPerSecond, Date.now());
-    const addressOk = guard.reset(address);
-    if (sessionOk && addressOk) return;
-    flooded = true;
-    if (!sessionOk) guard.penalize(address);
-    h2RefusedTotal.inc({ reason: "resets" });
-    endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-  };
   armIdle();
   // One read of the socket may carry thousands of HEADERS + RST_STREAM pairs, all processed before
   // any stream's 'close' event: a reset is counted as soon as the next stream arrives (nghttp2 has
   // closed the reset stream by then), not only at its 'close'.
   const unseen = new Set<http2.ServerHttp2Stream>();
-  const counted = new WeakSet<http2.ServerHttp2Stream>();
-  const countReset = (stream: http2.ServerHttp2Stream) => {
-    if (counted.has(stream) || session.destroyed) return;
-    counted.add(stream);
-    onPeerReset();
-  };
   // Before the server's own listener (which calls the request handler).
   session.prependListener("stream", (stream: http2.ServerHttp2Stream) => {
     for (const earlier of unseen) {
       if (!earlier.closed) continue;
       unseen.delete(earlier);
-      if (resetByPeer(earlier)) countReset(earlier);
+      if (resetByPeer(earlier)) resets.count(earlier);
     }
-    if (flooded) {
+    if (resets.flooded()) {
       stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
       return;
     }
@@ -338,8 +346,7 @@ function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimit
     sending.opened(stream);
     stream.once("close", () => {
       unseen.delete(stream);
-      // Not counted when the session itself is going (its streams end with it).
-      if (resetByPeer(stream)) countReset(stream);
+      if (resetByPeer(stream)) resets.count(stream);
       open--;
       sending.closed(stream, !resetByPeer(stream));
       if (open === 0) armIdle();
