@@ -1,53 +1,56 @@
 /**
  * The program quoter: an in-process SVM (LiteSVM) holding the binaries of AMMs whose math is not
- * public. A quote writes the pool's state (as the live cache holds it) into the SVM, sets the clock
- * to the current slot, and simulates the AMM's own swap instruction for the amount from a made-up
- * taker whose source token account holds it; what arrives in the destination account is the quote.
- * A program is the one exact quoter of itself: the proprietary AMMs price by their own oracles.
+ * public, and Jupiter v6's. A quote writes the pool's state (as the live cache holds it) into the
+ * SVM, sets the clock to the current slot, and simulates the step the adapter builds, inside
+ * Jupiter's `route`, from a made-up taker whose source token account holds the amount: what arrives
+ * in the destination account is the quote. A program is the one exact quoter of itself — and the
+ * step runs as the swap will (SolFi V2 prices a call from Jupiter differently from a direct one).
  *
- * Bounded: the swap runs under a compute-unit limit (its CPU budget), results are memoised per
- * (state account versions, slot, amount, direction), and a state account is copied into the SVM only
- * when its version changed (a 1 MiB program-state account is not copied per quote).
+ * Bounded: the route runs under a compute-unit limit (its CPU budget), results are memoised per
+ * (state account versions, slot, time, amount, direction), and a state account is copied into the
+ * SVM only when its version changed (a 1 MiB program-state account is not copied per quote).
  */
 import { AccountLayout, ACCOUNT_SIZE } from "@solana/spl-token";
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
 import { getTransactionDecoder } from "@solana/kit";
-import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import type { EncodedAccount } from "@solana/kit";
+import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { AmmError } from "../core/amm/adapter.js";
-import type { PoolQuote, ProgramSwap, ProgramSwapTaker, QuoteClock } from "../core/amm/adapter.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapParams } from "../core/amm/adapter.js";
+import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { NATIVE_MINT } from "../core/solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT } from "../core/solana/programs.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
-/** The compute units one program quote may use (a swap of these AMMs takes ~70k). */
+/** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
 export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 const MEMO_ENTRIES = 4096;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
 
 export interface ProgramQuoterOptions {
-  /** The compute-unit limit of one quote's swap. */
+  /** The compute-unit limit of one quote's route. */
   readonly computeUnits?: number;
+  /**
+   * The compute-unit price (µ-lamports) the quoted swaps will carry: some proprietary AMMs price by
+   * it. Default 0, what swapd's swaps carry without a priority fee.
+   */
+  readonly computeUnitPrice?: number;
 }
 
-/** What a quote read: the amounts, and the compute units the program used. */
+/** What a quote read: the amounts, and the compute units the route used. */
 export interface ProgramQuote extends PoolQuote {
   readonly unitsConsumed: number;
 }
 
-/** The made-up taker: a fixed keypair and two token accounts no real chain holds. */
+/** The made-up taker: fixed keys no real chain holds a token account for. */
 const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
-const TAKER_ACCOUNTS: ProgramSwapTaker = {
-  wallet: TAKER.publicKey,
-  sourceTokenAccount: Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey,
-  destinationTokenAccount: Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey,
-};
-
-export function programQuoteTaker(): ProgramSwapTaker {
-  return TAKER_ACCOUNTS;
-}
+const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
+const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
+/** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
+const NOT_STATE = new Set([TAKER.publicKey.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
 
 function encodeTokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
   const data = Buffer.alloc(ACCOUNT_SIZE);
@@ -70,6 +73,13 @@ function encodeTokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint, n
   return data;
 }
 
+/** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
+interface QuoteSwap {
+  readonly route: TransactionInstruction;
+  readonly sourceMint: PublicKey;
+  readonly destinationMint: PublicKey;
+}
+
 export class ProgramQuoter {
   private readonly svm: LiteSVM;
   private readonly programs = new Set<string>();
@@ -77,12 +87,15 @@ export class ProgramQuoter {
   private readonly written = new Map<string, AccountData>();
   private memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
+  private readonly resident = new Map<string, boolean>();
   private nextVersionId = 1;
   private readonly computeUnits: number;
+  private readonly computeUnitPrice: number;
   private readonly rentReserve: bigint;
 
   constructor(options: ProgramQuoterOptions = {}) {
     this.computeUnits = options.computeUnits ?? DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS;
+    this.computeUnitPrice = options.computeUnitPrice ?? 0;
     // Simulation only: signatures and blockhashes are the quoter's own, history is not kept.
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.rentReserve = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
@@ -101,34 +114,106 @@ export class ProgramQuoter {
   }
 
   /**
-   * Executes `swap` (an ExactIn of `amount`) on `accounts` at `clock`. Throws AmmError when a state
-   * account is missing or the program is not loaded; a swap the program refuses is an incomplete
-   * quote (the pool cannot fill this amount now) with the program's error as the reason.
+   * Accounts a quote of `params` through `pool` needs that `accounts` lacks: every account of the
+   * step and the two mints, except programs and sysvars (the SVM has them) and the taker's own.
    */
-  quote(swap: ProgramSwap, amount: bigint, accounts: AccountMap, clock: QuoteClock): ProgramQuote {
-    const programId = base58Of(swap.instruction.programId);
-    if (!this.programs.has(programId)) throw new AmmError(`program ${programId} is not loaded in the program quoter`);
-    const state = swap.stateAccounts.map((key) => {
+  accountsNeeded<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
+    const swap = this.swapFor(adapter, pool, params, accounts);
+    return this.stateKeys(swap).filter((key) => !accounts.has(base58Of(key)));
+  }
+
+  /**
+   * Quotes an ExactIn of `params.amount` through `pool` by executing its step at `clock`. Throws
+   * AmmError when a state account is missing or a program is not loaded; a swap the program
+   * refuses is an incomplete quote (the pool cannot fill this amount now) with the program's error.
+   */
+  quote<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): ProgramQuote {
+    if (params.swapMode !== "ExactIn") throw new AmmError(`${adapter.label} is quoted by its program, ExactIn only`);
+    for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
+      if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
+    }
+    const swap = this.swapFor(adapter, pool, params, accounts);
+    const state: AccountData[] = [];
+    for (const key of this.stateKeys(swap)) {
       const account = accounts.get(base58Of(key));
-      if (!account) throw new AmmError(`program quote needs account ${base58Of(key)}, which was not read or does not exist`);
-      return account;
-    });
-    const key = this.memoKey(swap, amount, state, clock);
+      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
+      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
+      if (account !== null) state.push(account);
+    }
+    const key = this.memoKey(swap, params.amount, state, clock);
     const known = this.memo.get(key);
     if (known) {
       programQuoteMetrics.memoHits.inc();
       return known;
     }
     const started = process.hrtime.bigint();
-    const result = this.execute(swap, amount, state, clock);
+    const result = this.execute(swap, params.amount, state, clock);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     this.memo.set(key, result);
     return result;
   }
 
-  private memoKey(swap: ProgramSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): string {
+  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+    const [first, second] = adapter.mints(pool);
+    const [sourceMint, destinationMint] = params.aToB ? [first, second] : [second, first];
+    const swapParams: SwapParams = {
+      sourceMint,
+      destinationMint,
+      sourceTokenAccount: TAKER_SOURCE,
+      destinationTokenAccount: TAKER_DESTINATION,
+      tokenTransferAuthority: TAKER.publicKey,
+      user: TAKER.publicKey,
+      inAmount: params.amount,
+      outAmount: 0n,
+      swapMode: "ExactIn",
+    };
+    const step = adapter.build(pool, swapParams, accounts);
+    const route = getRouteInstruction(
+      {
+        tokenProgram: this.tokenProgramOf(sourceMint, accounts),
+        userTransferAuthority: TAKER.publicKey,
+        userSourceTokenAccount: TAKER_SOURCE,
+        userDestinationTokenAccount: TAKER_DESTINATION,
+        destinationMint,
+        remainingAccounts: step.accounts,
+      },
+      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: params.amount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
+    );
+    return { route, sourceMint, destinationMint };
+  }
+
+  /** A mint's token program, from its account (SPL Token until the mint has been read). */
+  private tokenProgramOf(mint: PublicKey, accounts: AccountMap): PublicKey {
+    return accounts.get(base58Of(mint))?.owner ?? new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+  }
+
+  /** The accounts a quote writes into the SVM: the route's, less programs, sysvars and the taker's. */
+  private stateKeys(swap: QuoteSwap): PublicKey[] {
+    const keys = new Map<string, PublicKey>();
+    for (const { pubkey } of swap.route.keys) {
+      const text = base58Of(pubkey);
+      if (NOT_STATE.has(text) || keys.has(text) || this.isResident(text)) continue;
+      keys.set(text, pubkey);
+    }
+    for (const mint of [swap.sourceMint, swap.destinationMint]) keys.set(base58Of(mint), mint);
+    return [...keys.values()];
+  }
+
+  /** Programs and sysvars the SVM holds itself (loaded programs, builtins, sysvars, Jupiter's PDAs are not). */
+  private isResident(address: string): boolean {
+    if (this.programs.has(address)) return true;
+    let resident = this.resident.get(address);
+    if (resident === undefined) {
+      const account = this.svm.getAccount(address as never) as { exists: boolean; executable?: boolean; programAddress?: string };
+      resident = account.exists && (account.executable === true || account.programAddress === "Sysvar1111111111111111111111111111111111111");
+      this.resident.set(address, resident);
+    }
+    return resident;
+  }
+
+  private memoKey(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): string {
     const versions = state.map((account) => this.versionId(account)).join(",");
-    return `${Buffer.from(swap.instruction.data).toString("hex")}|${amount}|${clock.slot}|${clock.unixTimestamp}|${versions}`;
+    return `${Buffer.from(swap.route.data).toString("hex")}|${amount}|${clock.slot}|${clock.unixTimestamp}|${versions}`;
   }
 
   private versionId(account: AccountData): number {
@@ -140,26 +225,36 @@ export class ProgramQuoter {
     return id;
   }
 
-  private execute(swap: ProgramSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): ProgramQuote {
+  private execute(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): ProgramQuote {
     for (const account of state) {
       const address = base58Of(account.address);
       if (this.written.get(address) === account) continue;
       this.writeAccount(account.address, account);
       this.written.set(address, account);
     }
-    this.writeTakerTokenAccount(TAKER_ACCOUNTS.sourceTokenAccount, swap.source, amount);
-    this.writeTakerTokenAccount(TAKER_ACCOUNTS.destinationTokenAccount, swap.destination, 0n);
+    const byAddress = new Map(state.map((a) => [base58Of(a.address), a]));
+    const tokenProgram = (mint: PublicKey) => {
+      const account = byAddress.get(base58Of(mint));
+      if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
+      return account.owner;
+    };
+    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), amount);
+    this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
     const svmClock = this.svm.getClock();
     svmClock.slot = clock.slot;
     svmClock.unixTimestamp = clock.unixTimestamp;
     this.svm.setClock(svmClock);
 
     const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: this.svm.latestBlockhash(), lastValidBlockHeight: 0 });
+    // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
+    // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
+    // give four different outputs for 1 SOL), so a quote assumes the swap's own.
     tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
-    tx.add({ programId: swap.instruction.programId, keys: swap.instruction.keys, data: Buffer.from(swap.instruction.data) });
+    tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
+    tx.add(swap.route);
     tx.sign(TAKER);
     const result = this.svm.simulateTransaction(getTransactionDecoder().decode(tx.serialize()));
-    const feeMint = swap.source.mint;
+    const feeMint = swap.sourceMint;
     if (result instanceof FailedTransactionMetadata) {
       programQuoteMetrics.refusals.inc();
       const logs = result.meta().logs();
@@ -174,8 +269,8 @@ export class ProgramQuoter {
       };
     }
     const after = new Map(result.postAccounts().map((a) => [String(a.address), a]));
-    const sourceLeft = tokenAmount(after.get(TAKER_ACCOUNTS.sourceTokenAccount.toBase58()), amount);
-    const received = tokenAmount(after.get(TAKER_ACCOUNTS.destinationTokenAccount.toBase58()), 0n);
+    const sourceLeft = tokenAmount(after.get(TAKER_SOURCE.toBase58()), amount);
+    const received = tokenAmount(after.get(TAKER_DESTINATION.toBase58()), 0n);
     return {
       inAmount: amount - sourceLeft,
       outAmount: received,
@@ -188,12 +283,12 @@ export class ProgramQuoter {
     };
   }
 
-  private writeTakerTokenAccount(address: PublicKey, side: ProgramSwap["source"], amount: bigint): void {
-    const native = side.mint.equals(NATIVE_MINT);
+  private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
+    const native = mint.equals(NATIVE_MINT);
     this.writeAccount(address, {
       lamports: this.rentReserve + (native ? amount : 0n),
-      data: encodeTokenAccount(side.mint, TAKER.publicKey, amount, native ? this.rentReserve : null),
-      owner: side.tokenProgram,
+      data: encodeTokenAccount(mint, TAKER.publicKey, amount, native ? this.rentReserve : null),
+      owner: tokenProgram,
       executable: false,
     });
   }

@@ -79,31 +79,6 @@ export interface PoolQuote {
   readonly reason?: string;
 }
 
-/** The wallet and token accounts a program quote swaps with (made up by the program quoter). */
-export interface ProgramSwapTaker {
-  readonly wallet: PublicKey;
-  readonly sourceTokenAccount: PublicKey;
-  readonly destinationTokenAccount: PublicKey;
-}
-
-/** A token side of a program quote: which mint, under which token program. */
-export interface ProgramSwapSide {
-  readonly mint: PublicKey;
-  readonly tokenProgram: PublicKey;
-}
-
-/**
- * The AMM's own swap instruction for a quote, for AMMs whose math is not public: the program
- * quoter executes it on the pool's state (`stateAccounts`, read from the live cache) at the
- * current slot, with the taker's source token account holding the amount, and reads what arrives.
- */
-export interface ProgramSwap {
-  readonly instruction: { readonly programId: PublicKey; readonly keys: AccountMeta[]; readonly data: Uint8Array };
-  readonly stateAccounts: readonly PublicKey[];
-  readonly source: ProgramSwapSide;
-  readonly destination: ProgramSwapSide;
-}
-
 /** Raised by adapters for pools they cannot swap through; mapped to FAILED_PRECONDITION. */
 export class AmmError extends Error {
   override readonly name = "AmmError";
@@ -155,8 +130,8 @@ export interface AmmAdapter<Pool = unknown> {
    */
   quote?(pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
   /**
-   * For AMMs without public math (instead of `quote`): the swap instruction the program quoter
-   * executes to quote `params` (ExactIn).
+   * True for AMMs without public math (they have no `quote`): the program quoter quotes them by
+   * executing the step `build` makes, inside Jupiter's `route`, on the pool's state at the current slot.
    */
-  programSwap?(pool: Pool, params: QuoteParams, taker: ProgramSwapTaker): ProgramSwap;
+  readonly quotedByProgram?: boolean;
 }

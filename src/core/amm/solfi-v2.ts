@@ -1,10 +1,10 @@
 import { getStructDecoder, getU64Decoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
-import { readonlyAccount, writableAccount, writableSignerAccount } from "../solana/account-meta.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
-import type { ProgramSwap, ProgramSwapTaker, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
@@ -24,8 +24,6 @@ const INSTRUCTIONS_SYSVAR_ID = new PublicKey("Sysvar1nstructions1111111111111111
 
 /** The pool account's size on mainnet (the program owns other accounts of other sizes). */
 const POOL_SIZE = 1728;
-/** The swap instruction's tag (one byte, no Anchor discriminator). */
-const SWAP_TAG = 7;
 
 /** The pool account up to the program-state account (offsets found on the mainnet SOL/USDC pool). */
 const poolDecoder = getStructDecoder([
@@ -45,16 +43,6 @@ const poolDecoder = getStructDecoder([
 
 /** Where the pool account keeps its two mints (base, quote), for the market index's filters. */
 export const SOLFI_V2_MINT_OFFSETS = { size: POOL_SIZE, mintA: 56, mintB: 88 } as const;
-
-/** The swap's data: tag, amount in, minimum out, direction (1 = quote → base). */
-function swapData(amountIn: bigint, minimumOut: bigint, quoteToBase: boolean): Uint8Array {
-  const data = Buffer.alloc(18);
-  data.writeUInt8(SWAP_TAG, 0);
-  data.writeBigUInt64LE(amountIn, 1);
-  data.writeBigUInt64LE(minimumOut, 9);
-  data.writeUInt8(quoteToBase ? 1 : 0, 17);
-  return data;
-}
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -91,12 +79,12 @@ export function decodeSolFiV2Pool(account: AccountData): SolFiV2Pool {
 }
 
 // ── Dependencies ────────────────────────────────────────────────────────────────────────────
-// None for the build: the pool names every account. The program quoter reads `stateAccounts`.
+// None: the pool names every account the swap takes.
 
-/** The swap's 13 accounts in the program's order, for the taker's two token accounts (base, quote). */
+/** The swap's 13 accounts in the program's order, for the user's two token accounts (base, quote). */
 function swapAccounts(pool: SolFiV2Pool, user: PublicKey, baseTokenAccount: PublicKey, quoteTokenAccount: PublicKey) {
   return [
-    writableSignerAccount(user),
+    writableAccount(user),
     writableAccount(pool.address),
     readonlyAccount(pool.oracle),
     readonlyAccount(pool.programState),
@@ -120,40 +108,16 @@ function build(pool: SolFiV2Pool, params: SwapParams, _accounts: AccountMap): Sw
     ? [params.sourceTokenAccount, params.destinationTokenAccount]
     : [params.destinationTokenAccount, params.sourceTokenAccount];
   // Jupiter's `SolFiV2` step = the program id, then the swap's 13 accounts with the token
-  // transfer authority as the user (verified on the real Jupiter v6 binary). Jupiter signs for
-  // its own authority in shared-accounts mode, so the outer meta is not a signer.
-  const accounts = swapAccounts(pool, params.tokenTransferAuthority, baseAccount, quoteAccount);
-  accounts[0] = writableAccount(params.tokenTransferAuthority);
+  // transfer authority as the user (verified on the real Jupiter v6 binary).
   return {
     swap: { kind: "SolFiV2", fields: { is_quote_to_base: !baseToQuote } },
-    accounts: [readonlyAccount(SOLFI_V2_PROGRAM_ID), ...accounts],
+    accounts: [readonlyAccount(SOLFI_V2_PROGRAM_ID), ...swapAccounts(pool, params.tokenTransferAuthority, baseAccount, quoteAccount)],
   };
 }
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
-// By its own program: the swap instruction for the amount, for the program quoter to execute.
-
-function programSwap(pool: SolFiV2Pool, params: QuoteParams, taker: ProgramSwapTaker): ProgramSwap {
-  if (params.swapMode !== "ExactIn") throw new AmmError("SolFi V2 quotes ExactIn only");
-  const baseToQuote = params.aToB;
-  const [baseAccount, quoteAccount] = baseToQuote
-    ? [taker.sourceTokenAccount, taker.destinationTokenAccount]
-    : [taker.destinationTokenAccount, taker.sourceTokenAccount];
-  return {
-    instruction: {
-      programId: SOLFI_V2_PROGRAM_ID,
-      keys: swapAccounts(pool, taker.wallet, baseAccount, quoteAccount),
-      data: swapData(params.amount, 0n, !baseToQuote),
-    },
-    stateAccounts: [pool.address, pool.oracle, pool.programState, pool.baseVault, pool.quoteVault, pool.baseMint, pool.quoteMint],
-    source: baseToQuote
-      ? { mint: pool.baseMint, tokenProgram: pool.baseTokenProgram }
-      : { mint: pool.quoteMint, tokenProgram: pool.quoteTokenProgram },
-    destination: baseToQuote
-      ? { mint: pool.quoteMint, tokenProgram: pool.quoteTokenProgram }
-      : { mint: pool.baseMint, tokenProgram: pool.baseTokenProgram },
-  };
-}
+// None in code: the math is not public. The program quoter executes `build`'s step through Jupiter
+// (the program prices a call from Jupiter differently from a direct one: ~1.6 bps on 1 SOL).
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
@@ -169,5 +133,5 @@ export const solFiV2Adapter = defineAmmAdapter<SolFiV2Pool>({
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [],
   build,
-  programSwap,
+  quotedByProgram: true,
 });
