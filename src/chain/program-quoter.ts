@@ -14,7 +14,7 @@ import { AccountLayout, ACCOUNT_SIZE } from "@solana/spl-token";
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { getTransactionDecoder } from "@solana/kit";
-import type { EncodedAccount } from "@solana/kit";
+import type { EncodedAccount, Transaction as KitTransaction } from "@solana/kit";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { AmmError } from "../core/amm/adapter.js";
 import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapParams } from "../core/amm/adapter.js";
@@ -29,6 +29,8 @@ import { programQuoteMetrics } from "./program-quoter-metrics.js";
 export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 const MEMO_ENTRIES = 4096;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
+/** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
+const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
 
 export interface ProgramQuoterOptions {
   /** The compute-unit limit of one quote's route. */
@@ -88,6 +90,7 @@ export class ProgramQuoter {
   private memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
+  private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
   private readonly computeUnits: number;
   private readonly computeUnitPrice: number;
@@ -245,15 +248,7 @@ export class ProgramQuoter {
     svmClock.unixTimestamp = clock.unixTimestamp;
     this.svm.setClock(svmClock);
 
-    const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: this.svm.latestBlockhash(), lastValidBlockHeight: 0 });
-    // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
-    // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
-    // give four different outputs for 1 SOL), so a quote assumes the swap's own.
-    tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
-    tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
-    tx.add(swap.route);
-    tx.sign(TAKER);
-    const result = this.svm.simulateTransaction(getTransactionDecoder().decode(tx.serialize()));
+    const result = this.svm.simulateTransaction(this.transactionFor(swap, amount));
     const feeMint = swap.sourceMint;
     if (result instanceof FailedTransactionMetadata) {
       programQuoteMetrics.refusals.inc();
@@ -268,19 +263,48 @@ export class ProgramQuoter {
         unitsConsumed: Number(result.meta().computeUnitsConsumed()),
       };
     }
-    const after = new Map(result.postAccounts().map((a) => [String(a.address), a]));
-    const sourceLeft = tokenAmount(after.get(TAKER_SOURCE.toBase58()), amount);
-    const received = tokenAmount(after.get(TAKER_DESTINATION.toBase58()), 0n);
+    // Jupiter's route returns the amount it delivered (u64); its token checks ensure it arrived.
+    const returned = result.meta().returnData().data();
+    if (returned.length !== 8) throw new Error(`program quote: Jupiter returned ${returned.length} bytes, not the u64 amount out`);
     return {
-      inAmount: amount - sourceLeft,
-      outAmount: received,
+      inAmount: amount,
+      outAmount: Buffer.from(returned).readBigUInt64LE(0),
       // The program does not say which part of the price is its fee.
       feeAmount: 0n,
       feeMint,
-      complete: sourceLeft === 0n,
-      ...(sourceLeft === 0n ? {} : { reason: `the program took ${amount - sourceLeft} of ${amount}` }),
+      complete: true,
       unitsConsumed: Number(result.meta().computeUnitsConsumed()),
     };
+  }
+
+  /**
+   * The quote's transaction for `amount`. Compiled once per route shape, then only the amount is
+   * written into it: compiling (base58 of every key) and signing were most of a quote's cost.
+   * Signatures are not checked here, so the taker's is a placeholder.
+   */
+  private transactionFor(swap: QuoteSwap, amount: bigint): KitTransaction {
+    const data = Buffer.from(swap.route.data);
+    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
+    const shape = `${swap.route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - 19).toString("hex")}`;
+    let template = this.templates.get(shape);
+    if (!template) {
+      const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
+      // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
+      // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
+      // give four different outputs for 1 SOL), so a quote assumes the swap's own.
+      tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
+      tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
+      tx.add(swap.route);
+      tx.addSignature(TAKER.publicKey, PLACEHOLDER_SIGNATURE);
+      const transaction = getTransactionDecoder().decode(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
+      const at = Buffer.from(transaction.messageBytes).indexOf(data);
+      if (at < 0) throw new Error("program quote: the route's data is not in its compiled message");
+      template = { transaction, amountOffset: at + data.length - 19 };
+      this.templates.set(shape, template);
+    }
+    const message = template.transaction.messageBytes as unknown as Uint8Array;
+    Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeBigUInt64LE(amount, template.amountOffset);
+    return template.transaction;
   }
 
   private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
@@ -303,10 +327,4 @@ export class ProgramQuoter {
       space: BigInt(account.data.length),
     } as unknown as EncodedAccount);
   }
-}
-
-/** The amount of a token account as the simulation left it (`fallback` when it was not written). */
-function tokenAmount(account: EncodedAccount | undefined, fallback: bigint): bigint {
-  if (!account) return fallback;
-  return AccountLayout.decode(account.data as Uint8Array).amount;
 }
