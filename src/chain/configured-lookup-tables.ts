@@ -1,3 +1,4 @@
+/** The operator's lookup tables (`LOOKUP_TABLES`): from the live cache through the account source, or the chain's table cache. */
 import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "./solana-chain.js";
