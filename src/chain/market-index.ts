@@ -181,6 +181,7 @@ export class MarketIndex {
       try {
         keys.push(publicKeyFromBase58(address));
       } catch {
+        // Not a key: refused by name in the answer (POST /markets) or the operator's log (MARKETS_FILE).
         refused.push({ address: String(address).slice(0, 64), reason: "not a base58 public key (32 bytes)" });
       }
     }
