@@ -17,7 +17,7 @@ import { openStore } from "./store/index.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
-import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";

@@ -13,7 +13,7 @@ import type { UnaryJsonCodec } from "../../server/unary-json-codec.js";
 import { swapInstructionsJsonCodec } from "./swap-instructions-json-codec.js";
 import { swapInstructionsRestRoute } from "./rest-swap-instructions.js";
 import { createSwapService } from "./swap-service.js";
-import { createSwapInstructions } from "./swap-instructions.js";
+import { createAccountSource, createSwapInstructions } from "./swap-instructions.js";
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap-instructions.js";
 import { createLookupTableIndex, createQuoteApi } from "../quote/quote-api.js";
 import type { QuoteApi, QuoteApiOptions } from "../quote/quote-api.js";
@@ -32,11 +32,11 @@ export interface SwapApi {
 
 export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: QuoteApiOptions }): SwapApi {
   const lookupTables = createLookupTableIndex(deps.chain, deps.quote ?? {});
-  const swapInstructions = createSwapInstructions({ ...deps, discoveredLookupTables: () => lookupTables.current() });
-  // The quote path reads pool state from the live account cache when there is one (memory, and
-  // its change notifications drive WatchQuote); otherwise directly.
-  const quoteOptions: QuoteApiOptions = { ...(deps.live ? { accounts: deps.live.accounts } : {}), ...deps.quote };
-  const quote = createQuoteApi(deps.chain, swapInstructions, lookupTables, quoteOptions);
+  // One account source for both paths: the live cache when there is one (memory, and its change
+  // notifications drive WatchQuote), reads on their way joined, misses batched.
+  const accounts = deps.accounts ?? createAccountSource(deps);
+  const swapInstructions = createSwapInstructions({ ...deps, accounts, discoveredLookupTables: () => lookupTables.current() });
+  const quote = createQuoteApi({ chain: deps.chain, accounts, swapInstructions, lookupTables }, deps.quote ?? {});
   return {
     swapInstructions,
     quote,

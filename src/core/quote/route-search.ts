@@ -209,6 +209,70 @@ function splitRoute(swapMode: SwapMode, parts: readonly { template: PathTemplate
   return { swapMode, splits, inAmount, outAmount, accounts };
 }
 
+type SplitParts = { template: PathTemplate; percent: number }[];
+
+/** The search's table: each top candidate's output at every step share (k × step %, -1 = does not quote). */
+function shareTable(top: readonly PathTemplate[], amount: bigint, step: number, steps: number): bigint[][] {
+  return top.map((template) => {
+    const row: bigint[] = new Array(steps + 1).fill(-1n);
+    for (let k = 1; k < steps; k++) {
+      const path = quotePath(template, (amount * BigInt(k * step)) / 100n, "ExactIn");
+      if (path) row[k] = path.outAmount;
+    }
+    return row;
+  });
+}
+
+/**
+ * The best pair or triple of pool-disjoint top candidates and their shares, scored by the table;
+ * undefined when none beats `single` (the best single route's output).
+ */
+function bestSplitParts(top: readonly PathTemplate[], table: readonly bigint[][], step: number, maxSplits: number, maxAccounts: number, single: bigint): SplitParts | undefined {
+  const steps = 100 / step;
+  let bestScore = single;
+  let bestParts: SplitParts | undefined;
+  const consider = (score: bigint, parts: () => SplitParts) => {
+    if (score > bestScore) {
+      bestScore = score;
+      bestParts = parts();
+    }
+  };
+  const fits = (paths: PathTemplate[]) =>
+    disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+  for (let i = 0; i < top.length; i++) {
+    for (let j = i + 1; j < top.length; j++) {
+      if (!fits([top[i]!, top[j]!])) continue;
+      for (let a = 1; a < steps; a++) {
+        const x = table[i]![a]!;
+        const y = table[j]![steps - a]!;
+        if (x < 0n || y < 0n) continue;
+        consider(x + y, () => [
+          { template: top[i]!, percent: a * step },
+          { template: top[j]!, percent: 100 - a * step },
+        ]);
+      }
+      if (maxSplits < 3) continue;
+      for (let k = j + 1; k < top.length; k++) {
+        if (!fits([top[i]!, top[j]!, top[k]!])) continue;
+        for (let a = 1; a < steps - 1; a++) {
+          for (let b = 1; a + b < steps; b++) {
+            const x = table[i]![a]!;
+            const y = table[j]![b]!;
+            const z = table[k]![steps - a - b]!;
+            if (x < 0n || y < 0n || z < 0n) continue;
+            consider(x + y + z, () => [
+              { template: top[i]!, percent: a * step },
+              { template: top[j]!, percent: b * step },
+              { template: top[k]!, percent: 100 - (a + b) * step },
+            ]);
+          }
+        }
+      }
+    }
+  }
+  return bestParts;
+}
+
 /** The best route, or undefined when no pool (or pair of pools) can fill the amount. */
 export function findBestRoute(input: RouteSearchInput): Route | undefined {
   const { amount, swapMode, maxAccounts } = input;
@@ -234,58 +298,10 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   // pool-disjoint candidates scored by table lookups; the winner is re-quoted exactly.
   const step = input.splitStepPercent ?? 5;
   const top = candidates.slice(0, input.splitCandidates ?? 5).map((c) => c.template);
-  const steps = 100 / step;
-  const table = top.map((template) => {
-    const row: bigint[] = new Array(steps + 1).fill(-1n);
-    for (let k = 1; k < steps; k++) {
-      const path = quotePath(template, (amount * BigInt(k * step)) / 100n, "ExactIn");
-      if (path) row[k] = path.outAmount;
-    }
-    return row;
-  });
-  let bestScore = best.path.outAmount;
-  let bestParts: { template: PathTemplate; percent: number }[] | undefined;
-  const fits = (paths: PathTemplate[]) =>
-    disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
-  for (let i = 0; i < top.length; i++) {
-    for (let j = i + 1; j < top.length; j++) {
-      if (!fits([top[i]!, top[j]!])) continue;
-      for (let a = 1; a < steps; a++) {
-        const x = table[i]![a]!;
-        const y = table[j]![steps - a]!;
-        if (x < 0n || y < 0n) continue;
-        if (x + y > bestScore) {
-          bestScore = x + y;
-          bestParts = [
-            { template: top[i]!, percent: a * step },
-            { template: top[j]!, percent: 100 - a * step },
-          ];
-        }
-      }
-      if (maxSplits < 3) continue;
-      for (let k = j + 1; k < top.length; k++) {
-        if (!fits([top[i]!, top[j]!, top[k]!])) continue;
-        for (let a = 1; a < steps - 1; a++) {
-          for (let b = 1; a + b < steps; b++) {
-            const x = table[i]![a]!;
-            const y = table[j]![b]!;
-            const z = table[k]![steps - a - b]!;
-            if (x < 0n || y < 0n || z < 0n) continue;
-            if (x + y + z > bestScore) {
-              bestScore = x + y + z;
-              bestParts = [
-                { template: top[i]!, percent: a * step },
-                { template: top[j]!, percent: b * step },
-                { template: top[k]!, percent: 100 - (a + b) * step },
-              ];
-            }
-          }
-        }
-      }
-    }
-  }
-  if (!bestParts) return single;
-  const split = splitRoute(swapMode, bestParts, amount);
+  const table = shareTable(top, amount, step, 100 / step);
+  const parts = bestSplitParts(top, table, step, maxSplits, maxAccounts, best.path.outAmount);
+  if (!parts) return single;
+  const split = splitRoute(swapMode, parts, amount);
   return split && split.outAmount > single.outAmount ? split : single;
 }
 
