@@ -116,6 +116,11 @@ export class ProgramQuoter {
     return this.programs.has(base58Of(programId));
   }
 
+  /** Whether `adapter`'s pools can be quoted: its program and Jupiter's are loaded. */
+  canQuote(adapter: AmmAdapter<any>): boolean {
+    return this.hasProgram(adapter.programId) && this.hasProgram(JUPITER_V6_PROGRAM_ID);
+  }
+
   /**
    * Accounts a quote of `params` through `pool` needs that `accounts` lacks: every account of the
    * step and the two mints, except programs and sysvars (the SVM has them) and the taker's own.
