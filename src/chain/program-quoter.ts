@@ -126,6 +126,9 @@ export class ProgramQuoter {
    * step and the two mints, except programs and sysvars (the SVM has them) and the taker's own.
    */
   accountsNeeded<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
+    // What the build reads (tick/bin arrays, markets) first: the step's accounts depend on them.
+    const dependencies = adapter.dependencies(pool, this.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
+    if (dependencies.length > 0) return dependencies;
     const swap = this.swapFor(adapter, pool, params, accounts);
     return this.stateKeys(swap).filter((key) => !accounts.has(base58Of(key)));
   }
@@ -161,10 +164,10 @@ export class ProgramQuoter {
     return result;
   }
 
-  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+  private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
     const [first, second] = adapter.mints(pool);
     const [sourceMint, destinationMint] = params.aToB ? [first, second] : [second, first];
-    const swapParams: SwapParams = {
+    return {
       sourceMint,
       destinationMint,
       sourceTokenAccount: TAKER_SOURCE,
@@ -175,6 +178,11 @@ export class ProgramQuoter {
       outAmount: 0n,
       swapMode: "ExactIn",
     };
+  }
+
+  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+    const swapParams = this.swapParams(adapter, pool, params);
+    const { sourceMint, destinationMint } = swapParams;
     const step = adapter.build(pool, swapParams, accounts);
     const route = getRouteInstruction(
       {
