@@ -2,7 +2,8 @@
 // binary is in the chain folder, the adapter's quote and the program quoter's (the adapter's own
 // step executed inside Jupiter's route by the AMM's real program, on the same state and clock) are
 // equal to the unit, over random amounts and both directions. Pools: the 2022 mainnet Whirlpools,
-// a Raydium CP pool written in its layout, a Meteora DLMM pair made by the program's instructions.
+// Raydium CP and CLMM pools written in their layouts, a Meteora DLMM pair made by the program's
+// instructions.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
@@ -10,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import type { AmmAdapter } from "../../src/core/amm/adapter.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
+import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
+import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { raydiumCpmmAdapter } from "../../src/core/amm/raydium-cpmm.js";
 import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
 import type { AccountData } from "../../src/core/solana/account.js";
@@ -42,7 +45,7 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
 
   beforeAll(async () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
-    for (const program of [JUPITER_V6_PROGRAM_ID, whirlpoolAdapter.programId, raydiumCpmmAdapter.programId, meteoraDlmmAdapter.programId]) {
+    for (const program of [JUPITER_V6_PROGRAM_ID, whirlpoolAdapter.programId, raydiumCpmmAdapter.programId, raydiumClmmAdapter.programId, meteoraDlmmAdapter.programId]) {
       quoter.addProgram(program, new Uint8Array(readFileSync(join(CHAIN_DIR!, "programs", `${program.toBase58()}.so`))));
     }
   }, 60_000);
@@ -96,6 +99,27 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     const address = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves }).pool.address;
     compareAll(raydiumCpmmAdapter, address, true, amounts(31, 6, 1_000n, reserves[0] / 2n), 6);
     compareAll(raydiumCpmmAdapter, address, false, amounts(37, 6, 1_000n, reserves[1] / 2n), 6);
+  });
+
+  it("Raydium CLMM (pool written in Raydium's layout, tick spacing 1, positions across array edges)", () => {
+    const mints = orderedMints(USDC, SAMO);
+    const pool = raydiumClmmPoolAccounts({
+      ammConfig: new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x"),
+      tickSpacing: 1,
+      mint0: mints[0],
+      mint1: mints[1],
+      decimals: [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!],
+      tickCurrent: 7,
+      positions: [
+        { lower: -600, upper: 600, liquidity: 5_000_000_000_000n },
+        { lower: -95, upper: 130, liquidity: 2_000_000_000_000n },
+        { lower: -20, upper: 45, liquidity: 9_000_000_000_000n },
+      ],
+      vaultAmounts: [10n ** 15n, 10n ** 15n],
+    });
+    for (const a of pool.all) stack.localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
+    compareAll(raydiumClmmAdapter, pool.pool.address, true, amounts(51, 6, 1_000n, 5_000_000_000n), 4);
+    compareAll(raydiumClmmAdapter, pool.pool.address, false, amounts(53, 6, 1_000n, 5_000_000_000n), 4);
   });
 
   it("Meteora DLMM (a pair made by the program's own instructions)", async () => {
