@@ -19,7 +19,7 @@ import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
-import { createSwapApi } from "./api/swap/swap-api.js";
+import { createSwapApi } from "./api/swap-api.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";

@@ -16,14 +16,32 @@ import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import type { ChainStateCache } from "./chain-state-cache.js";
-import type { LiveAccountCache } from "./live/live-account-cache.js";
-import type { LiveAccountChange } from "./live/live-accounts.js";
 import type { ReadBatchRequest, ReadBatchResult, SolanaChain } from "./solana-chain.js";
 
 export interface AccountState {
   readonly account: AccountData | null;
   /** The slot the account was seen at (0 when the node did not say). */
   readonly slot: number;
+}
+
+/**
+ * What the source needs of the live account cache (chain/live/live-account-cache.ts, which has this
+ * shape), named here so that chain/ does not import chain/live (which imports chain/).
+ */
+export interface FollowedAccounts {
+  /** The cached state, or undefined when not cached or the live state is degraded (then read it). */
+  get(address: string): AccountState | undefined;
+  /** A read made by the source enters the cache and is followed. */
+  adopt(address: PublicKey, account: AccountData | null, slot: number): void;
+  onChange(listener: (change: AccountChange) => void): () => void;
+  oldestSlot(addresses: Iterable<string>): number | undefined;
+  /** The newest slot the stream reported. */
+  newestSlot(): number | undefined;
+}
+
+/** A new version of a followed account. */
+export interface AccountChange extends AccountState {
+  readonly address: string;
 }
 
 /** What one call reads: accounts, and what else goes into the same round trip. */
@@ -44,7 +62,7 @@ export interface AccountReadResult {
 export interface AccountSourceOptions {
   readonly chain: SolanaChain;
   /** The live account cache; without it chain state is read on every call. */
-  readonly live?: LiveAccountCache;
+  readonly live?: FollowedAccounts;
   /** The short-lived copy of user accounts (and of fee samples, which the swap path keeps there). */
   readonly shortLived: ChainStateCache;
 }
@@ -58,7 +76,7 @@ function nothingToRead(misses: number, extras: Omit<ReadBatchRequest, "accounts"
 
 export class AccountSource {
   private readonly chain: SolanaChain;
-  private readonly live: LiveAccountCache | undefined;
+  private readonly live: FollowedAccounts | undefined;
   /** The short-lived copies (user accounts here; the swap path keeps its fee samples there too). */
   readonly shortLived: ChainStateCache;
   /** Reads on their way, by base58 address: later calls join them. */
@@ -100,8 +118,10 @@ export class AccountSource {
     for (const key of chainState) consider(key, false);
     for (const key of userAccounts) consider(key, true);
 
+    const nothing = nothingToRead(misses.length, extras);
+    if (nothing && joined.length === 0) return { accounts: out, batch: NOTHING_READ }; // all from memory: the warm path
     const readAt = this.shortLived.now();
-    const batchRead = nothingToRead(misses.length, extras) ? Promise.resolve(NOTHING_READ) : this.chain.readBatch({ ...extras, accounts: misses.map((m) => m.key) });
+    const batchRead = nothing ? Promise.resolve(NOTHING_READ) : this.chain.readBatch({ ...extras, accounts: misses.map((m) => m.key) });
     misses.forEach((miss, i) => this.track(miss.address, batchRead.then((b) => this.stateOf(b, i))));
     const [batch, joinedStates] = await Promise.all([batchRead, Promise.all(joined.map(([, read]) => read))]);
     joined.forEach(([address], i) => out.set(address, joinedStates[i]!));
@@ -115,7 +135,7 @@ export class AccountSource {
   }
 
   /** Called for every change of a followed account; returns the unsubscribe. Absent without live state. */
-  get onChange(): ((listener: (change: LiveAccountChange) => void) => () => void) | undefined {
+  get onChange(): ((listener: (change: AccountChange) => void) => () => void) | undefined {
     const live = this.live;
     return live ? (listener) => live.onChange(listener) : undefined;
   }

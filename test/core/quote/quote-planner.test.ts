@@ -164,6 +164,13 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(route!.outAmount).toBe(best.out);
   });
 
+  it("ExactOut: no route through Raydium CP pools (Jupiter v6 refuses a RaydiumCP step in exact_out_route: test/onchain/raydium-cp.test.ts)", () => {
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(1_000n * E6), swapMode: "ExactOut" }, planner);
+    const plan = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    expect(plan.markets).toEqual([mA, mB]); // candidates, but none can fill an ExactOut step
+    expect(drive(plan, chain).route).toBeUndefined();
+  });
+
   it("SOL → X goes through the intermediate token when the direct pool is badly priced; onlyDirectRoutes takes the direct pool", () => {
     const input = { inputMint: NATIVE_MINT.toBase58(), outputMint: x.address.toBase58(), amount: String(E9) };
     const req = request(input, planner);

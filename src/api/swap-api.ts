@@ -1,22 +1,24 @@
 /**
- * The swap part of the API, ready for `startServer`: the swap-instructions operation and the quote
- * engine (quote, swap transaction, WatchQuote, markets) behind the Connect service and the REST routes.
+ * The swap part of the API, ready for `startServer`: the swap-instructions operation (api/swap) and
+ * the quote engine (api/quote: quote, swap transaction, WatchQuote, markets) over one account
+ * source, behind the Connect service and the REST routes. It sits above both folders, which import
+ * only downwards (api/quote builds its `/swap` on api/swap).
  *
  *   const swap = createSwapApi({ chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
  *   await swap.start();
  *   startServer({ ..., services: { swap: swap.service }, restRoutes: [...swap.restRoutes] });
  */
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
-import type { RestRoute } from "../../server/rest.js";
-import type { UnaryJsonCodec } from "../../server/unary-json-codec.js";
-import { swapInstructionsJsonCodec } from "./swap-instructions-json-codec.js";
-import { swapInstructionsRestRoute } from "./rest-swap-instructions.js";
-import { createSwapService } from "./swap-service.js";
-import { createAccountSource, createSwapInstructions } from "./swap-instructions.js";
-import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap-instructions.js";
-import { createLookupTableIndex, createQuoteApi } from "../quote/quote-api.js";
-import type { QuoteApi, QuoteApiOptions } from "../quote/quote-api.js";
+import type { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
+import type { RestRoute } from "../server/rest.js";
+import type { UnaryJsonCodec } from "../server/unary-json-codec.js";
+import { swapInstructionsJsonCodec } from "./swap/swap-instructions-json-codec.js";
+import { swapInstructionsRestRoute } from "./swap/rest-swap-instructions.js";
+import { createSwapService } from "./swap/swap-service.js";
+import { createAccountSource, createSwapInstructions } from "./swap/swap-instructions.js";
+import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap/swap-instructions.js";
+import { createLookupTableIndex, createQuoteApi } from "./quote/quote-api.js";
+import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
 
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
