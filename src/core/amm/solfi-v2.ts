@@ -117,7 +117,7 @@ function build(pool: SolFiV2Pool, params: SwapParams, _accounts: AccountMap): Sw
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
 // None in code: the math is not public. The program quoter executes `build`'s step through Jupiter
-// (the program prices a call from Jupiter differently from a direct one: ~1.6 bps on 1 SOL).
+// (the program prices a call from Jupiter differently from a direct one).
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
