@@ -3,17 +3,19 @@
  * service (src/main.ts, embedded chain and database) in a child process, the probe and the
  * attackers here, over the real port:
  * 1. baseline: a `GET /healthz` probe every 250 ms for 5 s;
- * 2. HTTP/2 rapid reset from 4 clients (own loopback addresses) for FLOOD_SECONDS (default 20),
- *    reconnecting as fast as they are let;
+ * 2. HTTP/2 rapid reset from 4 clients (own loopback addresses; in a child process of their own,
+ *    bench/flood-child.ts) for FLOOD_SECONDS (default 20), reconnecting as fast as they are let;
  * 3. 50 never-reading HTTP/1.1 clients, each pipelining 200 × `GET /metrics`, for FLOOD_SECONDS.
  * Prints p50 / p99 / max of the probe per phase and the RSS growth over the baseline (peak of a
  * sample every 250 ms); targets: p99 < 100 ms, RSS growth < 100 MB. Exit code 1 when missed.
  */
+import { fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startSwapdProcess } from "../scripts/swapd-process.js";
-import { healthProbe, neverReadingClients, percentile, rapidResetFlood } from "./floods.js";
+import { healthProbe, neverReadingClients, percentile, type FloodReport } from "./floods.js";
 
 const floodSeconds = Number(process.env["FLOOD_SECONDS"] ?? 20);
 const P99_TARGET_MS = 100;
@@ -36,6 +38,20 @@ interface PhaseResult {
   readonly detail: string;
   /** The slowest probes: ms, and when (s into the phase). */
   readonly slowest: string;
+}
+
+/** Runs the rapid-reset clients in a child process until `stopped()`. */
+async function floodFromChild(port: number, clients: number, stopped: () => boolean): Promise<FloodReport> {
+  const child = fork(fileURLToPath(new URL("./flood-child.ts", import.meta.url)), [String(port), String(clients)], { execArgv: ["--import", "tsx"] });
+  const report = new Promise<FloodReport>((resolve, reject) => {
+    child.on("message", (m: { type?: string; report?: FloodReport }) => {
+      if (m?.type === "report" && m.report) resolve(m.report);
+    });
+    child.once("exit", (code) => reject(new Error(`flood child exited (code ${code}) without a report`)));
+  });
+  while (!stopped()) await sleep(100);
+  child.send({ type: "stop" });
+  return report;
 }
 
 async function main(): Promise<boolean> {
@@ -71,7 +87,7 @@ async function main(): Promise<boolean> {
     for (let i = 0; i < 50; i++) await fetch(`${swapd.url}/healthz`).then((r) => r.arrayBuffer());
     const baseline = await phase("baseline", 5, async () => "");
     const flood = await phase(`rapid reset, 4 clients, ${floodSeconds} s`, floodSeconds, async (stopped) => {
-      const r = await rapidResetFlood(swapd.port, 4, stopped);
+      const r = await floodFromChild(swapd.port, 4, stopped);
       return `${r.sessions} sessions, ${r.resets} resets sent; GOAWAY codes ${JSON.stringify(r.goaways)}; other session errors ${JSON.stringify(r.errors)}`;
     });
     await sleep(3_000);
