@@ -218,11 +218,16 @@ const h2RefusedTotal = registeredMetric(
 /** Ends a session: GOAWAY (with `code`, or a plain close), then gone after a grace time whatever the peer does. */
 function endSession(session: http2.ServerHttp2Session, code?: number): void {
   if (session.destroyed) return;
-  if (code === undefined) session.close();
-  else session.goaway(code);
-  // A peer that ignores GOAWAY and keeps the socket: gone after a grace second (100 ms for a flooder,
-  // whose final GOAWAY carries the same code).
-  setTimeout(() => session.destroy(undefined, code ?? http2.constants.NGHTTP2_NO_ERROR), code === undefined ? 1_000 : 100).unref();
+  if (code !== undefined) {
+    // A flooder gets no grace (every frame it sends meanwhile costs): GOAWAY, and gone once that is
+    // written (destroy's own final GOAWAY says NO_ERROR, so the code goes in its own frame first).
+    session.goaway(code);
+    setImmediate(() => session.destroy(undefined, code));
+    return;
+  }
+  session.close();
+  // A peer that ignores GOAWAY and keeps the socket: gone after a grace second.
+  setTimeout(() => session.destroy(undefined, http2.constants.NGHTTP2_NO_ERROR), 1_000).unref();
 }
 
 /**
