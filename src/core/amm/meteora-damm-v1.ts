@@ -4,6 +4,7 @@ import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
@@ -111,24 +112,22 @@ interface VaultAccounts {
   readonly lpMint: PublicKey;
 }
 
-// Decoded per account version (the live cache hands out one object per version): decoding the
-// vault, and printing the fresh keys it yields, was most of this AMM's cost per request.
-const decodedVaults = new WeakMap<AccountData, VaultAccounts>();
+// Decoded once per account version: decoding the vault, and printing the fresh keys it yields,
+// was most of this AMM's cost per request.
+const decodeVault = perAccountVersion((account: AccountData): VaultAccounts => {
+  if (!account.owner.equals(METEORA_VAULT_PROGRAM_ID)) {
+    throw new AmmError(`account ${account.address.toBase58()} is not owned by the Meteora vault program`);
+  }
+  expectAnchorAccount(account, VAULT_DISCRIMINATOR, VAULT_MIN_SIZE, "Meteora dynamic vault");
+  const d = vaultDecoder.decode(account.data);
+  return { tokenMint: d.tokenMint, tokenVault: d.tokenVault, lpMint: d.lpMint };
+});
 
 function vaultAccounts(vault: PublicKey, mint: PublicKey, accounts: AccountMap): VaultAccounts {
   const account = accounts.get(base58Of(vault));
   if (account === undefined) throw new AmmError(`Meteora vault ${vault.toBase58()} was not read`);
   if (account === null) throw new AmmError(`Meteora vault ${vault.toBase58()} of the pool does not exist`);
-  let decoded = decodedVaults.get(account);
-  if (decoded === undefined) {
-    if (!account.owner.equals(METEORA_VAULT_PROGRAM_ID)) {
-      throw new AmmError(`account ${vault.toBase58()} is not owned by the Meteora vault program`);
-    }
-    expectAnchorAccount(account, VAULT_DISCRIMINATOR, VAULT_MIN_SIZE, "Meteora dynamic vault");
-    const d = vaultDecoder.decode(account.data);
-    decoded = { tokenMint: d.tokenMint, tokenVault: d.tokenVault, lpMint: d.lpMint };
-    decodedVaults.set(account, decoded);
-  }
+  const decoded = decodeVault(account);
   if (!decoded.tokenMint.equals(mint)) {
     throw new AmmError(`Meteora vault ${vault.toBase58()} holds ${decoded.tokenMint.toBase58()}, not the pool's ${mint.toBase58()}`);
   }

@@ -3,7 +3,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { tokenProgramFromFlag } from "./mint-token-program.js";
 import { AmmError } from "./adapter.js";
 import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
@@ -63,13 +63,6 @@ export interface MeteoraDammV2Pool {
   readonly tokenBProgram: PublicKey;
 }
 
-/** The pool stores each mint's token program as a flag: 0 = SPL Token, 1 = Token-2022. */
-function tokenProgramFromFlag(flag: number, mint: PublicKey): PublicKey {
-  if (flag === 0) return TOKEN_PROGRAM_ID;
-  if (flag === 1) return TOKEN_2022_PROGRAM_ID;
-  throw new AmmError(`DAMM v2 pool has unknown token program flag ${flag} for mint ${mint.toBase58()}`);
-}
-
 export function decodeMeteoraDammV2Pool(account: AccountData): MeteoraDammV2Pool {
   expectAnchorAccount(account, POOL_DISCRIMINATOR, POOL_MIN_SIZE, "Meteora DAMM v2 pool");
   const d = poolDecoder.decode(account.data);
@@ -84,8 +77,8 @@ export function decodeMeteoraDammV2Pool(account: AccountData): MeteoraDammV2Pool
     tokenBMint: d.tokenBMint,
     tokenAVault: d.tokenAVault,
     tokenBVault: d.tokenBVault,
-    tokenAProgram: tokenProgramFromFlag(d.tokenAFlag, d.tokenAMint),
-    tokenBProgram: tokenProgramFromFlag(d.tokenBFlag, d.tokenBMint),
+    tokenAProgram: tokenProgramFromFlag(d.tokenAFlag, d.tokenAMint, "DAMM v2 pool"),
+    tokenBProgram: tokenProgramFromFlag(d.tokenBFlag, d.tokenBMint, "DAMM v2 pool"),
   };
 }
 

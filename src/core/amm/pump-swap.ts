@@ -5,6 +5,7 @@ import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../solana/programs.js";
 import { associatedTokenAddress } from "../solana/token-accounts.js";
 import { AmmError } from "./adapter.js";
@@ -139,18 +140,11 @@ function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicK
   return recipient;
 }
 
-/** Global configs decoded so far, by account version (every request through any pool reads it). */
-const decodedConfigs = new WeakMap<AccountData, ReturnType<typeof globalConfigDecoder.decode> & { readonly namesBuybackFeeRecipients: boolean }>();
-
-function decodedConfig(account: AccountData) {
-  let config = decodedConfigs.get(account);
-  if (config === undefined) {
-    expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
-    config = { ...globalConfigDecoder.decode(account.data), namesBuybackFeeRecipients: namesBuybackFeeRecipients(account.data) };
-    decodedConfigs.set(account, config);
-  }
-  return config;
-}
+/** Decoded once per account version (every request through any pool reads it). */
+const decodedConfig = perAccountVersion((account: AccountData) => {
+  expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
+  return { ...globalConfigDecoder.decode(account.data), namesBuybackFeeRecipients: namesBuybackFeeRecipients(account.data) };
+});
 
 function namesBuybackFeeRecipients(data: Uint8Array): boolean {
   const recipients = data.subarray(BUYBACK_FEE_RECIPIENTS_OFFSET, BUYBACK_FEE_RECIPIENTS_OFFSET + 8 * 32);

@@ -3,22 +3,25 @@ import {
   getArrayDecoder,
   getI32Decoder,
   getI32Encoder,
+  getI128Decoder,
   getStructDecoder,
   getU128Decoder,
   getU16Decoder,
+  getU32Decoder,
   getU64Decoder,
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
-import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
+import { BITMAP_HALF, bitmapExtensionReader, initializedArraysFrom, isArrayInitialized } from "./array-bitmap.js";
 import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
@@ -68,7 +71,38 @@ const poolStateDecoder = getStructDecoder([
 ]);
 
 /** `TickArrayBitmapExtension`: pool id, then positive and negative rows. */
-const extensionDecoder = bitmapExtensionDecoder(EXTENSION_ROWS);
+const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "Raydium CLMM tick array bitmap extension");
+
+const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
+
+/** `TickState`: tick, liquidity_net, liquidity_gross, then fee and reward growths and padding (168 bytes). */
+const tickStateDecoder = getStructDecoder([
+  ["tick", getI32Decoder()],
+  ["liquidityNet", getI128Decoder()],
+  ["liquidityGross", getU128Decoder()],
+  ["growthsAndPadding", skip(2 * 16 + 3 * 16 + 13 * 4)],
+]);
+
+/** `TickArrayState` up to its ticks (initialized count, recent epoch and padding follow). */
+const tickArrayDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["poolId", getPublicKeyCodec()],
+  ["startTickIndex", getI32Decoder()],
+  ["ticks", getArrayDecoder(tickStateDecoder, { size: TICK_ARRAY_SIZE })],
+]);
+const TICK_ARRAY_MIN_SIZE = tickArrayDecoder.fixedSize;
+
+const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
+
+/** `AmmConfig` up to its trade fee rate (millionths). */
+const ammConfigDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["bump", skip(1)],
+  ["index", skip(2)],
+  ["owner", getPublicKeyCodec()],
+  ["protocolFeeRate", getU32Decoder()],
+  ["tradeFeeRate", getU32Decoder()],
+]);
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -166,9 +200,7 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
   const tokenProgram0 = tokenProgramOfMint(accounts, pool.tokenMint0);
   const tokenProgram1 = tokenProgramOfMint(accounts, pool.tokenMint1);
   const extensionAddress = raydiumClmmBitmapExtensionAddress(pool.address);
-  const extension = readBitmapExtension(
-    accounts, extensionAddress, extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS, "Raydium CLMM tick array bitmap extension",
-  );
+  const extension = readExtensionAt(accounts, extensionAddress);
   const tickArrays = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne).map((start) =>
     writableAccount(raydiumClmmTickArrayAddress(pool.address, start)),
   );
@@ -221,15 +253,6 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
 // The program's `swap_internal` over the tick arrays `build` passes, with its own per-step math
 // (raydium-clmm-math.ts): a swap that would need a fourth array stops there and says so.
 
-const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
-/** `TickState`: tick i32, liquidity_net i128, liquidity_gross u128, fee and reward growths, padding. */
-const TICK_STATE_SIZE = 168;
-const TICKS_OFFSET = 8 + 32 + 4;
-const TICK_ARRAY_ACCOUNT_SIZE = TICKS_OFFSET + TICK_ARRAY_SIZE * TICK_STATE_SIZE;
-const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
-/** `AmmConfig`: discriminator, bump, index, owner, protocol_fee_rate u32, then trade_fee_rate u32. */
-const AMM_CONFIG_TRADE_FEE_OFFSET = 47;
-
 interface ClmmTick {
   readonly tick: number;
   readonly liquidityNet: bigint;
@@ -242,28 +265,15 @@ interface ClmmTickArray {
   readonly ticks: readonly ClmmTick[];
 }
 
-/** Decoded tick arrays by account object: re-decoded only when re-read. */
-const decodedTickArrays = new WeakMap<AccountData, ClmmTickArray>();
-
-function readI128(view: DataView, offset: number): bigint {
-  return BigInt.asIntN(128, view.getBigUint64(offset, true) | (view.getBigUint64(offset + 8, true) << 64n));
-}
-
-function decodeTickArray(account: AccountData): ClmmTickArray {
-  const cached = decodedTickArrays.get(account);
-  if (cached) return cached;
-  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_ACCOUNT_SIZE, "Raydium CLMM TickArrayState");
-  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
-  const ticks: ClmmTick[] = [];
-  for (let i = 0; i < TICK_ARRAY_SIZE; i++) {
-    const at = TICKS_OFFSET + i * TICK_STATE_SIZE;
-    const gross = view.getBigUint64(at + 20, true) | view.getBigUint64(at + 28, true);
-    ticks.push({ tick: view.getInt32(at, true), liquidityNet: readI128(view, at + 4), initialized: gross !== 0n });
-  }
-  const decoded = { startTickIndex: view.getInt32(40, true), ticks };
-  decodedTickArrays.set(account, decoded);
-  return decoded;
-}
+/** Decoded once per account version. */
+const decodeTickArray = perAccountVersion((account: AccountData): ClmmTickArray => {
+  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_MIN_SIZE, "Raydium CLMM TickArrayState");
+  const decoded = tickArrayDecoder.decode(account.data);
+  return {
+    startTickIndex: decoded.startTickIndex,
+    ticks: decoded.ticks.map((t) => ({ tick: t.tick, liquidityNet: t.liquidityNet, initialized: t.liquidityGross !== 0n })),
+  };
+});
 
 function arrayStartOf(tick: number, tickSpacing: number): number {
   const ticksInArray = TICK_ARRAY_SIZE * tickSpacing;
@@ -303,10 +313,7 @@ function nextInitializedArrayStart(pool: RaydiumClmmPool, extension: BitmapExten
 }
 
 function readExtension(pool: RaydiumClmmPool, accounts: AccountMap): BitmapExtension | null {
-  return readBitmapExtension(
-    accounts, raydiumClmmBitmapExtensionAddress(pool.address), extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS,
-    "Raydium CLMM tick array bitmap extension",
-  );
+  return readExtensionAt(accounts, raydiumClmmBitmapExtensionAddress(pool.address));
 }
 
 /** The config (trade fee) and the bitmap extension; once the extension is read, the tick arrays `build` passes. */
@@ -320,10 +327,13 @@ function quoteAccounts(pool: RaydiumClmmPool, params: QuoteParams, accounts: Acc
   return [...first, ...unread(arrays, accounts)];
 }
 
+const tradeFeeRateOf = perAccountVersion((config: AccountData): bigint => {
+  expectAnchorAccount(config, AMM_CONFIG_DISCRIMINATOR, ammConfigDecoder.fixedSize, "Raydium CLMM AmmConfig");
+  return BigInt(ammConfigDecoder.decode(config.data).tradeFeeRate);
+});
+
 function tradeFeeRate(pool: RaydiumClmmPool, accounts: AccountMap): bigint {
-  const config = requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config");
-  expectAnchorAccount(config, AMM_CONFIG_DISCRIMINATOR, AMM_CONFIG_TRADE_FEE_OFFSET + 4, "Raydium CLMM AmmConfig");
-  return BigInt(new DataView(config.data.buffer, config.data.byteOffset).getUint32(AMM_CONFIG_TRADE_FEE_OFFSET, true));
+  return tradeFeeRateOf(requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config"));
 }
 
 function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
