@@ -11,6 +11,7 @@ import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** Meteora dynamic AMM (DAMM v1; "Meteora" in Jupiter quotes) and the dynamic vault program holding its tokens. */
@@ -25,6 +26,10 @@ const VAULT_DISCRIMINATOR = [211, 8, 232, 43, 2, 152, 117, 119];
 /** `Pool` up to its `curve_type` tag; a vault up to its `lp_mint`. */
 const POOL_MIN_SIZE = 875;
 const VAULT_MIN_SIZE = 147;
+/** The Stable curve's payload: amp u64, token multiplier (2 × u64 + u8), depeg (2 × u64 + u8), last amp update u64. */
+const STABLE_CURVE_SIZE = 8 + 17 + 17 + 8;
+/** A pool's allocated size: up to the curve's tag, the largest curve's payload, 19 bytes of padding. */
+const POOL_ACCOUNT_SIZE = POOL_MIN_SIZE + STABLE_CURVE_SIZE + 19;
 /** `curve_type` = Stable: its `depeg.depeg_type` lies after amp (8), token multipliers (17) and two u64 (16). */
 const STABLE_DEPEG_TYPE_OFFSET = POOL_MIN_SIZE + 8 + 17 + 16;
 const CURVE_CONSTANT_PRODUCT = 0;
@@ -32,7 +37,7 @@ const CURVE_STABLE = 1;
 const DEPEG_NONE = 0;
 
 /** `Pool` (field order from @meteora-ag/dynamic-amm-sdk's IDL) up to the curve type's tag. */
-const poolDecoder = getStructDecoder([
+const poolFields = [
   ["discriminator", skip(8)],
   ["lpMint", getPublicKeyCodec()],
   ["tokenAMint", getPublicKeyCodec()],
@@ -48,7 +53,8 @@ const poolDecoder = getStructDecoder([
   // fee timestamp, fees, pool type, stake, locked LP, bootstrapping, partner info, padding.
   ["unused", skip(874 - 298)],
   ["curveType", getU8Decoder()],
-]);
+] as const;
+const poolDecoder = getStructDecoder(poolFields);
 
 /** The dynamic vault's `Vault` (IDL of @meteora-ag/vault-sdk) up to its LP mint. */
 const vaultDecoder = getStructDecoder([
@@ -177,6 +183,8 @@ export const meteoraDammV1Adapter = defineAmmAdapter<MeteoraDammV1Pool>({
   // Vaults, vault LP accounts and fee accounts never change for a pool; the `enabled` flag does,
   // so the pool is re-read per request.
   poolIsImmutable: false,
+  // Every pool is allocated for its largest curve (Stable), whatever its curve.
+  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")] },
   decodePool: decodeMeteoraDammV1Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: (pool) => [pool.aVault, pool.bVault],

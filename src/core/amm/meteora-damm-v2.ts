@@ -9,6 +9,7 @@ import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** Meteora DAMM v2 (the "cp-amm" program). */
@@ -27,13 +28,15 @@ export const METEORA_DAMM_V2_EVENT_AUTHORITY = PublicKey.findProgramAddressSync(
 const POOL_DISCRIMINATOR = [241, 154, 109, 4, 17, 177, 109, 188];
 /** `Pool` up to the token flags. */
 const POOL_MIN_SIZE = 484;
+/** Every `Pool` account: 8 + 1104 bytes (fees, state, rewards, padding). */
+const POOL_ACCOUNT_SIZE = 1112;
 /** `pool_status`: 0 enabled, 1 disabled. */
 const POOL_ENABLED = 0;
 /** Base fee modes (`BaseFeeMode`): the rate limiter needs the instructions sysvar passed as a remaining account. */
 const BASE_FEE_MODE_RATE_LIMITER = 2;
 
 /** `Pool` (field order from @meteora-ag/cp-amm-sdk's IDL) up to the token flags. */
-const poolDecoder = getStructDecoder([
+const poolFields = [
   ["discriminator", skip(8)],
   // `pool_fees.base_fee.base_fee_info.data`: its byte 8 is the base fee mode.
   ["baseFeeInfoHead", skip(8)],
@@ -49,7 +52,8 @@ const poolDecoder = getStructDecoder([
   ["poolStatus", getU8Decoder()],
   ["tokenAFlag", getU8Decoder()],
   ["tokenBFlag", getU8Decoder()],
-]);
+] as const;
+const poolDecoder = getStructDecoder(poolFields);
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -125,6 +129,8 @@ export const meteoraDammV2Adapter = defineAmmAdapter<MeteoraDammV2Pool>({
   supportsExactOut: false,
   // The pool's status and fee mode can change, so it is re-read per request.
   poolIsImmutable: false,
+  // Every `Pool` account has the same size.
+  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")] },
   decodePool: decodeMeteoraDammV2Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: () => [],

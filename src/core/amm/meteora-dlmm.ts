@@ -28,6 +28,7 @@ import { BITMAP_HALF, bitmapExtensionReader, initializedArraysFrom, isArrayIniti
 import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { DLMM_BINS_PER_ARRAY, dlmmSwapExactIn } from "./meteora-dlmm-math.js";
 import type { DlmmBinArray, MeteoraDlmmFeeParameters, MeteoraDlmmVolatility } from "./meteora-dlmm-math.js";
@@ -78,7 +79,7 @@ const variableParametersDecoder = getStructDecoder([
   ["padding1", skip(8)],
 ]);
 
-const lbPairDecoder = getStructDecoder([
+const lbPairFields = [
   ["discriminator", skip(8)],
   ["parameters", staticParametersDecoder],
   ["vParameters", variableParametersDecoder],
@@ -112,7 +113,8 @@ const lbPairDecoder = getStructDecoder([
   ["creator", getPublicKeyCodec()],
   ["tokenMintXProgramFlag", getU8Decoder()],
   ["tokenMintYProgramFlag", getU8Decoder()],
-]);
+] as const;
+const lbPairDecoder = getStructDecoder(lbPairFields);
 
 /** `BinArrayBitmapExtension`: 12 rows of 512 bits (8 u64) for positive and for negative indices. */
 const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "DLMM bin array bitmap extension");
@@ -341,6 +343,8 @@ export const meteoraDlmmAdapter = defineAmmAdapter<MeteoraDlmmPool>({
   supportsExactOut: false,
   // The active bin and the bitmap move with trades and pick the bin arrays.
   poolIsImmutable: false,
+  // Every `LbPair` account has the same size.
+  poolMintLayout: { dataSize: LB_PAIR_ACCOUNT_SIZE, mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")] },
   decodePool: decodeMeteoraDlmmPool,
   mints: (pool) => [pool.tokenXMint, pool.tokenYMint],
   // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.

@@ -14,6 +14,7 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** PumpSwap ("Pump.fun Amm"), the constant-product AMM pump.fun coins migrate to. */
@@ -54,7 +55,7 @@ const GLOBAL_CONFIG_MIN_SIZE = 642;
 const BUYBACK_FEE_RECIPIENTS_OFFSET = 643;
 
 /** `Pool` (field order from @pump-fun/pump-swap-sdk's IDL). */
-const poolDecoder = getStructDecoder([
+const poolFields = [
   ["discriminator", skip(8)],
   // pool bump, index, creator.
   ["unused", skip(1 + 2 + 32)],
@@ -67,7 +68,8 @@ const poolDecoder = getStructDecoder([
   ["coinCreator", getPublicKeyCodec()],
   ["isMayhemMode", getBooleanDecoder()],
   ["isCashbackCoin", getBooleanDecoder()],
-]);
+] as const;
+const poolDecoder = getStructDecoder(poolFields);
 
 /** `GlobalConfig` (same IDL) up to the reserved fee recipients. */
 const globalConfigDecoder = getStructDecoder([
@@ -212,6 +214,8 @@ export const pumpSwapAdapter = defineAmmAdapter<PumpSwapPool>({
   supportsExactOut: false,
   // Mayhem mode and the coin creator can change, so the pool is re-read per request.
   poolIsImmutable: false,
+  // Pools trade only once extended to this size (`decodePool` refuses shorter ones).
+  poolMintLayout: { dataSize: POOL_TRADABLE_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")] },
   decodePool: decodePumpSwapPool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [PUMP_SWAP_GLOBAL_CONFIG],

@@ -11,6 +11,7 @@ import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { ceilDiv } from "./integer-math.js";
 
@@ -26,7 +27,7 @@ const MARKET_STATE_V3_SIZE = 388;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** `AmmInfo` (no discriminator; offsets from @raydium-io/raydium-sdk-v2 `liquidityStateV4Layout`). */
-const ammInfoDecoder = getStructDecoder([
+const ammInfoFields = [
   ["status", getU64Decoder()],
   ["nonce", getU64Decoder()],
   // order-book parameters, fees, pnl and swap totals: not needed to route a swap.
@@ -40,7 +41,8 @@ const ammInfoDecoder = getStructDecoder([
   ["marketId", getPublicKeyCodec()],
   ["marketProgramId", getPublicKeyCodec()],
   ["targetOrders", getPublicKeyCodec()],
-]);
+] as const;
+const ammInfoDecoder = getStructDecoder(ammInfoFields);
 
 /** The `AmmInfo` fields a quote reads (they change: status, fees, PnL owed), same offsets. */
 const ammStateDecoder = getStructDecoder([
@@ -255,6 +257,8 @@ export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   supportsExactOut: false,
   // Its status can change (an admin can disable swaps), so the pool is re-read per request.
   poolIsImmutable: false,
+  // Every `AmmInfo` has the same size (it has no discriminator: the size tells it from the program's other accounts).
+  poolMintLayout: { dataSize: AMM_INFO_SIZE, mintOffsets: [fieldOffset(ammInfoFields, "baseMint"), fieldOffset(ammInfoFields, "quoteMint")] },
   decodePool: decodeRaydiumAmmV4Pool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: (pool) => [pool.marketId],

@@ -26,6 +26,7 @@ import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
 import { base58Of } from "../solana/base58-strings.js";
@@ -50,7 +51,7 @@ const SWAP_TICK_ARRAY_COUNT = 3;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** Fields of `PoolState` a swap needs (offsets from @raydium-io/raydium-sdk-v2 `PoolInfoLayout`). */
-const poolStateDecoder = getStructDecoder([
+const poolStateFields = [
   ["discriminator", skip(8)],
   ["bump", skip(1)],
   ["ammConfig", getPublicKeyCodec()],
@@ -68,7 +69,8 @@ const poolStateDecoder = getStructDecoder([
   // fee growth, protocol fees, swap totals, status, reward infos: not needed to route a swap.
   ["unused", skip(904 - 273)],
   ["tickArrayBitmap", getArrayDecoder(getU64Decoder(), { size: 16 })],
-]);
+] as const;
+const poolStateDecoder = getStructDecoder(poolStateFields);
 
 /** `TickArrayBitmapExtension`: pool id, then positive and negative rows. */
 const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "Raydium CLMM tick array bitmap extension");
@@ -419,6 +421,8 @@ export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   supportsExactOut: true,
   // The current tick and the bitmap move with trades and pick the tick arrays.
   poolIsImmutable: false,
+  // Every `PoolState` account has the same size.
+  poolMintLayout: { dataSize: POOL_STATE_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")] },
   decodePool: decodeRaydiumClmmPool,
   mints: (pool) => [pool.tokenMint0, pool.tokenMint1],
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.

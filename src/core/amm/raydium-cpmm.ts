@@ -21,6 +21,7 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { fieldOffset } from "./field-offsets.js";
 import { ceilDiv } from "./integer-math.js";
 
 /** Raydium CPMM ("Raydium CP" in Jupiter quotes). */
@@ -30,7 +31,6 @@ export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL
 
 /** Anchor account discriminator of `PoolState`: sha256("account:PoolState")[0..8]. */
 export const RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([247, 237, 227, 245, 215, 195, 222, 70]);
-export const RAYDIUM_CPMM_POOL_SIZE = 637;
 
 /** Raydium CPMM `PoolState` (637 bytes), field names as in Raydium's SDK `CpmmPoolInfoLayout`. */
 export interface RaydiumCpmmPoolState {
@@ -66,10 +66,10 @@ export interface RaydiumCpmmPoolState {
   readonly padding: readonly bigint[];
 }
 
-/** The whole `PoolState` both ways: the adapter decodes with it, the localnet writes demo pools. */
-export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
+/** `PoolState`'s fields in order, each fixed-size. */
+function poolStateFields() {
   const key = getPublicKeyCodec();
-  return getStructCodec([
+  return [
     ["discriminator", fixCodecSize(getBytesCodec(), 8)],
     ["configId", key],
     ["poolCreator", key],
@@ -99,7 +99,12 @@ export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
     ["creatorFeesMintA", getU64Codec()],
     ["creatorFeesMintB", getU64Codec()],
     ["padding", getArrayCodec(getU64Codec(), { size: 28 })],
-  ]) as unknown as Codec<RaydiumCpmmPoolState>;
+  ] as const;
+}
+
+/** The whole `PoolState` both ways: the adapter decodes with it, the localnet writes demo pools. */
+export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
+  return getStructCodec(poolStateFields()) as unknown as Codec<RaydiumCpmmPoolState>;
 }
 
 /** Anchor account discriminator of `AmmConfig`: sha256("account:AmmConfig")[0..8]. */
@@ -143,6 +148,9 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
 
 // Built once: decoding runs per request for pools not yet cached.
 const poolStateCodec = getRaydiumCpmmPoolCodec();
+const poolFieldList = poolStateFields();
+/** Every `PoolState` account: 637 bytes. */
+export const RAYDIUM_CPMM_POOL_SIZE = getStructCodec(poolFieldList).fixedSize;
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -367,6 +375,8 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   supportsExactOut: false,
   // Config, vaults, mints, token programs and observation never change for a pool.
   poolIsImmutable: true,
+  // Every `PoolState` account has the same size.
+  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")] },
   decodePool: decodeRaydiumCpmmPool,
   mints: (pool) => [pool.mintA, pool.mintB],
   dependencies: () => [],

@@ -22,6 +22,7 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { largestFillable } from "./largest-fillable.js";
 import { unread } from "./quote-accounts.js";
@@ -45,7 +46,7 @@ const SWAP_TICK_ARRAY_COUNT = 3;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** Leading part of the `Whirlpool` account (layout from @orca-so/whirlpools-sdk's IDL); rewards are not needed. */
-const whirlpoolDecoder = getStructDecoder([
+const whirlpoolFields = [
   ["discriminator", skip(8)],
   ["whirlpoolsConfig", getPublicKeyCodec()],
   ["whirlpoolBump", skip(1)],
@@ -63,7 +64,8 @@ const whirlpoolDecoder = getStructDecoder([
   ["feeGrowthGlobalA", getU128Decoder()],
   ["tokenMintB", getPublicKeyCodec()],
   ["tokenVaultB", getPublicKeyCodec()],
-]);
+] as const;
+const whirlpoolDecoder = getStructDecoder(whirlpoolFields);
 
 const TICK_ARRAY_DISCRIMINATOR = [69, 97, 189, 190, 110, 7, 66, 187];
 
@@ -325,6 +327,8 @@ export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   supportsExactOut: true,
   // The current tick moves with every trade and picks the tick arrays.
   poolIsImmutable: false,
+  // Every `Whirlpool` account has the same size.
+  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")] },
   decodePool: decodeWhirlpool,
   mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.
