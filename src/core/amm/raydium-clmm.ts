@@ -338,6 +338,71 @@ function tradeFeeRate(pool: RaydiumClmmPool, accounts: AccountMap): bigint {
   return tradeFeeRateOf(requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config"));
 }
 
+/** Where a swap stands between steps (`swap_internal`'s `SwapState`, plus the array it is in). */
+interface WalkState {
+  remaining: bigint;
+  calculated: bigint;
+  fee: bigint;
+  price: bigint;
+  liquidity: bigint;
+  tick: number;
+  arrayIndex: number;
+  currentStart: number;
+  matchedCurrentArray: boolean;
+}
+
+/** How a walk ended short of the amount: the pool's liquidity ran out, or the arrays passed did. */
+type WalkEnd = undefined | { readonly reason: string };
+
+/**
+ * The next initialized tick the swap moves towards, moving on to the next initialized array when
+ * this one has none left; a reason when the pool or the arrays passed have no more.
+ */
+function nextTick(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, zeroForOne: boolean): ClmmTick | WalkEnd {
+  let next = nextInitializedTick(arrays[s.arrayIndex]!, s.tick, pool.tickSpacing, zeroForOne);
+  if (next === undefined && !s.matchedCurrentArray) {
+    s.matchedCurrentArray = true;
+    next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+  }
+  if (next !== undefined) return next;
+  const nextStart = nextInitializedArrayStart(pool, extension, s.currentStart, zeroForOne);
+  if (nextStart === undefined) return undefined;
+  while (arrays[s.arrayIndex]!.startTickIndex !== nextStart) {
+    s.arrayIndex++;
+    if (s.arrayIndex >= arrays.length) return { reason: `needs more than the ${arrays.length} tick arrays a swap passes` };
+  }
+  s.currentStart = nextStart;
+  next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+  if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
+  return next;
+}
+
+/** `swap_internal`'s loop over the arrays passed: step to each initialized tick, crossing it, until the amount is spent. */
+function walk(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, feeRate: bigint, exactIn: boolean, zeroForOne: boolean): WalkEnd {
+  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
+  while (s.remaining !== 0n && s.price !== limit && s.tick < MAX_TICK && s.tick > MIN_TICK) {
+    const next = nextTick(pool, extension, arrays, s, zeroForOne);
+    if (next === undefined || "reason" in next) return next;
+    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
+    const priceNext = clmmSqrtPriceAtTick(tickNext);
+    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
+    const start = s.price;
+    const step = clmmSwapStep(s.price, target, s.liquidity, s.remaining, feeRate, exactIn, zeroForOne);
+    s.price = step.sqrtPriceNext;
+    s.remaining -= exactIn ? step.amountIn + step.feeAmount : step.amountOut;
+    s.calculated += exactIn ? step.amountOut : step.amountIn + step.feeAmount;
+    s.fee += step.feeAmount;
+    if (s.price === priceNext) {
+      if (next.initialized) s.liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
+      if (s.liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
+      s.tick = zeroForOne ? tickNext - 1 : tickNext;
+    } else if (s.price !== start) {
+      s.tick = clmmTickAtSqrtPrice(s.price);
+    }
+  }
+  return undefined;
+}
+
 function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
   const zeroForOne = params.aToB;
   const exactIn = params.swapMode === "ExactIn";
@@ -349,67 +414,27 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
   const arrays = starts.map((start) =>
     decodeTickArray(requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array")),
   );
-  const result = (remaining: bigint, calculated: bigint, fee: bigint, reason?: string): PoolQuote => {
-    const filled = params.amount - remaining;
-    const [inAmount, outAmount] = exactIn ? [filled, calculated] : [calculated, filled];
-    return remaining === 0n
-      ? { inAmount, outAmount, feeAmount: fee, feeMint, complete: true }
-      : { inAmount, outAmount, feeAmount: fee, feeMint, complete: false, reason: reason ?? "the pool ran out of liquidity" };
+  const result = (s: Pick<WalkState, "remaining" | "calculated" | "fee">, reason?: string): PoolQuote => {
+    const filled = params.amount - s.remaining;
+    const [inAmount, outAmount] = exactIn ? [filled, s.calculated] : [s.calculated, filled];
+    return s.remaining === 0n
+      ? { inAmount, outAmount, feeAmount: s.fee, feeMint, complete: true }
+      : { inAmount, outAmount, feeAmount: s.fee, feeMint, complete: false, reason: reason ?? "the pool ran out of liquidity" };
   };
-  if (arrays.length === 0) return result(params.amount, 0n, 0n, "no initialized tick array in the swap direction");
-
-  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
-  let remaining = params.amount;
-  let calculated = 0n;
-  let fee = 0n;
-  let price = pool.sqrtPriceX64;
-  let liquidity = pool.liquidity;
-  let tick = pool.tickCurrent;
-  let arrayIndex = 0;
-  let currentStart = starts[0]!;
-  let matchedCurrentArray = currentStart === arrayStartOf(tick, pool.tickSpacing);
-  while (remaining !== 0n && price !== limit && tick < MAX_TICK && tick > MIN_TICK) {
-    let next = nextInitializedTick(arrays[arrayIndex]!, tick, pool.tickSpacing, zeroForOne);
-    if (next === undefined && !matchedCurrentArray) {
-      matchedCurrentArray = true;
-      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
-    }
-    if (next === undefined) {
-      const nextStart = nextInitializedArrayStart(pool, extension, currentStart, zeroForOne);
-      if (nextStart === undefined) return result(remaining, calculated, fee);
-      while (arrays[arrayIndex]!.startTickIndex !== nextStart) {
-        arrayIndex++;
-        if (arrayIndex >= arrays.length) {
-          return result(remaining, calculated, fee, `${params.amount} needs more than the ${arrays.length} tick arrays a swap passes`);
-        }
-      }
-      currentStart = nextStart;
-      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
-      if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
-    }
-    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
-    const priceNext = clmmSqrtPriceAtTick(tickNext);
-    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
-    const start = price;
-    const step = clmmSwapStep(price, target, liquidity, remaining, feeRate, exactIn, zeroForOne);
-    price = step.sqrtPriceNext;
-    if (exactIn) {
-      remaining -= step.amountIn + step.feeAmount;
-      calculated += step.amountOut;
-    } else {
-      remaining -= step.amountOut;
-      calculated += step.amountIn + step.feeAmount;
-    }
-    fee += step.feeAmount;
-    if (price === priceNext) {
-      if (next.initialized) liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
-      if (liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
-      tick = zeroForOne ? tickNext - 1 : tickNext;
-    } else if (price !== start) {
-      tick = clmmTickAtSqrtPrice(price);
-    }
-  }
-  return result(remaining, calculated, fee);
+  if (arrays.length === 0) return result({ remaining: params.amount, calculated: 0n, fee: 0n }, "no initialized tick array in the swap direction");
+  const state: WalkState = {
+    remaining: params.amount,
+    calculated: 0n,
+    fee: 0n,
+    price: pool.sqrtPriceX64,
+    liquidity: pool.liquidity,
+    tick: pool.tickCurrent,
+    arrayIndex: 0,
+    currentStart: starts[0]!,
+    matchedCurrentArray: starts[0] === arrayStartOf(pool.tickCurrent, pool.tickSpacing),
+  };
+  const end = walk(pool, extension, arrays, state, feeRate, exactIn, zeroForOne);
+  return result(state, end && `${params.amount} ${end.reason}`);
 }
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
