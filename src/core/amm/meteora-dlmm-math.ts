@@ -7,18 +7,15 @@
  * and to the program's payouts in test/onchain/quote-exactness.test.ts.
  */
 import { AmmError } from "./adapter.js";
-import { ceilDiv, U128_MAX, U64_MAX } from "./integer-math.js";
+import { ceilDiv, ONE_Q64, powQ64, U64_MAX } from "./integer-math.js";
 
 /** Bins per bin array (DLMM `MAX_BIN_PER_ARRAY`). */
 export const DLMM_BINS_PER_ARRAY = 70;
 
 const SCALE_OFFSET = 64n;
-const ONE_Q64 = 1n << SCALE_OFFSET;
 const BASIS_POINT_MAX = 10_000n;
 const FEE_PRECISION = 1_000_000_000n;
 const MAX_FEE_RATE = 100_000_000n;
-/** The price exponent's bound (`MAX_EXPONENTIAL`, 2^19). */
-const MAX_EXPONENTIAL = 0x80000;
 
 /** The pair's fee schedule (`StaticParameters`), as the swap reads it. */
 export interface MeteoraDlmmFeeParameters {
@@ -79,24 +76,9 @@ function u64(value: bigint, what: string): bigint {
   return value;
 }
 
-/** Q64.64 price of bin `binId`: (1 + binStep / 10⁴)^binId by squaring, as the program's `pow`. */
+/** Q64.64 price of bin `binId`: (1 + binStep / 10⁴)^binId, as the program's `get_price_from_id`. */
 export function meteoraDlmmBinPrice(binId: number, binStep: number): bigint {
-  if (binId === 0) return ONE_Q64;
-  let invert = binId < 0;
-  const exponent = Math.abs(binId);
-  if (exponent > MAX_EXPONENTIAL) return 0n;
-  let squaredBase = ONE_Q64 + (BigInt(binStep) << SCALE_OFFSET) / BASIS_POINT_MAX;
-  let result = ONE_Q64;
-  if (squaredBase >= result) {
-    squaredBase = U128_MAX / squaredBase;
-    invert = !invert;
-  }
-  for (let bit = 1; bit <= MAX_EXPONENTIAL / 2; bit <<= 1) {
-    if ((exponent & bit) !== 0) result = (result * squaredBase) >> SCALE_OFFSET;
-    squaredBase = (squaredBase * squaredBase) >> SCALE_OFFSET;
-  }
-  if (result === 0n) return 0n;
-  return invert ? U128_MAX / result : result;
+  return powQ64(ONE_Q64 + (BigInt(binStep) << SCALE_OFFSET) / BASIS_POINT_MAX, binId);
 }
 
 interface References {
