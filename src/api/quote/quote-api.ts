@@ -119,9 +119,12 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
   const { chain, accounts, lookupTables } = deps;
   const adapters = options.adapters ?? ammAdapters;
+  const programQuotes = options.programQuotes;
   const markets = new MarketIndex({
     chain,
     adapters,
+    // Pools of a program-quoted AMM are looked for only when its program can be executed.
+    discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
