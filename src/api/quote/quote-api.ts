@@ -3,7 +3,6 @@
  * /markets), the account source (live cache or direct reads), lookup tables found by authority,
  * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
  */
-import { ConnectError } from "@connectrpc/connect";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import type { SolanaChain } from "../../chain/solana-chain.js";
@@ -14,7 +13,6 @@ import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
-import { swapConnectError } from "../swap/swap-errors.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { LookupTableIndex } from "./lookup-table-index.js";
 import { MarketIndex } from "./market-index.js";
@@ -88,30 +86,16 @@ export function createQuoteApi(
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
   });
   const swapTransaction = createSwapTransaction(swapInstructions);
-  const connectError = (error: unknown): ConnectError => swapConnectError(error);
 
   const handlers: QuoteApi["handlers"] = {
     async quote(req) {
-      try {
-        return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
-      } catch (error) {
-        throw connectError(error);
-      }
+      return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
     },
     async swap(req) {
-      try {
-        return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
-      } catch (error) {
-        throw connectError(error);
-      }
+      return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
     },
     async *watchQuote(req, context) {
-      let parsed;
-      try {
-        parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
-      } catch (error) {
-        throw connectError(error);
-      }
+      const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
       try {
         for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
@@ -121,8 +105,9 @@ export function createQuoteApi(
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
+        // The client went away mid-quote: the stream is over, there is no one to tell.
         if (context.signal.aborted) return;
-        throw connectError(error);
+        throw error;
       }
     },
     programIdToLabel() {

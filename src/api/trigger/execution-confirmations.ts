@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { ChainError, ChainRpcError } from "../../chain/chain-errors.js";
+import { ChainRpcError, isChainError } from "../../chain/chain-errors.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { RpcTransactionError } from "../../core/trigger/index.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index.js";
@@ -157,7 +157,7 @@ export class ExecutionConfirmations {
           if (refused !== null) return finish(refused);
         }
       } catch (error) {
-        if (!(error instanceof ChainError)) throw error;
+        if (!isChainError(error)) throw error;
         logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
       }
     }
