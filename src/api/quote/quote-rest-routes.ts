@@ -9,7 +9,7 @@ import type { RestRequest, RestRoute } from "../../server/rest.js";
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
 import type { QuoteEngine } from "./quote-engine.js";
-import type { MarketIndex } from "./market-index.js";
+import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
 import type { SwapTransactionOperation } from "./swap-transaction.js";
 
