@@ -92,7 +92,7 @@ export function toConnectError(error: unknown): ConnectError {
  *   bad input summarised as the route's `invalidRequest` (`invalid create order request`), plus the
  *   route's `extra` fields (Execute: `"status": "Failed"`) and a `signature` the error names;
  * - `listing` (getTriggerOrders): bad input `{"error": message, "code"}`, server-side failures as `trigger`.
- * INTERNAL is `{"error": "internal error", "errorCode": "INTERNAL_ERROR", "code": 500}` in every form.
+ * INTERNAL is `{"error": "internal error", "errorCode": "INTERNAL_ERROR", "code": 500}` in every form (plus a `trigger` route's `extra`).
  */
 export type RestErrorForm =
   | { readonly layout: "swap" }
