@@ -159,7 +159,7 @@ describe("chain layer against a misbehaving RPC server", () => {
     const chain = new RpcSolanaChain({ url, ...options });
     const error = await chain.getMultipleAccounts(keys).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChainRpcError);
-    expect((error as ChainRpcError).code).toBe(-32005);
+    expect((error as ChainRpcError).rpcCode).toBe(-32005);
     expect(requests).toBe(1);
     expect(await checkChainReadiness(chain, 500)).toMatchObject({ ready: false, detail: expect.stringContaining("Node is behind") });
   });

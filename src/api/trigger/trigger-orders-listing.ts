@@ -2,7 +2,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../../core/solana/programs.js";
 import type { OrderStatusFilter, ValidGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
-import { decodeOrderAccount } from "../../core/trigger/order-account.js";
+import { decodeOrderAccount, OrderAccountDecodeError } from "../../core/trigger/order-account.js";
 import type { OrderAccount } from "../../core/trigger/order-account.js";
 import { compareNewestFirst, orderViewFromAccount } from "../../core/trigger/order-record.js";
 import type { TriggerOrderView, TriggerTradeView } from "../../core/trigger/order-record.js";
@@ -57,8 +57,9 @@ export async function listActiveOrders(
   for (const account of accounts) {
     try {
       orders.push({ key: account.address, account: decodeOrderAccount(account.data) });
-    } catch {
+    } catch (error) {
       // Not an Order of the layout we know (e.g. a truncated account): not listable.
+      if (!(error instanceof OrderAccountDecodeError)) throw error;
     }
   }
   if (orders.length === 0) return [];
