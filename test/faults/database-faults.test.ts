@@ -42,6 +42,22 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     await proxy?.close();
   });
 
+  /** Polls until the store answers again (its breaker's background probe saw the database back); the wait in ms. */
+  const recovery = async (): Promise<number> => {
+    const started = Date.now();
+    // A probe under way on the dead link ends within the timeout; the next one follows 1 s later.
+    const deadline = started + TIMEOUT_MS + 500 + 1_000 + 2_000;
+    for (;;) {
+      try {
+        await store.ping();
+        return Date.now() - started;
+      } catch (error) {
+        if (!(error instanceof DatabaseUnavailableError) || Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+
   const cursorRows = async (prefix: string) =>
     Number((await direct.query(`SELECT count(*) AS n FROM "${schema}".tracker_cursors WHERE order_key LIKE $1`, [`${prefix}%`])).rows[0].n);
 
@@ -61,6 +77,7 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     await expect(store.ping()).rejects.toBeInstanceOf(DatabaseUnavailableError);
 
     proxy.restore();
+    await recovery();
     await store.transaction(async (stores) => {
       await stores.trackerCursors.set("cut-a", "sig-a", 1n);
       await stores.trackerCursors.set("cut-b", "sig-b", 2n);
@@ -81,9 +98,15 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     // connect timeout = TIMEOUT_MS; a silent pooled connection: TIMEOUT_MS + 1 s on the client side.
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000 + 1_500);
 
+    // Known down now: calls fail at once, however many, without queueing for the pool.
+    const refusedStarted = Date.now();
+    const refused = await Promise.all(Array.from({ length: 50 }, () => store.orders.listOpen(10).then(() => "ok", (e: unknown) => e)));
+    expect(Date.now() - refusedStarted).toBeLessThan(TIMEOUT_MS);
+    for (const r of refused) expect((r as Error).message).toMatch(/DATABASE_UNAVAILABLE: the database is unavailable \(known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery\)/);
+
     proxy.restore();
-    // The blackholed connections were dropped by the pool; new ones pass.
-    await store.ping();
+    // The background probe sees it back; the pool is replaced, so no blackholed connection is reused.
+    await recovery();
     expect((await store.orders.listOpen(10)).length).toBe(0);
   });
 
