@@ -130,6 +130,10 @@ async function startService(
     onCreating: () =>
       logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
     onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+    onBreakerChange: (reason) =>
+      reason === undefined
+        ? logger.info({ database }, "database: answering again; calls resume")
+        : logger.warn({ database, reason }, "database: known down; calls fail at once while a background probe looks for recovery"),
   });
   shutdown.hook("store", () => store.close());
   logger.info(

@@ -11,7 +11,7 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 5_000;
  * connection, connecting, the statement, the answer), before it is answered DATABASE_UNAVAILABLE:
  * the server's own statement timeout fires first when the server is there to send it.
  */
-export const CALL_MARGIN_MS = 500;
+export const CALL_MARGIN_MS = 250;
 const DEFAULT_PROBE_INTERVAL_MS = 1_000;
 
 export interface PostgresDbOptions {
