@@ -193,6 +193,9 @@ export class RpcTransport {
       reason = result.reason;
       rpcFailuresTotal.inc({ method: label, reason: result.metricReason });
       if (!result.retryable || attempts >= maxAttempts) break;
+      // Failing over to an endpoint this call has not tried is free and immediate (it adds no load
+      // to the failing one); another try on one that failed spends the retry budget and backs off.
+      if (this.endpoints.some((e) => !failedOn.has(e) && e.inService)) continue;
       if (!this.retryBudget.spend()) {
         rpcRetriesRefusedTotal.inc();
         reason += " (retry budget spent)";
@@ -205,8 +208,6 @@ export class RpcTransport {
         if (result.retryAfterMs !== undefined) reason += ` (Retry-After ${Math.ceil(result.retryAfterMs / 1000)} s exceeds the time left)`;
         break;
       }
-      // Another endpoint has nothing to wait for.
-      if (this.endpoints.some((e) => !failedOn.has(e) && e.inService)) continue;
       await sleep(delay);
     }
     throw new ChainUnavailableError(label, reason, attempts);
