@@ -18,7 +18,7 @@ import { seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet, type Localnet } from "../../src/localnet/start-localnet.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { startRpcFaultProxy, type RpcFault, type RpcFaultProxy } from "../fixtures/rpc-fault-proxy.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 
 const available = await postgresAvailable();
 const schema = `swapd_rpc_faults_${randomBytes(6).toString("hex")}`;
