@@ -114,7 +114,9 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
     await new Promise((r) => setTimeout(r, 1_000));
     const blackholedAt = Date.now();
     proxy.blackhole();
-    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+    const metricsDuring = await (await fetch(`${swapd.url}/metrics`)).text();
+    await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
     const restoredAt = Date.now();
     proxy.restore();
     // Recovery: the breaker's probe sees the database within DATABASE_TIMEOUT_MS + 1 s; calls resume.
@@ -134,6 +136,8 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
     );
 
     expect(swapd.alive()).toBe(true);
+    expect(metricsDuring).toMatch(/^swapd_database_breaker_open 1$/m);
+    expect(metricsDuring).toMatch(/^swapd_database_calls_refused_total [1-9]\d*$/m);
     for (const a of answers) {
       expect({ kind: a.kind, ms: a.ms, withinBound: a.ms <= BOUND_MS }).toMatchObject({ withinBound: true });
       expect([200, 503]).toContain(a.status);
