@@ -5,8 +5,8 @@ import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from "@s
 import type { TransactionInstruction } from "@solana/web3.js";
 import { Configuration, SwapApi } from "@jup-ag/api";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
-import type { SwapApi as ServiceSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
+import type { SwapApi as ServiceSwapApi } from "../../src/api/swap-api.js";
 import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import type { RunningServer } from "../../src/server/server.js";

@@ -13,7 +13,7 @@ import {
   VersionedTransaction,
 } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import type { AmmAdapter, PoolQuote, QuoteParams } from "../../src/core/amm/adapter.js";
