@@ -2,6 +2,9 @@
  * swapd entry point: configuration → logger → chain, store, APIs → server, with graceful
  * shutdown on SIGTERM / SIGINT.
  */
+import { join } from "node:path";
+import { startProgramQuoter } from "./chain/program-quoter-start.js";
+import { ammAdapters } from "./core/amm/registry.js";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
@@ -70,6 +73,7 @@ async function openChain(
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
+    ...(config.programQuote.localnetClock ? { clock: config.programQuote.localnetClock } : {}),
     chain: chainOptions,
   });
   logger.info(
@@ -182,6 +186,15 @@ async function startService(
     });
   }
 
+  const programQuoter = await startProgramQuoter({
+    chain: chain.chain,
+    amms: config.programQuote.amms,
+    adapters: ammAdapters,
+    cacheDir: join(config.dataDir, "programs"),
+    refreshMs: config.programQuote.refreshMs,
+    logger,
+  });
+  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
   const swap = createSwapApi({
     chain: chain.chain,
     lookupTables: config.lookupTables,
@@ -194,6 +207,7 @@ async function startService(
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
+      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
       onError: (err, what) => logger.warn({ err }, what),
     },
   });

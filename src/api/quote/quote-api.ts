@@ -3,6 +3,7 @@
  * /markets), the account source shared with the swap path, lookup tables found by authority,
  * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
  */
+import type { ProgramQuotes } from "../../core/quote/quote-planner.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import type { AccountSource } from "../../chain/account-source.js";
@@ -36,6 +37,8 @@ export interface QuoteApiOptions {
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
   readonly lookupTableAuthorities?: readonly string[];
   readonly adapters?: readonly AmmAdapter<any>[];
+  /** The program quoter (PROGRAM_QUOTED_AMMS): pools of AMMs without public math take part in routes. */
+  readonly programQuotes?: ProgramQuotes;
   /** WatchQuote's re-quote period without notifications, ms. */
   readonly watchPollMs?: number;
   readonly onError?: (error: unknown, what: string) => void;
@@ -128,6 +131,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     accounts,
     markets,
     adapters,
+    ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
   });
   const swapTransaction = createSwapTransaction(deps.swapInstructions);
