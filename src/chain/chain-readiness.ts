@@ -22,7 +22,8 @@ export async function checkChainReadiness(chain: SolanaChain, timeoutMs = 2_000,
     return { ready: false, detail: `chain not reachable: circuit open for every RPC endpoint (${why})` };
   }
   const now = Date.now();
-  const lastSuccess = Math.max(...inService.map((e) => e.lastSuccessAt));
+  // Only an endpoint whose breaker is closed vouches with its past answers; a half-open one is probed.
+  const lastSuccess = Math.max(0, ...inService.filter((e) => e.breaker === "closed").map((e) => e.lastSuccessAt));
   let detail: string;
   if (recentMs > 0 && lastSuccess > 0 && now - lastSuccess <= recentMs) {
     detail = `last answer ${now - lastSuccess} ms ago`;

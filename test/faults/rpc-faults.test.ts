@@ -148,6 +148,7 @@ describe.skipIf(!available)("the service with two RPC endpoints that turn slow, 
       const before = a.requests + b.requests;
       const answers = await load(10, 8_000);
       const upstream = a.requests + b.requests - before;
+      const readyDuring = await readyz();
       both({ kind: "pass" });
       console.log(`${name}: ${answers.length} client calls, ${upstream} upstream requests (${(upstream / answers.length).toFixed(2)}×), ${answers.filter((x) => x.status === 503).length} × 503`);
 
@@ -157,6 +158,8 @@ describe.skipIf(!available)("the service with two RPC endpoints that turn slow, 
         expect(answer.text).toMatch(/Solana RPC getProgramAccounts unavailable after \d+ attempts?: (HTTP 500|malformed|circuit open)/);
       }
       expect(upstream).toBeLessThanOrEqual(2 * answers.length);
+      expect(readyDuring.status).toBe(503);
+      expect(readyDuring.text).toMatch(/circuit open for every (RPC )?endpoint/);
       // Healed: the breakers' trial calls find it answering again.
       expect(await untilOk(10_000)).toBe(true);
     }, 40_000);
