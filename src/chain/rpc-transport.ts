@@ -59,9 +59,11 @@ export interface RpcTransportStats {
 }
 
 /**
- * The one HTTP path to the Solana RPC: JSON-RPC over POST (single or batch), per-attempt and
- * per-call timeouts, bounded jittered retries for reads, round-trip counting (in-process and as
- * prom-client metrics). Failures end as `ChainUnavailableError`, node errors as `ChainRpcError`.
+ * The one HTTP path to the Solana RPC: JSON-RPC over POST (single or batch) to one or several
+ * endpoints (each with its circuit breaker and speed, rpc-endpoint.ts), per-attempt and per-call
+ * timeouts, failover, bounded jittered retries for reads within a retry budget, round-trip counting
+ * (in-process and as prom-client metrics). Failures end as `ChainUnavailableError`, node errors as
+ * `ChainRpcError`.
  */
 export class RpcTransport {
   readonly url: string;
