@@ -116,6 +116,9 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
     proxy.blackhole();
     await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
     const metricsDuring = await (await fetch(`${swapd.url}/metrics`)).text();
+    const readyDuring = await fetch(`${swapd.url}/readyz`);
+    const readyDuringText = await readyDuring.text();
+    const healthDuring = (await fetch(`${swapd.url}/healthz`)).status;
     await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
     const restoredAt = Date.now();
     proxy.restore();
@@ -137,6 +140,10 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
 
     expect(swapd.alive()).toBe(true);
     expect(metricsDuring).toMatch(/^swapd_database_breaker_open 1$/m);
+    // Known down: /readyz says so at once (not after a timeout), /healthz stays up.
+    expect(readyDuring.status).toBe(503);
+    expect(readyDuringText).toMatch(/known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery/);
+    expect(healthDuring).toBe(200);
     expect(metricsDuring).toMatch(/^swapd_database_calls_refused_total [1-9]\d*$/m);
     for (const a of answers) {
       expect({ kind: a.kind, ms: a.ms, withinBound: a.ms <= BOUND_MS }).toMatchObject({ withinBound: true });
