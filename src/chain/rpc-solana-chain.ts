@@ -21,6 +21,7 @@ import { decodeMintInfo } from "../core/solana/token-accounts.js";
 import { accountFromJson, contextSlot, contextValue } from "./account-json.js";
 import { ChainRpcError, ChainUnavailableError, isChainError } from "./chain-errors.js";
 import { MintAccountCache } from "./mint-account-cache.js";
+import type { EndpointHealth } from "./rpc-endpoint.js";
 import { RpcTransport } from "./rpc-transport.js";
 import type { JsonRpcAnswer, JsonRpcCall, RpcTransportOptions, RpcTransportStats } from "./rpc-transport.js";
 import type {
@@ -138,6 +139,10 @@ export class RpcSolanaChain implements SolanaChain {
 
   stats(): RpcTransportStats {
     return this.transport.stats();
+  }
+
+  endpointHealth(): EndpointHealth[] {
+    return this.transport.endpointHealth();
   }
 
   /** Closes the kept-alive connections to the RPC (shutdown). */

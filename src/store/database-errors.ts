@@ -75,3 +75,14 @@ export function asDatabaseError(error: unknown): unknown {
   const reason = connectionFaultReason(error);
   return reason === undefined ? error : new DatabaseUnavailableError(reason, { cause: error });
 }
+
+/** Unavailable reasons that say nothing about the link: the server answered, or the store was closed. */
+const NOT_LINK_FAULTS = new Set(["statement timeout", "the store is closed"]);
+
+/**
+ * Whether `error` shows the database unreachable (no connection, no answer, refused, lost): the
+ * faults that open the breaker. A statement timeout is the server answering, not a dead link.
+ */
+export function isLinkFault(error: unknown): error is DatabaseUnavailableError {
+  return error instanceof DatabaseUnavailableError && !NOT_LINK_FAULTS.has(error.reason);
+}
