@@ -10,6 +10,7 @@ import { restError, type RestRoute } from "../server/rest.js";
 
 const SWAP = "swap instructions (issue 4)";
 const QUOTE = "quotes and swap transactions (issue 11)";
+const SWAP_V2 = "Swap API v2 build/order/execute (issue 24)";
 const TRIGGER_BUILD = "trigger order create/cancel/execute (issue 6)";
 const TRIGGER_LIST = "trigger order listing and watching (issue 7)";
 
@@ -26,6 +27,13 @@ export const unimplementedSwapService: ServiceImpl<typeof SwapService> = {
     unimplemented("SwapService.WatchQuote", QUOTE);
   },
   programIdToLabel: () => unimplemented("SwapService.ProgramIdToLabel", QUOTE),
+  build: () => unimplemented("SwapService.Build", SWAP_V2),
+  order: () => unimplemented("SwapService.Order", SWAP_V2),
+  execute: () => unimplemented("SwapService.Execute", SWAP_V2),
+  // eslint-disable-next-line require-yield
+  async *executeAndWatch() {
+    unimplemented("SwapService.ExecuteAndWatch", SWAP_V2);
+  },
 };
 
 export const unimplementedTriggerService: ServiceImpl<typeof TriggerService> = {

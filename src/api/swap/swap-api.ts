@@ -13,6 +13,7 @@ import type { UnaryJsonCodec } from "../../server/unary-json-codec.js";
 import { swapInstructionsJsonCodec } from "./swap-instructions-json-codec.js";
 import { swapInstructionsRestRoute } from "./rest-swap-instructions.js";
 import { createSwapService } from "./swap-service.js";
+import type { SwapV1ServiceImpl } from "./swap-service.js";
 import { createSwapInstructions } from "./swap-instructions.js";
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap-instructions.js";
 import { createLookupTableIndex, createQuoteApi } from "../quote/quote-api.js";
@@ -21,7 +22,7 @@ import type { QuoteApi, QuoteApiOptions } from "../quote/quote-api.js";
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly quote: QuoteApi;
-  readonly service: ServiceImpl<typeof SwapService>;
+  readonly service: SwapV1ServiceImpl;
   readonly restRoutes: readonly RestRoute[];
   /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
   readonly jsonCodecs: readonly UnaryJsonCodec[];

@@ -1,0 +1,149 @@
+/**
+ * Jupiter's Swap API v2 in swapd, ready for `startServer`: Build, Order, Execute and
+ * ExecuteAndWatch over Connect, and the REST paths (swap-v2-rest-routes.ts). Build and Order run on
+ * the swap API's quote engine and builder; Execute on the landing machinery shared with trigger
+ * Execute (one ExecutionConfirmations per process, so a restart resumes every pending send once).
+ *
+ *   const confirmations = new ExecutionConfirmations({ chain, store, logger, senders }, options);
+ *   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations });
+ *   startServer({ services: { swap: { ...swap.service, ...v2.handlers } }, restRoutes: [...v2.restRoutes] });
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import type { SolanaChain } from "../../chain/solana-chain.js";
+import { ExecuteAndWatchResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { ExecuteAndWatchResponse, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { Store } from "../../store/index.js";
+import type { RestRoute } from "../../server/rest.js";
+import type { SwapApi } from "../swap/swap-api.js";
+import { swapConnectError } from "../swap/swap-errors.js";
+import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
+import { createBuild } from "./build.js";
+import type { BuildOperation } from "./build.js";
+import { createOrder } from "./order.js";
+import type { OrderOperation } from "./order.js";
+import { executeSwap, recordSwapResult } from "./swap-execute.js";
+import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
+import { executeConnectError } from "./swap-v2-errors.js";
+import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
+import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
+
+export type SwapV2Handlers = Pick<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch">;
+
+export interface SwapV2Api {
+  readonly build: BuildOperation;
+  readonly order: OrderOperation;
+  execute(request: SwapExecuteRequest, requireRequestId: boolean): Promise<SwapExecuteResult>;
+  readonly handlers: SwapV2Handlers;
+  readonly restRoutes: readonly RestRoute[];
+}
+
+export interface SwapV2Deps {
+  readonly swap: Pick<SwapApi, "quote" | "swapInstructions">;
+  readonly chain: SolanaChain;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly confirmations: ExecutionConfirmations;
+  /** ExecuteAndWatch: between finality polls, and the longest wait for `finalized`. */
+  readonly finalityPollMs?: number;
+  readonly finalityWaitMs?: number;
+}
+
+/** A queue of stream messages that a producer fills and the handler's generator drains. */
+function channel<T>() {
+  const items: T[] = [];
+  let wake: (() => void) | undefined;
+  return {
+    push(item: T) {
+      items.push(item);
+      wake?.();
+    },
+    async next(until: Promise<unknown>): Promise<T | undefined> {
+      if (items.length === 0) await Promise.race([new Promise<void>((r) => (wake = r)), until.then(() => undefined, () => undefined)]);
+      wake = undefined;
+      return items.shift();
+    },
+  };
+}
+
+export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
+  const build = createBuild({ engine: deps.swap.quote.engine, swapInstructions: deps.swap.swapInstructions, chain: deps.chain });
+  const order = createOrder({ build, engine: deps.swap.quote.engine, store: deps.store });
+  const executeDeps = { chain: deps.chain, store: deps.store, logger: deps.logger, confirmations: deps.confirmations };
+  // Every finished execution of an issued swap (also one resumed after a restart) gets its amounts recorded.
+  deps.confirmations.onFinished((record) => recordSwapResult(deps, record));
+  const execute = (request: SwapExecuteRequest, requireRequestId: boolean) => executeSwap(executeDeps, request, { requireRequestId });
+  const finalityPollMs = deps.finalityPollMs ?? 400;
+  const finalityWaitMs = deps.finalityWaitMs ?? 60_000;
+
+  /** Resolves when the signature is finalized (true), or false when the wait ends first. */
+  async function finalized(signature: string, signal: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + finalityWaitMs;
+    while (!signal.aborted && Date.now() < deadline) {
+      const status = (await deps.chain.getSignatureStatuses([signature]))[0] ?? null;
+      if (status?.confirmationStatus === "finalized") return true;
+      await new Promise((r) => setTimeout(r, finalityPollMs));
+    }
+    return false;
+  }
+
+  const handlers: SwapV2Handlers = {
+    async build(req) {
+      try {
+        return buildToProto(await build(buildInputFromProto(req)));
+      } catch (error) {
+        throw swapConnectError(error);
+      }
+    },
+    async order(req) {
+      try {
+        return orderToProto(await order(orderInputFromProto(req)));
+      } catch (error) {
+        throw swapConnectError(error);
+      }
+    },
+    async execute(req) {
+      try {
+        return executeResultToProto(await execute(req, true));
+      } catch (error) {
+        throw executeConnectError(error);
+      }
+    },
+    /** `sent` (once, when this call sends), then `confirmed` or `failed` with the result, then `finalized`. */
+    async *executeAndWatch(req, context) {
+      const progress = channel<ExecuteAndWatchResponse>();
+      let stopWatching: (() => void) | undefined;
+      let sentSaid = false;
+      const done = executeSwap(executeDeps, req, {
+        requireRequestId: true,
+        onRecord: (record) => {
+          stopWatching = deps.confirmations.watch(record.signature, () => {
+            if (sentSaid) return; // re-broadcasts are not news
+            sentSaid = true;
+            progress.push(create(ExecuteAndWatchResponseSchema, { stage: "sent", signature: record.signature }));
+          });
+        },
+      });
+      try {
+        for (;;) {
+          const item = await progress.next(done);
+          if (item === undefined) break;
+          yield item;
+        }
+        const result = await done;
+        const proto = executeResultToProto(result);
+        yield create(ExecuteAndWatchResponseSchema, { stage: result.status === "Success" ? "confirmed" : "failed", signature: result.signature, result: proto });
+        if (result.status === "Success" && (await finalized(result.signature, context.signal))) {
+          yield create(ExecuteAndWatchResponseSchema, { stage: "finalized", signature: result.signature, result: proto });
+        }
+      } catch (error) {
+        throw executeConnectError(error);
+      } finally {
+        stopWatching?.();
+      }
+    },
+  };
+
+  return { build, order, execute, handlers, restRoutes: swapV2RestRoutes({ build, order, execute }) };
+}
