@@ -134,7 +134,8 @@ async function resultOf(deps: SwapExecuteDeps, record: ExecutionRecord): Promise
     status: "Failed",
     signature: record.signature,
     slot: stored?.slot ?? null,
-    code: landed ? (customCode(record.error) ?? EXECUTE_CODES.unknown) : EXECUTE_CODES.failedToLand,
+    // The program's own code when one failed it (e.g. 6001 SlippageToleranceExceeded), else Jupiter's.
+    code: customCode(record.error) ?? (landed ? EXECUTE_CODES.unknown : EXECUTE_CODES.failedToLand),
     error: record.error,
     amounts: null,
   };
