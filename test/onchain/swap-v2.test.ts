@@ -12,6 +12,7 @@ import { toTransactionInstruction } from "../api/swap-stack.js";
 import { JUP6, SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
 import { raydiumCpQuote } from "./pools/raydium-cp.js";
+import { Configuration, SwapApi } from "@jup-ag/api";
 import { tokenAmount } from "./onchain-stack.js";
 
 const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
@@ -146,6 +147,36 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
     expect(failed.body.code).toBe(6001);
     expect(usdcOf(stack, taker.publicKey)).toBe(before);
     expect(failed.body.outputAmountResult).toBeUndefined();
+  });
+
+  test("POST /swap/v1/execute lands a transaction of /swap/v1/swap (made with @jup-ag/api); a transaction swapd did not issue is refused", async () => {
+    const taker = newTaker(stack);
+    const jupiter = new SwapApi(new Configuration({ basePath: `${stack.server.url}/swap/v1` }));
+    const quoteResponse = await jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 300_000_000 });
+    const { swapTransaction } = await jupiter.swapPost({ swapRequest: { userPublicKey: taker.publicKey.toBase58(), quoteResponse } });
+    const before = usdcOf(stack, taker.publicKey);
+    const sendsBefore = sends(stack);
+    const landed = await stack.post("/swap/v1/execute", { signedTransaction: signBase64(swapTransaction, taker) });
+    expect(landed.status).toBe(200);
+    expect(landed.body.status).toBe("Success");
+    expect(landed.body.outputAmountResult).toBe((usdcOf(stack, taker.publicKey) - before).toString());
+    expect(sends(stack) - sendsBefore).toBe(1);
+
+    // The same swap assembled by the client from /swap/v2/build: a valid, signed swap, but not one swapd issued.
+    const built = (await stack.get(`/swap/v2/build?inputMint=${SOL}&outputMint=${USDC}&amount=300000000&taker=${taker.publicKey.toBase58()}`)).body;
+    const ixs = [...built.computeBudgetInstructions, ...built.setupInstructions, built.swapInstruction, ...(built.cleanupInstruction ? [built.cleanupInstruction] : [])];
+    const own = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: taker.publicKey,
+        recentBlockhash: new PublicKey(Uint8Array.from(built.blockhashWithMetadata.blockhash)).toBase58(),
+        instructions: ixs.map(toTransactionInstruction),
+      }).compileToV0Message(),
+    );
+    own.sign([taker]);
+    const refused = await stack.post("/swap/v1/execute", { signedTransaction: Buffer.from(own.serialize()).toString("base64") });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: "Failed", code: -1002 });
+    expect(sends(stack) - sendsBefore).toBe(1);
   });
 
   test("gRPC ExecuteAndWatch streams sent → confirmed → finalized; Build and Order over gRPC answer as REST", async () => {

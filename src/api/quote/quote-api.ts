@@ -25,7 +25,7 @@ import type { QuoteEngine } from "./quote-engine.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
 import { quoteRestRoutes } from "./quote-rest-routes.js";
 import { createSwapTransaction } from "./swap-transaction.js";
-import type { SwapTransactionOperation } from "./swap-transaction.js";
+import type { SwapIssuedListener, SwapTransactionOperation } from "./swap-transaction.js";
 import { parseWatchQuote, watchQuotes } from "./watch-quote.js";
 
 export interface QuoteApiOptions {
@@ -50,6 +50,8 @@ export interface QuoteApi {
   readonly markets: MarketIndex;
   readonly lookupTables: LookupTableIndex;
   readonly swapTransaction: SwapTransactionOperation;
+  /** `listener` hears every transaction `swap` hands out, before it is answered. */
+  onSwapIssued(listener: SwapIssuedListener): void;
   readonly handlers: Pick<ServiceImpl<typeof SwapService>, "quote" | "swap" | "watchQuote" | "programIdToLabel">;
   readonly restRoutes: readonly RestRoute[];
   /** Loads MARKETS_FILE and the lookup tables; call once before serving. */
@@ -87,7 +89,8 @@ export function createQuoteApi(
     adapters,
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
   });
-  const swapTransaction = createSwapTransaction(swapInstructions);
+  const issuedListeners: SwapIssuedListener[] = [];
+  const swapTransaction = createSwapTransaction(swapInstructions, issuedListeners);
   const connectError = (error: unknown): ConnectError => swapConnectError(error);
 
   const handlers: QuoteApi["handlers"] = {
@@ -135,6 +138,7 @@ export function createQuoteApi(
     markets,
     lookupTables,
     swapTransaction,
+    onSwapIssued: (listener) => void issuedListeners.push(listener),
     handlers,
     restRoutes: quoteRestRoutes(engine, swapTransaction, markets),
     async start() {

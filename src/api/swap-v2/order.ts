@@ -83,6 +83,50 @@ function modeOf(input: OrderInput): "ultra" | "manual" {
   return optional.some(present) ? "manual" : "ultra";
 }
 
+/** What an issued swap transaction is: its exact message and what it swaps. */
+export interface SwapToIssue {
+  readonly message: Uint8Array;
+  readonly lastValidBlockHeight: bigint;
+  readonly taker: string;
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+}
+
+/**
+ * Records an issued swap transaction under a new requestId (UUID v4), all or nothing: the message
+ * Execute will accept (issued kind "swap") and what it swaps. Returns the requestId.
+ */
+export async function issueSwap(store: Pick<Store, "transaction">, swap: SwapToIssue): Promise<{ requestId: string; expireAt: Date }> {
+  const requestId = randomUUID();
+  const expireAt = new Date(Date.now() + ORDER_LIFETIME_MS);
+  await store.transaction(async (stores) => {
+    await stores.issuedTransactions.record([
+      {
+        requestId,
+        txIndex: 0,
+        kind: "swap",
+        maker: swap.taker,
+        orderKeys: [],
+        message: swap.message,
+        messageHash: transactionMessageHash(swap.message),
+        lastValidBlockHeight: swap.lastValidBlockHeight,
+        expiresAt: expireAt,
+      },
+    ]);
+    await stores.swapOrders.record({
+      requestId,
+      taker: swap.taker,
+      inputMint: swap.inputMint,
+      outputMint: swap.outputMint,
+      inAmount: swap.inAmount,
+      outAmount: swap.outAmount,
+    });
+  });
+  return { requestId, expireAt };
+}
+
 export function createOrder(deps: {
   readonly build: BuildOperation;
   readonly engine: Pick<QuoteEngine, "quote">;
@@ -129,32 +173,16 @@ export function createOrder(deps: {
     }
     if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length, instructions.lookupTableAccounts.length);
     const message = tx.message.serialize();
-    const requestId = randomUUID();
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;
-    const expireAt = new Date(Date.now() + ORDER_LIFETIME_MS);
     const taker = built.taker.toBase58();
-    await deps.store.transaction(async (stores) => {
-      await stores.issuedTransactions.record([
-        {
-          requestId,
-          txIndex: 0,
-          kind: "swap",
-          maker: taker,
-          orderKeys: [],
-          message,
-          messageHash: transactionMessageHash(message),
-          lastValidBlockHeight,
-          expiresAt: expireAt,
-        },
-      ]);
-      await stores.swapOrders.record({
-        requestId,
-        taker,
-        inputMint: built.quote.inputMint,
-        outputMint: built.quote.outputMint,
-        inAmount: BigInt(built.quote.inAmount),
-        outAmount: BigInt(built.quote.outAmount),
-      });
+    const { requestId, expireAt } = await issueSwap(deps.store, {
+      message: tx.message.serialize(),
+      lastValidBlockHeight,
+      taker,
+      inputMint: built.quote.inputMint,
+      outputMint: built.quote.outputMint,
+      inAmount: BigInt(built.quote.inAmount),
+      outAmount: BigInt(built.quote.outAmount),
     });
     return {
       mode,

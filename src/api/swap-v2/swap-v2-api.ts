@@ -21,7 +21,8 @@ import { swapConnectError } from "../swap/swap-errors.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { createBuild } from "./build.js";
 import type { BuildOperation } from "./build.js";
-import { createOrder } from "./order.js";
+import { VersionedTransaction } from "@solana/web3.js";
+import { createOrder, issueSwap } from "./order.js";
 import type { OrderOperation } from "./order.js";
 import { executeSwap, recordSwapResult } from "./swap-execute.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
@@ -74,6 +75,23 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
   // Every finished execution of an issued swap (also one resumed after a restart) gets its amounts recorded.
   deps.confirmations.onFinished((record) => recordSwapResult(deps, record));
   const execute = (request: SwapExecuteRequest, requireRequestId: boolean) => executeSwap(executeDeps, request, { requireRequestId });
+  // Transactions of `/swap/v1/swap` are recorded too, so that `/swap/v1/execute` can land them.
+  deps.swap.quote.onSwapIssued(async (outcome, request) => {
+    const tx = VersionedTransaction.deserialize(outcome.swapTransaction);
+    const quote = request.quote;
+    await issueSwap(deps.store, {
+      message: tx.message.serialize(),
+      lastValidBlockHeight: outcome.instructions.blockhashWithMetadata.lastValidBlockHeight,
+      taker: request.userPublicKey,
+      inputMint: quote.inputMint,
+      outputMint: quote.outputMint,
+      inAmount: BigInt(quote.inAmount),
+      outAmount: BigInt(quote.outAmount),
+    }).catch((err: unknown) =>
+      // The transaction stays valid for the caller to send itself; only /swap/v1/execute will not know it.
+      deps.logger.warn({ err }, "could not record a /swap transaction; /swap/v1/execute will refuse it"),
+    );
+  });
   const finalityPollMs = deps.finalityPollMs ?? 400;
   const finalityWaitMs = deps.finalityWaitMs ?? 60_000;
 
