@@ -16,7 +16,7 @@ import { JUPITER_V6_PROGRAM_ID } from "../../core/solana/programs.js";
 import { transactionMessageHash } from "../../core/trigger/index.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { ExecutionRecord, Store, StoredIssuedTransaction } from "../../store/index.js";
-import { parseRequestId, parseWire } from "../trigger/execute.js";
+import { parseWire } from "../trigger/execute.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "../trigger/signed-transaction.js";
 import type { SignedTransaction } from "../trigger/signed-transaction.js";
@@ -141,13 +141,24 @@ async function resultOf(deps: SwapExecuteDeps, record: ExecutionRecord): Promise
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The requestId of an Order (required for `/swap/v2/execute`), or undefined when absent and optional. */
+function parseRequestId(value: unknown, required: boolean): string | undefined {
+  if (value === undefined || value === null || value === "") {
+    if (required) throw new ValidationError("requestId", "required", "is required (the requestId of the order)");
+    return undefined;
+  }
+  if (typeof value !== "string" || !UUID.test(value)) throw new ValidationError("requestId", "uuid", "must be the UUID that Order returned");
+  return value.toLowerCase();
+}
+
 /** The issued swap transaction this signed one is, or refused (never sent). */
-async function issuedSwap(deps: SwapExecuteDeps, request: SwapExecuteRequest, tx: SignedTransaction, requireRequestId: boolean) {
+async function issuedSwap(deps: SwapExecuteDeps, requestId: string | undefined, tx: SignedTransaction, requireRequestId: boolean) {
   const messageHash = transactionMessageHash(tx.message);
-  const hasRequestId = request.requestId !== undefined && request.requestId !== null && request.requestId !== "";
   let issued: StoredIssuedTransaction | null;
-  if (requireRequestId || hasRequestId) {
-    issued = await deps.store.issuedTransactions.find(parseRequestId(request.requestId), messageHash);
+  if (requestId !== undefined) {
+    issued = await deps.store.issuedTransactions.find(requestId, messageHash);
   } else {
     issued = await deps.store.issuedTransactions.findByMessageHash(messageHash);
   }
@@ -170,8 +181,9 @@ export async function executeSwap(
   request: SwapExecuteRequest,
   options: { readonly requireRequestId: boolean; readonly onRecord?: (record: ExecutionRecord) => void },
 ): Promise<SwapExecuteResult> {
+  const requestId = parseRequestId(request.requestId, options.requireRequestId);
   const tx = parseSignedTransaction("signedTransaction", parseWire(request.signedTransaction));
-  const { issued, messageHash } = await issuedSwap(deps, request, tx, options.requireRequestId);
+  const { issued, messageHash } = await issuedSwap(deps, requestId, tx, options.requireRequestId);
   checkSignatures("signedTransaction", tx);
   const signature = transactionSignature(tx);
 
