@@ -29,6 +29,16 @@ async function metric(name: string): Promise<number> {
   return (m?.values ?? []).reduce((sum, v) => sum + v.value, 0);
 }
 
+async function histogramCount(name: string): Promise<number> {
+  const m = await client.register.getSingleMetric(name)?.get();
+  return (m?.values ?? []).filter((v) => (v as { metricName?: string }).metricName === `${name}_count`).reduce((sum, v) => sum + v.value, 0);
+}
+
+async function failedBy(reason: string): Promise<number> {
+  const m = await client.register.getSingleMetric("swapd_landing_failed_total")?.get();
+  return (m?.values ?? []).filter((v) => v.labels["reason"] === reason).reduce((sum, v) => sum + v.value, 0);
+}
+
 async function orderAndSign(stack: SwapV2Stack) {
   const taker = Keypair.generate();
   stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
@@ -53,6 +63,8 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     const proxy = proxies[0]!;
     const { taker, requestId, signedTransaction } = await orderAndSign(stack);
     const rebroadcastsBefore = await metric("swapd_landing_rebroadcasts_total");
+    const landedBefore = await metric("swapd_landing_landed_total");
+    const timedBefore = await histogramCount("swapd_landing_confirmation_seconds");
     const result = await stack.post("/swap/v2/execute", { signedTransaction, requestId });
     expect(result.body.status).toBe("Success");
     expect(proxy.sendsDropped).toBe(2);
@@ -63,6 +75,8 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     const received = tokenAmount(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
     expect(result.body.outputAmountResult).toBe(received.toString());
     expect((await metric("swapd_landing_rebroadcasts_total")) - rebroadcastsBefore).toBeGreaterThanOrEqual(2);
+    expect((await metric("swapd_landing_landed_total")) - landedBefore).toBe(1);
+    expect((await histogramCount("swapd_landing_confirmation_seconds")) - timedBefore).toBe(1);
   });
 
   test("SEND_RPC_URLS: the main RPC drops every send; the transaction lands through the extra endpoint", async () => {
@@ -101,6 +115,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     });
     stacks.push(stack);
     const { requestId, signedTransaction } = await orderAndSign(stack);
+    const expiredBefore = await failedBy("expired");
     const pending = stack.post("/swap/v2/execute", { signedTransaction, requestId });
     const blackhole = proxies[0]!;
     while (blackhole.sendsReceived === 0) await new Promise((r) => setTimeout(r, 10));
@@ -111,5 +126,6 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     expect(result.body).toMatchObject({ status: "Failed", code: -1000 });
     expect(result.body.error).toContain("unable to confirm transaction");
     expect(stack.localnet.stats().calls["sendTransaction"] ?? 0).toBe(0);
+    expect((await failedBy("expired")) - expiredBefore).toBe(1);
   });
 });

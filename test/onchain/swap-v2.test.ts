@@ -13,7 +13,10 @@ import { JUP6, SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
 import { raydiumCpQuote } from "./pools/raydium-cp.js";
 import { Configuration, SwapApi } from "@jup-ag/api";
-import { tokenAmount } from "./onchain-stack.js";
+import { giveTokens, tokenAmount } from "./onchain-stack.js";
+import { toRouteV2 } from "../../src/core/swap/route-v2.js";
+import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
+import { programAuthority } from "../api/swap-stack.js";
 
 const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
 const anchorDiscriminator = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8);
@@ -58,6 +61,30 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
       payerKey: taker.publicKey,
       recentBlockhash: new PublicKey(Uint8Array.from(body.blockhashWithMetadata.blockhash)).toBase58(),
       instructions: ixs.map(toTransactionInstruction),
+    }).compileToV0Message();
+    const tx = new VersionedTransaction(message);
+    tx.sign([taker]);
+    const { signature } = stack.localnet.chain.sendTransaction(tx.serialize(), { skipPreflight: true });
+    const record = stack.localnet.chain.getRecord(signature)!;
+    expect(record.err, record.logs.join("\n")).toBeNull();
+    expect(usdcOf(stack, taker.publicKey)).toBe(expected);
+  });
+
+  test("shared_accounts_route_v2 (the v2 form of a shared-accounts route) executes on the real binary and pays the Raydium SDK's amount", async () => {
+    const taker = newTaker(stack);
+    // The program authority the builder picks (random 0.5 → id 4) holds token accounts on mainnet; here they are created.
+    for (const mint of [SOL, USDC]) giveTokens(stack.localnet, programAuthority(4), new PublicKey(mint), 0n);
+    const quote = (await stack.get(`/swap/v1/quote?inputMint=${SOL}&outputMint=${USDC}&amount=1500000000`)).body;
+    const expected = raydiumCpQuote(stack.localnet, POOL, new PublicKey(SOL), 1_500_000_000n, "ExactIn").outAmount;
+    expect(quote.outAmount).toBe(expected.toString());
+    const built = await stack.swap.swapInstructions({ userPublicKey: taker.publicKey.toBase58(), quote, useSharedAccounts: true });
+    expect(built.swapInstruction.data.subarray(0, 8)).toEqual(anchorDiscriminator("shared_accounts_route"));
+    const v2 = toRouteV2(built.swapInstruction, { sourceMint: new PublicKey(SOL), sourceTokenProgram: TOKEN_PROGRAM_ID, destinationTokenProgram: TOKEN_PROGRAM_ID })!;
+    expect(Buffer.from(v2.data.subarray(0, 8))).toEqual(anchorDiscriminator("shared_accounts_route_v2"));
+    const message = new TransactionMessage({
+      payerKey: taker.publicKey,
+      recentBlockhash: built.blockhashWithMetadata.blockhash,
+      instructions: [...built.computeBudgetInstructions, ...built.setupInstructions, v2, ...(built.cleanupInstruction ? [built.cleanupInstruction] : [])],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.sign([taker]);
