@@ -8,12 +8,10 @@
  *   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations });
  *   startServer({ services: { swap: { ...swap.service, ...v2.handlers } }, restRoutes: [...v2.restRoutes] });
  */
-import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import type { SolanaChain } from "../../chain/solana-chain.js";
-import { ExecuteAndWatchResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
-import type { ExecuteAndWatchResponse, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { Store } from "../../store/index.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { SwapApi } from "../swap/swap-api.js";
@@ -29,6 +27,7 @@ import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
 import { executeConnectError } from "./swap-v2-errors.js";
 import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
 import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
+import { watchExecution } from "./swap-v2-watch.js";
 
 export type SwapV2Handlers = Pick<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch">;
 
@@ -49,23 +48,6 @@ export interface SwapV2Deps {
   /** ExecuteAndWatch: between finality polls, and the longest wait for `finalized`. */
   readonly finalityPollMs?: number;
   readonly finalityWaitMs?: number;
-}
-
-/** A queue of stream messages that a producer fills and the handler's generator drains. */
-function channel<T>() {
-  const items: T[] = [];
-  let wake: (() => void) | undefined;
-  return {
-    push(item: T) {
-      items.push(item);
-      wake?.();
-    },
-    async next(until: Promise<unknown>): Promise<T | undefined> {
-      if (items.length === 0) await Promise.race([new Promise<void>((r) => (wake = r)), until.then(() => undefined, () => undefined)]);
-      wake = undefined;
-      return items.shift();
-    },
-  };
 }
 
 export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
@@ -92,20 +74,6 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
       deps.logger.warn({ err }, "could not record a /swap transaction; /swap/v1/execute will refuse it"),
     );
   });
-  const finalityPollMs = deps.finalityPollMs ?? 400;
-  const finalityWaitMs = deps.finalityWaitMs ?? 60_000;
-
-  /** Resolves when the signature is finalized (true), or false when the wait ends first. */
-  async function finalized(signature: string, signal: AbortSignal): Promise<boolean> {
-    const deadline = Date.now() + finalityWaitMs;
-    while (!signal.aborted && Date.now() < deadline) {
-      const status = (await deps.chain.getSignatureStatuses([signature]))[0] ?? null;
-      if (status?.confirmationStatus === "finalized") return true;
-      await new Promise((r) => setTimeout(r, finalityPollMs));
-    }
-    return false;
-  }
-
   const handlers: SwapV2Handlers = {
     async build(req) {
       try {
@@ -128,39 +96,7 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
         throw executeConnectError(error);
       }
     },
-    /** `sent` (once, when this call sends), then `confirmed` or `failed` with the result, then `finalized`. */
-    async *executeAndWatch(req, context) {
-      const progress = channel<ExecuteAndWatchResponse>();
-      let stopWatching: (() => void) | undefined;
-      let sentSaid = false;
-      const done = executeSwap(executeDeps, req, {
-        requireRequestId: true,
-        onRecord: (record) => {
-          stopWatching = deps.confirmations.watch(record.signature, () => {
-            if (sentSaid) return; // re-broadcasts are not news
-            sentSaid = true;
-            progress.push(create(ExecuteAndWatchResponseSchema, { stage: "sent", signature: record.signature }));
-          });
-        },
-      });
-      try {
-        for (;;) {
-          const item = await progress.next(done);
-          if (item === undefined) break;
-          yield item;
-        }
-        const result = await done;
-        const proto = executeResultToProto(result);
-        yield create(ExecuteAndWatchResponseSchema, { stage: result.status === "Success" ? "confirmed" : "failed", signature: result.signature, result: proto });
-        if (result.status === "Success" && (await finalized(result.signature, context.signal))) {
-          yield create(ExecuteAndWatchResponseSchema, { stage: "finalized", signature: result.signature, result: proto });
-        }
-      } catch (error) {
-        throw executeConnectError(error);
-      } finally {
-        stopWatching?.();
-      }
-    },
+    executeAndWatch: (req, context) => watchExecution({ ...executeDeps, ...deps }, req, context.signal),
   };
 
   return { build, order, execute, handlers, restRoutes: swapV2RestRoutes({ build, order, execute }) };

@@ -42,6 +42,15 @@ export type TransactionSender = Pick<SolanaChain, "sendTransaction" | "url">;
 /** Progress of one execution, for watchers (ExecuteAndWatch). */
 export type ExecutionStage = "sent";
 
+/** One execution being followed: its transaction and when it was sent. */
+interface Following {
+  readonly record: ExecutionRecord;
+  readonly wire: Uint8Array;
+  readonly instructionProgramIds: SignedTransaction["instructionProgramIds"];
+  firstSentAt: number | undefined;
+  lastSentAt: number;
+}
+
 /** Called with every execution that reached its final status (after it is recorded). */
 export type FinishedListener = (record: ExecutionRecord) => Promise<void>;
 
@@ -121,6 +130,75 @@ export class ExecutionConfirmations {
     return this.stopping.signal.aborted;
   }
 
+  /** Records the final outcome once, then tells the metrics and the finished listeners. */
+  private async finish(f: Following, outcome: ExecutionOutcome): Promise<ExecutionRecord> {
+    const { store, logger } = this.deps;
+    const record = f.record;
+    const done = (await store.executions.finish(record.signature, outcome)) ?? record;
+    logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
+    if (f.firstSentAt !== undefined) landingConfirmationSeconds.observe((Date.now() - f.firstSentAt) / 1000);
+    if (done.status === "Success") landingLanded.inc();
+    else landingFailed.inc({ reason: failureReason(done.error) });
+    for (const listener of this.finishedListeners) {
+      await listener(done).catch((err: unknown) =>
+        logger.error({ err, signature: done.signature }, "a finished-execution listener failed; the execution record stands"),
+      );
+    }
+    if (done.status === "Success") {
+      await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
+        logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
+      );
+    }
+    return done;
+  }
+
+  /**
+   * Sends once through `chain` (and every extra endpoint, best effort). A refusal by `chain`'s
+   * preflight is a final failure; anything else is followed. Re-broadcasts skip the preflight:
+   * the first send already passed it, and a copy that arrives twice is the same signature.
+   */
+  private async send(f: Following, rebroadcast: boolean): Promise<ExecutionOutcome | null> {
+    const { chain, logger } = this.deps;
+    const { record, wire } = f;
+    f.lastSentAt = Date.now();
+    f.firstSentAt ??= f.lastSentAt;
+    if (rebroadcast) landingRebroadcasts.inc();
+    const extra = Promise.allSettled(
+      (this.deps.senders ?? []).map(async (sender) => {
+        landingSends.inc({ endpoint: sender.url });
+        await sender.sendTransaction(wire, { skipPreflight: true });
+      }),
+    ).then((results) => {
+      for (const r of results) {
+        if (r.status === "rejected") logger.warn({ err: r.reason, signature: record.signature }, "send through an extra endpoint failed");
+      }
+    });
+    try {
+      landingSends.inc({ endpoint: chain.url });
+      await chain.sendTransaction(wire, { skipPreflight: rebroadcast });
+      return null;
+    } catch (error) {
+      if (!(error instanceof ChainRpcError) || rebroadcast) {
+        // Unreachable RPC, or a copy refused: it may or may not have been sent; the status polls will tell.
+        logger.warn({ err: error, signature: record.signature }, "sendTransaction failed; following the signature");
+        return null;
+      }
+      const err = (error.data as { err?: RpcTransactionError | null } | undefined)?.err ?? null;
+      if (err === "AlreadyProcessed") return null;
+      const text =
+        err === null
+          ? `transaction refused: ${error.rpcMessage}`
+          : await explainTransactionFailure(chain, err, {
+              instructionProgramIds: f.instructionProgramIds,
+              ...(error.logs ? { logs: error.logs } : {}),
+            });
+      return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
+    } finally {
+      await extra;
+      for (const watcher of this.watchers.get(record.signature) ?? []) watcher("sent");
+    }
+  }
+
   private async run(
     record: ExecutionRecord,
     mode: SendMode,
@@ -130,69 +208,9 @@ export class ExecutionConfirmations {
     const wire = record.signedTransaction;
     if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
     const { instructionProgramIds } = parsed ?? parseSignedTransaction("signedTransaction", wire);
-    const finish = async (outcome: ExecutionOutcome): Promise<ExecutionRecord> => {
-      const done = (await store.executions.finish(record.signature, outcome)) ?? record;
-      logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
-      if (firstSentAt !== undefined) landingConfirmationSeconds.observe((Date.now() - firstSentAt) / 1000);
-      if (done.status === "Success") landingLanded.inc();
-      else landingFailed.inc({ reason: failureReason(done.error) });
-      for (const listener of this.finishedListeners) {
-        await listener(done).catch((err: unknown) =>
-          logger.error({ err, signature: done.signature }, "a finished-execution listener failed; the execution record stands"),
-        );
-      }
-      if (done.status === "Success") {
-        await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
-          logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
-        );
-      }
-      return done;
-    };
-
-    let firstSentAt: number | undefined;
-    let lastSentAt = Number.NEGATIVE_INFINITY;
-    const others = this.deps.senders ?? [];
-    /**
-     * Sends once through `chain` (and every extra endpoint, best effort). A refusal by `chain`'s
-     * preflight is a final failure; anything else is followed. Re-broadcasts skip the preflight:
-     * the first send already passed it, and a copy that arrives twice is the same signature.
-     */
-    const send = async (rebroadcast: boolean): Promise<ExecutionOutcome | null> => {
-      lastSentAt = Date.now();
-      firstSentAt ??= lastSentAt;
-      if (rebroadcast) landingRebroadcasts.inc();
-      const extra = Promise.allSettled(
-        others.map(async (sender) => {
-          landingSends.inc({ endpoint: sender.url });
-          await sender.sendTransaction(wire, { skipPreflight: true });
-        }),
-      ).then((results) => {
-        for (const r of results) {
-          if (r.status === "rejected") logger.warn({ err: r.reason, signature: record.signature }, "send through an extra endpoint failed");
-        }
-      });
-      try {
-        landingSends.inc({ endpoint: chain.url });
-        await chain.sendTransaction(wire, { skipPreflight: rebroadcast });
-        return null;
-      } catch (error) {
-        if (!(error instanceof ChainRpcError) || rebroadcast) {
-          // Unreachable RPC, or a copy refused: it may or may not have been sent; the status polls will tell.
-          logger.warn({ err: error, signature: record.signature }, "sendTransaction failed; following the signature");
-          return null;
-        }
-        const err = (error.data as { err?: RpcTransactionError | null } | undefined)?.err ?? null;
-        if (err === "AlreadyProcessed") return null;
-        const text =
-          err === null
-            ? `transaction refused: ${error.rpcMessage}`
-            : await explainTransactionFailure(chain, err, { instructionProgramIds, ...(error.logs ? { logs: error.logs } : {}) });
-        return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
-      } finally {
-        await extra;
-        for (const watcher of this.watchers.get(record.signature) ?? []) watcher("sent");
-      }
-    };
+    const f: Following = { record, wire, instructionProgramIds, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
+    const finish = (outcome: ExecutionOutcome) => this.finish(f, outcome);
+    const send = (rebroadcast: boolean) => this.send(f, rebroadcast);
 
     if (mode === "now") {
       const refused = await send(false);
@@ -233,8 +251,8 @@ export class ExecutionConfirmations {
           continue;
         }
         // Unseen and still valid: (re-)broadcast, at most every rebroadcastIntervalMs.
-        if (mayResend && Date.now() - lastSentAt >= this.rebroadcastIntervalMs) {
-          const refused = await send(lastSentAt !== Number.NEGATIVE_INFINITY);
+        if (mayResend && Date.now() - f.lastSentAt >= this.rebroadcastIntervalMs) {
+          const refused = await send(f.lastSentAt !== Number.NEGATIVE_INFINITY);
           if (refused !== null) return finish(refused);
         }
       } catch (error) {
