@@ -69,6 +69,19 @@ export class SwapOrderStore {
     };
   }
 
+  /** Retention: the orders whose issued transaction retention deleted (never executed). Returns how many went. */
+  async deleteOrphans(): Promise<number> {
+    const rows = await this.sql.query<{ n: string }>(
+      `WITH gone AS (
+         DELETE FROM swap_orders o
+         WHERE NOT EXISTS (SELECT 1 FROM issued_transactions i WHERE i.request_id = o.request_id)
+         RETURNING 1
+       )
+       SELECT count(*)::text AS n FROM gone`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Keeps the first result of a signature (a repeated finish changes nothing). */
   async recordResult(result: SwapResult): Promise<void> {
     const events = result.swapEvents.map((e) => ({ ...e, inputAmount: e.inputAmount.toString(), outputAmount: e.outputAmount.toString() }));

@@ -76,6 +76,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SWAPD_DEMO: "yes" })).toThrow(/SWAPD_DEMO: must be 0 or 1/);
   });
 
+  it("SEND_RPC_URLS: extra send endpoints, http(s) only, each bad entry named; CONFIRM_POLL_MS / REBROADCAST_MS bounded", () => {
+    expect(loadConfig({}).sendRpcUrls).toEqual([]);
+    expect(loadConfig({ SEND_RPC_URLS: "https://a.example.com, http://127.0.0.1:8899,https://a.example.com" }).sendRpcUrls).toEqual([
+      "https://a.example.com",
+      "http://127.0.0.1:8899",
+    ]);
+    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http or https URL/);
+    expect(() => loadConfig({ REBROADCAST_MS: "5" })).toThrow(/REBROADCAST_MS: must be an integer 100–600000/);
+    expect(loadConfig({ CONFIRM_POLL_MS: "250" }).confirmPollMs).toBe(250);
+  });
+
   it("redactUrl hides credentials and API keys", () => {
     expect(redactUrl("postgres://user:hunter2@db.example.com:5432/swapd")).toBe("postgres://***@db.example.com:5432/swapd");
     expect(redactUrl("https://rpc.example.com/?api-key=s3cret")).toBe("https://rpc.example.com/?***");
