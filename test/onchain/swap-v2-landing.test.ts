@@ -79,6 +79,43 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     expect((await histogramCount("swapd_landing_confirmation_seconds")) - timedBefore).toBe(1);
   });
 
+  test("a failure that lands on chain: the first send is lost, the pool moves, the re-broadcast (no preflight) fails in Jupiter: Failed, SlippageToleranceExceeded, its slot", async () => {
+    const stack = await startSwapV2Stack({
+      programs: true,
+      chainUrl: async (url) => {
+        const proxy = await startDroppingRpcProxy(url, 1);
+        proxies.push(proxy);
+        return proxy.url;
+      },
+      rebroadcastIntervalMs: 1_500,
+    });
+    stacks.push(stack);
+    const proxy = proxies[0]!;
+    const taker = Keypair.generate();
+    stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
+    const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`)).body;
+    const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction, "base64"));
+    tx.sign([taker]);
+    const pending = stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(tx.serialize()).toString("base64"), requestId: order.requestId });
+    while (proxy.sendsDropped === 0) await new Promise((r) => setTimeout(r, 10));
+    // While the taker's transaction is lost, another trader moves the pool (200 SOL in).
+    const whale = Keypair.generate();
+    stack.localnet.airdrop(whale.publicKey, 300_000_000_000n);
+    const big = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=200000000000&slippageBps=5000&taker=${whale.publicKey.toBase58()}`)).body;
+    const bigTx = VersionedTransaction.deserialize(Buffer.from(big.transaction, "base64"));
+    bigTx.sign([whale]);
+    expect((await stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(bigTx.serialize()).toString("base64"), requestId: big.requestId })).body.status).toBe("Success");
+
+    const failed = (await pending).body;
+    expect(failed.status).toBe("Failed");
+    expect(failed.error).toContain("SlippageToleranceExceeded");
+    expect(failed.code).toBe(6001);
+    const landed = stack.localnet.chain.getRecord(failed.signature)!;
+    expect(landed.err).not.toBeNull();
+    expect(failed.slot).toBe(String(landed.slot));
+    expect(tokenAmount(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(0n);
+  });
+
   test("SEND_RPC_URLS: the main RPC drops every send; the transaction lands through the extra endpoint", async () => {
     const stack = await startSwapV2Stack({
       programs: true,
