@@ -14,7 +14,8 @@ import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { Store } from "../../store/index.js";
 import type { RestRoute } from "../../server/rest.js";
-import type { SwapApi } from "../swap/swap-api.js";
+import type { QuoteApi } from "../quote/quote-api.js";
+import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { swapConnectError } from "../swap/swap-errors.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { createBuild } from "./build.js";
@@ -40,7 +41,8 @@ export interface SwapV2Api {
 }
 
 export interface SwapV2Deps {
-  readonly swap: Pick<SwapApi, "quote" | "swapInstructions">;
+  /** The swap API (api/swap-api.ts): its quote engine and builder. */
+  readonly swap: { readonly quote: Pick<QuoteApi, "engine" | "onSwapIssued">; readonly swapInstructions: SwapInstructionsOperation };
   readonly chain: SolanaChain;
   readonly store: Store;
   readonly logger: Logger;
