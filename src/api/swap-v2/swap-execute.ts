@@ -20,7 +20,7 @@ import { parseWire } from "../trigger/execute.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "../trigger/signed-transaction.js";
 import type { SignedTransaction } from "../trigger/signed-transaction.js";
-import { ExecutionInterruptedError } from "../trigger/trigger-errors.js";
+import { ExecutionInterruptedError } from "../trigger/execution-interrupted-error.js";
 
 /** Jupiter's `/execute` codes for the aggregator (dev.jup.ag API reference of `/execute`). */
 export const EXECUTE_CODES = {

@@ -16,7 +16,6 @@ import type { Store } from "../../store/index.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { QuoteApi } from "../quote/quote-api.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
-import { swapConnectError } from "../swap/swap-errors.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { createBuild } from "./build.js";
 import type { BuildOperation } from "./build.js";
@@ -25,7 +24,6 @@ import { createOrder, issueSwap } from "./order.js";
 import type { OrderOperation } from "./order.js";
 import { executeSwap, recordSwapResult } from "./swap-execute.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
-import { executeConnectError } from "./swap-v2-errors.js";
 import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
 import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
 import { watchExecution } from "./swap-v2-watch.js";
@@ -77,27 +75,9 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
     );
   });
   const handlers: SwapV2Handlers = {
-    async build(req) {
-      try {
-        return buildToProto(await build(buildInputFromProto(req)));
-      } catch (error) {
-        throw swapConnectError(error);
-      }
-    },
-    async order(req) {
-      try {
-        return orderToProto(await order(orderInputFromProto(req)));
-      } catch (error) {
-        throw swapConnectError(error);
-      }
-    },
-    async execute(req) {
-      try {
-        return executeResultToProto(await execute(req, true));
-      } catch (error) {
-        throw executeConnectError(error);
-      }
-    },
+    build: async (req) => buildToProto(await build(buildInputFromProto(req))),
+    order: async (req) => orderToProto(await order(orderInputFromProto(req))),
+    execute: async (req) => executeResultToProto(await execute(req, true)),
     executeAndWatch: (req, context) => watchExecution({ ...executeDeps, ...deps }, req, context.signal),
   };
 

@@ -4,12 +4,13 @@
  * transaction of `POST /swap/v1/swap`, found by its message; `requestId` not needed).
  */
 import type { RestRequest, RestRoute } from "../../server/rest.js";
-import { restError } from "../../server/rest.js";
+import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
+import { ValidationError } from "../../core/validation-error.js";
 import type { BuildInput, BuildOperation } from "./build.js";
 import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
 import type { OrderInput, OrderOperation } from "./order.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
-import { buildRestError, executeRestError } from "./swap-v2-errors.js";
+import { executeRefusalResponse } from "./swap-v2-errors.js";
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name).flatMap((v) => v.split(",")).filter((v) => v !== "");
@@ -60,39 +61,32 @@ export interface SwapV2Operations {
 
 export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
   const execute = (requireRequestId: boolean) => async (req: RestRequest) => {
-    if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
-      return restError(400, "the body must be a JSON object with signedTransaction and requestId", { status: "Failed" });
-    }
     try {
+      if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+        throw new ValidationError("body", "object", "must be a JSON object with signedTransaction and requestId");
+      }
       return { status: 200, body: executeToJupiterJson(await ops.execute(executeBody(req), requireRequestId)) };
     } catch (error) {
-      return executeRestError(error);
+      // A refusal answers Jupiter's /execute body with its code; everything else goes to the one mapping.
+      const refused = executeRefusalResponse(error);
+      if (refused === undefined) throw error;
+      return refused;
     }
   };
   return [
     {
       method: "GET",
       path: "/swap/v2/build",
-      async handler(req) {
-        try {
-          return { status: 200, body: buildToJupiterJson(await ops.build(buildInputFromQuery(req.query))) };
-        } catch (error) {
-          return buildRestError(error);
-        }
-      },
+      errors: SWAP_API_ERRORS,
+      handler: async (req) => ({ status: 200, body: buildToJupiterJson(await ops.build(buildInputFromQuery(req.query))) }),
     },
     {
       method: "GET",
       path: "/swap/v2/order",
-      async handler(req) {
-        try {
-          return { status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) };
-        } catch (error) {
-          return buildRestError(error);
-        }
-      },
+      errors: SWAP_API_ERRORS,
+      handler: async (req) => ({ status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) }),
     },
-    { method: "POST", path: "/swap/v2/execute", handler: execute(true) },
-    { method: "POST", path: "/swap/v1/execute", handler: execute(false) },
+    { method: "POST", path: "/swap/v2/execute", errors: SWAP_API_ERRORS, handler: execute(true) },
+    { method: "POST", path: "/swap/v1/execute", errors: SWAP_API_ERRORS, handler: execute(false) },
   ];
 }

@@ -10,7 +10,6 @@ import { ExecuteAndWatchResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.j
 import type { ExecuteAndWatchRequest, ExecuteAndWatchResponse } from "../../gen/swapd/swap/v1/swap_pb.js";
 import { executeSwap } from "./swap-execute.js";
 import type { SwapExecuteDeps } from "./swap-execute.js";
-import { executeConnectError } from "./swap-v2-errors.js";
 import { executeResultToProto } from "./swap-v2-proto.js";
 
 /** A queue of stream messages that a producer fills and the handler's generator drains. */
@@ -71,8 +70,6 @@ export async function* watchExecution(
     if (result.status === "Success" && (await finalized(deps.chain, result.signature, signal, deps.finalityPollMs ?? 400, deps.finalityWaitMs ?? 60_000))) {
       yield create(ExecuteAndWatchResponseSchema, { stage: "finalized", signature: result.signature, result: proto });
     }
-  } catch (error) {
-    throw executeConnectError(error);
   } finally {
     stopWatching?.();
   }

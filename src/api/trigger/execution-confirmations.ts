@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { ChainError, ChainRpcError } from "../../chain/chain-errors.js";
+import { ChainRpcError, isChainError } from "../../chain/chain-errors.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { RpcTransactionError } from "../../core/trigger/index.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index.js";
@@ -42,15 +42,6 @@ export type TransactionSender = Pick<SolanaChain, "sendTransaction" | "url">;
 /** Progress of one execution, for watchers (ExecuteAndWatch). */
 export type ExecutionStage = "sent";
 
-/** One execution being followed: its transaction and when it was sent. */
-interface Following {
-  readonly record: ExecutionRecord;
-  readonly wire: Uint8Array;
-  readonly instructionProgramIds: SignedTransaction["instructionProgramIds"];
-  firstSentAt: number | undefined;
-  lastSentAt: number;
-}
-
 /** Called with every execution that reached its final status (after it is recorded). */
 export type FinishedListener = (record: ExecutionRecord) => Promise<void>;
 
@@ -60,6 +51,15 @@ export type FinishedListener = (record: ExecutionRecord) => Promise<void>;
  * died between recording and sending; re-sending is harmless, same signature). `never`: only wait.
  */
 export type SendMode = "now" | "ifUnseen" | "never";
+
+/** An execution being followed: its record, the signed wire transaction, its instructions' programs, its sends. */
+interface Followed {
+  readonly record: ExecutionRecord;
+  readonly wire: Uint8Array;
+  readonly instructionProgramIds: SignedTransaction["instructionProgramIds"];
+  firstSentAt: number | undefined;
+  lastSentAt: number;
+}
 
 /**
  * Drives recorded executions to a final status: sends (per mode), polls getSignatureStatuses and
@@ -96,7 +96,7 @@ export class ExecutionConfirmations {
     this.finishedListeners.push(listener);
   }
 
-  /** Hears the stages of the execution of `signature` until `stop()` is called. */
+  /** Hears the stages of the execution of `signature` until the returned stop is called. */
   watch(signature: string, listener: (stage: ExecutionStage) => void): () => void {
     let set = this.watchers.get(signature);
     if (set === undefined) this.watchers.set(signature, (set = new Set()));
@@ -130,26 +130,75 @@ export class ExecutionConfirmations {
     return this.stopping.signal.aborted;
   }
 
-  /** Records the final outcome once, then tells the metrics and the finished listeners. */
-  private async finish(f: Following, outcome: ExecutionOutcome): Promise<ExecutionRecord> {
-    const { store, logger } = this.deps;
-    const record = f.record;
-    const done = (await store.executions.finish(record.signature, outcome)) ?? record;
-    logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
-    if (f.firstSentAt !== undefined) landingConfirmationSeconds.observe((Date.now() - f.firstSentAt) / 1000);
-    if (done.status === "Success") landingLanded.inc();
-    else landingFailed.inc({ reason: failureReason(done.error) });
-    for (const listener of this.finishedListeners) {
-      await listener(done).catch((err: unknown) =>
-        logger.error({ err, signature: done.signature }, "a finished-execution listener failed; the execution record stands"),
-      );
+  private async run(
+    record: ExecutionRecord,
+    mode: SendMode,
+    parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined,
+  ): Promise<ExecutionRecord> {
+    const wire = record.signedTransaction;
+    if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
+    const followed: Followed = {
+      record,
+      wire,
+      instructionProgramIds: (parsed ?? parseSignedTransaction("signedTransaction", wire)).instructionProgramIds,
+      firstSentAt: undefined,
+      lastSentAt: Number.NEGATIVE_INFINITY,
+    };
+    if (mode === "now") {
+      const refused = await this.send(followed, false);
+      if (refused !== null) return this.finish(followed, refused);
     }
-    if (done.status === "Success") {
-      await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
-        logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
-      );
+    // `ifUnseen` (resuming): the process may have died before sending; send when the chain does not know it.
+    const mayResend = mode !== "never";
+    const deadline = Date.now() + this.maxWaitMs;
+    let firstPoll = mode !== "now";
+    while (!this.closed && Date.now() < deadline) {
+      if (!firstPoll) await this.sleep(this.pollIntervalMs);
+      firstPoll = false;
+      if (this.closed) break;
+      try {
+        const seen = await this.look(followed);
+        if (typeof seen === "object") return this.finish(followed, seen);
+        // Unseen and still valid: (re-)broadcast, at most every rebroadcastIntervalMs.
+        if (seen === "unseen" && mayResend && Date.now() - followed.lastSentAt >= this.rebroadcastIntervalMs) {
+          const refused = await this.send(followed, followed.lastSentAt !== Number.NEGATIVE_INFINITY);
+          if (refused !== null) return this.finish(followed, refused);
+        }
+      } catch (error) {
+        if (!isChainError(error)) throw error;
+        this.deps.logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
+      }
     }
-    return done;
+    return (await this.deps.store.executions.findBySignature(record.signature)) ?? record;
+  }
+
+  /**
+   * One look at the chain: the final outcome when the transaction is confirmed or its blockhash
+   * expired, `unseen` when the chain does not know it yet (blockhash still valid), `pending` while
+   * it is processed but not confirmed (or just expired but seen at the last look).
+   */
+  private async look({ record, instructionProgramIds }: Followed): Promise<ExecutionOutcome | "unseen" | "pending"> {
+    const { chain } = this.deps;
+    const status = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+    if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
+      if (status.err === null) return { status: "Success", code: 0, error: null };
+      // The logs only sharpen the failure's text; without them (not served yet) it is still explained.
+      const landed = await chain.getTransaction(record.signature).catch(() => null);
+      const logs = landed?.meta?.logMessages ?? undefined;
+      const text = await explainTransactionFailure(chain, status.err as RpcTransactionError, { instructionProgramIds, ...(logs ? { logs } : {}) });
+      return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
+    }
+    if (status !== null) return "pending"; // processed, not yet confirmed
+    const height = await chain.getBlockHeight();
+    if (record.lastValidBlockHeight === null || BigInt(height) <= record.lastValidBlockHeight) return "unseen";
+    // One last look: it may have landed just before the expiry.
+    const last = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+    if (last !== null) return "pending";
+    return {
+      status: "Failed",
+      code: FAILED_EXECUTION_CODE,
+      error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
+    };
   }
 
   /**
@@ -157,22 +206,13 @@ export class ExecutionConfirmations {
    * preflight is a final failure; anything else is followed. Re-broadcasts skip the preflight:
    * the first send already passed it, and a copy that arrives twice is the same signature.
    */
-  private async send(f: Following, rebroadcast: boolean): Promise<ExecutionOutcome | null> {
+  private async send(followed: Followed, rebroadcast: boolean): Promise<ExecutionOutcome | null> {
     const { chain, logger } = this.deps;
-    const { record, wire } = f;
-    f.lastSentAt = Date.now();
-    f.firstSentAt ??= f.lastSentAt;
+    const { record, wire, instructionProgramIds } = followed;
+    followed.lastSentAt = Date.now();
+    followed.firstSentAt ??= followed.lastSentAt;
     if (rebroadcast) landingRebroadcasts.inc();
-    const extra = Promise.allSettled(
-      (this.deps.senders ?? []).map(async (sender) => {
-        landingSends.inc({ endpoint: sender.url });
-        await sender.sendTransaction(wire, { skipPreflight: true });
-      }),
-    ).then((results) => {
-      for (const r of results) {
-        if (r.status === "rejected") logger.warn({ err: r.reason, signature: record.signature }, "send through an extra endpoint failed");
-      }
-    });
+    const extra = this.sendToOthers(followed);
     try {
       landingSends.inc({ endpoint: chain.url });
       await chain.sendTransaction(wire, { skipPreflight: rebroadcast });
@@ -188,10 +228,7 @@ export class ExecutionConfirmations {
       const text =
         err === null
           ? `transaction refused: ${error.rpcMessage}`
-          : await explainTransactionFailure(chain, err, {
-              instructionProgramIds: f.instructionProgramIds,
-              ...(error.logs ? { logs: error.logs } : {}),
-            });
+          : await explainTransactionFailure(chain, err, { instructionProgramIds, ...(error.logs ? { logs: error.logs } : {}) });
       return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
     } finally {
       await extra;
@@ -199,68 +236,41 @@ export class ExecutionConfirmations {
     }
   }
 
-  private async run(
-    record: ExecutionRecord,
-    mode: SendMode,
-    parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined,
-  ): Promise<ExecutionRecord> {
-    const { chain, store, logger } = this.deps;
-    const wire = record.signedTransaction;
-    if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
-    const { instructionProgramIds } = parsed ?? parseSignedTransaction("signedTransaction", wire);
-    const f: Following = { record, wire, instructionProgramIds, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
-    const finish = (outcome: ExecutionOutcome) => this.finish(f, outcome);
-    const send = (rebroadcast: boolean) => this.send(f, rebroadcast);
+  /** The same send through every `SEND_RPC_URLS` endpoint; their failures are logged, never final. */
+  private async sendToOthers({ record, wire }: Followed): Promise<void> {
+    const results = await Promise.allSettled(
+      (this.deps.senders ?? []).map(async (sender) => {
+        landingSends.inc({ endpoint: sender.url });
+        await sender.sendTransaction(wire, { skipPreflight: true });
+      }),
+    );
+    for (const r of results) {
+      if (r.status === "rejected") this.deps.logger.warn({ err: r.reason, signature: record.signature }, "send through an extra endpoint failed");
+    }
+  }
 
-    if (mode === "now") {
-      const refused = await send(false);
-      if (refused !== null) return finish(refused);
+  /**
+   * Records the final outcome (the store keeps the first), counts it, tells the finished listeners
+   * and, for a landed create, records the order.
+   */
+  private async finish({ record, firstSentAt }: Followed, outcome: ExecutionOutcome): Promise<ExecutionRecord> {
+    const { store, logger } = this.deps;
+    const done = (await store.executions.finish(record.signature, outcome)) ?? record;
+    logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
+    if (firstSentAt !== undefined) landingConfirmationSeconds.observe((Date.now() - firstSentAt) / 1000);
+    if (done.status === "Success") landingLanded.inc();
+    else landingFailed.inc({ reason: failureReason(done.error) });
+    for (const listener of this.finishedListeners) {
+      await listener(done).catch((err: unknown) =>
+        logger.error({ err, signature: done.signature }, "a finished-execution listener failed; the execution record stands"),
+      );
     }
-    // `ifUnseen` (resuming): the process may have died before sending; send when the chain does not know it.
-    const mayResend = mode !== "never";
-    const deadline = Date.now() + this.maxWaitMs;
-    let firstPoll = mode !== "now";
-    while (!this.closed && Date.now() < deadline) {
-      if (!firstPoll) await this.sleep(this.pollIntervalMs);
-      firstPoll = false;
-      if (this.closed) break;
-      try {
-        const status = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
-        if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
-          if (status.err === null) return finish({ status: "Success", code: 0, error: null });
-          const landed = await chain.getTransaction(record.signature).catch(() => null);
-          const logs = landed?.meta?.logMessages ?? undefined;
-          const text = await explainTransactionFailure(chain, status.err as RpcTransactionError, {
-            instructionProgramIds,
-            ...(logs ? { logs } : {}),
-          });
-          return finish({ status: "Failed", code: FAILED_EXECUTION_CODE, error: text });
-        }
-        if (status !== null) continue; // processed, not yet confirmed
-        const height = await chain.getBlockHeight();
-        if (record.lastValidBlockHeight !== null && BigInt(height) > record.lastValidBlockHeight) {
-          // One last look: it may have landed just before the expiry.
-          const last = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
-          if (last === null) {
-            return finish({
-              status: "Failed",
-              code: FAILED_EXECUTION_CODE,
-              error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
-            });
-          }
-          continue;
-        }
-        // Unseen and still valid: (re-)broadcast, at most every rebroadcastIntervalMs.
-        if (mayResend && Date.now() - f.lastSentAt >= this.rebroadcastIntervalMs) {
-          const refused = await send(f.lastSentAt !== Number.NEGATIVE_INFINITY);
-          if (refused !== null) return finish(refused);
-        }
-      } catch (error) {
-        if (!(error instanceof ChainError)) throw error;
-        logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
-      }
+    if (done.status === "Success") {
+      await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
+        logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
+      );
     }
-    return (await store.executions.findBySignature(record.signature)) ?? record;
+    return done;
   }
 
   private sleep(ms: number): Promise<void> {
