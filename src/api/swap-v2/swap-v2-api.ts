@@ -9,6 +9,7 @@
  *   startServer({ services: { swap: { ...swap.service, ...v2.handlers } }, restRoutes: [...v2.restRoutes] });
  */
 import type { ServiceImpl } from "@connectrpc/connect";
+import { VersionedTransaction } from "@solana/web3.js";
 import type { Logger } from "pino";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
@@ -19,7 +20,6 @@ import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { createBuild } from "./build.js";
 import type { BuildOperation } from "./build.js";
-import { VersionedTransaction } from "@solana/web3.js";
 import { createOrder, issueSwap } from "./order.js";
 import type { OrderOperation } from "./order.js";
 import { executeSwap, recordSwapResult } from "./swap-execute.js";
