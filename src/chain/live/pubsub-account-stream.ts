@@ -72,7 +72,13 @@ export class PubsubAccountStream implements AccountStream {
     this.liveness = new StreamLiveness({
       maxSilenceMs: options.maxSilenceMs,
       reconnectAfterMs: reconnectAfterSilenceMs(options.maxSilenceMs),
-      probe: () => this.socket?.ping(),
+      probe: () => {
+        try {
+          this.socket?.ping();
+        } catch {
+          // Not open (any more): the close handler reconnects; the silence rule needs no answer.
+        }
+      },
       frozen: () => {
         liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "silence" });
         this.socket?.terminate();
