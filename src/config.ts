@@ -6,6 +6,7 @@
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
+import { loadProgramQuoteSettings, type ProgramQuoteSettings } from "./config/program-quote-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -39,8 +40,10 @@ export interface Config {
   readonly relayTipAccounts: readonly string[];
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
-  /** Account snapshots (`solana account --output json`) to load into the embedded chain. */
-  readonly localnetAccountsDir: string | undefined;
+  /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
+  readonly localnetAccountsDir: readonly string[] | undefined;
+  /** The program quoter (PROGRAM_QUOTED_AMMS) and the embedded chain's clock (LOCALNET_CLOCK). */
+  readonly programQuote: ProgramQuoteSettings;
   /** pino log level. */
   readonly logLevel: LogLevel;
   /** Largest accepted request body (RPC message or REST body), bytes. */
@@ -162,7 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
   }
   const localnetProgramsDir = str("LOCALNET_PROGRAMS_DIR");
-  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR");
+  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
+  const programQuote = loadProgramQuoteSettings(env, problems);
   const levelRaw = str("LOG_LEVEL")?.toLowerCase() ?? "info";
   let logLevel: LogLevel = "info";
   if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
@@ -227,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayTipAccounts,
     localnetProgramsDir,
     localnetAccountsDir,
+    programQuote,
     logLevel,
     maxBodyBytes,
     shutdownTimeoutMs,

@@ -2,6 +2,9 @@
  * swapd entry point: configuration → logger → chain, store, APIs → server, with graceful
  * shutdown on SIGTERM / SIGINT.
  */
+import { join } from "node:path";
+import { startProgramQuoter } from "./chain/program-quoter-start.js";
+import { ammAdapters } from "./core/amm/registry.js";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
@@ -16,8 +19,8 @@ import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
-import { createSwapApi } from "./api/swap/swap-api.js";
-import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { createSwapApi } from "./api/swap-api.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
@@ -56,6 +59,7 @@ async function openChain(
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
+    ...(config.programQuote.localnetClock ? { clock: config.programQuote.localnetClock } : {}),
     chain: chainOptions,
   });
   logger.info(
@@ -161,6 +165,15 @@ async function startService(
     });
   }
 
+  const programQuoter = await startProgramQuoter({
+    chain: chain.chain,
+    amms: config.programQuote.amms,
+    adapters: ammAdapters,
+    cacheDir: join(config.dataDir, "programs"),
+    refreshMs: config.programQuote.refreshMs,
+    logger,
+  });
+  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
   const swap = createSwapApi({
     chain: chain.chain,
     lookupTables: config.lookupTables,
@@ -173,6 +186,7 @@ async function startService(
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
+      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
       onError: (err, what) => logger.warn({ err }, what),
     },
   });

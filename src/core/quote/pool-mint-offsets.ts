@@ -7,9 +7,13 @@ export type { PoolMintLayout };
 /**
  * Pool size and mint offsets by AMM program (base58), for finding a token pair's pools with
  * `getProgramAccounts` + `memcmp` filters: each adapter's own `poolMintLayout` (derived from its
- * decoder). Only AMMs with quote math are searched: pools found for the others could not be quoted,
- * and each AMM costs two `getProgramAccounts` per pair.
+ * decoder). Only AMMs that can quote are searched (math, or their program through the program
+ * quoter): pools found for the others could not be quoted, and each AMM costs two
+ * `getProgramAccounts` per pair. The market index is given the adapters in use (a program-quoted
+ * AMM only when the program quoter runs).
  */
 export const POOL_MINT_LAYOUTS: Readonly<Record<string, PoolMintLayout>> = Object.fromEntries(
-  ammAdapters.filter((adapter) => adapter.quote !== undefined).map((adapter) => [base58Of(adapter.programId), adapter.poolMintLayout]),
+  ammAdapters
+    .filter((adapter) => adapter.quote !== undefined || adapter.quotedByProgram === true)
+    .map((adapter) => [base58Of(adapter.programId), adapter.poolMintLayout]),
 );

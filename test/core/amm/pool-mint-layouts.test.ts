@@ -8,7 +8,10 @@ import { createProgram as createDammV1Program } from "@meteora-ag/dynamic-amm-sd
 import { CpAmm } from "@meteora-ag/cp-amm-sdk";
 import { BN, Wallet } from "@coral-xyz/anchor";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CHAIN_DIR } from "../../fixtures/chain-dir.js";
 import type { PoolMintLayout } from "../../../src/core/amm/adapter.js";
 import { ammAdapters } from "../../../src/core/amm/registry.js";
 import { POOL_MINT_LAYOUTS } from "../../../src/core/quote/pool-mint-offsets.js";
@@ -93,6 +96,15 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
     return [{ data: encodeAnchorAccount((ammProgram as any).coder, "pool", value), mints: [FIRST, SECOND] }];
   },
   "Pump.fun Amm": () => [{ data: pumpSwapPoolData(), mints: [BASE, QUOTE] }],
+  // No SDK or IDL exists: the real Jan-2026 mainnet SOL/USDC pool of the team's chain folder.
+  "SolFi V2": () => {
+    const file = CHAIN_DIR && join(CHAIN_DIR, "accounts-2026", "65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc.json");
+    if (!file || !existsSync(file)) {
+      console.warn("SolFi V2 pool layout check skipped: needs SWAPD_CHAIN_DIR/accounts-2026 (the mainnet pool snapshot)");
+      return [];
+    }
+    return [{ data: rawAccount(JSON.parse(readFileSync(file, "utf8"))), mints: [SOL, USDC] }];
+  },
 };
 
 /** A zero value of a type of an Anchor 0.2x IDL (`publicKey`, `{ defined: "Name" }`); enums are set by the caller. */
@@ -130,8 +142,8 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
     });
   }
 
-  it("discovery searches exactly the AMMs with quote math, each with its adapter's layout", () => {
-    const quotable = ammAdapters.filter((a) => a.quote !== undefined);
+  it("discovery searches exactly the AMMs that can quote (math or their program), each with its adapter's layout", () => {
+    const quotable = ammAdapters.filter((a) => a.quote !== undefined || a.quotedByProgram === true);
     expect(Object.keys(POOL_MINT_LAYOUTS).sort()).toEqual(quotable.map((a) => a.programId.toBase58()).sort());
     for (const adapter of quotable) expect(POOL_MINT_LAYOUTS[adapter.programId.toBase58()]).toBe(adapter.poolMintLayout);
   });
