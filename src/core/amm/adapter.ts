@@ -1,5 +1,7 @@
 import type { AccountMeta, PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { SwapdError } from "../swapd-error.js";
+import type { AmmErrorCode } from "../swapd-error.js";
 
 export type SwapMode = "ExactIn" | "ExactOut";
 
@@ -90,9 +92,15 @@ export interface PoolMintLayout {
   readonly mintOffsets: readonly [number, number];
 }
 
-/** Raised by adapters for pools they cannot swap through; mapped to FAILED_PRECONDITION. */
-export class AmmError extends Error {
+/**
+ * Raised by adapters for pools they cannot swap through (FAILED_PRECONDITION). The code says why;
+ * without one it is the generic `AMM_ERROR`.
+ */
+export class AmmError extends SwapdError<AmmErrorCode> {
   override readonly name = "AmmError";
+  constructor(message: string, code: AmmErrorCode = "AMM_ERROR", options?: { cause?: unknown }) {
+    super(code, {}, message, options);
+  }
 }
 
 /**
