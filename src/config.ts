@@ -124,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     try {
       u = new URL(v);
     } catch {
+      // The URL parser's own message names no variable: the problem line says which and what.
       problems.push(`${name}: must be a URL (${protocols.join(", ")})`);
       return undefined;
     }
@@ -257,6 +258,7 @@ function isPublicKey(s: string): boolean {
     publicKeyFromBase58(s);
     return true;
   } catch {
+    // Not base58, or not 32 bytes: the caller's problem line states the rule.
     return false;
   }
 }
@@ -274,6 +276,7 @@ export function redactUrl(raw: string): string {
     u.pathname = u.pathname.replace(/[A-Za-z0-9_-]{20,}/g, "***");
     return u.toString();
   } catch {
+    // Not a URL: no part of it is known to be safe to show.
     return "***";
   }
 }

@@ -200,6 +200,7 @@ export class RpcTransport {
     try {
       return { ok: true, text, json: JSON.parse(text) as unknown };
     } catch {
+      // A 2xx that is not JSON (a proxy's page, a cut-off body): the parse error says no more than this reason.
       return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
     }
   }

@@ -106,6 +106,7 @@ export function loadEdgeSettings(env: Env, problems: string[]): EdgeSettings {
       try {
         u = new URL(o);
       } catch {
+        // Not a URL: refused just below with the origin rule.
         u = undefined;
       }
       // An origin is scheme://host[:port] exactly as browsers send it: no path, no trailing slash.

@@ -56,6 +56,7 @@ export class SignatureSubscriptions {
       try {
         parsed = JSON.parse(String(raw));
       } catch {
+        // JSON-RPC's answer to a frame that is not JSON; the parser's detail is not part of it.
         send({ jsonrpc: "2.0", id: null, error: new JsonRpcError(RpcErrorCode.parseError, "Parse error").toJSON() });
         return;
       }
@@ -97,6 +98,7 @@ export class SignatureSubscriptions {
         try {
           key = publicKeyFromBase58(req.params[0]);
         } catch {
+          // The client's bad key, answered as the Solana RPC answers it.
           send({ jsonrpc: "2.0", id: req.id, error: new JsonRpcError(RpcErrorCode.invalidParams, "Invalid Request: Invalid pubkey provided").toJSON() });
           return;
         }

@@ -106,7 +106,14 @@ export class OrderTracker {
     let changed = 0;
     let newTrades = 0;
     for (const [i, order] of open.entries()) {
-      const live = liveOrderAccount(accounts[i] ?? null);
+      let live: OrderAccount | null;
+      try {
+        live = liveOrderAccount(accounts[i] ?? null);
+      } catch (error) {
+        // An Order account that does not decode: this order stays as it is (logged), the others go on.
+        this.logger?.warn({ err: error, order: order.orderKey }, "order tracker could not decode an order account");
+        continue;
+      }
       const cursor = cursors.get(order.orderKey) ?? null;
       if (cursor !== null && live !== null && sameProgress(order, live)) continue;
       caughtUp++;
@@ -241,16 +248,15 @@ export class OrderTracker {
   }
 }
 
-/** The decoded Order when the account still exists and is one; null = closed. */
+/**
+ * The decoded Order when the account still exists and is one; null = closed. An Order account
+ * that does not decode (truncated) throws: it is not closed, and must not be recorded as closed.
+ */
 function liveOrderAccount(account: AccountData | null): OrderAccount | null {
   if (account === null || !account.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(account.data)) {
     return null;
   }
-  try {
-    return decodeOrderAccount(account.data);
-  } catch {
-    return null;
-  }
+  return decodeOrderAccount(account.data);
 }
 
 function sameProgress(order: StoredOrder, live: OrderAccount): boolean {
