@@ -30,7 +30,7 @@ import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
 import { createCallObserver } from "./call-observer.js";
-import { createEdge } from "./edge.js";
+import { createEdge, type Edge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { withJsonErrorPaths } from "./json-error-path.js";
@@ -43,7 +43,7 @@ import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
-import { createSinglePortServer } from "../runtime/single-port.js";
+import { createSinglePortServer, type SinglePortServer } from "../runtime/single-port.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
 import { withUnaryJsonCodec, type UnaryJsonCodec } from "./unary-json-codec.js";
 
@@ -124,64 +124,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
 
   const interceptors = [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])];
-  const implementations = [
+  const implementations: ExtraService[] = [
     { service: SwapService, impl: { ...opts.services?.swap } },
     { service: TriggerService, impl: { ...opts.services?.trigger } },
     ...extra,
   ];
-  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
-    const codec = opts.jsonCodecs?.find((c) => c.method === handler.method);
-    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
-    if (!codec || !served) return handler;
-    return withUnaryJsonCodec(handler, codec, {
-      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
-      interceptors,
-      acceptCompression: ACCEPT_COMPRESSION,
-      compressMinBytes: COMPRESS_MIN_BYTES,
-      readMaxBytes: config.maxBodyBytes,
-      jsonOptions: JSON_OPTIONS,
-    });
-  };
+  const routes = rpcRoutes({ implementations, served, health, interceptors, jsonCodecs: opts.jsonCodecs ?? [], maxBodyBytes: config.maxBodyBytes, rpcPaths });
 
-  const routes = (router: ConnectRouter) => {
-    for (const { service, impl } of implementations) router.service(service, impl);
-    router.service(Health, health.impl());
-    registerReflection(router, [...served, Health]);
-    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
-    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
-    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withJsonCodec(withRequestDecodeErrors(withJsonErrorPaths(h)))));
-    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
-    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
-  };
-
-  const connectHandler = connectNodeAdapter({
-    routes,
-    readMaxBytes: config.maxBodyBytes,
-    acceptCompression: ACCEPT_COMPRESSION,
-    compressMinBytes: COMPRESS_MIN_BYTES,
-    jsonOptions: JSON_OPTIONS,
-    interceptors,
-    contextValues: (req) => {
-      const values = createContextValues();
-      const info = infoOf.get(req);
-      if (info) values.set(callInfoKey, info);
-      values.set(streamShutdownKey, streamShutdown.signal);
-      edge.addContext(req, values);
-      return values;
-    },
-    fallback: (req, res) => {
-      const info = infoOf.get(req)!;
-      const url = urlOf.get(req)!;
-      const response = res as NodeResponse; // connect-es's type narrows `write`; the object is Node's
-      if (isRpcShapedPath(url.pathname) && req.method === "POST" && !rest.match("POST", url.pathname)) {
-        answerUnknownProcedure(req, response, url.pathname, info);
-        return;
-      }
-      void dispatchRest(req, response, info, url);
-    },
-  });
-
+  const connectHandler = connectHandlerFor({ routes, interceptors, maxBodyBytes: config.maxBodyBytes, edge, streamShutdown, rest, dispatchRest });
   const handler = (req: NodeRequest, res: NodeResponse) => {
     const url = requestUrl(req);
     if (url === undefined) {
@@ -209,7 +159,6 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   }
   edge.watch(sp.server);
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  const url = `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`;
 
   shutdown.hook("server", async () => {
     shuttingDown = true;
@@ -218,27 +167,114 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     edge.close();
     // Let health watchers see NOT_SERVING, then end long-lived streams.
     setImmediate(() => streamShutdown.abort());
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      sp.drained().then(() => false),
-      new Promise<boolean>((r) => {
-        timer = setTimeout(() => r(true), config.shutdownTimeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
-      logger.warn({ timeoutMs: config.shutdownTimeoutMs, open: sp.stats() }, "in-flight calls did not finish in time; closing connections");
-      sp.destroyAll();
-    }
+    await drainOrDestroy(sp, config.shutdownTimeoutMs, logger);
     logger.info("server closed");
   });
 
   return {
     host: addr.address,
     port: addr.port,
-    url,
+    url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
     health,
     shutdown,
     close: () => shutdown.run("close"),
   };
+}
+
+/**
+ * connect-es's Node handler: calls carry their call info, the stream-shutdown signal and the edge's
+ * caller; what is not a served procedure goes to the REST router (or the unknown-procedure answer).
+ */
+function connectHandlerFor(parts: {
+  readonly routes: (router: ConnectRouter) => void;
+  readonly interceptors: Interceptor[];
+  readonly maxBodyBytes: number;
+  readonly edge: Edge;
+  readonly streamShutdown: AbortController;
+  readonly rest: RestRouter;
+  readonly dispatchRest: ReturnType<typeof createRestDispatch>;
+}): (req: NodeRequest, res: NodeResponse) => void {
+  const { edge, streamShutdown, rest, dispatchRest } = parts;
+  return connectNodeAdapter({
+    routes: parts.routes,
+    readMaxBytes: parts.maxBodyBytes,
+    acceptCompression: ACCEPT_COMPRESSION,
+    compressMinBytes: COMPRESS_MIN_BYTES,
+    jsonOptions: JSON_OPTIONS,
+    interceptors: parts.interceptors,
+    contextValues: (req) => {
+      const values = createContextValues();
+      const info = infoOf.get(req);
+      if (info) values.set(callInfoKey, info);
+      values.set(streamShutdownKey, streamShutdown.signal);
+      edge.addContext(req, values);
+      return values;
+    },
+    fallback: (req, res) => {
+      const info = infoOf.get(req)!;
+      const url = urlOf.get(req)!;
+      const response = res as NodeResponse; // connect-es's type narrows `write`; the object is Node's
+      if (isRpcShapedPath(url.pathname) && req.method === "POST" && !rest.match("POST", url.pathname)) {
+        answerUnknownProcedure(req, response, url.pathname, info);
+        return;
+      }
+      void dispatchRest(req, response, info, url);
+    },
+  });
+}
+
+/**
+ * The Connect routes: the services, health and reflection, every handler wrapped (JSON error
+ * paths, undecodable requests, the JSON codec path of hot unary methods) and labelled by its path.
+ */
+function rpcRoutes(parts: {
+  readonly implementations: readonly ExtraService[];
+  readonly served: readonly DescService[];
+  readonly health: HealthRegistry;
+  readonly interceptors: readonly Interceptor[];
+  readonly jsonCodecs: readonly UnaryJsonCodec[];
+  readonly maxBodyBytes: number;
+  readonly rpcPaths: Set<string>;
+}): (router: ConnectRouter) => void {
+  const { implementations, served, health, interceptors, jsonCodecs, maxBodyBytes, rpcPaths } = parts;
+  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
+    const codec = jsonCodecs.find((c) => c.method === handler.method);
+    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
+    if (!codec || !served) return handler;
+    return withUnaryJsonCodec(handler, codec, {
+      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
+      interceptors: [...interceptors],
+      acceptCompression: ACCEPT_COMPRESSION,
+      compressMinBytes: COMPRESS_MIN_BYTES,
+      readMaxBytes: maxBodyBytes,
+      jsonOptions: JSON_OPTIONS,
+    });
+  };
+  return (router) => {
+    for (const { service, impl } of implementations) router.service(service, impl);
+    router.service(Health, health.impl());
+    registerReflection(router, [...served, Health]);
+    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
+    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
+    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withJsonCodec(withRequestDecodeErrors(withJsonErrorPaths(h)))));
+    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
+    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
+  };
+}
+
+/** Waits for in-flight calls up to `timeoutMs`, then closes what is left. */
+async function drainOrDestroy(sp: SinglePortServer, timeoutMs: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    sp.drained().then(() => false),
+    new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(true), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    logger.warn({ timeoutMs, open: sp.stats() }, "in-flight calls did not finish in time; closing connections");
+    sp.destroyAll();
+  }
 }
