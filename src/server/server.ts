@@ -150,25 +150,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     limits: config.connectionLimits,
     ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
   });
-  let addr: AddressInfo;
-  try {
-    addr = await sp.listen(config.port, config.host);
-  } catch (e) {
-    edge.close();
-    throw e;
-  }
+  const addr = await listenOrClose(sp, config, edge);
   edge.watch(sp.server);
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-
   shutdown.hook("server", async () => {
     shuttingDown = true;
-    health.setAllNotServing();
-    sp.stopAccepting();
-    edge.close();
-    // Let health watchers see NOT_SERVING, then end long-lived streams.
-    setImmediate(() => streamShutdown.abort());
-    await drainOrDestroy(sp, config.shutdownTimeoutMs, logger);
-    logger.info("server closed");
+    await closeGracefully({ sp, edge, health, streamShutdown, timeoutMs: config.shutdownTimeoutMs, logger });
   });
 
   return {
@@ -261,6 +248,34 @@ function rpcRoutes(parts: {
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };
+}
+
+async function listenOrClose(sp: SinglePortServer, config: Config, edge: Edge): Promise<AddressInfo> {
+  try {
+    return await sp.listen(config.port, config.host);
+  } catch (e) {
+    edge.close();
+    throw e;
+  }
+}
+
+/** The server's part of shutdown: NOT_SERVING, no new connections, streams ended, in-flight calls drained. */
+async function closeGracefully(parts: {
+  readonly sp: SinglePortServer;
+  readonly edge: Edge;
+  readonly health: HealthRegistry;
+  readonly streamShutdown: AbortController;
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+}): Promise<void> {
+  const { sp, edge, health, streamShutdown, timeoutMs, logger } = parts;
+  health.setAllNotServing();
+  sp.stopAccepting();
+  edge.close();
+  // Let health watchers see NOT_SERVING, then end long-lived streams.
+  setImmediate(() => streamShutdown.abort());
+  await drainOrDestroy(sp, timeoutMs, logger);
+  logger.info("server closed");
 }
 
 /** Waits for in-flight calls up to `timeoutMs`, then closes what is left. */
