@@ -6,6 +6,7 @@
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
 import { envReader, type Env, type EnvReader } from "./config/env-reader.js";
+import { loadProgramQuoteSettings, type ProgramQuoteSettings } from "./config/program-quote-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -39,8 +40,10 @@ export interface Config {
   readonly relayTipAccounts: readonly string[];
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
-  /** Account snapshots (`solana account --output json`) to load into the embedded chain. */
-  readonly localnetAccountsDir: string | undefined;
+  /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
+  readonly localnetAccountsDir: readonly string[] | undefined;
+  /** The program quoter (PROGRAM_QUOTED_AMMS) and the embedded chain's clock (LOCALNET_CLOCK). */
+  readonly programQuote: ProgramQuoteSettings;
   /** pino log level. */
   readonly logLevel: LogLevel;
   /** Largest accepted request body (RPC message or REST body), bytes. */
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     ...listenerSettings(read),
     ...chainSettings(read),
+    programQuote: loadProgramQuoteSettings(env, problems),
     ...storeSettings(read),
     ...quoteSettings(read),
     ...backgroundJobSettings(read),
@@ -154,7 +158,7 @@ function chainSettings(read: EnvReader): ChainSettings {
     lookupTables: read.keys("LOOKUP_TABLES", []),
     relayTipAccounts,
     localnetProgramsDir: read.str("LOCALNET_PROGRAMS_DIR"),
-    localnetAccountsDir: read.str("LOCALNET_ACCOUNTS_DIR"),
+    localnetAccountsDir: read.str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== ""),
   };
 }
 

@@ -2,6 +2,8 @@
  * swapd entry point: configuration → logger → chain, store, APIs → server, with graceful
  * shutdown on SIGTERM / SIGINT.
  */
+import { join } from "node:path";
+import { ammAdapters } from "./core/amm/registry.js";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
@@ -17,8 +19,8 @@ import { openStore } from "./store/index.js";
 import type { Store } from "./store/open-store.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
-import { createSwapApi } from "./api/swap/swap-api.js";
-import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { createSwapApi } from "./api/swap-api.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
@@ -35,6 +37,8 @@ function sinceStart(): number {
  * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
  * process with SOLANA_RPC_URL never loads it.
  */
+type OpenedChain = Awaited<ReturnType<typeof openChain>>;
+
 async function openChain(
   config: Config,
   logger: Logger,
@@ -57,6 +61,7 @@ async function openChain(
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
+    ...(config.programQuote.localnetClock ? { clock: config.programQuote.localnetClock } : {}),
     chain: chainOptions,
   });
   logger.info(
@@ -119,23 +124,7 @@ async function startService(
   const live = liveSource ? await openLiveChain(config, chain.chain, liveSource, logger, shutdown) : undefined;
   const { store, database } = await openLoggedStore(config, logger, shutdown);
 
-  const swap = createSwapApi({
-    chain: chain.chain,
-    lookupTables: config.lookupTables,
-    relayTipAccounts: config.relayTipAccounts,
-    chainStateTtlMs: config.chainStateTtlMs,
-    ...(live ? { live } : {}),
-    quote: {
-      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
-      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
-      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
-      intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
-      lookupTableAuthorities: config.lookupTableAuthorities,
-      onError: (err, what) => logger.warn({ err }, what),
-    },
-  });
-  shutdown.hook("quote engine", () => swap.close());
-  await swap.start();
+  const swap = await startSwapApi(config, chain, live, logger, shutdown);
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
   const listing = startTriggerBackground(config, chain.chain, store, logger, shutdown);
 
@@ -166,6 +155,42 @@ async function startService(
     "swapd listening",
   );
   return { config, logger, server, shutdown };
+}
+
+/** The swap and quote API over the chain (and the live state), with the program quoter when configured. */
+async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
+  // The program quoter runs LiteSVM (a native binary): imported only when some AMM is program-quoted,
+  // so a production process without PROGRAM_QUOTED_AMMS never loads it.
+  const wanted = config.programQuote.amms;
+  const quoterModule = wanted === "auto" || wanted.length > 0 ? await import("./chain/program-quoter-start.js") : undefined;
+  const programQuoter = await quoterModule?.startProgramQuoter({
+    chain: chain.chain,
+    amms: config.programQuote.amms,
+    adapters: ammAdapters,
+    cacheDir: join(config.dataDir, "programs"),
+    refreshMs: config.programQuote.refreshMs,
+    logger,
+  });
+  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
+  const swap = createSwapApi({
+    chain: chain.chain,
+    lookupTables: config.lookupTables,
+    relayTipAccounts: config.relayTipAccounts,
+    chainStateTtlMs: config.chainStateTtlMs,
+    ...(live ? { live } : {}),
+    quote: {
+      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
+      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
+      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
+      intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
+      lookupTableAuthorities: config.lookupTableAuthorities,
+      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
+      onError: (err, what) => logger.warn({ err }, what),
+    },
+  });
+  shutdown.hook("quote engine", () => swap.close());
+  await swap.start();
+  return swap;
 }
 
 async function openLiveChain(config: Config, chain: RpcSolanaChain, source: LiveSource, logger: Logger, shutdown: Shutdown): Promise<LiveChain> {

@@ -42,7 +42,7 @@ describe("loadConfig", () => {
       lookupTables: ["6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr", "Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX"],
       relayTipAccounts: ["3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"],
       localnetProgramsDir: "/p",
-      localnetAccountsDir: "/a",
+      localnetAccountsDir: ["/a"],
       logLevel: "debug",
       maxBodyBytes: 2048,
       shutdownTimeoutMs: 500,

@@ -9,7 +9,7 @@ import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { JsonBodyShapeError, swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
 import { isInternalSwapError, swapRestError } from "../swap/swap-errors.js";
 import type { QuoteEngine } from "./quote-engine.js";
-import type { MarketIndex } from "./market-index.js";
+import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
 import type { SwapTransactionOperation } from "./swap-transaction.js";
 

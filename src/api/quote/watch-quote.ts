@@ -11,8 +11,8 @@ import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { parseOptionalIntegerInRange } from "../../core/request-fields.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { NoRouteError } from "./no-route-error.js";
-import { CLOCK_SYSVAR } from "./quote-accounts.js";
-import type { QuoteAccountSource } from "./quote-accounts.js";
+import { CLOCK_SYSVAR } from "../../core/solana/clock-sysvar.js";
+import type { AccountSource } from "../../chain/account-source.js";
 import type { QuoteEngine } from "./quote-engine.js";
 
 export const DEFAULT_WATCH_MIN_INTERVAL_MS = 400;
@@ -41,7 +41,7 @@ export function parseWatchQuote(engine: QuoteEngine, quote: QuoteRequestInput | 
 
 export async function* watchQuotes(
   engine: QuoteEngine,
-  accounts: QuoteAccountSource,
+  accounts: AccountSource,
   request: ParsedQuoteRequest,
   minIntervalMs: number,
   signal: AbortSignal,

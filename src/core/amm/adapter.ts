@@ -123,4 +123,9 @@ export interface AmmAdapter<Pool = unknown> {
    * Optional until every adapter has one (Whirlpool, Raydium CP, Raydium CLMM, Meteora DLMM first).
    */
   quote?(pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+  /**
+   * True for AMMs without public math (they have no `quote`): the program quoter quotes them by
+   * executing the step `build` makes, inside Jupiter's `route`, on the pool's state at the current slot.
+   */
+  readonly quotedByProgram?: boolean;
 }

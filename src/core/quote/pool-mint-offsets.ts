@@ -21,4 +21,6 @@ export const POOL_MINT_LAYOUTS: Readonly<Record<string, PoolMintLayout>> = {
   "675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8": { dataSize: 752, mintOffsets: [400, 432] },
   // Meteora DLMM LbPair: token_x_mint, token_y_mint after the parameters and pair fields.
   LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo: { dataSize: 904, mintOffsets: [88, 120] },
+  // SolFi V2 pool: slot header and oracle, then base and quote mints.
+  SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF: { dataSize: 1728, mintOffsets: [56, 88] },
 };
