@@ -28,8 +28,10 @@ export interface Config {
   readonly host: string;
   /** Listen port; 0 picks a free port. */
   readonly port: number;
-  /** Solana JSON-RPC endpoint; undefined → the embedded local chain. May hold credentials: log `redactUrl(...)`. */
+  /** Solana JSON-RPC endpoint (the first of `solanaRpcUrls`); undefined → the embedded local chain. May hold credentials: log `redactUrl(...)`. */
   readonly solanaRpcUrl: string | undefined;
+  /** Every configured endpoint in order of preference (SOLANA_RPC_URLS, or SOLANA_RPC_URL alone); empty → the embedded chain. */
+  readonly solanaRpcUrls: readonly string[];
   /** PostgreSQL URL; undefined → embedded PGlite under `dataDir`. May hold credentials. */
   readonly databaseUrl: string | undefined;
   /** Directory of the embedded database. */
@@ -52,6 +54,14 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Timeout of one Solana RPC call, ms. */
   readonly rpcTimeoutMs: number;
+  /** An RPC endpoint answering slower than this on average is "slow": still ready and used, behind faster endpoints, ms. */
+  readonly rpcSlowMs: number;
+  /** Timeout of the readiness probe of the RPC (only when no real call succeeded in the last 10 s), ms. */
+  readonly rpcReadinessTimeoutMs: number;
+  /** How long an RPC endpoint's open circuit breaker waits before one trial call, ms. */
+  readonly rpcBreakerHalfOpenMs: number;
+  /** Retries to the RPC as a share of calls, percent. */
+  readonly rpcRetryBudgetPercent: number;
   /**
    * How long the swap path reuses mutable chain reads (recent prioritization fees, whether the
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
@@ -133,16 +143,23 @@ function listenerSettings(read: EnvReader): Pick<Config, "host" | "port" | "logL
 
 type ChainSettings = Pick<
   Config,
-  "solanaRpcUrl" | "rpcTimeoutMs" | "chainStateTtlMs" | "lookupTables" | "relayTipAccounts" | "localnetProgramsDir" | "localnetAccountsDir"
+  | "solanaRpcUrl"
+  | "solanaRpcUrls"
+  | "rpcTimeoutMs"
+  | "rpcSlowMs"
+  | "rpcReadinessTimeoutMs"
+  | "rpcBreakerHalfOpenMs"
+  | "rpcRetryBudgetPercent"
+  | "chainStateTtlMs" | "lookupTables" | "relayTipAccounts" | "localnetProgramsDir" | "localnetAccountsDir"
 >;
 
 function chainSettings(read: EnvReader): ChainSettings {
-  const solanaRpcUrl = read.url("SOLANA_RPC_URL", ["http:", "https:"]);
+  const solanaRpcUrls = rpcUrls(read);
   // SWAPD_DEMO=0 (the Docker image's default): no SOLANA_RPC_URL is a mistake, not a request for the
   // embedded demo chain with its public demo key. Unset or 1: the demo runs when no RPC is given.
   const demoRaw = read.str("SWAPD_DEMO") ?? "1";
   if (!["0", "1", "true", "false"].includes(demoRaw)) read.problems.push(`SWAPD_DEMO: must be 0 or 1 (got ${JSON.stringify(demoRaw)})`);
-  else if ((demoRaw === "0" || demoRaw === "false") && read.str("SOLANA_RPC_URL") === undefined) {
+  else if ((demoRaw === "0" || demoRaw === "false") && read.str("SOLANA_RPC_URL") === undefined && read.str("SOLANA_RPC_URLS") === undefined) {
     read.problems.push("SOLANA_RPC_URL: must be set when SWAPD_DEMO=0 (set SWAPD_DEMO=1 to run the embedded demo chain instead)");
   }
   const problemsBefore = read.problems.length;
@@ -152,8 +169,13 @@ function chainSettings(read: EnvReader): ChainSettings {
     read.problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
   }
   return {
-    solanaRpcUrl,
+    solanaRpcUrl: solanaRpcUrls[0],
+    solanaRpcUrls,
     rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)"),
+    rpcSlowMs: read.int("RPC_SLOW_MS", 1_000, 1, 600_000, "must be an integer 1–600000 (ms)"),
+    rpcReadinessTimeoutMs: read.int("RPC_READINESS_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    rpcBreakerHalfOpenMs: read.int("RPC_BREAKER_HALF_OPEN_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    rpcRetryBudgetPercent: read.int("RPC_RETRY_BUDGET_PERCENT", 10, 0, 100, "must be an integer 0–100 (percent of calls)"),
     chainStateTtlMs: read.int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)"),
     lookupTables: read.keys("LOOKUP_TABLES", []),
     relayTipAccounts,
@@ -232,6 +254,35 @@ function liveSettings(read: EnvReader): LiveSettings {
     liveAccountsMax: read.int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000"),
     liveMaxStalenessMs: read.int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)"),
   };
+}
+
+/**
+ * SOLANA_RPC_URLS (comma-separated, in order of preference) or SOLANA_RPC_URL (one); not both, so
+ * that which endpoints are used is never a guess.
+ */
+function rpcUrls(read: EnvReader): string[] {
+  const list = read.str("SOLANA_RPC_URLS");
+  if (list === undefined) {
+    const one = read.url("SOLANA_RPC_URL", ["http:", "https:"]);
+    return one === undefined ? [] : [one];
+  }
+  if (read.str("SOLANA_RPC_URL") !== undefined) {
+    read.problems.push("SOLANA_RPC_URLS: set either SOLANA_RPC_URL (one endpoint) or SOLANA_RPC_URLS (several), not both");
+    return [];
+  }
+  const out: string[] = [];
+  for (const [i, raw] of list.split(",").map((part) => part.trim()).entries()) {
+    let u: URL | undefined;
+    try {
+      u = new URL(raw);
+    } catch {
+      // Reported below.
+    }
+    if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:")) {
+      read.problems.push(`SOLANA_RPC_URLS: entry ${i + 1} must be an http: or https: URL (got ${raw === "" ? "an empty entry" : `${u?.protocol ?? "no URL"}…`})`);
+    } else if (!out.includes(raw)) out.push(raw);
+  }
+  return out;
 }
 
 /** A URL safe to log: user info and query string (API keys) replaced by `***`. */

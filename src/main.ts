@@ -27,6 +27,9 @@ import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
 
+/** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
+const CHAIN_RECENT_ANSWER_MS = 10_000;
+
 /** Milliseconds since the process started, for the start-up log lines. */
 function sinceStart(): number {
   return Math.round(performance.now());
@@ -43,14 +46,25 @@ async function openChain(
   config: Config,
   logger: Logger,
 ): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; intermediateTokens?: readonly string[]; close(): Promise<void> }> {
-  const chainOptions = { timeoutMs: config.rpcTimeoutMs };
+  const chainOptions = {
+    timeoutMs: config.rpcTimeoutMs,
+    slowMs: config.rpcSlowMs,
+    breakerHalfOpenMs: config.rpcBreakerHalfOpenMs,
+    retryBudgetRatio: config.rpcRetryBudgetPercent / 100,
+    onEndpointEvent: (endpoint: string, event: string, detail: string) => {
+      const fields = { endpoint, event, detail };
+      if (event === "slow") logger.warn(fields, "solana rpc: endpoint slow; still in service, faster endpoints preferred");
+      else if (event === "open") logger.warn(fields, "solana rpc: endpoint failing; circuit open, calls go elsewhere or fail at once");
+      else logger.info(fields, `solana rpc: endpoint ${event === "fast" ? "fast again" : `circuit ${event}`}`);
+    },
+  };
   if (config.solanaRpcUrl) {
-    const url = redactUrl(config.solanaRpcUrl);
-    const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
+    const url = config.solanaRpcUrls.map((u) => redactUrl(u)).join(", ");
+    const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl, failoverUrls: config.solanaRpcUrls.slice(1) });
     logger.info({ phase: "chain", chain: `rpc ${url}`, ms: sinceStart() }, "chain: using the configured RPC");
     // Not awaited: an unreachable RPC must not hold up the start (requests answer UNAVAILABLE and
     // /readyz says why until it answers), but it is said at once, not at the first request.
-    void checkChainReadiness(chain, Math.min(config.rpcTimeoutMs, 5_000)).then((r) =>
+    void checkChainReadiness(chain, config.rpcReadinessTimeoutMs).then((r) =>
       r.ready
         ? logger.info({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC reachable")
         : logger.warn({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC unreachable at start"),
@@ -213,6 +227,10 @@ async function openLoggedStore(config: Config, logger: Logger, shutdown: Shutdow
     onCreating: () =>
       logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
     onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+    onBreakerChange: (reason) =>
+      reason === undefined
+        ? logger.info({ database }, "database: answering again; calls resume")
+        : logger.warn({ database, reason }, "database: known down; calls fail at once while a background probe looks for recovery"),
   });
   shutdown.hook("store", () => store.close());
   logger.info(
@@ -227,9 +245,12 @@ function readinessChecks(config: Config, chain: RpcSolanaChain, store: Store, li
   const readiness: ReadinessCheck[] = [
     {
       name: "chain",
+      // The probe's own timeout, plus the time to judge it; a probe only runs without recent real answers.
+      timeoutMs: config.rpcReadinessTimeoutMs + 500,
       async check() {
-        const r = await checkChainReadiness(chain, config.rpcTimeoutMs);
+        const r = await checkChainReadiness(chain, config.rpcReadinessTimeoutMs, CHAIN_RECENT_ANSWER_MS);
         if (!r.ready) throw new Error(r.detail);
+        return r.degraded === undefined ? undefined : { degraded: r.degraded };
       },
     },
     { name: "database", check: () => store.ping() },

@@ -30,6 +30,8 @@ const MARKETS_FILE_POLL_MS = 1_000;
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
   readonly adapters: readonly AmmAdapter<any>[];
+  /** Whether pools of an AMM are worth looking for now (a program-quoted AMM: only while its program quoter runs). Default: all. */
+  readonly discoverable?: (adapter: AmmAdapter<any>) => boolean;
   /** 0 = no discovery (listed and added markets only). */
   readonly discoveryTtlMs?: number;
   readonly marketsFile?: string;
@@ -151,7 +153,7 @@ export class MarketIndex {
     const queries: Promise<AccountData[]>[] = [];
     for (const adapter of this.adapters.values()) {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
-      if (!layout) continue;
+      if (!layout || this.options.discoverable?.(adapter) === false) continue;
       for (const [first, second] of [
         [x, y],
         [y, x],

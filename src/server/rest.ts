@@ -5,6 +5,8 @@
  */
 import type http from "node:http";
 import type http2 from "node:http2";
+import type { RestErrorForm } from "./error-mapping.js";
+import type { RestResponse } from "./rest-response.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -22,12 +24,8 @@ export interface RestRequest {
   readonly signal: AbortSignal;
 }
 
-export interface RestResponse {
-  readonly status: number;
-  /** Serialized with JSON.stringify (bigint → decimal string); a string is sent as is. */
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+// In its own file so that error-mapping.ts (which this file uses) needs nothing of this file.
+export type { RestResponse } from "./rest-response.js";
 
 export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
 
@@ -36,6 +34,8 @@ export interface RestRoute {
   /** Exact path, e.g. `/trigger/v1/createOrder`. */
   readonly path: string;
   readonly handler: RestHandler;
+  /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
+  readonly errors?: RestErrorForm;
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */

@@ -3,13 +3,14 @@
 // step executed inside Jupiter's route by the AMM's real program, on the same state and clock) are
 // equal to the unit, over random amounts and both directions. Pools: the 2022 mainnet Whirlpools,
 // Raydium CP and CLMM pools written in their layouts, a Meteora DLMM pair made by the program's
-// instructions.
+// instructions, and the Jan-2026 mainnet Meteora DAMM v2 SOL/USDC pool.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import type { AmmAdapter } from "../../src/core/amm/adapter.js";
+import { meteoraDammV2Adapter } from "../../src/core/amm/meteora-damm-v2.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
 import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
@@ -18,6 +19,7 @@ import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import { JUPITER_V6_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { readReferenceJson } from "../fixtures/reference.js";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import { createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { clockOf, quoteFromChain, startRealProgramsStack } from "./real-programs-stack.js";
@@ -45,7 +47,7 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
 
   beforeAll(async () => {
     stack = await startRealProgramsStack(CHAIN_DIR!);
-    for (const program of [JUPITER_V6_PROGRAM_ID, whirlpoolAdapter.programId, raydiumCpmmAdapter.programId, raydiumClmmAdapter.programId, meteoraDlmmAdapter.programId]) {
+    for (const program of [JUPITER_V6_PROGRAM_ID, whirlpoolAdapter.programId, raydiumCpmmAdapter.programId, raydiumClmmAdapter.programId, meteoraDlmmAdapter.programId, meteoraDammV2Adapter.programId]) {
       quoter.addProgram(program, new Uint8Array(readFileSync(join(CHAIN_DIR!, "programs", `${program.toBase58()}.so`))));
     }
   }, 60_000);
@@ -129,4 +131,17 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     compareAll(meteoraDlmmAdapter, address, true, amounts(41, 6, 1_000_000n, 50_000_000_000_000n), 4);
     compareAll(meteoraDlmmAdapter, address, false, amounts(43, 6, 1_000n, 500_000_000n), 4);
   }, 120_000);
+
+  it("Meteora DAMM v2 (the Jan-2026 mainnet SOL/USDC pool, at its time)", () => {
+    const pool = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
+    for (const address of [pool.toBase58(), "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH", "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei"]) {
+      const { account } = readReferenceJson(`fixtures/meteora-damm-v2/${address}.json`);
+      stack.localnet.setAccount(new PublicKey(address), { lamports: BigInt(account.lamports), data: Buffer.from(account.data[0], "base64"), owner: new PublicKey(account.owner) });
+    }
+    const clock = stack.localnet.chain.svm.getClock();
+    clock.unixTimestamp = 1_767_360_940n;
+    stack.localnet.chain.svm.setClock(clock);
+    compareAll(meteoraDammV2Adapter, pool, true, amounts(61, 6, 1_000n, 2_000_000_000_000n), 6);
+    compareAll(meteoraDammV2Adapter, pool, false, amounts(67, 6, 1_000n, 200_000_000_000n), 6);
+  });
 });

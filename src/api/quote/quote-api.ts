@@ -17,7 +17,6 @@ import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
-import { swapConnectError } from "../swap/swap-errors.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
 import type { QuoteEngine } from "./quote-engine.js";
@@ -73,30 +72,17 @@ export interface QuoteApiDeps {
   readonly lookupTables: LookupTableIndex;
 }
 
-/** The Connect handlers: each maps its request to the operation and its errors once (swap-errors.ts). */
+/** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
 function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOperation, accounts: AccountSource, options: QuoteApiOptions): QuoteApi["handlers"] {
   return {
     async quote(req) {
-      try {
-        return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
     },
     async swap(req) {
-      try {
-        return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
     },
     async *watchQuote(req, context) {
-      let parsed;
-      try {
-        parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
       try {
         for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
@@ -106,8 +92,9 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
+        // The client went away mid-quote: the stream is over, there is no one to tell.
         if (context.signal.aborted) return;
-        throw swapConnectError(error);
+        throw error;
       }
     },
     programIdToLabel() {
@@ -119,9 +106,12 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
   const { chain, accounts, lookupTables } = deps;
   const adapters = options.adapters ?? ammAdapters;
+  const programQuotes = options.programQuotes;
   const markets = new MarketIndex({
     chain,
     adapters,
+    // Pools of a program-quoted AMM are looked for only when its program can be executed.
+    discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
     ...(options.onError ? { onError: options.onError } : {}),

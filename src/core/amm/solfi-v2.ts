@@ -6,6 +6,7 @@ import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
 import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { defineAmmAdapter } from "./define-adapter.js";
+import { fieldOffset } from "./field-offsets.js";
 import { skip } from "./skipped-bytes.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
@@ -26,7 +27,7 @@ const INSTRUCTIONS_SYSVAR_ID = new PublicKey("Sysvar1nstructions1111111111111111
 const POOL_SIZE = 1728;
 
 /** The pool account up to the program-state account (offsets found on the mainnet SOL/USDC pool). */
-const poolDecoder = getStructDecoder([
+const poolFields = [
   ["header", skip(16)],
   /** The slot the pool's price was last set at: the program refuses swaps far past it. */
   ["priceSlot", getU64Decoder()],
@@ -39,10 +40,8 @@ const poolDecoder = getStructDecoder([
   ["quoteTokenProgram", getPublicKeyCodec()],
   ["unused", skip(256 - 248)],
   ["programState", getPublicKeyCodec()],
-]);
-
-/** Where the pool account keeps its two mints (base, quote), for the market index's filters. */
-export const SOLFI_V2_MINT_OFFSETS = { size: POOL_SIZE, mintA: 56, mintB: 88 } as const;
+] as const;
+const poolDecoder = getStructDecoder(poolFields);
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -130,6 +129,7 @@ export const solFiV2Adapter = defineAmmAdapter<SolFiV2Pool>({
   // Its price fields change every slot.
   poolIsImmutable: false,
   decodePool: decodeSolFiV2Pool,
+  poolMintLayout: { dataSize: POOL_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")] },
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [],
   build,
