@@ -40,6 +40,11 @@ export interface Config {
   readonly lookupTables: readonly string[];
   /** Relay tip accounts (base58); one is chosen per request. */
   readonly relayTipAccounts: readonly string[];
+  /** SEND_RPC_URLS: more endpoints every landed transaction (Execute) is also sent through. */
+  readonly sendRpcUrls: readonly string[];
+  /** CONFIRM_POLL_MS / REBROADCAST_MS: Execute's status polls and re-broadcasts of an unseen transaction. */
+  readonly confirmPollMs: number;
+  readonly rebroadcastMs: number;
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
   /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
@@ -123,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...storeSettings(read),
     ...quoteSettings(read),
     ...backgroundJobSettings(read),
+    ...executeSettings(read),
     connectionLimits: connectionLimitsOf(read),
     edge: loadEdgeSettings(env, problems),
     ...liveSettings(read),
@@ -214,6 +220,27 @@ function backgroundJobSettings(read: EnvReader): Pick<Config, "trackerIntervalMs
     trackerIntervalMs: read.int("TRACKER_INTERVAL_MS", 5_000, 100, 3_600_000, "must be an integer 100–3600000 (ms)"),
     leaderCheckMs: read.int("LEADER_CHECK_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
     retentionMs,
+  };
+}
+
+/** Execute's landing loop: extra send endpoints, status polls and re-broadcasts. */
+function executeSettings(read: EnvReader): Pick<Config, "sendRpcUrls" | "confirmPollMs" | "rebroadcastMs"> {
+  const sendRpcUrls: string[] = [];
+  for (const [i, raw] of (read.str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
+    if (raw === "") continue;
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
+      if (!sendRpcUrls.includes(raw)) sendRpcUrls.push(raw);
+    } catch {
+      // Not a URL, or not http(s): the problem line states the rule.
+      read.problems.push(`SEND_RPC_URLS: entry ${i + 1} must be an http or https URL`);
+    }
+  }
+  return {
+    sendRpcUrls,
+    confirmPollMs: read.int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)"),
+    rebroadcastMs: read.int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
   };
 }
 

@@ -3,6 +3,7 @@
  * shutdown on SIGTERM / SIGINT.
  */
 import { join } from "node:path";
+import { startProgramQuoter } from "./chain/program-quoter-start.js";
 import { ammAdapters } from "./core/amm/registry.js";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
@@ -26,6 +27,8 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
+import { ExecutionConfirmations } from "./api/trigger/execution-confirmations.js";
+import { createSwapV2Api } from "./api/swap-v2/swap-v2-api.js";
 
 /** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
 const CHAIN_RECENT_ANSWER_MS = 10_000;
@@ -139,7 +142,9 @@ async function startService(
   const { store, database } = await openLoggedStore(config, logger, shutdown);
 
   const swap = await startSwapApi(config, chain, live, logger, shutdown);
-  const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
+  const confirmations = startExecutionConfirmations(config, chain.chain, store, logger, shutdown);
+  const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
+  const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
   const listing = startTriggerBackground(config, chain.chain, store, logger, shutdown);
 
   const server = await startServer({
@@ -147,8 +152,8 @@ async function startService(
     config,
     logger,
     shutdown,
-    services: { swap: swap.service, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
-    restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
+    services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
+    restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
     readiness: [...readinessChecks(config, chain.chain, store, live), ...(extra.readiness ?? [])],
   });
@@ -173,11 +178,7 @@ async function startService(
 
 /** The swap and quote API over the chain (and the live state), with the program quoter when configured. */
 async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
-  // The program quoter runs LiteSVM (a native binary): imported only when some AMM is program-quoted,
-  // so a production process without PROGRAM_QUOTED_AMMS never loads it.
-  const wanted = config.programQuote.amms;
-  const quoterModule = wanted === "auto" || wanted.length > 0 ? await import("./chain/program-quoter-start.js") : undefined;
-  const programQuoter = await quoterModule?.startProgramQuoter({
+  const programQuoter = await startProgramQuoter({
     chain: chain.chain,
     amms: config.programQuote.amms,
     adapters: ammAdapters,
@@ -205,6 +206,16 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
   return swap;
+}
+
+/** One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once. */
+function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
+  const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
+  return new ExecutionConfirmations(
+    { chain, store, logger, senders },
+    { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
+  );
 }
 
 async function openLiveChain(config: Config, chain: RpcSolanaChain, source: LiveSource, logger: Logger, shutdown: Shutdown): Promise<LiveChain> {
