@@ -277,6 +277,7 @@ function judge(outcome: HttpOutcome, timeoutMs: number): AttemptResult {
   try {
     return { ok: true, text, json: JSON.parse(text) as unknown };
   } catch {
+    // A 2xx that is not JSON (a proxy's page, a cut-off body): the parse error says no more than this reason.
     return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
   }
 }

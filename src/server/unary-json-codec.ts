@@ -94,6 +94,7 @@ function parsed(bytes: Uint8Array): unknown {
     const json: unknown = JSON.parse(text);
     return mayRepeatJsonKeys(text) ? undefined : json;
   } catch {
+    // Not UTF-8 JSON: undefined sends the call down connect-es's own path, which reports it.
     return undefined;
   }
 }

@@ -219,6 +219,8 @@ export class PubsubAccountStream implements AccountStream {
     try {
       message = JSON.parse(text);
     } catch {
+      // Not JSON: nothing in it can be matched to a request or a subscription; a request that
+      // never gets its answer times out on its own.
       return;
     }
     if (typeof message.id === "number") {
