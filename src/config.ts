@@ -4,6 +4,7 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
+import { DEFAULT_DISCOVERY_SETTINGS, DEFAULT_MAX_POOLS_PER_PAIR, type DiscoverySettings } from "./core/quote/market-limits.js";
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
 
@@ -71,6 +72,10 @@ export interface Config {
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
   readonly marketDiscoveryTtlMs: number;
+  /** DISCOVERY_*: limits of on-chain market discovery (chain/market-index.ts). */
+  readonly discovery: Omit<DiscoverySettings, "ttlMs">;
+  /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the deepest for its direction). */
+  readonly maxPoolsPerPair: number;
   /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
   readonly intermediateTokens: readonly string[] | undefined;
   /** Authorities (base58) whose address lookup tables are found on chain and used. */
@@ -173,6 +178,15 @@ export function loadConfig(env: Env = process.env): Config {
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
   const marketsFile = str("MARKETS_FILE");
   const marketDiscoveryTtlMs = int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
+  const dd = DEFAULT_DISCOVERY_SETTINGS;
+  const discovery = {
+    negativeTtlMs: int("DISCOVERY_NEGATIVE_TTL_MS", dd.negativeTtlMs, 0, 86_400_000, "must be an integer 0–86400000 (ms)"),
+    failureTtlMs: int("DISCOVERY_FAILURE_TTL_MS", dd.failureTtlMs, 0, 86_400_000, "must be an integer 0–86400000 (ms)"),
+    timeoutMs: int("DISCOVERY_TIMEOUT_MS", dd.timeoutMs, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    maxRps: int("DISCOVERY_MAX_RPS", dd.maxRps, 1, 10_000, "must be an integer 1–10000 (getProgramAccounts per second)"),
+    cacheEntries: int("DISCOVERY_CACHE_ENTRIES", dd.cacheEntries, 1, 10_000_000, "must be an integer 1–10000000"),
+  };
+  const maxPoolsPerPair = int("MAX_POOLS_PER_PAIR", DEFAULT_MAX_POOLS_PER_PAIR, 1, 100_000, "must be an integer 1–100000");
   const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
   const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
   const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
@@ -241,6 +255,8 @@ export function loadConfig(env: Env = process.env): Config {
     liveMaxStalenessMs,
     marketsFile,
     marketDiscoveryTtlMs,
+    discovery,
+    maxPoolsPerPair,
     intermediateTokens,
     lookupTableAuthorities,
     databaseTimeoutMs,

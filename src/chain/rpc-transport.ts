@@ -36,6 +36,8 @@ export interface RequestOptions {
   readonly retry: boolean;
   /** Overrides the call budget (e.g. a short one for readiness probes). */
   readonly timeoutMs?: number;
+  /** Overrides the budget of one attempt (e.g. a long one for a getProgramAccounts scan). */
+  readonly attemptTimeoutMs?: number;
 }
 
 /** Round trips (HTTP requests, retries included) and JSON-RPC calls sent by one transport. */
@@ -159,7 +161,7 @@ export class RpcTransport {
       if (remaining <= 0) break;
       attempts += 1;
       this.count(label, methods);
-      const result = await this.attempt(text, Math.min(this.attemptTimeoutMs, remaining));
+      const result = await this.attempt(text, Math.min(options.attemptTimeoutMs ?? this.attemptTimeoutMs, remaining));
       if (result.ok) return result;
       reason = result.reason;
       rpcFailuresTotal.inc({ method: label, reason: result.metricReason });

@@ -10,6 +10,7 @@ import { LookupTableIndex } from "../../chain/lookup-table-index.js";
 import { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
+import type { DiscoverySettings } from "../../core/quote/market-limits.js";
 import { ammAdapters } from "../../core/amm/registry.js";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
@@ -31,6 +32,8 @@ export interface QuoteApiOptions {
   readonly marketsFile?: string;
   /** MARKET_DISCOVERY_TTL_MS: how long discovered markets of a pair are used before a refresh; 0 = no discovery. */
   readonly marketDiscoveryTtlMs?: number;
+  /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
+  readonly discovery?: Partial<DiscoverySettings>;
   /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
@@ -120,6 +123,8 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     chain,
     adapters,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });

@@ -87,7 +87,8 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
 
   async function candidateMarkets(request: ParsedQuoteRequest): Promise<QuotePlan> {
-    const candidates = planner.candidatePairs(request, () => deps.markets.known());
+    // Shared neighbours of the two tokens come from their own markets only (an index lookup per token, not every market).
+    const candidates = planner.candidatePairs(request, () => deps.markets.knownWith([base58Of(request.inputMint), base58Of(request.outputMint)]));
     const lists: Market[][] = await Promise.all(candidates.pairs.map(([x, y]) => deps.markets.forPair(x, y)));
     return planner.plan(request, candidates, lists.flat());
   }
