@@ -168,6 +168,11 @@ export class MarketIndex {
     this.watching = undefined;
   }
 
+  /** Discoveries remembered (tokens in the bounded cache, and hub pairs). */
+  get discoveryEntries(): number {
+    return this.tokens.size + this.hubPairs.size;
+  }
+
   /** getProgramAccounts sent by discovery so far. */
   get discoveryCallCount(): number {
     return this.discoveryCalls;
