@@ -171,6 +171,7 @@ async function startService(
       ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
       discovery: config.discovery,
+      maxPoolsPerPair: config.maxPoolsPerPair,
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,

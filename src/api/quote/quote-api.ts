@@ -34,6 +34,8 @@ export interface QuoteApiOptions {
   readonly marketDiscoveryTtlMs?: number;
   /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
   readonly discovery?: Partial<DiscoverySettings>;
+  /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
+  readonly maxPoolsPerPair?: number;
   /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
@@ -134,6 +136,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     markets,
     adapters,
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
+    ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
   });
   const swapTransaction = createSwapTransaction(deps.swapInstructions);
   return {

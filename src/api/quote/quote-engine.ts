@@ -12,7 +12,7 @@ import type { Market } from "../../core/quote/market.js";
 import { parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { createQuotePlanner } from "../../core/quote/quote-planner.js";
-import type { QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
+import type { QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { marginalRate } from "../../core/quote/route-search.js";
@@ -28,6 +28,8 @@ export interface QuoteEngineDeps {
   readonly adapters: readonly AmmAdapter<any>[];
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
+  /** Route search limits (MAX_POOLS_PER_PAIR and the split search's); defaults: DEFAULT_QUOTE_LIMITS. */
+  readonly limits?: Partial<QuoteLimits>;
   /** Monotonic ms, for `timeTaken`. */
   readonly clock?: () => number;
 }
@@ -82,6 +84,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
     ...(deps.intermediateTokens ? { intermediateTokens: deps.intermediateTokens } : {}),
+    ...(deps.limits ? { limits: deps.limits } : {}),
   });
   const clockMs = deps.clock ?? (() => performance.now());
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
