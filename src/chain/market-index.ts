@@ -50,6 +50,8 @@ const DISCOVERY_BURST = 20;
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
   readonly adapters: readonly AmmAdapter<any>[];
+  /** Whether pools of an AMM are worth looking for now (a program-quoted AMM: only while its program quoter runs). Default: all. */
+  readonly discoverable?: (adapter: AmmAdapter<any>) => boolean;
   /** 0 = no discovery (listed and added markets only). Same as `discovery.ttlMs`. */
   readonly discoveryTtlMs?: number;
   readonly discovery?: Partial<DiscoverySettings>;
@@ -314,7 +316,7 @@ export class MarketIndex {
     const calls: (() => Promise<AccountData[]>)[] = [];
     for (const adapter of this.adapters.values()) {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
-      if (!layout) continue;
+      if (!layout || this.options.discoverable?.(adapter) === false) continue;
       const [first, second] = layout.mintOffsets;
       const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
       const filterSets =

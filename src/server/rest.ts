@@ -5,6 +5,7 @@
  */
 import type http from "node:http";
 import type http2 from "node:http2";
+import type { RestErrorForm } from "./error-mapping.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -36,6 +37,8 @@ export interface RestRoute {
   /** Exact path, e.g. `/trigger/v1/createOrder`. */
   readonly path: string;
   readonly handler: RestHandler;
+  /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
+  readonly errors?: RestErrorForm;
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */

@@ -76,6 +76,37 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SWAPD_DEMO: "yes" })).toThrow(/SWAPD_DEMO: must be 0 or 1/);
   });
 
+  it("SOLANA_RPC_URLS: several endpoints in order (SOLANA_RPC_URL still works alone, not both); the RPC's fault settings", () => {
+    const several = loadConfig({ SOLANA_RPC_URLS: " https://a.example.com/k , http://b.example.com:8899,https://a.example.com/k" });
+    expect(several.solanaRpcUrls).toEqual(["https://a.example.com/k", "http://b.example.com:8899"]);
+    expect(several.solanaRpcUrl).toBe("https://a.example.com/k");
+    expect(loadConfig({ SOLANA_RPC_URL: "https://one.example.com" }).solanaRpcUrls).toEqual(["https://one.example.com"]);
+    expect(loadConfig({}).solanaRpcUrls).toEqual([]);
+    expect(loadConfig({ SWAPD_DEMO: "0", SOLANA_RPC_URLS: "https://a.example.com" }).solanaRpcUrl).toBe("https://a.example.com");
+    expect(() => loadConfig({ SOLANA_RPC_URL: "https://a.example.com", SOLANA_RPC_URLS: "https://b.example.com" })).toThrow(
+      /SOLANA_RPC_URLS: set either SOLANA_RPC_URL \(one endpoint\) or SOLANA_RPC_URLS \(several\), not both/,
+    );
+    const bad = (() => {
+      try {
+        loadConfig({ SOLANA_RPC_URLS: "https://a.example.com,,ws://secret@c.example.com", RPC_SLOW_MS: "0", RPC_RETRY_BUDGET_PERCENT: "101" });
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+    })();
+    expect(bad).toContain("SOLANA_RPC_URLS: entry 2 must be an http: or https: URL (got an empty entry)");
+    expect(bad).toContain("SOLANA_RPC_URLS: entry 3 must be an http: or https: URL (got ws:…)");
+    expect(bad).not.toContain("secret");
+    expect(bad).toContain('RPC_SLOW_MS: must be an integer 1–600000 (ms) (got "0")');
+    expect(bad).toContain('RPC_RETRY_BUDGET_PERCENT: must be an integer 0–100 (percent of calls) (got "101")');
+    expect(loadConfig({})).toMatchObject({ rpcSlowMs: 1_000, rpcReadinessTimeoutMs: 5_000, rpcBreakerHalfOpenMs: 2_000, rpcRetryBudgetPercent: 10 });
+    expect(loadConfig({ RPC_SLOW_MS: "1500", RPC_READINESS_TIMEOUT_MS: "8000", RPC_BREAKER_HALF_OPEN_MS: "500", RPC_RETRY_BUDGET_PERCENT: "0" })).toMatchObject({
+      rpcSlowMs: 1_500,
+      rpcReadinessTimeoutMs: 8_000,
+      rpcBreakerHalfOpenMs: 500,
+      rpcRetryBudgetPercent: 0,
+    });
+  });
+
   it("redactUrl hides credentials and API keys", () => {
     expect(redactUrl("postgres://user:hunter2@db.example.com:5432/swapd")).toBe("postgres://***@db.example.com:5432/swapd");
     expect(redactUrl("https://rpc.example.com/?api-key=s3cret")).toBe("https://rpc.example.com/?***");

@@ -3,6 +3,7 @@
  * /markets), the account source shared with the swap path, lookup tables found by authority,
  * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
  */
+import type { ProgramQuotes } from "../../core/quote/quote-planner.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import type { AccountSource } from "../../chain/account-source.js";
@@ -17,7 +18,6 @@ import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
-import { swapConnectError } from "../swap/swap-errors.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
 import type { QuoteEngine } from "./quote-engine.js";
@@ -41,6 +41,8 @@ export interface QuoteApiOptions {
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
   readonly lookupTableAuthorities?: readonly string[];
   readonly adapters?: readonly AmmAdapter<any>[];
+  /** The program quoter (PROGRAM_QUOTED_AMMS): pools of AMMs without public math take part in routes. */
+  readonly programQuotes?: ProgramQuotes;
   /** WatchQuote's re-quote period without notifications, ms. */
   readonly watchPollMs?: number;
   readonly onError?: (error: unknown, what: string) => void;
@@ -75,30 +77,17 @@ export interface QuoteApiDeps {
   readonly lookupTables: LookupTableIndex;
 }
 
-/** The Connect handlers: each maps its request to the operation and its errors once (swap-errors.ts). */
+/** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
 function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOperation, accounts: AccountSource, options: QuoteApiOptions): QuoteApi["handlers"] {
   return {
     async quote(req) {
-      try {
-        return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
     },
     async swap(req) {
-      try {
-        return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
     },
     async *watchQuote(req, context) {
-      let parsed;
-      try {
-        parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
       try {
         for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
@@ -108,8 +97,9 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
+        // The client went away mid-quote: the stream is over, there is no one to tell.
         if (context.signal.aborted) return;
-        throw swapConnectError(error);
+        throw error;
       }
     },
     programIdToLabel() {
@@ -121,9 +111,12 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
   const { chain, accounts, lookupTables } = deps;
   const adapters = options.adapters ?? ammAdapters;
+  const programQuotes = options.programQuotes;
   const markets = new MarketIndex({
     chain,
     adapters,
+    // Pools of a program-quoted AMM are looked for only when its program can be executed.
+    discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
@@ -135,6 +128,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     accounts,
     markets,
     adapters,
+    ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
   });

@@ -12,7 +12,7 @@ import type { Market } from "../../core/quote/market.js";
 import { parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { createQuotePlanner } from "../../core/quote/quote-planner.js";
-import type { QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
+import type { ProgramQuotes, QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { marginalRate } from "../../core/quote/route-search.js";
@@ -26,6 +26,8 @@ export interface QuoteEngineDeps {
   readonly accounts: AccountSource;
   readonly markets: MarketIndex;
   readonly adapters: readonly AmmAdapter<any>[];
+  /** Quotes AMMs without public math by executing their programs (the program quoter). */
+  readonly programQuotes?: ProgramQuotes;
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   /** Route search limits (MAX_POOLS_PER_PAIR and the split search's); defaults: DEFAULT_QUOTE_LIMITS. */
@@ -83,6 +85,7 @@ function oldestSlot(read: ReadonlyMap<string, AccountState>): number {
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
+    ...(deps.programQuotes ? { programQuotes: deps.programQuotes } : {}),
     ...(deps.intermediateTokens ? { intermediateTokens: deps.intermediateTokens } : {}),
     ...(deps.limits ? { limits: deps.limits } : {}),
   });

@@ -3,7 +3,7 @@
  * the immutable-pool cache, mints not in the mint cache, user accounts, fee account, recent
  * prioritization fees, latest blockhash) → decode pools → a second read only when an AMM needs
  * more (tick/bin arrays, markets) → build → one simulation with `dynamicComputeUnitLimit`.
- * Validation runs before any RPC call; errors are the core's and the chain's (see swap-errors.ts).
+ * Validation runs before any RPC call; errors are the core's and the chain's (mapped in server/error-mapping.ts).
  * Accounts come through the account source (chain/account-source.ts), shared with the quote path:
  * the user's token accounts and fee samples are reused for `chainStateTtlMs` (chain/chain-state-cache.ts),
  * so a warm repeated request makes no round trip at all, and reads on their way are joined.

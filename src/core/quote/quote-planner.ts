@@ -21,8 +21,8 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
-import type { AmmAdapter, PoolQuote, QuoteClock, SwapMode } from "../amm/adapter.js";
-import type { AccountData } from "../solana/account.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapMode } from "../amm/adapter.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
@@ -63,8 +63,23 @@ export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   maxPoolsPerPair: DEFAULT_MAX_POOLS_PER_PAIR,
 };
 
+/**
+ * Quotes for pools of AMMs without public math (`quotedByProgram`), made by executing their
+ * programs (chain/program-quoter.ts implements it; the planner stays pure of how).
+ */
+export interface ProgramQuotes {
+  /** Whether the AMM's program (and Jupiter's) is loaded, so its pools can be quoted. */
+  canQuote(adapter: AmmAdapter<any>): boolean;
+  /** What a quote through `pool` needs that `accounts` lacks. */
+  accountsNeeded(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
+  /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
+  quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+}
+
 export interface QuotePlannerOptions {
   readonly adapters: readonly AmmAdapter<any>[];
+  /** Quotes AMMs without public math; without it their pools take no part in routes. */
+  readonly programQuotes?: ProgramQuotes;
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   readonly limits?: Partial<QuoteLimits>;
@@ -135,6 +150,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     // Decoding is per account version: the live cache hands out the same object until it changes.
     decoded: new WeakMap(),
     samples: new StepSamples(),
+    programQuotes: options.programQuotes,
   };
   return {
     labels: new Set(options.adapters.map((a) => a.label)),
@@ -173,6 +189,7 @@ interface SharedState {
   readonly limits: QuoteLimits;
   readonly decoded: WeakMap<AccountData, unknown>;
   readonly samples: StepSamples;
+  readonly programQuotes: ProgramQuotes | undefined;
 }
 
 class PoolQuotePlan implements QuotePlan {
@@ -260,7 +277,7 @@ class PoolQuotePlan implements QuotePlan {
     const account = this.accounts.get(market.addressText);
     if (!account || !account.owner.equals(market.programId)) return undefined;
     const adapter = this.shared.adapters.get(base58Of(market.programId));
-    if (!adapter?.quote) return undefined;
+    if (!adapter || !(adapter.quote || (adapter.quotedByProgram && this.shared.programQuotes?.canQuote(adapter)))) return undefined;
     let pool = this.shared.decoded.get(account);
     if (pool === undefined) {
       try {
@@ -276,9 +293,19 @@ class PoolQuotePlan implements QuotePlan {
 
   /** What the pool's quote still needs for this request's amount and direction. */
   private quoteAccountsOf(p: DecodedPool): PublicKey[] {
+    const params: QuoteParams = { amount: this.request.amount, swapMode: this.request.swapMode, aToB: this.aToBOf(p.market) };
+    const programQuotes = this.shared.programQuotes;
+    if (!p.adapter.quote && programQuotes) {
+      try {
+        return programQuotes.accountsNeeded(p.adapter, p.pool, params, this.accounts);
+      } catch (error) {
+        if (!poolCannotQuote(error)) throw error;
+        return []; // its step cannot be built for this request: `quote` leaves the pool out
+      }
+    }
     if (!p.adapter.quoteAccounts) return [];
     try {
-      return p.adapter.quoteAccounts(p.pool, { amount: this.request.amount, swapMode: this.request.swapMode, aToB: this.aToBOf(p.market) }, this.accounts);
+      return p.adapter.quoteAccounts(p.pool, params, this.accounts);
     } catch (error) {
       if (!poolCannotQuote(error)) throw error;
       return []; // the pool cannot quote: nothing more to read for it, and `quote` leaves it out
@@ -310,7 +337,8 @@ class PoolQuotePlan implements QuotePlan {
     const samples = this.shared.samples;
     if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && samples.of(p, aToB, swapMode, this.accounts, CLOCK_SYSVAR).builds)) return undefined;
     try {
-      return p.adapter.quote!(p.pool, { amount, swapMode, aToB }, this.accounts, clock);
+      const params = { amount, swapMode, aToB };
+      return p.adapter.quote ? p.adapter.quote(p.pool, params, this.accounts, clock) : this.shared.programQuotes!.quote(p.adapter, p.pool, params, this.accounts, clock);
     } catch (error) {
       if (!poolCannotQuote(error)) throw error;
       return undefined; // paused, not open, missing arrays, overflow: not routable for this amount
