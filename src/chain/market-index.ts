@@ -44,8 +44,8 @@ const MARKETS_FILE_POLL_MS = 1_000;
 const RESOLVE_GROUP = 1_000;
 /** A discovery call waits at most this long for the rate limit; past it the discovery fails (remembered briefly). */
 const RATE_LIMIT_MAX_WAIT_MS = 2_000;
-/** Calls the rate limit lets through at once: two tokens' worth (a cold pair) for five programs. */
-const DISCOVERY_BURST = 20;
+/** Calls the rate limit lets through at once, in tokens' worth (a pair of two new tokens). */
+const DISCOVERY_BURST_TOKENS = 2;
 
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
@@ -150,7 +150,9 @@ export class MarketIndex {
     this.hubs = new Set(options.hubTokens ?? DEFAULT_INTERMEDIATE_TOKENS);
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => {});
-    this.rateLimit = new TokenBucket(this.settings.maxRps, Math.max(DISCOVERY_BURST, this.settings.maxRps), this.now);
+    // Every scan is a group of calls (two per program searched): the burst lets two whole scans through.
+    const perToken = 2 * options.adapters.filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)]).length;
+    this.rateLimit = new TokenBucket(this.settings.maxRps, Math.max(DISCOVERY_BURST_TOKENS * perToken, this.settings.maxRps, 1), this.now);
     this.tokens = new BoundedLruMap(this.settings.cacheEntries);
   }
 
@@ -330,7 +332,7 @@ export class MarketIndex {
         calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
       }
     }
-    const found = (await Promise.all(calls.map((call) => this.paced(call)))).flat();
+    const found = (await this.paced(calls)).flat();
     const markets: Market[] = [];
     for (const account of found) {
       const market = marketOfAccount(this.adapters, account, "discovered");
@@ -339,13 +341,15 @@ export class MarketIndex {
     return markets;
   }
 
-  /** A call through the global rate limit: it waits its turn, or fails when the wait would be too long. */
-  private async paced<T>(call: () => Promise<T>): Promise<T> {
-    const wait = this.rateLimit.reserve(RATE_LIMIT_MAX_WAIT_MS);
-    if (wait === undefined) throw new Error(`discovery rate limit (DISCOVERY_MAX_RPS=${this.settings.maxRps}) reached`);
-    if (wait > 0) await sleep(wait);
-    this.discoveryCalls += 1;
-    return call();
+  /** Calls through the global rate limit, as one group: each waits its turn, or all fail when the last would wait too long. */
+  private async paced<T>(calls: readonly (() => Promise<T>)[]): Promise<T[]> {
+    const waits = this.rateLimit.reserve(calls.length, RATE_LIMIT_MAX_WAIT_MS);
+    if (waits === undefined) throw new Error(`discovery rate limit (DISCOVERY_MAX_RPS=${this.settings.maxRps}) reached`);
+    this.discoveryCalls += calls.length;
+    return Promise.all(calls.map(async (call, i) => {
+      if (waits[i]! > 0) await sleep(waits[i]!);
+      return call();
+    }));
   }
 
   private async resolve(addresses: readonly string[], source: MarketSource): Promise<AddMarketsResult> {

@@ -21,13 +21,21 @@ export class TokenBucket {
     this.tat = this.now();
   }
 
-  /** The wait (ms, 0 = now) for one call, reserved; undefined = refused (the wait would exceed `maxWaitMs`). */
-  reserve(maxWaitMs: number): number | undefined {
+  /**
+   * The waits (ms, 0 = now) for `count` calls, reserved together; undefined = refused, nothing
+   * reserved (the last would wait more than `maxWaitMs`): a group of calls goes whole or not at all.
+   */
+  reserve(count: number, maxWaitMs: number): number[] | undefined {
     const now = this.now();
-    const tat = Math.max(this.tat, now);
-    const wait = Math.max(0, tat - now - this.toleranceMs);
-    if (wait > maxWaitMs) return undefined;
-    this.tat = tat + this.intervalMs;
-    return wait;
+    let tat = Math.max(this.tat, now);
+    const waits: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const wait = Math.max(0, tat - now - this.toleranceMs);
+      if (wait > maxWaitMs) return undefined;
+      waits.push(wait);
+      tat += this.intervalMs;
+    }
+    this.tat = tat;
+    return waits;
   }
 }
