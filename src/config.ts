@@ -87,6 +87,8 @@ export interface Config {
   readonly marketDiscoveryTtlMs: number;
   /** DISCOVERY_*: limits of on-chain market discovery (chain/market-index.ts). */
   readonly discovery: Omit<DiscoverySettings, "ttlMs">;
+  /** MARKET_SUBSCRIPTIONS: follow each AMM program over the websocket so new pools enter the index without polling. */
+  readonly marketSubscriptions: boolean;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the deepest for its direction). */
   readonly maxPoolsPerPair: number;
   /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
@@ -205,6 +207,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxRps: int("DISCOVERY_MAX_RPS", dd.maxRps, 1, 10_000, "must be an integer 1–10000 (getProgramAccounts per second)"),
     cacheEntries: int("DISCOVERY_CACHE_ENTRIES", dd.cacheEntries, 1, 10_000_000, "must be an integer 1–10000000"),
   };
+  const subscriptionsRaw = str("MARKET_SUBSCRIPTIONS") ?? "0";
+  if (!["0", "1", "true", "false"].includes(subscriptionsRaw)) problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptionsRaw)})`);
+  const marketSubscriptions = subscriptionsRaw === "1" || subscriptionsRaw === "true";
   const maxPoolsPerPair = int("MAX_POOLS_PER_PAIR", DEFAULT_MAX_POOLS_PER_PAIR, 1, 100_000, "must be an integer 1–100000");
   const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
   const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
@@ -281,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     marketsFile,
     marketDiscoveryTtlMs,
     discovery,
+    marketSubscriptions,
     maxPoolsPerPair,
     intermediateTokens,
     lookupTableAuthorities,

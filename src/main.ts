@@ -206,6 +206,7 @@ async function startService(
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
       discovery: config.discovery,
       maxPoolsPerPair: config.maxPoolsPerPair,
+      ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,

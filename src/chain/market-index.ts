@@ -31,6 +31,7 @@ import type { Market, MarketSource } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
 import type { DiscoverySettings } from "../core/quote/market-limits.js";
+import { ProgramSubscriptions } from "./program-subscriptions.js";
 import { TokenBucket } from "./token-bucket.js";
 
 export type { Market, MarketSource };
@@ -58,6 +59,8 @@ export interface MarketIndexOptions {
   /** Tokens never scanned whole (the route's intermediate tokens). Default: SOL, USDC, USDT. */
   readonly hubTokens?: readonly string[];
   readonly marketsFile?: string;
+  /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
+  readonly subscriptionsUrl?: string;
   readonly now?: () => number;
   readonly onError?: (error: unknown, what: string) => void;
 }
@@ -135,6 +138,13 @@ export class MarketIndex {
   private readonly hubPairs = new Map<string, Discovery>();
   /** Listed (file) and added markets. */
   private readonly explicit = new MarketTable();
+  /** Pools the program subscriptions announced (created or changed since start-up). */
+  private readonly streamed = new MarketTable();
+  private subscriptions: ProgramSubscriptions | undefined;
+  private markSubscribed: () => void = () => {};
+  private readonly subscribed = new Promise<void>((resolve) => {
+    this.markSubscribed = resolve;
+  });
   private fileMarkets = new Set<string>();
   private watching: string | undefined;
   private discoveryCalls = 0;
@@ -158,6 +168,17 @@ export class MarketIndex {
 
   /** Loads `marketsFile` (if configured) and watches it; a bad file is reported, not fatal. */
   async start(): Promise<void> {
+    if (this.options.subscriptionsUrl && !this.subscriptions) {
+      const programs = [...this.adapters.values()]
+        .filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)] && this.options.discoverable?.(a) !== false)
+        .map((a) => ({ programId: a.programId, dataSize: POOL_MINT_LAYOUTS[base58Of(a.programId)]!.dataSize }));
+      this.subscriptions = new ProgramSubscriptions(this.options.subscriptionsUrl, programs, {
+        account: (address, account) => this.streamAccount(address, account),
+        connected: () => this.markSubscribed(),
+        disconnected: (reason) => this.onError(new Error(reason), "market subscriptions"),
+      });
+      this.subscriptions.start();
+    }
     const file = this.options.marketsFile;
     if (!file) return;
     await this.reloadFile();
@@ -168,8 +189,37 @@ export class MarketIndex {
   }
 
   close(): void {
+    this.subscriptions?.close();
+    this.subscriptions = undefined;
     if (this.watching) unwatchFile(this.watching);
     this.watching = undefined;
+  }
+
+  /** Resolves once every program subscription is confirmed (the first time). */
+  whenSubscribed(): Promise<void> {
+    return this.subscribed;
+  }
+
+  /**
+   * A pool account as a program subscription announced it: a new pool enters the index, a closed
+   * one (`null`) leaves it. Known pools are recognised by address before any decoding (a busy
+   * program announces every swap).
+   */
+  streamAccount(address: string, account: AccountData | null): void {
+    if (account === null) {
+      const gone = this.streamed.delete(address);
+      for (const mint of gone?.mints ?? []) {
+        const d = this.tokens.peek(mint);
+        if (!d || !gone) continue;
+        const key = pairKey(gone.mints[0], gone.mints[1]);
+        const list = d.byPair.get(key)?.filter((m) => m.addressText !== address);
+        if (list) d.byPair.set(key, list);
+      }
+      return;
+    }
+    if (this.streamed.byAddress.has(address)) return;
+    const market = marketOfAccount(this.adapters, account, "discovered");
+    if (typeof market !== "string") this.streamed.set(market);
   }
 
   /** Discoveries remembered (tokens in the bounded cache, and hub pairs). */
@@ -206,6 +256,7 @@ export class MarketIndex {
   /** Every market known so far (listed, added and discovered). */
   known(): Market[] {
     const all = new Map<string, Market>(this.explicit.byAddress);
+    for (const m of this.streamed.byAddress.values()) all.set(m.addressText, m);
     const collect = (d: Discovery) => {
       for (const list of d.byPair.values()) for (const m of list) if (!all.has(m.addressText)) all.set(m.addressText, m);
     };
@@ -219,6 +270,7 @@ export class MarketIndex {
     const all = new Map<string, Market>();
     for (const t of tokens) {
       for (const m of this.explicit.token(t)) all.set(m.addressText, m);
+      for (const m of this.streamed.token(t)) all.set(m.addressText, m);
       const d = this.tokens.peek(t);
       if (d) for (const list of d.byPair.values()) for (const m of list) all.set(m.addressText, m);
     }
@@ -230,7 +282,7 @@ export class MarketIndex {
 
   /** Markets trading the pair x/y: listed and added ones plus the pair's discovered ones. */
   async forPair(x: string, y: string): Promise<Market[]> {
-    const listed = [...this.explicit.pair(x, y)];
+    const listed = [...this.explicit.pair(x, y), ...this.streamed.pair(x, y)];
     if (this.settings.ttlMs <= 0) return listed;
     const discovery = await this.discoveryFor(x, y);
     const found = discovery?.byPair.get(pairKey(x, y));

@@ -6,6 +6,7 @@ import type { WebSocket } from "ws";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { encodeAccount } from "./account-encoding.js";
 import { JsonRpcError, RpcErrorCode } from "./json-rpc-error.js";
+import { matchesFilters, parseProgramAccountFilters } from "./program-account-filter.js";
 import type { LocalChain } from "./local-chain.js";
 
 /**
@@ -13,7 +14,9 @@ import type { LocalChain } from "./local-chain.js";
  * needs to confirm transactions; transactions execute synchronously here, so a subscription to a
  * landed signature is notified at once), `accountSubscribe` (base64 / base58 data, notified when
  * a landed transaction or `setAccount` writes the account; a closed account comes as 0 lamports,
- * no data, owned by the System program, as a validator sends it), `slotSubscribe` (one
+ * no data, owned by the System program, as a validator sends it), `programSubscribe` (accounts
+ * of a program matching `dataSize` / `memcmp` filters, notified when written; an account it
+ * notified before that is closed comes once with 0 lamports and no data), `slotSubscribe` (one
  * notification per new slot), and `*Unsubscribe`.
  */
 const SYSTEM_PROGRAM = new PublicKey("11111111111111111111111111111111");
@@ -118,6 +121,45 @@ export class SignatureSubscriptions {
               return; // base58 over the limit: a validator sends nothing either
             }
             send({ jsonrpc: "2.0", method: "accountNotification", params: { result: { context: { slot }, value }, subscription } });
+          }),
+        );
+        return;
+      }
+      if (req.method === "programSubscribe" && typeof req.params?.[0] === "string") {
+        let program;
+        let filters;
+        try {
+          program = publicKeyFromBase58(req.params[0]);
+          filters = parseProgramAccountFilters((req.params[1] as { filters?: unknown } | undefined)?.filters);
+        } catch (error) {
+          const message = error instanceof JsonRpcError ? error.message : "Invalid Request: Invalid pubkey provided";
+          send({ jsonrpc: "2.0", id: req.id, error: new JsonRpcError(RpcErrorCode.invalidParams, message).toJSON() });
+          return;
+        }
+        const config = (req.params[1] ?? {}) as { encoding?: string };
+        const subscription = this.nextId++;
+        /** Accounts notified so far: their closing is notified too. */
+        const seen = new Set<string>();
+        send({ jsonrpc: "2.0", id: req.id, result: subscription });
+        disposers.set(
+          subscription,
+          this.chain.onAccountsWritten((keys, slot) => {
+            for (const key of keys) {
+              const address = key.toBase58();
+              const account = this.chain.getAccount(key);
+              let value;
+              if (account && account.owner.equals(program) && matchesFilters(account, filters)) {
+                seen.add(address);
+                try {
+                  value = encodeAccount(account, { encoding: config.encoding ?? "base64" });
+                } catch {
+                  continue; // base58 over the limit: a validator sends nothing either
+                }
+              } else if (seen.delete(address)) {
+                value = encodeAccount({ address: key, lamports: 0n, data: new Uint8Array(0), owner: program, executable: false }, { encoding: "base64" });
+              } else continue;
+              send({ jsonrpc: "2.0", method: "programNotification", params: { result: { context: { slot }, value: { pubkey: address, account: value } }, subscription } });
+            }
           }),
         );
         return;

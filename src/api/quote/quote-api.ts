@@ -34,6 +34,8 @@ export interface QuoteApiOptions {
   readonly marketDiscoveryTtlMs?: number;
   /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
   readonly discovery?: Partial<DiscoverySettings>;
+  /** PubSub websocket URL (MARKET_SUBSCRIPTIONS=1): new pools enter the index as they appear, closed ones leave. */
+  readonly marketSubscriptionsUrl?: string;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
   readonly maxPoolsPerPair?: number;
   /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
@@ -119,6 +121,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
     ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.marketSubscriptionsUrl ? { subscriptionsUrl: options.marketSubscriptionsUrl } : {}),
     ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
