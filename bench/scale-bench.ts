@@ -112,9 +112,10 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
       marketsFile = join(dir, "markets.json");
       writeFileSync(marketsFile, JSON.stringify(writeUnrelated(localnet, template, listed)));
     }
-    const chain = new RpcSolanaChain({ url: localnet.url });
+    // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
+    const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
     // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
     await index.start();
     const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });

@@ -149,6 +149,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     limits,
     // Decoding is per account version: the live cache hands out the same object until it changes.
     decoded: new WeakMap(),
+    mintMovesInFull: new WeakMap(),
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
   };
@@ -188,6 +189,8 @@ interface SharedState {
   readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
   readonly limits: QuoteLimits;
   readonly decoded: WeakMap<AccountData, unknown>;
+  /** Per mint account version: transfers move exactly the amount (no transfer fee, no hook). */
+  readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
 }
@@ -325,10 +328,18 @@ class PoolQuotePlan implements QuotePlan {
    * accounts the swap does not pass).
    */
   private transfersInFull(p: DecodedPool): boolean {
-    return p.adapter.mints(p.pool).every((mint) => {
-      const account = this.accounts.get(base58Of(mint));
-      const info = account ? decodeMintInfo(account) : undefined;
-      return info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+    // Decoded once per mint account version: a pair's many pools share their two mints.
+    const cache = this.shared.mintMovesInFull;
+    return p.market.mints.every((mint) => {
+      const account = this.accounts.get(mint);
+      if (!account) return false;
+      let inFull = cache.get(account);
+      if (inFull === undefined) {
+        const info = decodeMintInfo(account);
+        inFull = info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+        cache.set(account, inFull);
+      }
+      return inFull;
     });
   }
 
