@@ -41,6 +41,11 @@ export interface Config {
   readonly lookupTables: readonly string[];
   /** Relay tip accounts (base58); one is chosen per request. */
   readonly relayTipAccounts: readonly string[];
+  /** SEND_RPC_URLS: more endpoints every landed transaction (Execute) is also sent through. */
+  readonly sendRpcUrls: readonly string[];
+  /** CONFIRM_POLL_MS / REBROADCAST_MS: Execute's status polls and re-broadcasts of an unseen transaction. */
+  readonly confirmPollMs: number;
+  readonly rebroadcastMs: number;
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
   /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
@@ -79,8 +84,12 @@ export interface Config {
   readonly livePollMs: number;
   /** Most accounts the live cache holds (and subscribes). */
   readonly liveAccountsMax: number;
-  /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
+  /** The oldest live state memory answers with, since the stream last proved it current (a frozen or down stream past it: requests read from the RPC), ms. */
   readonly liveMaxStalenessMs: number;
+  /** A live stream (re)connect — handshake and subscriptions — must finish within this, ms. */
+  readonly liveConnectTimeoutMs: number;
+  /** `/metrics` is rendered at most once per this, ms (scrapes meanwhile share the render); 0 = every scrape. */
+  readonly metricsCacheMs: number;
   /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
@@ -236,6 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
     h2IdleTimeoutMs: ms("H2_IDLE_TIMEOUT_MS", d.h2IdleTimeoutMs),
     h2MaxConcurrentStreams: count("H2_MAX_CONCURRENT_STREAMS", d.h2MaxConcurrentStreams, 10_000),
     h2MaxResetsPerSecond: count("H2_MAX_RESETS_PER_SECOND", d.h2MaxResetsPerSecond, 100_000),
+    h2MaxSessionsPerSecond: count("H2_MAX_SESSIONS_PER_SECOND", d.h2MaxSessionsPerSecond, 100_000),
+    h2PenaltyMs: ms("H2_PENALTY_MS", d.h2PenaltyMs),
     maxConnections: count("MAX_CONNECTIONS", d.maxConnections, 1_000_000),
   };
   const edge = loadEdgeSettings(env, problems);
@@ -250,9 +261,24 @@ export function loadConfig(env: Env = process.env): Config {
   if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && str("YELLOWSTONE_GRPC_URL") === undefined) {
     problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
   }
+  const sendRpcUrls: string[] = [];
+  for (const [i, raw] of (str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
+    if (raw === "") continue;
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
+      if (!sendRpcUrls.includes(raw)) sendRpcUrls.push(raw);
+    } catch {
+      problems.push(`SEND_RPC_URLS: entry ${i + 1} must be an http or https URL`);
+    }
+  }
+  const confirmPollMs = int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)");
+  const rebroadcastMs = int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
   const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
   const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
-  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
+  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 1_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const metricsCacheMs = int("METRICS_CACHE_MS", 1_000, 0, 60_000, "must be an integer 0–60000 (ms)");
+  const liveConnectTimeoutMs = int("LIVE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -264,6 +290,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     lookupTables,
     relayTipAccounts,
+    sendRpcUrls,
+    confirmPollMs,
+    rebroadcastMs,
     localnetProgramsDir,
     localnetAccountsDir,
     programQuote,
@@ -283,6 +312,8 @@ export function loadConfig(env: Env = process.env): Config {
     livePollMs,
     liveAccountsMax,
     liveMaxStalenessMs,
+    liveConnectTimeoutMs,
+    metricsCacheMs,
     marketsFile,
     marketDiscoveryTtlMs,
     discovery,

@@ -17,6 +17,7 @@ import {
   http2ServerOptions,
   stopHttp1Timeouts,
   watchHttp2Sessions,
+  requestLanes,
   type ConnectionLimits,
 } from "./connection-limits.js";
 
@@ -60,9 +61,9 @@ function closeSoon(sock: net.Socket): void {
 export function createSinglePortServer(handler: Handler, opts: SinglePortOptions = {}): SinglePortServer {
   const limits = opts.limits ?? DEFAULT_CONNECTION_LIMITS;
   const sniffTimeoutMs = opts.sniffTimeoutMs ?? limits.headersTimeoutMs;
-  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(handler as http.RequestListener, limits));
+  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(requestLanes(handler as http.RequestListener), limits));
   startHttp1Timeouts(h1);
-  const h2 = http2.createServer(http2ServerOptions(limits), handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const h2 = http2.createServer(http2ServerOptions(limits), requestLanes(handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void));
   watchHttp2Sessions(h2, limits);
   const sockets = new Set<net.Socket>();
   const sniffing = new Set<net.Socket>();

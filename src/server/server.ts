@@ -118,7 +118,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   // Later routes replace earlier ones: the operational routes cannot be shadowed.
   const rest = new RestRouter([
     ...(opts.restRoutes ?? []),
-    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown }),
+    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown, metricsCacheMs: config.metricsCacheMs }),
   ]);
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
