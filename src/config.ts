@@ -6,6 +6,7 @@
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
 import { envReader, type Env, type EnvReader } from "./config/env-reader.js";
+import { DEFAULT_DISCOVERY_SETTINGS, DEFAULT_MAX_POOLS_PER_PAIR, type DiscoverySettings } from "./core/quote/market-limits.js";
 import { loadProgramQuoteSettings, type ProgramQuoteSettings } from "./config/program-quote-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
@@ -93,6 +94,12 @@ export interface Config {
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
   readonly marketDiscoveryTtlMs: number;
+  /** DISCOVERY_*: limits of on-chain market discovery (chain/market-index.ts). */
+  readonly discovery: Omit<DiscoverySettings, "ttlMs">;
+  /** MARKET_SUBSCRIPTIONS: follow each AMM program over the websocket so new pools enter the index without polling. */
+  readonly marketSubscriptions: boolean;
+  /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the best for its amount). */
+  readonly maxPoolsPerPair: number;
   /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
   readonly intermediateTokens: readonly string[] | undefined;
   /** Authorities (base58) whose address lookup tables are found on chain and used. */
@@ -203,11 +210,29 @@ function storeSettings(read: EnvReader): Pick<Config, "databaseUrl" | "dataDir" 
   };
 }
 
-function quoteSettings(read: EnvReader): Pick<Config, "marketsFile" | "marketDiscoveryTtlMs" | "intermediateTokens" | "lookupTableAuthorities"> {
+type QuoteSettings = Pick<
+  Config,
+  "marketsFile" | "marketDiscoveryTtlMs" | "discovery" | "marketSubscriptions" | "maxPoolsPerPair" | "intermediateTokens" | "lookupTableAuthorities"
+>;
+
+function quoteSettings(read: EnvReader): QuoteSettings {
   const intermediateTokens = read.keys("INTERMEDIATE_TOKENS", []);
+  const dd = DEFAULT_DISCOVERY_SETTINGS;
+  const ms = (name: string, def: number) => read.int(name, def, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
+  const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "0";
+  if (!["0", "1", "true", "false"].includes(subscriptions)) read.problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptions)})`);
   return {
     marketsFile: read.str("MARKETS_FILE"),
-    marketDiscoveryTtlMs: read.int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)"),
+    marketDiscoveryTtlMs: ms("MARKET_DISCOVERY_TTL_MS", 60_000),
+    discovery: {
+      negativeTtlMs: ms("DISCOVERY_NEGATIVE_TTL_MS", dd.negativeTtlMs),
+      failureTtlMs: ms("DISCOVERY_FAILURE_TTL_MS", dd.failureTtlMs),
+      timeoutMs: read.int("DISCOVERY_TIMEOUT_MS", dd.timeoutMs, 100, 600_000, "must be an integer 100–600000 (ms)"),
+      maxRps: read.int("DISCOVERY_MAX_RPS", dd.maxRps, 1, 10_000, "must be an integer 1–10000 (getProgramAccounts per second)"),
+      cacheEntries: read.int("DISCOVERY_CACHE_ENTRIES", dd.cacheEntries, 1, 10_000_000, "must be an integer 1–10000000"),
+    },
+    marketSubscriptions: subscriptions === "1" || subscriptions === "true",
+    maxPoolsPerPair: read.int("MAX_POOLS_PER_PAIR", DEFAULT_MAX_POOLS_PER_PAIR, 1, 100_000, "must be an integer 1–100000"),
     intermediateTokens: read.str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokens,
     lookupTableAuthorities: read.keys("LOOKUP_TABLE_AUTHORITIES", []),
   };

@@ -196,6 +196,9 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     quote: {
       ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
+      discovery: config.discovery,
+      maxPoolsPerPair: config.maxPoolsPerPair,
+      ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,

@@ -6,6 +6,7 @@ import type { WebSocket } from "ws";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { encodeAccount } from "./account-encoding.js";
 import { JsonRpcError, RpcErrorCode } from "./json-rpc-error.js";
+import { matchesFilters, parseProgramAccountFilters } from "./program-account-filter.js";
 import type { LocalChain } from "./local-chain.js";
 
 /**
@@ -13,7 +14,9 @@ import type { LocalChain } from "./local-chain.js";
  * needs to confirm transactions; transactions execute synchronously here, so a subscription to a
  * landed signature is notified at once), `accountSubscribe` (base64 / base58 data, notified when
  * a landed transaction or `setAccount` writes the account; a closed account comes as 0 lamports,
- * no data, owned by the System program, as a validator sends it), `slotSubscribe` (one
+ * no data, owned by the System program, as a validator sends it), `programSubscribe` (accounts
+ * of a program matching `dataSize` / `memcmp` filters, notified when written; an account it
+ * notified before that is closed comes once with 0 lamports and no data), `slotSubscribe` (one
  * notification per new slot), and `*Unsubscribe`.
  */
 const SYSTEM_PROGRAM = new PublicKey("11111111111111111111111111111111");
@@ -70,6 +73,7 @@ export class SignatureSubscriptions {
     if (req.method === "accountSubscribe" && typeof param === "string") {
       return this.subscribeAccount(client, req.id, param, (req.params?.[1] ?? {}) as { encoding?: string });
     }
+    if (req.method === "programSubscribe" && typeof param === "string") return this.subscribeProgram(client, req.id, param, req.params?.[1]);
     if (req.method === "slotSubscribe") return this.subscribeSlot(client, req.id);
     if (typeof req.method === "string" && req.method.endsWith("Unsubscribe")) {
       const id = Number(param);
@@ -138,6 +142,58 @@ export class SignatureSubscriptions {
     } catch {
       return undefined; // base58 over the limit: a validator sends nothing either
     }
+  }
+
+  private subscribeProgram(client: Client, id: unknown, programText: string, options: unknown): void {
+    let program: PublicKey;
+    let filters: ReturnType<typeof parseProgramAccountFilters>;
+    try {
+      program = publicKeyFromBase58(programText);
+      filters = parseProgramAccountFilters((options as { filters?: unknown } | undefined)?.filters);
+    } catch (error) {
+      // The client's bad key or filters, answered as the Solana RPC answers them.
+      const message = error instanceof JsonRpcError ? error.message : "Invalid Request: Invalid pubkey provided";
+      client.send({ jsonrpc: "2.0", id, error: new JsonRpcError(RpcErrorCode.invalidParams, message).toJSON() });
+      return;
+    }
+    const encoding = (options as { encoding?: string } | undefined)?.encoding ?? "base64";
+    const subscription = this.nextId++;
+    /** Accounts notified so far: their closing is notified too. */
+    const seen = new Set<string>();
+    client.send({ jsonrpc: "2.0", id, result: subscription });
+    client.disposers.set(
+      subscription,
+      this.chain.onAccountsWritten((keys, slot) => {
+        for (const key of keys) {
+          const value = this.programAccountValue(key, program, filters, encoding, seen);
+          if (value === undefined) continue;
+          const result = { context: { slot }, value: { pubkey: key.toBase58(), account: value } };
+          client.send({ jsonrpc: "2.0", method: "programNotification", params: { result, subscription } });
+        }
+      }),
+    );
+  }
+
+  /** A written account as a program subscription notifies it: matching, closed after a match, or nothing. */
+  private programAccountValue(
+    key: PublicKey,
+    program: PublicKey,
+    filters: ReturnType<typeof parseProgramAccountFilters>,
+    encoding: string,
+    seen: Set<string>,
+  ): unknown {
+    const address = key.toBase58();
+    const account = this.chain.getAccount(key);
+    if (account && account.owner.equals(program) && matchesFilters(account, filters)) {
+      seen.add(address);
+      try {
+        return encodeAccount(account, { encoding });
+      } catch {
+        return undefined; // base58 over the limit: a validator sends nothing either
+      }
+    }
+    if (!seen.delete(address)) return undefined;
+    return encodeAccount({ address: key, lamports: 0n, data: new Uint8Array(0), owner: program, executable: false }, { encoding: "base64" });
   }
 
   private subscribeSlot(client: Client, id: unknown): void {
