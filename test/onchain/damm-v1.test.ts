@@ -19,6 +19,7 @@ import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
+import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
 import { quoteFromChain, quoteResponseOf, startRealProgramsStack, tokenAccountData } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
@@ -165,5 +166,11 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
         received: quote.outAmount,
       });
     }
+  });
+
+  it("math = program: swapd's quote equals the DAMM v1 program's own payout (program quoter, with the vault program) at random amounts, both ways", () => {
+    const quoter = programQuoterFor(CHAIN_DIR!, [METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID]);
+    expectMathEqualsProgram(stack, quoter, meteoraDammV1Adapter, pool, true, amounts(81, 6, 1_000n, 1_000_000_000n), 6);
+    expectMathEqualsProgram(stack, quoter, meteoraDammV1Adapter, pool, false, amounts(83, 6, 1_000n, 1_000_000_000n), 6);
   });
 });

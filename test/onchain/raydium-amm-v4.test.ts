@@ -16,6 +16,7 @@ import { writeMint } from "../../src/localnet/cp-markets.js";
 import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { key } from "../core/swap/fixtures.js";
+import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
 import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
@@ -214,4 +215,10 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/);
     expect(logs).not.toContain(`Program ${OPENBOOK.toBase58()} invoke`);
   }
+
+  it("math = program: swapd's quote equals the AMM v4 program's own payout (program quoter) at random amounts, both ways", () => {
+    const quoter = programQuoterFor(CHAIN_DIR!, [RAYDIUM_AMM_V4_PROGRAM_ID]);
+    expectMathEqualsProgram(stack, quoter, raydiumAmmV4Adapter, keys.pool, true, amounts(71, 6, 1_000n, BASE_RESERVE / 3n), 6);
+    expectMathEqualsProgram(stack, quoter, raydiumAmmV4Adapter, keys.pool, false, amounts(73, 6, 1_000n, QUOTE_RESERVE / 3n), 6);
+  });
 });
