@@ -5,7 +5,7 @@
 import type { Logger } from "pino";
 import { DatabaseUnavailableError } from "../store/database-errors.js";
 import type { CallInfo } from "./context.js";
-import { readJsonBody, RestError, restError, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
+import { readJsonBody, RestError, screenQuery, restError, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
 
 export interface RestDispatchOptions {
   readonly rest: RestRouter;
@@ -31,7 +31,8 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
       const ac = new AbortController();
       res.on("close", () => ac.abort());
       try {
-        const body = ["POST", "PUT", "PATCH"].includes(method) ? await readJsonBody(req, maxBodyBytes) : undefined;
+        screenQuery(route.request?.query, url.searchParams);
+        const body = ["POST", "PUT", "PATCH"].includes(method) ? await readJsonBody(req, maxBodyBytes, route.request?.body) : undefined;
         out = await route.handler({ method, path, query: url.searchParams, headers: req.headers, body, requestId: info.requestId, signal: ac.signal });
       } catch (e) {
         if (e instanceof RestError) {

@@ -5,6 +5,8 @@
  */
 import type http from "node:http";
 import type http2 from "node:http2";
+import type { ValidationError } from "../core/validation-error.js";
+import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -36,6 +38,12 @@ export interface RestRoute {
   /** Exact path, e.g. `/trigger/v1/createOrder`. */
   readonly path: string;
   readonly handler: RestHandler;
+  /**
+   * The request's fields, from the contract's message (`requestShapeOf`): a near-miss name of one
+   * of them, in the body or the query, or an inexact JSON number for an integer, is refused (400)
+   * before the handler runs (json-request-screen.ts).
+   */
+  readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */
@@ -58,6 +66,17 @@ export function restError(status: number, error: string, extra: Readonly<Record<
   return { status, body: { error, ...extra, code: status } };
 }
 
+/** The screen's refusal as Jupiter's 400 for bad input. */
+function refused(refusal: ValidationError): RestError {
+  return new RestError(400, refusal.message, { errorCode: "INVALID_REQUEST" });
+}
+
+/** Throws a 400 for a query parameter that is a near miss of one of the route's. */
+export function screenQuery(shape: RequestShape | undefined, query: URLSearchParams): void {
+  const refusal = shape && screenQueryParameters(shape, query);
+  if (refusal) throw refused(refusal);
+}
+
 /** JSON.stringify that writes bigint as decimal strings. */
 export function toJson(body: unknown): string {
   return JSON.stringify(body, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
@@ -65,9 +84,10 @@ export function toJson(body: unknown): string {
 
 /**
  * Reads a JSON body: 415 unless `Content-Type: application/json`, 413 over `limit` bytes (stops
- * reading), 400 on malformed JSON. An empty body is `undefined`.
+ * reading), 400 on malformed JSON, and 400 when `shape` is given and the screen refuses the body
+ * (a near-miss field name, an inexact integer). An empty body is `undefined`.
  */
-export async function readJsonBody(req: NodeRequest, limit: number): Promise<unknown> {
+export async function readJsonBody(req: NodeRequest, limit: number, shape?: RequestShape): Promise<unknown> {
   const ct = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (ct !== "application/json" && !ct.endsWith("+json")) {
     throw new RestError(415, "Expected request with `Content-Type: application/json`");
@@ -85,11 +105,15 @@ export async function readJsonBody(req: NodeRequest, limit: number): Promise<unk
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return undefined;
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (e) {
     throw new RestError(400, `Failed to parse the request body as JSON: ${(e as Error).message}`);
   }
+  const refusal = shape && screenJsonRequest(shape, text, json);
+  if (refusal) throw refused(refusal);
+  return json;
 }
 
 export class RestRouter {

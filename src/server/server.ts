@@ -35,6 +35,7 @@ import { createEdge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { withJsonErrorPaths } from "./json-error-path.js";
+import { createJsonRequestScreenInterceptor, withJsonRequestScreen } from "./json-request-screen-rpc.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
@@ -126,7 +127,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
 
-  const interceptors = [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])];
+  const interceptors = [
+    createCallCodeInterceptor(logger),
+    createRequestDecodeInterceptor(),
+    edge.interceptor,
+    createJsonRequestScreenInterceptor(),
+    ...(opts.interceptors ?? []),
+  ];
   const implementations = [
     { service: SwapService, impl: { ...unimplementedSwapService, ...opts.services?.swap } },
     { service: TriggerService, impl: { ...unimplementedTriggerService, ...opts.services?.trigger } },
@@ -152,8 +159,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     registerReflection(router, [...served, Health]);
     // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
     // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
+    // JSON requests with a near-miss field name or an inexact integer are refused (json-request-screen.ts).
     // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withJsonCodec(withRequestDecodeErrors(withJsonErrorPaths(h)))));
+    const wrap = (h: UniversalHandler) => withJsonCodec(withJsonRequestScreen(withRequestDecodeErrors(withJsonErrorPaths(h)), config.maxBodyBytes));
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(wrap));
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };

@@ -8,6 +8,7 @@ import type { RestRequest, RestRoute } from "../../server/rest.js";
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { JsonBodyShapeError, swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
 import { isInternalSwapError, swapRestError } from "../swap/swap-errors.js";
+import { REST_REQUESTS } from "../rest-request-shapes.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import type { MarketIndex } from "./market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
@@ -67,6 +68,7 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "GET",
       path: "/swap/v1/quote",
+      request: REST_REQUESTS.quote,
       async handler(req: RestRequest) {
         try {
           return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
@@ -78,6 +80,7 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "POST",
       path: "/swap/v1/swap",
+      request: REST_REQUESTS.swap,
       async handler(req: RestRequest) {
         try {
           return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };

@@ -4,6 +4,7 @@ import type { RestRoute } from "../../server/rest.js";
 import { JsonBodyShapeError, swapRequestFromJupiterJson } from "./jupiter-request-json.js";
 import { swapResponseToJupiterJson } from "./jupiter-response-json.js";
 import { isInternalSwapError, swapRestError } from "./swap-errors.js";
+import { REST_REQUESTS } from "../rest-request-shapes.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
 export const SWAP_INSTRUCTIONS_PATH = "/swap/v1/swap-instructions";
@@ -12,6 +13,7 @@ export function swapInstructionsRestRoute(swapInstructions: SwapInstructionsOper
   return {
     method: "POST",
     path: SWAP_INSTRUCTIONS_PATH,
+    request: REST_REQUESTS.swapInstructions,
     async handler(req) {
       try {
         const outcome = await swapInstructions(swapRequestFromJupiterJson(req.body));

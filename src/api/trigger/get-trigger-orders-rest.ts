@@ -2,6 +2,7 @@ import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-
 import { ValidationError } from "../../core/validation-error.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
+import { REST_REQUESTS } from "../rest-request-shapes.js";
 import { toListingRestError } from "./trigger-errors.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
@@ -17,6 +18,7 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
   return {
     method: "GET",
     path: "/trigger/v1/getTriggerOrders",
+    request: REST_REQUESTS.getTriggerOrders,
     handler: async (req: RestRequest): Promise<RestResponse> => {
       try {
         const query: Record<string, string | undefined> = {};

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../core/validation-error.js";
 import type { RestResponse, RestRoute } from "../../server/rest.js";
 import { restError } from "../../server/rest.js";
+import { REST_REQUESTS } from "../rest-request-shapes.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
 import { toOrderEntryRestResponse } from "./trigger-errors.js";
 import type { OrderEntryOperation } from "./trigger-errors.js";
@@ -25,6 +26,7 @@ function route(
   return {
     method: "POST",
     path,
+    request: REST_REQUESTS[operation],
     handler: async (req) => {
       try {
         return await run(jsonObject(req.body));
