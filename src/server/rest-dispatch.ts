@@ -24,7 +24,7 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
     const route = rest.match(method, path);
     let out: RestResponse;
     if (route === undefined) {
-      out = restError(404, `no route for ${method} ${path}`);
+      out = restError(404, rest.notFoundMessage(method, path));
     } else if (route === "method-not-allowed") {
       out = { ...restError(405, `method ${method} not allowed on ${path}`), headers: { allow: rest.allowedMethods(path).join(", ") } };
     } else {

@@ -116,6 +116,21 @@ export async function readJsonBody(req: NodeRequest, limit: number, shape?: Requ
   return json;
 }
 
+/**
+ * Paths served under a second name. Jupiter's old quote-api host served the same v6 API under
+ * `/v6`, and many clients still call it there: those paths are aliases of the `/swap/v1` ones.
+ */
+export const REST_PATH_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["/v6/quote", "/swap/v1/quote"],
+  ["/v6/swap", "/swap/v1/swap"],
+  ["/v6/swap-instructions", "/swap/v1/swap-instructions"],
+  ["/v6/program-id-to-label", "/swap/v1/program-id-to-label"],
+]);
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
 export class RestRouter {
   private readonly routes = new Map<string, RestRoute>();
   private readonly paths = new Set<string>();
@@ -132,13 +147,26 @@ export class RestRouter {
   }
 
   /** The route for a method and path, `"method-not-allowed"` if only the path is known, or undefined. */
-  match(method: string, path: string): RestRoute | "method-not-allowed" | undefined {
+  match(method: string, requested: string): RestRoute | "method-not-allowed" | undefined {
+    const path = REST_PATH_ALIASES.get(requested) ?? requested;
     const r = this.routes.get(`${method} ${path}`) ?? (method === "HEAD" ? this.routes.get(`GET ${path}`) : undefined);
     if (r) return r;
     return this.paths.has(path) ? "method-not-allowed" : undefined;
   }
 
-  allowedMethods(path: string): string[] {
+  allowedMethods(requested: string): string[] {
+    const path = REST_PATH_ALIASES.get(requested) ?? requested;
     return [...this.routes.values()].filter((r) => r.path === path).map((r) => r.method);
+  }
+
+  /**
+   * The 404 message for a path no route serves: when a served path ends in the same name
+   * (`GET /quote`, a Jupiter path under another prefix), it says where swapd serves it.
+   */
+  notFoundMessage(method: string, path: string): string {
+    const name = lastSegment(path);
+    const served = [...this.paths, ...REST_PATH_ALIASES.keys()].filter((p) => name !== "" && p !== path && lastSegment(p) === name);
+    const hint = served.length === 0 ? "" : `; swapd serves it at ${served.join(" and ")}`;
+    return `no route for ${method} ${path}${hint}`;
   }
 }
