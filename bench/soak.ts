@@ -28,7 +28,7 @@ import path from "node:path";
 import pg from "pg";
 import { NATIVE_MINT } from "../src/core/solana/programs.js";
 import { DEMO } from "../src/localnet/demo-seed.js";
-import { startSwapdProcess, type SwapdProcess } from "../test/fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../scripts/swapd-process.js";
 import { heapGrowth, summarizeHeapSnapshot, totalBytes } from "./heap-snapshot-summary.js";
 import { connectInspector, inspectorUrlFrom } from "./inspector-client.js";
 

@@ -4,8 +4,8 @@
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./server/connection-limits.js";
-import { loadEdgeSettings, type EdgeSettings } from "./server/edge-settings.js";
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
+import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -77,7 +77,7 @@ export interface Config {
   readonly lookupTableAuthorities: readonly string[];
   /** PostgreSQL connect, statement and answer timeout, ms. */
   readonly databaseTimeoutMs: number;
-  /** Timeouts and caps against slow and hostile clients (src/server/connection-limits.ts). */
+  /** Timeouts and caps against slow and hostile clients (src/runtime/connection-limits.ts). */
   readonly connectionLimits: ConnectionLimits;
   /** Pause between order tracker passes, ms. */
   readonly trackerIntervalMs: number;
@@ -85,7 +85,7 @@ export interface Config {
   readonly leaderCheckMs: number;
   /** Unexecuted issued transactions are deleted this long after issue, ms (RETENTION_HOURS). */
   readonly retentionMs: number;
-  /** API keys, TLS, rate limits, CORS (src/server/edge-settings.ts); all off by default. */
+  /** API keys, TLS, rate limits, CORS (src/config/edge-settings.ts); all off by default. */
   readonly edge: EdgeSettings;
 }
 

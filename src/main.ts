@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "./server/server.js";
-import { createShutdown, installSignalHandlers, type Shutdown } from "./server/shutdown.js";
+import { createShutdown, installSignalHandlers, type Shutdown } from "./runtime/shutdown.js";
 import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
@@ -18,11 +18,11 @@ import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap/swap-api.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
-import { DEMO } from "./localnet/demo-accounts.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
-import { startTriggerListing } from "./api/trigger/trigger-listing-service.js";
+import { createTriggerListing } from "./api/trigger/trigger-listing-service.js";
+import { runOrderTracker } from "./tracker/run-order-tracker.js";
 
 /** Milliseconds since the process started, for the start-up log lines. */
 function sinceStart(): number {
@@ -34,7 +34,10 @@ function sinceStart(): number {
  * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
  * process with SOLANA_RPC_URL never loads it.
  */
-async function openChain(config: Config, logger: Logger): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; close(): Promise<void> }> {
+async function openChain(
+  config: Config,
+  logger: Logger,
+): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; intermediateTokens?: readonly string[]; close(): Promise<void> }> {
   const chainOptions = { timeoutMs: config.rpcTimeoutMs };
   if (config.solanaRpcUrl) {
     const url = redactUrl(config.solanaRpcUrl);
@@ -168,8 +171,7 @@ async function startService(
       ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
-      intermediateTokens:
-        config.intermediateTokens ?? (config.solanaRpcUrl ? DEFAULT_INTERMEDIATE_TOKENS : [...DEFAULT_INTERMEDIATE_TOKENS, DEMO.usdcMint.toBase58()]),
+      intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
       onError: (err, what) => logger.warn({ err }, what),
     },
@@ -180,16 +182,16 @@ async function startService(
   // Replicas on one PostgreSQL: one leader runs the background work; order changes reach all.
   const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
   shutdown.hook("replica coordination", () => replicas.close());
-  // Registers its tracker's stop hook now, so the tracker stops before the store closes.
-  const listing = startTriggerListing({
+  const listing = createTriggerListing({ chain: chain.chain, store, feed: replicas.feed });
+  // Registers its stop hook after the store's, so the tracker stops before the store closes.
+  runOrderTracker({
     chain: chain.chain,
     store,
     shutdown,
     logger,
-    trackerIntervalMs: config.trackerIntervalMs,
-    feed: replicas.feed,
-    publisher: replicas.publisher,
-    isTrackerActive: () => replicas.leadership.isLeader(),
+    intervalMs: config.trackerIntervalMs,
+    feed: replicas.publisher,
+    isActive: () => replicas.leadership.isLeader(),
   });
   const retention = startRetentionJob({
     store,

@@ -1,5 +1,6 @@
 import { RpcSolanaChain } from "../chain/rpc-solana-chain.js";
 import type { RpcSolanaChainOptions } from "../chain/rpc-solana-chain.js";
+import { DEMO } from "./demo-accounts.js";
 import { seedDemo } from "./demo-seed.js";
 import type { DemoSeeder } from "./demo-seed.js";
 import { startLocalnet } from "./start-localnet.js";
@@ -9,6 +10,8 @@ export interface EmbeddedChain {
   /** The chain layer, pointed at the embedded chain's URL (same code path as a real RPC). */
   readonly chain: RpcSolanaChain;
   readonly localnet: Localnet;
+  /** Mints the demo pools route through (the demo USDC), for the quote's intermediate tokens. */
+  readonly intermediateTokens: readonly string[];
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export async function startEmbeddedChain(
   return {
     chain,
     localnet,
+    intermediateTokens: [DEMO.usdcMint.toBase58()],
     close: async () => {
       chain.close();
       await localnet.close();

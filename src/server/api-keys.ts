@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import type { Logger } from "pino";
-import { API_KEY_RULE, isValidApiKey } from "./edge-settings.js";
+import { API_KEY_RULE, isValidApiKey } from "../config/edge-settings.js";
 
 export type KeyVerdict =
   | { readonly kind: "missing" }

@@ -17,7 +17,7 @@ import { ApiKeys, presentedKey, type KeyVerdict } from "./api-keys.js";
 import { isRpcShapedPath } from "./call-labels.js";
 import type { CallInfo } from "./context.js";
 import { createCors, type CorsHandler } from "./cors.js";
-import type { EdgeSettings } from "./edge-settings.js";
+import type { EdgeSettings } from "../config/edge-settings.js";
 import { RateLimiter } from "./rate-limit.js";
 import { restError, toJson, type NodeRequest, type NodeResponse } from "./rest.js";
 import { clientCertSubject, tlsServerOptions, TlsReloader } from "./tls.js";

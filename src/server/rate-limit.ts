@@ -7,7 +7,7 @@
 import client from "prom-client";
 import { TokenBucket } from "limiter";
 import { registeredMetric } from "../metrics/registered-metric.js";
-import type { RateLimitSettings } from "./edge-settings.js";
+import type { RateLimitSettings } from "../config/edge-settings.js";
 
 const rejected = registeredMetric(
   "swapd_rate_limited_total",

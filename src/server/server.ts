@@ -4,8 +4,8 @@
  *
  * Extension points (later work plugs in here, without editing this file):
  * - `services.swap` / `services.trigger`: implementations of the contract's services; missing
- *   methods answer UNIMPLEMENTED (src/api/unimplemented.ts).
- * - `restRoutes`: REST-compatible routes; they replace the 501 placeholders of the same path.
+ *   methods answer UNIMPLEMENTED (connect-es's own answer for a method without a handler).
+ * - `restRoutes`: REST-compatible routes; a path without a route answers 404.
  * - `readiness`: checks run by `GET /readyz` (chain, database, ...).
  * - `extraServices`: more Connect services (tests), also listed by reflection and health.
  * - `shutdown`: the shared shutdown; the server adds its hook, callers add theirs (close chain/store).
@@ -15,7 +15,7 @@
  * This file only wires the parts: per-call id, labels, metrics and log line (call-observer.ts),
  * REST dispatch (rest-dispatch.ts), unknown procedures (unknown-procedure.ts), `/healthz`,
  * `/readyz`, `/metrics` (operational-routes.ts), access control — API keys, TLS, rate limits,
- * CORS — (edge.ts), the port itself (single-port.ts).
+ * CORS — (edge.ts), the port itself (src/runtime/single-port.ts).
  */
 import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
@@ -23,7 +23,6 @@ import { createContextValues, createServiceImplSpec, type ConnectRouter, type In
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
-import { placeholderRestRoutes, unimplementedSwapService, unimplementedTriggerService } from "../api/unimplemented.js";
 import type { Config } from "../config.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
@@ -44,8 +43,8 @@ import { createRequestDecodeInterceptor, withRequestDecodeErrors } from "./reque
 import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
-import { createShutdown, type Shutdown } from "./shutdown.js";
-import { createSinglePortServer } from "./single-port.js";
+import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
+import { createSinglePortServer } from "../runtime/single-port.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
 import { withUnaryJsonCodec, type UnaryJsonCodec } from "./unary-json-codec.js";
 
@@ -117,10 +116,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const rpcPaths = new Set<string>();
   for (const s of [...served, Health]) for (const m of s.methods) rpcPaths.add(`/${s.typeName}/${m.name}`);
 
-  // Later routes replace earlier ones: given routes replace the 501 placeholders, and the
-  // operational routes cannot be shadowed.
+  // Later routes replace earlier ones: the operational routes cannot be shadowed.
   const rest = new RestRouter([
-    ...placeholderRestRoutes,
     ...(opts.restRoutes ?? []),
     ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown }),
   ]);
@@ -135,8 +132,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     ...(opts.interceptors ?? []),
   ];
   const implementations = [
-    { service: SwapService, impl: { ...unimplementedSwapService, ...opts.services?.swap } },
-    { service: TriggerService, impl: { ...unimplementedTriggerService, ...opts.services?.trigger } },
+    { service: SwapService, impl: { ...opts.services?.swap } },
+    { service: TriggerService, impl: { ...opts.services?.trigger } },
     ...extra,
   ];
   const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { OrderChange, OrderChangeFeed } from "../tracker/order-change-feed.js";
+import type { OrderChange, OrderChangeFeed } from "../runtime/order-change-feed.js";
 import type { SqlExecutor } from "./db.js";
 
 /** What the tracker publishes to. */

@@ -4,7 +4,7 @@
  * embedded database there is one process: it leads and its feed is local.
  */
 import type { Logger } from "pino";
-import { OrderChangeFeed } from "../tracker/order-change-feed.js";
+import { OrderChangeFeed } from "../runtime/order-change-feed.js";
 import { electLeader, soleLeader, type Leadership } from "./leader-election.js";
 import type { Store } from "./open-store.js";
 import { startPostgresOrderChangeRelay, type OrderChangePublisher } from "./order-change-relay.js";

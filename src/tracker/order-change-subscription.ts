@@ -1,4 +1,4 @@
-import type { OrderChange, OrderChangeFeed } from "./order-change-feed.js";
+import type { OrderChange, OrderChangeFeed } from "../runtime/order-change-feed.js";
 
 /**
  * A maker's order changes as an async iterable: subscribes at once (so nothing published while

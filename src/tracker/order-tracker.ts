@@ -15,7 +15,7 @@ import type { Store } from "../store/open-store.js";
 import type { StoredOrder } from "../store/order-store.js";
 import type { TrackerCursor } from "../store/tracker-cursor-store.js";
 import type { StoredTrade } from "../store/trade-store.js";
-import type { OrderChange } from "./order-change-feed.js";
+import type { OrderChange } from "../runtime/order-change-feed.js";
 import { newSignaturesOldestFirst } from "./order-signatures.js";
 
 export interface OrderTrackerOptions {

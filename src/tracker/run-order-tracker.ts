@@ -1,4 +1,4 @@
-import type { Shutdown } from "../server/shutdown.js";
+import type { Shutdown } from "../runtime/shutdown.js";
 import { OrderTracker } from "./order-tracker.js";
 import type { OrderTrackerOptions } from "./order-tracker.js";
 

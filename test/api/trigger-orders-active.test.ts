@@ -18,7 +18,7 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/open-store.js";
-import { OrderChangeFeed } from "../../src/tracker/order-change-feed.js";
+import { OrderChangeFeed } from "../../src/runtime/order-change-feed.js";
 import { startTestServer } from "../server/helpers.js";
 import { encodeOrderAccount, LO_V2, mintData, orderAddress, TOKEN, TOKEN_2022 } from "../tracker/fixtures/limit-order-fixtures.js";
 import type { OrderFields } from "../tracker/fixtures/limit-order-fixtures.js";

@@ -9,7 +9,8 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTriggerListing } from "../../src/api/trigger/trigger-listing-service.js";
+import { runOrderTracker } from "../../src/tracker/run-order-tracker.js";
+import { createTriggerListing } from "../../src/api/trigger/trigger-listing-service.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
@@ -18,8 +19,8 @@ import type { RunningServer } from "../../src/server/server.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/open-store.js";
 import { createLogger } from "../../src/server/logger.js";
-import { createShutdown } from "../../src/server/shutdown.js";
-import type { OrderChangeFeed } from "../../src/tracker/order-change-feed.js";
+import { createShutdown } from "../../src/runtime/shutdown.js";
+import type { OrderChangeFeed } from "../../src/runtime/order-change-feed.js";
 import type { OrderTracker } from "../../src/tracker/order-tracker.js";
 import { startTestServer, type LogCapture } from "../server/helpers.js";
 import { encodeOrderAccount, LO_V2, mintData, orderAddress, TOKEN } from "../tracker/fixtures/limit-order-fixtures.js";
@@ -56,9 +57,10 @@ beforeAll(async () => {
   // Wired as main wires it: feed + background tracker (stopped by the server's shutdown) + handlers.
   // The interval is long so the test drives passes with runOnce().
   const shutdown = createShutdown(createLogger("silent"));
-  const listing = startTriggerListing({ chain: new RpcSolanaChain({ url: localnet.url }), store, shutdown, trackerIntervalMs: 3_600_000 });
+  const chain = new RpcSolanaChain({ url: localnet.url });
+  const listing = createTriggerListing({ chain, store });
   feed = listing.feed;
-  tracker = listing.tracker;
+  tracker = runOrderTracker({ chain, store, feed, shutdown, intervalMs: 3_600_000 });
   ({ server, logs } = await startTestServer({ shutdown, services: { trigger: listing.handlers }, restRoutes: listing.restRoutes }));
   const defs = protoLoader.loadSync(["swapd/trigger/v1/trigger.proto"], { includeDirs: ["proto"], longs: String, enums: String, defaults: true, oneofs: true });
   const pkg = grpc.loadPackageDefinition(defs) as any;

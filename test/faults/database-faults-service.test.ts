@@ -11,7 +11,7 @@ import { NATIVE_MINT } from "../../src/core/solana/programs.js";
 import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet, type Localnet } from "../../src/localnet/start-localnet.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 import { startTcpProxy, type TcpProxy } from "../fixtures/tcp-proxy.js";
 
 const available = await postgresAvailable();

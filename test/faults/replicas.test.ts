@@ -19,7 +19,7 @@ import { startLocalnet, type Localnet } from "../../src/localnet/start-localnet.
 import { openStore, type Store } from "../../src/store/index.js";
 import type { StoredOrder } from "../../src/store/order-store.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 
 const available = await postgresAvailable();
 const schema = `swapd_replicas_${randomBytes(6).toString("hex")}`;

@@ -15,8 +15,15 @@ let logs: LogCapture;
 let grpcClient: grpc.Client;
 const MiB = 1024 * 1024;
 
+// REST routes that only answer when a body was read: the checks below happen before a handler runs.
+const echoRoutes = ["/swap/v1/swap-instructions", "/trigger/v1/createOrder"].map((path) => ({
+  method: "POST" as const,
+  path,
+  handler: () => ({ status: 200, body: { reached: path } }),
+}));
+
 beforeAll(async () => {
-  ({ server, logs } = await startTestServer());
+  ({ server, logs } = await startTestServer({ restRoutes: echoRoutes }));
   grpcClient = new grpc.Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
 });
 afterAll(async () => {

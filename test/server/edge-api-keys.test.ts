@@ -104,10 +104,10 @@ describe("API keys (API_KEYS)", () => {
     expect(basic.status).toBe(401);
     expect((await rest(fetch, server.url, "GET", "/test/whoami", { "x-api-key": KEY_A })).body).toEqual({ ok: true });
     expect((await rest(fetch, server.url, "GET", "/test/whoami", { authorization: `Bearer ${KEY_B}` })).body).toEqual({ ok: true });
-    // A Jupiter REST path: refused before its handler without a key, reaches it (a 501 placeholder here) with one.
+    // A Jupiter REST path: refused before its handler without a key, passes the key check with one (no route is given here: 404).
     const body = { inputMint: "x" };
     expect((await rest(fetch, server.url, "POST", "/trigger/v1/createOrder", {}, body)).status).toBe(401);
-    expect((await rest(fetch, server.url, "POST", "/trigger/v1/createOrder", { "x-api-key": KEY_A }, body)).status).toBe(501);
+    expect((await rest(fetch, server.url, "POST", "/trigger/v1/createOrder", { "x-api-key": KEY_A }, body)).status).toBe(404);
   });
 
   it("/healthz and /readyz stay open; /metrics needs a key (PUBLIC_METRICS defaults to false with keys)", async () => {

@@ -76,8 +76,8 @@ describe("extension points", () => {
       expect(await bad.json()).toEqual({ error: "userPublicKey: required", errorCode: "INVALID_REQUEST", code: 400 });
       const g = await fetch(`${server.url}/trigger/v1/getTriggerOrders?user=zz`);
       expect(await g.json()).toEqual({ error: "bad user zz", code: 400 });
-      // Routes not overridden keep their 501 placeholder.
-      expect((await fetch(`${server.url}/trigger/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(501);
+      // A path no route was given for is unknown.
+      expect((await fetch(`${server.url}/trigger/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(404);
 
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(503);

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 
 const forbidLitesvm = fileURLToPath(new URL("../fixtures/forbid-litesvm.mjs", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "swapd-startup-"));

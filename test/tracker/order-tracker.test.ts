@@ -18,12 +18,12 @@ import { toJupiterOrderRecord } from "../../src/core/trigger/order-record.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/open-store.js";
 import type { StoredOrder } from "../../src/store/order-store.js";
-import { OrderChangeFeed } from "../../src/tracker/order-change-feed.js";
-import type { OrderChange } from "../../src/tracker/order-change-feed.js";
+import { OrderChangeFeed } from "../../src/runtime/order-change-feed.js";
+import type { OrderChange } from "../../src/runtime/order-change-feed.js";
 import { OrderTracker } from "../../src/tracker/order-tracker.js";
 import { runOrderTracker } from "../../src/tracker/run-order-tracker.js";
 import { createLogger } from "../../src/server/logger.js";
-import { createShutdown } from "../../src/server/shutdown.js";
+import { createShutdown } from "../../src/runtime/shutdown.js";
 import { startFixtureRpcServer } from "./fixtures/fixture-rpc-server.js";
 import type { FixtureRpcServer } from "./fixtures/fixture-rpc-server.js";
 import {

@@ -1,7 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { ExecutionStatus } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { TriggerService } from "../../gen/swapd/trigger/v1/trigger_pb.js";
-import { unimplementedTriggerService } from "../unimplemented.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
 import {
   cancelOrderRequestFromMessage,
@@ -15,7 +14,7 @@ type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
 export interface TriggerServiceDeps {
   /** Shared with `triggerRestRoutes`, so both protocols share the confirmation waits; its owner closes it. */
   readonly orderEntry: TriggerOrderEntry;
-  /** The listing handlers (`startTriggerListing(...).handlers`); UNIMPLEMENTED when absent. */
+  /** The listing handlers (`createTriggerListing(...).handlers`); UNIMPLEMENTED when absent. */
   readonly getTriggerOrders?: TriggerServiceImpl["getTriggerOrders"];
   readonly watchTriggerOrders?: TriggerServiceImpl["watchTriggerOrders"];
 }
@@ -32,10 +31,9 @@ async function mapped<T>(run: () => Promise<T>): Promise<T> {
  * `swapd.trigger.v1.TriggerService`: CreateOrder, CancelOrder, CancelOrders and Execute over the
  * order entry, plus the listing handlers when given.
  */
-export function createTriggerService(deps: TriggerServiceDeps): TriggerServiceImpl {
+export function createTriggerService(deps: TriggerServiceDeps): Partial<TriggerServiceImpl> {
   const entry = deps.orderEntry;
   return {
-    ...unimplementedTriggerService,
     ...(deps.getTriggerOrders ? { getTriggerOrders: deps.getTriggerOrders } : {}),
     ...(deps.watchTriggerOrders ? { watchTriggerOrders: deps.watchTriggerOrders } : {}),
     createOrder: (request) =>

@@ -6,7 +6,7 @@ import { SnapshotEndSchema, WatchTriggerOrdersResponseSchema } from "../../gen/s
 import type { WatchTriggerOrdersRequest, WatchTriggerOrdersResponse } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import { streamShutdownKey } from "../../server/context.js";
 import type { StoredOrder } from "../../store/order-store.js";
-import type { OrderChangeFeed } from "../../tracker/order-change-feed.js";
+import type { OrderChangeFeed } from "../../runtime/order-change-feed.js";
 import { subscribeOrderChanges } from "../../tracker/order-change-subscription.js";
 import { toTriggerConnectError } from "./trigger-errors.js";
 import { triggerOrderMessage } from "./trigger-order-message.js";
