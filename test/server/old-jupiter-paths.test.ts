@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Configuration, SwapApi } from "@jup-ag/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 import { DEMO } from "../../src/localnet/demo-accounts.js";
 
 const SOL = "So11111111111111111111111111111111111111112";

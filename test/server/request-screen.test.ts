@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
-import { startSwapdProcess, type SwapdProcess } from "../fixtures/swapd-process.js";
+import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 import { DEMO } from "../../src/localnet/demo-accounts.js";
 import { DEMO_POOLS } from "../../src/localnet/demo-pools.js";
 
