@@ -129,74 +129,117 @@ function exactNumber(text: string): unknown {
 }
 
 /**
- * Whether the text may hold a number JSON.parse changes: one of 16 digits or more, or with a
- * fraction or exponent. Numbers follow `:`, `,` or `[`; text inside strings may match too, which
- * only costs the exact reading.
+ * Whether the text may hold a number JSON.parse reads as an integer other than written: one of 16
+ * digits or more, one with an exponent, or one with a fraction of zeros (`100.0`). Fractions such as
+ * a quote's `"timeTaken": 0.002` do not match, so the common request is read once, by JSON.parse.
+ * Text inside strings may match too (`"…9e3…"` in a base58 key), which only costs the exact reading.
  */
-const MAY_BE_INEXACT = /[:,[]\s*-?(?:[0-9]{16}|[0-9]+[.eE])/;
+const MAY_BE_INEXACT = /[0-9](?:[0-9]{15}|[eE][-+0-9]|\.0+(?![0-9]))/g;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Whether a MAY_BE_INEXACT match is a number token: what precedes its digits is `:`, `,` or `[` (spaces aside). */
+function startsNumber(text: string, at: number): boolean {
+  let i = at;
+  while (i > 0 && (isDigit(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 0x2d /* - */ || text.charCodeAt(i - 1) === 0x2e /* . */)) i--;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  const c = text[i - 1];
+  return c === ":" || c === "," || c === "[";
+}
+
+/** Whether the text holds a number JSON.parse may read other than written (SOL's mint, `So111…`, is no number). */
+function mayBeInexact(text: string): boolean {
+  MAY_BE_INEXACT.lastIndex = 0;
+  for (let m = MAY_BE_INEXACT.exec(text); m !== null; m = MAY_BE_INEXACT.exec(text)) {
+    if (startsNumber(text, m.index)) return true;
+    let end = m.index;
+    while (isDigit(text.charCodeAt(end))) end++;
+    MAY_BE_INEXACT.lastIndex = Math.max(end, m.index + 1);
+  }
+  return false;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof InexactNumber);
 }
 
-function integerRefusal(path: string, value: unknown, width: "32" | "64"): ValidationError | undefined {
-  const text = value instanceof InexactNumber ? value.text : typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) ? String(value) : undefined;
-  if (text === undefined) return undefined;
-  const number = Number(text);
-  // A fraction that is not an integer at all (0.125) is left to the readers, which say what is wrong with it.
-  if (!Number.isInteger(number)) return undefined;
-  const what = width === "64" ? "64-bit integers" : "integers";
-  if (/^-?[0-9]+$/.test(text)) {
-    return new ValidationError(path, "inexact_number", `the JSON number ${text} is above 2^53 and would lose precision; send ${what} as decimal strings ("${text}")`);
-  }
-  return new ValidationError(path, "inexact_number", `the JSON number ${text} is not written as an integer; send ${what} as decimal strings of digits`);
+/** A refusal found in the walk: its path segments (innermost first, joined once at the end), rule and detail. */
+interface Found {
+  readonly segments: string[];
+  readonly rule: string;
+  readonly detail: string;
 }
 
-function at(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
+function integerRefusal(value: unknown, width: "32" | "64"): Found | undefined {
+  const text = value instanceof InexactNumber ? value.text : typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) ? String(value) : undefined;
+  if (text === undefined) return undefined;
+  // A fraction that is not an integer at all (0.125) is left to the readers, which say what is wrong with it.
+  if (!Number.isInteger(Number(text))) return undefined;
+  const what = width === "64" ? "64-bit integers" : "integers";
+  const detail = /^-?[0-9]+$/.test(text)
+    ? `the JSON number ${text} is above 2^53 and would lose precision; send ${what} as decimal strings ("${text}")`
+    : `the JSON number ${text} is not written as an integer; send ${what} as decimal strings of digits`;
+  return { segments: [], rule: "inexact_number", detail };
+}
+
+/** `found` one level up: `key` (a member name) or `[i]` (an element) before its path. */
+function under(found: Found | undefined, segment: string): Found | undefined {
+  found?.segments.push(segment);
+  return found;
 }
 
 /** The first refusal in `json` (a `shape` message), depth first in document order. */
-function screenValue(shape: RequestShape, json: unknown, path: string): ValidationError | undefined {
+function screenValue(shape: RequestShape, json: unknown): Found | undefined {
   if (!isObject(json)) return undefined;
   for (const key in json) {
     const value = json[key];
     const field = shape.fields.get(key);
-    const fieldPath = at(path, key);
     if (field === undefined) {
-      const suggestion = shape.fields.has(key) ? undefined : nearMissOf(key, shape.names);
-      if (suggestion !== undefined) return new ValidationError(fieldPath, "unknown_field", `unknown field; did you mean ${suggestion}?`);
+      const suggestion = nearMissOf(key, shape.names);
+      if (suggestion !== undefined) return { segments: [key], rule: "unknown_field", detail: `unknown field; did you mean ${suggestion}?` };
       continue;
     }
     if (field === null || value === null) continue;
-    const refusal = screenField(field, value, fieldPath);
-    if (refusal) return refusal;
+    const found = under(screenField(field, value), key);
+    if (found) return found;
   }
   return undefined;
 }
 
 /** A field's value: one value, a list of them, or a map of them. */
-function screenField(field: FieldShape, value: unknown, path: string): ValidationError | undefined {
+function screenField(field: FieldShape, value: unknown): Found | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const refusal = screenOne(field, value[i], `${path}[${i}]`);
-      if (refusal) return refusal;
+      const found = under(screenOne(field, value[i]), `[${i}]`);
+      if (found) return found;
     }
     return undefined;
   }
   if (field.map && isObject(value)) {
     for (const key in value) {
-      const refusal = screenOne(field, value[key], `${path}.${key}`);
-      if (refusal) return refusal;
+      const found = under(screenOne(field, value[key]), key);
+      if (found) return found;
     }
     return undefined;
   }
-  return screenOne(field, value, path);
+  return screenOne(field, value);
 }
 
-function screenOne(field: FieldShape, value: unknown, path: string): ValidationError | undefined {
-  if (field.integer) return integerRefusal(path, value, field.integer);
-  return field.message ? screenValue(field.message, value, path) : undefined;
+function screenOne(field: FieldShape, value: unknown): Found | undefined {
+  if (field.integer) return integerRefusal(value, field.integer);
+  return field.message ? screenValue(field.message, value) : undefined;
+}
+
+/** `quoteResponse.routePlan[1].swapInfo.inAmount` from innermost-first segments. */
+function pathOf(segments: readonly string[]): string {
+  let path = "";
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const s = segments[i]!;
+    path += s.startsWith("[") || path === "" ? s : `.${s}`;
+  }
+  return path;
 }
 
 /**
@@ -207,12 +250,13 @@ function screenOne(field: FieldShape, value: unknown, path: string): ValidationE
 export function screenJsonRequest(shape: RequestShape, text: string, parsed?: unknown): ValidationError | undefined {
   let json = parsed;
   try {
-    if (MAY_BE_INEXACT.test(text)) json = parseExact(text, null, exactNumber);
+    if (mayBeInexact(text)) json = parseExact(text, null, exactNumber);
     else if (json === undefined) json = JSON.parse(text);
   } catch {
     return undefined; // not JSON: the reader's error names the problem
   }
-  return screenValue(shape, json, "");
+  const found = screenValue(shape, json);
+  return found && new ValidationError(pathOf(found.segments), found.rule, found.detail);
 }
 
 /** The refusal of a query string's parameter names, or undefined. */

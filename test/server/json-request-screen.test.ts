@@ -100,6 +100,9 @@ describe("inexact numbers", () => {
       "params.slippageBps: the JSON number 5e1 is not written as an integer; send integers as decimal strings of digits",
     );
     expect(screenJsonRequest(shape, '{"params":{"takingAmount":1.0}}')?.message).toMatch(/^params\.takingAmount: the JSON number 1\.0 /);
+    expect(screenJsonRequest(shape, '{"params":{"takingAmount": -1.5e3}}')?.message).toMatch(/^params\.takingAmount: the JSON number -1\.5e3 /);
+    // SOL's mint (a run of 42 digits inside a string) is no number; an amount string of 19 digits neither.
+    expect(screenJsonRequest(shape, '{"inputMint":"So11111111111111111111111111111111111111112","params":{"makingAmount":"1000000000000000000"}}')).toBeUndefined();
   });
 
   it("exact integers, fractions (left to the readers' own words), strings, and unknown or non-integer fields pass", () => {
