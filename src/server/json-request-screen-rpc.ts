@@ -90,6 +90,13 @@ function replay(chunks: Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncIte
   })();
 }
 
+/** A body that fails as the original did. */
+function failing(error: unknown): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+  };
+}
+
 function screenTexts(shape: RequestShape, texts: readonly string[]): ValidationError | undefined {
   for (const text of texts) {
     const refusal = screenJsonRequest(shape, text);
@@ -115,7 +122,14 @@ export function withJsonRequestScreen(handler: UniversalHandler, readMaxBytes: n
     const format = bodyFormatOf(req);
     const body = req.body;
     if (format === undefined || typeof body !== "object" || body === null || !(Symbol.asyncIterator in body)) return handler(req);
-    const { chunks, complete, rest } = await readUpTo(body as AsyncIterable<Uint8Array>, readMaxBytes);
+    let read: Awaited<ReturnType<typeof readUpTo>>;
+    try {
+      read = await readUpTo(body as AsyncIterable<Uint8Array>, readMaxBytes);
+    } catch (error) {
+      // The body failed (the client went away, a reset): connect-es meets the same failure, and answers it as always.
+      return handler({ ...req, body: failing(error) });
+    }
+    const { chunks, complete, rest } = read;
     if (complete) {
       const bytes = Buffer.concat(chunks);
       refuse(req, format === "plain" ? screenJsonRequest(shape, bytes.toString("utf8")) : screenTexts(shape, envelopedTexts(bytes)));

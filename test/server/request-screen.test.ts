@@ -136,6 +136,18 @@ describe("a near-miss field name is refused, naming both", () => {
     expect(quote).toEqual({ grpcStatus: INVALID_ARGUMENT, message: "slipageBps: unknown field; did you mean slippageBps?" });
   });
 
+  it("gRPC-web with JSON: the same refusal", async () => {
+    const data = Buffer.from(JSON.stringify({ inputMint: SOL, outputMint: USDC, amount: "1000000", slipageBps: 100 }));
+    const envelope = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), data]);
+    envelope.writeUInt32BE(data.length, 1);
+    const res = await fetch(`${swapd.url}/${QUOTE}`, { method: "POST", headers: { "content-type": "application/grpc-web+json", "x-grpc-web": "1" }, body: envelope });
+    // The status is in the headers (trailers-only answer) or in the body's trailer frame.
+    const body = Buffer.from(await res.arrayBuffer());
+    const trailer = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n${body.length > 5 ? body.subarray(5).toString() : ""}`;
+    expect(trailer).toMatch(/grpc-status: ?3\b/);
+    expect(decodeURIComponent(/grpc-message: ?([^\r\n]*)/.exec(trailer)?.[1] ?? "")).toBe("slipageBps: unknown field; did you mean slippageBps?");
+  });
+
   it("unknown, unrelated fields stay accepted (Jupiter's extras), on every protocol", async () => {
     const extras = quoteResponse({ mostReliableAmmsQuoteReport: { info: {} }, instructionVersion: "V1", scoreReport: null, swapUsdValue: "150" });
     const body = JSON.stringify({ userPublicKey: WALLET, quoteResponse: extras, someClientTag: "abc" });
