@@ -1,6 +1,6 @@
 /**
  * The JSON request screen (json-request-screen.ts) on every RPC protocol that carries JSON: Connect
- * unary (POST, and GET with `encoding=json`), Connect streaming (`application/connect+json`), gRPC
+ * unary (POST; no method here allows Connect GET), Connect streaming (`application/connect+json`), gRPC
  * (`application/grpc+json`) and gRPC-web (`application/grpc-web+json`).
  *
  * connect-es decodes a unary request before any interceptor runs, from bytes no hook sees, so the
@@ -57,14 +57,6 @@ function envelopedTexts(bytes: Buffer): string[] {
   return texts;
 }
 
-/** Connect GET: the message is the `message` query parameter (base64url with `base64=1`). */
-function getMessageText(req: UniversalServerRequest): string | undefined {
-  const query = new URL(req.url, "http://localhost").searchParams;
-  const message = query.get("message");
-  if (query.get("encoding") !== "json" || message === null || query.has("compression")) return undefined;
-  return query.get("base64") === "1" ? Buffer.from(message, "base64url").toString("utf8") : message;
-}
-
 /** The body's chunks, read up to `limit` bytes; `complete` false when it was longer (it is then not screened). */
 async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<{ chunks: Uint8Array[]; complete: boolean; rest: AsyncIterator<Uint8Array> }> {
   const chunks: Uint8Array[] = [];
@@ -114,11 +106,6 @@ export function withJsonRequestScreen(handler: UniversalHandler, readMaxBytes: n
     if (refusal !== undefined) req.contextValues?.set(jsonRequestRefusalKey, refusal);
   };
   const wrapped = async (req: UniversalServerRequest): Promise<UniversalServerResponse> => {
-    if (req.method === "GET") {
-      const text = getMessageText(req);
-      if (text !== undefined) refuse(req, screenJsonRequest(shape, text));
-      return handler(req);
-    }
     const format = bodyFormatOf(req);
     const body = req.body;
     if (format === undefined || typeof body !== "object" || body === null || !(Symbol.asyncIterator in body)) return handler(req);
