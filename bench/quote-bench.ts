@@ -76,8 +76,8 @@ async function phase(kind: Kind, service: ServiceProcess): Promise<Phase> {
   return {
     kind,
     requestsPerSecond: r.requestsPerSecond,
-    p50Ms: percentile(r.latenciesMs, 0.5),
-    p99Ms: percentile(r.latenciesMs, 0.99),
+    p50Ms: percentile(r.latenciesMs, 50),
+    p99Ms: percentile(r.latenciesMs, 99),
     rpcRoundTripsPerRequest: r.requests > 0 ? (after - before) / r.requests : Number.NaN,
     rpcRoundTripsPerSecond: (after - before) / (r.elapsedMs / 1000),
     requests: r.requests,

@@ -1,6 +1,6 @@
 /** Small order statistics for the bench (nearest-rank percentiles, medians). */
 
-/** Nearest-rank percentile of an ascending array; NaN when empty. */
+/** Nearest-rank percentile of an ascending array, `p` in percent (50 = the median); NaN when empty. */
 export function percentile(sortedAscending: ArrayLike<number>, p: number): number {
   const n = sortedAscending.length;
   if (n === 0) return Number.NaN;

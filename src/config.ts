@@ -6,6 +6,7 @@
 import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
+import { loadProgramQuoteSettings, type ProgramQuoteSettings } from "./config/program-quote-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [
@@ -27,8 +28,10 @@ export interface Config {
   readonly host: string;
   /** Listen port; 0 picks a free port. */
   readonly port: number;
-  /** Solana JSON-RPC endpoint; undefined → the embedded local chain. May hold credentials: log `redactUrl(...)`. */
+  /** Solana JSON-RPC endpoint (the first of `solanaRpcUrls`); undefined → the embedded local chain. May hold credentials: log `redactUrl(...)`. */
   readonly solanaRpcUrl: string | undefined;
+  /** Every configured endpoint in order of preference (SOLANA_RPC_URLS, or SOLANA_RPC_URL alone); empty → the embedded chain. */
+  readonly solanaRpcUrls: readonly string[];
   /** PostgreSQL URL; undefined → embedded PGlite under `dataDir`. May hold credentials. */
   readonly databaseUrl: string | undefined;
   /** Directory of the embedded database. */
@@ -39,8 +42,10 @@ export interface Config {
   readonly relayTipAccounts: readonly string[];
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
-  /** Account snapshots (`solana account --output json`) to load into the embedded chain. */
-  readonly localnetAccountsDir: string | undefined;
+  /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
+  readonly localnetAccountsDir: readonly string[] | undefined;
+  /** The program quoter (PROGRAM_QUOTED_AMMS) and the embedded chain's clock (LOCALNET_CLOCK). */
+  readonly programQuote: ProgramQuoteSettings;
   /** pino log level. */
   readonly logLevel: LogLevel;
   /** Largest accepted request body (RPC message or REST body), bytes. */
@@ -49,6 +54,14 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Timeout of one Solana RPC call, ms. */
   readonly rpcTimeoutMs: number;
+  /** An RPC endpoint answering slower than this on average is "slow": still ready and used, behind faster endpoints, ms. */
+  readonly rpcSlowMs: number;
+  /** Timeout of the readiness probe of the RPC (only when no real call succeeded in the last 10 s), ms. */
+  readonly rpcReadinessTimeoutMs: number;
+  /** How long an RPC endpoint's open circuit breaker waits before one trial call, ms. */
+  readonly rpcBreakerHalfOpenMs: number;
+  /** Retries to the RPC as a share of calls, percent. */
+  readonly rpcRetryBudgetPercent: number;
   /**
    * How long the swap path reuses mutable chain reads (recent prioritization fees, whether the
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
@@ -146,12 +159,13 @@ export function loadConfig(env: Env = process.env): Config {
 
   const host = str("HOST") ?? "127.0.0.1";
   const port = int("PORT", 8080, 0, 65535, "must be an integer 0–65535");
-  const solanaRpcUrl = url("SOLANA_RPC_URL", ["http:", "https:"]);
+  const solanaRpcUrls = rpcUrls(str, url, problems);
+  const solanaRpcUrl = solanaRpcUrls[0];
   // SWAPD_DEMO=0 (the Docker image's default): no SOLANA_RPC_URL is a mistake, not a request for the
   // embedded demo chain with its public demo key. Unset or 1: the demo runs when no RPC is given.
   const demoRaw = str("SWAPD_DEMO") ?? "1";
   if (!["0", "1", "true", "false"].includes(demoRaw)) problems.push(`SWAPD_DEMO: must be 0 or 1 (got ${JSON.stringify(demoRaw)})`);
-  else if ((demoRaw === "0" || demoRaw === "false") && str("SOLANA_RPC_URL") === undefined) {
+  else if ((demoRaw === "0" || demoRaw === "false") && str("SOLANA_RPC_URL") === undefined && str("SOLANA_RPC_URLS") === undefined) {
     problems.push("SOLANA_RPC_URL: must be set when SWAPD_DEMO=0 (set SWAPD_DEMO=1 to run the embedded demo chain instead)");
   }
   const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
@@ -162,7 +176,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
   }
   const localnetProgramsDir = str("LOCALNET_PROGRAMS_DIR");
-  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR");
+  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
+  const programQuote = loadProgramQuoteSettings(env, problems);
   const levelRaw = str("LOG_LEVEL")?.toLowerCase() ?? "info";
   let logLevel: LogLevel = "info";
   if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
@@ -170,6 +185,10 @@ export function loadConfig(env: Env = process.env): Config {
   const maxBodyBytes = int("MAX_BODY_BYTES", 1024 * 1024, 1, 2 ** 31 - 1, "must be an integer 1–2147483647 (bytes)");
   const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
   const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
+  const rpcSlowMs = int("RPC_SLOW_MS", 1_000, 1, 600_000, "must be an integer 1–600000 (ms)");
+  const rpcReadinessTimeoutMs = int("RPC_READINESS_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const rpcBreakerHalfOpenMs = int("RPC_BREAKER_HALF_OPEN_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
+  const rpcRetryBudgetPercent = int("RPC_RETRY_BUDGET_PERCENT", 10, 0, 100, "must be an integer 0–100 (percent of calls)");
   const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
   const marketsFile = str("MARKETS_FILE");
   const marketDiscoveryTtlMs = int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
@@ -221,16 +240,22 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     solanaRpcUrl,
+    solanaRpcUrls,
     databaseUrl,
     dataDir,
     lookupTables,
     relayTipAccounts,
     localnetProgramsDir,
     localnetAccountsDir,
+    programQuote,
     logLevel,
     maxBodyBytes,
     shutdownTimeoutMs,
     rpcTimeoutMs,
+    rpcSlowMs,
+    rpcReadinessTimeoutMs,
+    rpcBreakerHalfOpenMs,
+    rpcRetryBudgetPercent,
     chainStateTtlMs,
     liveSource,
     solanaWsUrl,
@@ -250,6 +275,39 @@ export function loadConfig(env: Env = process.env): Config {
     retentionMs,
     edge,
   };
+}
+
+/**
+ * SOLANA_RPC_URLS (comma-separated, in order of preference) or SOLANA_RPC_URL (one); not both, so
+ * that which endpoints are used is never a guess.
+ */
+function rpcUrls(
+  str: (name: string) => string | undefined,
+  url: (name: string, protocols: string[]) => string | undefined,
+  problems: string[],
+): string[] {
+  const list = str("SOLANA_RPC_URLS");
+  if (list === undefined) {
+    const one = url("SOLANA_RPC_URL", ["http:", "https:"]);
+    return one === undefined ? [] : [one];
+  }
+  if (str("SOLANA_RPC_URL") !== undefined) {
+    problems.push("SOLANA_RPC_URLS: set either SOLANA_RPC_URL (one endpoint) or SOLANA_RPC_URLS (several), not both");
+    return [];
+  }
+  const out: string[] = [];
+  for (const [i, raw] of list.split(",").map((part) => part.trim()).entries()) {
+    let u: URL | undefined;
+    try {
+      u = new URL(raw);
+    } catch {
+      // Reported below.
+    }
+    if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:")) {
+      problems.push(`SOLANA_RPC_URLS: entry ${i + 1} must be an http: or https: URL (got ${raw === "" ? "an empty entry" : `${u?.protocol ?? "no URL"}…`})`);
+    } else if (!out.includes(raw)) out.push(raw);
+  }
+  return out;
 }
 
 function isPublicKey(s: string): boolean {

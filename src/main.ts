@@ -2,6 +2,9 @@
  * swapd entry point: configuration → logger → chain, store, APIs → server, with graceful
  * shutdown on SIGTERM / SIGINT.
  */
+import { join } from "node:path";
+import { startProgramQuoter } from "./chain/program-quoter-start.js";
+import { ammAdapters } from "./core/amm/registry.js";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, redactUrl, type Config } from "./config.js";
 import { createLogger, type Logger } from "./server/logger.js";
@@ -16,13 +19,16 @@ import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
-import { createSwapApi } from "./api/swap/swap-api.js";
-import { DEFAULT_INTERMEDIATE_TOKENS } from "./api/quote/quote-engine.js";
+import { createSwapApi } from "./api/swap-api.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
+
+/** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
+const CHAIN_RECENT_ANSWER_MS = 10_000;
 
 /** Milliseconds since the process started, for the start-up log lines. */
 function sinceStart(): number {
@@ -38,14 +44,25 @@ async function openChain(
   config: Config,
   logger: Logger,
 ): Promise<{ chain: RpcSolanaChain; websocketUrl?: string; intermediateTokens?: readonly string[]; close(): Promise<void> }> {
-  const chainOptions = { timeoutMs: config.rpcTimeoutMs };
+  const chainOptions = {
+    timeoutMs: config.rpcTimeoutMs,
+    slowMs: config.rpcSlowMs,
+    breakerHalfOpenMs: config.rpcBreakerHalfOpenMs,
+    retryBudgetRatio: config.rpcRetryBudgetPercent / 100,
+    onEndpointEvent: (endpoint: string, event: string, detail: string) => {
+      const fields = { endpoint, event, detail };
+      if (event === "slow") logger.warn(fields, "solana rpc: endpoint slow; still in service, faster endpoints preferred");
+      else if (event === "open") logger.warn(fields, "solana rpc: endpoint failing; circuit open, calls go elsewhere or fail at once");
+      else logger.info(fields, `solana rpc: endpoint ${event === "fast" ? "fast again" : `circuit ${event}`}`);
+    },
+  };
   if (config.solanaRpcUrl) {
-    const url = redactUrl(config.solanaRpcUrl);
-    const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl });
+    const url = config.solanaRpcUrls.map((u) => redactUrl(u)).join(", ");
+    const chain = new RpcSolanaChain({ ...chainOptions, url: config.solanaRpcUrl, failoverUrls: config.solanaRpcUrls.slice(1) });
     logger.info({ phase: "chain", chain: `rpc ${url}`, ms: sinceStart() }, "chain: using the configured RPC");
     // Not awaited: an unreachable RPC must not hold up the start (requests answer UNAVAILABLE and
     // /readyz says why until it answers), but it is said at once, not at the first request.
-    void checkChainReadiness(chain, Math.min(config.rpcTimeoutMs, 5_000)).then((r) =>
+    void checkChainReadiness(chain, config.rpcReadinessTimeoutMs).then((r) =>
       r.ready
         ? logger.info({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC reachable")
         : logger.warn({ phase: "chain", chain: `rpc ${url}`, detail: r.detail }, "chain: RPC unreachable at start"),
@@ -56,6 +73,7 @@ async function openChain(
   const embedded = await startEmbeddedChain({
     ...(config.localnetProgramsDir ? { programsDir: config.localnetProgramsDir } : {}),
     ...(config.localnetAccountsDir ? { accountsDir: config.localnetAccountsDir } : {}),
+    ...(config.programQuote.localnetClock ? { clock: config.programQuote.localnetClock } : {}),
     chain: chainOptions,
   });
   logger.info(
@@ -133,6 +151,10 @@ async function startService(
     onCreating: () =>
       logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
     onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+    onBreakerChange: (reason) =>
+      reason === undefined
+        ? logger.info({ database }, "database: answering again; calls resume")
+        : logger.warn({ database, reason }, "database: known down; calls fail at once while a background probe looks for recovery"),
   });
   shutdown.hook("store", () => store.close());
   logger.info(
@@ -142,9 +164,12 @@ async function startService(
   const readiness: ReadinessCheck[] = [
     {
       name: "chain",
+      // The probe's own timeout, plus the time to judge it; a probe only runs without recent real answers.
+      timeoutMs: config.rpcReadinessTimeoutMs + 500,
       async check() {
-        const r = await checkChainReadiness(chain.chain, config.rpcTimeoutMs);
+        const r = await checkChainReadiness(chain.chain, config.rpcReadinessTimeoutMs, CHAIN_RECENT_ANSWER_MS);
         if (!r.ready) throw new Error(r.detail);
+        return r.degraded === undefined ? undefined : { degraded: r.degraded };
       },
     },
     { name: "database", check: () => store.ping() },
@@ -161,6 +186,15 @@ async function startService(
     });
   }
 
+  const programQuoter = await startProgramQuoter({
+    chain: chain.chain,
+    amms: config.programQuote.amms,
+    adapters: ammAdapters,
+    cacheDir: join(config.dataDir, "programs"),
+    refreshMs: config.programQuote.refreshMs,
+    logger,
+  });
+  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
   const swap = createSwapApi({
     chain: chain.chain,
     lookupTables: config.lookupTables,
@@ -173,6 +207,7 @@ async function startService(
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
+      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
       onError: (err, what) => logger.warn({ err }, what),
     },
   });

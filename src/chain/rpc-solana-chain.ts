@@ -19,8 +19,9 @@ import type {
 import type { AccountData } from "../core/solana/account.js";
 import { decodeMintInfo } from "../core/solana/token-accounts.js";
 import { accountFromJson, contextSlot, contextValue } from "./account-json.js";
-import { ChainError, ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
+import { ChainRpcError, ChainUnavailableError, isChainError } from "./chain-errors.js";
 import { MintAccountCache } from "./mint-account-cache.js";
+import type { EndpointHealth } from "./rpc-endpoint.js";
 import { RpcTransport } from "./rpc-transport.js";
 import type { JsonRpcAnswer, JsonRpcCall, RpcTransportOptions, RpcTransportStats } from "./rpc-transport.js";
 import type {
@@ -140,6 +141,10 @@ export class RpcSolanaChain implements SolanaChain {
     return this.transport.stats();
   }
 
+  endpointHealth(): EndpointHealth[] {
+    return this.transport.endpointHealth();
+  }
+
   /** Closes the kept-alive connections to the RPC (shutdown). */
   close(): void {
     this.transport.close();
@@ -150,7 +155,7 @@ export class RpcSolanaChain implements SolanaChain {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof ChainError) throw error;
+      if (isChainError(error)) throw error;
       if (error instanceof SolanaJSONRPCError && typeof error.code === "number") {
         throw new ChainRpcError(method, error.code, error.message, error.data);
       }
@@ -163,7 +168,7 @@ export class RpcSolanaChain implements SolanaChain {
     try {
       return run();
     } catch (error) {
-      if (error instanceof ChainError) throw error;
+      if (isChainError(error)) throw error;
       throw new ChainUnavailableError(method, `malformed answer (${(error as Error).message})`, 1, { cause: error });
     }
   }
@@ -257,7 +262,7 @@ export class RpcSolanaChain implements SolanaChain {
         try {
           return { result: await this.transport.call(c.method, c.params, { retry: true }) };
         } catch (error) {
-          if (error instanceof ChainRpcError) return { error: { code: error.code, message: error.rpcMessage, data: error.data } };
+          if (error instanceof ChainRpcError) return { error: { code: error.rpcCode, message: error.rpcMessage, data: error.data } };
           throw error;
         }
       }),

@@ -1,8 +1,9 @@
-import * as http from "node:http";
-import * as https from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ChainRpcError, ChainUnavailableError } from "./chain-errors.js";
-import { rpcCallsTotal, rpcFailuresTotal, rpcRequestsTotal } from "./rpc-metrics.js";
+import { RetryBudget } from "./retry-budget.js";
+import { RpcEndpoint } from "./rpc-endpoint.js";
+import type { AttemptResult, EndpointEvent, EndpointHealth, HttpOutcome } from "./rpc-endpoint.js";
+import { rpcCallsTotal, rpcFailuresTotal, rpcRequestsTotal, rpcRetriesRefusedTotal } from "./rpc-metrics.js";
 import { backoffDelayMs } from "./retry-backoff.js";
 import { retryAfterMs } from "./retry-after.js";
 import type { BackoffPolicy } from "./retry-backoff.js";
@@ -18,7 +19,10 @@ export type JsonRpcAnswer =
   | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
 
 export interface RpcTransportOptions {
+  /** The endpoint used first. */
   readonly url: string;
+  /** Further endpoints, in order of preference: used when the ones before are down (breaker open) or slow. */
+  readonly failoverUrls?: readonly string[];
   /** Budget of one call, retries and backoff included (ms). Default 10 000. */
   readonly timeoutMs?: number;
   /** Budget of one HTTP attempt (ms), capped by what is left of `timeoutMs`. Default 5 000. */
@@ -29,6 +33,14 @@ export interface RpcTransportOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Jitter source, injectable for tests. */
   readonly random?: () => number;
+  /** An endpoint whose successful answers average above this is "slow" (still used, behind faster ones), ms. Default 1 000. */
+  readonly slowMs?: number;
+  /** How long an endpoint's open breaker waits before one trial call, ms. Default 2 000. */
+  readonly breakerHalfOpenMs?: number;
+  /** Retries allowed per call on average (a share of the calls; 10 saved for bursts). Default 0.1. */
+  readonly retryBudgetRatio?: number;
+  /** Told when an endpoint turns slow or fast again, or its breaker opens, half-opens or closes (e.g. for a log line). */
+  readonly onEndpointEvent?: (endpoint: string, event: EndpointEvent, detail: string) => void;
 }
 
 export interface RequestOptions {
@@ -46,20 +58,12 @@ export interface RpcTransportStats {
   readonly roundTripsByMethod: Readonly<Record<string, number>>;
 }
 
-/** One HTTP exchange's outcome before it is judged: a status and body, or why there is none. */
-type HttpOutcome =
-  | { status: number; text: string; retryAfter: string | undefined }
-  | { failure: "timeout" }
-  | { failure: "network"; detail: string };
-
-type AttemptResult =
-  | { ok: true; text: string; json: unknown }
-  | { ok: false; retryable: boolean; reason: string; metricReason: string; retryAfterMs?: number };
-
 /**
- * The one HTTP path to the Solana RPC: JSON-RPC over POST (single or batch), per-attempt and
- * per-call timeouts, bounded jittered retries for reads, round-trip counting (in-process and as
- * prom-client metrics). Failures end as `ChainUnavailableError`, node errors as `ChainRpcError`.
+ * The one HTTP path to the Solana RPC: JSON-RPC over POST (single or batch) to one or several
+ * endpoints (each with its circuit breaker and speed, rpc-endpoint.ts), per-attempt and per-call
+ * timeouts, failover, bounded jittered retries for reads within a retry budget, round-trip counting
+ * (in-process and as prom-client metrics). Failures end as `ChainUnavailableError`, node errors as
+ * `ChainRpcError`.
  */
 export class RpcTransport {
   readonly url: string;
@@ -73,10 +77,11 @@ export class RpcTransport {
   private roundTrips = 0;
   private calls = 0;
   private readonly byMethod: Record<string, number> = {};
-  private readonly target: URL;
-  private readonly client: typeof http | typeof https;
-  /** Keep-alive: the hot path sends a request per swap; a new connection each time costs more than the request. */
-  private readonly agent: http.Agent;
+  /** In order of preference. */
+  private readonly endpoints: readonly RpcEndpoint[];
+  private readonly retryBudget: RetryBudget;
+  /** With several endpoints, a slow one gets no traffic: a light probe now and then tells when it is fast again. */
+  private readonly slowRecheck: NodeJS.Timeout | undefined;
 
   constructor(options: RpcTransportOptions) {
     this.url = options.url;
@@ -86,18 +91,32 @@ export class RpcTransport {
     this.backoff = options.backoff ?? { baseMs: 100, maxMs: 2_000 };
     this.headers = { "content-type": "application/json", ...options.headers };
     this.random = options.random ?? Math.random;
-    this.target = new URL(options.url);
-    this.client = this.target.protocol === "https:" ? https : http;
-    this.agent = new this.client.Agent({ keepAlive: true });
+    const settings = {
+      slowMs: options.slowMs ?? 1_000,
+      halfOpenAfterMs: options.breakerHalfOpenMs ?? 2_000,
+      ...(options.onEndpointEvent === undefined ? {} : { onEvent: options.onEndpointEvent }),
+    };
+    this.endpoints = [options.url, ...(options.failoverUrls ?? [])].map((url, i) => new RpcEndpoint(url, i, settings));
+    this.retryBudget = new RetryBudget(options.retryBudgetRatio ?? 0.1, 10);
+    if (this.endpoints.length > 1) {
+      this.slowRecheck = setInterval(() => this.recheckSlowEndpoints(), SLOW_RECHECK_MS);
+      this.slowRecheck.unref();
+    }
   }
 
   stats(): RpcTransportStats {
     return { roundTrips: this.roundTrips, calls: this.calls, roundTripsByMethod: { ...this.byMethod } };
   }
 
+  /** Each endpoint's breaker, speed and last success (readiness, diagnostics). */
+  endpointHealth(): EndpointHealth[] {
+    return this.endpoints.map((e) => e.health());
+  }
+
   /** Closes the kept-alive connections (shutdown); a later call opens new ones. */
   close(): void {
-    this.agent.destroy();
+    clearInterval(this.slowRecheck);
+    for (const endpoint of this.endpoints) endpoint.close();
   }
 
   /** One JSON-RPC call; a node error becomes `ChainRpcError`. */
@@ -147,23 +166,43 @@ export class RpcTransport {
     return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
   };
 
+  /**
+   * Sends `body` to the best endpoint in service, retrying reads (on the next endpoint when there
+   * is one) within the call's budget, `maxRetries` and the retry budget. With every breaker open,
+   * fails at once without a request.
+   */
   private async post(body: unknown, label: string, methods: readonly string[], options: RequestOptions): Promise<{ text: string; json: unknown }> {
     const text = JSON.stringify(body);
     const budget = options.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + budget;
     const maxAttempts = options.retry ? this.maxRetries + 1 : 1;
+    const failedOn = new Set<RpcEndpoint>();
     let attempts = 0;
     let reason = `no attempt within ${budget} ms`;
+    this.retryBudget.earn();
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
+      const sent = await this.attemptOnBestEndpoint(text, label, methods, Math.min(this.attemptTimeoutMs, remaining), failedOn);
+      if (sent === undefined) {
+        reason = attempts === 0 ? `circuit open for every endpoint (${this.lastFailures()})` : `${reason}; then every endpoint's circuit open`;
+        break;
+      }
       attempts += 1;
-      this.count(label, methods);
-      const result = await this.attempt(text, Math.min(this.attemptTimeoutMs, remaining));
+      const { result, endpoint } = sent;
       if (result.ok) return result;
+      failedOn.add(endpoint);
       reason = result.reason;
       rpcFailuresTotal.inc({ method: label, reason: result.metricReason });
       if (!result.retryable || attempts >= maxAttempts) break;
+      // Failing over to an endpoint this call has not tried is free and immediate (it adds no load
+      // to the failing one); another try on one that failed spends the retry budget and backs off.
+      if (this.endpoints.some((e) => !failedOn.has(e) && e.inService)) continue;
+      if (!this.retryBudget.spend()) {
+        rpcRetriesRefusedTotal.inc();
+        reason += " (retry budget spent)";
+        break;
+      }
       // The node's own Retry-After (429 / 503) wins over the backoff; if it does not fit in what is
       // left of the budget, fail now with a clear reason instead of retrying too early.
       const delay = result.retryAfterMs ?? backoffDelayMs(this.backoff, attempts - 1, this.random);
@@ -176,6 +215,40 @@ export class RpcTransport {
     throw new ChainUnavailableError(label, reason, attempts);
   }
 
+  /** One attempt on the first endpoint that takes it: fast before slow before open, those that failed this call last. */
+  private async attemptOnBestEndpoint(
+    text: string,
+    label: string,
+    methods: readonly string[],
+    timeoutMs: number,
+    failedOn: ReadonlySet<RpcEndpoint>,
+  ): Promise<{ result: AttemptResult; endpoint: RpcEndpoint } | undefined> {
+    const order = this.endpoints
+      .filter((e) => e.inService)
+      .sort((a, b) => Number(failedOn.has(a)) - Number(failedOn.has(b)) || a.rank - b.rank);
+    for (const endpoint of order) {
+      const result = await endpoint.attempt(text, this.headers, timeoutMs, (outcome) => {
+        this.count(label, methods);
+        return judge(outcome, timeoutMs);
+      });
+      if (result !== undefined) return { result, endpoint };
+    }
+    return undefined;
+  }
+
+  private lastFailures(): string {
+    return this.endpoints.map((e) => `${e.label}: ${e.health().lastFailure ?? "no failure seen"}`).join("; ");
+  }
+
+  private recheckSlowEndpoints(): void {
+    const probe = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "getHealth", params: [] });
+    for (const endpoint of this.endpoints) {
+      if (!endpoint.slow || !endpoint.inService) continue;
+      // The answer only feeds the endpoint's speed and breaker; its failure is the breaker's to count.
+      void endpoint.attempt(probe, this.headers, this.attemptTimeoutMs, (outcome) => judge(outcome, this.attemptTimeoutMs));
+    }
+  }
+
   private count(label: string, methods: readonly string[]): void {
     this.roundTrips += 1;
     this.calls += methods.length;
@@ -183,62 +256,27 @@ export class RpcTransport {
     rpcRequestsTotal.inc({ method: label });
     for (const method of methods) rpcCallsTotal.inc({ method });
   }
+}
 
-  private async attempt(body: string, timeoutMs: number): Promise<AttemptResult> {
-    const outcome = await this.exchange(body, timeoutMs);
-    if ("failure" in outcome) {
-      return outcome.failure === "timeout"
-        ? { ok: false, retryable: true, reason: `no answer within ${timeoutMs} ms`, metricReason: "timeout" }
-        : { ok: false, retryable: true, reason: `network error (${outcome.detail})`, metricReason: "network" };
-    }
-    const { status, text } = outcome;
-    const retryAfter = retryAfterMs(outcome.retryAfter);
-    const wait = retryAfter === undefined ? {} : { retryAfterMs: retryAfter };
-    if (status === 429) return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429", ...wait };
-    if (status >= 500) return { ok: false, retryable: true, reason: `HTTP ${status}`, metricReason: "http_5xx", ...wait };
-    if (status < 200 || status >= 300) return { ok: false, retryable: false, reason: `HTTP ${status}`, metricReason: "http_4xx" };
-    try {
-      return { ok: true, text, json: JSON.parse(text) as unknown };
-    } catch {
-      return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
-    }
+/** How often a slow endpoint (with faster ones serving) is probed to learn it is fast again, ms. */
+const SLOW_RECHECK_MS = 5_000;
+
+/** An HTTP outcome as an attempt's result: retryable or not, and why. */
+function judge(outcome: HttpOutcome, timeoutMs: number): AttemptResult {
+  if ("failure" in outcome) {
+    return outcome.failure === "timeout"
+      ? { ok: false, retryable: true, reason: `no answer within ${timeoutMs} ms`, metricReason: "timeout" }
+      : { ok: false, retryable: true, reason: `network error (${outcome.detail})`, metricReason: "network" };
   }
-
-  /** One POST over the keep-alive agent, abandoned (socket destroyed) after `timeoutMs`. Never rejects. */
-  private exchange(body: string, timeoutMs: number): Promise<HttpOutcome> {
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (outcome: HttpOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const request = this.client.request(
-        this.target,
-        {
-          method: "POST",
-          agent: this.agent,
-          headers: { ...this.headers, "content-length": Buffer.byteLength(body) },
-        },
-        (response) => {
-          response.setEncoding("utf8");
-          let text = "";
-          response.on("data", (chunk: string) => {
-            text += chunk;
-          });
-          response.on("end", () => settle({ status: response.statusCode ?? 0, text, retryAfter: response.headers["retry-after"] }));
-          response.on("error", (error: NodeJS.ErrnoException) => settle({ failure: "network", detail: error.code ?? error.message }));
-          // Closed without "end" (and without an error on some Node versions): the answer is cut short.
-          response.on("close", () => settle({ failure: "network", detail: "connection closed mid-answer" }));
-        },
-      );
-      const timer = setTimeout(() => {
-        settle({ failure: "timeout" });
-        request.destroy();
-      }, timeoutMs);
-      request.on("error", (error: NodeJS.ErrnoException) => settle({ failure: "network", detail: error.code ?? error.message }));
-      request.end(body);
-    });
+  const { status, text } = outcome;
+  const retryAfter = retryAfterMs(outcome.retryAfter);
+  const wait = retryAfter === undefined ? {} : { retryAfterMs: retryAfter };
+  if (status === 429) return { ok: false, retryable: true, reason: "HTTP 429 Too Many Requests", metricReason: "http_429", ...wait };
+  if (status >= 500) return { ok: false, retryable: true, reason: `HTTP ${status}`, metricReason: "http_5xx", ...wait };
+  if (status < 200 || status >= 300) return { ok: false, retryable: false, reason: `HTTP ${status}`, metricReason: "http_4xx" };
+  try {
+    return { ok: true, text, json: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
   }
 }

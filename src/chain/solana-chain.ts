@@ -11,6 +11,7 @@ import type {
 } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import type { MintAccountCache } from "./mint-account-cache.js";
+import type { EndpointHealth } from "./rpc-endpoint.js";
 import type { RpcTransportStats } from "./rpc-transport.js";
 
 export interface LatestBlockhash {
@@ -125,6 +126,8 @@ export interface SolanaChain {
   ): Promise<Map<string, AddressLookupTableAccount | null>>;
   /** `getHealth` + `getSlot` in one request, within `timeoutMs`, never throwing. */
   checkHealth(timeoutMs?: number): Promise<ChainHealth>;
+  /** Each RPC endpoint's circuit breaker, speed and last successful answer. */
+  endpointHealth(): EndpointHealth[];
   /** Round trips (HTTP requests) and calls sent so far by this instance. */
   stats(): RpcTransportStats;
 }

@@ -21,6 +21,12 @@ const BLOCKHASH_VALIDITY_BLOCKS = 150;
 const SLOT_HASHES_KEPT = 150;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
 
+/** Where the embedded chain's clock starts. */
+export interface LocalChainClock {
+  readonly slot: number;
+  readonly unixTimestamp: bigint;
+}
+
 /**
  * The embedded chain: a LiteSVM instance plus what a validator's RPC needs and LiteSVM lacks —
  * advancing slots and blockhashes (one slot per landed transaction), a window of valid blockhashes,
@@ -37,12 +43,20 @@ export class LocalChain {
   private readonly history = new TransactionHistory();
   private readonly writeListeners = new Set<(keys: readonly PublicKey[], slot: number) => void>();
 
-  constructor() {
+  /** Seconds added to the wall clock for the Clock sysvar (0: the chain's time is now). */
+  private readonly unixTimeOffset: number;
+
+  /**
+   * `clock` starts the chain at a given slot and time (snapshots of oracle-priced pools only swap
+   * near the slot they were taken at); time then runs with the wall clock, one slot per landed transaction.
+   */
+  constructor(clock?: LocalChainClock) {
+    this.unixTimeOffset = clock ? Number(clock.unixTimestamp) - Math.floor(Date.now() / 1000) : 0;
     // Blockhash validity is checked here (a window of recent hashes) instead of by LiteSVM,
     // which accepts only its single latest blockhash.
     this.svm = new LiteSVM().withNativeMints().withBlockhashCheck(false);
     writeAccount(this.svm, this.faucet.publicKey, { lamports: FAUCET_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId });
-    this.enterSlot(1);
+    this.enterSlot(clock?.slot ?? 1);
   }
 
   get slot(): number {
@@ -70,7 +84,7 @@ export class LocalChain {
     this.svm.warpToSlot(BigInt(slot));
     this.svm.expireBlockhash();
     const clock = this.svm.getClock();
-    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
+    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000) + this.unixTimeOffset);
     this.svm.setClock(clock);
     const blockhash = this.svm.latestBlockhash();
     this.validBlockhashes.set(blockhash, slot + BLOCKHASH_VALIDITY_BLOCKS);

@@ -1,6 +1,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { LocalChain } from "./local-chain.js";
+import type { LocalChainClock } from "./local-chain.js";
 import type { AccountInput } from "./svm-accounts.js";
 import { startRpcServer } from "./rpc-server.js";
 import type { LocalnetRpcStats } from "./rpc-server.js";
@@ -9,8 +10,10 @@ import { loadAccountsDir, loadProgramsDir } from "./snapshots.js";
 export interface LocalnetOptions {
   /** Folder(s) of `<programId>.so` files (env `LOCALNET_PROGRAMS_DIR`); a later folder's file wins. */
   readonly programsDir?: string | readonly string[];
-  /** Folder of `solana account --output json` snapshots (env `LOCALNET_ACCOUNTS_DIR`). */
-  readonly accountsDir?: string;
+  /** Folder(s) of `solana account --output json` snapshots (env `LOCALNET_ACCOUNTS_DIR`, comma-separated); a later folder's file wins. */
+  readonly accountsDir?: string | readonly string[];
+  /** The slot and time the chain starts at (env `LOCALNET_CLOCK=<slot>:<unix time>`); default slot 1, now. */
+  readonly clock?: LocalChainClock;
   /** 0 (default) picks a free port. */
   readonly port?: number;
   readonly host?: string;
@@ -35,11 +38,9 @@ export interface Localnet {
 
 /** Starts LiteSVM behind a loopback JSON-RPC server, loading programs and accounts first. */
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
-  const chain = new LocalChain();
-  for (const dir of typeof options.programsDir === "string" ? [options.programsDir] : options.programsDir ?? []) {
-    await loadProgramsDir(chain, dir);
-  }
-  if (options.accountsDir) await loadAccountsDir(chain, options.accountsDir);
+  const chain = new LocalChain(options.clock);
+  for (const dir of folders(options.programsDir)) await loadProgramsDir(chain, dir);
+  for (const dir of folders(options.accountsDir)) await loadAccountsDir(chain, dir);
   const host = options.host ?? "127.0.0.1";
   const server = await startRpcServer(chain, options.port ?? 0, host);
   const url = `http://${host}:${server.port}`;
@@ -55,4 +56,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     setStreamsDown: (down) => server.setStreamsDown(down),
     close: () => server.close(),
   };
+}
+
+function folders(option: string | readonly string[] | undefined): readonly string[] {
+  return typeof option === "string" ? [option] : option ?? [];
 }

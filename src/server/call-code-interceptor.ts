@@ -1,11 +1,14 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { DatabaseUnavailableError } from "../store/database-errors.js";
+import type { CallInfo } from "./context.js";
 import { callInfoKey } from "./context.js";
+import { logUnexpected, toConnectError } from "./error-mapping.js";
 
 /**
- * Records the code of calls that reach a handler in their CallInfo, including errors thrown
- * inside streams, and logs handler failures (INTERNAL, UNKNOWN) with their request id.
+ * The one place Connect calls (gRPC, gRPC-web, Connect) turn errors into answers: whatever a
+ * handler throws — also inside a stream — becomes its Connect error by the table in
+ * `error-mapping.ts`, the call's code is recorded in its CallInfo, and server faults (INTERNAL,
+ * UNKNOWN) are logged with the request id.
  */
 export function createCallCodeInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
@@ -20,20 +23,21 @@ export function createCallCodeInterceptor(logger: Logger): Interceptor {
           try {
             yield* inner;
           } catch (e) {
-            if (info) info.code = ConnectError.from(e).code;
-            throw e;
+            throw answered(e, info, logger);
           }
         })(),
       };
-    } catch (thrown) {
-      // Handlers map database faults themselves; this is the net for any that does not: UNAVAILABLE, never INTERNAL.
-      const e = thrown instanceof DatabaseUnavailableError ? new ConnectError(thrown.message, Code.Unavailable, undefined, undefined, thrown) : thrown;
-      const err = ConnectError.from(e);
-      if (info) info.code = err.code;
-      if (err.code === Code.Internal || err.code === Code.Unknown) {
-        logger.error({ err: e, requestId: info?.requestId, procedure: info?.procedure }, "handler failed");
-      }
-      throw e;
+    } catch (e) {
+      throw answered(e, info, logger);
     }
   };
+}
+
+function answered(thrown: unknown, info: CallInfo | undefined, logger: Logger): ConnectError {
+  const err = toConnectError(thrown);
+  if (info) info.code = err.code;
+  if (err.code === Code.Internal || err.code === Code.Unknown) {
+    logUnexpected(logger, thrown, { requestId: info?.requestId, procedure: info?.procedure });
+  }
+  return err;
 }

@@ -1,11 +1,13 @@
 /**
  * Serves a request on the REST router: 404 / 405 (+ `Allow`) when no route matches, the JSON
- * body read for POST/PUT/PATCH, RestError → its Jupiter-style body, anything else → 500.
+ * body read for POST/PUT/PATCH, RestError → its Jupiter-style body, and — the one place REST
+ * handlers' errors are answered — anything else by the table in `error-mapping.ts` in the route's
+ * error form (uncoded errors: 500 and a log line).
  */
 import type { Logger } from "pino";
-import { DatabaseUnavailableError } from "../store/database-errors.js";
 import type { CallInfo } from "./context.js";
-import { readJsonBody, RestError, screenQuery, restError, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
+import { errorCodeOf, logUnexpected, toRestErrorResponse } from "./error-mapping.js";
+import { readJsonBody, RestError, restError, screenQuery, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
 
 export interface RestDispatchOptions {
   readonly rest: RestRouter;
@@ -39,12 +41,9 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
           out = e.toResponse();
           // HTTP/1.1: don't keep a connection whose unread body is still arriving (h2 streams are reset instead).
           if (e.status === 413 && req.httpVersion !== "2.0") res.setHeader("connection", "close");
-        } else if (e instanceof DatabaseUnavailableError) {
-          // Routes map it themselves; this is the net for any that does not: 503, never 500.
-          out = restError(503, "database unavailable", { cause: e.message, errorCode: DatabaseUnavailableError.code });
         } else {
-          logger.error({ err: e, requestId: info.requestId, procedure: info.procedure }, "REST handler failed");
-          out = restError(500, "internal error");
+          if (errorCodeOf(e) === "INTERNAL") logUnexpected(logger, e, info);
+          out = toRestErrorResponse(e, route.errors);
         }
       }
     }

@@ -7,6 +7,7 @@ import type http from "node:http";
 import type http2 from "node:http2";
 import type { ValidationError } from "../core/validation-error.js";
 import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
+import type { RestErrorForm } from "./error-mapping.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -44,6 +45,8 @@ export interface RestRoute {
    * before the handler runs (json-request-screen.ts).
    */
   readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
+  /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
+  readonly errors?: RestErrorForm;
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */

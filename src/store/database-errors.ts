@@ -1,18 +1,19 @@
+import { SwapdError } from "../core/swapd-error.js";
+
 /**
  * Database trouble that is not the request's fault: the server is unreachable, refused or dropped the
- * connection, did not answer in time, or is shutting down. The API maps it once to UNAVAILABLE /
- * HTTP 503 with the code `DATABASE_UNAVAILABLE` (never INTERNAL / 500): the caller may retry, and
- * the pool opens new connections on its own once the database is back.
+ * connection, did not answer in time, or is shutting down. Coded `DATABASE_UNAVAILABLE` (UNAVAILABLE /
+ * HTTP 503, never INTERNAL / 500), so the server recognises it without knowing the store: the caller
+ * may retry, and the pool opens new connections on its own once the database is back.
  */
-export class DatabaseUnavailableError extends Error {
+export class DatabaseUnavailableError extends SwapdError<"DATABASE_UNAVAILABLE"> {
   override readonly name = "DatabaseUnavailableError";
-  static readonly code = "DATABASE_UNAVAILABLE";
   constructor(
     /** What went wrong, e.g. `connection refused`, `no answer within 2000 ms`. */
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`${DatabaseUnavailableError.code}: the database is unavailable (${reason}); retry later`, options);
+    super("DATABASE_UNAVAILABLE", { reason }, `DATABASE_UNAVAILABLE: the database is unavailable (${reason}); retry later`, options);
   }
 }
 
@@ -73,4 +74,15 @@ export function asDatabaseError(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError) return error;
   const reason = connectionFaultReason(error);
   return reason === undefined ? error : new DatabaseUnavailableError(reason, { cause: error });
+}
+
+/** Unavailable reasons that say nothing about the link: the server answered, or the store was closed. */
+const NOT_LINK_FAULTS = new Set(["statement timeout", "the store is closed"]);
+
+/**
+ * Whether `error` shows the database unreachable (no connection, no answer, refused, lost): the
+ * faults that open the breaker. A statement timeout is the server answering, not a dead link.
+ */
+export function isLinkFault(error: unknown): error is DatabaseUnavailableError {
+  return error instanceof DatabaseUnavailableError && !NOT_LINK_FAULTS.has(error.reason);
 }

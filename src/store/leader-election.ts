@@ -37,78 +37,93 @@ function lockKey(role: string, schema: string): string {
 }
 
 export function electLeader(options: LeaderElectionOptions): Leadership {
-  const listeners: Array<(leader: boolean) => void> = [];
-  let client: pg.Client | undefined;
-  let key: string | undefined;
-  let leader = false;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+  return new AdvisoryLockLeadership(options);
+}
 
-  const setLeader = (value: boolean) => {
-    if (value === leader) return;
-    leader = value;
-    options.logger?.info({ role: options.role, leader: value }, value ? "became leader" : "no longer leader");
-    for (const listener of listeners) listener(value);
-  };
-  const drop = (current: pg.Client | undefined) => {
-    if (current === undefined || current !== client) return;
-    client = undefined;
+/** The lock's holder on a dedicated session, tried (or checked, when leading) every `checkIntervalMs`. */
+class AdvisoryLockLeadership implements Leadership {
+  private readonly listeners: Array<(leader: boolean) => void> = [];
+  private client: pg.Client | undefined;
+  private key: string | undefined;
+  private leader = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly options: LeaderElectionOptions) {
+    this.tick();
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  onChange(listener: (leader: boolean) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+    const current = this.client;
+    this.client = undefined;
+    this.setLeader(false);
+    // Ending the session releases the advisory lock at once.
+    await current?.end().catch(() => undefined);
+  }
+
+  private setLeader(value: boolean): void {
+    if (value === this.leader) return;
+    this.leader = value;
+    this.options.logger?.info({ role: this.options.role, leader: value }, value ? "became leader" : "no longer leader");
+    for (const listener of this.listeners) listener(value);
+  }
+
+  private drop(current: pg.Client | undefined): void {
+    if (current === undefined || current !== this.client) return;
+    this.client = undefined;
     current.end().catch(() => undefined);
-    setLeader(false);
-  };
+    this.setLeader(false);
+  }
 
-  const attempt = async () => {
-    let current = client;
+  /** A session with the lock key of this schema; a new one when there is none. */
+  private async session(): Promise<pg.Client> {
+    if (this.client !== undefined) return this.client;
+    const current = this.options.newClient();
+    current.on("error", () => this.drop(current));
+    current.on("end", () => this.drop(current));
+    this.client = current;
+    await current.connect();
+    const [row] = (await current.query<{ schema: string }>("SELECT current_schema() AS schema")).rows;
+    this.key = lockKey(this.options.role, row?.schema ?? "");
+    return current;
+  }
+
+  private async attempt(): Promise<void> {
+    let current = this.client;
     try {
-      if (current === undefined) {
-        current = options.newClient();
-        const connecting = current;
-        current.on("error", () => drop(connecting));
-        current.on("end", () => drop(connecting));
-        client = current;
-        await current.connect();
-        const [row] = (await current.query<{ schema: string }>("SELECT current_schema() AS schema")).rows;
-        key = lockKey(options.role, row?.schema ?? "");
-      }
-      if (!leader) {
-        const [row] = (await current.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [key])).rows;
-        setLeader(row?.ok === true);
+      current = await this.session();
+      if (!this.leader) {
+        const [row] = (await current.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [this.key])).rows;
+        this.setLeader(row?.ok === true);
       } else {
         // The lock lives as long as this session: a session that answers still holds it.
         await current.query("SELECT 1");
       }
     } catch (error) {
-      if (leader) options.logger?.warn({ err: error, role: options.role }, "leader connection failed");
-      drop(current);
+      if (this.leader) this.options.logger?.warn({ err: error, role: this.options.role }, "leader connection failed");
+      this.drop(current ?? this.client);
     }
-  };
+  }
 
-  const tick = () => {
-    running = attempt().finally(() => {
-      running = undefined;
-      if (!closed) {
-        timer = setTimeout(tick, options.checkIntervalMs);
-        timer.unref();
+  private tick(): void {
+    this.running = this.attempt().finally(() => {
+      this.running = undefined;
+      if (!this.closed) {
+        this.timer = setTimeout(() => this.tick(), this.options.checkIntervalMs);
+        this.timer.unref();
       }
     });
-  };
-  tick();
-
-  return {
-    isLeader: () => leader,
-    onChange(listener) {
-      listeners.push(listener);
-    },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await running;
-      const current = client;
-      client = undefined;
-      setLeader(false);
-      // Ending the session releases the advisory lock at once.
-      await current?.end().catch(() => undefined);
-    },
-  };
+  }
 }

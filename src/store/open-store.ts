@@ -21,6 +21,8 @@ export interface OpenStoreOptions {
   readonly schema?: string;
   /** PostgreSQL: connect, statement and answer timeout (ms); default 5000 (postgres-db.ts). */
   readonly timeoutMs?: number;
+  /** PostgreSQL: told when the database becomes known down (the fault) and when it answers again (`undefined`). */
+  readonly onBreakerChange?: (openReason: string | undefined) => void;
   /** Called before the embedded database is created in a new `dataDir` (it takes seconds; start-up says so). */
   readonly onCreating?: () => void;
   /** Called once the database is open, before the migrations run (start-up logs one line per phase). */
@@ -65,6 +67,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       connectionString: options.databaseUrl,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.onBreakerChange === undefined ? {} : { onBreakerChange: options.onBreakerChange }),
     });
   } else if (options.databaseUrl !== undefined) {
     throw new Error("databaseUrl must be a postgres:// or postgresql:// URL");

@@ -44,74 +44,85 @@ function isOrderChange(value: unknown): value is OrderChange {
 }
 
 export function startPostgresOrderChangeRelay(options: OrderChangeRelayOptions): OrderChangeRelay {
-  let client: pg.Client | undefined;
-  let channel: string | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  return new PostgresOrderChangeRelay(options);
+}
 
-  const reconnectLater = () => {
-    if (closed || timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void listen();
-    }, options.reconnectMs);
-    timer.unref();
-  };
-  const drop = (current: pg.Client) => {
-    if (current !== client) return;
-    client = undefined;
-    current.end().catch(() => undefined);
-    reconnectLater();
-  };
+/** LISTEN on a dedicated session (reopened after `reconnectMs` when it fails), NOTIFY through the pool. */
+class PostgresOrderChangeRelay implements OrderChangeRelay {
+  readonly ready: Promise<void>;
+  private markReady: () => void = () => undefined;
+  private client: pg.Client | undefined;
+  private channel: string | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
 
-  const listen = async () => {
-    const current = options.newClient();
-    client = current;
-    current.on("error", () => drop(current));
-    current.on("end", () => drop(current));
-    current.on("notification", (message) => {
-      if (message.channel !== channel || message.payload === undefined) return;
-      try {
-        const change: unknown = JSON.parse(message.payload);
-        if (isOrderChange(change)) options.feed.publish({ maker: change.maker, orderKey: change.orderKey });
-      } catch {
-        // Not ours; ignore.
-      }
+  constructor(private readonly options: OrderChangeRelayOptions) {
+    this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
+    void this.listen();
+  }
+
+  publish(change: OrderChange): void {
+    const channel = this.channel;
+    if (channel === undefined) {
+      this.options.feed.publish(change);
+      return;
+    }
+    this.options.sql.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]).catch((error: unknown) => {
+      // Other replicas miss this one; this process's watchers still see it.
+      this.options.logger?.warn({ err: error }, "order change relay: NOTIFY failed; delivered locally only");
+      this.options.feed.publish(change);
     });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const current = this.client;
+    this.client = undefined;
+    await current?.end().catch(() => undefined);
+  }
+
+  private reconnectLater(): void {
+    if (this.closed || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.listen();
+    }, this.options.reconnectMs);
+    this.timer.unref();
+  }
+
+  private drop(current: pg.Client): void {
+    if (current !== this.client) return;
+    this.client = undefined;
+    current.end().catch(() => undefined);
+    this.reconnectLater();
+  }
+
+  private hear(message: pg.Notification): void {
+    if (message.channel !== this.channel || message.payload === undefined) return;
+    try {
+      const change: unknown = JSON.parse(message.payload);
+      if (isOrderChange(change)) this.options.feed.publish({ maker: change.maker, orderKey: change.orderKey });
+    } catch {
+      // Not ours; ignore.
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const current = this.options.newClient();
+    this.client = current;
+    current.on("error", () => this.drop(current));
+    current.on("end", () => this.drop(current));
+    current.on("notification", (message) => this.hear(message));
     try {
       await current.connect();
       const [row] = (await current.query<{ schema: string }>("SELECT current_schema() AS schema")).rows;
-      channel = channelOf(row?.schema ?? "");
-      await current.query(`LISTEN ${channel}`);
-      markReady();
+      this.channel = channelOf(row?.schema ?? "");
+      await current.query(`LISTEN ${this.channel}`);
+      this.markReady();
     } catch (error) {
-      options.logger?.warn({ err: error }, "order change relay: could not listen; retrying");
-      drop(current);
+      this.options.logger?.warn({ err: error }, "order change relay: could not listen; retrying");
+      this.drop(current);
     }
-  };
-  void listen();
-
-  return {
-    ready,
-    publish(change) {
-      if (channel === undefined) {
-        options.feed.publish(change);
-        return;
-      }
-      options.sql.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]).catch((error: unknown) => {
-        // Other replicas miss this one; this process's watchers still see it.
-        options.logger?.warn({ err: error }, "order change relay: NOTIFY failed; delivered locally only");
-        options.feed.publish(change);
-      });
-    },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => undefined);
-    },
-  };
+  }
 }

@@ -46,6 +46,8 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
       lite.transaction((tx) => fn(executorOf(tx))).catch((error: unknown) => {
         throw asDatabaseError(error);
       }),
+    // In process: there is no link to lose.
+    knownDown: () => false,
     close: () => lite.close(),
   };
 }

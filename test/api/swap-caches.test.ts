@@ -8,7 +8,7 @@ import { ASSOCIATED_TOKEN_PROGRAM_ID, AccountLayout, MintLayout, NATIVE_MINT, TO
 import { AddressLookupTableProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";

@@ -27,7 +27,8 @@ import { startTriggerHarness } from "./trigger-harness.js";
 import pino from "pino";
 import { Code } from "@connectrpc/connect";
 import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
-import { ExecutionInterruptedError, toTriggerConnectError } from "../../src/api/trigger/trigger-errors.js";
+import { ExecutionInterruptedError } from "../../src/api/trigger/execution-interrupted-error.js";
+import { toConnectError } from "../../src/server/error-mapping.js";
 import type { TriggerHarness } from "./trigger-harness.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -223,7 +224,7 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     await until(() => (h.localnet.stats().calls["sendTransaction"] ?? 0) === sendsBefore + 1, 10_000);
     slow.close();
     expect(await executing).toBeInstanceOf(ExecutionInterruptedError);
-    expect(toTriggerConnectError(await executing)).toMatchObject({ code: Code.Unavailable });
+    expect(toConnectError(await executing)).toMatchObject({ code: Code.Unavailable });
     expect(await h.store.executions.findBySignature(signature)).toMatchObject({ status: "Pending" });
     const resumed = await h.orderEntry.resumePendingExecutions();
     expect(await resumed.settled).toMatchObject([{ signature, status: "Success" }]);

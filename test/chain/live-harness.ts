@@ -7,7 +7,7 @@ import { ParsableWhirlpool, SwapUtils } from "@orca-so/whirlpools-sdk";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { startLiveChain } from "../../src/chain/live/live-chain.js";
 import type { LiveChain, LiveSource } from "../../src/chain/live/live-chain.js";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";

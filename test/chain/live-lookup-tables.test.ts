@@ -5,7 +5,7 @@
 import { AddressLookupTableProgram, Transaction } from "@solana/web3.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
 import { startLiveChain } from "../../src/chain/live/live-chain.js";
 import type { LiveChain } from "../../src/chain/live/live-chain.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";

@@ -151,6 +151,50 @@ describe("chain layer against a misbehaving RPC server", () => {
     expect(requests).toBe(1);
   });
 
+  it("a node failing every request (HTTP 500) sees at most a small multiple of the calls: the breaker opens, then one trial call per pause; healed, calls pass again", async () => {
+    let healthy = false;
+    behaviour = (_q, res, body) => {
+      if (!healthy) return void res.writeHead(500).end("boom");
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: 11 }));
+    };
+    const chain = new RpcSolanaChain({ url, ...options, maxRetries: 3, breakerHalfOpenMs: 200 });
+    const errors: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      errors.push(await chain.getSlot().then(() => "ok", (e: unknown) => (e as Error).message));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    console.log(`HTTP 500, one endpoint: 60 calls, ${requests} requests`);
+    // Without the breaker: 4 requests per call (maxRetries 3), 240 in all.
+    expect(requests).toBeLessThanOrEqual(2 * 60);
+    expect(errors.filter((e) => e === "ok")).toEqual([]);
+    expect(errors.some((e) => /getSlot unavailable after 0 attempts: circuit open for every endpoint \(0:127\.0\.0\.1:\d+: HTTP 500\)/.test(e))).toBe(true);
+    expect(chain.endpointHealth()[0]).toMatchObject({ lastFailure: "HTTP 500" });
+
+    healthy = true;
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await chain.getSlot()).toBe(11);
+    expect(chain.endpointHealth()[0]).toMatchObject({ breaker: "closed" });
+  });
+
+  it("two endpoints, the first refusing connections: calls pass through the second without waiting", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    behaviour = (_q, res, body) => {
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: 5 }));
+    };
+    const chain = new RpcSolanaChain({ url: `http://127.0.0.1:${port}`, failoverUrls: [url], ...options });
+    for (let i = 0; i < 10; i++) expect(await chain.getSlot()).toBe(5);
+    expect(requests).toBe(10);
+    // Its breaker opened after 5 failures: the later calls went straight to the second endpoint.
+    expect(chain.stats().roundTrips).toBe(15);
+    expect(chain.endpointHealth().map((e) => e.breaker)).toEqual(["open", "closed"]);
+    chain.close();
+  });
+
   it("passes a node's JSON-RPC error through without retrying", async () => {
     behaviour = (_q, res, body) => {
       const { id } = JSON.parse(body) as { id: number };
@@ -159,7 +203,7 @@ describe("chain layer against a misbehaving RPC server", () => {
     const chain = new RpcSolanaChain({ url, ...options });
     const error = await chain.getMultipleAccounts(keys).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChainRpcError);
-    expect((error as ChainRpcError).code).toBe(-32005);
+    expect((error as ChainRpcError).rpcCode).toBe(-32005);
     expect(requests).toBe(1);
     expect(await checkChainReadiness(chain, 500)).toMatchObject({ ready: false, detail: expect.stringContaining("Node is behind") });
   });

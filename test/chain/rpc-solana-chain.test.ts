@@ -220,7 +220,7 @@ describe("RpcSolanaChain against the localnet", () => {
     tx.sign(payer);
     const { result: error, server } = await measure(() => chain.sendTransaction(tx.serialize()).catch((e: unknown) => e));
     expect(error).toBeInstanceOf(ChainRpcError);
-    expect((error as ChainRpcError).code).toBe(-32002);
+    expect((error as ChainRpcError).rpcCode).toBe(-32002);
     expect((error as ChainRpcError).logs?.some((l) => l.includes("insufficient lamports"))).toBe(true);
     expect(server.httpRequests).toBe(1);
   });

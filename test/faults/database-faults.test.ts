@@ -42,6 +42,22 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     await proxy?.close();
   });
 
+  /** Polls until the store answers again (its breaker's background probe saw the database back); the wait in ms. */
+  const recovery = async (): Promise<number> => {
+    const started = Date.now();
+    // A probe under way on the dead link ends within the timeout; the next one follows 1 s later.
+    const deadline = started + TIMEOUT_MS + 500 + 1_000 + 2_000;
+    for (;;) {
+      try {
+        await store.ping();
+        return Date.now() - started;
+      } catch (error) {
+        if (!(error instanceof DatabaseUnavailableError) || Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+
   const cursorRows = async (prefix: string) =>
     Number((await direct.query(`SELECT count(*) AS n FROM "${schema}".tracker_cursors WHERE order_key LIKE $1`, [`${prefix}%`])).rows[0].n);
 
@@ -61,6 +77,7 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     await expect(store.ping()).rejects.toBeInstanceOf(DatabaseUnavailableError);
 
     proxy.restore();
+    await recovery();
     await store.transaction(async (stores) => {
       await stores.trackerCursors.set("cut-a", "sig-a", 1n);
       await stores.trackerCursors.set("cut-b", "sig-b", 2n);
@@ -72,18 +89,28 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     await store.ping(); // a pooled connection exists
     proxy.blackhole();
     const started = Date.now();
-    const results = await Promise.all([store.ping(), store.ping(), store.orders.listOpen(10)].map((p) => p.then(() => "ok", (e: unknown) => e)));
+    // Four times the pool (10 connections): queries and transactions queue for it, none past its deadline.
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 3 === 0 ? store.ping() : i % 3 === 1 ? store.orders.listOpen(10) : store.transaction((stores) => stores.trackerCursors.set(`q-${i}`, "sig", 1n)),
+    );
+    const results = await Promise.all(calls.map((p) => p.then(() => "ok", (e: unknown) => e)));
     const elapsed = Date.now() - started;
     for (const r of results) {
       expect(r).toBeInstanceOf(DatabaseUnavailableError);
       expect((r as Error).message).toMatch(/no (answer|connection) within the timeout/);
     }
-    // connect timeout = TIMEOUT_MS; a silent pooled connection: TIMEOUT_MS + 1 s on the client side.
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000 + 1_500);
+    // Every call's own deadline: TIMEOUT_MS + 250 ms (CALL_MARGIN_MS), whatever it waited for.
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 250 + 500);
+
+    // Known down now: calls fail at once, however many, without queueing for the pool.
+    const refusedStarted = Date.now();
+    const refused = await Promise.all(Array.from({ length: 50 }, () => store.orders.listOpen(10).then(() => "ok", (e: unknown) => e)));
+    expect(Date.now() - refusedStarted).toBeLessThan(TIMEOUT_MS);
+    for (const r of refused) expect((r as Error).message).toMatch(/DATABASE_UNAVAILABLE: the database is unavailable \(known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery\)/);
 
     proxy.restore();
-    // The blackholed connections were dropped by the pool; new ones pass.
-    await store.ping();
+    // The background probe sees it back; the pool is replaced, so no blackholed connection is reused.
+    await recovery();
     expect((await store.orders.listOpen(10)).length).toBe(0);
   });
 

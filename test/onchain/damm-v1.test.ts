@@ -14,12 +14,12 @@ import { BN } from "@coral-xyz/anchor";
 import { ACCOUNT_SIZE, MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey, SystemProgram, SYSVAR_RENT_PUBKEY } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v1.js";
+import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID, meteoraDammV1Adapter } from "../../src/core/amm/meteora-damm-v1.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
-import { quoteResponseOf, startRealProgramsStack, tokenAccountData } from "./real-programs-stack.js";
+import { quoteFromChain, quoteResponseOf, startRealProgramsStack, tokenAccountData } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 
 const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58()];
@@ -133,6 +133,8 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const quote = amm.getSwapQuote(inputMint as any, new BN(amount.toString()) as any, 0);
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
+      // swapd's own quote from the same chain state says the same.
+      expect(quoteFromChain(stack, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB }).quote).toMatchObject({ outAmount: expectedOut, complete: true });
 
       const signature = await stack.swap(user, quoteResponseOf({
         ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
@@ -143,4 +145,25 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB invoke \[2\]/);
     });
   }
+
+  it("swapd's quotes of random amounts both ways, traded one after another: each pays exactly its outAmount", async () => {
+    let seed = 5;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 10; i++) {
+      const aToB = i % 2 === 0;
+      const [inputMint, outputMint] = aToB ? [mintA, mintB] : [mintB, mintA];
+      const amount = BigInt(Math.floor(10 ** (3 + next() * 6)));
+      const { quote } = quoteFromChain(stack, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB });
+      expect(quote.complete, quote.reason).toBe(true);
+      const source = stack.fund(user.publicKey, inputMint, 10n ** 12n);
+      const destination = stack.fund(user.publicKey, outputMint, 0n);
+      await stack.swap(user, quoteResponseOf({
+        ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, feeMint: inputMint,
+      }));
+      expect({ spent: 10n ** 12n - stack.tokenBalance(source), received: stack.tokenBalance(destination) }, `${amount} ${aToB ? "A → B" : "B → A"}`).toEqual({
+        spent: amount,
+        received: quote.outAmount,
+      });
+    }
+  });
 });

@@ -5,14 +5,14 @@ import { Keypair, PublicKey, TransactionMessage, VersionedTransaction } from "@s
 import type { TransactionInstruction } from "@solana/web3.js";
 import { Configuration, SwapApi } from "@jup-ag/api";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
-import type { SwapApi as ServiceSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
+import type { SwapApi as ServiceSwapApi } from "../../src/api/swap-api.js";
 import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer } from "../server/helpers.js";
 import { startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import type { RealProgramsStack, RealProgramsStackOptions } from "./real-programs-stack.js";
 
 export const JUP6 = new PublicKey("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
 
@@ -30,8 +30,8 @@ export interface QuoteStack {
   close(): Promise<void>;
 }
 
-export async function startQuoteStack(chainDir: string, quote: QuoteApiOptions = {}): Promise<QuoteStack> {
-  const base = await startRealProgramsStack(chainDir);
+export async function startQuoteStack(chainDir: string, quote: QuoteApiOptions = {}, chainOptions: RealProgramsStackOptions = {}): Promise<QuoteStack> {
+  const base = await startRealProgramsStack(chainDir, chainOptions);
   const chain = new RpcSolanaChain({ url: base.localnet.url });
   const api = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, lookupTables: [], random: () => 0.5, chainStateTtlMs: 0, quote });
   await api.start();

@@ -13,12 +13,13 @@ import {
   VersionedTransaction,
 } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
-import { createSwapApi } from "../../src/api/swap/swap-api.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import type { AmmAdapter, PoolQuote, QuoteParams } from "../../src/core/amm/adapter.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { loadAccountsDir } from "../../src/localnet/snapshots.js";
+import type { LocalChainClock } from "../../src/localnet/local-chain.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { RunningServer } from "../../src/server/server.js";
@@ -140,11 +141,19 @@ export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigi
   return data;
 }
 
-export async function startRealProgramsStack(chainDir: string): Promise<RealProgramsStack> {
+/** Which snapshot folders of the chain folder to load (default `accounts`), and where the clock starts. */
+export interface RealProgramsStackOptions {
+  readonly accountFolders?: readonly string[];
+  readonly clock?: LocalChainClock;
+}
+
+export async function startRealProgramsStack(chainDir: string, options: RealProgramsStackOptions = {}): Promise<RealProgramsStack> {
+  const accountsDirs = (options.accountFolders ?? ["accounts"]).map((folder) => join(chainDir, folder));
   const localnet = await startLocalnet({
     port: 0,
     programsDir: join(chainDir, "programs"),
-    accountsDir: join(chainDir, "accounts"),
+    accountsDir: accountsDirs,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const chain = new RpcSolanaChain({ url: localnet.url });
   // No chain-state cache: every request reads the state the quote was made from.
@@ -173,7 +182,7 @@ export async function startRealProgramsStack(chainDir: string): Promise<RealProg
       return data ? AccountLayout.decode(data).amount : 0n;
     },
     restoreSnapshots: async () => {
-      await loadAccountsDir(localnet.chain, join(chainDir, "accounts"));
+      for (const dir of accountsDirs) await loadAccountsDir(localnet.chain, dir);
     },
     async swapInstructions(user, quoteResponse, extra = {}) {
       const res = await fetch(`${server.url}/swap/v1/swap-instructions`, {

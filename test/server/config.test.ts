@@ -30,7 +30,10 @@ describe("loadConfig", () => {
       LOOKUP_TABLES: "6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr, Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX",
       RELAY_TIP_ACCOUNTS: "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
       LOCALNET_PROGRAMS_DIR: "/p",
-      LOCALNET_ACCOUNTS_DIR: "/a",
+      LOCALNET_ACCOUNTS_DIR: "/a, /b",
+      LOCALNET_CLOCK: "390838754:1767360940",
+      PROGRAM_QUOTED_AMMS: "SolFi V2",
+      PROGRAM_QUOTE_REFRESH_MS: "0",
       LOG_LEVEL: "debug",
       MAX_BODY_BYTES: "2048",
       SHUTDOWN_TIMEOUT_MS: "500",
@@ -42,7 +45,8 @@ describe("loadConfig", () => {
       lookupTables: ["6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr", "Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX"],
       relayTipAccounts: ["3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"],
       localnetProgramsDir: "/p",
-      localnetAccountsDir: "/a",
+      localnetAccountsDir: ["/a", "/b"],
+      programQuote: { amms: ["SolFi V2"], refreshMs: 0, localnetClock: { slot: 390838754, unixTimestamp: 1767360940n } },
       logLevel: "debug",
       maxBodyBytes: 2048,
       shutdownTimeoutMs: 500,
@@ -66,6 +70,8 @@ describe("loadConfig", () => {
     expect(text).toContain("LOG_LEVEL: must be one of");
     expect(text).toContain("MAX_BODY_BYTES: must be an integer");
     expect(() => loadConfig({ PORT: "80a" })).toThrow(/PORT: must be an integer 0–65535/);
+    expect(() => loadConfig({ LOCALNET_CLOCK: "tomorrow" })).toThrow(/LOCALNET_CLOCK: must be <slot>:<unix seconds>/);
+    expect(() => loadConfig({ PROGRAM_QUOTE_REFRESH_MS: "-5" })).toThrow(/PROGRAM_QUOTE_REFRESH_MS: must be an integer/);
   });
 
   it("SWAPD_DEMO=0 (the Docker image) needs SOLANA_RPC_URL; unset or 1 runs the embedded demo chain", () => {
@@ -74,6 +80,40 @@ describe("loadConfig", () => {
     expect(loadConfig({ SWAPD_DEMO: "1" }).solanaRpcUrl).toBeUndefined();
     expect(loadConfig({}).solanaRpcUrl).toBeUndefined();
     expect(() => loadConfig({ SWAPD_DEMO: "yes" })).toThrow(/SWAPD_DEMO: must be 0 or 1/);
+    // The program quoter: auto on the embedded chain, off with an RPC unless named.
+    expect(loadConfig({}).programQuote.amms).toBe("auto");
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).programQuote.amms).toEqual([]);
+  });
+
+  it("SOLANA_RPC_URLS: several endpoints in order (SOLANA_RPC_URL still works alone, not both); the RPC's fault settings", () => {
+    const several = loadConfig({ SOLANA_RPC_URLS: " https://a.example.com/k , http://b.example.com:8899,https://a.example.com/k" });
+    expect(several.solanaRpcUrls).toEqual(["https://a.example.com/k", "http://b.example.com:8899"]);
+    expect(several.solanaRpcUrl).toBe("https://a.example.com/k");
+    expect(loadConfig({ SOLANA_RPC_URL: "https://one.example.com" }).solanaRpcUrls).toEqual(["https://one.example.com"]);
+    expect(loadConfig({}).solanaRpcUrls).toEqual([]);
+    expect(loadConfig({ SWAPD_DEMO: "0", SOLANA_RPC_URLS: "https://a.example.com" }).solanaRpcUrl).toBe("https://a.example.com");
+    expect(() => loadConfig({ SOLANA_RPC_URL: "https://a.example.com", SOLANA_RPC_URLS: "https://b.example.com" })).toThrow(
+      /SOLANA_RPC_URLS: set either SOLANA_RPC_URL \(one endpoint\) or SOLANA_RPC_URLS \(several\), not both/,
+    );
+    const bad = (() => {
+      try {
+        loadConfig({ SOLANA_RPC_URLS: "https://a.example.com,,ws://secret@c.example.com", RPC_SLOW_MS: "0", RPC_RETRY_BUDGET_PERCENT: "101" });
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+    })();
+    expect(bad).toContain("SOLANA_RPC_URLS: entry 2 must be an http: or https: URL (got an empty entry)");
+    expect(bad).toContain("SOLANA_RPC_URLS: entry 3 must be an http: or https: URL (got ws:…)");
+    expect(bad).not.toContain("secret");
+    expect(bad).toContain('RPC_SLOW_MS: must be an integer 1–600000 (ms) (got "0")');
+    expect(bad).toContain('RPC_RETRY_BUDGET_PERCENT: must be an integer 0–100 (percent of calls) (got "101")');
+    expect(loadConfig({})).toMatchObject({ rpcSlowMs: 1_000, rpcReadinessTimeoutMs: 5_000, rpcBreakerHalfOpenMs: 2_000, rpcRetryBudgetPercent: 10 });
+    expect(loadConfig({ RPC_SLOW_MS: "1500", RPC_READINESS_TIMEOUT_MS: "8000", RPC_BREAKER_HALF_OPEN_MS: "500", RPC_RETRY_BUDGET_PERCENT: "0" })).toMatchObject({
+      rpcSlowMs: 1_500,
+      rpcReadinessTimeoutMs: 8_000,
+      rpcBreakerHalfOpenMs: 500,
+      rpcRetryBudgetPercent: 0,
+    });
   });
 
   it("redactUrl hides credentials and API keys", () => {

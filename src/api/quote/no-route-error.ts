@@ -1,8 +1,9 @@
-/** No market, or no route over the markets, fills the request: Jupiter's `COULD_NOT_FIND_ANY_ROUTE`. */
-export class NoRouteError extends Error {
+import { SwapdError } from "../../core/swapd-error.js";
+
+/** No market, or no route over the markets, fills the request: `NO_ROUTE` (Jupiter's `COULD_NOT_FIND_ANY_ROUTE`). */
+export class NoRouteError extends SwapdError<"NO_ROUTE"> {
   override readonly name = "NoRouteError";
-  readonly errorCode = "COULD_NOT_FIND_ANY_ROUTE";
   constructor(detail: string) {
-    super(`Could not find any route: ${detail}`);
+    super("NO_ROUTE", {}, `Could not find any route: ${detail}`);
   }
 }

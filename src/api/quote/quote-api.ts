@@ -1,11 +1,14 @@
 /**
  * The quote engine's part of the swap API, wired: markets (discovery, MARKETS_FILE, POST
- * /markets), the account source (live cache or direct reads), lookup tables found by authority,
+ * /markets), the account source shared with the swap path, lookup tables found by authority,
  * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
  */
-import { ConnectError } from "@connectrpc/connect";
+import type { ProgramQuotes } from "../../core/quote/quote-planner.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
+import type { AccountSource } from "../../chain/account-source.js";
+import { LookupTableIndex } from "../../chain/lookup-table-index.js";
+import { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
 import { ammAdapters } from "../../core/amm/registry.js";
@@ -14,12 +17,7 @@ import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
-import { swapConnectError } from "../swap/swap-errors.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
-import { LookupTableIndex } from "./lookup-table-index.js";
-import { MarketIndex } from "./market-index.js";
-import { DirectQuoteAccounts } from "./quote-accounts.js";
-import type { QuoteAccountSource } from "./quote-accounts.js";
 import { createQuoteEngine } from "./quote-engine.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
@@ -37,9 +35,9 @@ export interface QuoteApiOptions {
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
   readonly lookupTableAuthorities?: readonly string[];
-  /** Where pool state comes from. Default: direct batched reads. */
-  readonly accounts?: QuoteAccountSource;
   readonly adapters?: readonly AmmAdapter<any>[];
+  /** The program quoter (PROGRAM_QUOTED_AMMS): pools of AMMs without public math take part in routes. */
+  readonly programQuotes?: ProgramQuotes;
   /** WatchQuote's re-quote period without notifications, ms. */
   readonly watchPollMs?: number;
   readonly onError?: (error: unknown, what: string) => void;
@@ -65,53 +63,26 @@ export function createLookupTableIndex(chain: SolanaChain, options: QuoteApiOpti
   });
 }
 
-export function createQuoteApi(
-  chain: SolanaChain,
-  swapInstructions: SwapInstructionsOperation,
-  lookupTables: LookupTableIndex,
-  options: QuoteApiOptions = {},
-): QuoteApi {
-  const adapters = options.adapters ?? ammAdapters;
-  const accounts = options.accounts ?? new DirectQuoteAccounts(chain);
-  const markets = new MarketIndex({
-    chain,
-    adapters,
-    ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
-    ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
-    ...(options.onError ? { onError: options.onError } : {}),
-  });
-  const engine = createQuoteEngine({
-    chain,
-    accounts,
-    markets,
-    adapters,
-    ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
-  });
-  const swapTransaction = createSwapTransaction(swapInstructions);
-  const connectError = (error: unknown): ConnectError => swapConnectError(error);
+/** What the quote API is wired to (shared with the swap path). */
+export interface QuoteApiDeps {
+  readonly chain: SolanaChain;
+  /** The one account source (chain/account-source.ts): live cache, joined reads, batched misses. */
+  readonly accounts: AccountSource;
+  readonly swapInstructions: SwapInstructionsOperation;
+  readonly lookupTables: LookupTableIndex;
+}
 
-  const handlers: QuoteApi["handlers"] = {
+/** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
+function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOperation, accounts: AccountSource, options: QuoteApiOptions): QuoteApi["handlers"] {
+  return {
     async quote(req) {
-      try {
-        return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
-      } catch (error) {
-        throw connectError(error);
-      }
+      return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);
     },
     async swap(req) {
-      try {
-        return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
-      } catch (error) {
-        throw connectError(error);
-      }
+      return swapTransactionToProto(await swapTransaction(swapRequestFromProto(req as unknown as ProtoSwapInstructionsRequest)));
     },
     async *watchQuote(req, context) {
-      let parsed;
-      try {
-        parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
-      } catch (error) {
-        throw connectError(error);
-      }
+      const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
       try {
         for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
@@ -121,21 +92,45 @@ export function createQuoteApi(
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
+        // The client went away mid-quote: the stream is over, there is no one to tell.
         if (context.signal.aborted) return;
-        throw connectError(error);
+        throw error;
       }
     },
     programIdToLabel() {
       return create(ProgramIdToLabelResponseSchema, { labels: engine.programIdToLabel });
     },
   };
+}
 
+export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
+  const { chain, accounts, lookupTables } = deps;
+  const adapters = options.adapters ?? ammAdapters;
+  const programQuotes = options.programQuotes;
+  const markets = new MarketIndex({
+    chain,
+    adapters,
+    // Pools of a program-quoted AMM are looked for only when its program can be executed.
+    discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
+    ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
+    ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const engine = createQuoteEngine({
+    chain,
+    accounts,
+    markets,
+    adapters,
+    ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
+    ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
+  });
+  const swapTransaction = createSwapTransaction(deps.swapInstructions);
   return {
     engine,
     markets,
     lookupTables,
     swapTransaction,
-    handlers,
+    handlers: quoteHandlers(engine, swapTransaction, accounts, options),
     restRoutes: quoteRestRoutes(engine, swapTransaction, markets),
     async start() {
       await Promise.all([markets.start(), lookupTables.start()]);
@@ -146,4 +141,3 @@ export function createQuoteApi(
     },
   };
 }
-

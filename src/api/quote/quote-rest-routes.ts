@@ -3,14 +3,14 @@
  * `GET /swap/v1/program-id-to-label`, and `POST /markets` (Jupiter's `/add-market`: a pool address
  * or a list of them; `{"address": "..."}` / `{"addresses": [...]}` / `["...", ...]`).
  */
-import { restError } from "../../server/rest.js";
+import { ValidationError } from "../../core/validation-error.js";
+import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
-import { JsonBodyShapeError, swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
-import { isInternalSwapError, swapRestError } from "../swap/swap-errors.js";
+import { swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
 import { REST_REQUESTS } from "../rest-request-shapes.js";
 import type { QuoteEngine } from "./quote-engine.js";
-import type { MarketIndex } from "./market-index.js";
+import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
 import type { SwapTransactionOperation } from "./swap-transaction.js";
 
@@ -42,12 +42,6 @@ export function quoteRequestFromQuery(query: URLSearchParams): QuoteRequestInput
   };
 }
 
-function failure(error: unknown) {
-  if (error instanceof JsonBodyShapeError) return restError(422, error.message);
-  if (isInternalSwapError(error)) throw error; // the server logs it and answers 500
-  return swapRestError(error);
-}
-
 function marketAddresses(body: unknown): string[] | undefined {
   if (typeof body === "string") return [body];
   if (Array.isArray(body) && body.every((x) => typeof x === "string")) return body as string[];
@@ -69,24 +63,18 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
       method: "GET",
       path: "/swap/v1/quote",
       request: REST_REQUESTS.quote,
+      errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
-        try {
-          return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
-        } catch (error) {
-          return failure(error);
-        }
+        return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
       },
     },
     {
       method: "POST",
       path: "/swap/v1/swap",
       request: REST_REQUESTS.swap,
+      errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
-        try {
-          return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };
-        } catch (error) {
-          return failure(error);
-        }
+        return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };
       },
     },
     {
@@ -97,23 +85,22 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "POST",
       path: "/markets",
+      errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
         const addresses = marketAddresses(req.body);
         if (!addresses || addresses.length === 0 || addresses.length > MAX_MARKETS_PER_REQUEST) {
-          return restError(400, `body: must be a pool address, a list of 1–${MAX_MARKETS_PER_REQUEST} of them, or {"address": "..."} / {"addresses": [...]}`, {
-            errorCode: "INVALID_REQUEST",
-          });
+          throw new ValidationError(
+            "body",
+            "pool_addresses",
+            `must be a pool address, a list of 1–${MAX_MARKETS_PER_REQUEST} of them, or {"address": "..."} / {"addresses": [...]}`,
+          );
         }
-        try {
-          const result = await markets.add(addresses);
-          const body = {
-            added: result.added.map((m) => ({ address: m.addressText, label: m.label, mints: m.mints })),
-            refused: result.refused,
-          };
-          return { status: result.added.length > 0 ? 200 : 400, body };
-        } catch (error) {
-          return failure(error);
-        }
+        const result = await markets.add(addresses);
+        const body = {
+          added: result.added.map((m) => ({ address: m.addressText, label: m.label, mints: m.mints })),
+          refused: result.refused,
+        };
+        return { status: result.added.length > 0 ? 200 : 400, body };
       },
     },
   ];

@@ -10,9 +10,10 @@ import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quo
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { parseOptionalIntegerInRange } from "../../core/request-fields.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
+import { ERROR_MAPPING } from "../../server/error-mapping.js";
 import { NoRouteError } from "./no-route-error.js";
-import { CLOCK_SYSVAR } from "./quote-accounts.js";
-import type { QuoteAccountSource } from "./quote-accounts.js";
+import { CLOCK_SYSVAR } from "../../core/solana/clock-sysvar.js";
+import type { AccountSource } from "../../chain/account-source.js";
 import type { QuoteEngine } from "./quote-engine.js";
 
 export const DEFAULT_WATCH_MIN_INTERVAL_MS = 400;
@@ -41,7 +42,7 @@ export function parseWatchQuote(engine: QuoteEngine, quote: QuoteRequestInput | 
 
 export async function* watchQuotes(
   engine: QuoteEngine,
-  accounts: QuoteAccountSource,
+  accounts: AccountSource,
   request: ParsedQuoteRequest,
   minIntervalMs: number,
   signal: AbortSignal,
@@ -87,7 +88,7 @@ export async function* watchQuotes(
           if (key !== lastKey) {
             lastKey = key;
             lastSentAt = now();
-            yield { error: `${error.errorCode}: ${error.message}` };
+            yield { error: `${ERROR_MAPPING.NO_ROUTE.errorCode}: ${error.message}` };
           }
         }
       }

@@ -6,16 +6,17 @@
  * accepted next to the contract's `relayTipLamports` names.
  */
 import type { PrioritizationInput, QuoteInput, SwapInstructionsRequest } from "../../core/swap/request.js";
+import { SwapdError } from "../../core/swapd-error.js";
 import { ValidationError } from "../../core/validation-error.js";
 
-/** The JSON body does not have the shape of a `SwapRequest` (→ HTTP 422). */
-export class JsonBodyShapeError extends Error {
+/** The JSON body does not have the shape of a `SwapRequest`: `REQUEST_BODY_SHAPE` (→ HTTP 422, as Jupiter). */
+export class JsonBodyShapeError extends SwapdError<"REQUEST_BODY_SHAPE"> {
   override readonly name = "JsonBodyShapeError";
   constructor(
     readonly field: string,
     detail: string,
   ) {
-    super(`Failed to deserialize the JSON body into the target type: ${field}: ${detail}`);
+    super("REQUEST_BODY_SHAPE", { field, rule: "json_type" }, `Failed to deserialize the JSON body into the target type: ${field}: ${detail}`);
   }
 }
 

@@ -1,9 +1,8 @@
-/** `POST /swap/v1/swap-instructions`: Jupiter's JSON in and out, Jupiter's error bodies and statuses. */
-import { restError } from "../../server/rest.js";
+/** `POST /swap/v1/swap-instructions`: Jupiter's JSON in and out, Jupiter's error bodies and statuses (by the server's error table). */
+import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRoute } from "../../server/rest.js";
-import { JsonBodyShapeError, swapRequestFromJupiterJson } from "./jupiter-request-json.js";
+import { swapRequestFromJupiterJson } from "./jupiter-request-json.js";
 import { swapResponseToJupiterJson } from "./jupiter-response-json.js";
-import { isInternalSwapError, swapRestError } from "./swap-errors.js";
 import { REST_REQUESTS } from "../rest-request-shapes.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
@@ -14,16 +13,10 @@ export function swapInstructionsRestRoute(swapInstructions: SwapInstructionsOper
     method: "POST",
     path: SWAP_INSTRUCTIONS_PATH,
     request: REST_REQUESTS.swapInstructions,
+    errors: SWAP_API_ERRORS,
     async handler(req) {
-      try {
-        const outcome = await swapInstructions(swapRequestFromJupiterJson(req.body));
-        return { status: 200, body: swapResponseToJupiterJson(outcome) };
-      } catch (error) {
-        // Jupiter (axum): a body that does not deserialize is 422 with this text.
-        if (error instanceof JsonBodyShapeError) return restError(422, error.message);
-        if (isInternalSwapError(error)) throw error; // the server logs it and answers 500
-        return swapRestError(error);
-      }
+      const outcome = await swapInstructions(swapRequestFromJupiterJson(req.body));
+      return { status: 200, body: swapResponseToJupiterJson(outcome) };
     },
   };
 }

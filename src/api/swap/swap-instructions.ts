@@ -3,9 +3,10 @@
  * the immutable-pool cache, mints not in the mint cache, user accounts, fee account, recent
  * prioritization fees, latest blockhash) → decode pools → a second read only when an AMM needs
  * more (tick/bin arrays, markets) → build → one simulation with `dynamicComputeUnitLimit`.
- * Validation runs before any RPC call; errors are the core's and the chain's (see swap-errors.ts).
- * Fee samples and the user's token accounts are reused for `chainStateTtlMs` (chain-state-cache.ts),
- * so a warm repeated request makes no round trip at all.
+ * Validation runs before any RPC call; errors are the core's and the chain's (mapped in server/error-mapping.ts).
+ * Accounts come through the account source (chain/account-source.ts), shared with the quote path:
+ * the user's token accounts and fee samples are reused for `chainStateTtlMs` (chain/chain-state-cache.ts),
+ * so a warm repeated request makes no round trip at all, and reads on their way are joined.
  *
  * With live chain state (`live`, chain/live/): pools and what the AMMs derive from them come from
  * the live account cache (streamed, see live-accounts.ts), the blockhash and fee samples from the
@@ -21,6 +22,7 @@ import { shortenLastValidBlockHeight } from "../../core/swap/blockhash.js";
 import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/build.js";
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
 import type { LookupTable } from "../../core/swap/lookup-tables.js";
+import type { RouteReadKeys } from "../../core/swap/plan.js";
 import {
   mintsFromAccounts,
   planAccountReads,
@@ -31,10 +33,12 @@ import {
 import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
 import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { resolveRoute } from "../../core/swap/route-accounts.js";
+import type { ResolvedRoute } from "../../core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../core/swap/route-pools.js";
-import type { ImmutablePoolCache } from "../../core/swap/route-pools.js";
-import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "./chain-state-cache.js";
-import { ConfiguredLookupTables } from "./configured-lookup-tables.js";
+import type { ImmutablePoolCache, RoutePool } from "../../core/swap/route-pools.js";
+import { AccountSource } from "../../chain/account-source.js";
+import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "../../chain/chain-state-cache.js";
+import { ConfiguredLookupTables } from "../../chain/configured-lookup-tables.js";
 import { simulateSwap } from "./simulate-swap.js";
 import type { SimulationFailure } from "./simulate-swap.js";
 import { PROGRAM_AUTHORITY_COUNT } from "../../core/jupiter/pdas.js";
@@ -50,7 +54,7 @@ export interface SwapInstructionsDeps {
   readonly lookupTables?: readonly string[];
   /**
    * More candidate lookup tables besides `lookupTables`: those found on chain
-   * (`LOOKUP_TABLE_AUTHORITIES`, see api/quote/lookup-table-index.ts). Read from memory per request.
+   * (`LOOKUP_TABLE_AUTHORITIES`, see chain/lookup-table-index.ts). Read from memory per request.
    */
   readonly discoveredLookupTables?: () => readonly AddressLookupTableAccount[];
   /** Relay tip accounts (`RELAY_TIP_ACCOUNTS`), base58; one is chosen per request. */
@@ -68,6 +72,11 @@ export interface SwapInstructionsDeps {
   readonly chainStateTtlMs?: number;
   /** Live chain state (account cache + background blockhash/fees); without it every request reads. */
   readonly live?: LiveChain;
+  /**
+   * The account source shared with the quote path (over `live`'s cache, with `chainStateTtlMs`'s
+   * short-lived copies); one is created if omitted (`createAccountSource`).
+   */
+  readonly accounts?: AccountSource;
 }
 
 export interface BlockhashWithMetadata {
@@ -100,161 +109,177 @@ function toLookupTable(account: AddressLookupTableAccount): LookupTable {
   return { address: account.key, addresses: account.state.addresses };
 }
 
-/** Creates the operation; the pool cache lives as long as the returned function, mints are cached by the chain. */
-export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstructionsOperation {
-  const { chain, live } = deps;
-  const random = deps.random ?? Math.random;
-  const now = deps.now ?? Date.now;
-  const poolCache: ImmutablePoolCache = deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES);
-  const chainState = new ChainStateCache(Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS), now);
-  const lookupTables = new ConfiguredLookupTables(chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now, live?.accounts);
-  const tipAccounts = (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k));
-  const loadLookupTables = async (): Promise<AddressLookupTableAccount[]> => {
-    const configured = await lookupTables.load();
+
+/** The account source of one service: chain state over the live cache, user accounts and fees kept `chainStateTtlMs`. */
+export function createAccountSource(deps: Pick<SwapInstructionsDeps, "chain" | "live" | "chainStateTtlMs" | "now">): AccountSource {
+  const ttlMs = Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS);
+  return new AccountSource({
+    chain: deps.chain,
+    ...(deps.live ? { live: deps.live.accounts } : {}),
+    shortLived: new ChainStateCache(ttlMs, deps.now ?? Date.now),
+  });
+}
+
+/** What one request works with, shared by its steps. */
+interface SwapContext {
+  readonly chain: SolanaChain;
+  readonly live: LiveChain | undefined;
+  readonly accounts: AccountSource;
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly poolCache: ImmutablePoolCache;
+  readonly tipAccounts: readonly PublicKey[];
+  readonly loadLookupTables: () => Promise<AddressLookupTableAccount[]>;
+}
+
+/** The state the first read gives: accounts by base58 address, fee samples, blockhash, lookup tables. */
+interface FirstRead {
+  readonly accounts: Map<string, AccountData | null>;
+  readonly feeSamples: readonly number[];
+  readonly blockhash: LatestBlockhash;
+  readonly fetchedAtMs: number;
+  readonly lookupTableAccounts: AddressLookupTableAccount[];
+  /** Addresses of the live account state used (for `contextSlot`); none without live state. */
+  readonly stateUsed: string[];
+}
+
+/** The configured tables (`LOOKUP_TABLES`) and, after them, those found by authority. */
+function lookupTableLoader(deps: SwapInstructionsDeps, accounts: AccountSource, now: () => number): () => Promise<AddressLookupTableAccount[]> {
+  const configured = new ConfiguredLookupTables(deps.chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now, accounts.isLive ? accounts : undefined);
+  return async () => {
+    const tables = await configured.load();
     const discovered = deps.discoveredLookupTables?.() ?? [];
-    if (discovered.length === 0) return configured;
-    const seen = new Set(configured.map((t) => base58Of(t.key)));
-    return [...configured, ...discovered.filter((t) => !seen.has(base58Of(t.key)))];
+    if (discovered.length === 0) return tables;
+    const seen = new Set(tables.map((t) => base58Of(t.key)));
+    return [...tables, ...discovered.filter((t) => !seen.has(base58Of(t.key)))];
   };
-  const pick = <T>(items: readonly T[]): T | undefined =>
-    items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
+}
 
-  return async function swapInstructions(request) {
-    const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
-    // Load-balanced over the program authorities at random, like Jupiter.
-    const programAuthorityId = Math.min(PROGRAM_AUTHORITY_COUNT - 1, Math.floor(random() * PROGRAM_AUTHORITY_COUNT));
-
-    // ---- the one batched read (of what no cache holds fresh) ------------------------------------
-    // Mints go through the chain's mint cache (`mints`); the other planned reads are accounts.
-    const readKeys = routeReadKeys(parsed); // derived once, used by every step below
-    const mintAddresses = new Set(readKeys.mints.map((k) => base58Of(k)));
-    const accounts = new Map<string, AccountData | null>();
-    // The user's own accounts keep the short cache; everything else (pools, the fee account) is live state.
-    const userAccounts = new Set(readKeys.userAccounts.map((k) => base58Of(k)));
-    /** Addresses of the live (or, without it, read) account state this answer is built from. */
-    const stateUsed: string[] = [];
-    const reads: PublicKey[] = [];
-    /** User accounts another request is reading right now: joined, not read again. */
-    const joined: [string, Promise<AccountData | null>][] = [];
-    for (const key of planAccountReads(parsed, readKeys, poolCache)) {
-      const address = base58Of(key);
-      if (mintAddresses.has(address)) continue;
-      if (userAccounts.has(address)) {
-        const cached = chainState.freshAccount(address);
-        if (cached) {
-          accounts.set(address, cached.account);
-          continue;
-        }
-        const inFlight = chainState.accountInFlight(address);
-        if (inFlight) {
-          joined.push([address, inFlight]);
-          continue;
-        }
-      } else if (live) {
-        stateUsed.push(address);
-        const hit = live.accounts.get(address);
-        if (hit) {
-          accounts.set(address, hit.account);
-          continue;
-        }
-      }
-      reads.push(key);
-    }
-    const feeAccounts = needsFeeSamples(parsed) ? planPriorityFeeAccounts(parsed) : undefined;
-    const cachedFees = feeAccounts && (live?.background.feeSamples(feeAccounts) ?? chainState.freshFees(feeAccounts));
-    const keptBlockhash = live?.background.blockhash();
-    const readAt = now();
-    const batchRead = chain.readBatch({
-      accounts: reads,
+/**
+ * The one batched read of what no cache holds fresh: pools, the fee account and the user's
+ * accounts through the account source, with the mints (the chain's mint cache), the fee samples
+ * and the blockhash (unless the background keeper has them) in the same round trip.
+ */
+async function readFirst(ctx: SwapContext, parsed: ParsedSwapRequest, readKeys: RouteReadKeys): Promise<FirstRead> {
+  const mintAddresses = new Set(readKeys.mints.map((k) => base58Of(k)));
+  const userAddresses = new Set(readKeys.userAccounts.map((k) => base58Of(k)));
+  const chainState: PublicKey[] = [];
+  const userAccounts: PublicKey[] = [];
+  for (const key of planAccountReads(parsed, readKeys, ctx.poolCache)) {
+    const address = base58Of(key);
+    if (mintAddresses.has(address)) continue;
+    (userAddresses.has(address) ? userAccounts : chainState).push(key);
+  }
+  const shortLived = ctx.accounts.shortLived;
+  const feeAccounts = needsFeeSamples(parsed) ? planPriorityFeeAccounts(parsed) : undefined;
+  const cachedFees = feeAccounts && (ctx.live?.background.feeSamples(feeAccounts) ?? shortLived.freshFees(feeAccounts));
+  const keptBlockhash = ctx.live?.background.blockhash();
+  const readAt = ctx.now();
+  const [read, lookupTableAccounts] = await Promise.all([
+    ctx.accounts.read({
+      accounts: chainState,
+      userAccounts,
       mints: readKeys.mints,
       ...(feeAccounts && !cachedFees ? { prioritizationFeeAccounts: feeAccounts } : {}),
       latestBlockhash: keptBlockhash === undefined,
-    });
-    reads.forEach((key, i) => {
-      const address = base58Of(key);
-      if (userAccounts.has(address)) chainState.trackAccountRead(address, batchRead.then((b) => b.accounts[i] ?? null));
-    });
-    const [batch, lookupTableAccounts, joinedAccounts] = await Promise.all([
-      batchRead,
-      parsed.asLegacyTransaction ? [] : loadLookupTables(), // legacy messages cannot use tables
-      Promise.all(joined.map(([, read]) => read)),
-    ]);
-    joined.forEach(([address], i) => accounts.set(address, joinedAccounts[i]!));
-    const blockhash: LatestBlockhash = keptBlockhash ?? batch.latestBlockhash!;
-    const fetchedAtMs = now();
-    const adopt = (key: PublicKey, account: AccountData | null, slot: number | undefined) => {
-      if (live) live.accounts.adopt(key, account, slot ?? live.accounts.newestSlot() ?? 0);
-    };
-    reads.forEach((key, i) => {
-      const address = base58Of(key);
-      const account = batch.accounts[i] ?? null;
-      accounts.set(address, account);
-      if (userAccounts.has(address)) chainState.rememberAccount(address, account, readAt);
-      else adopt(key, account, batch.contextSlot);
-    });
-    let feeSamples: readonly number[] = cachedFees ?? [];
-    if (feeAccounts && !cachedFees) {
-      feeSamples = (batch.prioritizationFees ?? []).map((f) => f.prioritizationFee);
-      chainState.rememberFees(feeAccounts, feeSamples, readAt);
-      live?.background.rememberFees(feeAccounts, feeSamples, readAt);
-    }
-    for (const [address, account] of batch.mints) accounts.set(address, account);
-
-    const pools = decodeRoutePools(parsed, accounts, poolCache);
-    const mints = mintsFromAccounts(readKeys.mints, accounts);
-    // Token accounts and step indices, resolved once for both the dependency plan and the build.
-    const route = resolveRoute(parsed, mints, programAuthorityId);
-
-    // ---- a second read only for what the AMMs derive from their pools -------------------------
-    const dependencies: PublicKey[] = [];
-    for (const key of planDependencies({ accounts, pools, route })) {
-      const address = base58Of(key);
-      if (live) stateUsed.push(address);
-      const hit = live?.accounts.get(address);
-      if (hit) accounts.set(address, hit.account);
-      else dependencies.push(key);
-    }
-    if (dependencies.length > 0) {
-      const more = await chain.readBatch({ accounts: dependencies });
-      dependencies.forEach((key, i) => {
-        const address = base58Of(key);
-        const account = more.accounts[i] ?? null;
-        accounts.set(address, account);
-        adopt(key, account, more.contextSlot);
-      });
-    }
-    const oldestSlot = live?.accounts.oldestSlot(stateUsed);
-    live?.observeAge(oldestSlot);
-
-    let result = buildSwapInstructions(parsed, {
-      accounts,
-      pools,
-      mints,
-      prioritizationFees: feeSamples,
-      relayTipAccount: pick(tipAccounts),
-      lookupTables: lookupTableAccounts.map(toLookupTable),
-      route,
-    });
-
-    let simulationError: SimulationFailure | undefined;
-    if (parsed.dynamicComputeUnitLimit) {
-      const simulated = await simulateSwap(chain, result, blockhash.blockhash, lookupTableAccounts);
-      if ("units" in simulated) result = withComputeUnitLimit(result, simulated.units);
-      else simulationError = simulated;
-    }
-
-    return {
-      ...result,
-      programAuthorityId,
-      blockhashWithMetadata: {
-        blockhash: blockhash.blockhash,
-        lastValidBlockHeight: shortenLastValidBlockHeight(BigInt(blockhash.lastValidBlockHeight), parsed.blockhashSlotsToExpiry),
-        fetchedAtMs,
-      },
-      simulationSlot: undefined, // the chain port does not report the simulation's slot
-      simulationError,
-      ...(oldestSlot !== undefined ? { contextSlot: BigInt(oldestSlot) } : {}),
-      lookupTableAccounts: lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
-    };
+    }),
+    parsed.asLegacyTransaction ? [] : ctx.loadLookupTables(), // legacy messages cannot use tables
+  ]);
+  const fetchedAtMs = ctx.now();
+  const accounts = new Map<string, AccountData | null>();
+  for (const [address, state] of read.accounts) accounts.set(address, state.account);
+  for (const [address, account] of read.batch.mints) accounts.set(address, account);
+  let feeSamples: readonly number[] = cachedFees ?? [];
+  if (feeAccounts && !cachedFees) {
+    feeSamples = (read.batch.prioritizationFees ?? []).map((f) => f.prioritizationFee);
+    shortLived.rememberFees(feeAccounts, feeSamples, readAt);
+    ctx.live?.background.rememberFees(feeAccounts, feeSamples, readAt);
+  }
+  return {
+    accounts,
+    feeSamples,
+    blockhash: keptBlockhash ?? read.batch.latestBlockhash!,
+    fetchedAtMs,
+    lookupTableAccounts,
+    stateUsed: ctx.live ? chainState.map((k) => base58Of(k)) : [],
   };
+}
+
+/** A second read only for what the AMMs derive from their pools (tick/bin arrays, markets); into `first.accounts`. */
+async function readDependencies(ctx: SwapContext, first: FirstRead, pools: readonly RoutePool[], route: ResolvedRoute): Promise<void> {
+  const keys = planDependencies({ accounts: first.accounts, pools, route });
+  if (keys.length === 0) return;
+  const read = await ctx.accounts.ensure(keys);
+  for (const [address, state] of read) first.accounts.set(address, state.account);
+  if (ctx.live) first.stateUsed.push(...read.keys());
+}
+
+/** The response's blockhash: as read, shortened by `blockhashSlotsToExpiry` when given. */
+function blockhashWithMetadata(parsed: ParsedSwapRequest, first: FirstRead): BlockhashWithMetadata {
+  return {
+    blockhash: first.blockhash.blockhash,
+    lastValidBlockHeight: shortenLastValidBlockHeight(BigInt(first.blockhash.lastValidBlockHeight), parsed.blockhashSlotsToExpiry),
+    fetchedAtMs: first.fetchedAtMs,
+  };
+}
+
+function pickOne<T>(items: readonly T[], random: () => number): T | undefined {
+  return items.length === 0 ? undefined : items[Math.min(items.length - 1, Math.floor(random() * items.length))];
+}
+
+async function swapInstructions(ctx: SwapContext, request: SwapInstructionsRequest): Promise<SwapInstructionsOutcome> {
+  const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
+  // Load-balanced over the program authorities at random, like Jupiter.
+  const programAuthorityId = Math.min(PROGRAM_AUTHORITY_COUNT - 1, Math.floor(ctx.random() * PROGRAM_AUTHORITY_COUNT));
+  const readKeys = routeReadKeys(parsed); // derived once, used by every step below
+  const first = await readFirst(ctx, parsed, readKeys);
+  const pools = decodeRoutePools(parsed, first.accounts, ctx.poolCache);
+  const mints = mintsFromAccounts(readKeys.mints, first.accounts);
+  // Token accounts and step indices, resolved once for both the dependency plan and the build.
+  const route = resolveRoute(parsed, mints, programAuthorityId);
+  await readDependencies(ctx, first, pools, route);
+  const oldestSlot = ctx.accounts.oldestSlot(first.stateUsed);
+  ctx.live?.observeAge(oldestSlot);
+
+  let result = buildSwapInstructions(parsed, {
+    accounts: first.accounts,
+    pools,
+    mints,
+    prioritizationFees: first.feeSamples,
+    relayTipAccount: pickOne(ctx.tipAccounts, ctx.random),
+    lookupTables: first.lookupTableAccounts.map(toLookupTable),
+    route,
+  });
+  let simulationError: SimulationFailure | undefined;
+  if (parsed.dynamicComputeUnitLimit) {
+    const simulated = await simulateSwap(ctx.chain, result, first.blockhash.blockhash, first.lookupTableAccounts);
+    if ("units" in simulated) result = withComputeUnitLimit(result, simulated.units);
+    else simulationError = simulated;
+  }
+  return {
+    ...result,
+    programAuthorityId,
+    blockhashWithMetadata: blockhashWithMetadata(parsed, first),
+    simulationSlot: undefined, // the chain port does not report the simulation's slot
+    simulationError,
+    ...(oldestSlot !== undefined ? { contextSlot: BigInt(oldestSlot) } : {}),
+    lookupTableAccounts: first.lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
+  };
+}
+
+/** Creates the operation; the pool cache lives as long as the returned function, mints are cached by the chain. */
+export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstructionsOperation {
+  const now = deps.now ?? Date.now;
+  const accounts = deps.accounts ?? createAccountSource(deps);
+  const ctx: SwapContext = {
+    chain: deps.chain,
+    live: deps.live,
+    accounts,
+    now,
+    random: deps.random ?? Math.random,
+    poolCache: deps.poolCache ?? new BoundedLruMap(IMMUTABLE_POOL_CACHE_ENTRIES),
+    tipAccounts: (deps.relayTipAccounts ?? []).map((k) => new PublicKey(k)),
+    loadLookupTables: lookupTableLoader(deps, accounts, now),
+  };
+  return (request) => swapInstructions(ctx, request);
 }

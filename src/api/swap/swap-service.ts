@@ -1,8 +1,7 @@
-/** SwapService over Connect (gRPC, gRPC-web, Connect JSON): proto → operation → proto, errors mapped once. */
+/** SwapService over Connect (gRPC, gRPC-web, Connect JSON): proto → operation → proto; errors are mapped by the server's interceptor. */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import { swapRequestFromProto, swapResponseToProto } from "./proto-mapping.js";
-import { swapConnectError } from "./swap-errors.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
 export function createSwapService(
@@ -11,11 +10,7 @@ export function createSwapService(
 ): ServiceImpl<typeof SwapService> {
   return {
     async swapInstructions(req) {
-      try {
-        return swapResponseToProto(await swapInstructions(swapRequestFromProto(req)));
-      } catch (error) {
-        throw swapConnectError(error);
-      }
+      return swapResponseToProto(await swapInstructions(swapRequestFromProto(req)));
     },
     ...quoteHandlers,
   };

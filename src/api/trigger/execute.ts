@@ -1,7 +1,7 @@
 import { transactionMessageHash } from "../../core/trigger/index.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { ExecutionRecord } from "../../store/index.js";
-import { ExecutionInterruptedError } from "./trigger-errors.js";
+import { ExecutionInterruptedError } from "./execution-interrupted-error.js";
 import { FAILED_EXECUTION_CODE, UNCONFIRMED_ERROR } from "./execution-confirmations.js";
 import type { ExecutionConfirmations } from "./execution-confirmations.js";
 import type { OrderEntryDeps } from "./order-entry-deps.js";

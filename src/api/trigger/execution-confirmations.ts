@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { ChainError, ChainRpcError } from "../../chain/chain-errors.js";
+import { ChainRpcError, isChainError } from "../../chain/chain-errors.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { RpcTransactionError } from "../../core/trigger/index.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../../store/index.js";
@@ -29,6 +29,13 @@ export interface ConfirmationOptions {
  * died between recording and sending; re-sending is harmless, same signature). `never`: only wait.
  */
 export type SendMode = "now" | "ifUnseen" | "never";
+
+/** An execution being followed: its record, the signed wire transaction, its instructions' programs. */
+interface Followed {
+  readonly record: ExecutionRecord;
+  readonly wire: Uint8Array;
+  readonly instructionProgramIds: SignedTransaction["instructionProgramIds"];
+}
 
 /**
  * Drives recorded executions to a final status: sends (per mode), polls getSignatureStatuses and
@@ -78,45 +85,12 @@ export class ExecutionConfirmations {
     mode: SendMode,
     parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined,
   ): Promise<ExecutionRecord> {
-    const { chain, store, logger } = this.deps;
     const wire = record.signedTransaction;
     if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
-    const { instructionProgramIds } = parsed ?? parseSignedTransaction("signedTransaction", wire);
-    const finish = async (outcome: ExecutionOutcome): Promise<ExecutionRecord> => {
-      const done = (await store.executions.finish(record.signature, outcome)) ?? record;
-      logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
-      if (done.status === "Success") {
-        await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
-          logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
-        );
-      }
-      return done;
-    };
-
-    /** Sends once; a refusal by the node (preflight) is a final failure, anything else is followed. */
-    const send = async (): Promise<ExecutionOutcome | null> => {
-      try {
-        await chain.sendTransaction(wire, { skipPreflight: false });
-        return null;
-      } catch (error) {
-        if (!(error instanceof ChainRpcError)) {
-          // Unreachable RPC: it may or may not have been sent; the status polls will tell.
-          logger.warn({ err: error, signature: record.signature }, "sendTransaction failed; following the signature");
-          return null;
-        }
-        const err = (error.data as { err?: RpcTransactionError | null } | undefined)?.err ?? null;
-        if (err === "AlreadyProcessed") return null;
-        const text =
-          err === null
-            ? `transaction refused: ${error.rpcMessage}`
-            : await explainTransactionFailure(chain, err, { instructionProgramIds, ...(error.logs ? { logs: error.logs } : {}) });
-        return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
-      }
-    };
-
+    const followed: Followed = { record, wire, instructionProgramIds: (parsed ?? parseSignedTransaction("signedTransaction", wire)).instructionProgramIds };
     if (mode === "now") {
-      const refused = await send();
-      if (refused !== null) return finish(refused);
+      const refused = await this.send(followed);
+      if (refused !== null) return this.finish(record, refused);
     }
     let mayResend = mode === "ifUnseen";
     const deadline = Date.now() + this.maxWaitMs;
@@ -126,42 +100,83 @@ export class ExecutionConfirmations {
       firstPoll = false;
       if (this.closed) break;
       try {
-        const status = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
-        if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
-          if (status.err === null) return finish({ status: "Success", code: 0, error: null });
-          const landed = await chain.getTransaction(record.signature).catch(() => null);
-          const logs = landed?.meta?.logMessages ?? undefined;
-          const text = await explainTransactionFailure(chain, status.err as RpcTransactionError, {
-            instructionProgramIds,
-            ...(logs ? { logs } : {}),
-          });
-          return finish({ status: "Failed", code: FAILED_EXECUTION_CODE, error: text });
-        }
-        if (status !== null) continue; // processed, not yet confirmed
-        const height = await chain.getBlockHeight();
-        if (record.lastValidBlockHeight !== null && BigInt(height) > record.lastValidBlockHeight) {
-          // One last look: it may have landed just before the expiry.
-          const last = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
-          if (last === null) {
-            return finish({
-              status: "Failed",
-              code: FAILED_EXECUTION_CODE,
-              error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
-            });
-          }
-          continue;
-        }
-        if (mayResend) {
+        const seen = await this.look(followed);
+        if (typeof seen === "object") return this.finish(record, seen);
+        if (seen === "unseen" && mayResend) {
           mayResend = false;
-          const refused = await send();
-          if (refused !== null) return finish(refused);
+          const refused = await this.send(followed);
+          if (refused !== null) return this.finish(record, refused);
         }
       } catch (error) {
-        if (!(error instanceof ChainError)) throw error;
-        logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
+        if (!isChainError(error)) throw error;
+        this.deps.logger.warn({ err: error, signature: record.signature }, "confirmation poll failed; retrying");
       }
     }
-    return (await store.executions.findBySignature(record.signature)) ?? record;
+    return (await this.deps.store.executions.findBySignature(record.signature)) ?? record;
+  }
+
+  /**
+   * One look at the chain: the final outcome when the transaction is confirmed or its blockhash
+   * expired, `unseen` when the chain does not know it yet (blockhash still valid), `pending` while
+   * it is processed but not confirmed (or just expired but seen at the last look).
+   */
+  private async look({ record, instructionProgramIds }: Followed): Promise<ExecutionOutcome | "unseen" | "pending"> {
+    const { chain } = this.deps;
+    const status = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+    if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
+      if (status.err === null) return { status: "Success", code: 0, error: null };
+      // The logs only sharpen the failure's text; without them (not served yet) it is still explained.
+      const landed = await chain.getTransaction(record.signature).catch(() => null);
+      const logs = landed?.meta?.logMessages ?? undefined;
+      const text = await explainTransactionFailure(chain, status.err as RpcTransactionError, { instructionProgramIds, ...(logs ? { logs } : {}) });
+      return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
+    }
+    if (status !== null) return "pending"; // processed, not yet confirmed
+    const height = await chain.getBlockHeight();
+    if (record.lastValidBlockHeight === null || BigInt(height) <= record.lastValidBlockHeight) return "unseen";
+    // One last look: it may have landed just before the expiry.
+    const last = (await chain.getSignatureStatuses([record.signature]))[0] ?? null;
+    if (last !== null) return "pending";
+    return {
+      status: "Failed",
+      code: FAILED_EXECUTION_CODE,
+      error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
+    };
+  }
+
+  /** Sends once; a refusal by the node (preflight) is a final failure, anything else is followed. */
+  private async send({ record, wire, instructionProgramIds }: Followed): Promise<ExecutionOutcome | null> {
+    const { chain, logger } = this.deps;
+    try {
+      await chain.sendTransaction(wire, { skipPreflight: false });
+      return null;
+    } catch (error) {
+      if (!(error instanceof ChainRpcError)) {
+        // Unreachable RPC: it may or may not have been sent; the status polls will tell.
+        logger.warn({ err: error, signature: record.signature }, "sendTransaction failed; following the signature");
+        return null;
+      }
+      const err = (error.data as { err?: RpcTransactionError | null } | undefined)?.err ?? null;
+      if (err === "AlreadyProcessed") return null;
+      const text =
+        err === null
+          ? `transaction refused: ${error.rpcMessage}`
+          : await explainTransactionFailure(chain, err, { instructionProgramIds, ...(error.logs ? { logs: error.logs } : {}) });
+      return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text };
+    }
+  }
+
+  /** Records the final outcome (the store keeps the first) and, for a landed create, the order. */
+  private async finish(record: ExecutionRecord, outcome: ExecutionOutcome): Promise<ExecutionRecord> {
+    const { store, logger } = this.deps;
+    const done = (await store.executions.finish(record.signature, outcome)) ?? record;
+    logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, error: done.error }, "execution finished");
+    if (done.status === "Success") {
+      await recordCreatedOrder(this.deps, done).catch((err: unknown) =>
+        logger.error({ err, signature: done.signature }, "could not record the created order; the tracker learns it from active listings"),
+      );
+    }
+    return done;
   }
 
   private sleep(ms: number): Promise<void> {

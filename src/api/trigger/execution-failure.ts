@@ -17,6 +17,7 @@ export async function explainTransactionFailure(
   context: { readonly instructionProgramIds: readonly PublicKey[]; readonly logs?: readonly string[] },
 ): Promise<string> {
   if (typeof err === "string" && PROGRAM_LOAD_ERRORS.has(err)) {
+    // Naming the missing program only sharpens the text; without the read the failure is still described.
     const programs = await chain.getMultipleAccounts(context.instructionProgramIds).catch(() => null);
     const index = programs?.findIndex((account) => account === null || !account.executable) ?? -1;
     if (index >= 0) {

@@ -1,9 +1,9 @@
 import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
+import { LISTING_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
 import { REST_REQUESTS } from "../rest-request-shapes.js";
-import { toListingRestError } from "./trigger-errors.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
 
@@ -19,31 +19,28 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
     method: "GET",
     path: "/trigger/v1/getTriggerOrders",
     request: REST_REQUESTS.getTriggerOrders,
+    errors: LISTING_ERRORS,
     handler: async (req: RestRequest): Promise<RestResponse> => {
-      try {
-        const query: Record<string, string | undefined> = {};
-        for (const name of QUERY_PARAMS) {
-          // A repeated parameter has no one meaning (which `user` was meant?): refused, not first-wins.
-          const values = req.query.getAll(name);
-          if (values.length > 1) {
-            throw new ValidationError(name, "repeated", `must be given once, got ${values.length} values`);
-          }
-          query[name] = values[0];
+      const query: Record<string, string | undefined> = {};
+      for (const name of QUERY_PARAMS) {
+        // A repeated parameter has no one meaning (which `user` was meant?): refused, not first-wins.
+        const values = req.query.getAll(name);
+        if (values.length > 1) {
+          throw new ValidationError(name, "repeated", `must be given once, got ${values.length} values`);
         }
-        const page = await listTriggerOrders(deps, validateGetTriggerOrdersRequest(query));
-        return {
-          status: 200,
-          body: {
-            user: page.user,
-            orderStatus: page.orderStatus,
-            orders: page.orders.map(toJupiterOrderRecord),
-            totalPages: page.totalPages,
-            page: page.page,
-          },
-        };
-      } catch (error) {
-        throw toListingRestError(error);
+        query[name] = values[0];
       }
+      const page = await listTriggerOrders(deps, validateGetTriggerOrdersRequest(query));
+      return {
+        status: 200,
+        body: {
+          user: page.user,
+          orderStatus: page.orderStatus,
+          orders: page.orders.map(toJupiterOrderRecord),
+          totalPages: page.totalPages,
+          page: page.page,
+        },
+      };
     },
   };
 }

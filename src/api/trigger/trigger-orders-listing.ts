@@ -2,11 +2,12 @@ import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../../core/solana/programs.js";
 import type { OrderStatusFilter, ValidGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
-import { decodeOrderAccount } from "../../core/trigger/order-account.js";
+import { decodeOrderAccount, OrderAccountDecodeError } from "../../core/trigger/order-account.js";
 import type { OrderAccount } from "../../core/trigger/order-account.js";
 import { compareNewestFirst, orderViewFromAccount } from "../../core/trigger/order-record.js";
 import type { TriggerOrderView, TriggerTradeView } from "../../core/trigger/order-record.js";
 import { pageWindow, slicePage, totalPages } from "../../core/trigger/pagination.js";
+import { DatabaseUnavailableError } from "../../store/database-errors.js";
 import type { Store } from "../../store/open-store.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredTrade } from "../../store/trade-store.js";
@@ -57,19 +58,20 @@ export async function listActiveOrders(
   for (const account of accounts) {
     try {
       orders.push({ key: account.address, account: decodeOrderAccount(account.data) });
-    } catch {
+    } catch (error) {
       // Not an Order of the layout we know (e.g. a truncated account): not listable.
+      if (!(error instanceof OrderAccountDecodeError)) throw error;
     }
   }
   if (orders.length === 0) return [];
 
   const keys = orders.map((o) => o.key.toBase58());
-  const [decimals, known, trades] = await Promise.all([
+  const [decimals, extras] = await Promise.all([
     mintDecimals(deps.chain, orders.flatMap((o) => [o.account.inputMint, o.account.outputMint])),
-    deps.store.orders.getMany(keys),
-    deps.store.trades.listByOrders(keys, options.includeFailed === undefined ? {} : { includeFailed: options.includeFailed }),
+    storeExtras(deps.store, keys, options.includeFailed),
   ]);
-  const tradesByOrder = groupTrades(trades);
+  const known = extras?.known ?? new Map<string, StoredOrder>();
+  const tradesByOrder = groupTrades(extras?.trades ?? []);
   const views = orders.map(({ key, account }) => {
     const stored = known.get(key.toBase58());
     return orderViewFromAccount(
@@ -83,8 +85,36 @@ export async function listActiveOrders(
       { openTx: stored?.openTx ?? "", trades: tradesByOrder.get(key.toBase58()) ?? [] },
     );
   });
-  await recordSeenOrders(deps.store, orders, views, known);
+  if (extras !== undefined) {
+    await recordSeenOrders(deps.store, orders, views, known).catch((error: unknown) => {
+      // The database went down meanwhile: a later listing records them; the answer comes from the chain.
+      if (!(error instanceof DatabaseUnavailableError)) throw error;
+    });
+  }
   return views.sort(compareNewestFirst);
+}
+
+/**
+ * What the store adds to the chain's open orders (creation transaction, fills), or undefined while
+ * the database is unavailable: the open orders come from the chain, so the listing answers without
+ * them (empty `openTx`, no trades) rather than waiting for a database that is known down.
+ */
+async function storeExtras(
+  store: Store,
+  keys: readonly string[],
+  includeFailed: boolean | undefined,
+): Promise<{ known: ReadonlyMap<string, StoredOrder>; trades: readonly StoredTrade[] } | undefined> {
+  if (store.db.knownDown()) return undefined;
+  try {
+    const [known, trades] = await Promise.all([
+      store.orders.getMany(keys),
+      store.trades.listByOrders(keys, includeFailed === undefined ? {} : { includeFailed }),
+    ]);
+    return { known, trades };
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) return undefined;
+    throw error;
+  }
 }
 
 /** Orders seen on chain that the store does not know are written (one statement), so the tracker follows them. */

@@ -7,7 +7,6 @@ import {
   cancelOrdersRequestFromMessage,
   createOrderRequestFromMessage,
 } from "./order-entry-messages.js";
-import { toTriggerConnectError } from "./trigger-errors.js";
 
 type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
 
@@ -19,47 +18,35 @@ export interface TriggerServiceDeps {
   readonly watchTriggerOrders?: TriggerServiceImpl["watchTriggerOrders"];
 }
 
-async function mapped<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw toTriggerConnectError(error);
-  }
-}
-
 /**
  * `swapd.trigger.v1.TriggerService`: CreateOrder, CancelOrder, CancelOrders and Execute over the
- * order entry, plus the listing handlers when given.
+ * order entry, plus the listing handlers when given. Errors are mapped by the server's interceptor.
  */
 export function createTriggerService(deps: TriggerServiceDeps): Partial<TriggerServiceImpl> {
   const entry = deps.orderEntry;
   return {
     ...(deps.getTriggerOrders ? { getTriggerOrders: deps.getTriggerOrders } : {}),
     ...(deps.watchTriggerOrders ? { watchTriggerOrders: deps.watchTriggerOrders } : {}),
-    createOrder: (request) =>
-      mapped(async () => {
-        const result = await entry.createOrder(createOrderRequestFromMessage(request));
-        return { order: result.order, transaction: result.transaction, requestId: result.requestId };
-      }),
-    cancelOrder: (request) =>
-      mapped(async () => {
-        const result = await entry.cancelOrder(cancelOrderRequestFromMessage(request));
-        return { transaction: result.transaction, requestId: result.requestId };
-      }),
-    cancelOrders: (request) =>
-      mapped(async () => {
-        const result = await entry.cancelOrders(cancelOrdersRequestFromMessage(request));
-        return { transactions: [...result.transactions], requestId: result.requestId };
-      }),
-    execute: (request) =>
-      mapped(async () => {
-        const result = await entry.execute({ requestId: request.requestId, signedTransaction: request.signedTransaction });
-        return {
-          signature: result.signature,
-          status: result.status === "Success" ? ExecutionStatus.SUCCESS : ExecutionStatus.FAILED,
-          code: result.code,
-          error: result.error ?? "",
-        };
-      }),
+    async createOrder(request) {
+      const result = await entry.createOrder(createOrderRequestFromMessage(request));
+      return { order: result.order, transaction: result.transaction, requestId: result.requestId };
+    },
+    async cancelOrder(request) {
+      const result = await entry.cancelOrder(cancelOrderRequestFromMessage(request));
+      return { transaction: result.transaction, requestId: result.requestId };
+    },
+    async cancelOrders(request) {
+      const result = await entry.cancelOrders(cancelOrdersRequestFromMessage(request));
+      return { transactions: [...result.transactions], requestId: result.requestId };
+    },
+    async execute(request) {
+      const result = await entry.execute({ requestId: request.requestId, signedTransaction: request.signedTransaction });
+      return {
+        signature: result.signature,
+        status: result.status === "Success" ? ExecutionStatus.SUCCESS : ExecutionStatus.FAILED,
+        code: result.code,
+        error: result.error ?? "",
+      };
+    },
   };
 }

@@ -8,7 +8,6 @@ import { streamShutdownKey } from "../../server/context.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { OrderChangeFeed } from "../../runtime/order-change-feed.js";
 import { subscribeOrderChanges } from "../../tracker/order-change-subscription.js";
-import { toTriggerConnectError } from "./trigger-errors.js";
 import { triggerOrderMessage } from "./trigger-order-message.js";
 import { listActiveOrders, storedOrderViews } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
@@ -35,12 +34,7 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
     request: WatchTriggerOrdersRequest,
     ctx: HandlerContext,
   ): AsyncGenerator<WatchTriggerOrdersResponse> {
-    let valid: ValidWatchTriggerOrdersRequest;
-    try {
-      valid = validateWatchTriggerOrdersRequest(request);
-    } catch (error) {
-      throw toTriggerConnectError(error);
-    }
+    const valid = validateWatchTriggerOrdersRequest(request);
     const stop = AbortSignal.any([ctx.signal, ctx.values.get(streamShutdownKey)]);
     // Subscribed before the snapshot is read, so a change during it is not missed.
     const changes = subscribeOrderChanges(deps.feed, valid.user.toBase58(), stop);
@@ -60,8 +54,6 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
           yield create(WatchTriggerOrdersResponseSchema, { event: { case: "order", value: triggerOrderMessage(view) } });
         }
       }
-    } catch (error) {
-      throw toTriggerConnectError(error);
     } finally {
       changes.close();
     }

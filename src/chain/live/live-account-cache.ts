@@ -116,27 +116,6 @@ export class LiveAccountCache implements LiveAccounts {
     return entry;
   }
 
-  async ensure(addresses: readonly PublicKey[]): Promise<Map<string, LiveAccount>> {
-    const out = new Map<string, LiveAccount>();
-    const missing: PublicKey[] = [];
-    for (const key of addresses) {
-      const address = base58Of(key);
-      if (out.has(address)) continue;
-      const hit = this.get(address);
-      if (hit) out.set(address, hit);
-      else missing.push(key);
-    }
-    if (missing.length === 0) return out;
-    const read = await this.chain.readBatch({ accounts: missing });
-    const slot = read.contextSlot ?? this.streamSlot ?? 0;
-    missing.forEach((key, i) => {
-      const account = read.accounts[i] ?? null;
-      this.adopt(key, account, slot);
-      out.set(base58Of(key), this.entries.peek(base58Of(key)) ?? { account, slot });
-    });
-    return out;
-  }
-
   adopt(key: PublicKey, account: AccountData | null, slot: number): void {
     const address = base58Of(key);
     const entry = this.entries.peek(address);

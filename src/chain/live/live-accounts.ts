@@ -1,10 +1,11 @@
 /**
- * Live chain state: what the hot paths (SwapInstructions, the quote engine) read instead of the RPC.
+ * Live chain state: what the hot paths (SwapInstructions, the quote engine) read instead of the RPC,
+ * through the account source (chain/account-source.ts).
  *
  * `LiveAccounts` holds the newest known version of every account a request touched — pools and
  * what their adapters derive from them (tick/bin arrays, bitmap extensions, markets), configured
- * lookup tables — each with the slot it was seen at. An account enters by one batched read
- * (`ensure`, or `adopt` of a read the caller made itself) and is then subscribed on the account
+ * lookup tables — each with the slot it was seen at. An account enters when the account source
+ * (chain/account-source.ts) has read it (`adopt`) and is then subscribed on the account
  * stream (Solana PubSub websocket, Yellowstone gRPC Geyser, or polling: account-stream.ts), so
  * later reads are memory reads. Bounded (least recently used out, `LIVE_ACCOUNTS_MAX`), unused
  * entries are dropped and unsubscribed; after the stream reconnects every entry is read again
@@ -51,11 +52,6 @@ export interface LiveAccounts {
    * (then read it and `adopt` the read). Marks the entry used. Address as base58 or key.
    */
   get(address: string | PublicKey): LiveAccount | undefined;
-  /**
-   * Every address's current state: cached ones from memory, the rest in ONE batched read, then
-   * subscribed. Rejects with the chain's error when that read fails.
-   */
-  ensure(addresses: readonly PublicKey[]): Promise<Map<string, LiveAccount>>;
   /** A read the caller made itself (in its own batch) enters the cache and is subscribed. */
   adopt(address: PublicKey, account: AccountData | null, slot: number): void;
   /** Called for every change of a cached account (stream notification or resync); returns the unsubscribe. */

@@ -1,5 +1,7 @@
 import type { AccountMeta, PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import { SwapdError } from "../swapd-error.js";
+import type { AmmErrorCode } from "../swapd-error.js";
 
 export type SwapMode = "ExactIn" | "ExactOut";
 
@@ -79,9 +81,26 @@ export interface PoolQuote {
   readonly reason?: string;
 }
 
-/** Raised by adapters for pools they cannot swap through; mapped to FAILED_PRECONDITION. */
-export class AmmError extends Error {
+/**
+ * Where a pool account keeps its two mints, so the pools of a token pair can be found with
+ * `getProgramAccounts` filters (`dataSize` + two `memcmp`). Derived from the adapter's decoder.
+ */
+export interface PoolMintLayout {
+  /** Size of a pool account (a `dataSize` filter keeps the program's other account kinds out). */
+  readonly dataSize: number;
+  /** Byte offsets of the pool's first and second mint (`mints(pool)` order). */
+  readonly mintOffsets: readonly [number, number];
+}
+
+/**
+ * Raised by adapters for pools they cannot swap through (FAILED_PRECONDITION). The code says why;
+ * without one it is the generic `AMM_ERROR`.
+ */
+export class AmmError extends SwapdError<AmmErrorCode> {
   override readonly name = "AmmError";
+  constructor(message: string, code: AmmErrorCode = "AMM_ERROR", options?: { cause?: unknown }) {
+    super(code, {}, message, options);
+  }
 }
 
 /**
@@ -107,6 +126,8 @@ export interface AmmAdapter<Pool = unknown> {
    * config...), so a decoded pool may be cached forever and the pool need not be re-read.
    */
   readonly poolIsImmutable: boolean;
+  /** Where the pool account keeps its mints (pair discovery). */
+  readonly poolMintLayout: PoolMintLayout;
   /** Decode the pool account; throws AmmError when it is not a pool of this AMM. */
   decodePool(account: AccountData): Pool;
   /** The pool's two mints, to check a step's mints against. */
@@ -129,4 +150,9 @@ export interface AmmAdapter<Pool = unknown> {
    * Optional until every adapter has one (Whirlpool, Raydium CP, Raydium CLMM, Meteora DLMM first).
    */
   quote?(pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+  /**
+   * True for AMMs without public math (they have no `quote`): the program quoter quotes them by
+   * executing the step `build` makes, inside Jupiter's `route`, on the pool's state at the current slot.
+   */
+  readonly quotedByProgram?: boolean;
 }

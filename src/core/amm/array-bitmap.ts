@@ -3,6 +3,7 @@ import type { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { AmmError } from "./adapter.js";
 import { skip } from "./skipped-bytes.js";
@@ -42,37 +43,28 @@ export function bitmapExtensionDecoder(rows: number) {
   ]);
 }
 
-/** Size of an extension account with `rows` rows each side. */
-export function bitmapExtensionSize(rows: number): number {
-  return 8 + 32 + 2 * rows * WORDS_PER_ROW * 8;
-}
-
 /**
- * The pool's extension from the read accounts: `null` when it does not exist (pools created
- * before extensions existed have none); AmmError when it was not read or is not an extension.
+ * An AMM's reader of its pools' extensions from the read accounts: `null` when the extension does
+ * not exist (pools created before extensions existed have none); AmmError when it was not read or
+ * is not an extension. Decoded once per account version (so results derived from one can be kept too).
  */
-export function readBitmapExtension(
-  accounts: AccountMap,
-  address: PublicKey,
-  decoder: ReturnType<typeof bitmapExtensionDecoder>,
-  discriminator: ArrayLike<number>,
+export function bitmapExtensionReader(
   rows: number,
+  discriminator: ArrayLike<number>,
   what: string,
-): BitmapExtension | null {
-  const account: AccountData | null | undefined = accounts.get(base58Of(address));
-  if (account === undefined) throw new AmmError(`${what} ${address.toBase58()} was not read`);
-  if (account === null) return null;
-  const cached = decodedExtensions.get(account);
-  if (cached) return cached;
-  expectAnchorAccount(account, discriminator, bitmapExtensionSize(rows), what);
-  const { positive, negative } = decoder.decode(account.data);
-  const extension = { positive, negative };
-  decodedExtensions.set(account, extension);
-  return extension;
+): (accounts: AccountMap, address: PublicKey) => BitmapExtension | null {
+  const decoder = bitmapExtensionDecoder(rows);
+  const decode = perAccountVersion((account: AccountData): BitmapExtension => {
+    expectAnchorAccount(account, discriminator, decoder.fixedSize, what);
+    const { positive, negative } = decoder.decode(account.data);
+    return { positive, negative };
+  });
+  return (accounts, address) => {
+    const account = accounts.get(base58Of(address));
+    if (account === undefined) throw new AmmError(`${what} ${address.toBase58()} was not read`);
+    return account === null ? null : decode(account);
+  };
 }
-
-/** Extensions decoded so far, by account version (one object per version, so results derived from it can be kept too). */
-const decodedExtensions = new WeakMap<AccountData, BitmapExtension>();
 
 /** Whether array `index` is initialized, per the pool's bitmap or (outside it) the extension. */
 export function isArrayInitialized(

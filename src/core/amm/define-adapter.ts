@@ -13,17 +13,17 @@ export function defineAmmAdapter<Pool>(amm: AmmAdapter<Pool>): AmmAdapter<Pool> 
     ...amm,
     decodePool(account) {
       if (!account.owner.equals(amm.programId)) {
-        throw new AmmError(`${account.address.toBase58()} is not owned by ${amm.label} (${amm.programId.toBase58()})`);
+        throw new AmmError(`${account.address.toBase58()} is not owned by ${amm.label} (${amm.programId.toBase58()})`, "AMM_NOT_A_POOL");
       }
       return amm.decodePool(account);
     },
     build(pool, params, accounts) {
       if (params.swapMode === "ExactOut" && !amm.supportsExactOut) {
-        throw new AmmError(`${amm.label} does not support ExactOut`);
+        throw new AmmError(`${amm.label} does not support ExactOut`, "AMM_UNSUPPORTED_SWAP_MODE");
       }
       const built = amm.build(pool, params, accounts);
       if (params.swapMode === "ExactOut" && !EXACT_OUT_SWAP_VARIANTS.has(built.swap.kind)) {
-        throw new AmmError(`${amm.label} ExactOut: Jupiter's exact_out_route does not execute a ${built.swap.kind} step`);
+        throw new AmmError(`${amm.label} ExactOut: Jupiter's exact_out_route does not execute a ${built.swap.kind} step`, "AMM_UNSUPPORTED_SWAP_MODE");
       }
       return built;
     },

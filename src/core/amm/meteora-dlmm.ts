@@ -6,6 +6,7 @@ import {
   getStructDecoder,
   getU16Decoder,
   getU32Decoder,
+  getU128Decoder,
   getU64Decoder,
   getU8Decoder,
 } from "@solana/kit";
@@ -14,18 +15,23 @@ import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
-import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID } from "../solana/programs.js";
+import { tokenProgramFromFlag } from "./mint-token-program.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
-import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
+import { BITMAP_HALF, bitmapExtensionReader, initializedArraysFrom, isArrayInitialized } from "./array-bitmap.js";
 import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { DLMM_BINS_PER_ARRAY, dlmmSwapExactIn } from "./meteora-dlmm-math.js";
+import type { DlmmBinArray, MeteoraDlmmFeeParameters, MeteoraDlmmVolatility } from "./meteora-dlmm-math.js";
 
 export const METEORA_DLMM_PROGRAM_ID = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
 /** PDA `["__event_authority"]` of the DLMM program (Anchor event CPI). */
@@ -34,8 +40,7 @@ export const METEORA_DLMM_EVENT_AUTHORITY = new PublicKey("D1ZN9Wj1fRSUQfCjhvnu1
 const LB_PAIR_DISCRIMINATOR = [33, 11, 49, 98, 181, 101, 177, 13];
 const LB_PAIR_ACCOUNT_SIZE = 904;
 const BITMAP_EXTENSION_DISCRIMINATOR = [80, 111, 124, 113, 55, 237, 18, 5];
-/** Bins per bin array (DLMM `MAX_BIN_PER_ARRAY`). */
-const BINS_PER_ARRAY = 70;
+const BINS_PER_ARRAY = DLMM_BINS_PER_ARRAY;
 /** The extension holds 12 rows of 512 bits each side of the pair's own bitmap. */
 const EXTENSION_ROWS = 12;
 const BIN_ARRAY_RANGE = { lowest: -BITMAP_HALF * (EXTENSION_ROWS + 1), highest: BITMAP_HALF * (EXTENSION_ROWS + 1) - 1 };
@@ -74,7 +79,7 @@ const variableParametersDecoder = getStructDecoder([
   ["padding1", skip(8)],
 ]);
 
-const lbPairDecoder = getStructDecoder([
+const lbPairFields = [
   ["discriminator", skip(8)],
   ["parameters", staticParametersDecoder],
   ["vParameters", variableParametersDecoder],
@@ -108,34 +113,34 @@ const lbPairDecoder = getStructDecoder([
   ["creator", getPublicKeyCodec()],
   ["tokenMintXProgramFlag", getU8Decoder()],
   ["tokenMintYProgramFlag", getU8Decoder()],
-]);
+] as const;
+const lbPairDecoder = getStructDecoder(lbPairFields);
 
 /** `BinArrayBitmapExtension`: 12 rows of 512 bits (8 u64) for positive and for negative indices. */
-const extensionDecoder = bitmapExtensionDecoder(EXTENSION_ROWS);
+const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "DLMM bin array bitmap extension");
+
+const BIN_ARRAY_DISCRIMINATOR = [92, 142, 92, 220, 5, 148, 70, 181];
+
+/** `Bin`: amounts, Q64.64 price, then liquidity supply, reward and fee accumulators, amounts in (144 bytes). */
+const binDecoder = getStructDecoder([
+  ["amountX", getU64Decoder()],
+  ["amountY", getU64Decoder()],
+  ["price", getU128Decoder()],
+  ["liquidityAndAccumulators", skip(16 + 2 * 16 + 2 * 16 + 2 * 16)],
+]);
+
+/** `BinArray`: index, version, padding, lb_pair, bins. */
+const binArrayDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["index", getI64Decoder()],
+  ["version", skip(1)],
+  ["padding", skip(7)],
+  ["lbPair", getPublicKeyCodec()],
+  ["bins", getArrayDecoder(binDecoder, { size: BINS_PER_ARRAY })],
+]);
+const BIN_ARRAY_MIN_SIZE = binArrayDecoder.fixedSize;
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
-
-/** The pair's fee schedule (`StaticParameters`), as the swap reads it. */
-export interface MeteoraDlmmFeeParameters {
-  readonly baseFactor: number;
-  readonly filterPeriod: number;
-  readonly decayPeriod: number;
-  readonly reductionFactor: number;
-  readonly variableFeeControl: number;
-  readonly maxVolatilityAccumulator: number;
-  readonly baseFeePowerFactor: number;
-  /** Newer programs' limit-order pairs (2) and fee-in-Y pairs (collect fee mode 1) swap differently. */
-  readonly functionType: number;
-  readonly collectFeeMode: number;
-}
-
-/** The pair's volatility state (`VariableParameters`). */
-export interface MeteoraDlmmVolatility {
-  readonly volatilityAccumulator: number;
-  readonly volatilityReference: number;
-  readonly indexReference: number;
-  readonly lastUpdateTimestamp: bigint;
-}
 
 export interface MeteoraDlmmPool {
   readonly address: PublicKey;
@@ -159,13 +164,6 @@ export interface MeteoraDlmmPool {
   readonly tokenYProgram: PublicKey;
 }
 
-/** DLMM stores each mint's token program as a flag: 0 = SPL Token, 1 = Token-2022. */
-function tokenProgramFromFlag(flag: number, mint: PublicKey): PublicKey {
-  if (flag === 0) return TOKEN_PROGRAM_ID;
-  if (flag === 1) return TOKEN_2022_PROGRAM_ID;
-  throw new AmmError(`DLMM pair has unknown token program flag ${flag} for mint ${mint.toBase58()}`);
-}
-
 export function decodeMeteoraDlmmPool(account: AccountData): MeteoraDlmmPool {
   expectAnchorAccount(account, LB_PAIR_DISCRIMINATOR, LB_PAIR_ACCOUNT_SIZE, "Meteora DLMM LbPair");
   const d = lbPairDecoder.decode(account.data);
@@ -184,8 +182,8 @@ export function decodeMeteoraDlmmPool(account: AccountData): MeteoraDlmmPool {
     reserveY: d.reserveY,
     oracle: d.oracle,
     binArrayBitmap: d.binArrayBitmap,
-    tokenXProgram: tokenProgramFromFlag(d.tokenMintXProgramFlag, d.tokenXMint),
-    tokenYProgram: tokenProgramFromFlag(d.tokenMintYProgramFlag, d.tokenYMint),
+    tokenXProgram: tokenProgramFromFlag(d.tokenMintXProgramFlag, d.tokenXMint, "DLMM pair"),
+    tokenYProgram: tokenProgramFromFlag(d.tokenMintYProgramFlag, d.tokenYMint, "DLMM pair"),
   };
 }
 
@@ -256,9 +254,7 @@ function scanBinArrays(pool: MeteoraDlmmPool, extension: BitmapExtension | null,
 function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap): SwapAndAccountMetas {
   const swapForY = swapsFromFirstMint([pool.tokenXMint, pool.tokenYMint], params);
   const extensionAddress = meteoraDlmmBitmapExtensionAddress(pool.address);
-  const extension = readBitmapExtension(
-    accounts, extensionAddress, extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS, "DLMM bin array bitmap extension",
-  );
+  const extension = readExtensionAt(accounts, extensionAddress);
   const binArrays = meteoraDlmmSwapBinArrayIndices(pool, extension, swapForY);
   if (binArrays.length === 0) throw new AmmError(`DLMM pair ${pool.address.toBase58()} has no liquidity in the swap direction`);
 
@@ -291,173 +287,14 @@ function build(pool: MeteoraDlmmPool, params: SwapParams, accounts: AccountMap):
 }
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
-// The program's swap (Nov 2024 build, the math of @meteora-ag/dlmm 1.3.x) in bigint: the volatility
-// references updated from the Clock's unix timestamp, then bin by bin from the active one through
-// the bin arrays the step passes, each bin with the fee its distance from the reference gives. Proven
-// equal to the SDK's `swapQuote` in test/core/amm/meteora-dlmm-quote.test.ts and to the program's
-// payouts in test/onchain/quote-exactness.test.ts.
+// The program's swap over the bin arrays `build` passes, with its own math (meteora-dlmm-math.ts).
 
-const BIN_ARRAY_DISCRIMINATOR = [92, 142, 92, 220, 5, 148, 70, 181];
-/** `Bin`: amount_x u64, amount_y u64, price u128 (Q64.64), then liquidity and fee/reward fields. */
-const BIN_SIZE = 144;
-/** `BinArray`: discriminator, index i64, version u8, padding [u8; 7], lb_pair, bins. */
-const BINS_OFFSET = 56;
-const BIN_ARRAY_ACCOUNT_SIZE = BINS_OFFSET + BINS_PER_ARRAY * BIN_SIZE;
-const SCALE_OFFSET = 64n;
-const ONE_Q64 = 1n << SCALE_OFFSET;
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
-const BASIS_POINT_MAX = 10_000n;
-const FEE_PRECISION = 1_000_000_000n;
-const MAX_FEE_RATE = 100_000_000n;
-/** The price exponent's bound (`MAX_EXPONENTIAL`, 2^19). */
-const MAX_EXPONENTIAL = 0x80000;
-
-interface Bin {
-  readonly amountX: bigint;
-  readonly amountY: bigint;
-  readonly price: bigint;
-}
-
-interface BinArray {
-  readonly index: number;
-  readonly bins: readonly Bin[];
-}
-
-/** Decoded bin arrays by account object: a bin array is re-decoded only when it was re-read. */
-const decodedBinArrays = new WeakMap<AccountData, BinArray>();
-
-export function decodeMeteoraDlmmBinArray(account: AccountData): BinArray {
-  const cached = decodedBinArrays.get(account);
-  if (cached) return cached;
-  expectAnchorAccount(account, BIN_ARRAY_DISCRIMINATOR, BIN_ARRAY_ACCOUNT_SIZE, "Meteora DLMM BinArray");
-  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
-  const bins: Bin[] = [];
-  for (let i = 0; i < BINS_PER_ARRAY; i++) {
-    const at = BINS_OFFSET + i * BIN_SIZE;
-    bins.push({
-      amountX: view.getBigUint64(at, true),
-      amountY: view.getBigUint64(at + 8, true),
-      price: view.getBigUint64(at + 16, true) | (view.getBigUint64(at + 24, true) << 64n),
-    });
-  }
-  const decoded = { index: Number(view.getBigInt64(8, true)), bins };
-  decodedBinArrays.set(account, decoded);
-  return decoded;
-}
-
-function mulShr(x: bigint, y: bigint, roundUp: boolean): bigint {
-  const product = x * y;
-  const quotient = product >> SCALE_OFFSET;
-  return roundUp && (product & (ONE_Q64 - 1n)) !== 0n ? quotient + 1n : quotient;
-}
-
-function shlDiv(x: bigint, y: bigint, roundUp: boolean): bigint {
-  const numerator = x << SCALE_OFFSET;
-  const quotient = numerator / y;
-  return roundUp && numerator % y !== 0n ? quotient + 1n : quotient;
-}
-
-/** The u64 a program computation must fit in; the program fails with an overflow otherwise. */
-function u64(value: bigint, what: string): bigint {
-  if (value > U64_MAX) throw new AmmError(`DLMM ${what} overflows u64`);
-  return value;
-}
-
-/** Q64.64 price of bin `binId`: (1 + binStep / 10⁴)^binId by squaring, as the program's `pow`. */
-export function meteoraDlmmBinPrice(binId: number, binStep: number): bigint {
-  if (binId === 0) return ONE_Q64;
-  let invert = binId < 0;
-  const exponent = Math.abs(binId);
-  if (exponent > MAX_EXPONENTIAL) return 0n;
-  let squaredBase = ONE_Q64 + (BigInt(binStep) << SCALE_OFFSET) / BASIS_POINT_MAX;
-  let result = ONE_Q64;
-  if (squaredBase >= result) {
-    squaredBase = U128_MAX / squaredBase;
-    invert = !invert;
-  }
-  for (let bit = 1; bit <= MAX_EXPONENTIAL / 2; bit <<= 1) {
-    if ((exponent & bit) !== 0) result = (result * squaredBase) >> SCALE_OFFSET;
-    squaredBase = (squaredBase * squaredBase) >> SCALE_OFFSET;
-  }
-  if (result === 0n) return 0n;
-  return invert ? U128_MAX / result : result;
-}
-
-/** `update_references`: after `filter_period` without trades the reference moves to the active bin and decays. */
-function referencesAt(pool: MeteoraDlmmPool, now: bigint): { volatilityReference: bigint; indexReference: number } {
-  const { volatility: v, parameters: s } = pool;
-  const elapsed = now - v.lastUpdateTimestamp;
-  if (elapsed < BigInt(s.filterPeriod)) return { volatilityReference: BigInt(v.volatilityReference), indexReference: v.indexReference };
-  const volatilityReference =
-    elapsed < BigInt(s.decayPeriod) ? (BigInt(v.volatilityAccumulator) * BigInt(s.reductionFactor)) / BASIS_POINT_MAX : 0n;
-  return { volatilityReference, indexReference: pool.activeId };
-}
-
-/** Total fee rate (of FEE_PRECISION) at `binId`: base fee plus the variable fee of the volatility there, capped. */
-function feeRateAt(pool: MeteoraDlmmPool, references: { volatilityReference: bigint; indexReference: number }, binId: number): bigint {
-  const s = pool.parameters;
-  const binStep = BigInt(pool.binStep);
-  const distance = BigInt(Math.abs(references.indexReference - binId));
-  const accumulator = references.volatilityReference + distance * BASIS_POINT_MAX;
-  const volatility = accumulator < BigInt(s.maxVolatilityAccumulator) ? accumulator : BigInt(s.maxVolatilityAccumulator);
-  const baseFee = BigInt(s.baseFactor) * binStep * 10n * 10n ** BigInt(s.baseFeePowerFactor);
-  const variableFee =
-    s.variableFeeControl > 0 ? (BigInt(s.variableFeeControl) * (volatility * binStep) ** 2n + 99_999_999_999n) / 100_000_000_000n : 0n;
-  const total = baseFee + variableFee;
-  return total > MAX_FEE_RATE ? MAX_FEE_RATE : total;
-}
-
-interface BinSwap {
-  readonly amountIn: bigint;
-  readonly amountOut: bigint;
-  readonly fee: bigint;
-}
-
-/** `Bin::swap` for an exact input: the whole bin (plus its fee) when `amountIn` exceeds it, else `amountIn` less the fee at the bin's price. */
-function swapInBin(bin: Bin, price: bigint, amountIn: bigint, swapForY: boolean, feeRate: bigint): BinSwap {
-  const maxOut = swapForY ? bin.amountY : bin.amountX;
-  const maxIn = u64(swapForY ? shlDiv(bin.amountY, price, true) : mulShr(bin.amountX, price, true), "bin input");
-  const denominator = FEE_PRECISION - feeRate;
-  const maxFee = (maxIn * feeRate + denominator - 1n) / denominator;
-  const maxInWithFee = u64(maxIn + maxFee, "bin input with fee");
-  if (amountIn > maxInWithFee) return { amountIn: maxInWithFee, amountOut: maxOut, fee: maxFee };
-  const fee = (amountIn * feeRate + FEE_PRECISION - 1n) / FEE_PRECISION;
-  const out = u64(swapForY ? mulShr(amountIn - fee, price, false) : shlDiv(amountIn - fee, price, false), "bin output");
-  return { amountIn, amountOut: out < maxOut ? out : maxOut, fee };
-}
-
-/**
- * An exact-input swap from the active bin through `arrays` (in swap order): what it takes, pays and
- * charges, and how much input is left when the arrays run out.
- */
-function swapExactIn(pool: MeteoraDlmmPool, arrays: readonly BinArray[], amount: bigint, swapForY: boolean, now: bigint) {
-  const references = referencesAt(pool, now);
-  let left = amount;
-  let out = 0n;
-  let fee = 0n;
-  let activeId = pool.activeId;
-  for (const array of arrays) {
-    const lower = array.index * BINS_PER_ARRAY;
-    const upper = lower + BINS_PER_ARRAY - 1;
-    // Arrays without liquidity in between are skipped: the active bin jumps to this array's edge.
-    if (swapForY && activeId > upper) activeId = upper;
-    if (!swapForY && activeId < lower) activeId = lower;
-    while (left > 0n && activeId >= lower && activeId <= upper) {
-      const bin = array.bins[activeId - lower]!;
-      if ((swapForY ? bin.amountY : bin.amountX) > 0n) {
-        const price = bin.price === 0n ? meteoraDlmmBinPrice(activeId, pool.binStep) : bin.price;
-        const step = swapInBin(bin, price, left, swapForY, feeRateAt(pool, references, activeId));
-        left -= step.amountIn;
-        out += step.amountOut;
-        fee += step.fee;
-      }
-      if (left > 0n) activeId += swapForY ? -1 : 1;
-    }
-    if (left === 0n) break;
-  }
-  return { left, out, fee };
-}
+/** Decoded once per account version. */
+export const decodeMeteoraDlmmBinArray = perAccountVersion((account: AccountData): DlmmBinArray => {
+  expectAnchorAccount(account, BIN_ARRAY_DISCRIMINATOR, BIN_ARRAY_MIN_SIZE, "Meteora DLMM BinArray");
+  const decoded = binArrayDecoder.decode(account.data);
+  return { index: Number(decoded.index), bins: decoded.bins };
+});
 
 /** The bitmap extension, then (once it is read) the bin arrays `build` passes. */
 function quoteAccounts(pool: MeteoraDlmmPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
@@ -468,10 +305,7 @@ function quoteAccounts(pool: MeteoraDlmmPool, params: QuoteParams, accounts: Acc
 }
 
 function readExtension(pool: MeteoraDlmmPool, accounts: AccountMap): BitmapExtension | null {
-  return readBitmapExtension(
-    accounts, meteoraDlmmBitmapExtensionAddress(pool.address), extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS,
-    "DLMM bin array bitmap extension",
-  );
+  return readExtensionAt(accounts, meteoraDlmmBitmapExtensionAddress(pool.address));
 }
 
 function quote(pool: MeteoraDlmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
@@ -491,7 +325,7 @@ function quote(pool: MeteoraDlmmPool, params: QuoteParams, accounts: AccountMap,
   const arrays = indices.map((index) =>
     decodeMeteoraDlmmBinArray(requiredAccount(accounts, meteoraDlmmBinArrayAddress(pool.address, index), "DLMM bin array")),
   );
-  const { left, out, fee } = swapExactIn(pool, arrays, params.amount, swapForY, clock.unixTimestamp);
+  const { left, out, fee } = dlmmSwapExactIn(pool, arrays, params.amount, swapForY, clock.unixTimestamp);
   const filled = { inAmount: params.amount - left, outAmount: out, feeAmount: fee, feeMint };
   if (left === 0n) return { ...filled, complete: true };
   return { ...filled, complete: false, reason: `${params.amount} needs more than the ${arrays.length} bin array(s) a swap step passes` };
@@ -509,6 +343,8 @@ export const meteoraDlmmAdapter = defineAmmAdapter<MeteoraDlmmPool>({
   supportsExactOut: false,
   // The active bin and the bitmap move with trades and pick the bin arrays.
   poolIsImmutable: false,
+  // Every `LbPair` account has the same size.
+  poolMintLayout: { dataSize: LB_PAIR_ACCOUNT_SIZE, mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")] },
   decodePool: decodeMeteoraDlmmPool,
   mints: (pool) => [pool.tokenXMint, pool.tokenYMint],
   // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.

@@ -1,18 +1,22 @@
-import { getArrayDecoder, getBooleanDecoder, getStructDecoder } from "@solana/kit";
+import { getArrayDecoder, getBooleanDecoder, getStructDecoder, getU128Decoder, getU64Decoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../solana/programs.js";
 import { associatedTokenAddress } from "../solana/token-accounts.js";
 import { AmmError } from "./adapter.js";
-import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
+import { ceilDiv } from "./integer-math.js";
+import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 
 /** PumpSwap ("Pump.fun Amm"), the constant-product AMM pump.fun coins migrate to. */
@@ -53,10 +57,11 @@ const GLOBAL_CONFIG_MIN_SIZE = 642;
 const BUYBACK_FEE_RECIPIENTS_OFFSET = 643;
 
 /** `Pool` (field order from @pump-fun/pump-swap-sdk's IDL). */
-const poolDecoder = getStructDecoder([
+const poolFields = [
   ["discriminator", skip(8)],
-  // pool bump, index, creator.
-  ["unused", skip(1 + 2 + 32)],
+  ["poolBump", skip(1)],
+  ["index", skip(2)],
+  ["creator", getPublicKeyCodec()],
   ["baseMint", getPublicKeyCodec()],
   ["quoteMint", getPublicKeyCodec()],
   ["lpMint", skip(32)],
@@ -66,25 +71,52 @@ const poolDecoder = getStructDecoder([
   ["coinCreator", getPublicKeyCodec()],
   ["isMayhemMode", getBooleanDecoder()],
   ["isCashbackCoin", getBooleanDecoder()],
-]);
+] as const;
+const poolDecoder = getStructDecoder(poolFields);
 
 /** `GlobalConfig` (same IDL) up to the reserved fee recipients. */
 const globalConfigDecoder = getStructDecoder([
   ["discriminator", skip(8)],
-  // admin, LP / protocol fee basis points, disable flags.
-  ["unused", skip(32 + 8 + 8 + 1)],
+  ["admin", skip(32)],
+  ["lpFeeBasisPoints", getU64Decoder()],
+  ["protocolFeeBasisPoints", getU64Decoder()],
+  ["disableFlags", skip(1)],
   ["protocolFeeRecipients", getArrayDecoder(getPublicKeyCodec(), { size: 8 })],
-  // coin creator fee, admin-set-coin-creator authority, whitelist PDA.
-  ["unused2", skip(8 + 32 + 32)],
+  ["coinCreatorFeeBasisPoints", getU64Decoder()],
+  // admin-set-coin-creator authority, whitelist PDA.
+  ["unused", skip(32 + 32)],
   ["reservedFeeRecipient", getPublicKeyCodec()],
   ["mayhemModeEnabled", skip(1)],
   ["reservedFeeRecipients", getArrayDecoder(getPublicKeyCodec(), { size: 7 })],
+]);
+
+/** The pump fee program's `FeeConfig` (IDL in @pump-fun/pump-swap-sdk): flat fees, and fee tiers by market cap. */
+const FEE_CONFIG_DISCRIMINATOR = [143, 52, 146, 187, 219, 123, 76, 155];
+const feesDecoder = getStructDecoder([
+  ["lpFeeBps", getU64Decoder()],
+  ["protocolFeeBps", getU64Decoder()],
+  ["creatorFeeBps", getU64Decoder()],
+]);
+const feeConfigDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["bump", skip(1)],
+  ["admin", skip(32)],
+  ["flatFees", feesDecoder],
+  ["feeTiers", getArrayDecoder(getStructDecoder([["marketCapLamportsThreshold", getU128Decoder()], ["fees", feesDecoder]]))],
+]);
+
+/** An SPL Token / Token-2022 mint up to its supply (after the COption mint authority). */
+const mintSupplyDecoder = getStructDecoder([
+  ["mintAuthority", skip(36)],
+  ["supply", getU64Decoder()],
 ]);
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
 export interface PumpSwapPool {
   readonly address: PublicKey;
+  /** Pools pump.fun migrated a coin into are created by its pool-authority PDA: they pay the fee tiers. */
+  readonly creator: PublicKey;
   readonly baseMint: PublicKey;
   readonly quoteMint: PublicKey;
   readonly poolBaseTokenAccount: PublicKey;
@@ -107,6 +139,7 @@ export function decodePumpSwapPool(account: AccountData): PumpSwapPool {
   }
   return {
     address: account.address,
+    creator: d.creator,
     baseMint: d.baseMint,
     quoteMint: d.quoteMint,
     poolBaseTokenAccount: d.poolBaseTokenAccount,
@@ -139,18 +172,11 @@ function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicK
   return recipient;
 }
 
-/** Global configs decoded so far, by account version (every request through any pool reads it). */
-const decodedConfigs = new WeakMap<AccountData, ReturnType<typeof globalConfigDecoder.decode> & { readonly namesBuybackFeeRecipients: boolean }>();
-
-function decodedConfig(account: AccountData) {
-  let config = decodedConfigs.get(account);
-  if (config === undefined) {
-    expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
-    config = { ...globalConfigDecoder.decode(account.data), namesBuybackFeeRecipients: namesBuybackFeeRecipients(account.data) };
-    decodedConfigs.set(account, config);
-  }
-  return config;
-}
+/** Decoded once per account version (every request through any pool reads it). */
+const decodedConfig = perAccountVersion((account: AccountData) => {
+  expectAnchorAccount(account, GLOBAL_CONFIG_DISCRIMINATOR, GLOBAL_CONFIG_MIN_SIZE, "PumpSwap global config");
+  return { ...globalConfigDecoder.decode(account.data), namesBuybackFeeRecipients: namesBuybackFeeRecipients(account.data) };
+});
 
 function namesBuybackFeeRecipients(data: Uint8Array): boolean {
   const recipients = data.subarray(BUYBACK_FEE_RECIPIENTS_OFFSET, BUYBACK_FEE_RECIPIENTS_OFFSET + 8 * 32);
@@ -207,6 +233,74 @@ function build(pool: PumpSwapPool, params: SwapParams, accounts: AccountMap): Sw
 }
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
+// Constant product on the pool's two token accounts, with the LP, protocol and coin-creator fees
+// (basis points, each rounded up) charged in the quote token, as @pump-fun/pump-swap-sdk's
+// `sellBaseInput` / `buyQuoteInput` compute them: the fee config's tier for the pool's market cap
+// (pools pump.fun migrated), its flat fees (other pools), or the global config's (no fee config).
+
+/** The pump.fun bonding-curve program, whose `["pool-authority", mint]` PDA creates the pools it migrates. */
+const PUMP_PROGRAM_ID = new PublicKey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
+const pumpPoolAuthority = memoisedDerivation(ADDRESS_MEMO_ENTRIES, (mint) => pda(PUMP_PROGRAM_ID, Buffer.from("pool-authority"), mint.toBuffer()));
+const BPS = 10_000n;
+
+interface PumpSwapFees {
+  readonly lpFeeBps: bigint;
+  readonly protocolFeeBps: bigint;
+  readonly creatorFeeBps: bigint;
+}
+
+const decodeFeeConfig = perAccountVersion((account: AccountData) => {
+  expectAnchorAccount(account, FEE_CONFIG_DISCRIMINATOR, 8 + 1 + 32 + 24 + 4, "pump fee config");
+  return feeConfigDecoder.decode(account.data);
+});
+
+/** The fees of a trade: the fee config's tier (pump.fun pools) or flat fees, else the global config's. */
+function feesOf(pool: PumpSwapPool, accounts: AccountMap, reserves: { base: bigint; quote: bigint }): PumpSwapFees {
+  const feeConfig = accounts.get(base58Of(FEE_CONFIG));
+  if (feeConfig === undefined) throw new AmmError(`pump fee config ${FEE_CONFIG.toBase58()} was not read`);
+  if (feeConfig === null) {
+    const global = decodedConfig(requiredAccount(accounts, PUMP_SWAP_GLOBAL_CONFIG, "PumpSwap global config"));
+    return { lpFeeBps: global.lpFeeBasisPoints, protocolFeeBps: global.protocolFeeBasisPoints, creatorFeeBps: global.coinCreatorFeeBasisPoints };
+  }
+  const config = decodeFeeConfig(feeConfig);
+  if (!pool.creator.equals(pumpPoolAuthority(pool.baseMint)) || config.feeTiers.length === 0) return config.flatFees;
+  const supply = mintSupplyDecoder.decode(requiredAccount(accounts, pool.baseMint, "PumpSwap base mint").data).supply;
+  const marketCap = (reserves.quote * supply) / reserves.base;
+  let tier = config.feeTiers[0]!;
+  for (const candidate of config.feeTiers) if (marketCap >= candidate.marketCapLamportsThreshold) tier = candidate;
+  return tier.fees;
+}
+
+/** The pool's token accounts, the global config, the fee config and the base mint (its supply prices the fee tier). */
+function quoteAccounts(pool: PumpSwapPool, _params: QuoteParams, accounts: AccountMap): PublicKey[] {
+  return unread([pool.poolBaseTokenAccount, pool.poolQuoteTokenAccount, PUMP_SWAP_GLOBAL_CONFIG, FEE_CONFIG, pool.baseMint], accounts);
+}
+
+function quote(pool: PumpSwapPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
+  const sells = params.aToB;
+  const none = (reason: string): PoolQuote => ({ inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint: pool.quoteMint, complete: false, reason });
+  if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
+  if (params.swapMode === "ExactOut") return none("Jupiter's PumpSwap steps take an amount in");
+  const global = decodedConfig(requiredAccount(accounts, PUMP_SWAP_GLOBAL_CONFIG, "PumpSwap global config"));
+  if (global.namesBuybackFeeRecipients) return none("the global config names buyback fee recipients, which Jupiter's PumpSwap steps cannot pass");
+  const base = tokenAmount(accounts, pool.poolBaseTokenAccount, "PumpSwap pool base token account");
+  const quoteReserve = tokenAmount(accounts, pool.poolQuoteTokenAccount, "PumpSwap pool quote token account");
+  if (base === 0n || quoteReserve === 0n) return none("the pool has no liquidity");
+  const fees = feesOf(pool, accounts, { base, quote: quoteReserve });
+  // No coin creator (the default key): no creator fee.
+  const creatorFeeBps = pool.coinCreator.equals(PublicKey.default) ? 0n : fees.creatorFeeBps;
+  if (sells) {
+    const gross = (quoteReserve * params.amount) / (base + params.amount);
+    const feeAmount = [fees.lpFeeBps, fees.protocolFeeBps, creatorFeeBps].reduce((sum, bps) => sum + ceilDiv(gross * bps, BPS), 0n);
+    if (feeAmount >= gross) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+    return { inAmount: params.amount, outAmount: gross - feeAmount, feeAmount, feeMint: pool.quoteMint, complete: true };
+  }
+  // A buy of a quote amount: the part left after all fees goes into the curve.
+  const intoCurve = (params.amount * BPS) / (BPS + fees.lpFeeBps + fees.protocolFeeBps + creatorFeeBps);
+  const outAmount = (base * intoCurve) / (quoteReserve + intoCurve);
+  if (outAmount <= 0n) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+  return { inAmount: params.amount, outAmount, feeAmount: params.amount - intoCurve, feeMint: pool.quoteMint, complete: true };
+}
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
 
@@ -218,8 +312,12 @@ export const pumpSwapAdapter = defineAmmAdapter<PumpSwapPool>({
   supportsExactOut: false,
   // Mayhem mode and the coin creator can change, so the pool is re-read per request.
   poolIsImmutable: false,
+  // Pools trade only once extended to this size (`decodePool` refuses shorter ones).
+  poolMintLayout: { dataSize: POOL_TRADABLE_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")] },
   decodePool: decodePumpSwapPool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [PUMP_SWAP_GLOBAL_CONFIG],
   build,
+  quoteAccounts,
+  quote,
 });

@@ -3,6 +3,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
@@ -10,7 +11,9 @@ import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { ceilDiv } from "./integer-math.js";
 
 export const RAYDIUM_AMM_V4_PROGRAM_ID = new PublicKey("675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8");
 /** PDA `["amm authority"]` of the AMM v4 program: the vaults' owner, shared by every pool. */
@@ -24,7 +27,7 @@ const MARKET_STATE_V3_SIZE = 388;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** `AmmInfo` (no discriminator; offsets from @raydium-io/raydium-sdk-v2 `liquidityStateV4Layout`). */
-const ammInfoDecoder = getStructDecoder([
+const ammInfoFields = [
   ["status", getU64Decoder()],
   ["nonce", getU64Decoder()],
   // order-book parameters, fees, pnl and swap totals: not needed to route a swap.
@@ -38,7 +41,8 @@ const ammInfoDecoder = getStructDecoder([
   ["marketId", getPublicKeyCodec()],
   ["marketProgramId", getPublicKeyCodec()],
   ["targetOrders", getPublicKeyCodec()],
-]);
+] as const;
+const ammInfoDecoder = getStructDecoder(ammInfoFields);
 
 /** The `AmmInfo` fields a quote reads (they change: status, fees, PnL owed), same offsets. */
 const ammStateDecoder = getStructDecoder([
@@ -122,42 +126,44 @@ interface MarketAccounts {
   readonly vaultSigner: PublicKey;
 }
 
-/**
- * Markets decoded so far, by account version: the vault signer is a `create_program_address`,
- * whose curve check costs more than the rest of the step; a market read again is a new object.
- */
-const decodedMarkets = new WeakMap<AccountData, { readonly pool: RaydiumAmmV4Pool; readonly market: MarketAccounts }>();
+/** A market's order-book accounts and the account's own view of which market it is. */
+interface DecodedMarket extends MarketAccounts {
+  readonly ownAddress: PublicKey;
+}
 
-/** The order-book accounts the AMM settles against, read from the pool's Serum/OpenBook market. */
+/**
+ * The order-book accounts the AMM settles against, read from the pool's Serum/OpenBook market.
+ * Decoded once per market version: the vault signer is a `create_program_address`, whose curve
+ * check costs more than the rest of the step.
+ */
 function marketAccounts(pool: RaydiumAmmV4Pool, accounts: AccountMap): MarketAccounts {
   const market = accounts.get(base58Of(pool.marketId));
   if (market === undefined) throw new AmmError(`market ${pool.marketId.toBase58()} was not read`);
   if (market === null) throw new AmmError(`market ${pool.marketId.toBase58()} of the pool does not exist`);
-  const decoded = decodedMarkets.get(market);
-  if (decoded?.pool === pool) return decoded.market;
-  const result = decodeMarket(pool, market);
-  decodedMarkets.set(market, { pool, market: result });
-  return result;
-}
-
-function decodeMarket(pool: RaydiumAmmV4Pool, market: AccountData): MarketAccounts {
   if (!market.owner.equals(pool.marketProgramId) || market.data.length < MARKET_STATE_V3_SIZE) {
     throw new AmmError(`account ${pool.marketId.toBase58()} is not a market of ${pool.marketProgramId.toBase58()}`);
   }
-  const d = marketStateDecoder.decode(market.data);
-  if (!d.ownAddress.equals(pool.marketId)) {
-    throw new AmmError(`market ${pool.marketId.toBase58()} records another address (${d.ownAddress.toBase58()})`);
+  const decoded = decodeMarket(market);
+  if (!decoded.ownAddress.equals(pool.marketId)) {
+    throw new AmmError(`market ${pool.marketId.toBase58()} records another address (${decoded.ownAddress.toBase58()})`);
   }
+  return decoded;
+}
+
+/** Checked by `marketAccounts` first: the account is the pool's market, owned by its market program. */
+const decodeMarket = perAccountVersion((market: AccountData): DecodedMarket => {
+  const d = marketStateDecoder.decode(market.data);
   // Serum's vault signer: create_program_address([market, nonce as u64 LE], market program).
   let vaultSigner: PublicKey;
   try {
     const nonce = Uint8Array.from(getU64Encoder().encode(d.vaultSignerNonce));
-    vaultSigner = PublicKey.createProgramAddressSync([pool.marketId.toBuffer(), nonce], pool.marketProgramId);
+    vaultSigner = PublicKey.createProgramAddressSync([market.address.toBuffer(), nonce], market.owner);
   } catch {
-    throw new AmmError(`market ${pool.marketId.toBase58()} has an invalid vault signer nonce ${d.vaultSignerNonce}`);
+    // The nonce gives a point on the curve: no vault signer, so no swap can settle against the market.
+    throw new AmmError(`market ${market.address.toBase58()} has an invalid vault signer nonce ${d.vaultSignerNonce}`);
   }
-  return { bids: d.bids, asks: d.asks, eventQueue: d.eventQueue, baseVault: d.baseVault, quoteVault: d.quoteVault, vaultSigner };
-}
+  return { ownAddress: d.ownAddress, bids: d.bids, asks: d.asks, eventQueue: d.eventQueue, baseVault: d.baseVault, quoteVault: d.quoteVault, vaultSigner };
+});
 
 // ── Build ───────────────────────────────────────────────────────────────────────────────────
 
@@ -199,28 +205,14 @@ const STATUS_SWAP_ONLY = 6n;
 const STATUS_WAITING_TRADE = 7n;
 
 type AmmState = ReturnType<typeof ammStateDecoder.decode>;
-// Decoded per account version: a router quotes one pool many times from the same state.
-const decodedStates = new WeakMap<object, AmmState>();
+
+const decodeAmmState = perAccountVersion((account: AccountData): AmmState => {
+  if (account.data.length !== AMM_INFO_SIZE) throw new AmmError(`account ${account.address.toBase58()} is not a Raydium AMM v4 pool`);
+  return ammStateDecoder.decode(account.data);
+});
 
 function currentState(pool: RaydiumAmmV4Pool, accounts: AccountMap): AmmState {
-  const account = requiredAccount(accounts, pool.address, "Raydium AMM v4 pool");
-  let state = decodedStates.get(account);
-  if (state === undefined) {
-    if (account.data.length !== AMM_INFO_SIZE) throw new AmmError(`account ${pool.address.toBase58()} is not a Raydium AMM v4 pool`);
-    state = ammStateDecoder.decode(account.data);
-    decodedStates.set(account, state);
-  }
-  return state;
-}
-
-/**
- * The program's `checked_ceil_div` since raydium-amm 78c6a81 (Aug 2025): a plain ceiling. (Builds
- * before it, such as the chain folder's Nov 2024 dump, round a quotient below one half up instead,
- * charging no fee on inputs under half a fee unit: there swapd's quote of such dust is one unit
- * of fee low, so the swap pays a little more than quoted, never less.)
- */
-function ceilDiv(a: bigint, b: bigint): bigint {
-  return (a + b - 1n) / b;
+  return decodeAmmState(requiredAccount(accounts, pool.address, "Raydium AMM v4 pool"));
 }
 
 /** The pool (its status, fees and PnL owed change) and its two vaults. */
@@ -245,6 +237,10 @@ function quote(pool: RaydiumAmmV4Pool, params: QuoteParams, accounts: AccountMap
   const quoteReserve = tokenAmount(accounts, pool.quoteVault, "Raydium AMM v4 vault") - state.quoteNeedTakePnl;
   if (baseReserve <= 0n || quoteReserve <= 0n) return none("the pool has no liquidity");
   const [reserveIn, reserveOut] = params.aToB ? [baseReserve, quoteReserve] : [quoteReserve, baseReserve];
+  // The program's `checked_ceil_div` since raydium-amm 78c6a81 (Aug 2025) is a plain ceiling. (Builds
+  // before it, such as the chain folder's Nov 2024 dump, round a quotient below one half up instead,
+  // charging no fee on inputs under half a fee unit: there swapd's quote of such dust is one unit
+  // of fee low, so the swap pays a little more than quoted, never less.)
   const fee = ceilDiv(params.amount * state.swapFeeNumerator, state.swapFeeDenominator);
   const intoCurve = params.amount - fee;
   const outAmount = (reserveOut * intoCurve) / (reserveIn + intoCurve);
@@ -261,6 +257,8 @@ export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   supportsExactOut: false,
   // Its status can change (an admin can disable swaps), so the pool is re-read per request.
   poolIsImmutable: false,
+  // Every `AmmInfo` has the same size (it has no discriminator: the size tells it from the program's other accounts).
+  poolMintLayout: { dataSize: AMM_INFO_SIZE, mintOffsets: [fieldOffset(ammInfoFields, "baseMint"), fieldOffset(ammInfoFields, "quoteMint")] },
   decodePool: decodeRaydiumAmmV4Pool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: (pool) => [pool.marketId],

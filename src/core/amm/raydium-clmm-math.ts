@@ -7,12 +7,13 @@
  * run time (it takes seconds to load and computes with bn.js).
  */
 
+import { ceilDiv, U64_MAX } from "./integer-math.js";
+
 export const CLMM_MIN_TICK = -443636;
 export const CLMM_MAX_TICK = 443636;
 export const CLMM_MIN_SQRT_PRICE_X64 = 4295048016n;
 export const CLMM_MAX_SQRT_PRICE_X64 = 79226673521066979257578248091n;
 const FEE_RATE_DENOMINATOR = 1_000_000n;
-const U64_MAX = (1n << 64n) - 1n;
 const Q64 = 1n << 64n;
 
 /** tick_math: the Q64.64 factor for each bit of |tick| (raydium-clmm `get_sqrt_price_at_tick`). */
@@ -22,8 +23,6 @@ const TICK_FACTORS = [
   0xf3392b0822bb6000n, 0xe7159475a2caf000n, 0xd097f3bdfd2f2000n, 0xa9f746462d9f8000n, 0x70d869a156f31c00n,
   0x31be135f97ed3200n, 0x9aa508b5b85a500n, 0x5d6af8dedc582cn, 0x2216e584f5fan,
 ];
-
-const ceilDiv = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + 1n);
 
 export function clmmSqrtPriceAtTick(tick: number): bigint {
   if (tick < CLMM_MIN_TICK || tick > CLMM_MAX_TICK) throw new RangeError(`tick ${tick} is outside [${CLMM_MIN_TICK}, ${CLMM_MAX_TICK}]`);

@@ -3,26 +3,30 @@ import {
   getArrayDecoder,
   getI32Decoder,
   getI32Encoder,
+  getI128Decoder,
   getStructDecoder,
   getU128Decoder,
   getU16Decoder,
+  getU32Decoder,
   getU64Decoder,
 } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
-import { BITMAP_HALF, bitmapExtensionDecoder, initializedArraysFrom, isArrayInitialized, readBitmapExtension } from "./array-bitmap.js";
+import { BITMAP_HALF, bitmapExtensionReader, initializedArraysFrom, isArrayInitialized } from "./array-bitmap.js";
 import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
 import { base58Of } from "../solana/base58-strings.js";
@@ -47,7 +51,7 @@ const SWAP_TICK_ARRAY_COUNT = 3;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** Fields of `PoolState` a swap needs (offsets from @raydium-io/raydium-sdk-v2 `PoolInfoLayout`). */
-const poolStateDecoder = getStructDecoder([
+const poolStateFields = [
   ["discriminator", skip(8)],
   ["bump", skip(1)],
   ["ammConfig", getPublicKeyCodec()],
@@ -65,10 +69,42 @@ const poolStateDecoder = getStructDecoder([
   // fee growth, protocol fees, swap totals, status, reward infos: not needed to route a swap.
   ["unused", skip(904 - 273)],
   ["tickArrayBitmap", getArrayDecoder(getU64Decoder(), { size: 16 })],
-]);
+] as const;
+const poolStateDecoder = getStructDecoder(poolStateFields);
 
 /** `TickArrayBitmapExtension`: pool id, then positive and negative rows. */
-const extensionDecoder = bitmapExtensionDecoder(EXTENSION_ROWS);
+const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "Raydium CLMM tick array bitmap extension");
+
+const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
+
+/** `TickState`: tick, liquidity_net, liquidity_gross, then fee and reward growths and padding (168 bytes). */
+const tickStateDecoder = getStructDecoder([
+  ["tick", getI32Decoder()],
+  ["liquidityNet", getI128Decoder()],
+  ["liquidityGross", getU128Decoder()],
+  ["growthsAndPadding", skip(2 * 16 + 3 * 16 + 13 * 4)],
+]);
+
+/** `TickArrayState` up to its ticks (initialized count, recent epoch and padding follow). */
+const tickArrayDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["poolId", getPublicKeyCodec()],
+  ["startTickIndex", getI32Decoder()],
+  ["ticks", getArrayDecoder(tickStateDecoder, { size: TICK_ARRAY_SIZE })],
+]);
+const TICK_ARRAY_MIN_SIZE = tickArrayDecoder.fixedSize;
+
+const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
+
+/** `AmmConfig` up to its trade fee rate (millionths). */
+const ammConfigDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["bump", skip(1)],
+  ["index", skip(2)],
+  ["owner", getPublicKeyCodec()],
+  ["protocolFeeRate", getU32Decoder()],
+  ["tradeFeeRate", getU32Decoder()],
+]);
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -166,9 +202,7 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
   const tokenProgram0 = tokenProgramOfMint(accounts, pool.tokenMint0);
   const tokenProgram1 = tokenProgramOfMint(accounts, pool.tokenMint1);
   const extensionAddress = raydiumClmmBitmapExtensionAddress(pool.address);
-  const extension = readBitmapExtension(
-    accounts, extensionAddress, extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS, "Raydium CLMM tick array bitmap extension",
-  );
+  const extension = readExtensionAt(accounts, extensionAddress);
   const tickArrays = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne).map((start) =>
     writableAccount(raydiumClmmTickArrayAddress(pool.address, start)),
   );
@@ -221,15 +255,6 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
 // The program's `swap_internal` over the tick arrays `build` passes, with its own per-step math
 // (raydium-clmm-math.ts): a swap that would need a fourth array stops there and says so.
 
-const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
-/** `TickState`: tick i32, liquidity_net i128, liquidity_gross u128, fee and reward growths, padding. */
-const TICK_STATE_SIZE = 168;
-const TICKS_OFFSET = 8 + 32 + 4;
-const TICK_ARRAY_ACCOUNT_SIZE = TICKS_OFFSET + TICK_ARRAY_SIZE * TICK_STATE_SIZE;
-const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
-/** `AmmConfig`: discriminator, bump, index, owner, protocol_fee_rate u32, then trade_fee_rate u32. */
-const AMM_CONFIG_TRADE_FEE_OFFSET = 47;
-
 interface ClmmTick {
   readonly tick: number;
   readonly liquidityNet: bigint;
@@ -242,28 +267,15 @@ interface ClmmTickArray {
   readonly ticks: readonly ClmmTick[];
 }
 
-/** Decoded tick arrays by account object: re-decoded only when re-read. */
-const decodedTickArrays = new WeakMap<AccountData, ClmmTickArray>();
-
-function readI128(view: DataView, offset: number): bigint {
-  return BigInt.asIntN(128, view.getBigUint64(offset, true) | (view.getBigUint64(offset + 8, true) << 64n));
-}
-
-function decodeTickArray(account: AccountData): ClmmTickArray {
-  const cached = decodedTickArrays.get(account);
-  if (cached) return cached;
-  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_ACCOUNT_SIZE, "Raydium CLMM TickArrayState");
-  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
-  const ticks: ClmmTick[] = [];
-  for (let i = 0; i < TICK_ARRAY_SIZE; i++) {
-    const at = TICKS_OFFSET + i * TICK_STATE_SIZE;
-    const gross = view.getBigUint64(at + 20, true) | view.getBigUint64(at + 28, true);
-    ticks.push({ tick: view.getInt32(at, true), liquidityNet: readI128(view, at + 4), initialized: gross !== 0n });
-  }
-  const decoded = { startTickIndex: view.getInt32(40, true), ticks };
-  decodedTickArrays.set(account, decoded);
-  return decoded;
-}
+/** Decoded once per account version. */
+const decodeTickArray = perAccountVersion((account: AccountData): ClmmTickArray => {
+  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_MIN_SIZE, "Raydium CLMM TickArrayState");
+  const decoded = tickArrayDecoder.decode(account.data);
+  return {
+    startTickIndex: decoded.startTickIndex,
+    ticks: decoded.ticks.map((t) => ({ tick: t.tick, liquidityNet: t.liquidityNet, initialized: t.liquidityGross !== 0n })),
+  };
+});
 
 function arrayStartOf(tick: number, tickSpacing: number): number {
   const ticksInArray = TICK_ARRAY_SIZE * tickSpacing;
@@ -303,10 +315,7 @@ function nextInitializedArrayStart(pool: RaydiumClmmPool, extension: BitmapExten
 }
 
 function readExtension(pool: RaydiumClmmPool, accounts: AccountMap): BitmapExtension | null {
-  return readBitmapExtension(
-    accounts, raydiumClmmBitmapExtensionAddress(pool.address), extensionDecoder, BITMAP_EXTENSION_DISCRIMINATOR, EXTENSION_ROWS,
-    "Raydium CLMM tick array bitmap extension",
-  );
+  return readExtensionAt(accounts, raydiumClmmBitmapExtensionAddress(pool.address));
 }
 
 /** The config (trade fee) and the bitmap extension; once the extension is read, the tick arrays `build` passes. */
@@ -320,10 +329,78 @@ function quoteAccounts(pool: RaydiumClmmPool, params: QuoteParams, accounts: Acc
   return [...first, ...unread(arrays, accounts)];
 }
 
+const tradeFeeRateOf = perAccountVersion((config: AccountData): bigint => {
+  expectAnchorAccount(config, AMM_CONFIG_DISCRIMINATOR, ammConfigDecoder.fixedSize, "Raydium CLMM AmmConfig");
+  return BigInt(ammConfigDecoder.decode(config.data).tradeFeeRate);
+});
+
 function tradeFeeRate(pool: RaydiumClmmPool, accounts: AccountMap): bigint {
-  const config = requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config");
-  expectAnchorAccount(config, AMM_CONFIG_DISCRIMINATOR, AMM_CONFIG_TRADE_FEE_OFFSET + 4, "Raydium CLMM AmmConfig");
-  return BigInt(new DataView(config.data.buffer, config.data.byteOffset).getUint32(AMM_CONFIG_TRADE_FEE_OFFSET, true));
+  return tradeFeeRateOf(requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config"));
+}
+
+/** Where a swap stands between steps (`swap_internal`'s `SwapState`, plus the array it is in). */
+interface WalkState {
+  remaining: bigint;
+  calculated: bigint;
+  fee: bigint;
+  price: bigint;
+  liquidity: bigint;
+  tick: number;
+  arrayIndex: number;
+  currentStart: number;
+  matchedCurrentArray: boolean;
+}
+
+/** How a walk ended short of the amount: the pool's liquidity ran out, or the arrays passed did. */
+type WalkEnd = undefined | { readonly reason: string };
+
+/**
+ * The next initialized tick the swap moves towards, moving on to the next initialized array when
+ * this one has none left; a reason when the pool or the arrays passed have no more.
+ */
+function nextTick(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, zeroForOne: boolean): ClmmTick | WalkEnd {
+  let next = nextInitializedTick(arrays[s.arrayIndex]!, s.tick, pool.tickSpacing, zeroForOne);
+  if (next === undefined && !s.matchedCurrentArray) {
+    s.matchedCurrentArray = true;
+    next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+  }
+  if (next !== undefined) return next;
+  const nextStart = nextInitializedArrayStart(pool, extension, s.currentStart, zeroForOne);
+  if (nextStart === undefined) return undefined;
+  while (arrays[s.arrayIndex]!.startTickIndex !== nextStart) {
+    s.arrayIndex++;
+    if (s.arrayIndex >= arrays.length) return { reason: `needs more than the ${arrays.length} tick arrays a swap passes` };
+  }
+  s.currentStart = nextStart;
+  next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+  if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
+  return next;
+}
+
+/** `swap_internal`'s loop over the arrays passed: step to each initialized tick, crossing it, until the amount is spent. */
+function walk(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, feeRate: bigint, exactIn: boolean, zeroForOne: boolean): WalkEnd {
+  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
+  while (s.remaining !== 0n && s.price !== limit && s.tick < MAX_TICK && s.tick > MIN_TICK) {
+    const next = nextTick(pool, extension, arrays, s, zeroForOne);
+    if (next === undefined || "reason" in next) return next;
+    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
+    const priceNext = clmmSqrtPriceAtTick(tickNext);
+    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
+    const start = s.price;
+    const step = clmmSwapStep(s.price, target, s.liquidity, s.remaining, feeRate, exactIn, zeroForOne);
+    s.price = step.sqrtPriceNext;
+    s.remaining -= exactIn ? step.amountIn + step.feeAmount : step.amountOut;
+    s.calculated += exactIn ? step.amountOut : step.amountIn + step.feeAmount;
+    s.fee += step.feeAmount;
+    if (s.price === priceNext) {
+      if (next.initialized) s.liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
+      if (s.liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
+      s.tick = zeroForOne ? tickNext - 1 : tickNext;
+    } else if (s.price !== start) {
+      s.tick = clmmTickAtSqrtPrice(s.price);
+    }
+  }
+  return undefined;
 }
 
 function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
@@ -337,67 +414,27 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
   const arrays = starts.map((start) =>
     decodeTickArray(requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array")),
   );
-  const result = (remaining: bigint, calculated: bigint, fee: bigint, reason?: string): PoolQuote => {
-    const filled = params.amount - remaining;
-    const [inAmount, outAmount] = exactIn ? [filled, calculated] : [calculated, filled];
-    return remaining === 0n
-      ? { inAmount, outAmount, feeAmount: fee, feeMint, complete: true }
-      : { inAmount, outAmount, feeAmount: fee, feeMint, complete: false, reason: reason ?? "the pool ran out of liquidity" };
+  const result = (s: Pick<WalkState, "remaining" | "calculated" | "fee">, reason?: string): PoolQuote => {
+    const filled = params.amount - s.remaining;
+    const [inAmount, outAmount] = exactIn ? [filled, s.calculated] : [s.calculated, filled];
+    return s.remaining === 0n
+      ? { inAmount, outAmount, feeAmount: s.fee, feeMint, complete: true }
+      : { inAmount, outAmount, feeAmount: s.fee, feeMint, complete: false, reason: reason ?? "the pool ran out of liquidity" };
   };
-  if (arrays.length === 0) return result(params.amount, 0n, 0n, "no initialized tick array in the swap direction");
-
-  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
-  let remaining = params.amount;
-  let calculated = 0n;
-  let fee = 0n;
-  let price = pool.sqrtPriceX64;
-  let liquidity = pool.liquidity;
-  let tick = pool.tickCurrent;
-  let arrayIndex = 0;
-  let currentStart = starts[0]!;
-  let matchedCurrentArray = currentStart === arrayStartOf(tick, pool.tickSpacing);
-  while (remaining !== 0n && price !== limit && tick < MAX_TICK && tick > MIN_TICK) {
-    let next = nextInitializedTick(arrays[arrayIndex]!, tick, pool.tickSpacing, zeroForOne);
-    if (next === undefined && !matchedCurrentArray) {
-      matchedCurrentArray = true;
-      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
-    }
-    if (next === undefined) {
-      const nextStart = nextInitializedArrayStart(pool, extension, currentStart, zeroForOne);
-      if (nextStart === undefined) return result(remaining, calculated, fee);
-      while (arrays[arrayIndex]!.startTickIndex !== nextStart) {
-        arrayIndex++;
-        if (arrayIndex >= arrays.length) {
-          return result(remaining, calculated, fee, `${params.amount} needs more than the ${arrays.length} tick arrays a swap passes`);
-        }
-      }
-      currentStart = nextStart;
-      next = firstInitializedTick(arrays[arrayIndex]!, zeroForOne);
-      if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
-    }
-    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
-    const priceNext = clmmSqrtPriceAtTick(tickNext);
-    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
-    const start = price;
-    const step = clmmSwapStep(price, target, liquidity, remaining, feeRate, exactIn, zeroForOne);
-    price = step.sqrtPriceNext;
-    if (exactIn) {
-      remaining -= step.amountIn + step.feeAmount;
-      calculated += step.amountOut;
-    } else {
-      remaining -= step.amountOut;
-      calculated += step.amountIn + step.feeAmount;
-    }
-    fee += step.feeAmount;
-    if (price === priceNext) {
-      if (next.initialized) liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
-      if (liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
-      tick = zeroForOne ? tickNext - 1 : tickNext;
-    } else if (price !== start) {
-      tick = clmmTickAtSqrtPrice(price);
-    }
-  }
-  return result(remaining, calculated, fee);
+  if (arrays.length === 0) return result({ remaining: params.amount, calculated: 0n, fee: 0n }, "no initialized tick array in the swap direction");
+  const state: WalkState = {
+    remaining: params.amount,
+    calculated: 0n,
+    fee: 0n,
+    price: pool.sqrtPriceX64,
+    liquidity: pool.liquidity,
+    tick: pool.tickCurrent,
+    arrayIndex: 0,
+    currentStart: starts[0]!,
+    matchedCurrentArray: starts[0] === arrayStartOf(pool.tickCurrent, pool.tickSpacing),
+  };
+  const end = walk(pool, extension, arrays, state, feeRate, exactIn, zeroForOne);
+  return result(state, end && `${params.amount} ${end.reason}`);
 }
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────
@@ -409,6 +446,8 @@ export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   supportsExactOut: true,
   // The current tick and the bitmap move with trades and pick the tick arrays.
   poolIsImmutable: false,
+  // Every `PoolState` account has the same size.
+  poolMintLayout: { dataSize: POOL_STATE_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")] },
   decodePool: decodeRaydiumClmmPool,
   mints: (pool) => [pool.tokenMint0, pool.tokenMint1],
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.

@@ -13,6 +13,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
@@ -20,6 +21,8 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { requiredAccount, tokenAmount, unread } from "./quote-accounts.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
+import { fieldOffset } from "./field-offsets.js";
+import { ceilDiv } from "./integer-math.js";
 
 /** Raydium CPMM ("Raydium CP" in Jupiter quotes). */
 export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
@@ -28,7 +31,6 @@ export const RAYDIUM_CPMM_PROGRAM_ID = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL
 
 /** Anchor account discriminator of `PoolState`: sha256("account:PoolState")[0..8]. */
 export const RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([247, 237, 227, 245, 215, 195, 222, 70]);
-export const RAYDIUM_CPMM_POOL_SIZE = 637;
 
 /** Raydium CPMM `PoolState` (637 bytes), field names as in Raydium's SDK `CpmmPoolInfoLayout`. */
 export interface RaydiumCpmmPoolState {
@@ -64,10 +66,10 @@ export interface RaydiumCpmmPoolState {
   readonly padding: readonly bigint[];
 }
 
-/** The whole `PoolState` both ways: the adapter decodes with it, the localnet writes demo pools. */
-export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
+/** `PoolState`'s fields in order, each fixed-size. */
+function poolStateFields() {
   const key = getPublicKeyCodec();
-  return getStructCodec([
+  return [
     ["discriminator", fixCodecSize(getBytesCodec(), 8)],
     ["configId", key],
     ["poolCreator", key],
@@ -97,7 +99,12 @@ export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
     ["creatorFeesMintA", getU64Codec()],
     ["creatorFeesMintB", getU64Codec()],
     ["padding", getArrayCodec(getU64Codec(), { size: 28 })],
-  ]) as unknown as Codec<RaydiumCpmmPoolState>;
+  ] as const;
+}
+
+/** The whole `PoolState` both ways: the adapter decodes with it, the localnet writes demo pools. */
+export function getRaydiumCpmmPoolCodec(): Codec<RaydiumCpmmPoolState> {
+  return getStructCodec(poolStateFields()) as unknown as Codec<RaydiumCpmmPoolState>;
 }
 
 /** Anchor account discriminator of `AmmConfig`: sha256("account:AmmConfig")[0..8]. */
@@ -141,6 +148,9 @@ export function getRaydiumCpmmConfigCodec(): Codec<RaydiumCpmmConfig> {
 
 // Built once: decoding runs per request for pools not yet cached.
 const poolStateCodec = getRaydiumCpmmPoolCodec();
+const poolFieldList = poolStateFields();
+/** Every `PoolState` account: 637 bytes. */
+export const RAYDIUM_CPMM_POOL_SIZE = getStructCodec(poolFieldList).fixedSize;
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -232,8 +242,6 @@ const CONFIG_SIZE = 236;
 
 const configCodec = getRaydiumCpmmConfigCodec();
 
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-
 /** The fee parts of one swap, as the program books them. */
 export interface CpmmFeeRates {
   readonly tradeFeeRate: bigint;
@@ -301,32 +309,23 @@ function quoteAccounts(pool: RaydiumCpmmPool, _params: QuoteParams, accounts: Ac
   return unread([pool.address, pool.configId, pool.vaultA, pool.vaultB], accounts);
 }
 
-/** The pool's state as of the quote: the adapter's decoded pool is cached forever, its fee counters move. */
-// Decoded per account version: a router quotes one pool many times (split search) from the same
-// state, and the live cache hands out the same account object until the account changes.
-const decodedPoolStates = new WeakMap<object, RaydiumCpmmPoolState>();
-const decodedConfigs = new WeakMap<object, RaydiumCpmmConfig>();
+/** The pool's state as of the quote (the adapter's decoded pool is cached forever, its fee counters move). */
+const decodePoolState = perAccountVersion((account: AccountData): RaydiumCpmmPoolState => {
+  expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
+  return poolStateCodec.decode(account.data);
+});
+
+const decodeConfig = perAccountVersion((account: AccountData): RaydiumCpmmConfig => {
+  expectAnchorAccount(account, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR, CONFIG_SIZE, "Raydium CPMM amm config");
+  return configCodec.decode(account.data);
+});
 
 function currentPool(pool: RaydiumCpmmPool, accounts: AccountMap): RaydiumCpmmPoolState {
-  const account = requiredAccount(accounts, pool.address, "Raydium CPMM pool");
-  let state = decodedPoolStates.get(account);
-  if (state === undefined) {
-    expectAnchorAccount(account, RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR, RAYDIUM_CPMM_POOL_SIZE, "Raydium CPMM pool state");
-    state = poolStateCodec.decode(account.data);
-    decodedPoolStates.set(account, state);
-  }
-  return state;
+  return decodePoolState(requiredAccount(accounts, pool.address, "Raydium CPMM pool"));
 }
 
 function config(state: RaydiumCpmmPoolState, accounts: AccountMap): RaydiumCpmmConfig {
-  const account = requiredAccount(accounts, state.configId, "Raydium CPMM amm config");
-  let decoded = decodedConfigs.get(account);
-  if (decoded === undefined) {
-    expectAnchorAccount(account, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR, CONFIG_SIZE, "Raydium CPMM amm config");
-    decoded = configCodec.decode(account.data);
-    decodedConfigs.set(account, decoded);
-  }
-  return decoded;
+  return decodeConfig(requiredAccount(accounts, state.configId, "Raydium CPMM amm config"));
 }
 
 function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
@@ -376,6 +375,8 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   supportsExactOut: false,
   // Config, vaults, mints, token programs and observation never change for a pool.
   poolIsImmutable: true,
+  // Every `PoolState` account has the same size.
+  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")] },
   decodePool: decodeRaydiumCpmmPool,
   mints: (pool) => [pool.mintA, pool.mintB],
   dependencies: () => [],

@@ -9,6 +9,7 @@ import { meteoraDlmmAdapter } from "./meteora-dlmm.js";
 import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
 import { meteoraDammV2Adapter } from "./meteora-damm-v2.js";
 import { pumpSwapAdapter } from "./pump-swap.js";
+import { solFiV2Adapter } from "./solfi-v2.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AmmAdapter<any>[] = [
@@ -20,6 +21,7 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   meteoraDammV1Adapter,
   meteoraDammV2Adapter,
   pumpSwapAdapter,
+  solFiV2Adapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));

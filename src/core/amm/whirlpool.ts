@@ -1,4 +1,7 @@
 import {
+  getArrayDecoder,
+  getBooleanDecoder,
+  getI128Decoder,
   getI32Decoder,
   getStructDecoder,
   getU128Decoder,
@@ -9,6 +12,7 @@ import { PublicKey } from "@solana/web3.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
@@ -18,6 +22,7 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { largestFillable } from "./largest-fillable.js";
 import { unread } from "./quote-accounts.js";
@@ -41,7 +46,7 @@ const SWAP_TICK_ARRAY_COUNT = 3;
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
 /** Leading part of the `Whirlpool` account (layout from @orca-so/whirlpools-sdk's IDL); rewards are not needed. */
-const whirlpoolDecoder = getStructDecoder([
+const whirlpoolFields = [
   ["discriminator", skip(8)],
   ["whirlpoolsConfig", getPublicKeyCodec()],
   ["whirlpoolBump", skip(1)],
@@ -59,7 +64,27 @@ const whirlpoolDecoder = getStructDecoder([
   ["feeGrowthGlobalA", getU128Decoder()],
   ["tokenMintB", getPublicKeyCodec()],
   ["tokenVaultB", getPublicKeyCodec()],
+] as const;
+const whirlpoolDecoder = getStructDecoder(whirlpoolFields);
+
+const TICK_ARRAY_DISCRIMINATOR = [69, 97, 189, 190, 110, 7, 66, 187];
+
+/** `Tick`: initialized, liquidity_net, liquidity_gross, then fee growths (2 × u128) and reward growths (3 × u128). */
+const tickDecoder = getStructDecoder([
+  ["initialized", getBooleanDecoder()],
+  ["liquidityNet", getI128Decoder()],
+  ["liquidityGross", getU128Decoder()],
+  ["growthsOutside", skip(5 * 16)],
 ]);
+
+/** The fixed-size `TickArray`: start tick index, 88 ticks, whirlpool. */
+const tickArrayDecoder = getStructDecoder([
+  ["discriminator", skip(8)],
+  ["startTickIndex", getI32Decoder()],
+  ["ticks", getArrayDecoder(tickDecoder, { size: TICK_ARRAY_SIZE })],
+  ["whirlpool", getPublicKeyCodec()],
+]);
+const TICK_ARRAY_ACCOUNT_SIZE = tickArrayDecoder.fixedSize;
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -197,45 +222,26 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
 // Orca's own swap math (@orca-so/whirlpools-core: the program's Rust math compiled to wasm), fed
 // with the tick arrays the swap step passes (`swapTickArrays`), so a quote stops where the swap would.
 
-const TICK_ARRAY_DISCRIMINATOR = [69, 97, 189, 190, 110, 7, 66, 187];
-/** `Tick`: initialized u8, liquidity_net i128, liquidity_gross u128, fee growths 2 × u128, reward growths 3 × u128. */
-const TICK_SIZE = 113;
-const TICKS_OFFSET = 12;
-const TICK_ARRAY_ACCOUNT_SIZE = TICKS_OFFSET + TICK_ARRAY_SIZE * TICK_SIZE + 32;
-
-/** Decoded tick arrays by account object: a tick array is re-decoded only when it was re-read. */
-const decodedTickArrays = new WeakMap<AccountData, TickArrayFacade>();
-
-function readU128(view: DataView, offset: number): bigint {
-  return view.getBigUint64(offset, true) | (view.getBigUint64(offset + 8, true) << 64n);
-}
-
 /**
  * A fixed-size `TickArray` in the facade the math takes. Fee and reward growth outside are left
- * 0: a swap quote reads only `initialized` and the liquidity of the ticks it crosses.
+ * 0: a swap quote reads only `initialized` and the liquidity of the ticks it crosses. Decoded once
+ * per account version.
  */
-export function decodeWhirlpoolTickArray(account: AccountData): TickArrayFacade {
-  const cached = decodedTickArrays.get(account);
-  if (cached) return cached;
+export const decodeWhirlpoolTickArray = perAccountVersion((account: AccountData): TickArrayFacade => {
   expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_ACCOUNT_SIZE, "Whirlpool TickArray");
-  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
-  const ticks: TickFacade[] = [];
-  for (let i = 0; i < TICK_ARRAY_SIZE; i++) {
-    const at = TICKS_OFFSET + i * TICK_SIZE;
-    const initialized = view.getUint8(at) === 1;
-    ticks.push({
-      initialized,
-      liquidityNet: initialized ? BigInt.asIntN(128, readU128(view, at + 1)) : 0n,
-      liquidityGross: initialized ? readU128(view, at + 17) : 0n,
+  const decoded = tickArrayDecoder.decode(account.data);
+  return {
+    startTickIndex: decoded.startTickIndex,
+    ticks: decoded.ticks.map((tick) => ({
+      initialized: tick.initialized,
+      liquidityNet: tick.initialized ? tick.liquidityNet : 0n,
+      liquidityGross: tick.initialized ? tick.liquidityGross : 0n,
       feeGrowthOutsideA: 0n,
       feeGrowthOutsideB: 0n,
       rewardGrowthsOutside: [0n, 0n, 0n],
-    });
-  }
-  const decoded = { startTickIndex: view.getInt32(8, true), ticks };
-  decodedTickArrays.set(account, decoded);
-  return decoded;
-}
+    })),
+  };
+});
 
 /** The swap step's three tick-array addresses (near the range's ends one repeats). */
 function quoteAccounts(pool: WhirlpoolPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
@@ -321,6 +327,8 @@ export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   supportsExactOut: true,
   // The current tick moves with every trade and picks the tick arrays.
   poolIsImmutable: false,
+  // Every `Whirlpool` account has the same size.
+  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")] },
   decodePool: decodeWhirlpool,
   mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.

@@ -209,6 +209,81 @@ function splitRoute(swapMode: SwapMode, parts: readonly { template: PathTemplate
   return { swapMode, splits, inAmount, outAmount, accounts };
 }
 
+type SplitParts = { template: PathTemplate; percent: number }[];
+
+/** The search's table: each top candidate's output at every step share (k × step %, -1 = does not quote). */
+function shareTable(top: readonly PathTemplate[], amount: bigint, step: number, steps: number): bigint[][] {
+  return top.map((template) => {
+    const row: bigint[] = new Array(steps + 1).fill(-1n);
+    for (let k = 1; k < steps; k++) {
+      const path = quotePath(template, (amount * BigInt(k * step)) / 100n, "ExactIn");
+      if (path) row[k] = path.outAmount;
+    }
+    return row;
+  });
+}
+
+/** The best split found so far: its table score and its parts. */
+interface SplitSearch {
+  readonly top: readonly PathTemplate[];
+  readonly table: readonly bigint[][];
+  readonly step: number;
+  readonly steps: number;
+  score: bigint;
+  parts: SplitParts | undefined;
+}
+
+/** Every share of candidates i and j (a × step % and the rest). */
+function searchPair(s: SplitSearch, i: number, j: number): void {
+  for (let a = 1; a < s.steps; a++) {
+    const x = s.table[i]![a]!;
+    const y = s.table[j]![s.steps - a]!;
+    if (x < 0n || y < 0n || x + y <= s.score) continue;
+    s.score = x + y;
+    s.parts = [
+      { template: s.top[i]!, percent: a * s.step },
+      { template: s.top[j]!, percent: 100 - a * s.step },
+    ];
+  }
+}
+
+/** Every share of candidates i, j and k (a × step %, b × step % and the rest). */
+function searchTriple(s: SplitSearch, i: number, j: number, k: number): void {
+  for (let a = 1; a < s.steps - 1; a++) {
+    for (let b = 1; a + b < s.steps; b++) {
+      const x = s.table[i]![a]!;
+      const y = s.table[j]![b]!;
+      const z = s.table[k]![s.steps - a - b]!;
+      if (x < 0n || y < 0n || z < 0n || x + y + z <= s.score) continue;
+      s.score = x + y + z;
+      s.parts = [
+        { template: s.top[i]!, percent: a * s.step },
+        { template: s.top[j]!, percent: b * s.step },
+        { template: s.top[k]!, percent: 100 - (a + b) * s.step },
+      ];
+    }
+  }
+}
+
+/**
+ * The best pair or triple of pool-disjoint top candidates within `maxAccounts` and their shares,
+ * scored by the table; undefined when none beats `single` (the best single route's output).
+ */
+function bestSplitParts(top: readonly PathTemplate[], table: readonly bigint[][], step: number, maxSplits: number, maxAccounts: number, single: bigint): SplitParts | undefined {
+  const search: SplitSearch = { top, table, step, steps: 100 / step, score: single, parts: undefined };
+  const fits = (paths: PathTemplate[]) =>
+    disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+  for (let i = 0; i < top.length; i++) {
+    for (let j = i + 1; j < top.length; j++) {
+      if (!fits([top[i]!, top[j]!])) continue;
+      searchPair(search, i, j);
+      if (maxSplits < 3) continue;
+      for (let k = j + 1; k < top.length; k++) if (fits([top[i]!, top[j]!, top[k]!])) searchTriple(search, i, j, k);
+    }
+  }
+  return search.parts;
+}
+
 /** The best route, or undefined when no pool (or pair of pools) can fill the amount. */
 export function findBestRoute(input: RouteSearchInput): Route | undefined {
   const { amount, swapMode, maxAccounts } = input;
@@ -234,58 +309,10 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   // pool-disjoint candidates scored by table lookups; the winner is re-quoted exactly.
   const step = input.splitStepPercent ?? 5;
   const top = candidates.slice(0, input.splitCandidates ?? 5).map((c) => c.template);
-  const steps = 100 / step;
-  const table = top.map((template) => {
-    const row: bigint[] = new Array(steps + 1).fill(-1n);
-    for (let k = 1; k < steps; k++) {
-      const path = quotePath(template, (amount * BigInt(k * step)) / 100n, "ExactIn");
-      if (path) row[k] = path.outAmount;
-    }
-    return row;
-  });
-  let bestScore = best.path.outAmount;
-  let bestParts: { template: PathTemplate; percent: number }[] | undefined;
-  const fits = (paths: PathTemplate[]) =>
-    disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
-  for (let i = 0; i < top.length; i++) {
-    for (let j = i + 1; j < top.length; j++) {
-      if (!fits([top[i]!, top[j]!])) continue;
-      for (let a = 1; a < steps; a++) {
-        const x = table[i]![a]!;
-        const y = table[j]![steps - a]!;
-        if (x < 0n || y < 0n) continue;
-        if (x + y > bestScore) {
-          bestScore = x + y;
-          bestParts = [
-            { template: top[i]!, percent: a * step },
-            { template: top[j]!, percent: 100 - a * step },
-          ];
-        }
-      }
-      if (maxSplits < 3) continue;
-      for (let k = j + 1; k < top.length; k++) {
-        if (!fits([top[i]!, top[j]!, top[k]!])) continue;
-        for (let a = 1; a < steps - 1; a++) {
-          for (let b = 1; a + b < steps; b++) {
-            const x = table[i]![a]!;
-            const y = table[j]![b]!;
-            const z = table[k]![steps - a - b]!;
-            if (x < 0n || y < 0n || z < 0n) continue;
-            if (x + y + z > bestScore) {
-              bestScore = x + y + z;
-              bestParts = [
-                { template: top[i]!, percent: a * step },
-                { template: top[j]!, percent: b * step },
-                { template: top[k]!, percent: 100 - (a + b) * step },
-              ];
-            }
-          }
-        }
-      }
-    }
-  }
-  if (!bestParts) return single;
-  const split = splitRoute(swapMode, bestParts, amount);
+  const table = shareTable(top, amount, step, 100 / step);
+  const parts = bestSplitParts(top, table, step, maxSplits, maxAccounts, best.path.outAmount);
+  if (!parts) return single;
+  const split = splitRoute(swapMode, parts, amount);
   return split && split.outAmount > single.outAmount ? split : single;
 }
 

@@ -11,6 +11,7 @@ import type { AccountData } from "./account.js";
 import { BoundedLruMap } from "./bounded-lru-map.js";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.js";
 import { base58Of } from "./base58-strings.js";
+import { perAccountVersion } from "./per-account-version.js";
 
 /**
  * What the swap builder needs from a mint account: its token program (= owner) and decimals, and
@@ -84,23 +85,12 @@ export function isTokenProgram(program: PublicKey): boolean {
 }
 
 /**
- * Mint infos by account object: cached mint accounts are the same objects on every request, and
- * unpacking them each time showed in the profile. Account data is never mutated once read.
- */
-const mintInfoOf = new WeakMap<AccountData, MintInfo | null>();
-
-/**
  * Decodes a mint account (SPL Token or Token-2022 with its transfer hook and fee extensions);
- * undefined for anything else, including token accounts and uninitialized mints.
+ * undefined for anything else, including token accounts and uninitialized mints. Once per account
+ * version: cached mint accounts are the same objects on every request, and unpacking them each
+ * time showed in the profile.
  */
-export function decodeMintInfo(account: AccountData): MintInfo | undefined {
-  let info = mintInfoOf.get(account);
-  if (info === undefined) {
-    info = unpackMintInfo(account) ?? null;
-    mintInfoOf.set(account, info);
-  }
-  return info ?? undefined;
-}
+export const decodeMintInfo: (account: AccountData) => MintInfo | undefined = perAccountVersion(unpackMintInfo);
 
 function unpackMintInfo(account: AccountData): MintInfo | undefined {
   if (!isTokenProgram(account.owner)) return undefined;

@@ -109,6 +109,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
       const hook = inputs.mints.get(base58Of(mint))?.transferHookProgram;
       if (hook) {
         throw new SwapPreconditionError(
+          "UNSUPPORTED_MINT",
           `mint ${base58Of(mint)} has a Token-2022 transfer hook (program ${base58Of(hook)}) whose extra accounts swapd does not pass`,
           stepOf(parsed.quote.routePlan[i]!, i),
         );
@@ -117,7 +118,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
     try {
       return adapter.build(pool, step.params, inputs.accounts);
     } catch (error) {
-      if (error instanceof AmmError) throw new SwapPreconditionError(error.message, stepOf(parsed.quote.routePlan[i]!, i));
+      if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(parsed.quote.routePlan[i]!, i), { cause: error });
       throw error;
     }
   });
@@ -128,7 +129,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
   const p = parsed.prioritization;
   const otherInstructions: TransactionInstruction[] = [];
   if (p.kind === "relayTip") {
-    if (!inputs.relayTipAccount) throw new SwapPreconditionError("no relay tip account configured");
+    if (!inputs.relayTipAccount) throw new SwapPreconditionError("NOT_CONFIGURED", "no relay tip account configured");
     otherInstructions.push(
       SystemProgram.transfer({ fromPubkey: p.payer, toPubkey: inputs.relayTipAccount, lamports: p.lamports }),
     );

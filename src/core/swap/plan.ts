@@ -87,7 +87,7 @@ export function mintsFromAccounts(routeMintKeys: readonly PublicKey[], accounts:
   for (const mint of routeMintKeys) {
     const account = accounts.get(base58Of(mint));
     const info = account ? decodeMintInfo(account) : undefined;
-    if (!info) throw new SwapPreconditionError(`mint ${base58Of(mint)} not found or not a token mint`);
+    if (!info) throw new SwapPreconditionError("MINT_NOT_FOUND", `mint ${base58Of(mint)} not found or not a token mint`);
     mints.set(base58Of(mint), info);
   }
   return mints;

@@ -1,15 +1,24 @@
+import { SwapdError } from "../swapd-error.js";
+import type { AmmErrorCode, PreconditionErrorCode, RouteStepRef } from "../swapd-error.js";
+
 /**
  * The request is well formed but the chain does not allow it: an unknown AMM, a pool that is
- * missing or does not trade the step's mints, a missing mint. The API maps it once to
- * FAILED_PRECONDITION (REST: 400 `FAILED_TO_GET_SWAP_AND_ACCOUNT_METAS`).
+ * missing or does not trade the step's mints, a missing mint, or an AMM's own refusal of the step
+ * (its code kept). The message names the route step when there is one.
  */
-export class SwapPreconditionError extends Error {
+export class SwapPreconditionError extends SwapdError<PreconditionErrorCode | AmmErrorCode> {
   override readonly name = "SwapPreconditionError";
 
   constructor(
+    code: PreconditionErrorCode | AmmErrorCode,
     message: string,
-    readonly step?: { readonly index: number; readonly ammKey: string; readonly label: string },
+    step?: RouteStepRef,
+    options?: { cause?: unknown },
   ) {
-    super(step ? `routePlan[${step.index}] (ammKey ${step.ammKey}, label "${step.label}"): ${message}` : message);
+    super(code, step ? { step } : {}, step ? `routePlan[${step.index}] (ammKey ${step.ammKey}, label "${step.label}"): ${message}` : message, options);
+  }
+
+  get step(): RouteStepRef | undefined {
+    return this.context.step;
   }
 }

@@ -373,6 +373,7 @@ export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): Pars
         "computeUnitPriceMicroLamports",
         "INVALID_COMPUTE_UNIT_PRICE_AND_PRIORITIZATION_FEE",
         "cannot be combined with prioritizationFeeLamports",
+        "CONFLICTING_PRIORITY_FEE",
       );
     }
     prioritization = {

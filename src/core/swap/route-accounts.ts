@@ -38,7 +38,7 @@ export function usesSharedAccounts(parsed: ParsedSwapRequest): boolean {
 
 export function mintInfo(mints: MintMap, mint: PublicKey): MintInfo {
   const info = mints.get(base58Of(mint));
-  if (!info) throw new SwapPreconditionError(`mint ${base58Of(mint)} not found`);
+  if (!info) throw new SwapPreconditionError("MINT_NOT_FOUND", `mint ${base58Of(mint)} not found`);
   return info;
 }
 

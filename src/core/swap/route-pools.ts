@@ -50,17 +50,17 @@ export function decodeRoutePools(
     let routePool = cache?.get(key);
     if (routePool === undefined) {
       const account = accounts.get(key);
-      if (!account) throw new SwapPreconditionError("pool account not found", stepOf(step, index));
+      if (!account) throw new SwapPreconditionError("POOL_NOT_FOUND", "pool account not found", stepOf(step, index));
       const adapter = adapterFor(account.owner);
       if (!adapter) {
-        throw new SwapPreconditionError(`unsupported AMM (owner program ${base58Of(account.owner)})`, stepOf(step, index));
+        throw new SwapPreconditionError("UNSUPPORTED_AMM", `unsupported AMM (owner program ${base58Of(account.owner)})`, stepOf(step, index));
       }
       routePool = decodedByVersion.get(account);
       if (routePool?.adapter !== adapter) {
         try {
           routePool = { adapter, pool: adapter.decodePool(account) };
         } catch (error) {
-          if (error instanceof AmmError) throw new SwapPreconditionError(error.message, stepOf(step, index));
+          if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(step, index), { cause: error });
           throw error;
         }
         if (adapter.poolIsImmutable) cache?.set(key, routePool);
@@ -71,6 +71,7 @@ export function decodeRoutePools(
     const trades = (x: PublicKey, y: PublicKey) => (x.equals(a) && y.equals(b)) || (x.equals(b) && y.equals(a));
     if (!trades(step.inputMint, step.outputMint)) {
       throw new SwapPreconditionError(
+        "POOL_MINTS_MISMATCH",
         `pool trades ${base58Of(a)}/${base58Of(b)}, not ${base58Of(step.inputMint)} -> ${base58Of(step.outputMint)}`,
         stepOf(step, index),
       );

@@ -31,12 +31,12 @@ export interface OpenOrder {
  */
 export function resolveMakersOrder(field: string, orderKey: PublicKey, maker: PublicKey, accounts: AccountMap): OpenOrder {
   const data = accounts.get(base58Of(orderKey));
-  if (data === undefined || data === null) throw new ValidationError(field, "order_exists", "no matching order found (the account does not exist)");
+  if (data === undefined || data === null) throw new ValidationError(field, "order_exists", "no matching order found (the account does not exist)", "ORDER_NOT_FOUND");
   if (!data.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(data.data)) {
-    throw new ValidationError(field, "order_account", "is not a Limit Order v2 order account");
+    throw new ValidationError(field, "order_account", "is not a Limit Order v2 order account", "ORDER_NOT_FOUND");
   }
   const account = decodeOrderAccount(data.data);
-  if (!account.maker.equals(maker)) throw new ValidationError(field, "order_maker", "no matching order found for this maker");
+  if (!account.maker.equals(maker)) throw new ValidationError(field, "order_maker", "no matching order found for this maker", "ORDER_NOT_FOUND");
   return { orderKey, account };
 }
 

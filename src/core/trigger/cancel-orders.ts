@@ -40,7 +40,7 @@ export function buildCancelOrdersTransactions(
     // Deterministic batches regardless of RPC result order (code-point order: the same in every locale).
     orders.sort((a, b) => (base58Of(a.orderKey) < base58Of(b.orderKey) ? -1 : 1));
   }
-  if (orders.length === 0) throw new ValidationError("orders", "orders_found", "no matching orders found for this maker");
+  if (orders.length === 0) throw new ValidationError("orders", "orders_found", "no matching orders found for this maker", "ORDER_NOT_FOUND");
   const price = resolveComputeUnitPrice(valid.computeUnitPrice, env.recentPriorityFees);
   const transactions: CancelTransaction[] = [];
   for (let start = 0; start < orders.length; start += CANCELS_PER_TRANSACTION) {

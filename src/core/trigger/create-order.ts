@@ -80,30 +80,7 @@ export function buildCreateOrderTransaction(
   if (wrapsSol) instructions.push(...wrapSolInstructions(valid.payer, valid.maker, valid.makingAmount));
   instructions.push(
     createAssociatedTokenAccountIdempotent(valid.payer, valid.maker, valid.outputMint, outputMint.tokenProgram),
-    getInitializeOrderInstruction(
-      {
-        payer: valid.payer,
-        maker: valid.maker,
-        order,
-        inputMintReserve,
-        makerInputMintAccount: makerInputAccount,
-        fee: findFeeAddress(),
-        referral: valid.feeAccount,
-        inputMint: valid.inputMint,
-        outputMint: valid.outputMint,
-        inputTokenProgram: inputMint.tokenProgram,
-        outputTokenProgram: outputMint.tokenProgram,
-        eventAuthority: findEventAuthorityAddress(),
-      },
-      {
-        uniqueId: env.uniqueId,
-        makingAmount: valid.makingAmount,
-        takingAmount: valid.takingAmount,
-        expiredAt: valid.expiredAt,
-        feeBps: valid.feeBps,
-        slippageBps: valid.slippageBps,
-      },
-    ),
+    initializeOrderInstruction(valid, env.uniqueId, { order, inputMintReserve, makerInputAccount, inputMint, outputMint }),
   );
   if (wrapsSol) instructions.push(closeWrappedSolInstruction(valid.maker));
 
@@ -122,4 +99,41 @@ export function buildCreateOrderTransaction(
     computeUnitPriceMicroLamports,
     instructions,
   };
+}
+
+/** The order's addresses and mints, as `buildCreateOrderTransaction` derived and read them. */
+interface OrderAccounts {
+  readonly order: PublicKey;
+  readonly inputMintReserve: PublicKey;
+  readonly makerInputAccount: PublicKey;
+  readonly inputMint: MintInfo;
+  readonly outputMint: MintInfo;
+}
+
+/** Limit Order v2's `initialize_order` for a valid request. */
+function initializeOrderInstruction(valid: ValidCreateOrderRequest, uniqueId: bigint, accounts: OrderAccounts): TransactionInstruction {
+  return getInitializeOrderInstruction(
+    {
+      payer: valid.payer,
+      maker: valid.maker,
+      order: accounts.order,
+      inputMintReserve: accounts.inputMintReserve,
+      makerInputMintAccount: accounts.makerInputAccount,
+      fee: findFeeAddress(),
+      referral: valid.feeAccount,
+      inputMint: valid.inputMint,
+      outputMint: valid.outputMint,
+      inputTokenProgram: accounts.inputMint.tokenProgram,
+      outputTokenProgram: accounts.outputMint.tokenProgram,
+      eventAuthority: findEventAuthorityAddress(),
+    },
+    {
+      uniqueId,
+      makingAmount: valid.makingAmount,
+      takingAmount: valid.takingAmount,
+      expiredAt: valid.expiredAt,
+      feeBps: valid.feeBps,
+      slippageBps: valid.slippageBps,
+    },
+  );
 }

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { BN } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../../../src/core/solana/account.js";
-import { METEORA_DLMM_PROGRAM_ID, meteoraDlmmAdapter, meteoraDlmmBinArrayAddress, meteoraDlmmBinPrice } from "../../../src/core/amm/meteora-dlmm.js";
+import { METEORA_DLMM_PROGRAM_ID, meteoraDlmmAdapter, meteoraDlmmBinArrayAddress } from "../../../src/core/amm/meteora-dlmm.js";
+import { meteoraDlmmBinPrice } from "../../../src/core/amm/meteora-dlmm-math.js";
 import type { MeteoraDlmmPool } from "../../../src/core/amm/meteora-dlmm.js";
-import { POOL_MINT_LAYOUTS } from "../../../src/core/quote/pool-mint-offsets.js";
 import { dlmm, encodeExtension, encodePair, internalBitmap, program } from "./meteora-dlmm-fixtures.js";
 
 const dlmmV13 = createRequire(import.meta.url)("@meteora-ag/dlmm-v1-3");
@@ -185,16 +185,6 @@ describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
     expect(compared).toBeGreaterThan(500);
     expect(partial).toBeGreaterThan(120);
     expect(beyondBitmap).toBeGreaterThan(50);
-  });
-
-  it("market discovery's mint offsets and size for DLMM pairs match the SDK's LbPair layout", async () => {
-    const x = PublicKey.unique();
-    const y = PublicKey.unique();
-    const pair = await encodePair(PublicKey.unique(), { tokenXMint: x, tokenYMint: y });
-    const layout = POOL_MINT_LAYOUTS[METEORA_DLMM_PROGRAM_ID.toBase58()]!;
-    expect(pair.data.length).toBe(layout.dataSize);
-    const at = (offset: number) => new PublicKey(pair.data.subarray(offset, offset + 32));
-    expect([at(layout.mintOffsets[0]), at(layout.mintOffsets[1])]).toEqual([x, y]);
   });
 
   it("a disabled pair, one not yet active, and an unread bin array are not quoted", async () => {

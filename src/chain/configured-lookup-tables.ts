@@ -1,9 +1,10 @@
+/** The operator's lookup tables (`LOOKUP_TABLES`): from the live cache through the account source, or the chain's table cache. */
 import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../chain/solana-chain.js";
-import type { LiveAccounts } from "../../chain/live/live-accounts.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AccountSource } from "./account-source.js";
+import type { AccountData } from "../core/solana/account.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 /** How long a configured lookup table found missing is not asked for again (without live state). */
 const MISSING_LOOKUP_TABLE_RETRY_MS = 60_000;
@@ -27,7 +28,8 @@ export class ConfiguredLookupTables {
     private readonly chain: SolanaChain,
     private readonly keys: readonly PublicKey[],
     private readonly now: () => number,
-    private readonly live?: LiveAccounts,
+    /** The account source when it follows chain state (live); without it tables go through the chain's table cache. */
+    private readonly live?: AccountSource,
   ) {}
 
   async load(): Promise<AddressLookupTableAccount[]> {
@@ -43,7 +45,7 @@ export class ConfiguredLookupTables {
   }
 
   /** From the live cache (a missing table is cached as missing and followed too: no retry timer needed). */
-  private async loadLive(live: LiveAccounts): Promise<AddressLookupTableAccount[]> {
+  private async loadLive(live: AccountSource): Promise<AddressLookupTableAccount[]> {
     const states = await live.ensure(this.keys);
     const tables: AddressLookupTableAccount[] = [];
     for (const key of this.keys) {

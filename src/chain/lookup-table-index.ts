@@ -7,8 +7,8 @@
  */
 import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../chain/solana-chain.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
+import type { SolanaChain } from "./solana-chain.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 /** Offset of the authority key in a lookup table account (type u32, deactivation slot u64,
  * last extended slot u64, start index u8, then `Option<Pubkey>`: tag at 21, key at 22). */

@@ -7,13 +7,13 @@
  * idempotent create; a stale "exists" can only skip the create of an output/intermediate ATA
  * created and closed within the TTL (the wSOL account, closed by every swap, is always created).
  * A user account whose copy lapsed is read by one request at a time: concurrent requests for the
- * same user join the read on its way instead of sending their own (one round trip per user per
- * TTL, not one per request in flight while it lasts).
+ * same user join the read on its way (account-source.ts) instead of sending their own (one round
+ * trip per user per TTL, not one per request in flight while it lasts).
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
+import type { AccountData } from "../core/solana/account.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 /** Default and upper bound of `CHAIN_STATE_TTL_MS`. */
 export const DEFAULT_CHAIN_STATE_TTL_MS = 1_000;
@@ -46,8 +46,6 @@ class TtlEntries<V> {
 export class ChainStateCache {
   private readonly fees: TtlEntries<readonly number[]>;
   private readonly accounts: TtlEntries<AccountData | null>;
-  /** Reads of user accounts on their way, by base58 address. */
-  private readonly accountReads = new Map<string, Promise<AccountData | null>>();
 
   constructor(
     readonly ttlMs: number,
@@ -79,21 +77,6 @@ export class ChainStateCache {
 
   rememberAccount(address: string, account: AccountData | null, readAt: number): void {
     if (this.enabled) this.accounts.remember(address, account, readAt);
-  }
-
-  /** The read of a user account another request has on its way, to join instead of reading it again. */
-  accountInFlight(address: string): Promise<AccountData | null> | undefined {
-    return this.enabled ? this.accountReads.get(address) : undefined;
-  }
-
-  /** A request is reading the user account `address`: later requests join `read` until it settles. */
-  trackAccountRead(address: string, read: Promise<AccountData | null>): void {
-    if (!this.enabled) return;
-    this.accountReads.set(address, read);
-    const settled = () => {
-      if (this.accountReads.get(address) === read) this.accountReads.delete(address);
-    };
-    read.then(settled, settled); // the reading request handles its own failure; joiners get the same error
   }
 }
 

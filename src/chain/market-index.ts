@@ -13,23 +13,15 @@
 import { readFile } from "node:fs/promises";
 import { watchFile, unwatchFile } from "node:fs";
 import type { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../chain/solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { base58Of, publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
-import { POOL_MINT_LAYOUTS } from "../../core/quote/pool-mint-offsets.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AccountData } from "../core/solana/account.js";
+import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
+import { marketOfAccount, pairKey, parseMarketsFile, tradesPair } from "../core/quote/market.js";
+import type { Market, MarketSource } from "../core/quote/market.js";
 
-export type MarketSource = "discovered" | "file" | "added";
-
-export interface Market {
-  readonly address: PublicKey;
-  readonly addressText: string;
-  readonly programId: PublicKey;
-  readonly label: string;
-  /** The pool's mints (base58) in the pool's order. */
-  readonly mints: readonly [string, string];
-  readonly source: MarketSource;
-}
+export type { Market, MarketSource };
 
 export const DEFAULT_MARKET_DISCOVERY_TTL_MS = 60_000;
 /** How often a MARKETS_FILE is checked for changes. */
@@ -38,6 +30,8 @@ const MARKETS_FILE_POLL_MS = 1_000;
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
   readonly adapters: readonly AmmAdapter<any>[];
+  /** Whether pools of an AMM are worth looking for now (a program-quoted AMM: only while its program quoter runs). Default: all. */
+  readonly discoverable?: (adapter: AmmAdapter<any>) => boolean;
   /** 0 = no discovery (listed and added markets only). */
   readonly discoveryTtlMs?: number;
   readonly marketsFile?: string;
@@ -55,10 +49,6 @@ interface PairEntry {
 export interface AddMarketsResult {
   readonly added: Market[];
   readonly refused: { readonly address: string; readonly reason: string }[];
-}
-
-function pairKey(x: string, y: string): string {
-  return x < y ? `${x}|${y}` : `${y}|${x}`;
 }
 
 export class MarketIndex {
@@ -101,13 +91,7 @@ export class MarketIndex {
   async reloadFile(): Promise<AddMarketsResult> {
     const file = this.options.marketsFile;
     if (!file) return { added: [], refused: [] };
-    const text = await readFile(file, "utf8");
-    const parsed: unknown = JSON.parse(text);
-    const list = Array.isArray(parsed) ? parsed : (parsed as { markets?: unknown })?.markets;
-    if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
-      throw new Error(`${file}: must be a JSON array of pool addresses (or {"markets": [...]})`);
-    }
-    const result = await this.resolve(list as string[], "file");
+    const result = await this.resolve(parseMarketsFile(file, await readFile(file, "utf8")), "file");
     for (const address of this.fileMarkets) {
       if (this.explicit.get(address)?.source === "file") this.explicit.delete(address);
     }
@@ -137,7 +121,7 @@ export class MarketIndex {
     const out = new Map<string, Market>();
     if (this.ttlMs > 0) for (const m of await this.discovered(x, y)) out.set(m.addressText, m);
     for (const m of this.explicit.values()) {
-      if ((m.mints[0] === x && m.mints[1] === y) || (m.mints[0] === y && m.mints[1] === x)) out.set(m.addressText, m);
+      if (tradesPair(m, x, y)) out.set(m.addressText, m);
     }
     return [...out.values()];
   }
@@ -169,7 +153,7 @@ export class MarketIndex {
     const queries: Promise<AccountData[]>[] = [];
     for (const adapter of this.adapters.values()) {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
-      if (!layout) continue;
+      if (!layout || this.options.discoverable?.(adapter) === false) continue;
       for (const [first, second] of [
         [x, y],
         [y, x],
@@ -186,29 +170,10 @@ export class MarketIndex {
     const found = (await Promise.all(queries)).flat();
     const markets: Market[] = [];
     for (const account of found) {
-      const market = this.marketOf(account, "discovered");
+      const market = marketOfAccount(this.adapters, account, "discovered");
       if (typeof market !== "string") markets.push(market);
     }
     return markets;
-  }
-
-  private marketOf(account: AccountData, source: MarketSource): Market | string {
-    const adapter = this.adapters.get(base58Of(account.owner));
-    if (!adapter) return `owned by ${base58Of(account.owner)}, not a supported AMM program`;
-    try {
-      const pool = adapter.decodePool(account);
-      const [a, b] = adapter.mints(pool);
-      return {
-        address: account.address,
-        addressText: base58Of(account.address),
-        programId: adapter.programId,
-        label: adapter.label,
-        mints: [base58Of(a), base58Of(b)],
-        source,
-      };
-    } catch (error) {
-      return `not a ${adapter.label} pool: ${(error as Error).message}`;
-    }
   }
 
   private async resolve(addresses: readonly string[], source: MarketSource): Promise<AddMarketsResult> {
@@ -218,6 +183,7 @@ export class MarketIndex {
       try {
         keys.push(publicKeyFromBase58(address));
       } catch {
+        // Not a key: refused by name in the answer (POST /markets) or the operator's log (MARKETS_FILE).
         refused.push({ address: String(address).slice(0, 64), reason: "not a base58 public key (32 bytes)" });
       }
     }
@@ -229,7 +195,7 @@ export class MarketIndex {
         refused.push({ address: base58Of(key), reason: "no such account on chain" });
         return;
       }
-      const market = this.marketOf(account, source);
+      const market = marketOfAccount(this.adapters, account, source);
       if (typeof market === "string") refused.push({ address: base58Of(key), reason: market });
       else added.push(market);
     });

@@ -1,0 +1,85 @@
+/**
+ * `npm run bench:venues`: GET /swap/v1/quote 1 SOL → USDC over every venue the bench chain has for
+ * the pair — math-quoted (Whirlpool, Raydium CLMM and AMM v4, Meteora DAMM v1/v2, as far as their
+ * adapters quote) and program-quoted (SolFi V2, executed by the program quoter) — against the no-op
+ * (Health/Check) on the same port, warm. The service runs as `npm start` does with SOLANA_RPC_URL
+ * (PROGRAM_QUOTED_AMMS=SolFi V2: binaries read over RPC). Prints which venues quote the pair (one
+ * `dexes=` quote each), then p50/p99 per kind and the ratio to the no-op. Target: p50 ≤ 3 ms.
+ * Needs SWAPD_CHAIN_DIR.
+ */
+import { fileURLToPath } from "node:url";
+import { NATIVE_MINT } from "../src/core/solana/programs.js";
+import { healthCheckRequest } from "./bench-requests.js";
+import { USDC } from "./amm-pools.js";
+import { runLoad } from "./load.js";
+import type { LoadRequest } from "./load.js";
+import { startLocalnetProcess } from "./localnet-process.js";
+import { startServiceProcess } from "./service-process.js";
+import { median, percentile } from "./statistics.js";
+
+const CHILD = fileURLToPath(new URL("./venues-localnet-child.ts", import.meta.url));
+const log = (msg: string) => process.stderr.write(`bench venues: ${msg}\n`);
+const arg = (name: string, def: number) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+};
+const ROUNDS = arg("--rounds", 3);
+const PHASE_MS = arg("--phase-ms", 3_000);
+const CONCURRENCY = arg("--concurrency", 4);
+const TARGET_P50_MS = 3;
+const VENUES = ["Whirlpool", "Raydium CLMM", "Raydium", "Meteora", "Meteora DAMM v2", "SolFi V2"];
+const QUERY = `inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000000`;
+
+function quoteRequest(url: string, query: string): LoadRequest {
+  return { url: `${url}/swap/v1/quote?${query}`, method: "GET", headers: {}, body: Buffer.alloc(0), accept: (status) => status === 200 };
+}
+
+async function main(): Promise<number> {
+  if (!process.env["SWAPD_CHAIN_DIR"]) {
+    console.log("venues quote bench skipped: set SWAPD_CHAIN_DIR to the chain folder (programs/, accounts/, accounts-2026/)");
+    return 0;
+  }
+  const chain = await startLocalnetProcess(60_000, CHILD);
+  const service = await startServiceProcess({ solanaRpcUrl: chain.url, env: { PROGRAM_QUOTED_AMMS: "SolFi V2" } });
+  try {
+    const quoting: string[] = [];
+    for (const venue of VENUES) {
+      const res = await fetch(`${service.url}/swap/v1/quote?${QUERY}&dexes=${encodeURIComponent(venue)}`);
+      const body = (await res.json()) as { outAmount?: string };
+      log(`${venue.padEnd(16)} ${res.status === 200 ? `${body.outAmount} (1 SOL → USDC units)` : `no quote (${res.status})`}`);
+      if (res.status === 200) quoting.push(venue);
+    }
+    const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as { outAmount: string; routePlan: { swapInfo: { label: string }; percent: number }[] };
+    log(`all venues: ${best.outAmount} via ${best.routePlan.map((s) => `${s.swapInfo.label} ${s.percent}%`).join(", ")}`);
+    for (const req of [healthCheckRequest(service.url), quoteRequest(service.url, QUERY)]) {
+      await runLoad(req, { concurrency: CONCURRENCY, durationMs: 2_000, maxRequests: 2_000_000 });
+    }
+    const results: Record<"noop" | "quote", { p50: number[]; p99: number[]; rps: number[] }> = {
+      noop: { p50: [], p99: [], rps: [] },
+      quote: { p50: [], p99: [], rps: [] },
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of (round % 2 === 0 ? ["noop", "quote"] : ["quote", "noop"]) as ("noop" | "quote")[]) {
+        const req = kind === "noop" ? healthCheckRequest(service.url) : quoteRequest(service.url, QUERY);
+        const r = await runLoad(req, { concurrency: CONCURRENCY, durationMs: PHASE_MS, maxRequests: 2_000_000 });
+        if (r.errors > 0) throw new Error(`${kind}: ${r.errors} errors, first: ${r.firstError}`);
+        results[kind].p50.push(percentile(r.latenciesMs, 50));
+        results[kind].p99.push(percentile(r.latenciesMs, 99));
+        results[kind].rps.push(r.requestsPerSecond);
+      }
+    }
+    const noop = median(results.noop.p50);
+    const quote = median(results.quote.p50);
+    console.log(`venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}`);
+    for (const kind of ["noop", "quote"] as const) {
+      console.log(`  ${kind.padEnd(6)} p50 ${median(results[kind].p50).toFixed(2)} ms  p99 ${median(results[kind].p99).toFixed(2)} ms  ${median(results[kind].rps).toFixed(0)} req/s`);
+    }
+    console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)}; target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
+    return quote <= TARGET_P50_MS ? 0 : 1;
+  } finally {
+    await service.stop();
+    await chain.stop();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,11 @@
+import { CpAmm } from "@meteora-ag/cp-amm-sdk";
+import { Connection } from "@solana/web3.js";
+import { readFileSync } from "node:fs";
+const cp = new CpAmm(new Connection("http://127.0.0.1:9"));
+const program = (cp as any)._program;
+const j = JSON.parse(readFileSync("/work/shared/chain/accounts-2026/8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie.json", "utf8"));
+const pool = program.coder.accounts.decode("pool", Buffer.from(j.account.data[0], "base64"));
+const show = (v: any): any => v?.toBase58 ? v.toBase58() : v?.toString && typeof v === "object" && !Array.isArray(v) && v.constructor?.name === "BN" ? v.toString() : Array.isArray(v) ? v.map(show) : typeof v === "object" && v ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, show(x)])) : v;
+console.log(JSON.stringify(show(pool), null, 1).slice(0, 5000));
+const t = program.idl.types.find((t: any) => t.name === "pool");
+console.log(t.type.fields.map((f: any) => f.name + ":" + JSON.stringify(f.type)).join("\n"));

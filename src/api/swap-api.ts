@@ -1,0 +1,51 @@
+/**
+ * The swap part of the API, ready for `startServer`: the swap-instructions operation (api/swap) and
+ * the quote engine (api/quote: quote, swap transaction, WatchQuote, markets) over one account
+ * source, behind the Connect service and the REST routes. It sits above both folders, which import
+ * only downwards (api/quote builds its `/swap` on api/swap).
+ *
+ *   const swap = createSwapApi({ chain, lookupTables: config.lookupTables, relayTipAccounts: config.relayTipAccounts });
+ *   await swap.start();
+ *   startServer({ ..., services: { swap: swap.service }, restRoutes: [...swap.restRoutes] });
+ */
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
+import type { RestRoute } from "../server/rest.js";
+import type { UnaryJsonCodec } from "../server/unary-json-codec.js";
+import { swapInstructionsJsonCodec } from "./swap/swap-instructions-json-codec.js";
+import { swapInstructionsRestRoute } from "./swap/rest-swap-instructions.js";
+import { createSwapService } from "./swap/swap-service.js";
+import { createAccountSource, createSwapInstructions } from "./swap/swap-instructions.js";
+import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap/swap-instructions.js";
+import { createLookupTableIndex, createQuoteApi } from "./quote/quote-api.js";
+import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
+
+export interface SwapApi {
+  readonly swapInstructions: SwapInstructionsOperation;
+  readonly quote: QuoteApi;
+  readonly service: ServiceImpl<typeof SwapService>;
+  readonly restRoutes: readonly RestRoute[];
+  /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
+  readonly jsonCodecs: readonly UnaryJsonCodec[];
+  /** Loads MARKETS_FILE and the discovered lookup tables. */
+  start(): Promise<void>;
+  close(): void;
+}
+
+export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: QuoteApiOptions }): SwapApi {
+  const lookupTables = createLookupTableIndex(deps.chain, deps.quote ?? {});
+  // One account source for both paths: the live cache when there is one (memory, and its change
+  // notifications drive WatchQuote), reads on their way joined, misses batched.
+  const accounts = deps.accounts ?? createAccountSource(deps);
+  const swapInstructions = createSwapInstructions({ ...deps, accounts, discoveredLookupTables: () => lookupTables.current() });
+  const quote = createQuoteApi({ chain: deps.chain, accounts, swapInstructions, lookupTables }, deps.quote ?? {});
+  return {
+    swapInstructions,
+    quote,
+    service: createSwapService(swapInstructions, quote.handlers),
+    restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
+    jsonCodecs: [swapInstructionsJsonCodec],
+    start: () => quote.start(),
+    close: () => quote.close(),
+  };
+}

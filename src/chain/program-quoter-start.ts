@@ -1,0 +1,76 @@
+/**
+ * The program quoter as the service runs it: loaded only when an AMM without public math is enabled
+ * (`PROGRAM_QUOTED_AMMS`), its binaries and Jupiter v6's read from the chain (disk copies under
+ * `DATA_DIR/programs`), re-read periodically so an upgraded program is quoted by its new code.
+ */
+import type { Logger } from "pino";
+import type { AmmAdapter } from "../core/amm/adapter.js";
+import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
+import { ProgramBinaries } from "./program-binaries.js";
+import { ProgramQuoter } from "./program-quoter.js";
+import type { SolanaChain } from "./solana-chain.js";
+
+export interface ProgramQuoterStartOptions {
+  readonly chain: SolanaChain;
+  /** The AMMs to quote by their programs (labels, e.g. `SolFi V2`); `"auto"`: those whose program is deployed on the chain. */
+  readonly amms: readonly string[] | "auto";
+  /** Every adapter; those with `quotedByProgram` are candidates. */
+  readonly adapters: readonly AmmAdapter<any>[];
+  /** Where program binaries are kept between runs. */
+  readonly cacheDir?: string;
+  /** How often to look for upgraded programs (ms); 0 = never. */
+  readonly refreshMs?: number;
+  readonly logger: Logger;
+}
+
+export interface RunningProgramQuoter {
+  readonly quoter: ProgramQuoter;
+  /** The labels of the AMMs it quotes. */
+  readonly labels: readonly string[];
+  close(): void;
+}
+
+/** Starts the program quoter, or answers undefined when no program-quoted AMM is enabled or deployed. */
+export async function startProgramQuoter(options: ProgramQuoterStartOptions): Promise<RunningProgramQuoter | undefined> {
+  const candidates = options.adapters.filter((a) => a.quotedByProgram);
+  const wanted = options.amms === "auto" ? candidates : candidates.filter((a) => options.amms.includes(a.label));
+  if (options.amms !== "auto") {
+    const unknown = options.amms.filter((label) => !candidates.some((a) => a.label === label));
+    if (unknown.length > 0) {
+      throw new Error(`PROGRAM_QUOTED_AMMS: ${unknown.join(", ")} not quoted by program (choose from ${candidates.map((a) => a.label).join(", ")})`);
+    }
+  }
+  if (wanted.length === 0) return undefined;
+  const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: options.logger });
+  const quoter = new ProgramQuoter();
+  try {
+    const jupiter = await binaries.load(JUPITER_V6_PROGRAM_ID);
+    quoter.addProgram(JUPITER_V6_PROGRAM_ID, jupiter.elf);
+  } catch (error) {
+    if (options.amms === "auto") return undefined; // no Jupiter v6 on this chain: nothing can be program-quoted
+    throw new Error(`PROGRAM_QUOTED_AMMS: Jupiter v6 could not be loaded: ${String(error)}`);
+  }
+  const labels: string[] = [];
+  for (const adapter of wanted) {
+    try {
+      quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
+      labels.push(adapter.label);
+    } catch (error) {
+      if (options.amms !== "auto") throw new Error(`PROGRAM_QUOTED_AMMS: ${adapter.label} could not be loaded: ${String(error)}`);
+      // "auto": an AMM whose program this chain does not have is simply not quoted.
+    }
+  }
+  if (labels.length === 0) return undefined;
+  options.logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
+  const timer =
+    options.refreshMs && options.refreshMs > 0
+      ? setInterval(() => {
+          binaries
+            .refresh()
+            .then((upgraded) => upgraded.forEach((b) => quoter.addProgram(b.programId, b.elf)))
+            .catch((error: unknown) => options.logger.warn({ err: String(error) }, "program quoter: could not look for upgraded programs; keeps the loaded ones"));
+        }, options.refreshMs)
+      : undefined;
+  timer?.unref();
+  return { quoter, labels, close: () => clearInterval(timer) };
+}

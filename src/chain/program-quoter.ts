@@ -1,0 +1,343 @@
+/**
+ * The program quoter: an in-process SVM (LiteSVM) holding the binaries of AMMs whose math is not
+ * public, and Jupiter v6's. A quote writes the pool's state (as the live cache holds it) into the
+ * SVM, sets the clock to the current slot, and simulates the step the adapter builds, inside
+ * Jupiter's `route`, from a made-up taker whose source token account holds the amount: what arrives
+ * in the destination account is the quote. A program is the one exact quoter of itself — and the
+ * step runs as the swap will (SolFi V2 prices a call from Jupiter differently from a direct one).
+ *
+ * Bounded: the route runs under a compute-unit limit (its CPU budget), results are memoised per
+ * (state account versions, slot, time, amount, direction), and a state account is copied into the
+ * SVM only when its version changed (a 1 MiB program-state account is not copied per quote).
+ */
+import { AccountLayout, ACCOUNT_SIZE } from "@solana/spl-token";
+import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import type { TransactionInstruction } from "@solana/web3.js";
+import { getTransactionDecoder } from "@solana/kit";
+import type { EncodedAccount, Transaction as KitTransaction } from "@solana/kit";
+import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import { AmmError } from "../core/amm/adapter.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapParams } from "../core/amm/adapter.js";
+import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
+import type { AccountData, AccountMap } from "../core/solana/account.js";
+import { base58Of } from "../core/solana/base58-strings.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
+import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT } from "../core/solana/programs.js";
+import { programQuoteMetrics } from "./program-quoter-metrics.js";
+
+/** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
+export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
+const MEMO_ENTRIES = 4096;
+const TAKER_LAMPORTS = 1_000_000_000_000n;
+/** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
+const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
+
+export interface ProgramQuoterOptions {
+  /** The compute-unit limit of one quote's route. */
+  readonly computeUnits?: number;
+  /**
+   * The compute-unit price (µ-lamports) the quoted swaps will carry: some proprietary AMMs price by
+   * it. Default 0, what swapd's swaps carry without a priority fee.
+   */
+  readonly computeUnitPrice?: number;
+}
+
+/** What a quote read: the amounts, and the compute units the route used. */
+export interface ProgramQuote extends PoolQuote {
+  readonly unitsConsumed: number;
+}
+
+/** The made-up taker: fixed keys no real chain holds a token account for. */
+const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
+const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
+const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
+/** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
+const NOT_STATE = new Set([TAKER.publicKey.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
+
+function encodeTokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1, // initialized
+      isNativeOption: nativeReserve === null ? 0 : 1,
+      isNative: nativeReserve ?? 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+/** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
+interface QuoteSwap {
+  readonly route: TransactionInstruction;
+  readonly sourceMint: PublicKey;
+  readonly destinationMint: PublicKey;
+}
+
+export class ProgramQuoter {
+  private readonly svm: LiteSVM;
+  private readonly programs = new Set<string>();
+  /** The account version (object identity: the live cache hands out one object per version) last copied in. */
+  private readonly written = new Map<string, AccountData>();
+  private memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+  private readonly versionIds = new WeakMap<AccountData, number>();
+  private readonly resident = new Map<string, boolean>();
+  private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
+  private nextVersionId = 1;
+  private readonly computeUnits: number;
+  private readonly computeUnitPrice: number;
+  private readonly rentReserve: bigint;
+
+  constructor(options: ProgramQuoterOptions = {}) {
+    this.computeUnits = options.computeUnits ?? DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS;
+    this.computeUnitPrice = options.computeUnitPrice ?? 0;
+    // Simulation only: signatures and blockhashes are the quoter's own, history is not kept.
+    this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
+    this.rentReserve = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
+    this.writeAccount(TAKER.publicKey, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
+  }
+
+  /** Loads (or replaces, after an upgrade) a program's binary. */
+  addProgram(programId: PublicKey, elf: Uint8Array): void {
+    this.svm.addProgram(programId.toBase58() as never, elf);
+    this.programs.add(base58Of(programId));
+    this.memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+  }
+
+  hasProgram(programId: PublicKey): boolean {
+    return this.programs.has(base58Of(programId));
+  }
+
+  /** Whether `adapter`'s pools can be quoted: its program and Jupiter's are loaded. */
+  canQuote(adapter: AmmAdapter<any>): boolean {
+    return this.hasProgram(adapter.programId) && this.hasProgram(JUPITER_V6_PROGRAM_ID);
+  }
+
+  /**
+   * Accounts a quote of `params` through `pool` needs that `accounts` lacks: every account of the
+   * step and the two mints, except programs and sysvars (the SVM has them) and the taker's own.
+   */
+  accountsNeeded<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
+    // What the build reads (tick/bin arrays, markets) first: the step's accounts depend on them.
+    const dependencies = adapter.dependencies(pool, this.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
+    if (dependencies.length > 0) return dependencies;
+    const swap = this.swapFor(adapter, pool, params, accounts);
+    return this.stateKeys(swap).filter((key) => !accounts.has(base58Of(key)));
+  }
+
+  /**
+   * Quotes an ExactIn of `params.amount` through `pool` by executing its step at `clock`. Throws
+   * AmmError when a state account is missing or a program is not loaded; a swap the program
+   * refuses is an incomplete quote (the pool cannot fill this amount now) with the program's error.
+   */
+  quote<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): ProgramQuote {
+    if (params.swapMode !== "ExactIn") throw new AmmError(`${adapter.label} is quoted by its program, ExactIn only`);
+    for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
+      if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
+    }
+    const swap = this.swapFor(adapter, pool, params, accounts);
+    const state: AccountData[] = [];
+    for (const key of this.stateKeys(swap)) {
+      const account = accounts.get(base58Of(key));
+      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
+      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
+      if (account !== null) state.push(account);
+    }
+    const key = this.memoKey(swap, params.amount, state, clock);
+    const known = this.memo.get(key);
+    if (known) {
+      programQuoteMetrics.memoHits.inc();
+      return known;
+    }
+    const started = process.hrtime.bigint();
+    const result = this.execute(swap, params.amount, state, clock);
+    programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    this.memo.set(key, result);
+    return result;
+  }
+
+  private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
+    const [first, second] = adapter.mints(pool);
+    const [sourceMint, destinationMint] = params.aToB ? [first, second] : [second, first];
+    return {
+      sourceMint,
+      destinationMint,
+      sourceTokenAccount: TAKER_SOURCE,
+      destinationTokenAccount: TAKER_DESTINATION,
+      tokenTransferAuthority: TAKER.publicKey,
+      user: TAKER.publicKey,
+      inAmount: params.amount,
+      outAmount: 0n,
+      swapMode: "ExactIn",
+    };
+  }
+
+  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+    const swapParams = this.swapParams(adapter, pool, params);
+    const { sourceMint, destinationMint } = swapParams;
+    const step = adapter.build(pool, swapParams, accounts);
+    const route = getRouteInstruction(
+      {
+        tokenProgram: this.tokenProgramOf(sourceMint, accounts),
+        userTransferAuthority: TAKER.publicKey,
+        userSourceTokenAccount: TAKER_SOURCE,
+        userDestinationTokenAccount: TAKER_DESTINATION,
+        destinationMint,
+        remainingAccounts: step.accounts,
+      },
+      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: params.amount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
+    );
+    return { route, sourceMint, destinationMint };
+  }
+
+  /** A mint's token program, from its account (SPL Token until the mint has been read). */
+  private tokenProgramOf(mint: PublicKey, accounts: AccountMap): PublicKey {
+    return accounts.get(base58Of(mint))?.owner ?? new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+  }
+
+  /** The accounts a quote writes into the SVM: the route's, less programs, sysvars and the taker's. */
+  private stateKeys(swap: QuoteSwap): PublicKey[] {
+    const keys = new Map<string, PublicKey>();
+    for (const { pubkey } of swap.route.keys) {
+      const text = base58Of(pubkey);
+      if (NOT_STATE.has(text) || keys.has(text) || this.isResident(text)) continue;
+      keys.set(text, pubkey);
+    }
+    for (const mint of [swap.sourceMint, swap.destinationMint]) keys.set(base58Of(mint), mint);
+    return [...keys.values()];
+  }
+
+  /** Programs and sysvars the SVM holds itself (loaded programs, builtins, sysvars, Jupiter's PDAs are not). */
+  private isResident(address: string): boolean {
+    if (this.programs.has(address)) return true;
+    let resident = this.resident.get(address);
+    if (resident === undefined) {
+      const account = this.svm.getAccount(address as never) as { exists: boolean; executable?: boolean; programAddress?: string };
+      resident = account.exists && (account.executable === true || account.programAddress === "Sysvar1111111111111111111111111111111111111");
+      this.resident.set(address, resident);
+    }
+    return resident;
+  }
+
+  private memoKey(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): string {
+    const versions = state.map((account) => this.versionId(account)).join(",");
+    return `${Buffer.from(swap.route.data).toString("hex")}|${amount}|${clock.slot}|${clock.unixTimestamp}|${versions}`;
+  }
+
+  private versionId(account: AccountData): number {
+    let id = this.versionIds.get(account);
+    if (id === undefined) {
+      id = this.nextVersionId++;
+      this.versionIds.set(account, id);
+    }
+    return id;
+  }
+
+  private execute(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): ProgramQuote {
+    for (const account of state) {
+      const address = base58Of(account.address);
+      if (this.written.get(address) === account) continue;
+      this.writeAccount(account.address, account);
+      this.written.set(address, account);
+    }
+    const byAddress = new Map(state.map((a) => [base58Of(a.address), a]));
+    const tokenProgram = (mint: PublicKey) => {
+      const account = byAddress.get(base58Of(mint));
+      if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
+      return account.owner;
+    };
+    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), amount);
+    this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
+    const svmClock = this.svm.getClock();
+    svmClock.slot = clock.slot;
+    svmClock.unixTimestamp = clock.unixTimestamp;
+    this.svm.setClock(svmClock);
+
+    const result = this.svm.simulateTransaction(this.transactionFor(swap, amount));
+    const feeMint = swap.sourceMint;
+    if (result instanceof FailedTransactionMetadata) {
+      programQuoteMetrics.refusals.inc();
+      const logs = result.meta().logs();
+      return {
+        inAmount: 0n,
+        outAmount: 0n,
+        feeAmount: 0n,
+        feeMint,
+        complete: false,
+        reason: `the program refused the swap: ${String(result.err())}${logs.length ? ` (${logs[logs.length - 1]})` : ""}`,
+        unitsConsumed: Number(result.meta().computeUnitsConsumed()),
+      };
+    }
+    // Jupiter's route returns the amount it delivered (u64); its token checks ensure it arrived.
+    const returned = result.meta().returnData().data();
+    if (returned.length !== 8) throw new Error(`program quote: Jupiter returned ${returned.length} bytes, not the u64 amount out`);
+    return {
+      inAmount: amount,
+      outAmount: Buffer.from(returned).readBigUInt64LE(0),
+      // The program does not say which part of the price is its fee.
+      feeAmount: 0n,
+      feeMint,
+      complete: true,
+      unitsConsumed: Number(result.meta().computeUnitsConsumed()),
+    };
+  }
+
+  /**
+   * The quote's transaction for `amount`. Compiled once per route shape, then only the amount is
+   * written into it: compiling (base58 of every key) and signing were most of a quote's cost.
+   * Signatures are not checked here, so the taker's is a placeholder.
+   */
+  private transactionFor(swap: QuoteSwap, amount: bigint): KitTransaction {
+    const data = Buffer.from(swap.route.data);
+    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
+    const shape = `${swap.route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - 19).toString("hex")}`;
+    let template = this.templates.get(shape);
+    if (!template) {
+      const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
+      // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
+      // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
+      // give four different outputs for 1 SOL), so a quote assumes the swap's own.
+      tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
+      tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
+      tx.add(swap.route);
+      tx.addSignature(TAKER.publicKey, PLACEHOLDER_SIGNATURE);
+      const transaction = getTransactionDecoder().decode(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
+      const at = Buffer.from(transaction.messageBytes).indexOf(data);
+      if (at < 0) throw new Error("program quote: the route's data is not in its compiled message");
+      template = { transaction, amountOffset: at + data.length - 19 };
+      this.templates.set(shape, template);
+    }
+    const message = template.transaction.messageBytes as unknown as Uint8Array;
+    Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeBigUInt64LE(amount, template.amountOffset);
+    return template.transaction;
+  }
+
+  private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
+    const native = mint.equals(NATIVE_MINT);
+    this.writeAccount(address, {
+      lamports: this.rentReserve + (native ? amount : 0n),
+      data: encodeTokenAccount(mint, TAKER.publicKey, amount, native ? this.rentReserve : null),
+      owner: tokenProgram,
+      executable: false,
+    });
+  }
+
+  private writeAccount(address: PublicKey, account: Omit<AccountData, "address">): void {
+    this.svm.setAccount({
+      address: address.toBase58(),
+      data: account.data,
+      lamports: account.lamports,
+      programAddress: account.owner.toBase58(),
+      executable: account.executable,
+      space: BigInt(account.data.length),
+    } as unknown as EncodedAccount);
+  }
+}

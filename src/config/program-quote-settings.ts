@@ -1,0 +1,46 @@
+/**
+ * Settings of the program quoter and of the embedded chain's clock, read from the environment.
+ * Pure: `loadProgramQuoteSettings(env, problems)` only reads `env` and appends each problem as
+ * `NAME: rule`, like the rest of src/config.ts.
+ */
+
+export interface ProgramQuoteSettings {
+  /**
+   * `PROGRAM_QUOTED_AMMS`: labels of the AMMs to quote by executing their programs (`SolFi V2`),
+   * `auto` (those whose program the chain has), or none. Default: `auto` on the embedded chain,
+   * none with `SOLANA_RPC_URL` (the quoter reads megabytes of binaries and holds an SVM).
+   */
+  readonly amms: readonly string[] | "auto";
+  /** `PROGRAM_QUOTE_REFRESH_MS`: how often upgraded programs are looked for. */
+  readonly refreshMs: number;
+  /** `LOCALNET_CLOCK=<slot>:<unix seconds>`: where the embedded chain's clock starts. */
+  readonly localnetClock: { readonly slot: number; readonly unixTimestamp: bigint } | undefined;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadProgramQuoteSettings(env: Env, problems: string[]): ProgramQuoteSettings {
+  const raw = env["PROGRAM_QUOTED_AMMS"]?.trim();
+  const embedded = (env["SOLANA_RPC_URL"]?.trim() ?? "") === "";
+  let amms: readonly string[] | "auto";
+  if (raw === undefined || raw === "") amms = embedded ? "auto" : [];
+  else if (raw.toLowerCase() === "auto") amms = "auto";
+  else if (raw.toLowerCase() === "none") amms = [];
+  else amms = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+
+  const refreshRaw = env["PROGRAM_QUOTE_REFRESH_MS"]?.trim();
+  let refreshMs = 600_000;
+  if (refreshRaw !== undefined && refreshRaw !== "") {
+    if (/^\d+$/.test(refreshRaw) && Number(refreshRaw) <= 86_400_000) refreshMs = Number(refreshRaw);
+    else problems.push(`PROGRAM_QUOTE_REFRESH_MS: must be an integer 0–86400000 (ms; 0 = never) (got ${JSON.stringify(refreshRaw)})`);
+  }
+
+  const clockRaw = env["LOCALNET_CLOCK"]?.trim();
+  let localnetClock: ProgramQuoteSettings["localnetClock"];
+  if (clockRaw !== undefined && clockRaw !== "") {
+    const match = /^(\d{1,15}):(\d{1,12})$/.exec(clockRaw);
+    if (match) localnetClock = { slot: Number(match[1]), unixTimestamp: BigInt(match[2]!) };
+    else problems.push(`LOCALNET_CLOCK: must be <slot>:<unix seconds>, e.g. 390838754:1767360940 (got ${JSON.stringify(clockRaw)})`);
+  }
+  return { amms, refreshMs, localnetClock };
+}

@@ -1,0 +1,63 @@
+/** A market (pool) the router may use, as the market index knows it: enough to plan without its state. */
+import type { PublicKey } from "@solana/web3.js";
+import type { AmmAdapter } from "../amm/adapter.js";
+import type { AccountData } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
+
+/** Where the index learnt of the market: `getProgramAccounts` by pair, `MARKETS_FILE`, or `POST /markets`. */
+export type MarketSource = "discovered" | "file" | "added";
+
+export interface Market {
+  readonly address: PublicKey;
+  readonly addressText: string;
+  /** The AMM program owning the pool account. */
+  readonly programId: PublicKey;
+  readonly label: string;
+  /** The pool's mints (base58) in the pool's order. */
+  readonly mints: readonly [string, string];
+  readonly source: MarketSource;
+}
+
+/** True when the market trades x against y (either order). */
+export function tradesPair(market: Market, x: string, y: string): boolean {
+  return (market.mints[0] === x && market.mints[1] === y) || (market.mints[0] === y && market.mints[1] === x);
+}
+
+/** One key per unordered pair. */
+export function pairKey(x: string, y: string): string {
+  return x < y ? `${x}|${y}` : `${y}|${x}`;
+}
+
+/**
+ * The market a pool account is, by its owner's adapter (`adapters` by base58 program id), or why
+ * it is none (not a supported program, or not a pool of it).
+ */
+export function marketOfAccount(adapters: ReadonlyMap<string, AmmAdapter<any>>, account: AccountData, source: MarketSource): Market | string {
+  const adapter = adapters.get(base58Of(account.owner));
+  if (!adapter) return `owned by ${base58Of(account.owner)}, not a supported AMM program`;
+  try {
+    const pool = adapter.decodePool(account);
+    const [a, b] = adapter.mints(pool);
+    return {
+      address: account.address,
+      addressText: base58Of(account.address),
+      programId: adapter.programId,
+      label: adapter.label,
+      mints: [base58Of(a), base58Of(b)],
+      source,
+    };
+  } catch (error) {
+    // Whatever the decoder refuses the account with is the reason it is not listed (reported to the operator).
+    return `not a ${adapter.label} pool: ${(error as Error).message}`;
+  }
+}
+
+/** The pool addresses of a `MARKETS_FILE`: a JSON array of them, or `{"markets": [...]}`. */
+export function parseMarketsFile(file: string, text: string): string[] {
+  const parsed: unknown = JSON.parse(text);
+  const list = Array.isArray(parsed) ? parsed : (parsed as { markets?: unknown })?.markets;
+  if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
+    throw new Error(`${file}: must be a JSON array of pool addresses (or {"markets": [...]})`);
+  }
+  return list as string[];
+}

@@ -1,0 +1,337 @@
+/**
+ * The quote planner: the policy of a quote, pure (like core/swap/plan.ts). Given the request, the
+ * candidate markets and their accounts, it says which accounts it needs next and, once it has
+ * them, the route. The edge (api/quote/quote-engine.ts) only fetches what it asks for:
+ *
+ *   const candidates = planner.candidatePairs(request, () => index.known());
+ *   const markets = (await Promise.all(candidates.pairs.map(([x, y]) => index.forPair(x, y)))).flat();
+ *   const plan = planner.plan(request, candidates, markets);
+ *   for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
+ *     plan.supply(await accountSource.ensure(keys)); // one batched read per round
+ *   }
+ *   const route = plan.route(); // undefined: no route fills the request
+ *
+ * Rounds: the pools and the Clock sysvar; then the pools' mints and what each AMM's quote needs
+ * (`quoteAccounts`: vaults, configs, tick/bin arrays), asked again while what was read names more,
+ * at most `limits.accountRounds` times. Pools whose mints move other amounts than the math sees
+ * (Token-2022 transfer fee or hook) are left out; each step is priced against `maxAccounts` by a
+ * sample build (step-sample.ts). A pool that cannot quote (the adapter's `AmmError`, or a numeric
+ * `RangeError` of its math or layout) is left out of the route; any other error is a bug and
+ * propagates (the API answers INTERNAL and logs it).
+ */
+import type { PublicKey } from "@solana/web3.js";
+import { AmmError } from "../amm/adapter.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapMode } from "../amm/adapter.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
+import { decodeMintInfo } from "../solana/token-accounts.js";
+import type { Market } from "./market.js";
+import { labelAllowed } from "./quote-request.js";
+import type { ParsedQuoteRequest } from "./quote-request.js";
+import { findBestRoute } from "./route-search.js";
+import type { RoutablePool, Route } from "./route-search.js";
+import { StepSamples } from "./step-sample.js";
+
+/** Mainnet SOL (wSOL), USDC and USDT: Jupiter's stable intermediate tokens. */
+export const DEFAULT_INTERMEDIATE_TOKENS: readonly string[] = [
+  "So11111111111111111111111111111111111111112",
+  "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+  "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY2QC1xxm5o2mxFF",
+];
+
+export interface QuoteLimits {
+  /** Reads of what the pools' quotes need, after the pools themselves (what the first reads reveal can name more). */
+  readonly accountRounds: number;
+  /** Route search (route-search.ts): at most this many splits. */
+  readonly maxSplits: number;
+  /** Route search: split granularity in percent. */
+  readonly splitStepPercent: number;
+  /** Route search: how many of the best single routes the split search combines. */
+  readonly splitCandidates: number;
+}
+
+export const DEFAULT_QUOTE_LIMITS: QuoteLimits = { accountRounds: 3, maxSplits: 3, splitStepPercent: 5, splitCandidates: 5 };
+
+/**
+ * Quotes for pools of AMMs without public math (`quotedByProgram`), made by executing their
+ * programs (chain/program-quoter.ts implements it; the planner stays pure of how).
+ */
+export interface ProgramQuotes {
+  /** Whether the AMM's program (and Jupiter's) is loaded, so its pools can be quoted. */
+  canQuote(adapter: AmmAdapter<any>): boolean;
+  /** What a quote through `pool` needs that `accounts` lacks. */
+  accountsNeeded(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
+  /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
+  quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+}
+
+export interface QuotePlannerOptions {
+  readonly adapters: readonly AmmAdapter<any>[];
+  /** Quotes AMMs without public math; without it their pools take no part in routes. */
+  readonly programQuotes?: ProgramQuotes;
+  /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
+  readonly intermediateTokens?: readonly string[];
+  readonly limits?: Partial<QuoteLimits>;
+}
+
+/** Which markets a request can use: those of `pairs` (each pair either order). */
+export interface CandidatePairs {
+  /** The request's pair first, then both legs through each intermediate token (base58). */
+  readonly pairs: readonly (readonly [string, string])[];
+  /** The tokens a 2-hop route may pass through. */
+  readonly intermediates: readonly string[];
+}
+
+/** An account as read (`null` = does not exist); the account source's entries fit. */
+export interface SuppliedAccount {
+  readonly account: AccountData | null;
+}
+
+export interface QuotePlan {
+  /** The candidate markets the plan considers: the request's label filter applied, one per address. */
+  readonly markets: readonly Market[];
+  /** The accounts to read next, as one batch; none = ready to route (or out of rounds). */
+  accountsNeeded(): PublicKey[];
+  /** Accounts read, by base58 address (every address asked for, `null` for missing ones). */
+  supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
+  /** The best route over the pools that can quote, or undefined when none fills the request. */
+  route(): Route | undefined;
+}
+
+export interface QuotePlanner {
+  /** Labels of the AMMs (what `dexes` / `excludeDexes` may name). */
+  readonly labels: ReadonlySet<string>;
+  /** Program id (base58) → label of every AMM. */
+  readonly programIdToLabel: Readonly<Record<string, string>>;
+  /**
+   * The pairs whose markets can take part. With `restrictIntermediateTokens=false`, any token both
+   * sides already have a market with (from `knownMarkets`, asked only then) is an intermediate too.
+   */
+  candidatePairs(request: ParsedQuoteRequest, knownMarkets: () => Iterable<Market>): CandidatePairs;
+  plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>): QuotePlan;
+}
+
+/**
+ * Whether `error` means "this pool cannot quote (this amount)": the adapter's refusal (`AmmError`:
+ * paused, not open, an array it needs is missing) or a numeric range error of its math or layout
+ * (`RangeError`: u64 overflow, division by zero, insufficient liquidity, data shorter than the
+ * layout). Anything else is a bug in the code, not a state of the pool.
+ */
+export function poolCannotQuote(error: unknown): boolean {
+  return error instanceof AmmError || error instanceof RangeError;
+}
+
+/** A candidate market with its adapter's decoded pool state. */
+interface DecodedPool {
+  readonly market: Market;
+  readonly addressText: string;
+  readonly adapter: AmmAdapter<any>;
+  readonly pool: unknown;
+}
+
+export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
+  const adapters = new Map(options.adapters.map((a) => [base58Of(a.programId), a]));
+  const intermediates = options.intermediateTokens ?? DEFAULT_INTERMEDIATE_TOKENS;
+  const limits: QuoteLimits = { ...DEFAULT_QUOTE_LIMITS, ...options.limits };
+  const shared: SharedState = {
+    adapters,
+    limits,
+    // Decoding is per account version: the live cache hands out the same object until it changes.
+    decoded: new WeakMap(),
+    samples: new StepSamples(),
+    programQuotes: options.programQuotes,
+  };
+  return {
+    labels: new Set(options.adapters.map((a) => a.label)),
+    programIdToLabel: Object.fromEntries(options.adapters.map((a) => [base58Of(a.programId), a.label])),
+    candidatePairs: (request, knownMarkets) => candidatePairs(request, intermediates, knownMarkets),
+    plan: (request, candidates, markets) => new PoolQuotePlan(shared, request, candidates, markets),
+  };
+}
+
+function candidatePairs(request: ParsedQuoteRequest, configured: readonly string[], knownMarkets: () => Iterable<Market>): CandidatePairs {
+  const x = base58Of(request.inputMint);
+  const y = base58Of(request.outputMint);
+  const middles: string[] = [];
+  if (!request.onlyDirectRoutes) {
+    middles.push(...configured.filter((m) => m !== x && m !== y));
+    if (!request.restrictIntermediateTokens) middles.push(...sharedNeighbours(x, y, [...knownMarkets()]).filter((m) => !middles.includes(m)));
+  }
+  return { pairs: [[x, y], ...middles.flatMap((m): [string, string][] => [[x, m], [m, y]])], intermediates: middles };
+}
+
+/** Tokens that both x and y have a known market with, in the order of y's markets. */
+function sharedNeighbours(x: string, y: string, known: readonly Market[]): string[] {
+  const fromX = new Set(known.flatMap((m) => (m.mints.includes(x) ? m.mints.filter((k) => k !== x) : [])));
+  const out: string[] = [];
+  for (const m of known) {
+    if (!m.mints.includes(y)) continue;
+    const other = m.mints[0] === y ? m.mints[1] : m.mints[0];
+    if (other !== x && fromX.has(other) && !out.includes(other)) out.push(other);
+  }
+  return out;
+}
+
+/** What every plan of one planner shares: the adapters, the limits, and the per-version caches. */
+interface SharedState {
+  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly limits: QuoteLimits;
+  readonly decoded: WeakMap<AccountData, unknown>;
+  readonly samples: StepSamples;
+  readonly programQuotes: ProgramQuotes | undefined;
+}
+
+class PoolQuotePlan implements QuotePlan {
+  readonly markets: readonly Market[];
+  private readonly accounts = new Map<string, AccountData | null>();
+  private readonly inputMint: string;
+  private readonly outputMint: string;
+  /** Batches supplied so far (the first: the pools and the Clock). */
+  private batches = 0;
+  /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
+  private pools: DecodedPool[] | undefined;
+
+  constructor(
+    private readonly shared: SharedState,
+    private readonly request: ParsedQuoteRequest,
+    private readonly candidates: CandidatePairs,
+    markets: Iterable<Market>,
+  ) {
+    const unique = new Map<string, Market>();
+    for (const m of markets) if (labelAllowed(request, m.label)) unique.set(m.addressText, m);
+    this.markets = [...unique.values()];
+    this.inputMint = base58Of(request.inputMint);
+    this.outputMint = base58Of(request.outputMint);
+  }
+
+  accountsNeeded(): PublicKey[] {
+    if (this.batches === 0) return [CLOCK_SYSVAR, ...this.markets.map((m) => m.address)];
+    if (this.batches > this.shared.limits.accountRounds) return [];
+    const missing = new Map<string, PublicKey>();
+    const want = (key: PublicKey) => {
+      const text = base58Of(key);
+      if (!this.accounts.has(text)) missing.set(text, key);
+    };
+    for (const p of this.decodedPools()) {
+      // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
+      for (const mint of p.adapter.mints(p.pool)) want(mint);
+      for (const key of this.quoteAccountsOf(p)) want(key);
+    }
+    return [...missing.values()];
+  }
+
+  supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
+    for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
+    this.batches += 1;
+  }
+
+  route(): Route | undefined {
+    const clockAccount = this.accounts.get(base58Of(CLOCK_SYSVAR));
+    if (!clockAccount) throw new Error("the Clock sysvar could not be read");
+    const clock = decodeClock(clockAccount);
+    const pools = this.decodedPools()
+      .filter((p) => this.transfersInFull(p))
+      .map((p) => this.routable(p, clock));
+    const { maxSplits, splitStepPercent, splitCandidates } = this.shared.limits;
+    return findBestRoute({
+      inputMint: this.inputMint,
+      outputMint: this.outputMint,
+      amount: this.request.amount,
+      swapMode: this.request.swapMode,
+      pools,
+      intermediates: this.candidates.intermediates,
+      maxAccounts: this.request.maxAccounts,
+      maxSplits,
+      splitStepPercent,
+      splitCandidates,
+    });
+  }
+
+  private decodedPools(): DecodedPool[] {
+    this.pools ??= this.markets.map((m) => this.decode(m)).filter((p): p is DecodedPool => p !== undefined);
+    return this.pools;
+  }
+
+  /** The market's pool state, or undefined when the account is gone, moved to another program, or not a pool that quotes. */
+  private decode(market: Market): DecodedPool | undefined {
+    const account = this.accounts.get(market.addressText);
+    if (!account || !account.owner.equals(market.programId)) return undefined;
+    const adapter = this.shared.adapters.get(base58Of(market.programId));
+    if (!adapter || !(adapter.quote || (adapter.quotedByProgram && this.shared.programQuotes?.canQuote(adapter)))) return undefined;
+    let pool = this.shared.decoded.get(account);
+    if (pool === undefined) {
+      try {
+        pool = adapter.decodePool(account);
+      } catch (error) {
+        if (!poolCannotQuote(error)) throw error;
+        return undefined; // the account is no longer a pool of this AMM (closed and reused, resized)
+      }
+      this.shared.decoded.set(account, pool);
+    }
+    return { market, addressText: market.addressText, adapter, pool };
+  }
+
+  /** What the pool's quote still needs for this request's amount and direction. */
+  private quoteAccountsOf(p: DecodedPool): PublicKey[] {
+    const params: QuoteParams = { amount: this.request.amount, swapMode: this.request.swapMode, aToB: this.aToBOf(p.market) };
+    const programQuotes = this.shared.programQuotes;
+    if (!p.adapter.quote && programQuotes) {
+      try {
+        return programQuotes.accountsNeeded(p.adapter, p.pool, params, this.accounts);
+      } catch (error) {
+        if (!poolCannotQuote(error)) throw error;
+        return []; // its step cannot be built for this request: `quote` leaves the pool out
+      }
+    }
+    if (!p.adapter.quoteAccounts) return [];
+    try {
+      return p.adapter.quoteAccounts(p.pool, params, this.accounts);
+    } catch (error) {
+      if (!poolCannotQuote(error)) throw error;
+      return []; // the pool cannot quote: nothing more to read for it, and `quote` leaves it out
+    }
+  }
+
+  /** The direction a pool is used in by this request's routes (from the input, else into the output). */
+  private aToBOf(market: Market): boolean {
+    if (market.mints[0] === this.inputMint) return true;
+    if (market.mints[1] === this.inputMint) return false;
+    return market.mints[1] === this.outputMint;
+  }
+
+  /**
+   * Whether transfers of the pool's mints move exactly the amounts the pool's math sees: not with
+   * a Token-2022 transfer fee (not applied by the quote math yet) or a transfer hook (whose extra
+   * accounts the swap does not pass).
+   */
+  private transfersInFull(p: DecodedPool): boolean {
+    return p.adapter.mints(p.pool).every((mint) => {
+      const account = this.accounts.get(base58Of(mint));
+      const info = account ? decodeMintInfo(account) : undefined;
+      return info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+    });
+  }
+
+  private routable(p: DecodedPool, clock: QuoteClock): RoutablePool {
+    const accounts = this.accounts;
+    const samples = this.shared.samples;
+    const programQuotes = this.shared.programQuotes;
+    return {
+      address: p.market.addressText,
+      label: p.market.label,
+      mints: p.market.mints,
+      stepAccounts: samples.of(p, this.aToBOf(p.market), this.request.swapMode, accounts, CLOCK_SYSVAR).accounts,
+      quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+        if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && samples.of(p, aToB, swapMode, accounts, CLOCK_SYSVAR).builds)) return undefined;
+        try {
+          const params = { amount, swapMode, aToB };
+          return p.adapter.quote ? p.adapter.quote(p.pool, params, accounts, clock) : programQuotes!.quote(p.adapter, p.pool, params, accounts, clock);
+        } catch (error) {
+          if (!poolCannotQuote(error)) throw error;
+          return undefined; // paused, not open, missing arrays, overflow: not routable for this amount
+        }
+      },
+    };
+  }
+}

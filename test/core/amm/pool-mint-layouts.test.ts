@@ -1,0 +1,150 @@
+// Pair discovery finds a pair's pools with getProgramAccounts filters on each adapter's
+// `poolMintLayout` (size + two mint offsets, derived from the adapter's decoder). Here every AMM's
+// layout is held to an independent encoding: the AMM's own SDK layout or Anchor coder writes a pool
+// with two known mints (or a real mainnet pool holds them), and the filters must find them there.
+import { CpmmPoolInfoLayout, PoolInfoLayout, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
+import { WhirlpoolContext } from "@orca-so/whirlpools-sdk";
+import { createProgram as createDammV1Program } from "@meteora-ag/dynamic-amm-sdk/dist/cjs/src/amm/utils.js";
+import { CpAmm } from "@meteora-ag/cp-amm-sdk";
+import { BN, Wallet } from "@coral-xyz/anchor";
+import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHAIN_DIR } from "../../fixtures/chain-dir.js";
+import type { PoolMintLayout } from "../../../src/core/amm/adapter.js";
+import { ammAdapters } from "../../../src/core/amm/registry.js";
+import { POOL_MINT_LAYOUTS } from "../../../src/core/quote/pool-mint-offsets.js";
+import { key } from "../swap/fixtures.js";
+import { encodePair } from "./meteora-dlmm-fixtures.js";
+import { BASE, QUOTE, poolData as pumpSwapPoolData } from "./pump-swap-fixtures.js";
+import { carbonAccount, readReferenceJson } from "./reference-fixtures.js";
+import { encodeAnchorAccount, zeroOf } from "./wave2-fixtures.js";
+
+const FIRST = key("layout test first mint");
+const SECOND = key("layout test second mint");
+const SOL = new PublicKey("So11111111111111111111111111111111111111112");
+const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+const offline = new Connection("http://127.0.0.1:9");
+
+/** A pool account's bytes and the mints it holds, as an independent source wrote them. */
+interface Encoded {
+  readonly data: Uint8Array;
+  readonly mints: readonly [PublicKey, PublicKey];
+}
+
+/** A buffer-layout struct (Raydium's SDK) written with every field zero but the two mints. */
+function raydiumLayout(layout: any, mintFields: readonly [string, string]): Encoded {
+  const data = Buffer.alloc(layout.span);
+  const value = Object.fromEntries(
+    layout.fields.map((f: any) => [f.property, f.span === 32 && f.constructor.name !== "Blob" ? PublicKey.default : f.span > 8 ? undefined : new BN(0)]),
+  );
+  // Blobs and padding arrays encode from absent values as zeros in buffer-layout; the mints are set.
+  value[mintFields[0]] = FIRST;
+  value[mintFields[1]] = SECOND;
+  layout.encode(value, data);
+  return { data, mints: [FIRST, SECOND] };
+}
+
+function rawAccount(json: { account: { data: [string, string] } }): Uint8Array {
+  return Uint8Array.from(Buffer.from(json.account.data[0], "base64"));
+}
+
+const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
+  Whirlpool: async () => {
+    // The real carbon fixture pool, re-encoded by the Orca SDK's Anchor coder with the two mints set.
+    const coder = WhirlpoolContext.from(offline, new Wallet(Keypair.generate())).program.coder.accounts;
+    const real = carbonAccount("orca-whirlpool-decoder/whirlpool_account.json", PublicKey.default);
+    const decoded = coder.decode("whirlpool", Buffer.from(real.data));
+    const encoded: Buffer = await coder.encode("whirlpool", { ...decoded, tokenMintA: FIRST, tokenMintB: SECOND });
+    const data = Uint8Array.from(real.data);
+    data.set(encoded.subarray(0, data.length));
+    return [{ data, mints: [FIRST, SECOND] }];
+  },
+  "Raydium CP": () => [raydiumLayout(CpmmPoolInfoLayout, ["mintA", "mintB"])],
+  "Raydium CLMM": () => {
+    // The SDK's PoolInfoLayout starts at the discriminator (an 8-byte blob).
+    return [raydiumLayout(PoolInfoLayout, ["mintA", "mintB"])];
+  },
+  Raydium: () => [raydiumLayout(liquidityStateV4Layout, ["baseMint", "quoteMint"])],
+  "Meteora DLMM": async () => {
+    const pair = await encodePair(PublicKey.unique(), { tokenXMint: FIRST, tokenYMint: SECOND });
+    return [{ data: pair.data, mints: [FIRST, SECOND] }];
+  },
+  "Meteora DAMM v2": () => {
+    const program = (new CpAmm(offline) as any)._program;
+    const value = zeroOf({ defined: { name: "pool" } }, program.idl.types, BN);
+    Object.assign(value, { tokenAMint: FIRST, tokenBMint: SECOND });
+    const real = readReferenceJson<{ account: { data: [string, string] } }>("fixtures/meteora-damm-v2/8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie.json");
+    // The SDK's coder, and the real mainnet SOL/USDC pool of Jan 2026.
+    return [{ data: encodeAnchorAccount(program.coder, "pool", value), mints: [FIRST, SECOND] }, { data: rawAccount(real), mints: [SOL, USDC] }];
+  },
+  Meteora: () => {
+    // Pools are allocated for the largest curve: encoded here with a Stable curve (with depeg).
+    const { ammProgram } = createDammV1Program(offline as any);
+    const types = (ammProgram as any).idl.types;
+    const zero = (name: string) => zeroOfLegacy(name, types);
+    const value = {
+      ...zero("pool"),
+      tokenAMint: FIRST,
+      tokenBMint: SECOND,
+      poolType: { permissionless: {} },
+      curveType: {
+        stable: { amp: new BN(100), tokenMultiplier: zero("TokenMultiplier"), depeg: { ...zero("Depeg"), depegType: { lido: {} } }, lastAmpUpdatedTimestamp: new BN(0) },
+      },
+    };
+    return [{ data: encodeAnchorAccount((ammProgram as any).coder, "pool", value), mints: [FIRST, SECOND] }];
+  },
+  "Pump.fun Amm": () => [{ data: pumpSwapPoolData(), mints: [BASE, QUOTE] }],
+  // No SDK or IDL exists: the real Jan-2026 mainnet SOL/USDC pool of the team's chain folder.
+  "SolFi V2": () => {
+    const file = CHAIN_DIR && join(CHAIN_DIR, "accounts-2026", "65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc.json");
+    if (!file || !existsSync(file)) {
+      console.warn("SolFi V2 pool layout check skipped: needs SWAPD_CHAIN_DIR/accounts-2026 (the mainnet pool snapshot)");
+      return [];
+    }
+    return [{ data: rawAccount(JSON.parse(readFileSync(file, "utf8"))), mints: [SOL, USDC] }];
+  },
+};
+
+/** A zero value of a type of an Anchor 0.2x IDL (`publicKey`, `{ defined: "Name" }`); enums are set by the caller. */
+function zeroOfLegacy(name: string, types: readonly any[]): any {
+  const def = types.find((t) => t.name === name) ?? { type: { kind: "struct", fields: [] } };
+  if (def.type.kind !== "struct") return undefined;
+  const zeroField = (type: any): any => {
+    if (type === "publicKey") return PublicKey.default;
+    if (type === "bool") return false;
+    if (typeof type === "string") return /^[ui](64|128)$/.test(type) ? new BN(0) : 0;
+    if ("array" in type) return Array.from({ length: type.array[1] }, () => zeroField(type.array[0]));
+    if ("defined" in type) return zeroOfLegacy(type.defined, types);
+    return undefined;
+  };
+  return Object.fromEntries(def.type.fields.map((f: any) => [f.name, zeroField(f.type)]));
+}
+
+function mintsAt(data: Uint8Array, layout: PoolMintLayout): [PublicKey, PublicKey] {
+  const at = (offset: number) => new PublicKey(data.subarray(offset, offset + 32));
+  return [at(layout.mintOffsets[0]), at(layout.mintOffsets[1])];
+}
+
+describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () => {
+  it("every registered AMM has an independent encoding checked here", () => {
+    expect(Object.keys(sources).sort()).toEqual(ammAdapters.map((a) => a.label).sort());
+  });
+
+  for (const adapter of ammAdapters) {
+    it(`${adapter.label}: the size and both mint offsets match its SDK's encoding`, async () => {
+      const encodings = await sources[adapter.label]!();
+      for (const { data, mints } of encodings) {
+        expect(data.length).toBe(adapter.poolMintLayout.dataSize);
+        expect(mintsAt(data, adapter.poolMintLayout)).toEqual(mints);
+      }
+    });
+  }
+
+  it("discovery searches exactly the AMMs that can quote (math or their program), each with its adapter's layout", () => {
+    const quotable = ammAdapters.filter((a) => a.quote !== undefined || a.quotedByProgram === true);
+    expect(Object.keys(POOL_MINT_LAYOUTS).sort()).toEqual(quotable.map((a) => a.programId.toBase58()).sort());
+    for (const adapter of quotable) expect(POOL_MINT_LAYOUTS[adapter.programId.toBase58()]).toBe(adapter.poolMintLayout);
+  });
+});
