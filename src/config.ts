@@ -40,6 +40,11 @@ export interface Config {
   readonly lookupTables: readonly string[];
   /** Relay tip accounts (base58); one is chosen per request. */
   readonly relayTipAccounts: readonly string[];
+  /** SEND_RPC_URLS: more endpoints every landed transaction (Execute) is also sent through. */
+  readonly sendRpcUrls: readonly string[];
+  /** CONFIRM_POLL_MS / REBROADCAST_MS: Execute's status polls and re-broadcasts of an unseen transaction. */
+  readonly confirmPollMs: number;
+  readonly rebroadcastMs: number;
   /** `<programId>.so` files to load into the embedded chain. */
   readonly localnetProgramsDir: string | undefined;
   /** Folders of account snapshots (`solana account --output json`) to load into the embedded chain (comma-separated). */
@@ -231,6 +236,19 @@ export function loadConfig(env: Env = process.env): Config {
   if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && str("YELLOWSTONE_GRPC_URL") === undefined) {
     problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
   }
+  const sendRpcUrls: string[] = [];
+  for (const [i, raw] of (str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
+    if (raw === "") continue;
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
+      if (!sendRpcUrls.includes(raw)) sendRpcUrls.push(raw);
+    } catch {
+      problems.push(`SEND_RPC_URLS: entry ${i + 1} must be an http or https URL`);
+    }
+  }
+  const confirmPollMs = int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)");
+  const rebroadcastMs = int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
   const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
   const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
   const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
@@ -245,6 +263,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     lookupTables,
     relayTipAccounts,
+    sendRpcUrls,
+    confirmPollMs,
+    rebroadcastMs,
     localnetProgramsDir,
     localnetAccountsDir,
     programQuote,

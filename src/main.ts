@@ -26,6 +26,8 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
+import { ExecutionConfirmations } from "./api/trigger/execution-confirmations.js";
+import { createSwapV2Api } from "./api/swap-v2/swap-v2-api.js";
 
 /** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
 const CHAIN_RECENT_ANSWER_MS = 10_000;
@@ -213,7 +215,15 @@ async function startService(
   });
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
-  const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger });
+  // One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once.
+  const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
+  const confirmations = new ExecutionConfirmations(
+    { chain: chain.chain, store, logger, senders },
+    { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
+  );
+  const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
+  const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
   // Replicas on one PostgreSQL: one leader runs the background work; order changes reach all.
   const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
   shutdown.hook("replica coordination", () => replicas.close());
@@ -242,8 +252,8 @@ async function startService(
     config,
     logger,
     shutdown,
-    services: { swap: swap.service, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
-    restRoutes: [...swap.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
+    services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
+    restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
     readiness: [...readiness, ...(extra.readiness ?? [])],
   });

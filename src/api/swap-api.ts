@@ -8,13 +8,12 @@
  *   await swap.start();
  *   startServer({ ..., services: { swap: swap.service }, restRoutes: [...swap.restRoutes] });
  */
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../server/rest.js";
 import type { UnaryJsonCodec } from "../server/unary-json-codec.js";
 import { swapInstructionsJsonCodec } from "./swap/swap-instructions-json-codec.js";
 import { swapInstructionsRestRoute } from "./swap/rest-swap-instructions.js";
 import { createSwapService } from "./swap/swap-service.js";
+import type { SwapV1ServiceImpl } from "./swap/swap-service.js";
 import { createAccountSource, createSwapInstructions } from "./swap/swap-instructions.js";
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap/swap-instructions.js";
 import { createLookupTableIndex, createQuoteApi } from "./quote/quote-api.js";
@@ -23,7 +22,7 @@ import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly quote: QuoteApi;
-  readonly service: ServiceImpl<typeof SwapService>;
+  readonly service: SwapV1ServiceImpl;
   readonly restRoutes: readonly RestRoute[];
   /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
   readonly jsonCodecs: readonly UnaryJsonCodec[];

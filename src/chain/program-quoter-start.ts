@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import type { AmmAdapter } from "../core/amm/adapter.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { ProgramBinaries } from "./program-binaries.js";
-import { ProgramQuoter } from "./program-quoter.js";
+import type { ProgramQuoter } from "./program-quoter.js";
 import type { SolanaChain } from "./solana-chain.js";
 
 export interface ProgramQuoterStartOptions {
@@ -42,6 +42,8 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   }
   if (wanted.length === 0) return undefined;
   const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: options.logger });
+  // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
+  const { ProgramQuoter } = await import("./program-quoter.js");
   const quoter = new ProgramQuoter();
   try {
     const jupiter = await binaries.load(JUPITER_V6_PROGRAM_ID);

@@ -24,7 +24,14 @@ import { clientCertSubject, tlsServerOptions, TlsReloader } from "./tls.js";
 
 const HEALTH_SERVICE = "grpc.health.v1.Health";
 const REFLECTION_SERVICES = new Set(["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
-const EXECUTE_PATHS = new Set(["/swapd.trigger.v1.TriggerService/Execute", "/trigger/v1/execute"]);
+const EXECUTE_PATHS = new Set([
+  "/swapd.trigger.v1.TriggerService/Execute",
+  "/trigger/v1/execute",
+  "/swapd.swap.v1.SwapService/Execute",
+  "/swapd.swap.v1.SwapService/ExecuteAndWatch",
+  "/swap/v2/execute",
+  "/swap/v1/execute",
+]);
 
 /** Who is calling, decided once per request by `screen` and read by the interceptor. */
 interface Caller {

@@ -14,3 +14,5 @@ export { TradeStore } from "./trade-store.js";
 export type { StoredTrade } from "./trade-store.js";
 export { TrackerCursorStore } from "./tracker-cursor-store.js";
 export type { TrackerCursor } from "./tracker-cursor-store.js";
+export { SwapOrderStore } from "./swap-order-store.js";
+export type { SwapEventAmounts, SwapOrder, SwapResult } from "./swap-order-store.js";

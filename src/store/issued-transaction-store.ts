@@ -1,7 +1,7 @@
 import type { SqlExecutor } from "./db.js";
 import { bigintToSql, bytesFromSql, nullableBigintFromSql, nullableDateFromSql, numberFromSql, dateFromSql } from "./sql-values.js";
 
-export type IssuedTransactionKind = "create_order" | "cancel_order" | "cancel_orders";
+export type IssuedTransactionKind = "create_order" | "cancel_order" | "cancel_orders" | "swap";
 
 /** A transaction this service built and handed out under a requestId; Execute relays only these. */
 export interface IssuedTransaction {
@@ -82,6 +82,15 @@ export class IssuedTransactionStore {
       [requestId],
     );
     return rows.map(fromRow);
+  }
+
+  /** The issued transaction whose message hashes to `messageHash`, under any requestId (`/swap/v1/execute`). */
+  async findByMessageHash(messageHash: string): Promise<StoredIssuedTransaction | null> {
+    const rows = await this.sql.query<IssuedTransactionRow>(
+      "SELECT * FROM issued_transactions WHERE message_hash = $1 ORDER BY created_at LIMIT 1",
+      [messageHash],
+    );
+    return rows[0] === undefined ? null : fromRow(rows[0]);
   }
 
   /** The issued transaction of this request whose message hashes to `messageHash`, if any. */

@@ -97,4 +97,30 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "executions keep the signed transaction, so a restart can re-send it while its blockhash is valid",
     statements: ["ALTER TABLE executions ADD COLUMN signed_transaction bytea"],
   },
+  {
+    version: 3,
+    name: "swap orders (Swap API v2 order/execute, /swap/v1/execute): issued swap transactions and the amounts they swapped",
+    statements: [
+      "ALTER TABLE issued_transactions DROP CONSTRAINT issued_transactions_kind_check",
+      `ALTER TABLE issued_transactions ADD CONSTRAINT issued_transactions_kind_check
+        CHECK (kind IN ('create_order', 'cancel_order', 'cancel_orders', 'swap'))`,
+      `CREATE TABLE swap_orders (
+        request_id text PRIMARY KEY,
+        taker text NOT NULL,
+        input_mint text NOT NULL,
+        output_mint text NOT NULL,
+        in_amount numeric(20,0) NOT NULL,
+        out_amount numeric(20,0) NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE swap_results (
+        signature text PRIMARY KEY,
+        slot numeric(20,0),
+        input_amount numeric(20,0) NOT NULL,
+        output_amount numeric(20,0) NOT NULL,
+        swap_events text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
 ];

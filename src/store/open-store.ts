@@ -9,6 +9,7 @@ import { openPostgresDb } from "./postgres-db.js";
 import { quoteIdentifier } from "./quote-identifier.js";
 import { TrackerCursorStore } from "./tracker-cursor-store.js";
 import { TradeStore } from "./trade-store.js";
+import { SwapOrderStore } from "./swap-order-store.js";
 
 export interface OpenStoreOptions {
   /** postgres:// or postgresql:// URL → PostgreSQL via pg. */
@@ -36,6 +37,7 @@ export interface Stores {
   readonly orders: OrderStore;
   readonly trades: TradeStore;
   readonly trackerCursors: TrackerCursorStore;
+  readonly swapOrders: SwapOrderStore;
 }
 
 export interface Store extends Stores {
@@ -56,6 +58,7 @@ function storesOver(sql: SqlExecutor): Stores {
     orders: new OrderStore(sql),
     trades: new TradeStore(sql),
     trackerCursors: new TrackerCursorStore(sql),
+    swapOrders: new SwapOrderStore(sql),
   };
 }
 

@@ -27,6 +27,8 @@ export function startRetentionJob(options: {
   const runOnce = async () => {
     const at = now();
     const deleted = await options.store.issuedTransactions.deleteExpiredUnexecuted(new Date(at.getTime() - options.retentionMs), at);
+    // What those swap transactions were for goes with them (executed ones keep theirs).
+    await options.store.swapOrders.deleteOrphans();
     if (deleted > 0) options.logger?.info({ deleted }, "retention: expired unexecuted transactions deleted");
     return deleted;
   };

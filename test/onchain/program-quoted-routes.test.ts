@@ -97,4 +97,58 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
     const q = await stack.get(`/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000&swapMode=ExactOut&dexes=${encodeURIComponent("SolFi V2")}`);
     expect(q.status).toBeGreaterThanOrEqual(400);
   });
+
+  /** GET /swap/v1/quote SOL → USDC (ExactIn) through `dexes`, or every venue without it. */
+  async function quote(amount: bigint, dexes?: string): Promise<any> {
+    const filter = dexes ? `&dexes=${encodeURIComponent(dexes)}` : "";
+    const q = await stack.get(`/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=${amount}&slippageBps=10${filter}`);
+    return q;
+  }
+
+  it("with no filter, 1 SOL → USDC is at least every single venue's own quote (Whirlpool, Meteora DAMM v2, SolFi V2)", async () => {
+    const all = await quote(1_000_000_000n);
+    expect(all.status).toBe(200);
+    const venues: Record<string, bigint> = {};
+    for (const venue of ["Whirlpool", "Meteora DAMM v2", "SolFi V2"]) {
+      const one = await quote(1_000_000_000n, venue);
+      expect(one.status, venue).toBe(200);
+      venues[venue] = BigInt(one.body.outAmount);
+      expect(BigInt(all.body.outAmount), venue).toBeGreaterThanOrEqual(venues[venue]!);
+    }
+    // The 2026 venues price SOL near 128 USDC, the 2022 Whirlpool near 40: the best is a 2026 one.
+    expect(BigInt(all.body.outAmount)).toBeGreaterThan(venues["Whirlpool"]! * 3n);
+  });
+
+  it("2,000 SOL → USDC: at least any split between DAMM v2 and SolFi V2 (in 10 % steps), split when that pays more, and executes", async () => {
+    // On these snapshots SolFi V2 alone pays more than any split up to at least 20,000 SOL (its
+    // oracle price holds; the DAMM v2 pool is shallower): the route must then be SolFi V2 alone.
+    const amount = 2_000_000_000_000n;
+    const all = await quote(amount);
+    expect(all.status).toBe(200);
+    const outOf = async (part: bigint, venue: string) => (part === 0n ? 0n : BigInt((await quote(part, venue)).body.outAmount ?? 0));
+    let bestSplit = 0n;
+    let bestSingle = 0n;
+    for (let tenth = 0n; tenth <= 10n; tenth++) {
+      const toDamm = (amount * tenth) / 10n;
+      const total = (await outOf(toDamm, "Meteora DAMM v2")) + (await outOf(amount - toDamm, "SolFi V2"));
+      if (tenth === 0n || tenth === 10n) bestSingle = total > bestSingle ? total : bestSingle;
+      else bestSplit = total > bestSplit ? total : bestSplit;
+    }
+    const routed = BigInt(all.body.outAmount);
+    expect(routed).toBeGreaterThanOrEqual(bestSingle);
+    expect(routed).toBeGreaterThanOrEqual(bestSplit);
+    const labels = new Set(all.body.routePlan.map((s: any) => s.swapInfo.label));
+    if (bestSplit > bestSingle) expect(labels.size, [...labels].join(", ")).toBeGreaterThanOrEqual(2);
+    const source = stack.base.fund(user.publicKey, NATIVE_MINT, amount);
+    const destination = stack.base.fund(user.publicKey, USDC, 0n);
+    await stack.base.swap(user, all.body);
+    const received = stack.base.tokenBalance(destination);
+    expect(stack.base.tokenBalance(source)).toBe(0n);
+    expect(received).toBeGreaterThanOrEqual(BigInt(all.body.otherAmountThreshold));
+    // Within 10 bps of the quote (SolFi V2's price moves with the slot and the transaction's shape).
+    const out = BigInt(all.body.outAmount);
+    const gap = received > out ? received - out : out - received;
+    expect(gap * 10_000n).toBeLessThanOrEqual(out * 10n);
+    await stack.base.restoreSnapshots();
+  });
 });

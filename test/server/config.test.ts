@@ -85,6 +85,17 @@ describe("loadConfig", () => {
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).programQuote.amms).toEqual([]);
   });
 
+  it("SEND_RPC_URLS: extra send endpoints, http(s) only, each bad entry named; CONFIRM_POLL_MS / REBROADCAST_MS bounded", () => {
+    expect(loadConfig({}).sendRpcUrls).toEqual([]);
+    expect(loadConfig({ SEND_RPC_URLS: "https://a.example.com, http://127.0.0.1:8899,https://a.example.com" }).sendRpcUrls).toEqual([
+      "https://a.example.com",
+      "http://127.0.0.1:8899",
+    ]);
+    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http or https URL/);
+    expect(() => loadConfig({ REBROADCAST_MS: "5" })).toThrow(/REBROADCAST_MS: must be an integer 100–600000/);
+    expect(loadConfig({ CONFIRM_POLL_MS: "250" }).confirmPollMs).toBe(250);
+  });
+
   it("SOLANA_RPC_URLS: several endpoints in order (SOLANA_RPC_URL still works alone, not both); the RPC's fault settings", () => {
     const several = loadConfig({ SOLANA_RPC_URLS: " https://a.example.com/k , http://b.example.com:8899,https://a.example.com/k" });
     expect(several.solanaRpcUrls).toEqual(["https://a.example.com/k", "http://b.example.com:8899"]);

@@ -119,6 +119,29 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       expect(await store.issuedTransactions.find(randomUUID(), hash(messages[1]!))).toBeNull();
     });
 
+    it("swap orders: issued kind 'swap' with what it swaps; a result kept once (u64 amounts exact); orphans of retention deleted", async () => {
+      const requestId = randomUUID();
+      const message = Uint8Array.from([7, 7, 7, 1]);
+      const taker = key();
+      await store.transaction(async (s) => {
+        await s.issuedTransactions.record([
+          { requestId, txIndex: 0, kind: "swap", maker: taker, orderKeys: [], message, messageHash: hash(message), lastValidBlockHeight: 10n, expiresAt: null },
+        ]);
+        await s.swapOrders.record({ requestId, taker, inputMint: key(), outputMint: key(), inAmount: U64_MAX, outAmount: 1n });
+      });
+      expect(await store.issuedTransactions.findByMessageHash(hash(message))).toMatchObject({ requestId, kind: "swap" });
+      expect(await store.swapOrders.find(requestId)).toMatchObject({ requestId, taker, inAmount: U64_MAX, outAmount: 1n });
+      const sig = signature();
+      const events = [{ inputMint: key(), inputAmount: U64_MAX, outputMint: key(), outputAmount: 5n }];
+      await store.swapOrders.recordResult({ signature: sig, slot: 99n, inputAmount: U64_MAX, outputAmount: 5n, swapEvents: events });
+      await store.swapOrders.recordResult({ signature: sig, slot: 100n, inputAmount: 1n, outputAmount: 1n, swapEvents: [] });
+      expect(await store.swapOrders.findResult(sig)).toEqual({ signature: sig, slot: 99n, inputAmount: U64_MAX, outputAmount: 5n, swapEvents: events });
+      expect(await store.swapOrders.deleteOrphans()).toBe(0);
+      await store.db.query("DELETE FROM issued_transactions WHERE request_id = $1", [requestId]);
+      expect(await store.swapOrders.deleteOrphans()).toBe(1);
+      expect(await store.swapOrders.find(requestId)).toBeNull();
+    });
+
     it("execution lifecycle: Pending before send, one final status, found by signature and by message", async () => {
       const sig = signature();
       const messageHash = hash(Buffer.from(sig));

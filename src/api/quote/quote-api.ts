@@ -23,7 +23,7 @@ import type { QuoteEngine } from "./quote-engine.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
 import { quoteRestRoutes } from "./quote-rest-routes.js";
 import { createSwapTransaction } from "./swap-transaction.js";
-import type { SwapTransactionOperation } from "./swap-transaction.js";
+import type { SwapIssuedListener, SwapTransactionOperation } from "./swap-transaction.js";
 import { parseWatchQuote, watchQuotes } from "./watch-quote.js";
 
 export interface QuoteApiOptions {
@@ -48,6 +48,8 @@ export interface QuoteApi {
   readonly markets: MarketIndex;
   readonly lookupTables: LookupTableIndex;
   readonly swapTransaction: SwapTransactionOperation;
+  /** `listener` hears every transaction `swap` hands out, before it is answered. */
+  onSwapIssued(listener: SwapIssuedListener): void;
   readonly handlers: Pick<ServiceImpl<typeof SwapService>, "quote" | "swap" | "watchQuote" | "programIdToLabel">;
   readonly restRoutes: readonly RestRoute[];
   /** Loads MARKETS_FILE and the lookup tables; call once before serving. */
@@ -124,12 +126,14 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
   });
-  const swapTransaction = createSwapTransaction(deps.swapInstructions);
+  const issuedListeners: SwapIssuedListener[] = [];
+  const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);
   return {
     engine,
     markets,
     lookupTables,
     swapTransaction,
+    onSwapIssued: (listener) => void issuedListeners.push(listener),
     handlers: quoteHandlers(engine, swapTransaction, accounts, options),
     restRoutes: quoteRestRoutes(engine, swapTransaction, markets),
     async start() {

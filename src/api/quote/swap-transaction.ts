@@ -20,7 +20,13 @@ export interface SwapTransactionOutcome {
 
 export type SwapTransactionOperation = (request: SwapInstructionsRequest) => Promise<SwapTransactionOutcome>;
 
-export function createSwapTransaction(swapInstructions: SwapInstructionsOperation): SwapTransactionOperation {
+/** Hears every transaction handed out (e.g. to record it for `POST /swap/v1/execute`). */
+export type SwapIssuedListener = (outcome: SwapTransactionOutcome, request: SwapInstructionsRequest) => Promise<void>;
+
+export function createSwapTransaction(
+  swapInstructions: SwapInstructionsOperation,
+  listeners: readonly SwapIssuedListener[] = [],
+): SwapTransactionOperation {
   return async function swapTransaction(request) {
     const instructions = await swapInstructions(request);
     const payer = publicKeyFromBase58(request.payer || request.userPublicKey);
@@ -35,6 +41,8 @@ export function createSwapTransaction(swapInstructions: SwapInstructionsOperatio
     if (bytes.length > MAX_TRANSACTION_BYTES) {
       throw new TransactionTooLargeError(bytes.length, instructions.lookupTableAccounts.length);
     }
-    return { swapTransaction: bytes, instructions };
+    const outcome = { swapTransaction: bytes, instructions };
+    for (const listener of listeners) await listener(outcome, request);
+    return outcome;
   };
 }

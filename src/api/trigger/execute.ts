@@ -27,7 +27,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** Solana's packet size: no valid transaction is longer. */
 const MAX_TRANSACTION_BYTES = 1232;
 
-function parseRequestId(value: unknown): string {
+export function parseRequestId(value: unknown): string {
   if (value === undefined || value === null || value === "") throw new ValidationError("requestId", "required", "is required");
   if (typeof value !== "string" || !UUID.test(value)) {
     throw new ValidationError("requestId", "uuid", "must be the UUID that CreateOrder, CancelOrder or CancelOrders returned");
@@ -35,7 +35,7 @@ function parseRequestId(value: unknown): string {
   return value.toLowerCase();
 }
 
-function parseWire(value: unknown): Uint8Array {
+export function parseWire(value: unknown): Uint8Array {
   const field = "signedTransaction";
   if (value === undefined || value === null || value === "" || (value instanceof Uint8Array && value.length === 0)) {
     throw new ValidationError(field, "required", "is required");

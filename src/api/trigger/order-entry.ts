@@ -30,10 +30,12 @@ export interface TriggerOrderEntry {
 
 export interface TriggerOrderEntryOptions extends OrderEntryDeps {
   readonly confirmation?: ConfirmationOptions;
+  /** The process's one landing loop, shared with swap Execute; one is created if omitted. */
+  readonly confirmations?: ExecutionConfirmations;
 }
 
 export function createTriggerOrderEntry(options: TriggerOrderEntryOptions): TriggerOrderEntry {
-  const confirmations = new ExecutionConfirmations(options, options.confirmation);
+  const confirmations = options.confirmations ?? new ExecutionConfirmations(options, options.confirmation);
   return {
     createOrder: (request) => createOrder(options, request),
     cancelOrder: (request) => cancelOrder(options, request),

@@ -1,6 +1,8 @@
 import type { PublicKey } from "@solana/web3.js";
+import { jupiterErrorName } from "../jupiter/errors.js";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
+  JUPITER_V6_PROGRAM_ID,
   COMPUTE_BUDGET_PROGRAM_ID,
   LIMIT_ORDER_V2_PROGRAM_ID,
   SYSTEM_PROGRAM_ID,
@@ -150,6 +152,10 @@ const KNOWN_PROGRAMS: ReadonlyMap<string, KnownProgram> = new Map<string, KnownP
     { label: "Associated Token program", errorName: (code) => ASSOCIATED_TOKEN_ERRORS[code] },
   ],
   [COMPUTE_BUDGET_PROGRAM_ID.toBase58(), { label: "Compute Budget program", errorName: () => undefined }],
+  [
+    JUPITER_V6_PROGRAM_ID.toBase58(),
+    { label: "Jupiter v6 program", errorName: (code) => jupiterErrorName(code) ?? ANCHOR_ERRORS.get(code) },
+  ],
   [
     LIMIT_ORDER_V2_PROGRAM_ID.toBase58(),
     // The program's own error list (6000+) is not public; Anchor's framework codes are known.

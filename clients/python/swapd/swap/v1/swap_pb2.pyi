@@ -26,6 +26,83 @@ class BlockhashWithMetadata(_message.Message):
     last_valid_block_height: int
     def __init__(self, blockhash: _Optional[str] = ..., last_valid_block_height: _Optional[int] = ..., fetched_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
+class BuildRequest(_message.Message):
+    __slots__ = ["amount", "dexes", "exclude_dexes", "fee_account", "input_mint", "max_accounts", "mode", "output_mint", "payer", "platform_fee_bps", "slippage_bps", "taker"]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    DEXES_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_DEXES_FIELD_NUMBER: _ClassVar[int]
+    FEE_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    MAX_ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    PAYER_FIELD_NUMBER: _ClassVar[int]
+    PLATFORM_FEE_BPS_FIELD_NUMBER: _ClassVar[int]
+    SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    dexes: _containers.RepeatedScalarFieldContainer[str]
+    exclude_dexes: _containers.RepeatedScalarFieldContainer[str]
+    fee_account: str
+    input_mint: str
+    max_accounts: int
+    mode: str
+    output_mint: str
+    payer: str
+    platform_fee_bps: int
+    slippage_bps: int
+    taker: str
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., dexes: _Optional[_Iterable[str]] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., max_accounts: _Optional[int] = ..., platform_fee_bps: _Optional[int] = ..., fee_account: _Optional[str] = ..., mode: _Optional[str] = ..., payer: _Optional[str] = ...) -> None: ...
+
+class BuildResponse(_message.Message):
+    __slots__ = ["addresses_by_lookup_table_address", "blockhash_with_metadata", "cleanup_instruction", "compute_budget_instructions", "context_slot", "in_amount", "input_mint", "other_amount_threshold", "other_instructions", "out_amount", "output_mint", "platform_fee", "price_impact_pct", "route_plan", "setup_instructions", "slippage_bps", "swap_instruction", "swap_mode", "tip_instruction"]
+    class AddressesByLookupTableAddressEntry(_message.Message):
+        __slots__ = ["key", "value"]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: LookupTableAddresses
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[LookupTableAddresses, _Mapping]] = ...) -> None: ...
+    ADDRESSES_BY_LOOKUP_TABLE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    BLOCKHASH_WITH_METADATA_FIELD_NUMBER: _ClassVar[int]
+    CLEANUP_INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
+    COMPUTE_BUDGET_INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_SLOT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    IN_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    OTHER_AMOUNT_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    OTHER_INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PLATFORM_FEE_FIELD_NUMBER: _ClassVar[int]
+    PRICE_IMPACT_PCT_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_PLAN_FIELD_NUMBER: _ClassVar[int]
+    SETUP_INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
+    SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
+    SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
+    TIP_INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
+    addresses_by_lookup_table_address: _containers.MessageMap[str, LookupTableAddresses]
+    blockhash_with_metadata: BlockhashWithMetadata
+    cleanup_instruction: Instruction
+    compute_budget_instructions: _containers.RepeatedCompositeFieldContainer[Instruction]
+    context_slot: int
+    in_amount: int
+    input_mint: str
+    other_amount_threshold: int
+    other_instructions: _containers.RepeatedCompositeFieldContainer[Instruction]
+    out_amount: int
+    output_mint: str
+    platform_fee: PlatformFee
+    price_impact_pct: str
+    route_plan: _containers.RepeatedCompositeFieldContainer[RoutePlanStep]
+    setup_instructions: _containers.RepeatedCompositeFieldContainer[Instruction]
+    slippage_bps: int
+    swap_instruction: Instruction
+    swap_mode: str
+    tip_instruction: Instruction
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., compute_budget_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., setup_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., swap_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., cleanup_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., other_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., tip_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., addresses_by_lookup_table_address: _Optional[_Mapping[str, LookupTableAddresses]] = ..., blockhash_with_metadata: _Optional[_Union[BlockhashWithMetadata, _Mapping]] = ..., price_impact_pct: _Optional[str] = ..., context_slot: _Optional[int] = ..., platform_fee: _Optional[_Union[PlatformFee, _Mapping]] = ...) -> None: ...
+
 class ComputeBudgetPrioritization(_message.Message):
     __slots__ = ["estimated_micro_lamports", "micro_lamports"]
     ESTIMATED_MICRO_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
@@ -50,6 +127,60 @@ class DynamicSlippageReport(_message.Message):
     slippage_bps: int
     def __init__(self, slippage_bps: _Optional[int] = ..., other_amount: _Optional[int] = ..., simulated_incurred_slippage_bps: _Optional[int] = ..., amplification_ratio: _Optional[str] = ..., category_name: _Optional[str] = ..., heuristic_max_slippage_bps: _Optional[int] = ...) -> None: ...
 
+class ExecuteAndWatchRequest(_message.Message):
+    __slots__ = ["last_valid_block_height", "request_id", "signed_transaction"]
+    LAST_VALID_BLOCK_HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SIGNED_TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    last_valid_block_height: int
+    request_id: str
+    signed_transaction: bytes
+    def __init__(self, signed_transaction: _Optional[bytes] = ..., request_id: _Optional[str] = ..., last_valid_block_height: _Optional[int] = ...) -> None: ...
+
+class ExecuteAndWatchResponse(_message.Message):
+    __slots__ = ["result", "signature", "stage"]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    result: ExecuteResponse
+    signature: str
+    stage: str
+    def __init__(self, stage: _Optional[str] = ..., signature: _Optional[str] = ..., result: _Optional[_Union[ExecuteResponse, _Mapping]] = ...) -> None: ...
+
+class ExecuteRequest(_message.Message):
+    __slots__ = ["last_valid_block_height", "request_id", "signed_transaction"]
+    LAST_VALID_BLOCK_HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SIGNED_TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    last_valid_block_height: int
+    request_id: str
+    signed_transaction: bytes
+    def __init__(self, signed_transaction: _Optional[bytes] = ..., request_id: _Optional[str] = ..., last_valid_block_height: _Optional[int] = ...) -> None: ...
+
+class ExecuteResponse(_message.Message):
+    __slots__ = ["code", "error", "input_amount_result", "output_amount_result", "signature", "slot", "status", "swap_events", "total_input_amount", "total_output_amount"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    INPUT_AMOUNT_RESULT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_AMOUNT_RESULT_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_INPUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_OUTPUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    error: str
+    input_amount_result: int
+    output_amount_result: int
+    signature: str
+    slot: int
+    status: str
+    swap_events: _containers.RepeatedCompositeFieldContainer[SwapEvent]
+    total_input_amount: int
+    total_output_amount: int
+    def __init__(self, status: _Optional[str] = ..., signature: _Optional[str] = ..., slot: _Optional[int] = ..., error: _Optional[str] = ..., code: _Optional[int] = ..., input_amount_result: _Optional[int] = ..., output_amount_result: _Optional[int] = ..., swap_events: _Optional[_Iterable[_Union[SwapEvent, _Mapping]]] = ..., total_input_amount: _Optional[int] = ..., total_output_amount: _Optional[int] = ...) -> None: ...
+
 class Instruction(_message.Message):
     __slots__ = ["accounts", "data", "program_id"]
     ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -59,6 +190,88 @@ class Instruction(_message.Message):
     data: bytes
     program_id: str
     def __init__(self, program_id: _Optional[str] = ..., accounts: _Optional[_Iterable[_Union[AccountMeta, _Mapping]]] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class LookupTableAddresses(_message.Message):
+    __slots__ = ["addresses"]
+    ADDRESSES_FIELD_NUMBER: _ClassVar[int]
+    addresses: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, addresses: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class OrderRequest(_message.Message):
+    __slots__ = ["amount", "exclude_dexes", "input_mint", "max_lamports", "output_mint", "payer", "priority_fee_lamports", "priority_level", "slippage_bps", "taker"]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_DEXES_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    MAX_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    PAYER_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    exclude_dexes: _containers.RepeatedScalarFieldContainer[str]
+    input_mint: str
+    max_lamports: int
+    output_mint: str
+    payer: str
+    priority_fee_lamports: int
+    priority_level: str
+    slippage_bps: int
+    taker: str
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., priority_fee_lamports: _Optional[int] = ..., priority_level: _Optional[str] = ..., max_lamports: _Optional[int] = ..., payer: _Optional[str] = ...) -> None: ...
+
+class OrderResponse(_message.Message):
+    __slots__ = ["context_slot", "expire_at", "fee_bps", "gasless", "in_amount", "input_mint", "last_valid_block_height", "mode", "other_amount_threshold", "out_amount", "output_mint", "price_impact_pct", "prioritization_fee_lamports", "rent_fee_lamports", "request_id", "route_plan", "router", "signature_fee_lamports", "slippage_bps", "swap_mode", "swap_type", "taker", "total_time", "transaction"]
+    CONTEXT_SLOT_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_AT_FIELD_NUMBER: _ClassVar[int]
+    FEE_BPS_FIELD_NUMBER: _ClassVar[int]
+    GASLESS_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    IN_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    LAST_VALID_BLOCK_HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    OTHER_AMOUNT_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PRICE_IMPACT_PCT_FIELD_NUMBER: _ClassVar[int]
+    PRIORITIZATION_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    RENT_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUTER_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_PLAN_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
+    SWAP_TYPE_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_TIME_FIELD_NUMBER: _ClassVar[int]
+    TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    context_slot: int
+    expire_at: _timestamp_pb2.Timestamp
+    fee_bps: int
+    gasless: bool
+    in_amount: int
+    input_mint: str
+    last_valid_block_height: int
+    mode: str
+    other_amount_threshold: int
+    out_amount: int
+    output_mint: str
+    price_impact_pct: str
+    prioritization_fee_lamports: int
+    rent_fee_lamports: int
+    request_id: str
+    route_plan: _containers.RepeatedCompositeFieldContainer[RoutePlanStep]
+    router: str
+    signature_fee_lamports: int
+    slippage_bps: int
+    swap_mode: str
+    swap_type: str
+    taker: str
+    total_time: float
+    transaction: bytes
+    def __init__(self, mode: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., price_impact_pct: _Optional[str] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., fee_bps: _Optional[int] = ..., signature_fee_lamports: _Optional[int] = ..., prioritization_fee_lamports: _Optional[int] = ..., rent_fee_lamports: _Optional[int] = ..., swap_type: _Optional[str] = ..., router: _Optional[str] = ..., transaction: _Optional[bytes] = ..., last_valid_block_height: _Optional[int] = ..., gasless: bool = ..., request_id: _Optional[str] = ..., total_time: _Optional[float] = ..., taker: _Optional[str] = ..., expire_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., context_slot: _Optional[int] = ...) -> None: ...
 
 class PlatformFee(_message.Message):
     __slots__ = ["amount", "fee_bps"]
@@ -209,6 +422,18 @@ class SimulationError(_message.Message):
     error: str
     error_code: str
     def __init__(self, error_code: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+
+class SwapEvent(_message.Message):
+    __slots__ = ["input_amount", "input_mint", "output_amount", "output_mint"]
+    INPUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    input_amount: int
+    input_mint: str
+    output_amount: int
+    output_mint: str
+    def __init__(self, input_mint: _Optional[str] = ..., input_amount: _Optional[int] = ..., output_mint: _Optional[str] = ..., output_amount: _Optional[int] = ...) -> None: ...
 
 class SwapInfo(_message.Message):
     __slots__ = ["amm_key", "fee_amount", "fee_mint", "in_amount", "input_mint", "label", "out_amount", "output_mint"]

@@ -40,6 +40,26 @@ class SwapServiceStub(object):
                 request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelRequest.SerializeToString,
                 response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelResponse.FromString,
                 )
+        self.Build = channel.unary_unary(
+                '/swapd.swap.v1.SwapService/Build',
+                request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.BuildRequest.SerializeToString,
+                response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.BuildResponse.FromString,
+                )
+        self.Order = channel.unary_unary(
+                '/swapd.swap.v1.SwapService/Order',
+                request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.OrderRequest.SerializeToString,
+                response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.OrderResponse.FromString,
+                )
+        self.Execute = channel.unary_unary(
+                '/swapd.swap.v1.SwapService/Execute',
+                request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteRequest.SerializeToString,
+                response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteResponse.FromString,
+                )
+        self.ExecuteAndWatch = channel.unary_stream(
+                '/swapd.swap.v1.SwapService/ExecuteAndWatch',
+                request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.SerializeToString,
+                response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.FromString,
+                )
 
 
 class SwapServiceServicer(object):
@@ -96,6 +116,46 @@ class SwapServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Build(self, request, context):
+        """Jupiter's Swap API v2 `GET /swap/v2/build`: quote and instructions in one call, ExactIn only,
+        for the `taker`. The swap instruction is Jupiter v6's `route_v2` / `shared_accounts_route_v2`
+        (the v1 family when the request has a platform fee). Lookup tables come with their contents.
+        REST: `GET /swap/v2/build`. Errors as Quote and SwapInstructions.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Order(self, request, context):
+        """Jupiter's Swap API v2 `GET /swap/v2/order`: the quote plus the assembled, unsigned v0
+        transaction for the `taker` and a `request_id` that Execute needs (kept durably until the
+        blockhash expires). Priority fee from the recent fees of the accounts the route writes.
+        REST: `GET /swap/v2/order`. Errors as Build.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Execute(self, request, context):
+        """Jupiter's Swap API v2 `POST /swap/v2/execute` (and swapd's `POST /swap/v1/execute` for
+        transactions of Swap): lands a signed transaction that this service issued — sends it,
+        re-broadcasts until it is confirmed or its blockhash expires — and answers what it did, with
+        the amounts actually swapped. Idempotent: a repeated call answers the recorded outcome.
+        Errors: INVALID_ARGUMENT (not the issued transaction, bad signature, expired blockhash; nothing
+        is sent), UNAVAILABLE (RPC trouble before the send).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExecuteAndWatch(self, request, context):
+        """Execute, streaming its progress: `sent`, then `confirmed` (or `failed`), then `finalized`.
+        The last message carries the result. Errors as Execute.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SwapServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -123,6 +183,26 @@ def add_SwapServiceServicer_to_server(servicer, server):
                     servicer.ProgramIdToLabel,
                     request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelRequest.FromString,
                     response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelResponse.SerializeToString,
+            ),
+            'Build': grpc.unary_unary_rpc_method_handler(
+                    servicer.Build,
+                    request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.BuildRequest.FromString,
+                    response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.BuildResponse.SerializeToString,
+            ),
+            'Order': grpc.unary_unary_rpc_method_handler(
+                    servicer.Order,
+                    request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.OrderRequest.FromString,
+                    response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.OrderResponse.SerializeToString,
+            ),
+            'Execute': grpc.unary_unary_rpc_method_handler(
+                    servicer.Execute,
+                    request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteRequest.FromString,
+                    response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteResponse.SerializeToString,
+            ),
+            'ExecuteAndWatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExecuteAndWatch,
+                    request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.FromString,
+                    response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -217,5 +297,73 @@ class SwapService(object):
         return grpc.experimental.unary_unary(request, target, '/swapd.swap.v1.SwapService/ProgramIdToLabel',
             swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelRequest.SerializeToString,
             swapd_dot_swap_dot_v1_dot_swap__pb2.ProgramIdToLabelResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Build(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/swapd.swap.v1.SwapService/Build',
+            swapd_dot_swap_dot_v1_dot_swap__pb2.BuildRequest.SerializeToString,
+            swapd_dot_swap_dot_v1_dot_swap__pb2.BuildResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Order(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/swapd.swap.v1.SwapService/Order',
+            swapd_dot_swap_dot_v1_dot_swap__pb2.OrderRequest.SerializeToString,
+            swapd_dot_swap_dot_v1_dot_swap__pb2.OrderResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Execute(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/swapd.swap.v1.SwapService/Execute',
+            swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteRequest.SerializeToString,
+            swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ExecuteAndWatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/swapd.swap.v1.SwapService/ExecuteAndWatch',
+            swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.SerializeToString,
+            swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

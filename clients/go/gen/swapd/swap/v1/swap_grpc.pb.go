@@ -42,6 +42,26 @@ type SwapServiceClient interface {
 	// Program id → label of every AMM the service routes through (Jupiter's `/program-id-to-label`;
 	// the labels are the values `dexes` / `exclude_dexes` take). REST: `GET /swap/v1/program-id-to-label`.
 	ProgramIdToLabel(ctx context.Context, in *ProgramIdToLabelRequest, opts ...grpc.CallOption) (*ProgramIdToLabelResponse, error)
+	// Jupiter's Swap API v2 `GET /swap/v2/build`: quote and instructions in one call, ExactIn only,
+	// for the `taker`. The swap instruction is Jupiter v6's `route_v2` / `shared_accounts_route_v2`
+	// (the v1 family when the request has a platform fee). Lookup tables come with their contents.
+	// REST: `GET /swap/v2/build`. Errors as Quote and SwapInstructions.
+	Build(ctx context.Context, in *BuildRequest, opts ...grpc.CallOption) (*BuildResponse, error)
+	// Jupiter's Swap API v2 `GET /swap/v2/order`: the quote plus the assembled, unsigned v0
+	// transaction for the `taker` and a `request_id` that Execute needs (kept durably until the
+	// blockhash expires). Priority fee from the recent fees of the accounts the route writes.
+	// REST: `GET /swap/v2/order`. Errors as Build.
+	Order(ctx context.Context, in *OrderRequest, opts ...grpc.CallOption) (*OrderResponse, error)
+	// Jupiter's Swap API v2 `POST /swap/v2/execute` (and swapd's `POST /swap/v1/execute` for
+	// transactions of Swap): lands a signed transaction that this service issued — sends it,
+	// re-broadcasts until it is confirmed or its blockhash expires — and answers what it did, with
+	// the amounts actually swapped. Idempotent: a repeated call answers the recorded outcome.
+	// Errors: INVALID_ARGUMENT (not the issued transaction, bad signature, expired blockhash; nothing
+	// is sent), UNAVAILABLE (RPC trouble before the send).
+	Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (*ExecuteResponse, error)
+	// Execute, streaming its progress: `sent`, then `confirmed` (or `failed`), then `finalized`.
+	// The last message carries the result. Errors as Execute.
+	ExecuteAndWatch(ctx context.Context, in *ExecuteAndWatchRequest, opts ...grpc.CallOption) (SwapService_ExecuteAndWatchClient, error)
 }
 
 type swapServiceClient struct {
@@ -120,6 +140,65 @@ func (c *swapServiceClient) ProgramIdToLabel(ctx context.Context, in *ProgramIdT
 	return out, nil
 }
 
+func (c *swapServiceClient) Build(ctx context.Context, in *BuildRequest, opts ...grpc.CallOption) (*BuildResponse, error) {
+	out := new(BuildResponse)
+	err := c.cc.Invoke(ctx, "/swapd.swap.v1.SwapService/Build", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *swapServiceClient) Order(ctx context.Context, in *OrderRequest, opts ...grpc.CallOption) (*OrderResponse, error) {
+	out := new(OrderResponse)
+	err := c.cc.Invoke(ctx, "/swapd.swap.v1.SwapService/Order", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *swapServiceClient) Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (*ExecuteResponse, error) {
+	out := new(ExecuteResponse)
+	err := c.cc.Invoke(ctx, "/swapd.swap.v1.SwapService/Execute", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *swapServiceClient) ExecuteAndWatch(ctx context.Context, in *ExecuteAndWatchRequest, opts ...grpc.CallOption) (SwapService_ExecuteAndWatchClient, error) {
+	stream, err := c.cc.NewStream(ctx, &_SwapService_serviceDesc.Streams[1], "/swapd.swap.v1.SwapService/ExecuteAndWatch", opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &swapServiceExecuteAndWatchClient{stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+type SwapService_ExecuteAndWatchClient interface {
+	Recv() (*ExecuteAndWatchResponse, error)
+	grpc.ClientStream
+}
+
+type swapServiceExecuteAndWatchClient struct {
+	grpc.ClientStream
+}
+
+func (x *swapServiceExecuteAndWatchClient) Recv() (*ExecuteAndWatchResponse, error) {
+	m := new(ExecuteAndWatchResponse)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // SwapServiceServer is the server API for SwapService service.
 // All implementations must embed UnimplementedSwapServiceServer
 // for forward compatibility
@@ -149,6 +228,26 @@ type SwapServiceServer interface {
 	// Program id → label of every AMM the service routes through (Jupiter's `/program-id-to-label`;
 	// the labels are the values `dexes` / `exclude_dexes` take). REST: `GET /swap/v1/program-id-to-label`.
 	ProgramIdToLabel(context.Context, *ProgramIdToLabelRequest) (*ProgramIdToLabelResponse, error)
+	// Jupiter's Swap API v2 `GET /swap/v2/build`: quote and instructions in one call, ExactIn only,
+	// for the `taker`. The swap instruction is Jupiter v6's `route_v2` / `shared_accounts_route_v2`
+	// (the v1 family when the request has a platform fee). Lookup tables come with their contents.
+	// REST: `GET /swap/v2/build`. Errors as Quote and SwapInstructions.
+	Build(context.Context, *BuildRequest) (*BuildResponse, error)
+	// Jupiter's Swap API v2 `GET /swap/v2/order`: the quote plus the assembled, unsigned v0
+	// transaction for the `taker` and a `request_id` that Execute needs (kept durably until the
+	// blockhash expires). Priority fee from the recent fees of the accounts the route writes.
+	// REST: `GET /swap/v2/order`. Errors as Build.
+	Order(context.Context, *OrderRequest) (*OrderResponse, error)
+	// Jupiter's Swap API v2 `POST /swap/v2/execute` (and swapd's `POST /swap/v1/execute` for
+	// transactions of Swap): lands a signed transaction that this service issued — sends it,
+	// re-broadcasts until it is confirmed or its blockhash expires — and answers what it did, with
+	// the amounts actually swapped. Idempotent: a repeated call answers the recorded outcome.
+	// Errors: INVALID_ARGUMENT (not the issued transaction, bad signature, expired blockhash; nothing
+	// is sent), UNAVAILABLE (RPC trouble before the send).
+	Execute(context.Context, *ExecuteRequest) (*ExecuteResponse, error)
+	// Execute, streaming its progress: `sent`, then `confirmed` (or `failed`), then `finalized`.
+	// The last message carries the result. Errors as Execute.
+	ExecuteAndWatch(*ExecuteAndWatchRequest, SwapService_ExecuteAndWatchServer) error
 	mustEmbedUnimplementedSwapServiceServer()
 }
 
@@ -170,6 +269,18 @@ func (UnimplementedSwapServiceServer) WatchQuote(*WatchQuoteRequest, SwapService
 }
 func (UnimplementedSwapServiceServer) ProgramIdToLabel(context.Context, *ProgramIdToLabelRequest) (*ProgramIdToLabelResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ProgramIdToLabel not implemented")
+}
+func (UnimplementedSwapServiceServer) Build(context.Context, *BuildRequest) (*BuildResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Build not implemented")
+}
+func (UnimplementedSwapServiceServer) Order(context.Context, *OrderRequest) (*OrderResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Order not implemented")
+}
+func (UnimplementedSwapServiceServer) Execute(context.Context, *ExecuteRequest) (*ExecuteResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Execute not implemented")
+}
+func (UnimplementedSwapServiceServer) ExecuteAndWatch(*ExecuteAndWatchRequest, SwapService_ExecuteAndWatchServer) error {
+	return status.Errorf(codes.Unimplemented, "method ExecuteAndWatch not implemented")
 }
 func (UnimplementedSwapServiceServer) mustEmbedUnimplementedSwapServiceServer() {}
 
@@ -277,6 +388,81 @@ func _SwapService_ProgramIdToLabel_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SwapService_Build_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BuildRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SwapServiceServer).Build(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/swapd.swap.v1.SwapService/Build",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SwapServiceServer).Build(ctx, req.(*BuildRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SwapService_Order_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OrderRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SwapServiceServer).Order(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/swapd.swap.v1.SwapService/Order",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SwapServiceServer).Order(ctx, req.(*OrderRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SwapService_Execute_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExecuteRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SwapServiceServer).Execute(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/swapd.swap.v1.SwapService/Execute",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SwapServiceServer).Execute(ctx, req.(*ExecuteRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SwapService_ExecuteAndWatch_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ExecuteAndWatchRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(SwapServiceServer).ExecuteAndWatch(m, &swapServiceExecuteAndWatchServer{stream})
+}
+
+type SwapService_ExecuteAndWatchServer interface {
+	Send(*ExecuteAndWatchResponse) error
+	grpc.ServerStream
+}
+
+type swapServiceExecuteAndWatchServer struct {
+	grpc.ServerStream
+}
+
+func (x *swapServiceExecuteAndWatchServer) Send(m *ExecuteAndWatchResponse) error {
+	return x.ServerStream.SendMsg(m)
+}
+
 var _SwapService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "swapd.swap.v1.SwapService",
 	HandlerType: (*SwapServiceServer)(nil),
@@ -297,11 +483,28 @@ var _SwapService_serviceDesc = grpc.ServiceDesc{
 			MethodName: "ProgramIdToLabel",
 			Handler:    _SwapService_ProgramIdToLabel_Handler,
 		},
+		{
+			MethodName: "Build",
+			Handler:    _SwapService_Build_Handler,
+		},
+		{
+			MethodName: "Order",
+			Handler:    _SwapService_Order_Handler,
+		},
+		{
+			MethodName: "Execute",
+			Handler:    _SwapService_Execute_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "WatchQuote",
 			Handler:       _SwapService_WatchQuote_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ExecuteAndWatch",
+			Handler:       _SwapService_ExecuteAndWatch_Handler,
 			ServerStreams: true,
 		},
 	},

@@ -1,0 +1,92 @@
+/**
+ * Jupiter's Swap API v2 REST paths — `GET /swap/v2/build`, `GET /swap/v2/order`,
+ * `POST /swap/v2/execute` — and swapd's `POST /swap/v1/execute` (not a Jupiter path: lands a
+ * transaction of `POST /swap/v1/swap`, found by its message; `requestId` not needed).
+ */
+import type { RestRequest, RestRoute } from "../../server/rest.js";
+import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
+import { ValidationError } from "../../core/validation-error.js";
+import type { BuildInput, BuildOperation } from "./build.js";
+import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
+import type { OrderInput, OrderOperation } from "./order.js";
+import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
+import { executeRefusalResponse } from "./swap-v2-errors.js";
+
+function listParam(query: URLSearchParams, name: string): string[] | undefined {
+  const values = query.getAll(name).flatMap((v) => v.split(",")).filter((v) => v !== "");
+  return values.length === 0 ? undefined : values;
+}
+
+function buildInputFromQuery(query: URLSearchParams): BuildInput {
+  const get = (name: string) => query.get(name) ?? undefined;
+  return {
+    inputMint: get("inputMint"),
+    outputMint: get("outputMint"),
+    amount: get("amount"),
+    taker: get("taker"),
+    slippageBps: get("slippageBps"),
+    swapMode: get("swapMode"),
+    dexes: listParam(query, "dexes"),
+    excludeDexes: listParam(query, "excludeDexes"),
+    maxAccounts: get("maxAccounts"),
+    platformFeeBps: get("platformFeeBps"),
+    feeAccount: get("feeAccount"),
+    mode: get("mode"),
+    payer: get("payer"),
+  };
+}
+
+function orderInputFromQuery(query: URLSearchParams): OrderInput {
+  const get = (name: string) => query.get(name) ?? undefined;
+  return {
+    ...buildInputFromQuery(query),
+    priorityFeeLamports: get("priorityFeeLamports"),
+    priorityLevel: get("priorityLevel"),
+    maxLamports: get("maxLamports"),
+  };
+}
+
+function executeBody(req: RestRequest): SwapExecuteRequest {
+  const body = req.body;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return {};
+  const b = body as Record<string, unknown>;
+  return { signedTransaction: b["signedTransaction"], requestId: b["requestId"] };
+}
+
+export interface SwapV2Operations {
+  readonly build: BuildOperation;
+  readonly order: OrderOperation;
+  execute(request: SwapExecuteRequest, requireRequestId: boolean): Promise<SwapExecuteResult>;
+}
+
+export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
+  const execute = (requireRequestId: boolean) => async (req: RestRequest) => {
+    try {
+      if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+        throw new ValidationError("body", "object", "must be a JSON object with signedTransaction and requestId");
+      }
+      return { status: 200, body: executeToJupiterJson(await ops.execute(executeBody(req), requireRequestId)) };
+    } catch (error) {
+      // A refusal answers Jupiter's /execute body with its code; everything else goes to the one mapping.
+      const refused = executeRefusalResponse(error);
+      if (refused === undefined) throw error;
+      return refused;
+    }
+  };
+  return [
+    {
+      method: "GET",
+      path: "/swap/v2/build",
+      errors: SWAP_API_ERRORS,
+      handler: async (req) => ({ status: 200, body: buildToJupiterJson(await ops.build(buildInputFromQuery(req.query))) }),
+    },
+    {
+      method: "GET",
+      path: "/swap/v2/order",
+      errors: SWAP_API_ERRORS,
+      handler: async (req) => ({ status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) }),
+    },
+    { method: "POST", path: "/swap/v2/execute", errors: SWAP_API_ERRORS, handler: execute(true) },
+    { method: "POST", path: "/swap/v1/execute", errors: SWAP_API_ERRORS, handler: execute(false) },
+  ];
+}

@@ -1,0 +1,64 @@
+// What a landed swap moved, from data built here independently: Anchor's event-CPI layout (the tag
+// 0x1d9acb512ea545e4 little-endian, sha256("event:<Name>")[0..8], Borsh fields as the IDL lists them).
+import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { Keypair } from "@solana/web3.js";
+import { decodeSwapEvents, swapAmounts } from "../../../src/core/swap/swap-result.js";
+
+const TAG = Buffer.alloc(8);
+TAG.writeBigUInt64LE(0x1d9acb512ea545e4n);
+const eventDiscriminator = (name: string) => createHash("sha256").update(`event:${name}`).digest().subarray(0, 8);
+const u64 = (n: bigint) => {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(n);
+  return b;
+};
+const key = () => Keypair.generate().publicKey;
+const JUP = "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4";
+
+describe("swap events and amounts", () => {
+  const [sol, usdc, bonk] = [key(), key(), key()];
+
+  it("SwapEvent (v1 routes) and SwapsEvent (v2 routes) decode to per-step amounts; other data is no event", () => {
+    const v1 = Buffer.concat([TAG, eventDiscriminator("SwapEvent"), key().toBuffer(), sol.toBuffer(), u64(5n), usdc.toBuffer(), u64(7n)]);
+    expect(decodeSwapEvents(v1)).toEqual([{ inputMint: sol.toBase58(), inputAmount: 5n, outputMint: usdc.toBase58(), outputAmount: 7n }]);
+    const count = Buffer.alloc(4);
+    count.writeUInt32LE(2);
+    const v2 = Buffer.concat([
+      TAG, eventDiscriminator("SwapsEvent"), count,
+      sol.toBuffer(), u64(1_000n), usdc.toBuffer(), u64(150n),
+      usdc.toBuffer(), u64(150n), bonk.toBuffer(), u64(2n ** 64n - 1n),
+    ]);
+    expect(decodeSwapEvents(v2)).toEqual([
+      { inputMint: sol.toBase58(), inputAmount: 1_000n, outputMint: usdc.toBase58(), outputAmount: 150n },
+      { inputMint: usdc.toBase58(), inputAmount: 150n, outputMint: bonk.toBase58(), outputAmount: 2n ** 64n - 1n },
+    ]);
+    expect(decodeSwapEvents(Buffer.concat([TAG, eventDiscriminator("FeeEvent"), Buffer.alloc(72)]))).toEqual([]);
+    expect(decodeSwapEvents(Buffer.from([1, 2, 3]))).toEqual([]);
+  });
+
+  it("amounts are the taker's token balance changes; a mint the taker holds no account of before and after (native SOL) comes from the events", () => {
+    const taker = key().toBase58();
+    const other = key().toBase58();
+    const count = Buffer.alloc(4);
+    count.writeUInt32LE(2);
+    const events = Buffer.concat([
+      TAG, eventDiscriminator("SwapsEvent"), count,
+      sol.toBuffer(), u64(600n), usdc.toBuffer(), u64(90n),
+      sol.toBuffer(), u64(400n), usdc.toBuffer(), u64(59n),
+    ]);
+    const balance = (accountIndex: number, mint: string, owner: string, amount: string) => ({ accountIndex, mint, owner, uiTokenAmount: { amount } });
+    const result = swapAmounts(
+      {
+        innerInstructions: [{ programId: JUP, data: events }, { programId: key().toBase58(), data: events }],
+        // The taker's USDC account is created in the swap (absent before); another owner's USDC changes too.
+        preTokenBalances: [balance(5, usdc.toBase58(), other, "1000")],
+        postTokenBalances: [balance(4, usdc.toBase58(), taker, "149"), balance(5, usdc.toBase58(), other, "0")],
+      },
+      { taker, inputMint: sol.toBase58(), outputMint: usdc.toBase58(), jupiterProgramId: JUP },
+    );
+    expect(result.outputAmount).toBe(149n);
+    expect(result.inputAmount).toBe(1_000n);
+    expect(result.swapEvents).toHaveLength(2); // only the Jupiter program's events
+  });
+});
