@@ -120,9 +120,17 @@ function zeroMaker(desc: DescMessage): () => Record<string, unknown> {
     else if (member.fieldKind === "map") fresh.push([member.localName, () => ({})]);
     else if (member.fieldKind === "scalar" && member.scalar === ScalarType.BYTES && member.localName in template) fresh.push([member.localName, () => new Uint8Array(0)]);
   }
+  // Built property by property in one order, so that every message of the type shares one V8 shape.
+  const makers: [string, () => unknown][] = Object.entries(template).map(([name, value]) => {
+    const make = fresh.find(([n]) => n === name)?.[1];
+    return [name, make ?? (() => value)];
+  });
   return () => {
-    const m = { ...template };
-    for (const [name, make] of fresh) m[name] = make();
+    const m: Record<string, unknown> = {};
+    for (let i = 0; i < makers.length; i++) {
+      const [name, make] = makers[i]!;
+      m[name] = make();
+    }
     return m;
   };
 }
@@ -255,50 +263,68 @@ function valueWriter(field: DescField, messageWriter: (desc: DescMessage) => Wri
   return ((v: never) => (write ??= messageWriter(message))(v)) as Writer;
 }
 
-function fieldWriter(field: DescField, messageWriter: (desc: DescMessage) => Writer): (m: Record<string, unknown>) => string | undefined {
-  const key = `${quoted(field.jsonName)}:`;
+/** A field's JSON value in a message, or undefined when the field is not written (unset, another oneof case). */
+type FieldValue = (m: Record<string, unknown>) => string | undefined;
+
+function fieldValue(field: DescField, messageWriter: (desc: DescMessage) => Writer): { value: FieldValue; always: boolean } {
   const write = valueWriter(field, messageWriter);
   const local = field.localName;
   if (field.oneof !== undefined) {
     const holder = field.oneof.localName;
-    return (m) => {
-      const o = m[holder] as { case: string | undefined; value?: unknown };
-      return o.case === local ? key + write(o.value as never) : undefined;
+    return {
+      always: false,
+      value: (m) => {
+        const o = m[holder] as { case: string | undefined; value?: unknown };
+        return o.case === local ? write(o.value as never) : undefined;
+      },
     };
   }
   if (field.fieldKind === "list") {
-    return (m) => {
-      const list = m[local] as never[];
-      let out = "";
-      for (let i = 0; i < list.length; i++) out += (i === 0 ? "" : ",") + write(list[i]!);
-      return `${key}[${out}]`;
+    return {
+      always: true,
+      value: (m) => {
+        const list = m[local] as never[];
+        let out = "";
+        for (let i = 0; i < list.length; i++) out += (i === 0 ? "" : ",") + write(list[i]!);
+        return `[${out}]`;
+      },
     };
   }
   if (field.fieldKind === "map") {
-    return (m) => {
-      const entries = Object.entries(m[local] as Record<string, never>);
-      return `${key}{${entries.map(([k, v]) => `${quoted(k)}:${write(v)}`).join(",")}}`;
-    };
+    return { always: true, value: (m) => `{${Object.entries(m[local] as Record<string, never>).map(([k, v]) => `${quoted(k)}:${write(v)}`).join(",")}}` };
   }
   // Messages and explicit-presence scalars only when set; implicit scalars always (alwaysEmitImplicit).
-  const always = field.fieldKind === "scalar" && field.presence === 2; /* IMPLICIT */
-  return (m) => {
-    const v = m[local];
-    return v === undefined && !always ? undefined : key + write(v as never);
+  if (field.fieldKind === "scalar" && field.presence === 2 /* IMPLICIT */) return { always: true, value: (m) => write(m[local] as never) };
+  return {
+    always: false,
+    value: (m) => {
+      const v = m[local];
+      return v === undefined ? undefined : write(v as never);
+    },
   };
 }
 
 function compileWriter(desc: DescMessage, messageWriter: (desc: DescMessage) => Writer): Writer {
   // protobuf-es writes fields in field-number order.
-  const writers = desc.fields
+  const fields = desc.fields
     .concat()
     .sort((a, b) => a.number - b.number)
-    .map((f) => fieldWriter(f, messageWriter));
+    .map((f) => ({ key: `${quoted(f.jsonName)}:`, ...fieldValue(f, messageWriter) }));
+  if (fields.every((f) => f.always)) {
+    // Every field is written (instructions, account metas): separators known in advance.
+    const prefixes = fields.map((f, i) => (i === 0 ? "" : ",") + f.key);
+    const values = fields.map((f) => f.value);
+    return ((m: Record<string, unknown>) => {
+      let out = "{";
+      for (let i = 0; i < values.length; i++) out += prefixes[i]! + values[i]!(m)!;
+      return `${out}}`;
+    }) as Writer;
+  }
   return ((m: Record<string, unknown>) => {
     let out = "";
-    for (const write of writers) {
-      const part = write(m);
-      if (part !== undefined) out += (out === "" ? "" : ",") + part;
+    for (const f of fields) {
+      const v = f.value(m);
+      if (v !== undefined) out += (out === "" ? "" : ",") + f.key + v;
     }
     return `{${out}}`;
   }) as Writer;
