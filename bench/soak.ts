@@ -14,7 +14,15 @@
  * The database is PostgreSQL (SOAK_DATABASE_URL, default the test database, in a fresh schema that
  * is dropped afterwards) so the tables can be measured from outside. Retention is shortened
  * (SOAK_RETENTION_HOURS, default 0.02 = 72 s) so that its effect shows within the run.
- * Env: SOAK_MINUTES, SOAK_CLIENTS (default 8), SOAK_SAMPLE_SECONDS (default 30).
+ * Env: SOAK_MINUTES, SOAK_CLIENTS (default 8), SOAK_SAMPLE_SECONDS (default 30). Options:
+ * `--minutes N` (instead of SOAK_MINUTES); `--faults`: faults injected on a schedule
+ * (bench/soak-faults.ts: PostgreSQL blackhole, RPC 500s, websocket freeze, HTTP/2 flood), a quote
+ * call added to the mix, retention off (rows kept), and the verdict is then: no HTTP 500 and no
+ * call left unanswered (30 s) in the whole run, every call answered 200 again from 80 % of the
+ * run, every createOrder answered 200 in issued_transactions (none lost) and no order twice, and
+ * RSS flat as without faults. Rows of createOrders that were not answered 200 ("extra": the commit
+ * went through but its answer was lost in the fault) are counted and dated, not failed on: such a
+ * transaction was never handed to anyone, and retention removes it.
  *
  * SOAK_HEAP_SNAPSHOT_DIR=<dir>: the child also runs with `--heapsnapshot-signal=SIGUSR2` and writes
  * a heap snapshot into <dir> after warm-up and another once the load has stopped; the run then prints
@@ -31,11 +39,17 @@ import { DEMO } from "../src/localnet/demo-seed.js";
 import { startSwapdProcess, type SwapdProcess } from "../scripts/swapd-process.js";
 import { heapGrowth, summarizeHeapSnapshot, totalBytes } from "./heap-snapshot-summary.js";
 import { connectInspector, inspectorUrlFrom } from "./inspector-client.js";
+import { RECOVERED_FROM, startSoakFaults, type SoakFaults } from "./soak-faults.js";
 
-const minutes = Number(process.env["SOAK_MINUTES"] ?? 10);
+const argv = process.argv.slice(2);
+const withFaults = argv.includes("--faults");
+const minutesArg = argv.indexOf("--minutes");
+const minutes = Number(minutesArg >= 0 ? argv[minutesArg + 1] : process.env["SOAK_MINUTES"] ?? 10);
+if (!(minutes > 0)) throw new Error(`--minutes: must be a number of minutes > 0 (got ${JSON.stringify(argv[minutesArg + 1])})`);
 const clients = Number(process.env["SOAK_CLIENTS"] ?? 8);
 const sampleSeconds = Number(process.env["SOAK_SAMPLE_SECONDS"] ?? 30);
-const retentionHours = process.env["SOAK_RETENTION_HOURS"] ?? "0.02";
+// With faults every issued row is checked at the end: retention must not delete any.
+const retentionHours = withFaults ? "24" : process.env["SOAK_RETENTION_HOURS"] ?? "0.02";
 const databaseUrl = process.env["SOAK_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 const snapshotDir = process.env["SOAK_HEAP_SNAPSHOT_DIR"] ? path.resolve(process.env["SOAK_HEAP_SNAPSHOT_DIR"]) : undefined;
 const schema = `swapd_soak_${randomBytes(4).toString("hex")}`;
@@ -44,6 +58,8 @@ const retentionMs = Number(retentionHours) * 3_600_000;
 const retentionIntervalMs = Math.min(600_000, Math.max(1_000, Math.floor(retentionMs / 4)));
 const staleAfterMs = Math.max(retentionMs, 90_000) + retentionIntervalMs + 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** When the load started (for dating rows in the verdict). */
+let runStartedAt = 0;
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
@@ -61,22 +77,27 @@ async function main(): Promise<boolean> {
     mkdirSync(snapshotDir, { recursive: true });
     nodeOptions += ` --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}`;
   }
-  const swapd = await startSwapdProcess({ DATABASE_URL: url.toString(), RETENTION_HOURS: retentionHours, NODE_OPTIONS: nodeOptions.trim() }, 120_000).catch(
-    async (e: unknown) => {
-      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-      throw e;
-    },
-  );
+  const faults = withFaults ? await startSoakFaults(url.toString()) : undefined;
+  const swapd = await startSwapdProcess(
+    { DATABASE_URL: url.toString(), RETENTION_HOURS: retentionHours, NODE_OPTIONS: nodeOptions.trim(), ...faults?.env },
+    120_000,
+  ).catch(async (e: unknown) => {
+    await faults?.close();
+    await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+    throw e;
+  });
   try {
-    return await soak(admin, swapd);
+    return await soak(admin, swapd, faults);
   } finally {
     await swapd.kill();
+    await faults?.close();
     await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
     await admin.end();
   }
 }
 
-async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
+// Long: one run's state (calls, samples, the load's pause for snapshots) is shared by its closures.
+async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | undefined): Promise<boolean> {
   const pid = swapd.child.pid!;
   const inspectorUrl = inspectorUrlFrom(swapd.stderr());
   if (inspectorUrl === undefined) throw new Error(`the child did not open its inspector; stderr:\n${swapd.stderr()}`);
@@ -126,35 +147,72 @@ async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
   let baselineAfterSeconds = warmupSeconds;
   const calls: Record<string, number> = {};
   const errors: Record<string, number> = {};
-  const call = async (name: string, run: () => Promise<Response>, ok: (status: number) => boolean = (s) => s === 200) => {
+  /** With faults: answers by phase, `name status` → count, and the slowest answer per phase and call. */
+  const byPhase: Record<string, Record<string, number>> = {};
+  const slowestByPhase: Record<string, Record<string, number>> = {};
+  /** requestIds of createOrders answered 200. */
+  const createdRequestIds: string[] = [];
+  const runStarted = Date.now();
+  runStartedAt = runStarted;
+  const call = async (name: string, run: (signal: AbortSignal) => Promise<Response>, ok: (status: number) => boolean = (s) => s === 200) => {
     while (paused !== undefined) await paused;
     inFlight++;
+    const phase = faults?.phaseAt((Date.now() - runStarted) / (minutes * 60_000));
+    const t0 = Date.now();
+    let outcome: string;
     try {
-      const response = await run();
-      await response.arrayBuffer();
+      // An answer must come: a call left hanging for 30 s counts as a failure ("TimeoutError").
+      const response = await run(AbortSignal.timeout(30_000));
+      if (name === "createOrder" && response.status === 200 && faults !== undefined) {
+        const body = (await response.json()) as { requestId?: string };
+        if (body.requestId) createdRequestIds.push(body.requestId);
+      } else await response.arrayBuffer();
       calls[name] = (calls[name] ?? 0) + 1;
+      outcome = String(response.status);
       if (!ok(response.status)) errors[`${name} ${response.status}`] = (errors[`${name} ${response.status}`] ?? 0) + 1;
     } catch (e) {
-      errors[`${name} ${(e as Error).name}`] = (errors[`${name} ${(e as Error).name}`] ?? 0) + 1;
+      outcome = (e as Error).name;
+      errors[`${name} ${outcome}`] = (errors[`${name} ${outcome}`] ?? 0) + 1;
     } finally {
       inFlight--;
     }
+    if (phase !== undefined) {
+      const counts = (byPhase[phase] ??= {});
+      counts[`${name} ${outcome}`] = (counts[`${name} ${outcome}`] ?? 0) + 1;
+      const slowest = (slowestByPhase[phase] ??= {});
+      slowest[name] = Math.max(slowest[name] ?? 0, Date.now() - t0);
+    }
   };
-  const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = (body: unknown, signal?: AbortSignal): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
   const user = DEMO.wallet.toBase58();
   const mix: Array<() => Promise<void>> = [
     () =>
-      call("createOrder", () =>
+      call("createOrder", (signal) =>
         fetch(
           `${swapd.url}/trigger/v1/createOrder`,
-          json({ inputMint: NATIVE_MINT.toBase58(), outputMint: DEMO.usdcMint.toBase58(), maker: user, payer: user, params: { makingAmount: "1000000", takingAmount: "150000" } }),
+          json(
+            { inputMint: NATIVE_MINT.toBase58(), outputMint: DEMO.usdcMint.toBase58(), maker: user, payer: user, params: { makingAmount: "1000000", takingAmount: "150000" } },
+            signal,
+          ),
         ),
       ),
-    () => call("history", () => fetch(`${swapd.url}/trigger/v1/getTriggerOrders?user=${user}&orderStatus=history`)),
-    () => call("active", () => fetch(`${swapd.url}/trigger/v1/getTriggerOrders?user=${user}&orderStatus=active`)),
-    () => call("health", () => fetch(`${swapd.url}/grpc.health.v1.Health/Check`, json({}))),
-    () => call("metrics", () => fetch(`${swapd.url}/metrics`)),
+    () => call("history", (signal) => fetch(`${swapd.url}/trigger/v1/getTriggerOrders?user=${user}&orderStatus=history`, { signal })),
+    () => call("active", (signal) => fetch(`${swapd.url}/trigger/v1/getTriggerOrders?user=${user}&orderStatus=active`, { signal })),
+    () => call("health", (signal) => fetch(`${swapd.url}/grpc.health.v1.Health/Check`, json({}, signal))),
+    () => call("metrics", (signal) => fetch(`${swapd.url}/metrics`, { signal })),
   ];
+  if (faults !== undefined) {
+    mix.push(() =>
+      call("quote", (signal) =>
+        fetch(`${swapd.url}/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${DEMO.usdcMint.toBase58()}&amount=1000000&slippageBps=50`, { signal }),
+      ),
+    );
+  }
   const deadline = Date.now() + minutes * 60_000;
   const workers = Array.from({ length: clients }, async (_, w) => {
     for (let i = w; Date.now() < deadline; i++) await mix[i % mix.length]!();
@@ -207,7 +265,9 @@ async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
   };
   await sample();
   const timer = setInterval(() => void sample(), sampleSeconds * 1000);
+  const schedule = faults?.run(minutes, swapd.port, (line) => console.log(line));
   await Promise.all(workers);
+  await schedule;
   clearInterval(timer);
   await sample();
   const endSnapshot = snapshotDir !== undefined && warmSnapshot !== undefined ? await heapSnapshot() : undefined;
@@ -256,7 +316,43 @@ async function soak(admin: pg.Client, swapd: SwapdProcess): Promise<boolean> {
     }
   }
   inspector.close();
+  if (faults !== undefined) return (await faultVerdict(admin, byPhase, slowestByPhase, createdRequestIds)) && growth <= 0.2;
   return growth <= 0.2 && stale === 0 && Object.keys(errors).length === 0;
+}
+
+/** The verdict of a run with faults (see the header); prints what it checks. */
+async function faultVerdict(
+  admin: pg.Client,
+  byPhase: Record<string, Record<string, number>>,
+  slowestByPhase: Record<string, Record<string, number>>,
+  createdRequestIds: readonly string[],
+): Promise<boolean> {
+  console.log("answers by phase (call status → count; slowest ms per call):");
+  for (const [phase, counts] of Object.entries(byPhase)) {
+    console.log(`  ${phase}: ${JSON.stringify(counts)}; slowest ${JSON.stringify(slowestByPhase[phase])}`);
+  }
+  const all = Object.values(byPhase).flatMap((counts) => Object.entries(counts));
+  const http500 = all.filter(([k]) => k.endsWith(" 500")).reduce((n, [, v]) => n + v, 0);
+  const unanswered = all.filter(([k]) => /Error$/.test(k)).reduce((n, [, v]) => n + v, 0);
+  const notRecovered = Object.entries(byPhase["recovery"] ?? {}).filter(([k]) => !k.endsWith(" 200")).reduce((n, [, v]) => n + v, 0);
+  const rows = (
+    await admin.query<{ request_id: string; order_keys: string[]; created_at: Date }>(
+      `SELECT request_id, order_keys, created_at FROM "${schema}".issued_transactions WHERE kind = 'create_order'`,
+    )
+  ).rows;
+  const inDb = new Set(rows.map((r) => r.request_id));
+  const answered = new Set(createdRequestIds);
+  const lost = [...answered].filter((id) => !inDb.has(id)).length;
+  const extraRows = rows.filter((r) => !answered.has(r.request_id));
+  const extra = extraRows.length;
+  const orderKeys = rows.flatMap((r) => r.order_keys);
+  const duplicated = orderKeys.length - new Set(orderKeys).size;
+  console.log(
+    `faults verdict: HTTP 500 ${http500}; unanswered (30 s) ${unanswered}; not 200 from ${RECOVERED_FROM * 100} % on ${notRecovered}; ` +
+      `createOrders answered 200: ${answered.size}, rows ${rows.length}: lost ${lost}, orders twice ${duplicated}, ` +
+      `extra (not answered 200) ${extra}${extra > 0 ? ` at ${extraRows.map((r) => `${Math.round((r.created_at.getTime() - runStartedAt) / 1000)} s`).join(", ")}` : ""}`,
+  );
+  return http500 === 0 && unanswered === 0 && notRecovered === 0 && lost === 0 && duplicated === 0;
 }
 
 main().then((ok) => {

@@ -3,9 +3,10 @@
  * it reads only the object it is given and throws a `ConfigError` listing every problem, each as
  * `NAME: rule` (e.g. `PORT: must be an integer 0–65535`).
  */
-import { publicKeyFromBase58 } from "./core/solana/base58-strings.js";
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./runtime/connection-limits.js";
 import { loadEdgeSettings, type EdgeSettings } from "./config/edge-settings.js";
+import { envReader, type Env, type EnvReader } from "./config/env-reader.js";
+import { DEFAULT_DISCOVERY_SETTINGS, DEFAULT_MAX_POOLS_PER_PAIR, type DiscoverySettings } from "./core/quote/market-limits.js";
 import { loadProgramQuoteSettings, type ProgramQuoteSettings } from "./config/program-quote-settings.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
@@ -85,10 +86,20 @@ export interface Config {
   readonly liveAccountsMax: number;
   /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
   readonly liveMaxStalenessMs: number;
+
+  readonly liveConnectTimeoutMs: number;
+
+  readonly metricsCacheMs: number;
   /** Pool addresses file (JSON) the router may use besides discovered markets; reloaded on change. */
   readonly marketsFile: string | undefined;
   /** How long discovered markets of a token pair are used before a refresh, ms; 0 = no discovery. */
   readonly marketDiscoveryTtlMs: number;
+  /** DISCOVERY_*: limits of on-chain market discovery (chain/market-index.ts). */
+  readonly discovery: Omit<DiscoverySettings, "ttlMs">;
+  /** MARKET_SUBSCRIPTIONS: follow each AMM program over the websocket so new pools enter the index without polling. */
+  readonly marketSubscriptions: boolean;
+  /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the best for its amount). */
+  readonly maxPoolsPerPair: number;
   /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
   readonly intermediateTokens: readonly string[] | undefined;
   /** Authorities (base58) whose address lookup tables are found on chain and used. */
@@ -117,103 +128,157 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** Validates the environment into a `Config`; throws `ConfigError` with every problem found. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const str = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v === undefined || v === "" ? undefined : v;
+  const read = envReader(env, problems);
+  const config: Config = {
+    ...listenerSettings(read),
+    ...chainSettings(read),
+    programQuote: loadProgramQuoteSettings(env, problems),
+    ...storeSettings(read),
+    ...quoteSettings(read),
+    ...backgroundJobSettings(read),
+    ...executeSettings(read),
+    connectionLimits: connectionLimitsOf(read),
+    edge: loadEdgeSettings(env, problems),
+    ...liveSettings(read),
   };
-  const int = (name: string, def: number, min: number, max: number, rule: string): number => {
-    const v = str(name);
-    if (v === undefined) return def;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      problems.push(`${name}: ${rule} (got ${JSON.stringify(v)})`);
-      return def;
-    }
-    return Number(v);
-  };
-  const url = (name: string, protocols: string[]): string | undefined => {
-    const v = str(name);
-    if (v === undefined) return undefined;
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      problems.push(`${name}: must be a URL (${protocols.join(", ")})`);
-      return undefined;
-    }
-    if (!protocols.includes(u.protocol)) {
-      problems.push(`${name}: must be a ${protocols.join(" or ")} URL (got ${u.protocol}//…)`);
-      return undefined;
-    }
-    return v;
-  };
-  const keys = (name: string, def: readonly string[]): readonly string[] => {
-    const v = str(name);
-    if (v === undefined) return def;
-    const out: string[] = [];
-    for (const k of v.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
-      if (!isPublicKey(k)) problems.push(`${name}: ${JSON.stringify(k)} is not a base58 public key (32 bytes)`);
-      else if (!out.includes(k)) out.push(k);
-    }
-    return out;
-  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
 
-  const host = str("HOST") ?? "127.0.0.1";
-  const port = int("PORT", 8080, 0, 65535, "must be an integer 0–65535");
-  const solanaRpcUrls = rpcUrls(str, url, problems);
-  const solanaRpcUrl = solanaRpcUrls[0];
+function listenerSettings(read: EnvReader): Pick<Config, "host" | "port" | "logLevel" | "maxBodyBytes" | "shutdownTimeoutMs" | "metricsCacheMs"> {
+  return {
+    host: read.str("HOST") ?? "127.0.0.1",
+    port: read.int("PORT", 8080, 0, 65535, "must be an integer 0–65535"),
+    logLevel: read.oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+    maxBodyBytes: read.int("MAX_BODY_BYTES", 1024 * 1024, 1, 2 ** 31 - 1, "must be an integer 1–2147483647 (bytes)"),
+    shutdownTimeoutMs: read.int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)"),
+    metricsCacheMs: read.int("METRICS_CACHE_MS", 1_000, 0, 60_000, "must be an integer 0–60000 (ms)"),
+  };
+}
+
+type ChainSettings = Pick<
+  Config,
+  | "solanaRpcUrl"
+  | "solanaRpcUrls"
+  | "rpcTimeoutMs"
+  | "rpcSlowMs"
+  | "rpcReadinessTimeoutMs"
+  | "rpcBreakerHalfOpenMs"
+  | "rpcRetryBudgetPercent"
+  | "chainStateTtlMs" | "lookupTables" | "relayTipAccounts" | "localnetProgramsDir" | "localnetAccountsDir"
+>;
+
+function chainSettings(read: EnvReader): ChainSettings {
+  const solanaRpcUrls = rpcUrls(read);
   // SWAPD_DEMO=0 (the Docker image's default): no SOLANA_RPC_URL is a mistake, not a request for the
   // embedded demo chain with its public demo key. Unset or 1: the demo runs when no RPC is given.
-  const demoRaw = str("SWAPD_DEMO") ?? "1";
-  if (!["0", "1", "true", "false"].includes(demoRaw)) problems.push(`SWAPD_DEMO: must be 0 or 1 (got ${JSON.stringify(demoRaw)})`);
-  else if ((demoRaw === "0" || demoRaw === "false") && str("SOLANA_RPC_URL") === undefined && str("SOLANA_RPC_URLS") === undefined) {
-    problems.push("SOLANA_RPC_URL: must be set when SWAPD_DEMO=0 (set SWAPD_DEMO=1 to run the embedded demo chain instead)");
+  const demoRaw = read.str("SWAPD_DEMO") ?? "1";
+  if (!["0", "1", "true", "false"].includes(demoRaw)) read.problems.push(`SWAPD_DEMO: must be 0 or 1 (got ${JSON.stringify(demoRaw)})`);
+  else if ((demoRaw === "0" || demoRaw === "false") && read.str("SOLANA_RPC_URL") === undefined && read.str("SOLANA_RPC_URLS") === undefined) {
+    read.problems.push("SOLANA_RPC_URL: must be set when SWAPD_DEMO=0 (set SWAPD_DEMO=1 to run the embedded demo chain instead)");
   }
-  const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
-  const dataDir = str("DATA_DIR") ?? "./data";
-  const lookupTables = keys("LOOKUP_TABLES", []);
-  const relayTipAccounts = keys("RELAY_TIP_ACCOUNTS", DEFAULT_RELAY_TIP_ACCOUNTS);
-  if (str("RELAY_TIP_ACCOUNTS") !== undefined && relayTipAccounts.length === 0 && problems.length === 0) {
-    problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
+  const problemsBefore = read.problems.length;
+  const relayTipAccounts = read.keys("RELAY_TIP_ACCOUNTS", DEFAULT_RELAY_TIP_ACCOUNTS);
+  // Set, yet nothing in it: unless each entry was already refused, say that one is needed.
+  if (read.str("RELAY_TIP_ACCOUNTS") !== undefined && relayTipAccounts.length === 0 && read.problems.length === problemsBefore) {
+    read.problems.push("RELAY_TIP_ACCOUNTS: must list at least one base58 public key");
   }
-  const localnetProgramsDir = str("LOCALNET_PROGRAMS_DIR");
-  const localnetAccountsDir = str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== "");
-  const programQuote = loadProgramQuoteSettings(env, problems);
-  const levelRaw = str("LOG_LEVEL")?.toLowerCase() ?? "info";
-  let logLevel: LogLevel = "info";
-  if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
-  else problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(", ")} (got ${JSON.stringify(levelRaw)})`);
-  const maxBodyBytes = int("MAX_BODY_BYTES", 1024 * 1024, 1, 2 ** 31 - 1, "must be an integer 1–2147483647 (bytes)");
-  const shutdownTimeoutMs = int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 3_600_000, "must be an integer 0–3600000 (ms)");
-  const rpcTimeoutMs = int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)");
-  const rpcSlowMs = int("RPC_SLOW_MS", 1_000, 1, 600_000, "must be an integer 1–600000 (ms)");
-  const rpcReadinessTimeoutMs = int("RPC_READINESS_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
-  const rpcBreakerHalfOpenMs = int("RPC_BREAKER_HALF_OPEN_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
-  const rpcRetryBudgetPercent = int("RPC_RETRY_BUDGET_PERCENT", 10, 0, 100, "must be an integer 0–100 (percent of calls)");
-  const chainStateTtlMs = int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)");
-  const marketsFile = str("MARKETS_FILE");
-  const marketDiscoveryTtlMs = int("MARKET_DISCOVERY_TTL_MS", 60_000, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
-  const intermediateTokensList = keys("INTERMEDIATE_TOKENS", []);
-  const intermediateTokens = str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokensList;
-  const lookupTableAuthorities = keys("LOOKUP_TABLE_AUTHORITIES", []);
-  const databaseTimeoutMs = int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)");
-  const d = DEFAULT_CONNECTION_LIMITS;
-  const ms = (name: string, def: number) => int(name, def, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
-  const count = (name: string, def: number, max: number) => int(name, def, 1, max, `must be an integer 1–${max}`);
-  const trackerIntervalMs = int("TRACKER_INTERVAL_MS", 5_000, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
-  const leaderCheckMs = int("LEADER_CHECK_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
-  const retentionRaw = str("RETENTION_HOURS");
+  return {
+    solanaRpcUrl: solanaRpcUrls[0],
+    solanaRpcUrls,
+    rpcTimeoutMs: read.int("RPC_TIMEOUT_MS", 10_000, 1, 600_000, "must be an integer 1–600000 (ms)"),
+    rpcSlowMs: read.int("RPC_SLOW_MS", 1_000, 1, 600_000, "must be an integer 1–600000 (ms)"),
+    rpcReadinessTimeoutMs: read.int("RPC_READINESS_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    rpcBreakerHalfOpenMs: read.int("RPC_BREAKER_HALF_OPEN_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    rpcRetryBudgetPercent: read.int("RPC_RETRY_BUDGET_PERCENT", 10, 0, 100, "must be an integer 0–100 (percent of calls)"),
+    chainStateTtlMs: read.int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)"),
+    lookupTables: read.keys("LOOKUP_TABLES", []),
+    relayTipAccounts,
+    localnetProgramsDir: read.str("LOCALNET_PROGRAMS_DIR"),
+    localnetAccountsDir: read.str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== ""),
+  };
+}
+
+function storeSettings(read: EnvReader): Pick<Config, "databaseUrl" | "dataDir" | "databaseTimeoutMs"> {
+  return {
+    databaseUrl: read.url("DATABASE_URL", ["postgres:", "postgresql:"]),
+    dataDir: read.str("DATA_DIR") ?? "./data",
+    databaseTimeoutMs: read.int("DATABASE_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+  };
+}
+
+type QuoteSettings = Pick<
+  Config,
+  "marketsFile" | "marketDiscoveryTtlMs" | "discovery" | "marketSubscriptions" | "maxPoolsPerPair" | "intermediateTokens" | "lookupTableAuthorities"
+>;
+
+function quoteSettings(read: EnvReader): QuoteSettings {
+  const intermediateTokens = read.keys("INTERMEDIATE_TOKENS", []);
+  const dd = DEFAULT_DISCOVERY_SETTINGS;
+  const ms = (name: string, def: number) => read.int(name, def, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
+  const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "0";
+  if (!["0", "1", "true", "false"].includes(subscriptions)) read.problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptions)})`);
+  return {
+    marketsFile: read.str("MARKETS_FILE"),
+    marketDiscoveryTtlMs: ms("MARKET_DISCOVERY_TTL_MS", 60_000),
+    discovery: {
+      negativeTtlMs: ms("DISCOVERY_NEGATIVE_TTL_MS", dd.negativeTtlMs),
+      failureTtlMs: ms("DISCOVERY_FAILURE_TTL_MS", dd.failureTtlMs),
+      timeoutMs: read.int("DISCOVERY_TIMEOUT_MS", dd.timeoutMs, 100, 600_000, "must be an integer 100–600000 (ms)"),
+      maxRps: read.int("DISCOVERY_MAX_RPS", dd.maxRps, 1, 10_000, "must be an integer 1–10000 (getProgramAccounts per second)"),
+      cacheEntries: read.int("DISCOVERY_CACHE_ENTRIES", dd.cacheEntries, 1, 10_000_000, "must be an integer 1–10000000"),
+    },
+    marketSubscriptions: subscriptions === "1" || subscriptions === "true",
+    maxPoolsPerPair: read.int("MAX_POOLS_PER_PAIR", DEFAULT_MAX_POOLS_PER_PAIR, 1, 100_000, "must be an integer 1–100000"),
+    intermediateTokens: read.str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokens,
+    lookupTableAuthorities: read.keys("LOOKUP_TABLE_AUTHORITIES", []),
+  };
+}
+
+function backgroundJobSettings(read: EnvReader): Pick<Config, "trackerIntervalMs" | "leaderCheckMs" | "retentionMs"> {
+  const retentionRaw = read.str("RETENTION_HOURS");
   let retentionMs = 24 * 3_600_000;
   if (retentionRaw !== undefined) {
     if (!/^\d+(\.\d+)?$/.test(retentionRaw) || Number(retentionRaw) <= 0 || Number(retentionRaw) > 87_600) {
-      problems.push(`RETENTION_HOURS: must be a number of hours > 0 and ≤ 87600, decimals allowed (got ${JSON.stringify(retentionRaw)})`);
+      read.problems.push(`RETENTION_HOURS: must be a number of hours > 0 and ≤ 87600, decimals allowed (got ${JSON.stringify(retentionRaw)})`);
     } else retentionMs = Math.round(Number(retentionRaw) * 3_600_000);
   }
-  const connectionLimits: ConnectionLimits = {
+  return {
+    trackerIntervalMs: read.int("TRACKER_INTERVAL_MS", 5_000, 100, 3_600_000, "must be an integer 100–3600000 (ms)"),
+    leaderCheckMs: read.int("LEADER_CHECK_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    retentionMs,
+  };
+}
+
+/** Execute's landing loop: extra send endpoints, status polls and re-broadcasts. */
+function executeSettings(read: EnvReader): Pick<Config, "sendRpcUrls" | "confirmPollMs" | "rebroadcastMs"> {
+  const sendRpcUrls: string[] = [];
+  for (const [i, raw] of (read.str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
+    if (raw === "") continue;
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
+      if (!sendRpcUrls.includes(raw)) sendRpcUrls.push(raw);
+    } catch {
+      // Not a URL, or not http(s): the problem line states the rule.
+      read.problems.push(`SEND_RPC_URLS: entry ${i + 1} must be an http or https URL`);
+    }
+  }
+  return {
+    sendRpcUrls,
+    confirmPollMs: read.int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)"),
+    rebroadcastMs: read.int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+  };
+}
+
+function connectionLimitsOf(read: EnvReader): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const ms = (name: string, def: number) => read.int(name, def, 100, 3_600_000, "must be an integer 100–3600000 (ms)");
+  const count = (name: string, def: number, max: number) => read.int(name, def, 1, max, `must be an integer 1–${max}`);
+  return {
     headersTimeoutMs: ms("HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
     requestTimeoutMs: ms("REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
     keepAliveTimeoutMs: ms("KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
@@ -223,78 +288,38 @@ export function loadConfig(env: Env = process.env): Config {
     h2MaxConcurrentStreams: count("H2_MAX_CONCURRENT_STREAMS", d.h2MaxConcurrentStreams, 10_000),
     h2MaxResetsPerSecond: count("H2_MAX_RESETS_PER_SECOND", d.h2MaxResetsPerSecond, 100_000),
     maxConnections: count("MAX_CONNECTIONS", d.maxConnections, 1_000_000),
+    h2MaxSessionsPerSecond: count("H2_MAX_SESSIONS_PER_SECOND", d.h2MaxSessionsPerSecond, 100_000),
+    h2PenaltyMs: ms("H2_PENALTY_MS", d.h2PenaltyMs),
   };
-  const edge = loadEdgeSettings(env, problems);
+}
 
-  const liveRaw = str("LIVE_SOURCE")?.toLowerCase() ?? "auto";
-  let liveSource: LiveSourceSetting = "auto";
-  if ((LIVE_SOURCES as readonly string[]).includes(liveRaw)) liveSource = liveRaw as LiveSourceSetting;
-  else problems.push(`LIVE_SOURCE: must be one of ${LIVE_SOURCES.join(", ")} (got ${JSON.stringify(liveRaw)})`);
-  const solanaWsUrl = url("SOLANA_WS_URL", ["ws:", "wss:"]);
-  const yellowstoneGrpcUrl = url("YELLOWSTONE_GRPC_URL", ["http:", "https:"]);
-  const yellowstoneGrpcToken = str("YELLOWSTONE_GRPC_TOKEN");
-  if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && str("YELLOWSTONE_GRPC_URL") === undefined) {
-    problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
-  }
-  const sendRpcUrls: string[] = [];
-  for (const [i, raw] of (str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
-    if (raw === "") continue;
-    try {
-      const u = new URL(raw);
-      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
-      if (!sendRpcUrls.includes(raw)) sendRpcUrls.push(raw);
-    } catch {
-      problems.push(`SEND_RPC_URLS: entry ${i + 1} must be an http or https URL`);
-    }
-  }
-  const confirmPollMs = int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)");
-  const rebroadcastMs = int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)");
-  const livePollMs = int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)");
-  const liveAccountsMax = int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000");
-  const liveMaxStalenessMs = int("LIVE_MAX_STALENESS_MS", 2_000, 0, 600_000, "must be an integer 0–600000 (ms)");
+type LiveSettings = Pick<
+  Config,
+  | "liveSource"
+  | "solanaWsUrl"
+  | "yellowstoneGrpcUrl"
+  | "yellowstoneGrpcToken"
+  | "livePollMs"
+  | "liveAccountsMax"
+  | "liveMaxStalenessMs"
+  | "liveConnectTimeoutMs"
+>;
 
-  if (problems.length > 0) throw new ConfigError(problems);
+function liveSettings(read: EnvReader): LiveSettings {
+  const liveSource = read.oneOf("LIVE_SOURCE", LIVE_SOURCES, "auto");
+  const yellowstoneGrpcUrl = read.url("YELLOWSTONE_GRPC_URL", ["http:", "https:"]);
+  if (liveSource === "yellowstone" && yellowstoneGrpcUrl === undefined && read.str("YELLOWSTONE_GRPC_URL") === undefined) {
+    read.problems.push("YELLOWSTONE_GRPC_URL: must be set when LIVE_SOURCE is yellowstone");
+  }
   return {
-    host,
-    port,
-    solanaRpcUrl,
-    solanaRpcUrls,
-    databaseUrl,
-    dataDir,
-    lookupTables,
-    relayTipAccounts,
-    sendRpcUrls,
-    confirmPollMs,
-    rebroadcastMs,
-    localnetProgramsDir,
-    localnetAccountsDir,
-    programQuote,
-    logLevel,
-    maxBodyBytes,
-    shutdownTimeoutMs,
-    rpcTimeoutMs,
-    rpcSlowMs,
-    rpcReadinessTimeoutMs,
-    rpcBreakerHalfOpenMs,
-    rpcRetryBudgetPercent,
-    chainStateTtlMs,
     liveSource,
-    solanaWsUrl,
+    solanaWsUrl: read.url("SOLANA_WS_URL", ["ws:", "wss:"]),
     yellowstoneGrpcUrl,
-    yellowstoneGrpcToken,
-    livePollMs,
-    liveAccountsMax,
-    liveMaxStalenessMs,
-    marketsFile,
-    marketDiscoveryTtlMs,
-    intermediateTokens,
-    lookupTableAuthorities,
-    databaseTimeoutMs,
-    connectionLimits,
-    trackerIntervalMs,
-    leaderCheckMs,
-    retentionMs,
-    edge,
+    yellowstoneGrpcToken: read.str("YELLOWSTONE_GRPC_TOKEN"),
+    livePollMs: read.int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)"),
+    liveAccountsMax: read.int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000"),
+    liveMaxStalenessMs: read.int("LIVE_MAX_STALENESS_MS", 1_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    liveConnectTimeoutMs: read.int("LIVE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
   };
 }
 
@@ -302,18 +327,14 @@ export function loadConfig(env: Env = process.env): Config {
  * SOLANA_RPC_URLS (comma-separated, in order of preference) or SOLANA_RPC_URL (one); not both, so
  * that which endpoints are used is never a guess.
  */
-function rpcUrls(
-  str: (name: string) => string | undefined,
-  url: (name: string, protocols: string[]) => string | undefined,
-  problems: string[],
-): string[] {
-  const list = str("SOLANA_RPC_URLS");
+function rpcUrls(read: EnvReader): string[] {
+  const list = read.str("SOLANA_RPC_URLS");
   if (list === undefined) {
-    const one = url("SOLANA_RPC_URL", ["http:", "https:"]);
+    const one = read.url("SOLANA_RPC_URL", ["http:", "https:"]);
     return one === undefined ? [] : [one];
   }
-  if (str("SOLANA_RPC_URL") !== undefined) {
-    problems.push("SOLANA_RPC_URLS: set either SOLANA_RPC_URL (one endpoint) or SOLANA_RPC_URLS (several), not both");
+  if (read.str("SOLANA_RPC_URL") !== undefined) {
+    read.problems.push("SOLANA_RPC_URLS: set either SOLANA_RPC_URL (one endpoint) or SOLANA_RPC_URLS (several), not both");
     return [];
   }
   const out: string[] = [];
@@ -325,19 +346,10 @@ function rpcUrls(
       // Reported below.
     }
     if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:")) {
-      problems.push(`SOLANA_RPC_URLS: entry ${i + 1} must be an http: or https: URL (got ${raw === "" ? "an empty entry" : `${u?.protocol ?? "no URL"}…`})`);
+      read.problems.push(`SOLANA_RPC_URLS: entry ${i + 1} must be an http: or https: URL (got ${raw === "" ? "an empty entry" : `${u?.protocol ?? "no URL"}…`})`);
     } else if (!out.includes(raw)) out.push(raw);
   }
   return out;
-}
-
-function isPublicKey(s: string): boolean {
-  try {
-    publicKeyFromBase58(s);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A URL safe to log: user info and query string (API keys) replaced by `***`. */
@@ -353,6 +365,7 @@ export function redactUrl(raw: string): string {
     u.pathname = u.pathname.replace(/[A-Za-z0-9_-]{20,}/g, "***");
     return u.toString();
   } catch {
+    // Not a URL: no part of it is known to be safe to show.
     return "***";
   }
 }

@@ -17,6 +17,7 @@ import { startLiveChain } from "./chain/live/live-chain.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
+import type { Store } from "./store/open-store.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap-api.js";
@@ -24,7 +25,7 @@ import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
-import { createTriggerListing } from "./api/trigger/trigger-listing-service.js";
+import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
 import { ExecutionConfirmations } from "./api/trigger/execution-confirmations.js";
 import { createSwapV2Api } from "./api/swap-v2/swap-v2-api.js";
@@ -42,6 +43,8 @@ function sinceStart(): number {
  * The localnet (LiteSVM, a native binary) is imported only when it is used, so a production
  * process with SOLANA_RPC_URL never loads it.
  */
+type OpenedChain = Awaited<ReturnType<typeof openChain>>;
+
 async function openChain(
   config: Config,
   logger: Logger,
@@ -135,117 +138,14 @@ async function startService(
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
   const liveSource = liveSourceOf(config, chain.websocketUrl);
-  let live: LiveChain | undefined;
-  if (liveSource) {
-    live = await startLiveChain({
-      chain: chain.chain,
-      source: liveSource,
-      maxAccounts: config.liveAccountsMax,
-      maxStalenessMs: config.liveMaxStalenessMs,
-      onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),
-    });
-    const started = live;
-    shutdown.hook("live chain state", () => started.close());
-  }
-  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
-  const store = await openStore({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
-    onCreating: () =>
-      logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
-    onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
-    onBreakerChange: (reason) =>
-      reason === undefined
-        ? logger.info({ database }, "database: answering again; calls resume")
-        : logger.warn({ database, reason }, "database: known down; calls fail at once while a background probe looks for recovery"),
-  });
-  shutdown.hook("store", () => store.close());
-  logger.info(
-    { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
-    store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
-  );
-  const readiness: ReadinessCheck[] = [
-    {
-      name: "chain",
-      // The probe's own timeout, plus the time to judge it; a probe only runs without recent real answers.
-      timeoutMs: config.rpcReadinessTimeoutMs + 500,
-      async check() {
-        const r = await checkChainReadiness(chain.chain, config.rpcReadinessTimeoutMs, CHAIN_RECENT_ANSWER_MS);
-        if (!r.ready) throw new Error(r.detail);
-        return r.degraded === undefined ? undefined : { degraded: r.degraded };
-      },
-    },
-    { name: "database", check: () => store.ping() },
-  ];
-  if (live) {
-    const accounts = live.accounts;
-    // Degraded, not down: requests read from the RPC meanwhile.
-    readiness.push({
-      name: "live",
-      async check() {
-        const s = accounts.status();
-        return s.degraded ? { degraded: `${s.source}: ${s.detail}` } : undefined;
-      },
-    });
-  }
+  const live = liveSource ? await openLiveChain(config, chain.chain, liveSource, logger, shutdown) : undefined;
+  const { store, database } = await openLoggedStore(config, logger, shutdown);
 
-  const programQuoter = await startProgramQuoter({
-    chain: chain.chain,
-    amms: config.programQuote.amms,
-    adapters: ammAdapters,
-    cacheDir: join(config.dataDir, "programs"),
-    refreshMs: config.programQuote.refreshMs,
-    logger,
-  });
-  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
-  const swap = createSwapApi({
-    chain: chain.chain,
-    lookupTables: config.lookupTables,
-    relayTipAccounts: config.relayTipAccounts,
-    chainStateTtlMs: config.chainStateTtlMs,
-    ...(live ? { live } : {}),
-    quote: {
-      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
-      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
-      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
-      intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
-      lookupTableAuthorities: config.lookupTableAuthorities,
-      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
-      onError: (err, what) => logger.warn({ err }, what),
-    },
-  });
-  shutdown.hook("quote engine", () => swap.close());
-  await swap.start();
-  // One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once.
-  const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
-  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
-  const confirmations = new ExecutionConfirmations(
-    { chain: chain.chain, store, logger, senders },
-    { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
-  );
+  const swap = await startSwapApi(config, chain, live, logger, shutdown);
+  const confirmations = startExecutionConfirmations(config, chain.chain, store, logger, shutdown);
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
   const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
-  // Replicas on one PostgreSQL: one leader runs the background work; order changes reach all.
-  const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
-  shutdown.hook("replica coordination", () => replicas.close());
-  const listing = createTriggerListing({ chain: chain.chain, store, feed: replicas.feed });
-  // Registers its stop hook after the store's, so the tracker stops before the store closes.
-  runOrderTracker({
-    chain: chain.chain,
-    store,
-    shutdown,
-    logger,
-    intervalMs: config.trackerIntervalMs,
-    feed: replicas.publisher,
-    isActive: () => replicas.leadership.isLeader(),
-  });
-  const retention = startRetentionJob({
-    store,
-    leadership: replicas.leadership,
-    retentionMs: config.retentionMs,
-    intervalMs: Math.min(600_000, Math.max(1_000, Math.floor(config.retentionMs / 4))),
-    logger,
-  });
-  shutdown.hook("retention job", () => retention.stop());
+  const listing = startTriggerBackground(config, chain.chain, store, logger, shutdown);
 
   const server = await startServer({
     ...extra,
@@ -255,7 +155,7 @@ async function startService(
     services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
     restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
-    readiness: [...readiness, ...(extra.readiness ?? [])],
+    readiness: [...readinessChecks(config, chain.chain, store, live), ...(extra.readiness ?? [])],
   });
   // Registered after the server, so it runs before the drain: waiting Executes answer at once
   // ("recorded, resumes on restart") instead of holding up shutdown.
@@ -274,6 +174,143 @@ async function startService(
     "swapd listening",
   );
   return { config, logger, server, shutdown };
+}
+
+/** The swap and quote API over the chain (and the live state), with the program quoter when configured. */
+async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
+  const programQuoter = await startProgramQuoter({
+    chain: chain.chain,
+    amms: config.programQuote.amms,
+    adapters: ammAdapters,
+    cacheDir: join(config.dataDir, "programs"),
+    refreshMs: config.programQuote.refreshMs,
+    logger,
+  });
+  if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
+  const swap = createSwapApi({
+    chain: chain.chain,
+    lookupTables: config.lookupTables,
+    relayTipAccounts: config.relayTipAccounts,
+    chainStateTtlMs: config.chainStateTtlMs,
+    ...(live ? { live } : {}),
+    quote: {
+      ...(config.marketsFile ? { marketsFile: config.marketsFile } : {}),
+      marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
+      discovery: config.discovery,
+      maxPoolsPerPair: config.maxPoolsPerPair,
+      ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
+      // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
+      intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
+      lookupTableAuthorities: config.lookupTableAuthorities,
+      ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
+      onError: (err, what) => logger.warn({ err }, what),
+    },
+  });
+  shutdown.hook("quote engine", () => swap.close());
+  await swap.start();
+  return swap;
+}
+
+/** One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once. */
+function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
+  const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
+  return new ExecutionConfirmations(
+    { chain, store, logger, senders },
+    { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
+  );
+}
+
+async function openLiveChain(config: Config, chain: RpcSolanaChain, source: LiveSource, logger: Logger, shutdown: Shutdown): Promise<LiveChain> {
+  const live = await startLiveChain({
+    chain,
+    source,
+    maxAccounts: config.liveAccountsMax,
+    maxStalenessMs: config.liveMaxStalenessMs,
+    connectTimeoutMs: config.liveConnectTimeoutMs,
+    onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),
+  });
+  shutdown.hook("live chain state", () => live.close());
+  return live;
+}
+
+/** The store, migrated, with its start-up log lines; `database` names it for logs (credentials redacted). */
+async function openLoggedStore(config: Config, logger: Logger, shutdown: Shutdown): Promise<{ store: Store; database: string }> {
+  const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    onCreating: () =>
+      logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
+    onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),
+    onBreakerChange: (reason) =>
+      reason === undefined
+        ? logger.info({ database }, "database: answering again; calls resume")
+        : logger.warn({ database, reason }, "database: known down; calls fail at once while a background probe looks for recovery"),
+  });
+  shutdown.hook("store", () => store.close());
+  logger.info(
+    { phase: "migrations", applied: store.migrations.applied, schemaVersion: store.migrations.currentVersion, ms: sinceStart() },
+    store.migrations.applied.length > 0 ? "migrations: applied" : "migrations: schema up to date",
+  );
+  return { store, database };
+}
+
+/** What `GET /readyz` checks: the chain, the database, and the live state (degraded, not down). */
+function readinessChecks(config: Config, chain: RpcSolanaChain, store: Store, live: LiveChain | undefined): ReadinessCheck[] {
+  const readiness: ReadinessCheck[] = [
+    {
+      name: "chain",
+      // The probe's own timeout, plus the time to judge it; a probe only runs without recent real answers.
+      timeoutMs: config.rpcReadinessTimeoutMs + 500,
+      async check() {
+        const r = await checkChainReadiness(chain, config.rpcReadinessTimeoutMs, CHAIN_RECENT_ANSWER_MS);
+        if (!r.ready) throw new Error(r.detail);
+        return r.degraded === undefined ? undefined : { degraded: r.degraded };
+      },
+    },
+    { name: "database", check: () => store.ping() },
+  ];
+  if (live) {
+    const accounts = live.accounts;
+    // Degraded, not down: requests read from the RPC meanwhile.
+    readiness.push({
+      name: "live",
+      async check() {
+        const s = accounts.status();
+        return s.degraded ? { degraded: `${s.source}: ${s.detail}` } : undefined;
+      },
+    });
+  }
+  return readiness;
+}
+
+/**
+ * The trigger side's background work: replica coordination (one leader runs the jobs; order
+ * changes reach all), the order tracker and the retention job; returns the listing over the feed.
+ * Their stop hooks come after the store's, so they stop before it closes.
+ */
+function startTriggerBackground(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): TriggerListing {
+  const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
+  shutdown.hook("replica coordination", () => replicas.close());
+  const listing = createTriggerListing({ chain, store, feed: replicas.feed });
+  runOrderTracker({
+    chain,
+    store,
+    shutdown,
+    logger,
+    intervalMs: config.trackerIntervalMs,
+    feed: replicas.publisher,
+    isActive: () => replicas.leadership.isLeader(),
+  });
+  const retention = startRetentionJob({
+    store,
+    leadership: replicas.leadership,
+    retentionMs: config.retentionMs,
+    intervalMs: Math.min(600_000, Math.max(1_000, Math.floor(config.retentionMs / 4))),
+    logger,
+  });
+  shutdown.hook("retention job", () => retention.stop());
+  return listing;
 }
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Service> {

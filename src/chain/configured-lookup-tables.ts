@@ -5,12 +5,15 @@ import type { SolanaChain } from "./solana-chain.js";
 import type { AccountSource } from "./account-source.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
+import { perAccountVersion } from "../core/solana/per-account-version.js";
 
 /** How long a configured lookup table found missing is not asked for again (without live state). */
 const MISSING_LOOKUP_TABLE_RETRY_MS = 60_000;
 
-/** Tables decoded so far, by account version (the live cache hands out one object per version). */
-const decodedTables = new WeakMap<AccountData, AddressLookupTableAccount>();
+/** A table decoded once per account version (the live cache hands out one object per version). */
+const decodeTable = perAccountVersion(
+  (account: AccountData) => new AddressLookupTableAccount({ key: account.address, state: AddressLookupTableAccount.deserialize(account.data) }),
+);
 
 /**
  * The operator's lookup tables (`LOOKUP_TABLES`) as loaded from the chain.
@@ -51,12 +54,7 @@ export class ConfiguredLookupTables {
     for (const key of this.keys) {
       const account = states.get(base58Of(key))?.account ?? null;
       if (account === null || !account.owner.equals(AddressLookupTableProgram.programId)) continue;
-      let table = decodedTables.get(account);
-      if (table === undefined) {
-        table = new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(account.data) });
-        decodedTables.set(account, table);
-      }
-      tables.push(table);
+      tables.push(decodeTable(account));
     }
     return tables;
   }

@@ -1,48 +1,77 @@
 /**
- * The markets (pools) the router may use, from three sources:
+ * The markets (pools) the router may use, held by mint pair in hash maps (a pair's markets are
+ * one lookup, whatever the number of markets), from three sources:
  *
- * - discovered: per token pair, `getProgramAccounts` on every supported AMM program with the two
- *   mints as `memcmp` filters (both orders), cached per pair for `discoveryTtlMs` and then refreshed
- *   in the background while the cached list keeps answering;
  * - the operator's list (`MARKETS_FILE`, a JSON array of pool addresses, or `{"markets": [...]}`),
- *   loaded at start and again whenever the file changes;
- * - added at run time (`POST /markets`, as Jupiter's `/add-market`).
+ *   read in batches at start and again whenever the file changes;
+ * - added at run time (`POST /markets`, as Jupiter's `/add-market`);
+ * - discovered on chain for what the list lacks, with `getProgramAccounts`. The unit of discovery
+ *   is a token: one call per AMM program and mint position (the token as the pool's first, then
+ *   its second mint) finds every pool of that token, so the pair and all its legs through the
+ *   intermediate tokens are found at once. Intermediate tokens are never scanned whole (their
+ *   pools are most of a program's); a pair of two of them is looked up as a pair. Each discovery
+ *   is single-flight, remembered in a bounded LRU (found: `ttlMs`, then refreshed in the
+ *   background; nothing found: `negativeTtlMs`; failed: `failureTtlMs`, so a failing RPC is not
+ *   asked again at once), paced by a global rate limit, and each call has `timeoutMs` for one attempt.
  *
  * A listed pool is read once to learn its AMM (owner program) and mints.
  */
 import { readFile } from "node:fs/promises";
 import { watchFile, unwatchFile } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "./solana-chain.js";
 import type { AmmAdapter } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
-import { marketOfAccount, pairKey, parseMarketsFile, tradesPair } from "../core/quote/market.js";
+import { marketOfAccount, pairKey, parseMarketsFile } from "../core/quote/market.js";
 import type { Market, MarketSource } from "../core/quote/market.js";
+import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
+import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
+import type { DiscoverySettings } from "../core/quote/market-limits.js";
+import { ProgramSubscriptions } from "./program-subscriptions.js";
+import { TokenBucket } from "./token-bucket.js";
 
 export type { Market, MarketSource };
 
-export const DEFAULT_MARKET_DISCOVERY_TTL_MS = 60_000;
+export const DEFAULT_MARKET_DISCOVERY_TTL_MS = DEFAULT_DISCOVERY_SETTINGS.ttlMs;
+export { DEFAULT_DISCOVERY_SETTINGS };
+export type { DiscoverySettings };
 /** How often a MARKETS_FILE is checked for changes. */
 const MARKETS_FILE_POLL_MS = 1_000;
+/** Listed pools read per group: 10 getMultipleAccounts of 100 keys in parallel, groups one after another. */
+const RESOLVE_GROUP = 1_000;
+/** A discovery call waits at most this long for the rate limit; past it the discovery fails (remembered briefly). */
+const RATE_LIMIT_MAX_WAIT_MS = 2_000;
+/** Calls the rate limit lets through at once, in tokens' worth (a pair of two new tokens). */
+const DISCOVERY_BURST_TOKENS = 2;
 
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
   readonly adapters: readonly AmmAdapter<any>[];
   /** Whether pools of an AMM are worth looking for now (a program-quoted AMM: only while its program quoter runs). Default: all. */
   readonly discoverable?: (adapter: AmmAdapter<any>) => boolean;
-  /** 0 = no discovery (listed and added markets only). */
+  /** 0 = no discovery (listed and added markets only). Same as `discovery.ttlMs`. */
   readonly discoveryTtlMs?: number;
+  readonly discovery?: Partial<DiscoverySettings>;
+  /** Tokens never scanned whole (the route's intermediate tokens). Default: SOL, USDC, USDT. */
+  readonly hubTokens?: readonly string[];
   readonly marketsFile?: string;
+  /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
+  readonly subscriptionsUrl?: string;
   readonly now?: () => number;
   readonly onError?: (error: unknown, what: string) => void;
 }
 
-interface PairEntry {
-  markets: Market[];
-  fetchedAt: number;
-  refreshing: Promise<void> | undefined;
+/** One discovery (a token's pools, or a pair of hub tokens'), as remembered. */
+interface Discovery {
+  outcome: "found" | "none" | "failed" | "pending";
+  at: number;
+  /** Found markets by pair key. */
+  byPair: Map<string, Market[]>;
+  inFlight: Promise<void> | undefined;
 }
 
 /** Result of adding markets by address: what was added and what was refused, with why. */
@@ -51,28 +80,105 @@ export interface AddMarketsResult {
   readonly refused: { readonly address: string; readonly reason: string }[];
 }
 
+/** A set of markets indexed by address, pair and token. */
+class MarketTable {
+  readonly byAddress = new Map<string, Market>();
+  private readonly byPair = new Map<string, Map<string, Market>>();
+  private readonly byToken = new Map<string, Map<string, Market>>();
+
+  set(market: Market): void {
+    this.delete(market.addressText);
+    this.byAddress.set(market.addressText, market);
+    add(this.byPair, pairKey(market.mints[0], market.mints[1]), market);
+    add(this.byToken, market.mints[0], market);
+    add(this.byToken, market.mints[1], market);
+  }
+
+  delete(address: string): Market | undefined {
+    const market = this.byAddress.get(address);
+    if (!market) return undefined;
+    this.byAddress.delete(address);
+    remove(this.byPair, pairKey(market.mints[0], market.mints[1]), address);
+    remove(this.byToken, market.mints[0], address);
+    remove(this.byToken, market.mints[1], address);
+    return market;
+  }
+
+  pair(x: string, y: string): Iterable<Market> {
+    return this.byPair.get(pairKey(x, y))?.values() ?? [];
+  }
+
+  token(t: string): Iterable<Market> {
+    return this.byToken.get(t)?.values() ?? [];
+  }
+}
+
+function add(index: Map<string, Map<string, Market>>, key: string, market: Market): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Map()));
+  set.set(market.addressText, market);
+}
+
+function remove(index: Map<string, Map<string, Market>>, key: string, address: string): void {
+  const set = index.get(key);
+  if (set?.delete(address) && set.size === 0) index.delete(key);
+}
+
 export class MarketIndex {
   private readonly chain: SolanaChain;
   private readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
-  private readonly ttlMs: number;
+  private readonly settings: DiscoverySettings;
+  private readonly hubs: ReadonlySet<string>;
   private readonly now: () => number;
   private readonly onError: (error: unknown, what: string) => void;
-  private readonly pairs = new Map<string, PairEntry>();
-  /** Listed (file) and added markets by address. */
-  private readonly explicit = new Map<string, Market>();
+  private readonly rateLimit: TokenBucket;
+  /** Discoveries of single tokens, bounded. */
+  private readonly tokens: BoundedLruMap<string, Discovery>;
+  /** Discoveries of pairs of hub tokens (at most hubs² of them). */
+  private readonly hubPairs = new Map<string, Discovery>();
+  /** Listed (file) and added markets. */
+  private readonly explicit = new MarketTable();
+  /** Pools the program subscriptions announced (created or changed since start-up). */
+  private readonly streamed = new MarketTable();
+  private subscriptions: ProgramSubscriptions | undefined;
+  private markSubscribed: () => void = () => {};
+  private readonly subscribed = new Promise<void>((resolve) => {
+    this.markSubscribed = resolve;
+  });
   private fileMarkets = new Set<string>();
   private watching: string | undefined;
+  private discoveryCalls = 0;
 
   constructor(private readonly options: MarketIndexOptions) {
     this.chain = options.chain;
     this.adapters = new Map(options.adapters.map((a) => [base58Of(a.programId), a]));
-    this.ttlMs = options.discoveryTtlMs ?? DEFAULT_MARKET_DISCOVERY_TTL_MS;
+    this.settings = {
+      ...DEFAULT_DISCOVERY_SETTINGS,
+      ...(options.discoveryTtlMs !== undefined ? { ttlMs: options.discoveryTtlMs } : {}),
+      ...options.discovery,
+    };
+    this.hubs = new Set(options.hubTokens ?? DEFAULT_INTERMEDIATE_TOKENS);
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => {});
+    // Every scan is a group of calls (two per program searched): the burst lets two whole scans through.
+    const perToken = 2 * options.adapters.filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)]).length;
+    this.rateLimit = new TokenBucket(this.settings.maxRps, Math.max(DISCOVERY_BURST_TOKENS * perToken, this.settings.maxRps, 1), this.now);
+    this.tokens = new BoundedLruMap(this.settings.cacheEntries);
   }
 
   /** Loads `marketsFile` (if configured) and watches it; a bad file is reported, not fatal. */
   async start(): Promise<void> {
+    if (this.options.subscriptionsUrl && !this.subscriptions) {
+      const programs = [...this.adapters.values()]
+        .filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)] && this.options.discoverable?.(a) !== false)
+        .map((a) => ({ programId: a.programId, dataSize: POOL_MINT_LAYOUTS[base58Of(a.programId)]!.dataSize }));
+      this.subscriptions = new ProgramSubscriptions(this.options.subscriptionsUrl, programs, {
+        account: (address, account) => this.streamAccount(address, account),
+        connected: () => this.markSubscribed(),
+        disconnected: (reason) => this.onError(new Error(reason), "market subscriptions"),
+      });
+      this.subscriptions.start();
+    }
     const file = this.options.marketsFile;
     if (!file) return;
     await this.reloadFile();
@@ -83,8 +189,47 @@ export class MarketIndex {
   }
 
   close(): void {
+    this.subscriptions?.close();
+    this.subscriptions = undefined;
     if (this.watching) unwatchFile(this.watching);
     this.watching = undefined;
+  }
+
+  /** Resolves once every program subscription is confirmed (the first time). */
+  whenSubscribed(): Promise<void> {
+    return this.subscribed;
+  }
+
+  /**
+   * A pool account as a program subscription announced it: a new pool enters the index, a closed
+   * one (`null`) leaves it. Known pools are recognised by address before any decoding (a busy
+   * program announces every swap).
+   */
+  streamAccount(address: string, account: AccountData | null): void {
+    if (account === null) {
+      const gone = this.streamed.delete(address);
+      for (const mint of gone?.mints ?? []) {
+        const d = this.tokens.peek(mint);
+        if (!d || !gone) continue;
+        const key = pairKey(gone.mints[0], gone.mints[1]);
+        const list = d.byPair.get(key)?.filter((m) => m.addressText !== address);
+        if (list) d.byPair.set(key, list);
+      }
+      return;
+    }
+    if (this.streamed.byAddress.has(address)) return;
+    const market = marketOfAccount(this.adapters, account, "discovered");
+    if (typeof market !== "string") this.streamed.set(market);
+  }
+
+  /** Discoveries remembered (tokens in the bounded cache, and hub pairs). */
+  get discoveryEntries(): number {
+    return this.tokens.size + this.hubPairs.size;
+  }
+
+  /** getProgramAccounts sent by discovery so far. */
+  get discoveryCallCount(): number {
+    return this.discoveryCalls;
   }
 
   /** Reads MARKETS_FILE again: its markets replace the previous file's. */
@@ -93,10 +238,10 @@ export class MarketIndex {
     if (!file) return { added: [], refused: [] };
     const result = await this.resolve(parseMarketsFile(file, await readFile(file, "utf8")), "file");
     for (const address of this.fileMarkets) {
-      if (this.explicit.get(address)?.source === "file") this.explicit.delete(address);
+      if (this.explicit.byAddress.get(address)?.source === "file") this.explicit.delete(address);
     }
     this.fileMarkets = new Set(result.added.map((m) => m.addressText));
-    for (const market of result.added) this.explicit.set(market.addressText, market);
+    for (const market of result.added) this.explicit.set(market);
     for (const r of result.refused) this.onError(new Error(`${r.address}: ${r.reason}`), `loading ${file}`);
     return result;
   }
@@ -104,76 +249,159 @@ export class MarketIndex {
   /** Adds pools by address (POST /markets); each is read to learn its AMM and mints. */
   async add(addresses: readonly string[]): Promise<AddMarketsResult> {
     const result = await this.resolve(addresses, "added");
-    for (const market of result.added) if (!this.explicit.has(market.addressText)) this.explicit.set(market.addressText, market);
+    for (const market of result.added) if (!this.explicit.byAddress.has(market.addressText)) this.explicit.set(market);
     return result;
   }
 
   /** Every market known so far (listed, added and discovered). */
   known(): Market[] {
+    const all = new Map<string, Market>(this.explicit.byAddress);
+    for (const m of this.streamed.byAddress.values()) all.set(m.addressText, m);
+    const collect = (d: Discovery) => {
+      for (const list of d.byPair.values()) for (const m of list) if (!all.has(m.addressText)) all.set(m.addressText, m);
+    };
+    for (const key of this.tokens.keys()) collect(this.tokens.peek(key)!);
+    for (const d of this.hubPairs.values()) collect(d);
+    return [...all.values()];
+  }
+
+  /** The known markets that trade any of `tokens` (listed, added, and discovered so far). */
+  knownWith(tokens: readonly string[]): Market[] {
     const all = new Map<string, Market>();
-    for (const entry of this.pairs.values()) for (const m of entry.markets) all.set(m.addressText, m);
-    for (const m of this.explicit.values()) all.set(m.addressText, m);
+    for (const t of tokens) {
+      for (const m of this.explicit.token(t)) all.set(m.addressText, m);
+      for (const m of this.streamed.token(t)) all.set(m.addressText, m);
+      const d = this.tokens.peek(t);
+      if (d) for (const list of d.byPair.values()) for (const m of list) all.set(m.addressText, m);
+    }
+    for (const d of this.hubPairs.values()) {
+      for (const list of d.byPair.values()) for (const m of list) if (tokens.some((t) => m.mints.includes(t))) all.set(m.addressText, m);
+    }
     return [...all.values()];
   }
 
   /** Markets trading the pair x/y: listed and added ones plus the pair's discovered ones. */
   async forPair(x: string, y: string): Promise<Market[]> {
+    const listed = [...this.explicit.pair(x, y), ...this.streamed.pair(x, y)];
+    if (this.settings.ttlMs <= 0) return listed;
+    const discovery = await this.discoveryFor(x, y);
+    const found = discovery?.byPair.get(pairKey(x, y));
+    if (!found || found.length === 0) return listed;
+    if (listed.length === 0) return found;
     const out = new Map<string, Market>();
-    if (this.ttlMs > 0) for (const m of await this.discovered(x, y)) out.set(m.addressText, m);
-    for (const m of this.explicit.values()) {
-      if (tradesPair(m, x, y)) out.set(m.addressText, m);
-    }
+    for (const m of found) out.set(m.addressText, m);
+    for (const m of listed) out.set(m.addressText, m);
     return [...out.values()];
   }
 
-  private async discovered(x: string, y: string): Promise<Market[]> {
-    const key = pairKey(x, y);
-    let entry = this.pairs.get(key);
-    if (!entry) {
-      const markets = await this.discover(x, y);
-      entry = { markets, fetchedAt: this.now(), refreshing: undefined };
-      this.pairs.set(key, entry);
-    } else if (this.now() - entry.fetchedAt >= this.ttlMs && !entry.refreshing) {
-      const stale = entry;
-      stale.refreshing = this.discover(x, y)
-        .then((markets) => {
-          stale.markets = markets;
-          stale.fetchedAt = this.now();
-        })
-        .catch((error: unknown) => this.onError(error, `refreshing markets ${x}/${y}`))
-        .finally(() => {
-          stale.refreshing = undefined;
-        });
+  /**
+   * The discovery that covers x/y, looked up when needed: a token's (either side's, if one is
+   * remembered; else the first that is not a hub), or the pair's when both are hubs.
+   */
+  private async discoveryFor(x: string, y: string): Promise<Discovery | undefined> {
+    if (this.hubs.has(x) && this.hubs.has(y)) {
+      const key = pairKey(x, y);
+      let d = this.hubPairs.get(key);
+      if (!d) this.hubPairs.set(key, (d = newDiscovery()));
+      await this.settle(d, () => this.scan([x, y]), `pair ${x}/${y}`);
+      return d;
     }
-    return entry.markets;
+    for (const t of [x, y]) {
+      const d = this.tokens.get(t);
+      if (d && this.usable(d)) {
+        await this.settle(d, () => this.scan([t]), `token ${t}`);
+        return d;
+      }
+    }
+    const t = this.hubs.has(x) ? y : x;
+    let d = this.tokens.get(t);
+    if (!d) this.tokens.set(t, (d = newDiscovery()));
+    await this.settle(d, () => this.scan([t]), `token ${t}`);
+    return d;
   }
 
-  /** One getProgramAccounts per program and mint order, all at once. */
-  private async discover(x: string, y: string): Promise<Market[]> {
-    const queries: Promise<AccountData[]>[] = [];
+  /** Whether the discovery's answer still stands (a found one stands while it is refreshed). */
+  private usable(d: Discovery): boolean {
+    if (d.outcome === "found") return true;
+    if (d.outcome === "pending") return d.inFlight !== undefined;
+    const ttl = d.outcome === "none" ? this.settings.negativeTtlMs : this.settings.failureTtlMs;
+    return this.now() - d.at < ttl;
+  }
+
+  /**
+   * Brings `d` up to date: joins a lookup in flight, starts one when the last answer lapsed (a
+   * found answer lapsed is refreshed in the background and keeps answering meanwhile).
+   */
+  private async settle(d: Discovery, lookup: () => Promise<Market[]>, what: string): Promise<void> {
+    if (d.inFlight) {
+      if (d.outcome !== "found") await d.inFlight;
+      return;
+    }
+    const age = this.now() - d.at;
+    const lapsed =
+      d.outcome === "pending" ||
+      (d.outcome === "found" && age >= this.settings.ttlMs) ||
+      (d.outcome === "none" && age >= this.settings.negativeTtlMs) ||
+      (d.outcome === "failed" && age >= this.settings.failureTtlMs);
+    if (!lapsed) return;
+    const background = d.outcome === "found";
+    d.inFlight = lookup()
+      .then((markets) => {
+        d.byPair = byPairOf(markets);
+        d.outcome = markets.length > 0 ? "found" : "none";
+      })
+      .catch((error: unknown) => {
+        // Reported, and remembered for failureTtlMs: the quote answers with what is known meanwhile.
+        this.onError(error, `discovering markets of ${what}`);
+        if (d.outcome !== "found") d.outcome = "failed";
+      })
+      .finally(() => {
+        d.at = this.now();
+        d.inFlight = undefined;
+      });
+    if (!background) await d.inFlight;
+  }
+
+  /**
+   * One getProgramAccounts per program and mint position: every pool of the token (one mint), or
+   * of the pair (two mints, both orders).
+   */
+  private async scan(mints: readonly [string] | readonly [string, string]): Promise<Market[]> {
+    const calls: (() => Promise<AccountData[]>)[] = [];
     for (const adapter of this.adapters.values()) {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
       if (!layout || this.options.discoverable?.(adapter) === false) continue;
-      for (const [first, second] of [
-        [x, y],
-        [y, x],
-      ] as const) {
-        queries.push(
-          this.chain.getProgramAccounts(adapter.programId, [
-            { dataSize: layout.dataSize },
-            { memcmp: { offset: layout.mintOffsets[0], bytes: first } },
-            { memcmp: { offset: layout.mintOffsets[1], bytes: second } },
-          ]),
-        );
+      const [first, second] = layout.mintOffsets;
+      const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
+      const filterSets =
+        mints.length === 1
+          ? [[memcmp(first, mints[0])], [memcmp(second, mints[0])]]
+          : [
+              [memcmp(first, mints[0]), memcmp(second, mints[1])],
+              [memcmp(first, mints[1]), memcmp(second, mints[0])],
+            ];
+      for (const filters of filterSets) {
+        calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
       }
     }
-    const found = (await Promise.all(queries)).flat();
+    const found = (await this.paced(calls)).flat();
     const markets: Market[] = [];
     for (const account of found) {
       const market = marketOfAccount(this.adapters, account, "discovered");
       if (typeof market !== "string") markets.push(market);
     }
     return markets;
+  }
+
+  /** Calls through the global rate limit, as one group: each waits its turn, or all fail when the last would wait too long. */
+  private async paced<T>(calls: readonly (() => Promise<T>)[]): Promise<T[]> {
+    const waits = this.rateLimit.reserve(calls.length, RATE_LIMIT_MAX_WAIT_MS);
+    if (waits === undefined) throw new Error(`discovery rate limit (DISCOVERY_MAX_RPS=${this.settings.maxRps}) reached`);
+    this.discoveryCalls += calls.length;
+    return Promise.all(calls.map(async (call, i) => {
+      if (waits[i]! > 0) await sleep(waits[i]!);
+      return call();
+    }));
   }
 
   private async resolve(addresses: readonly string[], source: MarketSource): Promise<AddMarketsResult> {
@@ -187,18 +415,37 @@ export class MarketIndex {
         refused.push({ address: String(address).slice(0, 64), reason: "not a base58 public key (32 bytes)" });
       }
     }
-    const accounts = keys.length === 0 ? [] : await this.chain.getMultipleAccounts(keys);
     const added: Market[] = [];
-    keys.forEach((key, i) => {
-      const account = accounts[i];
-      if (!account) {
-        refused.push({ address: base58Of(key), reason: "no such account on chain" });
-        return;
-      }
-      const market = marketOfAccount(this.adapters, account, source);
-      if (typeof market === "string") refused.push({ address: base58Of(key), reason: market });
-      else added.push(market);
-    });
+    for (let i = 0; i < keys.length; i += RESOLVE_GROUP) {
+      const group = keys.slice(i, i + RESOLVE_GROUP);
+      const accounts = await this.chain.getMultipleAccounts(group);
+      group.forEach((key, j) => {
+        const account = accounts[j];
+        if (!account) {
+          refused.push({ address: base58Of(key), reason: "no such account on chain" });
+          return;
+        }
+        const market = marketOfAccount(this.adapters, account, source);
+        if (typeof market === "string") refused.push({ address: base58Of(key), reason: market });
+        else added.push(market);
+      });
+    }
     return { added, refused };
   }
+}
+
+function newDiscovery(): Discovery {
+  return { outcome: "pending", at: 0, byPair: new Map(), inFlight: undefined };
+}
+
+function byPairOf(markets: readonly Market[]): Map<string, Market[]> {
+  const out = new Map<string, Market[]>();
+  for (const m of markets) {
+    const key = pairKey(m.mints[0], m.mints[1]);
+    // Each pool comes once: a token scan's two calls and a pair scan's two orders do not overlap.
+    const list = out.get(key);
+    if (list) list.push(m);
+    else out.set(key, [m]);
+  }
+  return out;
 }

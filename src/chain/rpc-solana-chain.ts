@@ -35,7 +35,7 @@ import type {
   SimulationResult,
   SolanaChain,
 } from "./solana-chain.js";
-import { base58Of } from "../core/solana/base58-strings.js";
+import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 
 /** The RPC's limits per call. */
 const MAX_ACCOUNTS_PER_CALL = 100;
@@ -337,17 +337,35 @@ export class RpcSolanaChain implements SolanaChain {
     return parts.flat();
   }
 
-  async getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[]): Promise<AccountData[]> {
-    const list = await this.viaConnection("getProgramAccounts", () =>
-      this.connection.getProgramAccounts(programId, { filters: [...filters], encoding: "base64", commitment: this.commitment }),
-    );
-    return list.map(({ pubkey, account }) => ({
-      address: pubkey,
-      owner: account.owner,
-      lamports: BigInt(account.lamports),
-      data: new Uint8Array(account.data),
-      executable: account.executable,
-    }));
+  async getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options: { readonly timeoutMs?: number } = {}): Promise<AccountData[]> {
+    if (options.timeoutMs === undefined) {
+      const list = await this.viaConnection("getProgramAccounts", () =>
+        this.connection.getProgramAccounts(programId, { filters: [...filters], encoding: "base64", commitment: this.commitment }),
+      );
+      return list.map(({ pubkey, account }) => ({
+        address: pubkey,
+        owner: account.owner,
+        lamports: BigInt(account.lamports),
+        data: new Uint8Array(account.data),
+        executable: account.executable,
+      }));
+    }
+    // One attempt with the whole budget: a slow scan retried would cost the provider (and the quota) again.
+    const timeoutMs = options.timeoutMs;
+    const answer = await this.transport.call("getProgramAccounts", [base58Of(programId), { filters: [...filters], encoding: "base64", commitment: this.commitment }], {
+      retry: false,
+      timeoutMs,
+      attemptTimeoutMs: timeoutMs,
+    });
+    return this.parse("getProgramAccounts", () => {
+      if (!Array.isArray(answer)) throw new TypeError("expected an array of accounts");
+      return answer.map((item: { pubkey?: unknown; account?: unknown }) => {
+        if (typeof item?.pubkey !== "string") throw new TypeError("an entry without a pubkey");
+        const account = accountFromJson(publicKeyFromBase58(item.pubkey), item.account);
+        if (!account) throw new TypeError(`entry ${item.pubkey} without an account`);
+        return account;
+      });
+    });
   }
 
   getSignaturesForAddress(address: PublicKey, options: SignaturesForAddressOptions = {}): Promise<ConfirmedSignatureInfo[]> {

@@ -48,6 +48,8 @@ export interface RequestOptions {
   readonly retry: boolean;
   /** Overrides the call budget (e.g. a short one for readiness probes). */
   readonly timeoutMs?: number;
+  /** Overrides the budget of one attempt (e.g. a long one for a getProgramAccounts scan). */
+  readonly attemptTimeoutMs?: number;
 }
 
 /** Round trips (HTTP requests, retries included) and JSON-RPC calls sent by one transport. */
@@ -183,7 +185,7 @@ export class RpcTransport {
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      const sent = await this.attemptOnBestEndpoint(text, label, methods, Math.min(this.attemptTimeoutMs, remaining), failedOn);
+      const sent = await this.attemptOnBestEndpoint(text, label, methods, Math.min(options.attemptTimeoutMs ?? this.attemptTimeoutMs, remaining), failedOn);
       if (sent === undefined) {
         reason = attempts === 0 ? `circuit open for every endpoint (${this.lastFailures()})` : `${reason}; then every endpoint's circuit open`;
         break;
@@ -277,6 +279,7 @@ function judge(outcome: HttpOutcome, timeoutMs: number): AttemptResult {
   try {
     return { ok: true, text, json: JSON.parse(text) as unknown };
   } catch {
+    // A 2xx that is not JSON (a proxy's page, a cut-off body): the parse error says no more than this reason.
     return { ok: false, retryable: true, reason: `malformed JSON (${text.slice(0, 40)})`, metricReason: "malformed_json" };
   }
 }

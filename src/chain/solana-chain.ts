@@ -106,7 +106,11 @@ export interface SolanaChain {
   /** Sends a signed wire transaction once (never retried); returns its signature. */
   sendTransaction(wire: Uint8Array, options?: { skipPreflight?: boolean }): Promise<string>;
   getSignatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]>;
-  getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[]): Promise<AccountData[]>;
+  /**
+   * `timeoutMs` gives the call a budget of its own, spent on one attempt (no retry): a provider's
+   * getProgramAccounts can take many seconds, and retrying a slow scan multiplies its cost.
+   */
+  getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options?: { readonly timeoutMs?: number }): Promise<AccountData[]>;
   getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions): Promise<ConfirmedSignatureInfo[]>;
   /** With inner instructions and logs; v0 transactions included. */
   getTransaction(signature: string): Promise<VersionedTransactionResponse | null>;

@@ -1,4 +1,4 @@
-/** Running a wire transaction on LiteSVM, and what it produced in the RPC's JSON shapes. */
+/** Running a wire transaction on LiteSVM, and what it produced (the shapes: transaction-outcome.ts). */
 import { getTransactionDecoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
@@ -7,27 +7,8 @@ import type { LiteSVM, TransactionMetadata } from "litesvm";
 import { transactionErrorJson } from "./transaction-error.js";
 import type { TransactionErrorJson } from "./transaction-error.js";
 import { TransactionRejectedError } from "./transaction-rejected-error.js";
-
-export interface InnerInstructionJson {
-  readonly programIdIndex: number;
-  readonly accounts: number[];
-  readonly data: string;
-  readonly stackHeight: number;
-}
-
-/** What executing or simulating a transaction produced. */
-export interface ExecutionOutcome {
-  readonly err: TransactionErrorJson | null;
-  readonly logs: string[];
-  readonly unitsConsumed: number;
-  readonly innerInstructions: { index: number; instructions: InnerInstructionJson[] }[];
-  readonly returnData: { programId: string; data: [string, "base64"] } | null;
-}
-
-/** The outcome of a transaction refused before it ran (no logs, no units). */
-export function outcomeWithoutExecution(err: TransactionErrorJson): ExecutionOutcome {
-  return { err, logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null };
-}
+import { outcomeWithoutExecution } from "./transaction-outcome.js";
+import type { ExecutionOutcome } from "./transaction-outcome.js";
 
 function outcomeOf(meta: TransactionMetadata, err: TransactionErrorJson | null): ExecutionOutcome {
   const innerInstructions = meta

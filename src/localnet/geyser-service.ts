@@ -89,54 +89,20 @@ export function createGeyserService(chain: LocalChain): GeyserService {
     if (down) throw new ConnectError("geyser stream unavailable", Code.Unavailable);
     const queue = new UpdateQueue();
     open.add(queue);
-    let filters: Filters = { accounts: new Map(), slots: [] };
+    const filters: { current: Filters } = { current: { accounts: new Map(), slots: [] } };
     const stopAccounts = chain.onAccountsWritten((keys, slot) => {
       for (const key of keys) {
-        const address = key.toBase58();
-        const account = chain.getAccount(key);
-        const owner = (account?.owner ?? SYSTEM_PROGRAM).toBase58();
-        const names = [...filters.accounts].filter(([, f]) => f.pubkeys.has(address) || f.owners.has(owner)).map(([n]) => n);
-        if (names.length === 0) continue;
-        queue.push(
-          create(SubscribeUpdateSchema, {
-            filters: names,
-            updateOneof: {
-              case: "account",
-              value: {
-                slot: BigInt(slot),
-                isStartup: false,
-                account: {
-                  pubkey: key.toBytes(),
-                  lamports: account?.lamports ?? 0n,
-                  owner: (account?.owner ?? SYSTEM_PROGRAM).toBytes(),
-                  executable: account?.executable ?? false,
-                  rentEpoch: 18446744073709551615n,
-                  data: account?.data ?? new Uint8Array(0),
-                  writeVersion: BigInt(slot),
-                },
-              },
-            },
-          }),
-        );
+        const update = accountUpdate(chain, key, slot, filters.current);
+        if (update) queue.push(update);
       }
     });
     const stopSlots = chain.onTransaction(() => {
-      if (filters.slots.length === 0) return;
+      if (filters.current.slots.length === 0) return;
       const slot = BigInt(chain.slot);
-      queue.push(create(SubscribeUpdateSchema, { filters: filters.slots, updateOneof: { case: "slot", value: { slot, parent: slot - 1n, status: SlotStatus.SLOT_CONFIRMED } } }));
+      queue.push(create(SubscribeUpdateSchema, { filters: filters.current.slots, updateOneof: { case: "slot", value: { slot, parent: slot - 1n, status: SlotStatus.SLOT_CONFIRMED } } }));
     });
     // Requests are read alongside the updates being sent.
-    void (async () => {
-      try {
-        for await (const request of requests) {
-          filters = filtersOf(request);
-          if (request.ping) queue.push(create(SubscribeUpdateSchema, { updateOneof: { case: "pong", value: { id: request.ping.id } } }));
-        }
-        queue.end();
-      } catch (error) {
-        queue.end(error instanceof ConnectError ? error : new ConnectError(String(error), Code.InvalidArgument));
-      }
-    })();
+    void readRequests(requests, queue, (next) => (filters.current = next));
     try {
       // A ping first, as Geyser servers ping their streams: it sends the response headers now,
       // which clients (tonic) wait for before they write their first request.
@@ -149,8 +115,59 @@ export function createGeyserService(chain: LocalChain): GeyserService {
     }
   }
 
-  const impl: ServiceImpl<typeof Geyser> = {
-    subscribe,
+  return {
+    impl: { ...unaryMethods(chain), subscribe },
+    setDown(value) {
+      down = value;
+      if (value) for (const queue of open) queue.end(new ConnectError("geyser stream unavailable", Code.Unavailable));
+    },
+  };
+}
+
+/** The update for a written account, named by the filters it matches; undefined when none does. */
+function accountUpdate(chain: LocalChain, key: PublicKey, slot: number, filters: Filters): SubscribeUpdate | undefined {
+  const address = key.toBase58();
+  const account = chain.getAccount(key);
+  const owner = (account?.owner ?? SYSTEM_PROGRAM).toBase58();
+  const names = [...filters.accounts].filter(([, f]) => f.pubkeys.has(address) || f.owners.has(owner)).map(([n]) => n);
+  if (names.length === 0) return undefined;
+  return create(SubscribeUpdateSchema, {
+    filters: names,
+    updateOneof: {
+      case: "account",
+      value: {
+        slot: BigInt(slot),
+        isStartup: false,
+        account: {
+          pubkey: key.toBytes(),
+          lamports: account?.lamports ?? 0n,
+          owner: (account?.owner ?? SYSTEM_PROGRAM).toBytes(),
+          executable: account?.executable ?? false,
+          rentEpoch: 18446744073709551615n,
+          data: account?.data ?? new Uint8Array(0),
+          writeVersion: BigInt(slot),
+        },
+      },
+    },
+  });
+}
+
+/** Each request replaces the stream's filters and may ping; the stream ends with the requests. */
+async function readRequests(requests: AsyncIterable<SubscribeRequest>, queue: UpdateQueue, setFilters: (filters: Filters) => void): Promise<void> {
+  try {
+    for await (const request of requests) {
+      setFilters(filtersOf(request));
+      if (request.ping) queue.push(create(SubscribeUpdateSchema, { updateOneof: { case: "pong", value: { id: request.ping.id } } }));
+    }
+    queue.end();
+  } catch (error) {
+    queue.end(error instanceof ConnectError ? error : new ConnectError(String(error), Code.InvalidArgument));
+  }
+}
+
+/** Every method but Subscribe. */
+function unaryMethods(chain: LocalChain): Omit<ServiceImpl<typeof Geyser>, "subscribe"> {
+  return {
     async *subscribeDeshred() {
       throw new ConnectError("SubscribeDeshred is not served by the embedded chain", Code.Unimplemented);
     },
@@ -168,13 +185,5 @@ export function createGeyserService(chain: LocalChain): GeyserService {
     getSlot: () => create(GetSlotResponseSchema, { slot: BigInt(chain.slot) }),
     isBlockhashValid: (req) => create(IsBlockhashValidResponseSchema, { slot: BigInt(chain.slot), valid: chain.isBlockhashValid(req.blockhash) }),
     getVersion: () => create(GetVersionResponseSchema, { version: JSON.stringify({ "solana-core": "swapd-localnet" }) }),
-  };
-
-  return {
-    impl,
-    setDown(value) {
-      down = value;
-      if (value) for (const queue of open) queue.end(new ConnectError("geyser stream unavailable", Code.Unavailable));
-    },
   };
 }

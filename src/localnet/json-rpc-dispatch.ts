@@ -51,6 +51,7 @@ export function dispatchBody(
   try {
     parsed = JSON.parse(body);
   } catch {
+    // JSON-RPC's answer to a body that is not JSON; the parser's detail is not part of it.
     return errorResponse(null, new JsonRpcError(RpcErrorCode.parseError, "Parse error"));
   }
   if (Array.isArray(parsed)) {

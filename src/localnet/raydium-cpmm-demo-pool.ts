@@ -57,35 +57,71 @@ export interface DemoRaydiumCpmmPool {
 const OBSERVATION_STATE_SIZE = 8 + 1 + 2 + 32 + 100 * 40 + 32;
 const OBSERVATION_POOL_ID_OFFSET = 8 + 1 + 2;
 
-/** A Raydium CPMM pool in Raydium's own account layouts, at the addresses Raydium's program derives. */
-export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRaydiumCpmmPool {
+/** The pool's addresses as Raydium's program derives them, with the bumps it signs with. */
+function cpmmAddresses(params: DemoRaydiumCpmmPoolParams) {
   const programId = RAYDIUM_CPMM_PROGRAM_ID;
-  const tokenProgramA = params.tokenProgramA ?? TOKEN_PROGRAM_ID;
-  const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
-  const lamports = params.lamports ?? 10_000_000n;
   // The program signs vault transfers with the stored bumps, so they must be the real ones.
   const [config, configBump] = findRaydiumCpmmConfigPda(params.configIndex ?? 0, programId);
   const [authority, authorityBump] = findRaydiumCpmmAuthorityPda(programId);
   const pool = findRaydiumCpmmPoolAddress(config, params.mintA, params.mintB, programId);
-  const vaultA = findRaydiumCpmmVaultAddress(pool, params.mintA, programId);
-  const vaultB = findRaydiumCpmmVaultAddress(pool, params.mintB, programId);
-  const observation = findRaydiumCpmmObservationAddress(pool, programId);
-  const lpMint = findRaydiumCpmmLpMintAddress(pool, programId);
-  const zero = PublicKey.default;
+  return {
+    programId,
+    config,
+    configBump,
+    authority,
+    authorityBump,
+    pool,
+    vaultA: findRaydiumCpmmVaultAddress(pool, params.mintA, programId),
+    vaultB: findRaydiumCpmmVaultAddress(pool, params.mintB, programId),
+    observation: findRaydiumCpmmObservationAddress(pool, programId),
+    lpMint: findRaydiumCpmmLpMintAddress(pool, programId),
+  };
+}
+type CpmmAddresses = ReturnType<typeof cpmmAddresses>;
 
-  const poolData = getRaydiumCpmmPoolCodec().encode({
+/** A Raydium CPMM pool in Raydium's own account layouts, at the addresses Raydium's program derives. */
+export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRaydiumCpmmPool {
+  const at = cpmmAddresses(params);
+  const tokenProgramA = params.tokenProgramA ?? TOKEN_PROGRAM_ID;
+  const tokenProgramB = params.tokenProgramB ?? TOKEN_PROGRAM_ID;
+  const lamports = params.lamports ?? 10_000_000n;
+  const observationData = new Uint8Array(OBSERVATION_STATE_SIZE);
+  observationData.set(RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR, 0);
+  observationData.set(at.pool.toBytes(), OBSERVATION_POOL_ID_OFFSET);
+
+  const account = (address: PublicKey, owner: PublicKey, data: Uint8Array): AccountData => ({
+    address,
+    owner,
+    lamports,
+    data,
+    executable: false,
+  });
+  return {
+    pool: account(at.pool, at.programId, poolStateData(params, at, tokenProgramA, tokenProgramB)),
+    config: account(at.config, at.programId, ammConfigData(params, at)),
+    vaultA: vaultAccount(at.vaultA, tokenProgramA, params.mintA, at.authority, params.reserveA, lamports),
+    vaultB: vaultAccount(at.vaultB, tokenProgramB, params.mintB, at.authority, params.reserveB, lamports),
+    observation: account(at.observation, at.programId, observationData),
+    lpMint: account(at.lpMint, TOKEN_PROGRAM_ID, mintData(at.authority, 9)),
+    authority: at.authority,
+  };
+}
+
+/** `PoolState`, encoded by Raydium's codec. */
+function poolStateData(params: DemoRaydiumCpmmPoolParams, at: CpmmAddresses, tokenProgramA: PublicKey, tokenProgramB: PublicKey): Uint8Array {
+  const data = getRaydiumCpmmPoolCodec().encode({
     discriminator: RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
-    configId: config,
-    poolCreator: params.creator ?? zero,
-    vaultA,
-    vaultB,
-    mintLp: lpMint,
+    configId: at.config,
+    poolCreator: params.creator ?? PublicKey.default,
+    vaultA: at.vaultA,
+    vaultB: at.vaultB,
+    mintLp: at.lpMint,
     mintA: params.mintA,
     mintB: params.mintB,
     mintProgramA: tokenProgramA,
     mintProgramB: tokenProgramB,
-    observationId: observation,
-    bump: authorityBump, // PoolState.auth_bump
+    observationId: at.observation,
+    bump: at.authorityBump, // PoolState.auth_bump
     status: 0,
     lpDecimals: 9,
     mintDecimalA: params.decimalsA,
@@ -104,41 +140,27 @@ export function demoRaydiumCpmmPool(params: DemoRaydiumCpmmPoolParams): DemoRayd
     creatorFeesMintB: 0n,
     padding: new Array<bigint>(28).fill(0n),
   });
-  const configData = getRaydiumCpmmConfigCodec().encode({
+  return new Uint8Array(data);
+}
+
+/** `AmmConfig`, encoded by Raydium's codec. */
+function ammConfigData(params: DemoRaydiumCpmmPoolParams, at: CpmmAddresses): Uint8Array {
+  const data = getRaydiumCpmmConfigCodec().encode({
     discriminator: RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR,
-    bump: configBump,
+    bump: at.configBump,
     disableCreatePool: false,
     index: params.configIndex ?? 0,
     tradeFeeRate: params.tradeFeeRate ?? 2500n,
     protocolFeeRate: 120_000n,
     fundFeeRate: 40_000n,
     createPoolFee: 0n,
-    protocolOwner: zero,
-    fundOwner: zero,
+    protocolOwner: PublicKey.default,
+    fundOwner: PublicKey.default,
     creatorFeeRate: 0n,
     creatorFeeShareRate: 0n,
     padding: new Array<bigint>(14).fill(0n),
   });
-  const observationData = new Uint8Array(OBSERVATION_STATE_SIZE);
-  observationData.set(RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR, 0);
-  observationData.set(pool.toBytes(), OBSERVATION_POOL_ID_OFFSET);
-
-  const account = (address: PublicKey, owner: PublicKey, data: Uint8Array): AccountData => ({
-    address,
-    owner,
-    lamports,
-    data,
-    executable: false,
-  });
-  return {
-    pool: account(pool, programId, new Uint8Array(poolData)),
-    config: account(config, programId, new Uint8Array(configData)),
-    vaultA: vaultAccount(vaultA, tokenProgramA, params.mintA, authority, params.reserveA, lamports),
-    vaultB: vaultAccount(vaultB, tokenProgramB, params.mintB, authority, params.reserveB, lamports),
-    observation: account(observation, programId, observationData),
-    lpMint: account(lpMint, TOKEN_PROGRAM_ID, mintData(authority, 9)),
-    authority,
-  };
+  return new Uint8Array(data);
 }
 
 /**

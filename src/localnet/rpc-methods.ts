@@ -64,11 +64,23 @@ function signatureStatus(record: TransactionRecord) {
   };
 }
 
+/** A result with the RPC's `{ context: { slot, apiVersion }, value }` wrapper. */
+type WithContext = (value: unknown) => { context: { slot: number; apiVersion: string }; value: unknown };
+
 /** The JSON-RPC methods of the embedded chain, by name, with Solana's request and response shapes. */
 export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
-  const context = () => ({ slot: chain.slot, apiVersion: "2.2.0" });
-  const withContext = (value: unknown) => ({ context: context(), value });
+  const withContext: WithContext = (value) => ({ context: { slot: chain.slot, apiVersion: "2.2.0" }, value });
+  return {
+    ...clusterMethods(chain, withContext),
+    ...accountMethods(chain, withContext),
+    ...transactionMethods(chain, withContext),
+    ...historyMethods(chain, withContext),
+    ...feeMethods(chain),
+  };
+}
 
+/** Health, version, slots, blockhashes, rent and message fees. */
+function clusterMethods(chain: LocalChain, withContext: WithContext): Record<string, RpcMethod> {
   return {
     getHealth: () => "ok",
     getVersion: () => ({ "solana-core": "2.2.0", "feature-set": 0 }),
@@ -99,6 +111,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       const fee = messageFee(message.staticAccountKeys, message.compiledInstructions, message.header.numRequiredSignatures);
       return withContext(fee.fee);
     },
+  };
+}
+
+/** Account, balance, token and program-account reads. */
+function accountMethods(chain: LocalChain, withContext: WithContext): Record<string, RpcMethod> {
+  return {
     getBalance: (params) =>
       withContext(Number(chain.getAccount(publicKeyParam(params[0], "pubkey"))?.lamports ?? 0n)),
     getAccountInfo: (params) => {
@@ -139,6 +157,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         .map((a) => ({ pubkey: a.address.toBase58(), account: encodeAccount(a, config) }));
       return config.withContext === true ? withContext(list) : list;
     },
+  };
+}
+
+/** Airdrop, send and simulate. */
+function transactionMethods(chain: LocalChain, withContext: WithContext): Record<string, RpcMethod> {
+  return {
     requestAirdrop: (params) => {
       const to = publicKeyParam(params[0], "pubkey");
       const lamports = integerParam(params[1], "lamports");
@@ -168,6 +192,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
         ...(result.replacementBlockhash ? { replacementBlockhash: result.replacementBlockhash } : {}),
       });
     },
+  };
+}
+
+/** Signature statuses, an address's signatures, and transactions. */
+function historyMethods(chain: LocalChain, withContext: WithContext): Record<string, RpcMethod> {
+  return {
     getSignatureStatuses: (params) => {
       const sigs = arrayParam(params[0], "signatures");
       if (sigs.length > MAX_SIGNATURE_STATUSES) {
@@ -219,6 +249,12 @@ export function createRpcMethods(chain: LocalChain): Record<string, RpcMethod> {
       }
       return transactionJson(record, encoding);
     },
+  };
+}
+
+/** Recent prioritization fees. */
+function feeMethods(chain: LocalChain): Record<string, RpcMethod> {
+  return {
     getRecentPrioritizationFees: (params) => {
       const keys = params[0] === undefined ? [] : arrayParam(params[0], "accounts");
       if (keys.length > MAX_PRIORITIZATION_FEE_ACCOUNTS) {

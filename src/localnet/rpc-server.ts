@@ -8,6 +8,7 @@ import { createGeyserService } from "./geyser-service.js";
 import { dispatchBody } from "./json-rpc-dispatch.js";
 import type { LocalChain } from "./local-chain.js";
 import { createRpcMethods } from "./rpc-methods.js";
+import type { RpcMethod } from "./rpc-methods.js";
 import { SignatureSubscriptions } from "./signature-subscriptions.js";
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -46,17 +47,52 @@ async function closeServer(server: SinglePortServer): Promise<void> {
  * port 0, a free pair of adjacent ports is chosen.
  */
 export async function startRpcServer(chain: LocalChain, port: number, host: string): Promise<LocalnetRpcServer> {
-  const methods = createRpcMethods(chain);
   const subscriptions = new SignatureSubscriptions(chain);
   const geyser = createGeyserService(chain);
   const geyserHandler = connectNodeAdapter({ routes: (router) => router.service(Geyser, geyser.impl) });
-  let httpRequests = 0;
-  let calls: Record<string, number> = {};
-  const onCall = (method: string) => {
-    calls[method] = (calls[method] ?? 0) + 1;
-  };
+  const stats: { httpRequests: number; calls: Record<string, number> } = { httpRequests: 0, calls: {} };
+  const handleJsonRpc = jsonRpcHandler(createRpcMethods(chain), stats);
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const makeServer = () => {
+    const server = createSinglePortServer((req, res) => {
+      // HTTP/2 is gRPC (Geyser); HTTP/1.1 is JSON-RPC.
+      if (req.httpVersionMajor === 2) geyserHandler(req as Http2ServerRequest, res as Http2ServerResponse);
+      else handleJsonRpc(req as IncomingMessage, res as ServerResponse);
+    });
+    server.h1.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));
+    return server;
+  };
+  const { main, alias, boundPort } = await listenOnAdjacentPorts(makeServer, port, host);
+
+  return {
+    port: boundPort,
+    websocketPort: alias ? boundPort + 1 : undefined,
+    stats: () => ({ httpRequests: stats.httpRequests, calls: { ...stats.calls } }),
+    setStreamsDown: (down) => {
+      subscriptions.setDown(down);
+      geyser.setDown(down);
+    },
+    resetStats: () => {
+      stats.httpRequests = 0;
+      stats.calls = {};
+    },
+    close: async () => {
+      subscriptions.close();
+      geyser.setDown(true);
+      await Promise.all([closeServer(main), alias ? closeServer(alias) : Promise.resolve()]);
+    },
+  };
+}
+
+/** JSON-RPC over HTTP/1.1: `GET /health`, and POST bodies (single or batch) up to `MAX_BODY_BYTES`. */
+function jsonRpcHandler(
+  methods: Record<string, RpcMethod>,
+  stats: { httpRequests: number; calls: Record<string, number> },
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const onCall = (method: string) => {
+    stats.calls[method] = (stats.calls[method] ?? 0) + 1;
+  };
+  return (req, res) => {
     if (req.method === "GET" && req.url === "/health") {
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
       return;
@@ -65,7 +101,7 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    httpRequests += 1;
+    stats.httpRequests += 1;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
@@ -84,49 +120,29 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
     });
     req.on("error", () => res.destroy());
   };
+}
 
-  const makeServer = () => {
-    const server = createSinglePortServer((req, res) => {
-      // HTTP/2 is gRPC (Geyser); HTTP/1.1 is JSON-RPC.
-      if (req.httpVersionMajor === 2) geyserHandler(req as Http2ServerRequest, res as Http2ServerResponse);
-      else handle(req as IncomingMessage, res as ServerResponse);
-    });
-    server.h1.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));
-    return server;
-  };
-
+/**
+ * The main server on `port` and an alias on the next port (web3.js's websocket port). With port 0,
+ * pairs are tried until both are free (20 attempts); an explicit port keeps the alias only if free.
+ */
+async function listenOnAdjacentPorts(
+  makeServer: () => SinglePortServer,
+  port: number,
+  host: string,
+): Promise<{ main: SinglePortServer; alias: SinglePortServer | undefined; boundPort: number }> {
   const main = makeServer();
-  let alias: SinglePortServer | undefined;
   let boundPort = 0;
   for (let attempt = 0; ; attempt += 1) {
     boundPort = await listen(main, port, host);
     const candidate = makeServer();
     try {
       await listen(candidate, boundPort + 1, host);
-      alias = candidate;
-      break;
+      return { main, alias: candidate, boundPort };
     } catch {
       if (port !== 0 || attempt >= 20) break; // explicit port: websocket stays reachable on the main port
       await closeServer(main);
     }
   }
-
-  return {
-    port: boundPort,
-    websocketPort: alias ? boundPort + 1 : undefined,
-    stats: () => ({ httpRequests, calls: { ...calls } }),
-    setStreamsDown: (down) => {
-      subscriptions.setDown(down);
-      geyser.setDown(down);
-    },
-    resetStats: () => {
-      httpRequests = 0;
-      calls = {};
-    },
-    close: async () => {
-      subscriptions.close();
-      geyser.setDown(true);
-      await Promise.all([closeServer(main), alias ? closeServer(alias) : Promise.resolve()]);
-    },
-  };
+  return { main, alias: undefined, boundPort };
 }

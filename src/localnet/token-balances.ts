@@ -1,4 +1,4 @@
-import { unpackAccount, unpackMint } from "@solana/spl-token";
+import { TokenError, unpackAccount, unpackMint } from "@solana/spl-token";
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
@@ -83,7 +83,9 @@ export function tokenSupply(account: AccountData | null): UiTokenAmount | null {
   try {
     const mint = unpackMint(account.address, asAccountInfo(account), programId);
     return uiTokenAmount(mint.supply, mint.decimals);
-  } catch {
-    return null;
+  } catch (error) {
+    // spl-token's own refusal (wrong size, not initialized): the account is not a mint.
+    if (error instanceof TokenError) return null;
+    throw error;
   }
 }

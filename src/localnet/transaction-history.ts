@@ -1,6 +1,6 @@
 /** The executed transactions the RPC can report: by signature, in order, and by the addresses they touched. */
 import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
-import type { InnerInstructionJson } from "./execution-outcome.js";
+import type { InnerInstructionJson } from "./transaction-outcome.js";
 import type { TokenBalanceJson } from "./token-balances.js";
 import type { TransactionErrorJson } from "./transaction-error.js";
 

@@ -1,4 +1,4 @@
-import type { ExecutionOutcome } from "./execution-outcome.js";
+import type { ExecutionOutcome } from "./transaction-outcome.js";
 
 /** A transaction the chain refused; `kind` tells the RPC layer which error code to answer. */
 export class TransactionRejectedError extends Error {

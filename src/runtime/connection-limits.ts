@@ -7,13 +7,18 @@
  *   and write back-pressure (no next response while the client has not taken the previous ones;
  *   a connection whose output is not consumed for `sendTimeoutMs` is closed);
  * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory,
- *   the rate of stream resets a client may send (a flood ends the session with GOAWAY), and the same
- *   send timeout (a session whose responses the client does not take is closed);
+ *   the rate of stream resets a client may send per session and per client address, the rate of new
+ *   sessions per client address (a flood ends the session with GOAWAY ENHANCE_YOUR_CALM and the
+ *   address is refused new sessions for a while: h2-address-guard.ts), and the same send timeout (a
+ *   session whose responses the client does not take is closed);
  * - both: at most `maxConnections` open connections.
  */
 import type http from "node:http";
 import http2 from "node:http2";
 import type net from "node:net";
+import client from "prom-client";
+import { registeredMetric } from "../metrics/registered-metric.js";
+import { H2AddressGuard, fullBucket, takeToken } from "./h2-address-guard.js";
 
 export interface ConnectionLimits {
   /** HTTP/1.1 request headers (and, before them, the protocol sniffing) must arrive within this, ms. */
@@ -30,8 +35,12 @@ export interface ConnectionLimits {
   readonly h2IdleTimeoutMs: number;
   /** SETTINGS_MAX_CONCURRENT_STREAMS of every HTTP/2 session. */
   readonly h2MaxConcurrentStreams: number;
-  /** Stream resets (RST_STREAM) a client may send per second on one session, after a burst of 10×. */
+  /** Stream resets (RST_STREAM) a client may send per second, on one session and over all sessions of its address, after a burst of 10×. */
   readonly h2MaxResetsPerSecond: number;
+  /** New HTTP/2 sessions one client address may open per second, after a burst of 10×. */
+  readonly h2MaxSessionsPerSecond: number;
+  /** An address over either HTTP/2 rate is refused new sessions (GOAWAY ENHANCE_YOUR_CALM) for this long, ms. */
+  readonly h2PenaltyMs: number;
   /** Open connections (HTTP/1.1 and HTTP/2 alike); more are closed as they arrive. */
   readonly maxConnections: number;
 }
@@ -45,6 +54,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   h2IdleTimeoutMs: 60_000,
   h2MaxConcurrentStreams: 100,
   h2MaxResetsPerSecond: 50,
+  h2MaxSessionsPerSecond: 10,
+  h2PenaltyMs: 10_000,
   maxConnections: 4_096,
 };
 
@@ -84,12 +95,75 @@ export function stopHttp1Timeouts(h1: http.Server): void {
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 interface SocketPipeline {
+  readonly socket: net.Socket;
+  readonly limits: ConnectionLimits;
   inFlight: number;
   /** Responses completed so far: progress, for the stall check. */
   finished: number;
   readonly waiting: Array<() => void>;
   paused: boolean;
   stallTimer: NodeJS.Timeout | undefined;
+}
+
+function newPipeline(socket: net.Socket, limits: ConnectionLimits): SocketPipeline {
+  const p: SocketPipeline = { socket, limits, inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
+  socket.once("close", () => {
+    clearTimeout(p.stallTimer);
+    p.waiting.length = 0;
+  });
+  return p;
+}
+
+/** Stops or resumes reading the connection. */
+function setReading(p: SocketPipeline, reading: boolean): void {
+  if (reading === !p.paused) return;
+  p.paused = !reading;
+  const socket = p.socket;
+  // The http server's parser reads the socket's handle directly; both must stop. The parser may
+  // only be paused outside its own execute() (we are inside it, in a 'request' event): next turn.
+  const parserOf = () => (socket as { parser?: { pause(): void; resume(): void } | null }).parser;
+  if (reading) {
+    parserOf()?.resume();
+    socket.resume();
+  } else {
+    socket.pause();
+    setImmediate(() => {
+      if (p.paused) parserOf()?.pause();
+    });
+  }
+}
+
+/** Closes the connection when its output stays untaken and no response completes for sendTimeoutMs. */
+function watchStall(p: SocketPipeline): void {
+  const socket = p.socket;
+  if (p.stallTimer !== undefined || socket.destroyed) return;
+  const finishedThen = p.finished;
+  const pendingThen = socket.writableLength;
+  p.stallTimer = setTimeout(() => {
+    p.stallTimer = undefined;
+    if (socket.destroyed) return;
+    const pending = socket.writableLength;
+    if (pending > 0 && p.finished === finishedThen && pending >= pendingThen) {
+      socket.destroy();
+      return;
+    }
+    if (pending > 0 || p.inFlight > 0) watchStall(p);
+  }, p.limits.sendTimeoutMs);
+  p.stallTimer.unref();
+}
+
+/** Serves waiting requests while the client takes the output and the cap allows; reads again when none wait. */
+function pump(p: SocketPipeline): void {
+  const socket = p.socket;
+  if (socket.destroyed) return;
+  if (socket.writableLength > 0) watchStall(p);
+  if (socket.writableNeedDrain) {
+    socket.once("drain", () => pump(p));
+    return;
+  }
+  const max = p.limits.maxPipelinedRequests;
+  while (p.waiting.length > 0 && p.inFlight < max) p.waiting.shift()!();
+  if (p.waiting.length === 0 && p.inFlight < max) setReading(p, true);
 }
 
 /**
@@ -103,86 +177,236 @@ interface SocketPipeline {
  */
 export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits): Http1Handler {
   const pipelines = new WeakMap<net.Socket, SocketPipeline>();
-
-  const pipelineOf = (socket: net.Socket): SocketPipeline => {
-    let p = pipelines.get(socket);
-    if (p === undefined) {
-      p = { inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
-      pipelines.set(socket, p);
-      const state = p;
-      socket.once("close", () => {
-        clearTimeout(state.stallTimer);
-        state.waiting.length = 0;
-      });
-    }
-    return p;
-  };
-
-  const setReading = (socket: net.Socket, p: SocketPipeline, reading: boolean) => {
-    if (reading === !p.paused) return;
-    p.paused = !reading;
-    // The http server's parser reads the socket's handle directly; both must stop. The parser may
-    // only be paused outside its own execute() (we are inside it, in a 'request' event): next turn.
-    const parserOf = () => (socket as { parser?: { pause(): void; resume(): void } | null }).parser;
-    if (reading) {
-      parserOf()?.resume();
-      socket.resume();
-    } else {
-      socket.pause();
-      setImmediate(() => {
-        if (p.paused) parserOf()?.pause();
-      });
-    }
-  };
-
-  /** Closes the connection when its output stays untaken and no response completes for sendTimeoutMs. */
-  const watchStall = (socket: net.Socket, p: SocketPipeline) => {
-    if (p.stallTimer !== undefined || socket.destroyed) return;
-    const finishedThen = p.finished;
-    const pendingThen = socket.writableLength;
-    p.stallTimer = setTimeout(() => {
-      p.stallTimer = undefined;
-      if (socket.destroyed) return;
-      const pending = socket.writableLength;
-      if (pending > 0 && p.finished === finishedThen && pending >= pendingThen) {
-        socket.destroy();
-        return;
-      }
-      if (pending > 0 || p.inFlight > 0) watchStall(socket, p);
-    }, limits.sendTimeoutMs);
-    p.stallTimer.unref();
-  };
-
-  const pump = (socket: net.Socket, p: SocketPipeline) => {
-    if (socket.destroyed) return;
-    if (socket.writableLength > 0) watchStall(socket, p);
-    if (socket.writableNeedDrain) {
-      socket.once("drain", () => pump(socket, p));
-      return;
-    }
-    while (p.waiting.length > 0 && p.inFlight < limits.maxPipelinedRequests) p.waiting.shift()!();
-    if (p.waiting.length === 0 && p.inFlight < limits.maxPipelinedRequests) setReading(socket, p, true);
-  };
-
   return (req, res) => {
     const socket = req.socket;
-    const p = pipelineOf(socket);
+    let p = pipelines.get(socket);
+    if (p === undefined) {
+      p = newPipeline(socket, limits);
+      pipelines.set(socket, p);
+    }
+    const pipeline = p;
     const serve = () => {
-      p.inFlight++;
+      pipeline.inFlight++;
       res.once("close", () => {
-        p.inFlight--;
-        p.finished++;
+        pipeline.inFlight--;
+        pipeline.finished++;
         // After Node's own bookkeeping of this response (the next one gets the socket first).
-        setImmediate(() => pump(socket, p));
+        setImmediate(() => pump(pipeline));
       });
       handler(req, res);
     };
-    if (p.inFlight < limits.maxPipelinedRequests && p.waiting.length === 0 && !socket.writableNeedDrain) serve();
+    const max = limits.maxPipelinedRequests;
+    if (p.inFlight < max && p.waiting.length === 0 && !socket.writableNeedDrain) serve();
     else p.waiting.push(serve);
-    if (p.inFlight >= limits.maxPipelinedRequests || p.waiting.length > 0) {
-      setReading(socket, p, false);
-      watchStall(socket, p);
+    if (p.inFlight >= max || p.waiting.length > 0) {
+      setReading(p, false);
+      watchStall(p);
     }
+  };
+}
+
+const h2RefusedTotal = registeredMetric(
+  "swapd_h2_refused_total",
+  () =>
+    new client.Counter({
+      name: "swapd_h2_refused_total",
+      help: "HTTP/2 sessions ended with GOAWAY ENHANCE_YOUR_CALM, by reason: resets (stream-reset flood), sessions (too many new sessions from one address), penalized (new session from an address still penalized)",
+      labelNames: ["reason"],
+    }),
+);
+
+/** Ends a session: GOAWAY (with `code`, or a plain close), then gone after a grace time whatever the peer does. */
+function endSession(session: http2.ServerHttp2Session, code?: number): void {
+  if (session.destroyed) return;
+  if (code !== undefined) {
+    // A flooder gets no grace (every frame it sends meanwhile costs): GOAWAY, and gone once that is
+    // written (destroy's own final GOAWAY says NO_ERROR, so the code goes in its own frame first).
+    session.goaway(code);
+    setImmediate(() => session.destroy(undefined, code));
+    return;
+  }
+  session.close();
+  // A peer that ignores GOAWAY and keeps the socket: gone after a grace second.
+  setTimeout(() => session.destroy(undefined, http2.constants.NGHTTP2_NO_ERROR), 1_000).unref();
+}
+
+/**
+ * Closes the session when its streams' output makes no progress — no stream finished, no stream's
+ * pending output shrank — for `sendTimeoutMs` while some is pending. Returns the hooks the stream
+ * watcher calls.
+ */
+function watchSending(session: http2.ServerHttp2Session, limits: ConnectionLimits) {
+  const streams = new Set<http2.ServerHttp2Stream>();
+  const pendingSeen = new WeakMap<http2.ServerHttp2Stream, number>();
+  let progress = 0;
+  let progressSeen = 0;
+  let stalledSince: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    let pending = false;
+    let shrank = false;
+    for (const stream of streams) {
+      const now = stream.writableLength;
+      if (now > 0) pending = true;
+      if (now < (pendingSeen.get(stream) ?? 0)) shrank = true;
+      pendingSeen.set(stream, now);
+    }
+    if (!pending || shrank || progress !== progressSeen) stalledSince = undefined;
+    else if (stalledSince === undefined) stalledSince = Date.now();
+    progressSeen = progress;
+    // It does not read: a GOAWAY may never reach it.
+    if (stalledSince !== undefined && Date.now() - stalledSince >= limits.sendTimeoutMs) session.destroy();
+  };
+  return {
+    opened(stream: http2.ServerHttp2Stream) {
+      streams.add(stream);
+      stream.on("drain", () => progress++);
+      if (timer === undefined) {
+        timer = setInterval(check, Math.max(50, Math.min(1_000, Math.floor(limits.sendTimeoutMs / 4))));
+        timer.unref();
+      }
+    },
+    closed(stream: http2.ServerHttp2Stream, completed: boolean) {
+      if (completed) progress++;
+      streams.delete(stream);
+      if (streams.size === 0) {
+        clearInterval(timer);
+        timer = undefined;
+        stalledSince = undefined;
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Ended by RST_STREAM (mostly the client's CANCEL) rather than by a complete exchange. */
+function resetByPeer(stream: http2.ServerHttp2Stream): boolean {
+  return stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR;
+}
+
+/**
+ * The session's reset guard: every reset the peer causes takes a token from the session's bucket
+ * and from its address's; when either is empty the session ends with GOAWAY ENHANCE_YOUR_CALM.
+ */
+function resetGuard(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard, address: string) {
+  const resets = fullBucket(limits.h2MaxResetsPerSecond, Date.now());
+  const counted = new WeakSet<http2.ServerHttp2Stream>();
+  let flooded = false;
+  return {
+    flooded: () => flooded,
+    /** Counts a stream the peer reset, once; not when the session itself is going (its streams end with it). */
+    count(stream: http2.ServerHttp2Stream) {
+      if (flooded || counted.has(stream) || session.destroyed) return;
+      counted.add(stream);
+      const sessionOk = takeToken(resets, limits.h2MaxResetsPerSecond, Date.now());
+      const addressOk = guard.reset(address);
+      if (sessionOk && addressOk) return;
+      flooded = true;
+      if (!sessionOk) guard.penalize(address);
+      h2RefusedTotal.inc({ reason: "resets" });
+      endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    },
+  };
+}
+
+/** Watches one session: admission by address, idle timeout, reset flood (per session and per address), send stalls. */
+function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard): void {
+  const address = session.socket?.remoteAddress ?? "unknown";
+  const admitted = guard.admitSession(address);
+  if (admitted !== "ok") {
+    h2RefusedTotal.inc({ reason: admitted === "penalized" ? "penalized" : "sessions" });
+    endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    return;
+  }
+  let open = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const sending = watchSending(session, limits);
+  const resets = resetGuard(session, limits, guard, address);
+  const armIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (open === 0) endSession(session);
+    }, limits.h2IdleTimeoutMs);
+    idleTimer.unref();
+  };
+  armIdle();
+  // One read of the socket may carry thousands of HEADERS + RST_STREAM pairs, all processed before
+  // any stream's 'close' event: a reset is counted as soon as the next stream arrives (nghttp2 has
+  // closed the reset stream by then), not only at its 'close'.
+  const unseen = new Set<http2.ServerHttp2Stream>();
+  // Before the server's own listener (which calls the request handler).
+  session.prependListener("stream", (stream: http2.ServerHttp2Stream) => {
+    for (const earlier of unseen) {
+      if (!earlier.closed) continue;
+      unseen.delete(earlier);
+      if (resetByPeer(earlier)) resets.count(earlier);
+    }
+    if (resets.flooded()) {
+      stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      return;
+    }
+    unseen.add(stream);
+    open++;
+    clearTimeout(idleTimer);
+    sending.opened(stream);
+    stream.once("close", () => {
+      unseen.delete(stream);
+      if (resetByPeer(stream)) resets.count(stream);
+      open--;
+      sending.closed(stream, !resetByPeer(stream));
+      if (open === 0) armIdle();
+    });
+  });
+  session.once("close", () => {
+    clearTimeout(idleTimer);
+    sending.stop();
+  });
+}
+
+type AnyRequest = http.IncomingMessage | http2.Http2ServerRequest;
+
+/** Health and readiness: the reserved lane. */
+const PRIORITY_PATHS = new Set(["/healthz", "/readyz", "/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"]);
+/** Ordinary requests handled per turn of the event loop before pending reads (and probes) get theirs. */
+const REQUESTS_PER_TURN = 32;
+
+/** The client has given the request up (HTTP/2 stream reset, HTTP/1.1 connection closed). */
+function abandoned(req: AnyRequest): boolean {
+  const stream = (req as http2.Http2ServerRequest).stream as http2.ServerHttp2Stream | undefined;
+  if (stream !== undefined) return stream.closed || stream.destroyed;
+  return req.socket.destroyed;
+}
+
+/**
+ * A request handler with a reserved lane: health and readiness requests are handled at once;
+ * every other request waits for the end of the current read of the sockets (setImmediate), and at
+ * most REQUESTS_PER_TURN of them run per turn of the event loop. So the probes that arrive during
+ * a flood are answered ahead of it (one batch at most in between), and a request abandoned
+ * meanwhile — a rapid-reset flood sends HEADERS and RST_STREAM together — costs no handler call.
+ */
+export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, res: Res) => void): (req: Req, res: Res) => void {
+  const queue: Array<{ req: Req; res: Res }> = [];
+  let head = 0;
+  const drain = () => {
+    const end = Math.min(queue.length, head + REQUESTS_PER_TURN);
+    for (; head < end; head++) {
+      const { req, res } = queue[head]!;
+      if (!abandoned(req)) handler(req, res);
+    }
+    if (head < queue.length) setImmediate(drain);
+    else {
+      queue.length = 0;
+      head = 0;
+    }
+  };
+  return (req, res) => {
+    const path = (req.url ?? "/").split("?", 1)[0]!;
+    if (PRIORITY_PATHS.has(path)) {
+      handler(req, res);
+      return;
+    }
+    if (queue.length === head) setImmediate(drain);
+    queue.push({ req, res });
   };
 }
 
@@ -190,91 +414,15 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
  * Watches every HTTP/2 session: closes it (GOAWAY) once it has had no open stream for
  * `h2IdleTimeoutMs`, so idle sessions cannot pile up (a session with a long-lived stream, e.g. a
  * Watch, stays); ends it with GOAWAY ENHANCE_YOUR_CALM when the client resets streams faster
- * than `h2MaxResetsPerSecond` (token bucket, burst 10×) — the "rapid reset" attack, where each
- * reset stream still costs the server a handler call; and closes it when the client stops taking
+ * than `h2MaxResetsPerSecond` on the session or over all sessions of its address (token buckets,
+ * burst 10×) — the "rapid reset" attack, where each reset stream still costs the server a handler
+ * call — and then refuses that address's new sessions for `h2PenaltyMs`, as it does for an address
+ * opening sessions faster than `h2MaxSessionsPerSecond`; and closes it when the client stops taking
  * its responses (it grants no flow-control window, or does not read the socket): output pending on
- * a stream with no progress — no stream finished, no stream's pending output shrank — for
- * `sendTimeoutMs`. Each such stream holds its handler and its unsent output until then.
+ * a stream with no progress for `sendTimeoutMs`. Each such stream holds its handler and its unsent
+ * output until then.
  */
 export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits): void {
-  const burst = limits.h2MaxResetsPerSecond * 10;
-  h2.on("session", (session: http2.ServerHttp2Session) => {
-    let open = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let tokens = burst;
-    let refilledAt = Date.now();
-    const streams = new Set<http2.ServerHttp2Stream>();
-    /** Streams finished and drains seen; output pending per stream at the last check. */
-    let progress = 0;
-    let progressSeen = 0;
-    const pendingSeen = new WeakMap<http2.ServerHttp2Stream, number>();
-    let stalledSince: number | undefined;
-    let sendCheck: NodeJS.Timeout | undefined;
-    const end = (code?: number) => {
-      if (session.destroyed) return;
-      if (code === undefined) session.close();
-      else session.goaway(code);
-      // A peer that ignores GOAWAY and keeps the socket: gone after a grace second.
-      setTimeout(() => session.destroy(), code === undefined ? 1_000 : 100).unref();
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        if (open === 0) end();
-      }, limits.h2IdleTimeoutMs);
-      timer.unref();
-    };
-    const checkSending = () => {
-      let pending = false;
-      let shrank = false;
-      for (const stream of streams) {
-        const now = stream.writableLength;
-        if (now > 0) pending = true;
-        if (now < (pendingSeen.get(stream) ?? 0)) shrank = true;
-        pendingSeen.set(stream, now);
-      }
-      if (!pending || shrank || progress !== progressSeen) stalledSince = undefined;
-      else if (stalledSince === undefined) stalledSince = Date.now();
-      progressSeen = progress;
-      if (stalledSince !== undefined && Date.now() - stalledSince >= limits.sendTimeoutMs) {
-        // It does not read: a GOAWAY may never reach it.
-        session.destroy();
-      }
-    };
-    const onPeerReset = () => {
-      const now = Date.now();
-      tokens = Math.min(burst, tokens + ((now - refilledAt) / 1000) * limits.h2MaxResetsPerSecond);
-      refilledAt = now;
-      tokens -= 1;
-      if (tokens < 0) end(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-    };
-    arm();
-    session.on("stream", (stream: http2.ServerHttp2Stream) => {
-      open++;
-      clearTimeout(timer);
-      streams.add(stream);
-      stream.on("drain", () => progress++);
-      if (sendCheck === undefined) {
-        sendCheck = setInterval(checkSending, Math.max(50, Math.min(1_000, Math.floor(limits.sendTimeoutMs / 4))));
-        sendCheck.unref();
-      }
-      stream.once("close", () => {
-        // Ended by RST_STREAM (mostly the client's CANCEL) rather than by a complete exchange.
-        if (stream.rstCode !== undefined && stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) onPeerReset();
-        open--;
-        if (stream.rstCode === undefined || stream.rstCode === http2.constants.NGHTTP2_NO_ERROR) progress++;
-        streams.delete(stream);
-        if (open === 0) {
-          arm();
-          clearInterval(sendCheck);
-          sendCheck = undefined;
-          stalledSince = undefined;
-        }
-      });
-    });
-    session.once("close", () => {
-      clearTimeout(timer);
-      clearInterval(sendCheck);
-    });
-  });
+  const guard = new H2AddressGuard(limits);
+  h2.on("session", (session: http2.ServerHttp2Session) => watchSession(session, limits, guard));
 }

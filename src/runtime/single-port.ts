@@ -17,6 +17,7 @@ import {
   http2ServerOptions,
   stopHttp1Timeouts,
   watchHttp2Sessions,
+  requestLanes,
   type ConnectionLimits,
 } from "./connection-limits.js";
 
@@ -57,73 +58,40 @@ function closeSoon(sock: net.Socket): void {
   setTimeout(() => sock.destroy(), 1000).unref();
 }
 
+/** The open connections of one port, by what they are now. */
+interface Connections {
+  readonly sockets: Set<net.Socket>;
+  /** Sockets whose first bytes are still being read. */
+  readonly sniffing: Set<net.Socket>;
+  readonly h1Sockets: Set<net.Socket>;
+  /** HTTP/1.1 sockets with a request in flight → that request's response. */
+  readonly h1Busy: Map<net.Socket, http.ServerResponse>;
+  readonly sessions: Set<http2.Http2Session>;
+  stopping: boolean;
+}
+
 export function createSinglePortServer(handler: Handler, opts: SinglePortOptions = {}): SinglePortServer {
   const limits = opts.limits ?? DEFAULT_CONNECTION_LIMITS;
   const sniffTimeoutMs = opts.sniffTimeoutMs ?? limits.headersTimeoutMs;
-  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(handler as http.RequestListener, limits));
+  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(requestLanes(handler as http.RequestListener), limits));
   startHttp1Timeouts(h1);
-  const h2 = http2.createServer(http2ServerOptions(limits), handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  const h2 = http2.createServer(http2ServerOptions(limits), requestLanes(handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void));
   watchHttp2Sessions(h2, limits);
-  const sockets = new Set<net.Socket>();
-  const sniffing = new Set<net.Socket>();
-  /** HTTP/1.1 sockets with a request in flight → that request's response. */
-  const h1Busy = new Map<net.Socket, http.ServerResponse>();
-  const h1Sockets = new Set<net.Socket>();
-  const sessions = new Set<http2.Http2Session>();
-  let stopping = false;
+  const conns: Connections = { sockets: new Set(), sniffing: new Set(), h1Sockets: new Set(), h1Busy: new Map(), sessions: new Set(), stopping: false };
   const drainWaiters: Array<() => void> = [];
   const checkDrained = () => {
-    if (sockets.size === 0) for (const w of drainWaiters.splice(0)) w();
+    if (conns.sockets.size === 0) for (const w of drainWaiters.splice(0)) w();
   };
-
-  h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const sock = req.socket;
-    if (stopping) res.setHeader("connection", "close");
-    h1Busy.set(sock, res);
-    res.on("close", () => {
-      if (h1Busy.get(sock) === res) h1Busy.delete(sock);
-      if (stopping) closeSoon(sock);
-    });
-  });
-
-  h2.on("session", (s) => {
-    sessions.add(s);
-    s.on("close", () => sessions.delete(s));
-    if (stopping) s.close();
-  });
+  trackConnections(conns, h1, h2);
 
   const accept = (socket: net.Socket) => {
-    sockets.add(socket);
+    conns.sockets.add(socket);
     socket.on("close", () => {
-      sockets.delete(socket);
+      conns.sockets.delete(socket);
       checkDrained();
     });
     socket.on("error", () => socket.destroy());
-    sniffing.add(socket);
-    let buf = Buffer.alloc(0);
-    const timer = setTimeout(() => socket.destroy(), sniffTimeoutMs);
-    // A socket closed while sniffing (e.g. by stopAccepting) must not leave its timer holding the process.
-    socket.once("close", () => clearTimeout(timer));
-    const onData = (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      const n = Math.min(buf.length, PREFACE.length);
-      const prefixMatches = buf.subarray(0, n).equals(PREFACE.subarray(0, n));
-      if (prefixMatches && buf.length < PREFACE.length) return; // wait for more bytes
-      clearTimeout(timer);
-      sniffing.delete(socket);
-      socket.removeListener("data", onData);
-      socket.pause();
-      socket.unshift(buf);
-      if (prefixMatches) {
-        h2.emit("connection", socket); // stays paused: see the note at the top
-      } else {
-        h1Sockets.add(socket);
-        socket.on("close", () => h1Sockets.delete(socket));
-        h1.emit("connection", socket);
-        socket.resume();
-      }
-    };
-    socket.on("data", onData);
+    sniffProtocol(socket, conns, h1, h2, sniffTimeoutMs);
   };
   const server = opts.tls ? tls.createServer(opts.tls, accept) : net.createServer(accept);
   server.maxConnections = limits.maxConnections;
@@ -132,34 +100,19 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
     server,
     h1,
     h2,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          resolve(server.address() as net.AddressInfo);
-        });
-      });
-    },
+    listen: (port, host) => listenOn(server, port, host),
     stopAccepting() {
-      stopping = true;
+      conns.stopping = true;
       server.close();
       stopHttp1Timeouts(h1);
-      for (const s of sniffing) s.destroy();
-      // Idle HTTP/1.1 keep-alive connections are closed now; busy ones answer with
-      // `Connection: close` and are closed when their response is done.
-      for (const s of h1Sockets) {
-        const res = h1Busy.get(s);
-        if (!res) s.destroy();
-        else if (!res.headersSent) res.setHeader("connection", "close");
-      }
-      for (const s of sessions) s.close(); // GOAWAY: in-flight streams finish, no new ones
+      closeIdleConnections(conns);
     },
     destroyAll() {
-      for (const s of sessions) s.destroy();
-      for (const s of sockets) s.destroy();
+      for (const s of conns.sessions) s.destroy();
+      for (const s of conns.sockets) s.destroy();
     },
     stats() {
+      const { sockets, sniffing, h1Sockets, h1Busy, sessions } = conns;
       return { sockets: sockets.size, sniffing: sniffing.size, h1: h1Sockets.size, h1Busy: h1Busy.size, h2Sessions: sessions.size };
     },
     drained() {
@@ -169,4 +122,77 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
       });
     },
   };
+}
+
+/** Keeps `conns` up to date with HTTP/1.1 requests in flight and HTTP/2 sessions; closes them once stopping. */
+function trackConnections(conns: Connections, h1: http.Server, h2: http2.Http2Server): void {
+  h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const sock = req.socket;
+    if (conns.stopping) res.setHeader("connection", "close");
+    conns.h1Busy.set(sock, res);
+    res.on("close", () => {
+      if (conns.h1Busy.get(sock) === res) conns.h1Busy.delete(sock);
+      if (conns.stopping) closeSoon(sock);
+    });
+  });
+  h2.on("session", (s) => {
+    conns.sessions.add(s);
+    s.on("close", () => conns.sessions.delete(s));
+    if (conns.stopping) s.close();
+  });
+}
+
+/**
+ * Reads a new socket's first bytes: the HTTP/2 client preface hands it to `h2`, anything else to
+ * `h1`; no decision within `timeoutMs` drops it.
+ */
+function sniffProtocol(socket: net.Socket, conns: Connections, h1: http.Server, h2: http2.Http2Server, timeoutMs: number): void {
+  conns.sniffing.add(socket);
+  let buf = Buffer.alloc(0);
+  const timer = setTimeout(() => socket.destroy(), timeoutMs);
+  // A socket closed while sniffing (e.g. by stopAccepting) must not leave its timer holding the process.
+  socket.once("close", () => clearTimeout(timer));
+  const onData = (chunk: Buffer) => {
+    buf = Buffer.concat([buf, chunk]);
+    const n = Math.min(buf.length, PREFACE.length);
+    const prefixMatches = buf.subarray(0, n).equals(PREFACE.subarray(0, n));
+    if (prefixMatches && buf.length < PREFACE.length) return; // wait for more bytes
+    clearTimeout(timer);
+    conns.sniffing.delete(socket);
+    socket.removeListener("data", onData);
+    socket.pause();
+    socket.unshift(buf);
+    if (prefixMatches) {
+      h2.emit("connection", socket); // stays paused: see the note at the top
+    } else {
+      conns.h1Sockets.add(socket);
+      socket.on("close", () => conns.h1Sockets.delete(socket));
+      h1.emit("connection", socket);
+      socket.resume();
+    }
+  };
+  socket.on("data", onData);
+}
+
+function listenOn(server: net.Server, port: number, host: string): Promise<net.AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as net.AddressInfo);
+    });
+  });
+}
+
+/** At stop: sniffing sockets and idle keep-alive connections go now; busy ones after their response. */
+function closeIdleConnections(conns: Connections): void {
+  for (const s of conns.sniffing) s.destroy();
+  // Idle HTTP/1.1 keep-alive connections are closed now; busy ones answer with
+  // `Connection: close` and are closed when their response is done.
+  for (const s of conns.h1Sockets) {
+    const res = conns.h1Busy.get(s);
+    if (!res) s.destroy();
+    else if (!res.headersSent) res.setHeader("connection", "close");
+  }
+  for (const s of conns.sessions) s.close(); // GOAWAY: in-flight streams finish, no new ones
 }

@@ -9,7 +9,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { SwapdError } from "../core/swapd-error.js";
 import type { SwapdErrorCode } from "../core/swapd-error.js";
-import type { RestResponse } from "./rest.js";
+import type { RestResponse } from "./rest-response.js";
 
 export interface ErrorMapping {
   readonly connect: Code;

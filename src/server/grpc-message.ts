@@ -8,6 +8,7 @@ export function specEncodedGrpcMessage(connectEncoded: string): string {
   try {
     text = decodeURIComponent(connectEncoded);
   } catch {
+    // Not percent-encoded as connect-es encodes (a stray `%`): already plain text, sent as is.
     return connectEncoded;
   }
   let out = "";

@@ -102,6 +102,7 @@ function parseJson(bytes: Buffer): JsonValue | undefined {
   try {
     return JSON.parse(bytes.toString("utf8")) as JsonValue;
   } catch {
+    // Not JSON: there is no path to name; connect-es reports the body's own error.
     return undefined;
   }
 }

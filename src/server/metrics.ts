@@ -45,6 +45,36 @@ export function observeCall(procedure: string, kind: "rpc" | "rest", code: strin
   callDuration.observe({ procedure, kind, code }, seconds);
 }
 
-export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+const metricsRendersTotal = registeredMetric(
+  "swapd_metrics_renders_total",
+  () => new client.Counter({ name: "swapd_metrics_renders_total", help: "Renders of the metrics text (scrapes within METRICS_CACHE_MS of a render share it)" }),
+);
+
+export interface RenderedMetrics {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/**
+ * The metrics text, rendered at most once per `cacheMs`: scrapes meanwhile (and scrapes while a
+ * render is on its way) share it, so a flood of scrapes costs one render. 0 = every scrape renders.
+ */
+export function cachedMetricsRenderer(cacheMs: number, now: () => number = Date.now): () => Promise<RenderedMetrics> {
+  let rendered: { at: number; value: Promise<RenderedMetrics> } | undefined;
+  return () => {
+    const t = now();
+    if (rendered !== undefined && t - rendered.at < cacheMs) return rendered.value;
+    const value = renderMetrics();
+    rendered = { at: t, value };
+    // A failed render is not kept.
+    value.catch(() => {
+      if (rendered?.value === value) rendered = undefined;
+    });
+    return value;
+  };
+}
+
+export async function renderMetrics(): Promise<RenderedMetrics> {
+  metricsRendersTotal.inc();
   return { contentType: register.contentType, body: await register.metrics() };
 }

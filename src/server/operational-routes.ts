@@ -1,5 +1,9 @@
-/** The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`. */
-import { renderMetrics } from "./metrics.js";
+/**
+ * The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`.
+ * Floods of them cost little: `/readyz` requests that arrive while its checks run share that run,
+ * and `/metrics` is rendered at most once per `metricsCacheMs`.
+ */
+import { cachedMetricsRenderer } from "./metrics.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
 
@@ -7,9 +11,19 @@ export interface OperationalRoutesOptions {
   readonly readiness: readonly ReadinessCheck[];
   /** True once graceful shutdown started: `/readyz` then answers 503 without running the checks. */
   readonly isShuttingDown: () => boolean;
+  /** `METRICS_CACHE_MS` */
+  readonly metricsCacheMs: number;
 }
 
-export function operationalRoutes({ readiness, isShuttingDown }: OperationalRoutesOptions): RestRoute[] {
+export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }: OperationalRoutesOptions): RestRoute[] {
+  const metrics = cachedMetricsRenderer(metricsCacheMs);
+  let running: ReturnType<typeof runReadiness> | undefined;
+  const checkOnce = () => {
+    running ??= runReadiness(readiness).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
   return [
     { method: "GET", path: "/healthz", handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
@@ -17,7 +31,7 @@ export function operationalRoutes({ readiness, isShuttingDown }: OperationalRout
       path: "/readyz",
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
-        const checks = await runReadiness(readiness);
+        const checks = await checkOnce();
         const ok = Object.values(checks).every((c) => c.ok);
         const degraded = Object.values(checks).some((c) => "degraded" in c);
         return { status: ok ? 200 : 503, body: { status: ok ? (degraded ? "degraded" : "ready") : "not ready", checks } };
@@ -27,7 +41,7 @@ export function operationalRoutes({ readiness, isShuttingDown }: OperationalRout
       method: "GET",
       path: "/metrics",
       handler: async () => {
-        const m = await renderMetrics();
+        const m = await metrics();
         return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
       },
     },

@@ -7,6 +7,7 @@ export function requestUrl(req: NodeRequest): URL | undefined {
   try {
     return new URL(req.url ?? "/", "http://localhost");
   } catch {
+    // A request target that is not a URL is the client's mistake: the caller answers 400.
     return undefined;
   }
 }

@@ -8,6 +8,7 @@ import type http2 from "node:http2";
 import type { ValidationError } from "../core/validation-error.js";
 import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
 import type { RestErrorForm } from "./error-mapping.js";
+import type { RestResponse } from "./rest-response.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -25,12 +26,8 @@ export interface RestRequest {
   readonly signal: AbortSignal;
 }
 
-export interface RestResponse {
-  readonly status: number;
-  /** Serialized with JSON.stringify (bigint → decimal string); a string is sent as is. */
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+// In its own file so that error-mapping.ts (which this file uses) needs nothing of this file.
+export type { RestResponse } from "./rest-response.js";
 
 export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
 

@@ -30,7 +30,7 @@ import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
 import { createCallObserver } from "./call-observer.js";
-import { createEdge } from "./edge.js";
+import { createEdge, type Edge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { withJsonErrorPaths } from "./json-error-path.js";
@@ -44,7 +44,7 @@ import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
-import { createSinglePortServer } from "../runtime/single-port.js";
+import { createSinglePortServer, type SinglePortServer } from "../runtime/single-port.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
 import { withUnaryJsonCodec, type UnaryJsonCodec } from "./unary-json-codec.js";
 
@@ -119,7 +119,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   // Later routes replace earlier ones: the operational routes cannot be shadowed.
   const rest = new RestRouter([
     ...(opts.restRoutes ?? []),
-    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown }),
+    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown, metricsCacheMs: config.metricsCacheMs }),
   ]);
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
@@ -131,46 +131,71 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     createJsonRequestScreenInterceptor(),
     ...(opts.interceptors ?? []),
   ];
-  const implementations = [
+  const implementations: ExtraService[] = [
     { service: SwapService, impl: { ...opts.services?.swap } },
     { service: TriggerService, impl: { ...opts.services?.trigger } },
     ...extra,
   ];
-  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
-    const codec = opts.jsonCodecs?.find((c) => c.method === handler.method);
-    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
-    if (!codec || !served) return handler;
-    return withUnaryJsonCodec(handler, codec, {
-      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
-      interceptors,
-      acceptCompression: ACCEPT_COMPRESSION,
-      compressMinBytes: COMPRESS_MIN_BYTES,
-      readMaxBytes: config.maxBodyBytes,
-      jsonOptions: JSON_OPTIONS,
-    });
+  const routes = rpcRoutes({ implementations, served, health, interceptors, jsonCodecs: opts.jsonCodecs ?? [], maxBodyBytes: config.maxBodyBytes, rpcPaths });
+
+  const connectHandler = connectHandlerFor({ routes, interceptors, maxBodyBytes: config.maxBodyBytes, edge, streamShutdown, rest, dispatchRest });
+  const handler = (req: NodeRequest, res: NodeResponse) => {
+    const url = requestUrl(req);
+    if (url === undefined) {
+      answerInvalidRequestTarget(req, res, logger);
+      return;
+    }
+    urlOf.set(req, url);
+    const info = observeCall(req, res, url.pathname);
+    infoOf.set(req, info);
+    if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
+    connectHandler(req, res);
   };
 
-  const routes = (router: ConnectRouter) => {
-    for (const { service, impl } of implementations) router.service(service, impl);
-    router.service(Health, health.impl());
-    registerReflection(router, [...served, Health]);
-    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
-    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
-    // JSON requests with a near-miss field name or an inexact integer are refused (json-request-screen.ts).
-    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
-    const wrap = (h: UniversalHandler) => withJsonCodec(withJsonRequestScreen(withRequestDecodeErrors(withJsonErrorPaths(h)), config.maxBodyBytes));
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(wrap));
-    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
-    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
-  };
+  const sp = createSinglePortServer(handler, {
+    sniffTimeoutMs,
+    limits: config.connectionLimits,
+    ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
+  });
+  const addr = await listenOrClose(sp, config, edge);
+  edge.watch(sp.server);
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  shutdown.hook("server", async () => {
+    shuttingDown = true;
+    await closeGracefully({ sp, edge, health, streamShutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+  });
 
-  const connectHandler = connectNodeAdapter({
-    routes,
-    readMaxBytes: config.maxBodyBytes,
+  return {
+    host: addr.address,
+    port: addr.port,
+    url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
+    health,
+    shutdown,
+    close: () => shutdown.run("close"),
+  };
+}
+
+/**
+ * connect-es's Node handler: calls carry their call info, the stream-shutdown signal and the edge's
+ * caller; what is not a served procedure goes to the REST router (or the unknown-procedure answer).
+ */
+function connectHandlerFor(parts: {
+  readonly routes: (router: ConnectRouter) => void;
+  readonly interceptors: Interceptor[];
+  readonly maxBodyBytes: number;
+  readonly edge: Edge;
+  readonly streamShutdown: AbortController;
+  readonly rest: RestRouter;
+  readonly dispatchRest: ReturnType<typeof createRestDispatch>;
+}): (req: NodeRequest, res: NodeResponse) => void {
+  const { edge, streamShutdown, rest, dispatchRest } = parts;
+  return connectNodeAdapter({
+    routes: parts.routes,
+    readMaxBytes: parts.maxBodyBytes,
     acceptCompression: ACCEPT_COMPRESSION,
     compressMinBytes: COMPRESS_MIN_BYTES,
     jsonOptions: JSON_OPTIONS,
-    interceptors,
+    interceptors: parts.interceptors,
     contextValues: (req) => {
       const values = createContextValues();
       const info = infoOf.get(req);
@@ -190,64 +215,90 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       void dispatchRest(req, response, info, url);
     },
   });
+}
 
-  const handler = (req: NodeRequest, res: NodeResponse) => {
-    const url = requestUrl(req);
-    if (url === undefined) {
-      answerInvalidRequestTarget(req, res, logger);
-      return;
-    }
-    urlOf.set(req, url);
-    const info = observeCall(req, res, url.pathname);
-    infoOf.set(req, info);
-    if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
-    connectHandler(req, res);
+/**
+ * The Connect routes: the services, health and reflection, every handler wrapped (JSON error
+ * paths, undecodable requests, the JSON codec path of hot unary methods) and labelled by its path.
+ */
+function rpcRoutes(parts: {
+  readonly implementations: readonly ExtraService[];
+  readonly served: readonly DescService[];
+  readonly health: HealthRegistry;
+  readonly interceptors: readonly Interceptor[];
+  readonly jsonCodecs: readonly UnaryJsonCodec[];
+  readonly maxBodyBytes: number;
+  readonly rpcPaths: Set<string>;
+}): (router: ConnectRouter) => void {
+  const { implementations, served, health, interceptors, jsonCodecs, maxBodyBytes, rpcPaths } = parts;
+  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
+    const codec = jsonCodecs.find((c) => c.method === handler.method);
+    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
+    if (!codec || !served) return handler;
+    return withUnaryJsonCodec(handler, codec, {
+      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
+      interceptors: [...interceptors],
+      acceptCompression: ACCEPT_COMPRESSION,
+      compressMinBytes: COMPRESS_MIN_BYTES,
+      readMaxBytes: maxBodyBytes,
+      jsonOptions: JSON_OPTIONS,
+    });
   };
+  return (router) => {
+    for (const { service, impl } of implementations) router.service(service, impl);
+    router.service(Health, health.impl());
+    registerReflection(router, [...served, Health]);
+    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
+    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
+    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
+    // JSON requests with a near-miss field name or an inexact integer are refused (json-request-screen.ts).
+    const wrap = (h: UniversalHandler) => withJsonCodec(withJsonRequestScreen(withRequestDecodeErrors(withJsonErrorPaths(h)), maxBodyBytes));
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(wrap));
+    // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
+    for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
+  };
+}
 
-  const sp = createSinglePortServer(handler, {
-    sniffTimeoutMs,
-    limits: config.connectionLimits,
-    ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
-  });
-  let addr: AddressInfo;
+async function listenOrClose(sp: SinglePortServer, config: Config, edge: Edge): Promise<AddressInfo> {
   try {
-    addr = await sp.listen(config.port, config.host);
+    return await sp.listen(config.port, config.host);
   } catch (e) {
     edge.close();
     throw e;
   }
-  edge.watch(sp.server);
-  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  const url = `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`;
+}
 
-  shutdown.hook("server", async () => {
-    shuttingDown = true;
-    health.setAllNotServing();
-    sp.stopAccepting();
-    edge.close();
-    // Let health watchers see NOT_SERVING, then end long-lived streams.
-    setImmediate(() => streamShutdown.abort());
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      sp.drained().then(() => false),
-      new Promise<boolean>((r) => {
-        timer = setTimeout(() => r(true), config.shutdownTimeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
-      logger.warn({ timeoutMs: config.shutdownTimeoutMs, open: sp.stats() }, "in-flight calls did not finish in time; closing connections");
-      sp.destroyAll();
-    }
-    logger.info("server closed");
-  });
+/** The server's part of shutdown: NOT_SERVING, no new connections, streams ended, in-flight calls drained. */
+async function closeGracefully(parts: {
+  readonly sp: SinglePortServer;
+  readonly edge: Edge;
+  readonly health: HealthRegistry;
+  readonly streamShutdown: AbortController;
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+}): Promise<void> {
+  const { sp, edge, health, streamShutdown, timeoutMs, logger } = parts;
+  health.setAllNotServing();
+  sp.stopAccepting();
+  edge.close();
+  // Let health watchers see NOT_SERVING, then end long-lived streams.
+  setImmediate(() => streamShutdown.abort());
+  await drainOrDestroy(sp, timeoutMs, logger);
+  logger.info("server closed");
+}
 
-  return {
-    host: addr.address,
-    port: addr.port,
-    url,
-    health,
-    shutdown,
-    close: () => shutdown.run("close"),
-  };
+/** Waits for in-flight calls up to `timeoutMs`, then closes what is left. */
+async function drainOrDestroy(sp: SinglePortServer, timeoutMs: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    sp.drained().then(() => false),
+    new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(true), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    logger.warn({ timeoutMs, open: sp.stats() }, "in-flight calls did not finish in time; closing connections");
+    sp.destroyAll();
+  }
 }

@@ -97,6 +97,7 @@ function parsed(bytes: Uint8Array): { text: string; json: unknown } {
     const json: unknown = JSON.parse(text);
     return { text, json: mayRepeatJsonKeys(text) ? undefined : json };
   } catch {
+    // Not UTF-8 JSON: no JSON, so the call goes down connect-es's own path, which reports it.
     return { text, json: undefined };
   }
 }

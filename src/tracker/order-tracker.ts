@@ -1,10 +1,11 @@
 import { PublicKey } from "@solana/web3.js";
+import type { ConfirmedSignatureInfo, VersionedTransactionResponse } from "@solana/web3.js";
 import type { Logger } from "pino";
 import type { SolanaChain } from "../chain/solana-chain.js";
 import type { AccountData } from "../core/solana/account.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../core/solana/programs.js";
 import { foldOrderTransactions, settleClosedOrder } from "../core/trigger/order-history.js";
-import type { OrderState } from "../core/trigger/order-history.js";
+import type { OrderHistoryFold, OrderState } from "../core/trigger/order-history.js";
 import { decodeOrderAccount, hasOrderAccountDiscriminator } from "../core/trigger/order-account.js";
 import type { OrderAccount } from "../core/trigger/order-account.js";
 import { findEventAuthorityAddress } from "../core/trigger/pdas.js";
@@ -106,7 +107,14 @@ export class OrderTracker {
     let changed = 0;
     let newTrades = 0;
     for (const [i, order] of open.entries()) {
-      const live = liveOrderAccount(accounts[i] ?? null);
+      let live: OrderAccount | null;
+      try {
+        live = liveOrderAccount(accounts[i] ?? null);
+      } catch (error) {
+        // An Order account that does not decode: this order stays as it is (logged), the others go on.
+        this.logger?.warn({ err: error, order: order.orderKey }, "order tracker could not decode an order account");
+        continue;
+      }
       const cursor = cursors.get(order.orderKey) ?? null;
       if (cursor !== null && live !== null && sameProgress(order, live)) continue;
       caughtUp++;
@@ -128,129 +136,165 @@ export class OrderTracker {
     return { checked: open.length, caughtUp, changed, newTrades };
   }
 
+  /** Reads an order's new transactions, folds them into its state and records it all at once. */
   private async catchUp(
     order: StoredOrder,
     live: OrderAccount | null,
     cursor: TrackerCursor | null,
   ): Promise<{ changed: boolean; newTrades: number }> {
-    const orderKey = new PublicKey(order.orderKey);
-    const signatures = await newSignaturesOldestFirst(this.chain, orderKey, cursor?.lastSignature);
-    const transactions: TransactionEvents[] = [];
-    const failedAttempts: StoredTrade[] = [];
-    // The prefix of `signatures` read so far; the cursor moves to its last one.
-    let processed = 0;
-    for (const info of signatures) {
-      const tx = await this.chain.getTransaction(info.signature);
-      // Not served yet at this commitment: stop here and take it up next pass.
-      if (tx === null) break;
-      if (info.err === null) {
-        transactions.push(extractTransactionEvents(tx, LIMIT_ORDER_V2_PROGRAM_ID, this.eventAuthority));
-      } else {
-        // Emitted no events; kept for includeFailedTx when it was a fill attempt on this order.
-        const confirmedAt = tx.blockTime == null ? this.now() : new Date(tx.blockTime * 1000);
-        findFailedFillAttempts(tx, orderKey, LIMIT_ORDER_V2_PROGRAM_ID).forEach((attempt, tradeIndex) => {
-          failedAttempts.push({
-            txSignature: info.signature,
-            orderKey: order.orderKey,
-            tradeIndex,
-            keeper: attempt.keeper.toBase58(),
-            inputMint: order.inputMint,
-            outputMint: order.outputMint,
-            rawInputAmount: attempt.rawInputAmount,
-            rawOutputAmount: 0n,
-            feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? "",
-            rawFeeAmount: 0n,
-            action: "Fill",
-            succeeded: false,
-            confirmedAt,
-          });
-        });
-      }
-      processed++;
-    }
-    const complete = processed === signatures.length;
-    const newest = processed === 0 ? undefined : signatures[processed - 1];
-
-    const now = this.now();
-    const start: OrderState = {
-      status: order.status,
-      rawRemainingMakingAmount: order.rawRemainingMakingAmount,
-      rawRemainingTakingAmount: order.rawRemainingTakingAmount,
-      openTx: order.openTx,
-      closeTx: order.closeTx,
-      updatedAt: order.updatedAt,
-    };
-    const fold = foldOrderTransactions(
-      {
-        orderKey: order.orderKey,
-        inputMint: order.inputMint,
-        outputMint: order.outputMint,
-        feeBps: order.feeBps ?? live?.feeBps ?? null,
-        feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? null,
-      },
-      start,
-      transactions,
-      now,
-    );
-    let state = fold.state;
-    if (live !== null) {
-      // While the account exists it is the truth about what remains.
-      state = {
-        ...state,
-        status: "Open",
-        rawRemainingMakingAmount: live.makingAmount,
-        rawRemainingTakingAmount: live.takingAmount,
-        updatedAt: maxDate(state.updatedAt, new Date(Number(live.updatedAt) * 1000)),
-      };
-    } else if (complete) {
-      state = settleClosedOrder(state, signatures.at(-1)?.signature ?? "", now);
-    }
-
-    const next: StoredOrder = {
-      ...order,
-      feeBps: order.feeBps ?? live?.feeBps ?? fold.created?.event.feeBps ?? null,
-      feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? fold.created?.event.feeAccount.toBase58() ?? null,
-      rawRemainingMakingAmount: state.rawRemainingMakingAmount,
-      rawRemainingTakingAmount: state.rawRemainingTakingAmount,
-      status: state.status,
-      openTx: order.openTx === "" ? state.openTx : order.openTx,
-      closeTx: state.closeTx,
-      updatedAt: state.updatedAt,
-    };
+    const signatures = await newSignaturesOldestFirst(this.chain, new PublicKey(order.orderKey), cursor?.lastSignature);
+    const read = await this.readTransactions(order, live, signatures);
+    const complete = read.processed === signatures.length;
+    const newest = read.processed === 0 ? undefined : signatures[read.processed - 1];
+    const closeSignature = complete ? (signatures.at(-1)?.signature ?? "") : undefined;
+    const { next, trades } = foldedOrder(order, live, read.transactions, closeSignature, this.now());
     const newTrades = await this.store.transaction(async (stores) => {
       let inserted = 0;
-      for (const trade of fold.trades) {
+      for (const trade of trades) {
         if (await stores.trades.record({ ...trade, action: "Fill", succeeded: true })) inserted++;
       }
       // Failed attempts are not changes of the order (they show only with includeFailedTx).
-      for (const attempt of failedAttempts) await stores.trades.record(attempt);
+      for (const attempt of read.failedAttempts) await stores.trades.record(attempt);
       await stores.orders.upsert(next);
       if (newest !== undefined) await stores.trackerCursors.set(order.orderKey, newest.signature, BigInt(newest.slot));
       return inserted;
     });
-    const changed =
-      newTrades > 0 ||
-      next.status !== order.status ||
-      next.rawRemainingMakingAmount !== order.rawRemainingMakingAmount ||
-      next.rawRemainingTakingAmount !== order.rawRemainingTakingAmount ||
-      next.openTx !== order.openTx;
-    if (changed) {
-      this.logger?.info({ order: order.orderKey, status: next.status, newTrades }, "order changed");
-    }
+    const changed = newTrades > 0 || orderMoved(order, next);
+    if (changed) this.logger?.info({ order: order.orderKey, status: next.status, newTrades }, "order changed");
     return { changed, newTrades };
+  }
+
+  /**
+   * The transactions of `signatures`, oldest first, up to the first one not served yet at this
+   * commitment (taken up next pass). Read `TRANSACTION_READS_IN_FLIGHT` at a time.
+   */
+  private async readTransactions(
+    order: StoredOrder,
+    live: OrderAccount | null,
+    signatures: readonly ConfirmedSignatureInfo[],
+  ): Promise<{ transactions: TransactionEvents[]; failedAttempts: StoredTrade[]; processed: number }> {
+    const transactions: TransactionEvents[] = [];
+    const failedAttempts: StoredTrade[] = [];
+    // The prefix of `signatures` read so far; the cursor moves to its last one.
+    let processed = 0;
+    for (let start = 0; start < signatures.length; start += TRANSACTION_READS_IN_FLIGHT) {
+      const window = signatures.slice(start, start + TRANSACTION_READS_IN_FLIGHT);
+      const txs = await Promise.all(window.map((info) => this.chain.getTransaction(info.signature)));
+      for (const [i, tx] of txs.entries()) {
+        if (tx === null) return { transactions, failedAttempts, processed };
+        const info = window[i]!;
+        if (info.err === null) {
+          transactions.push(extractTransactionEvents(tx, LIMIT_ORDER_V2_PROGRAM_ID, this.eventAuthority));
+        } else {
+          failedAttempts.push(...this.failedFillTrades(order, live, info.signature, tx));
+        }
+        processed++;
+      }
+    }
+    return { transactions, failedAttempts, processed };
+  }
+
+  /** A failed transaction emitted no events; its fill attempts on this order are kept for includeFailedTx. */
+  private failedFillTrades(order: StoredOrder, live: OrderAccount | null, signature: string, tx: VersionedTransactionResponse): StoredTrade[] {
+    const confirmedAt = tx.blockTime == null ? this.now() : new Date(tx.blockTime * 1000);
+    return findFailedFillAttempts(tx, new PublicKey(order.orderKey), LIMIT_ORDER_V2_PROGRAM_ID).map((attempt, tradeIndex) => ({
+      txSignature: signature,
+      orderKey: order.orderKey,
+      tradeIndex,
+      keeper: attempt.keeper.toBase58(),
+      inputMint: order.inputMint,
+      outputMint: order.outputMint,
+      rawInputAmount: attempt.rawInputAmount,
+      rawOutputAmount: 0n,
+      feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? "",
+      rawFeeAmount: 0n,
+      action: "Fill" as const,
+      succeeded: false,
+      confirmedAt,
+    }));
   }
 }
 
-/** The decoded Order when the account still exists and is one; null = closed. */
+/** getTransaction calls an order's catch-up has in flight at once. */
+const TRANSACTION_READS_IN_FLIGHT = 8;
+
+/**
+ * The order after its new transactions, and the trades they made. While the account exists it is
+ * the truth about what remains; once it is gone and every transaction was read
+ * (`closeSignature`: the last one), the order is settled as closed.
+ */
+function foldedOrder(
+  order: StoredOrder,
+  live: OrderAccount | null,
+  transactions: readonly TransactionEvents[],
+  closeSignature: string | undefined,
+  now: Date,
+): { next: StoredOrder; trades: OrderHistoryFold["trades"] } {
+  const start: OrderState = {
+    status: order.status,
+    rawRemainingMakingAmount: order.rawRemainingMakingAmount,
+    rawRemainingTakingAmount: order.rawRemainingTakingAmount,
+    openTx: order.openTx,
+    closeTx: order.closeTx,
+    updatedAt: order.updatedAt,
+  };
+  const fold = foldOrderTransactions(
+    {
+      orderKey: order.orderKey,
+      inputMint: order.inputMint,
+      outputMint: order.outputMint,
+      feeBps: order.feeBps ?? live?.feeBps ?? null,
+      feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? null,
+    },
+    start,
+    transactions,
+    now,
+  );
+  let state = fold.state;
+  if (live !== null) {
+    state = {
+      ...state,
+      status: "Open",
+      rawRemainingMakingAmount: live.makingAmount,
+      rawRemainingTakingAmount: live.takingAmount,
+      updatedAt: maxDate(state.updatedAt, new Date(Number(live.updatedAt) * 1000)),
+    };
+  } else if (closeSignature !== undefined) {
+    state = settleClosedOrder(state, closeSignature, now);
+  }
+  const next: StoredOrder = {
+    ...order,
+    feeBps: order.feeBps ?? live?.feeBps ?? fold.created?.event.feeBps ?? null,
+    feeAccount: order.feeAccount ?? live?.feeAccount.toBase58() ?? fold.created?.event.feeAccount.toBase58() ?? null,
+    rawRemainingMakingAmount: state.rawRemainingMakingAmount,
+    rawRemainingTakingAmount: state.rawRemainingTakingAmount,
+    status: state.status,
+    openTx: order.openTx === "" ? state.openTx : order.openTx,
+    closeTx: state.closeTx,
+    updatedAt: state.updatedAt,
+  };
+  return { next, trades: fold.trades };
+}
+
+/** Whether a client would see the order differently. */
+function orderMoved(before: StoredOrder, after: StoredOrder): boolean {
+  return (
+    after.status !== before.status ||
+    after.rawRemainingMakingAmount !== before.rawRemainingMakingAmount ||
+    after.rawRemainingTakingAmount !== before.rawRemainingTakingAmount ||
+    after.openTx !== before.openTx
+  );
+}
+
+/**
+ * The decoded Order when the account still exists and is one; null = closed. An Order account
+ * that does not decode (truncated) throws: it is not closed, and must not be recorded as closed.
+ */
 function liveOrderAccount(account: AccountData | null): OrderAccount | null {
   if (account === null || !account.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(account.data)) {
     return null;
   }
-  try {
-    return decodeOrderAccount(account.data);
-  } catch {
-    return null;
-  }
+  return decodeOrderAccount(account.data);
 }
 
 function sameProgress(order: StoredOrder, live: OrderAccount): boolean {

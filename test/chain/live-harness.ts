@@ -49,15 +49,20 @@ export interface LiveStack {
 
 /** `programs`: load the chain folder's program binaries too, so that swaps can be executed. */
 export async function startLiveStack(
-  source: (localnet: Localnet) => LiveSource,
-  options: { maxStalenessMs?: number; programs?: boolean } = {},
+  source: (localnet: Localnet) => LiveSource | Promise<LiveSource>,
+  options: { maxStalenessMs?: number; connectTimeoutMs?: number; programs?: boolean } = {},
 ): Promise<LiveStack> {
   const localnet = await startLocalnet({
     accountsDir: join(CHAIN_DIR!, "accounts"),
     ...(options.programs ? { programsDir: join(CHAIN_DIR!, "programs") } : {}),
   });
   const chain = new RpcSolanaChain({ url: localnet.url });
-  const live = await startLiveChain({ chain, source: source(localnet), maxStalenessMs: options.maxStalenessMs ?? 500 });
+  const live = await startLiveChain({
+    chain,
+    source: await source(localnet),
+    maxStalenessMs: options.maxStalenessMs ?? 500,
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+  });
   const api = createSwapApi({ chain, live, relayTipAccounts: [], random: () => 0.5 });
   const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes });
   return {

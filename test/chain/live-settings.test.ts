@@ -27,7 +27,9 @@ describe("live chain state settings", () => {
     expect(problems({ LIVE_POLL_MS: "5" })[0]).toMatch(/^LIVE_POLL_MS: must be an integer 50–600000/);
     expect(problems({ SOLANA_WS_URL: "http://x" })[0]).toMatch(/^SOLANA_WS_URL: must be a ws: or wss: URL/);
     expect(problems({ LIVE_SOURCE: "yellowstone" })[0]).toMatch(/^YELLOWSTONE_GRPC_URL: must be set/);
+    expect(problems({ LIVE_MAX_STALENESS_MS: "0" })[0]).toMatch(/^LIVE_MAX_STALENESS_MS: must be an integer 100–600000/);
+    expect(problems({ LIVE_CONNECT_TIMEOUT_MS: "soon" })[0]).toMatch(/^LIVE_CONNECT_TIMEOUT_MS: must be an integer 100–600000/);
     const ok = loadConfig({ LIVE_SOURCE: "polling", LIVE_POLL_MS: "250", LIVE_ACCOUNTS_MAX: "5" });
-    expect([ok.liveSource, ok.livePollMs, ok.liveAccountsMax, ok.liveMaxStalenessMs]).toEqual(["polling", 250, 5, 2000]);
+    expect([ok.liveSource, ok.livePollMs, ok.liveAccountsMax, ok.liveMaxStalenessMs, ok.liveConnectTimeoutMs]).toEqual(["polling", 250, 5, 1000, 5000]);
   });
 });

@@ -32,6 +32,10 @@ const LIMITS = {
   H2_IDLE_TIMEOUT_MS: "600",
   H2_MAX_CONCURRENT_STREAMS: "16",
   H2_MAX_RESETS_PER_SECOND: "20",
+  // These tests open hundreds of sessions from one address on purpose (the per-address session
+  // rate and the penalty are tested in h2-floods.test.ts).
+  H2_MAX_SESSIONS_PER_SECOND: "1000",
+  H2_PENALTY_MS: "100",
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,8 +11,8 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V2_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v2.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
-import { JUP6, startQuoteStack } from "./quote-stack.js";
-import type { QuoteStack } from "./quote-stack.js";
+import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
+import type { QuoteStack } from "./real-programs-quote-stack.js";
 import { NATIVE_MINT } from "./real-programs-stack.js";
 
 const POOL = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");

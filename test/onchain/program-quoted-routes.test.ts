@@ -17,8 +17,8 @@ import { ammAdapters } from "../../src/core/amm/registry.js";
 import { SOLFI_V2_PROGRAM_ID } from "../../src/core/amm/solfi-v2.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { NATIVE_MINT } from "./real-programs-stack.js";
-import { JUP6, startQuoteStack } from "./quote-stack.js";
-import type { QuoteStack } from "./quote-stack.js";
+import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
+import type { QuoteStack } from "./real-programs-quote-stack.js";
 
 const POOL = "65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc";
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");

@@ -9,7 +9,7 @@ import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChainDir, CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { BASE, POOL, QUOTE, pumpSwapAccounts } from "../core/amm/pump-swap-fixtures.js";
-import { seedAccounts, tokenAccountData } from "../core/amm/wave2-fixtures.js";
+import { seedAccounts, tokenAccountData } from "../core/amm/spl-account-fixtures.js";
 import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
 import type { RealProgramsStack } from "./real-programs-stack.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
-import { startQuoteStack } from "./quote-stack.js";
+import { startQuoteStack } from "./real-programs-quote-stack.js";
 import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
 import type { MeteoraDlmmPool } from "../../src/core/amm/meteora-dlmm.js";
 import { quoteFromChain } from "./real-programs-stack.js";
-import type { QuoteStack } from "./quote-stack.js";
+import type { QuoteStack } from "./real-programs-quote-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { NATIVE_MINT } from "./real-programs-stack.js";
-import { JUP6, startQuoteStack } from "./quote-stack.js";
+import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAltArgs, runAlt } from "../../src/alt/alt-command.js";
-import type { QuoteStack } from "./quote-stack.js";
+import type { QuoteStack } from "./real-programs-quote-stack.js";
 
 const SOL = NATIVE_MINT.toBase58();
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";

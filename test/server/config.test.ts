@@ -127,6 +127,40 @@ describe("loadConfig", () => {
     });
   });
 
+  it("market index settings: discovery limits, MARKET_SUBSCRIPTIONS, MAX_POOLS_PER_PAIR (defaults, values, refusals by name)", () => {
+    expect(loadConfig({})).toMatchObject({
+      discovery: { negativeTtlMs: 600_000, failureTtlMs: 30_000, timeoutMs: 30_000, maxRps: 10, cacheEntries: 10_000 },
+      marketSubscriptions: false,
+      maxPoolsPerPair: 20,
+    });
+    expect(
+      loadConfig({
+        DISCOVERY_NEGATIVE_TTL_MS: "1000",
+        DISCOVERY_FAILURE_TTL_MS: "2000",
+        DISCOVERY_TIMEOUT_MS: "8000",
+        DISCOVERY_MAX_RPS: "3",
+        DISCOVERY_CACHE_ENTRIES: "50",
+        MARKET_SUBSCRIPTIONS: "1",
+        MAX_POOLS_PER_PAIR: "7",
+      }),
+    ).toMatchObject({
+      discovery: { negativeTtlMs: 1000, failureTtlMs: 2000, timeoutMs: 8000, maxRps: 3, cacheEntries: 50 },
+      marketSubscriptions: true,
+      maxPoolsPerPair: 7,
+    });
+    let err: ConfigError | undefined;
+    try {
+      loadConfig({ DISCOVERY_MAX_RPS: "0", DISCOVERY_TIMEOUT_MS: "50", MAX_POOLS_PER_PAIR: "x", MARKET_SUBSCRIPTIONS: "yes" });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    const text = err!.problems.join("\n");
+    expect(text).toContain("DISCOVERY_MAX_RPS: must be an integer 1–10000");
+    expect(text).toContain("DISCOVERY_TIMEOUT_MS: must be an integer 100–600000 (ms)");
+    expect(text).toContain("MAX_POOLS_PER_PAIR: must be an integer 1–100000");
+    expect(text).toContain("MARKET_SUBSCRIPTIONS: must be 0 or 1");
+  });
+
   it("redactUrl hides credentials and API keys", () => {
     expect(redactUrl("postgres://user:hunter2@db.example.com:5432/swapd")).toBe("postgres://***@db.example.com:5432/swapd");
     expect(redactUrl("https://rpc.example.com/?api-key=s3cret")).toBe("https://rpc.example.com/?***");

@@ -31,16 +31,21 @@ async function closedPort(): Promise<number> {
 }
 
 describe("start-up with SOLANA_RPC_URL (production mode)", () => {
-  it("the loader hook really refuses litesvm (control)", async () => {
+  it("the loader hook really refuses litesvm and src/localnet (control)", async () => {
     const run = promisify(execFile);
     const failed = await run(process.execPath, ["--import", forbidLitesvm, "-e", "await import('litesvm')", "--input-type=module"]).then(
       () => undefined,
       (e: { stderr: string }) => e.stderr,
     );
     expect(failed).toMatch(/litesvm was loaded/);
+    const localnet = await run(process.execPath, ["--import", forbidLitesvm, "--import", "tsx", "-e", "await import('./src/localnet/demo-accounts.ts')", "--input-type=module"]).then(
+      () => undefined,
+      (e: { stderr: string }) => e.stderr,
+    );
+    expect(localnet).toMatch(/src\/localnet was loaded/);
   });
 
-  it("logs each phase once, in order, says the RPC is unreachable, and never loads LiteSVM", async () => {
+  it("logs each phase once, in order, says the RPC is unreachable, and never loads LiteSVM nor src/localnet (demo content)", async () => {
     const rpc = `http://127.0.0.1:${await closedPort()}`;
     // PostgreSQL when there is one (a fresh PGlite database takes its own long seconds to create).
     const database: Record<string, string> = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };

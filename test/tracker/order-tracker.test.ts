@@ -375,6 +375,44 @@ describe("order tracker (events from a real JSON-RPC server)", () => {
     expect(rpc.calls.slice(before).filter((c) => c.method === "getTransaction").map((c) => c.params[0])).toContain(badSig);
   });
 
+  it("an Order account that does not decode (truncated) is not taken for closed; the others go on", async () => {
+    const orderT = Keypair.generate().publicKey;
+    const orderU = Keypair.generate().publicKey;
+    for (const key of [orderT, orderU]) {
+      await store.orders.upsert(storedOrder({
+        orderKey: key.toBase58(), maker: OTHER_MAKER.toBase58(), inputMint: USDC.toBase58(), outputMint: WSOL.toBase58(),
+        rawMakingAmount: 10n, rawTakingAmount: 20n, createdAt: new Date("2025-03-05T00:00:00Z"),
+      }));
+    }
+    const whole = await orderAccountWith(X_MAKING, X_TAKING, at("2025-03-05T00:00:00Z"));
+    rpc.setAccount(orderT, { ...whole, data: whole.data.subarray(0, 40) });
+    addOrderTransaction(orderU, OTHER_MAKER, fakeSignature(503), at("2025-03-06T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR,
+      [{ data: eventInstructionData("CancelOrderEvent", { order_key: orderU }) }]);
+
+    await newTracker().runOnce();
+    expect((await store.orders.get(orderU.toBase58()))?.status).toBe("Cancelled");
+    expect((await store.orders.get(orderT.toBase58()))?.status).toBe("Open");
+    expect(await store.trackerCursors.get(orderT.toBase58())).toBeNull();
+  });
+
+  it("stops at the first transaction not served yet, also past the first 8 read together; the cursor stays before it", async () => {
+    const orderV = Keypair.generate().publicKey;
+    await store.orders.upsert(storedOrder({
+      orderKey: orderV.toBase58(), maker: OTHER_MAKER.toBase58(), inputMint: USDC.toBase58(), outputMint: WSOL.toBase58(),
+      rawMakingAmount: 10n, rawTakingAmount: 20n, createdAt: new Date("2025-03-07T00:00:00Z"),
+    }));
+    const sigs = Array.from({ length: 11 }, (_, i) => fakeSignature(600 + i));
+    // Nine transactions without events, the tenth listed but not served yet, the eleventh a cancel.
+    for (const sig of sigs.slice(0, 9)) addOrderTransaction(orderV, OTHER_MAKER, sig, at("2025-03-08T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR, []);
+    rpc.addTransaction([orderV], { signature: sigs[9]!, slot: ++slot, blockTime: at("2025-03-08T00:00:00Z"), err: null }, null);
+    addOrderTransaction(orderV, OTHER_MAKER, sigs[10]!, at("2025-03-08T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR,
+      [{ data: eventInstructionData("CancelOrderEvent", { order_key: orderV }) }]);
+
+    await newTracker().runOnce();
+    expect((await store.orders.get(orderV.toBase58()))?.status).toBe("Open");
+    expect((await store.trackerCursors.get(orderV.toBase58()))?.lastSignature).toBe(sigs[8]);
+  });
+
   it("runs in the background every interval and stops with the shutdown", async () => {
     const orderZ = Keypair.generate().publicKey;
     await store.orders.upsert(storedOrder({

@@ -11,6 +11,7 @@ import { LookupTableIndex } from "../../chain/lookup-table-index.js";
 import { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
+import type { DiscoverySettings } from "../../core/quote/market-limits.js";
 import { ammAdapters } from "../../core/amm/registry.js";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
@@ -31,6 +32,12 @@ export interface QuoteApiOptions {
   readonly marketsFile?: string;
   /** MARKET_DISCOVERY_TTL_MS: how long discovered markets of a pair are used before a refresh; 0 = no discovery. */
   readonly marketDiscoveryTtlMs?: number;
+  /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
+  readonly discovery?: Partial<DiscoverySettings>;
+  /** PubSub websocket URL (MARKET_SUBSCRIPTIONS=1): new pools enter the index as they appear, closed ones leave. */
+  readonly marketSubscriptionsUrl?: string;
+  /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
+  readonly maxPoolsPerPair?: number;
   /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
@@ -115,6 +122,9 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     // Pools of a program-quoted AMM are looked for only when its program can be executed.
     discoverable: (a) => !a.quotedByProgram || programQuotes?.canQuote(a) === true,
     ...(options.marketDiscoveryTtlMs !== undefined ? { discoveryTtlMs: options.marketDiscoveryTtlMs } : {}),
+    ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(options.marketSubscriptionsUrl ? { subscriptionsUrl: options.marketSubscriptionsUrl } : {}),
+    ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
@@ -125,6 +135,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     adapters,
     ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
+    ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);

@@ -12,7 +12,7 @@ import type { Market } from "../../core/quote/market.js";
 import { parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { createQuotePlanner } from "../../core/quote/quote-planner.js";
-import type { ProgramQuotes, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
+import type { ProgramQuotes, QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { marginalRate } from "../../core/quote/route-search.js";
@@ -30,6 +30,8 @@ export interface QuoteEngineDeps {
   readonly programQuotes?: ProgramQuotes;
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
+  /** Route search limits (MAX_POOLS_PER_PAIR and the split search's); defaults: DEFAULT_QUOTE_LIMITS. */
+  readonly limits?: Partial<QuoteLimits>;
   /** Monotonic ms, for `timeTaken`. */
   readonly clock?: () => number;
 }
@@ -85,12 +87,14 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     adapters: deps.adapters,
     ...(deps.programQuotes ? { programQuotes: deps.programQuotes } : {}),
     ...(deps.intermediateTokens ? { intermediateTokens: deps.intermediateTokens } : {}),
+    ...(deps.limits ? { limits: deps.limits } : {}),
   });
   const clockMs = deps.clock ?? (() => performance.now());
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
 
   async function candidateMarkets(request: ParsedQuoteRequest): Promise<QuotePlan> {
-    const candidates = planner.candidatePairs(request, () => deps.markets.known());
+    // Shared neighbours of the two tokens come from their own markets only (an index lookup per token, not every market).
+    const candidates = planner.candidatePairs(request, () => deps.markets.knownWith([base58Of(request.inputMint), base58Of(request.outputMint)]));
     const lists: Market[][] = await Promise.all(candidates.pairs.map(([x, y]) => deps.markets.forPair(x, y)));
     return planner.plan(request, candidates, lists.flat());
   }

@@ -34,5 +34,13 @@ export interface AccountStream {
    * (polling re-reads everything each round), so no confirming re-read is needed.
    */
   readonly coversPastUpdates: boolean;
+  /**
+   * The moment (ms since the epoch) up to which the source's state is known delivered: the last
+   * message or answered probe of a pushed stream, the start of the last completed polling round.
+   * Undefined before the first. The cache answers from memory only while it is recent.
+   */
+  readonly freshAsOf: number | undefined;
+  /** How old `freshAsOf` may be while the stream is healthy, ms; older = frozen or down. */
+  readonly maxSilenceMs: number;
   close(): Promise<void>;
 }

@@ -17,7 +17,7 @@ import type { LiveAccount, LiveAccountChange, LiveAccounts, LiveAccountsStatus }
 import { liveAccountsGauge, liveNotificationsTotal, liveReconnectsTotal, liveResyncsTotal } from "./live-metrics.js";
 
 export const DEFAULT_LIVE_ACCOUNTS_MAX = 10_000;
-export const DEFAULT_LIVE_MAX_STALENESS_MS = 2_000;
+export const DEFAULT_LIVE_MAX_STALENESS_MS = 1_000;
 /** An entry no request used for this long is dropped (and unsubscribed). */
 export const DEFAULT_LIVE_IDLE_MS = 10 * 60_000;
 /** Keys per background read (the chain splits them into getMultipleAccounts calls of 100 in one batch). */
@@ -59,7 +59,7 @@ export class LiveAccountCache implements LiveAccounts {
   private synced = false;
   private connected = false;
   private everConnected = false;
-  /** Since when `synced` is false (the stream went down, or the cache started). */
+  /** When the state memory holds was last known current, while `synced` is false (the stream went down, or the cache started). */
   private unsyncedSince: number;
   private syncGeneration = 0;
   private streamSlot: number | undefined;
@@ -98,19 +98,31 @@ export class LiveAccountCache implements LiveAccounts {
       disconnected: () => {
         this.connected = false;
         this.syncGeneration += 1;
-        if (this.synced) this.unsyncedSince = this.now();
+        // Memory is as current as the last thing the stream delivered, not as the moment it was
+        // noticed gone (a frozen socket is noticed late).
+        if (this.synced) this.unsyncedSince = Math.min(this.now(), this.stream.freshAsOf ?? this.now());
         this.synced = false;
       },
     });
   }
 
-  /** Memory may answer: synced with the stream, or not for longer than the staleness bound. */
+  /**
+   * Memory may answer: synced with a stream that proved itself live within its bound (a frozen
+   * stream stops answering at once, before it is noticed gone), or, while resyncing or down, state
+   * last known current within the staleness bound.
+   */
   private answering(): boolean {
-    return this.synced || this.now() - this.unsyncedSince <= this.maxStalenessMs;
+    if (this.synced) return this.streamLive();
+    return this.now() - this.unsyncedSince <= this.maxStalenessMs;
+  }
+
+  private streamLive(): boolean {
+    const fresh = this.stream.freshAsOf;
+    return fresh !== undefined && this.now() - fresh <= this.stream.maxSilenceMs;
   }
 
   get(address: string | PublicKey): LiveAccount | undefined {
-    if (!this.synced && !this.answering()) return undefined;
+    if (!this.answering()) return undefined;
     const entry = this.entries.get(typeof address === "string" ? address : base58Of(address));
     if (entry !== undefined) entry.usedRound = this.round;
     return entry;
@@ -160,8 +172,11 @@ export class LiveAccountCache implements LiveAccounts {
 
   status(): LiveAccountsStatus {
     const degraded = !this.answering();
+    const fresh = this.stream.freshAsOf;
     const detail = this.synced
-      ? "live"
+      ? this.streamLive()
+        ? "live"
+        : `stream silent for ${fresh === undefined ? "ever" : `${this.now() - fresh} ms`} (bound ${this.stream.maxSilenceMs} ms): reading through the RPC`
       : this.connected
         ? "resyncing after (re)connect"
         : `stream down for ${this.now() - this.unsyncedSince} ms`;

@@ -5,7 +5,7 @@
 import type { SolanaChain } from "../solana-chain.js";
 import type { AccountStream } from "./account-stream.js";
 import { BackgroundChainState } from "./background-chain-state.js";
-import { LiveAccountCache } from "./live-account-cache.js";
+import { DEFAULT_LIVE_MAX_STALENESS_MS, LiveAccountCache } from "./live-account-cache.js";
 import { liveAccountAgeSlots } from "./live-metrics.js";
 import { PollingAccountStream } from "./polling-account-stream.js";
 import { PubsubAccountStream } from "./pubsub-account-stream.js";
@@ -20,8 +20,10 @@ export interface LiveChainOptions {
   readonly source: LiveSource;
   /** `LIVE_ACCOUNTS_MAX` */
   readonly maxAccounts?: number;
-  /** `LIVE_MAX_STALENESS_MS` */
+  /** `LIVE_MAX_STALENESS_MS`: the oldest state memory answers with (since the stream last proved it current). */
   readonly maxStalenessMs?: number;
+  /** `LIVE_CONNECT_TIMEOUT_MS`: a stream (re)connect, handshake and subscriptions, must finish within this. */
+  readonly connectTimeoutMs?: number;
   readonly idleMs?: number;
   /** Background refresh periods (tests stretch them to count a request's own round trips). */
   readonly blockhashRefreshMs?: number;
@@ -40,15 +42,17 @@ export interface LiveChain {
 
 async function openStream(options: LiveChainOptions): Promise<AccountStream> {
   const source = options.source;
+  const maxSilenceMs = options.maxStalenessMs ?? DEFAULT_LIVE_MAX_STALENESS_MS;
+  const pushed = { maxSilenceMs, ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}) };
   switch (source.kind) {
     case "websocket":
-      return new PubsubAccountStream(source.url);
+      return new PubsubAccountStream(source.url, pushed);
     case "polling":
-      return new PollingAccountStream(options.chain, source.intervalMs);
+      return new PollingAccountStream(options.chain, source.intervalMs, maxSilenceMs);
     case "yellowstone": {
       // Loaded only when configured: the official client carries a native (napi) module.
       const { YellowstoneAccountStream } = await import("./yellowstone-account-stream.js");
-      return new YellowstoneAccountStream(source.url, source.token);
+      return new YellowstoneAccountStream(source.url, source.token, pushed);
     }
   }
 }

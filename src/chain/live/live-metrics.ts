@@ -31,3 +31,13 @@ export const liveAccountsGauge = registeredMetric(
   "swapd_live_accounts",
   () => new client.Gauge({ name: "swapd_live_accounts", help: "Accounts held (and subscribed) by the live account cache" }),
 );
+
+export const liveStreamTimeoutsTotal = registeredMetric(
+  "swapd_live_stream_timeouts_total",
+  () =>
+    new client.Counter({
+      name: "swapd_live_stream_timeouts_total",
+      help: "Live account stream connections given up: `connect` (handshake or subscriptions unanswered in time), `silence` (nothing received, probes unanswered)",
+      labelNames: ["source", "phase"],
+    }),
+);

@@ -2,7 +2,9 @@
  * Live account updates by polling: every `intervalMs`, all subscribed accounts are read with
  * getMultipleAccounts (one batched request; the chain splits it into calls of 100) and reported as
  * updates. For RPCs without a usable websocket. A failed round counts as a disconnect; the next
- * good round reconnects (and the cache resyncs).
+ * good round reconnects (and the cache resyncs). Its lag is its liveness: `freshAsOf` is the start
+ * of the last completed round, and a round that does not complete within `intervalMs` + the
+ * staleness bound (a slow or blackholed RPC) leaves it too old for the cache to answer from.
  */
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import type { SolanaChain } from "../solana-chain.js";
@@ -20,11 +22,20 @@ export class PollingAccountStream implements AccountStream {
   private closed = false;
   private rounds = 0;
   private inFlight = false;
+  private fresh: number | undefined;
+  readonly maxSilenceMs: number;
 
   constructor(
     private readonly chain: SolanaChain,
     private readonly intervalMs: number = DEFAULT_LIVE_POLL_MS,
-  ) {}
+    maxStalenessMs: number = 1_000,
+  ) {
+    this.maxSilenceMs = intervalMs + maxStalenessMs;
+  }
+
+  get freshAsOf(): number | undefined {
+    return this.fresh;
+  }
 
   /** A polling read is on its way. */
   get busy(): boolean {
@@ -39,6 +50,8 @@ export class PollingAccountStream implements AccountStream {
   start(events: AccountStreamEvents): void {
     this.events = events;
     this.up = true;
+    // Nothing is cached yet: whatever enters is read through the chain at that moment.
+    this.fresh = Date.now();
     events.connected();
     this.schedule();
   }
@@ -65,6 +78,7 @@ export class PollingAccountStream implements AccountStream {
   private async poll(): Promise<void> {
     const addresses = [...this.wanted];
     this.inFlight = true;
+    const startedAt = Date.now();
     try {
       if (addresses.length > 0) {
         this.rounds += 1;
@@ -75,6 +89,7 @@ export class PollingAccountStream implements AccountStream {
           if (this.wanted.has(address)) this.events?.account(address, read.accounts[i] ?? null, slot);
         });
       }
+      this.fresh = startedAt;
       if (!this.up) {
         this.up = true;
         this.events?.connected();

@@ -1,17 +1,33 @@
 /**
  * Live account updates over the Solana PubSub websocket: `accountSubscribe` (commitment
  * `confirmed`, base64) per address and one `slotSubscribe`. Reconnects with backoff; on each
- * connect every current address is subscribed again before `connected` is reported. A ping every
- * few seconds detects a dead connection that never closed.
+ * connect every current address is subscribed again before `connected` is reported. Every connect
+ * (the upgrade and then every subscription answered) must finish within `connectTimeoutMs`, or it is
+ * dropped and retried. Liveness (stream-liveness.ts): the slot subscription's notifications, any
+ * other message, or the pong of a ping sent when the socket is quiet keep `freshAsOf` recent; a
+ * socket that stays open but forwards nothing is noticed within `maxSilenceMs`.
  */
 import WebSocket from "ws";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { accountFromJson } from "../account-json.js";
 import type { AccountStream, AccountStreamEvents } from "./account-stream.js";
+import { liveStreamTimeoutsTotal } from "./live-metrics.js";
+import { StreamLiveness } from "./stream-liveness.js";
 
-const PING_INTERVAL_MS = 5_000;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 5_000;
+export const DEFAULT_LIVE_CONNECT_TIMEOUT_MS = 5_000;
+/** Silence (ms) after which a stream that answers no probe is dropped and reconnected: a few times the staleness bound, so a short stall degrades answers without costing a full resync. */
+export function reconnectAfterSilenceMs(maxSilenceMs: number): number {
+  return Math.max(1_000, 3 * maxSilenceMs);
+}
+
+export interface PushedStreamOptions {
+  /** The staleness bound: the stream must prove itself live within this, ms. */
+  readonly maxSilenceMs: number;
+  /** A (re)connect, handshake and subscriptions, must finish within this, ms. */
+  readonly connectTimeoutMs?: number;
+}
 
 /** The websocket URL web3.js derives from an RPC URL: ws(s) scheme, and port + 1 when a port is given. */
 export function websocketUrlFor(rpcUrl: string): string {
@@ -41,10 +57,38 @@ export class PubsubAccountStream implements AccountStream {
   private readonly subscriptionOf = new Map<string, number>();
   private readonly addressOf = new Map<number, string>();
   private slotSubscription: number | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private readonly liveness: StreamLiveness;
+  readonly maxSilenceMs: number;
+  private readonly connectTimeoutMs: number;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    options: PushedStreamOptions,
+  ) {
+    this.maxSilenceMs = options.maxSilenceMs;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_LIVE_CONNECT_TIMEOUT_MS;
+    this.liveness = new StreamLiveness({
+      maxSilenceMs: options.maxSilenceMs,
+      reconnectAfterMs: reconnectAfterSilenceMs(options.maxSilenceMs),
+      probe: () => {
+        try {
+          this.socket?.ping();
+        } catch {
+          // Not open (any more): the close handler reconnects; the silence rule needs no answer.
+        }
+      },
+      frozen: () => {
+        liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "silence" });
+        this.socket?.terminate();
+      },
+    });
+  }
+
+  get freshAsOf(): number | undefined {
+    return this.liveness.freshAsOf;
+  }
 
   start(events: AccountStreamEvents): void {
     this.events = events;
@@ -72,56 +116,56 @@ export class PubsubAccountStream implements AccountStream {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
-    clearInterval(this.pingTimer);
+    clearTimeout(this.connectTimer);
+    this.liveness.stop();
     this.socket?.terminate();
   }
 
   private connect(): void {
     if (this.closed) return;
-    const socket = new WebSocket(this.url);
+    // `handshakeTimeout` bounds the upgrade; the timer below bounds upgrade + subscriptions.
+    const socket = new WebSocket(this.url, { handshakeTimeout: this.connectTimeoutMs });
     this.socket = socket;
-    let alive = true;
+    clearTimeout(this.connectTimer);
+    this.connectTimer = setTimeout(() => {
+      if (this.socket !== socket) return;
+      liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "connect" });
+      socket.terminate();
+    }, this.connectTimeoutMs);
+    this.connectTimer.unref();
     socket.on("open", () => {
       this.open = true;
-      this.attempt = 0;
-      this.pingTimer = setInterval(() => {
-        if (!alive) {
-          socket.terminate();
-          return;
-        }
-        alive = false;
-        socket.ping();
-      }, PING_INTERVAL_MS);
-      this.pingTimer.unref();
+      this.liveness.start();
       void this.subscribeAll(socket);
     });
-    socket.on("pong", () => {
-      alive = true;
-    });
+    socket.on("pong", () => this.liveness.answered());
     socket.on("message", (raw) => {
-      alive = true;
+      this.liveness.heard();
       this.receive(String(raw));
     });
     socket.on("error", () => {
       // "close" follows and handles the reconnect.
     });
-    socket.on("close", () => {
-      if (this.socket !== socket) return;
-      const wasOpen = this.open;
-      this.open = false;
-      clearInterval(this.pingTimer);
-      this.subscriptionOf.clear();
-      this.addressOf.clear();
-      this.slotSubscription = undefined;
-      for (const p of this.pending.values()) p.reject(new Error("websocket closed"));
-      this.pending.clear();
-      this.events?.disconnected(wasOpen ? "websocket closed" : "websocket connect failed");
-      if (this.closed) return;
-      const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
-      this.attempt += 1;
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
-      this.reconnectTimer.unref();
-    });
+    socket.on("close", () => this.closedSocket(socket));
+  }
+
+  private closedSocket(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    const wasOpen = this.open;
+    this.open = false;
+    clearTimeout(this.connectTimer);
+    this.liveness.stop();
+    this.subscriptionOf.clear();
+    this.addressOf.clear();
+    this.slotSubscription = undefined;
+    for (const p of this.pending.values()) p.reject(new Error("websocket closed"));
+    this.pending.clear();
+    this.events?.disconnected(wasOpen ? "websocket closed" : "websocket connect failed");
+    if (this.closed) return;
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer.unref();
   }
 
   private async subscribeAll(socket: WebSocket): Promise<void> {
@@ -130,7 +174,13 @@ export class PubsubAccountStream implements AccountStream {
         this.slotSubscription = Number(id);
       });
       await Promise.all([slot, ...[...this.wanted].map((a) => this.subscribeOne(a))]);
-      if (this.socket === socket && this.open) this.events?.connected();
+      if (this.socket === socket && this.open) {
+        clearTimeout(this.connectTimer);
+        // Counted as a good connect only now: a path that accepts the upgrade and then answers
+        // nothing keeps backing off.
+        this.attempt = 0;
+        this.events?.connected();
+      }
     } catch {
       // The connection dropped while subscribing: the reconnect starts over.
     }
@@ -169,6 +219,8 @@ export class PubsubAccountStream implements AccountStream {
     try {
       message = JSON.parse(text);
     } catch {
+      // Not JSON: nothing in it can be matched to a request or a subscription; a request that
+      // never gets its answer times out on its own.
       return;
     }
     if (typeof message.id === "number") {

@@ -3,7 +3,10 @@
  * `YELLOWSTONE_GRPC_TOKEN`) through the official client `@triton-one/yellowstone-grpc`. One
  * `Subscribe` stream; every change of the address set writes the whole filter again (Geyser
  * replaces its filters with each request) together with a ping, and the matching pong confirms
- * that the filter is in place. Reconnects with backoff; commitment `confirmed`.
+ * that the filter is in place. Reconnects with backoff; commitment `confirmed`. A connect (client,
+ * stream, and the first filter's pong) must finish within `connectTimeoutMs`. Liveness
+ * (stream-liveness.ts): slot updates (every slot), account updates, or the pong of a ping written
+ * when the stream is quiet keep `freshAsOf` recent.
  */
 import * as yellowstone from "@triton-one/yellowstone-grpc";
 import type { SubscribeRequest, SubscribeUpdate } from "@triton-one/yellowstone-grpc";
@@ -11,6 +14,10 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../../core/solana/account.js";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import type { AccountStream, AccountStreamEvents } from "./account-stream.js";
+import { liveStreamTimeoutsTotal } from "./live-metrics.js";
+import { DEFAULT_LIVE_CONNECT_TIMEOUT_MS, reconnectAfterSilenceMs } from "./pubsub-account-stream.js";
+import type { PushedStreamOptions } from "./pubsub-account-stream.js";
+import { StreamLiveness } from "./stream-liveness.js";
 
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 5_000;
@@ -51,11 +58,32 @@ export class YellowstoneAccountStream implements AccountStream {
   /** Waiters for the pong of a ping id (filter confirmations). */
   private readonly pongWaiters = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly liveness: StreamLiveness;
+  readonly maxSilenceMs: number;
+  private readonly connectTimeoutMs: number;
 
   constructor(
     private readonly url: string,
-    private readonly token?: string,
-  ) {}
+    private readonly token: string | undefined,
+    options: PushedStreamOptions,
+  ) {
+    this.maxSilenceMs = options.maxSilenceMs;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_LIVE_CONNECT_TIMEOUT_MS;
+    this.liveness = new StreamLiveness({
+      maxSilenceMs: options.maxSilenceMs,
+      reconnectAfterMs: reconnectAfterSilenceMs(options.maxSilenceMs),
+      // A ping travels with the whole filter set (Geyser replaces filters with each request).
+      probe: () => void this.writeFilters().then(() => this.liveness.answered(), () => undefined),
+      frozen: (silentMs) => {
+        liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "silence" });
+        this.drop(`nothing received for ${silentMs} ms`);
+      },
+    });
+  }
+
+  get freshAsOf(): number | undefined {
+    return this.liveness.freshAsOf;
+  }
 
   start(events: AccountStreamEvents): void {
     this.events = events;
@@ -79,7 +107,17 @@ export class YellowstoneAccountStream implements AccountStream {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
+    this.liveness.stop();
     this.stream?.destroy();
+  }
+
+  /** Gives up the current stream (it ends as if closed by the peer; the reconnect follows). */
+  private drop(reason: string): void {
+    const stream = this.stream;
+    if (stream === undefined) return;
+    this.stream = undefined;
+    stream.destroy();
+    this.lost(reason);
   }
 
   private request(ping: number): SubscribeRequest {
@@ -115,22 +153,53 @@ export class YellowstoneAccountStream implements AccountStream {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    let stream: Duplex;
+    let timedOut = false;
+    let stream: Duplex | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "connect" });
+      const reason = `connect not finished in ${this.connectTimeoutMs} ms`;
+      if (stream === undefined) this.lost(reason); // still connecting: what it brings later is dropped
+      else if (this.stream === stream) this.drop(reason);
+    }, this.connectTimeoutMs);
+    timer.unref();
     try {
       const client = new Client(this.url, this.token, undefined);
       await client.connect();
       stream = await client.subscribe();
     } catch (error) {
-      this.lost(`connect failed: ${(error as Error).message}`);
+      clearTimeout(timer);
+      if (!timedOut) this.lost(`connect failed: ${(error as Error).message}`);
       return;
     }
-    if (this.closed) {
+    if (this.closed || timedOut) {
+      clearTimeout(timer);
       stream.destroy();
       return;
     }
+    this.attach(stream);
+    try {
+      await this.writeFilters();
+      clearTimeout(timer);
+      if (this.stream !== stream) return;
+      this.attempt = 0;
+      this.liveness.heard();
+      this.events?.connected();
+    } catch {
+      clearTimeout(timer);
+      // lost meanwhile: the reconnect starts over
+    }
+  }
+
+  private attach(stream: Duplex): void {
     this.stream = stream;
     this.open = true;
-    stream.on("data", (update: SubscribeUpdate) => this.receive(update));
+    this.liveness.start();
+    stream.on("data", (update: SubscribeUpdate) => {
+      if (this.stream !== stream) return;
+      if (!update.pong) this.liveness.heard();
+      this.receive(update);
+    });
     const onEnd = (reason: string) => {
       if (this.stream !== stream) return;
       this.stream = undefined;
@@ -140,17 +209,11 @@ export class YellowstoneAccountStream implements AccountStream {
     stream.on("error", (error: Error) => onEnd(`stream error: ${error.message}`));
     stream.on("end", () => onEnd("stream ended"));
     stream.on("close", () => onEnd("stream closed"));
-    try {
-      await this.writeFilters();
-      this.attempt = 0;
-      if (this.stream === stream) this.events?.connected();
-    } catch {
-      // lost meanwhile: the reconnect starts over
-    }
   }
 
   private lost(reason: string): void {
     this.open = false;
+    this.liveness.stop();
     for (const waiter of this.pongWaiters.values()) waiter.reject(new Error(reason));
     this.pongWaiters.clear();
     this.events?.disconnected(reason);

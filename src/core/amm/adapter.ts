@@ -1,5 +1,6 @@
 import type { AccountMeta, PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
+import type { SwapVariant } from "../jupiter/swap-variant.js";
 import { SwapdError } from "../swapd-error.js";
 import type { AmmErrorCode } from "../swapd-error.js";
 
@@ -23,14 +24,7 @@ export interface SwapParams {
   readonly swapMode: SwapMode;
 }
 
-/**
- * One variant of Jupiter v6's on-chain `Swap` enum: its name as in the IDL (`RaydiumCP`,
- * `Whirlpool`, ...) and its fields (snake_case as in the IDL, e.g. `{ a_to_b: true }`), encoded by core/jupiter.
- */
-export interface SwapVariant {
-  readonly kind: string;
-  readonly fields?: Readonly<Record<string, unknown>>;
-}
+export type { SwapVariant } from "../jupiter/swap-variant.js";
 
 /** The step's contribution to the Jupiter instruction: the variant and its remaining accounts. */
 export interface SwapAndAccountMetas {

@@ -13,6 +13,7 @@ export function largestFillable<T>(amount: bigint, swap: (amount: bigint) => T):
     try {
       result = swap(mid);
     } catch {
+      // The swap math refuses an amount that runs past the arrays given: the bisection's "too big".
       result = undefined;
     }
     if (result === undefined) {

@@ -6,7 +6,6 @@ import {
   getStructDecoder,
   getU16Decoder,
   getU32Decoder,
-  getU128Decoder,
   getU64Decoder,
   getU8Decoder,
 } from "@solana/kit";
@@ -28,6 +27,7 @@ import { BITMAP_HALF, bitmapExtensionReader, initializedArraysFrom, isArrayIniti
 import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { skip } from "./skipped-bytes.js";
+import { i64InPlace, u128InPlace, u64InPlace } from "./in-place-numbers.js";
 import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { DLMM_BINS_PER_ARRAY, dlmmSwapExactIn } from "./meteora-dlmm-math.js";
@@ -123,19 +123,19 @@ const BIN_ARRAY_DISCRIMINATOR = [92, 142, 92, 220, 5, 148, 70, 181];
 
 /** `Bin`: amounts, Q64.64 price, then liquidity supply, reward and fee accumulators, amounts in (144 bytes). */
 const binDecoder = getStructDecoder([
-  ["amountX", getU64Decoder()],
-  ["amountY", getU64Decoder()],
-  ["price", getU128Decoder()],
+  ["amountX", u64InPlace()],
+  ["amountY", u64InPlace()],
+  ["price", u128InPlace()],
   ["liquidityAndAccumulators", skip(16 + 2 * 16 + 2 * 16 + 2 * 16)],
 ]);
 
 /** `BinArray`: index, version, padding, lb_pair, bins. */
 const binArrayDecoder = getStructDecoder([
   ["discriminator", skip(8)],
-  ["index", getI64Decoder()],
+  ["index", i64InPlace()],
   ["version", skip(1)],
   ["padding", skip(7)],
-  ["lbPair", getPublicKeyCodec()],
+  ["lbPair", skip(32)],
   ["bins", getArrayDecoder(binDecoder, { size: BINS_PER_ARRAY })],
 ]);
 const BIN_ARRAY_MIN_SIZE = binArrayDecoder.fixedSize;

@@ -3,7 +3,6 @@ import {
   getArrayDecoder,
   getI32Decoder,
   getI32Encoder,
-  getI128Decoder,
   getStructDecoder,
   getU128Decoder,
   getU16Decoder,
@@ -26,6 +25,7 @@ import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { i128InPlace, i32InPlace, u128InPlace } from "./in-place-numbers.js";
 import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
@@ -79,17 +79,17 @@ const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
 
 /** `TickState`: tick, liquidity_net, liquidity_gross, then fee and reward growths and padding (168 bytes). */
 const tickStateDecoder = getStructDecoder([
-  ["tick", getI32Decoder()],
-  ["liquidityNet", getI128Decoder()],
-  ["liquidityGross", getU128Decoder()],
+  ["tick", i32InPlace()],
+  ["liquidityNet", i128InPlace()],
+  ["liquidityGross", u128InPlace()],
   ["growthsAndPadding", skip(2 * 16 + 3 * 16 + 13 * 4)],
 ]);
 
 /** `TickArrayState` up to its ticks (initialized count, recent epoch and padding follow). */
 const tickArrayDecoder = getStructDecoder([
   ["discriminator", skip(8)],
-  ["poolId", getPublicKeyCodec()],
-  ["startTickIndex", getI32Decoder()],
+  ["poolId", skip(32)],
+  ["startTickIndex", i32InPlace()],
   ["ticks", getArrayDecoder(tickStateDecoder, { size: TICK_ARRAY_SIZE })],
 ]);
 const TICK_ARRAY_MIN_SIZE = tickArrayDecoder.fixedSize;

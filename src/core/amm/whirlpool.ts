@@ -1,7 +1,7 @@
 import {
+  fixDecoderSize,
   getArrayDecoder,
-  getBooleanDecoder,
-  getI128Decoder,
+  getBytesDecoder,
   getI32Decoder,
   getStructDecoder,
   getU128Decoder,
@@ -22,6 +22,7 @@ import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
+import { boolInPlace, i128InPlace, i32InPlace, u128InPlace } from "./in-place-numbers.js";
 import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { largestFillable } from "./largest-fillable.js";
@@ -51,7 +52,7 @@ const whirlpoolFields = [
   ["whirlpoolsConfig", getPublicKeyCodec()],
   ["whirlpoolBump", skip(1)],
   ["tickSpacing", getU16Decoder()],
-  ["feeTierIndexSeed", skip(2)],
+  ["feeTierIndexSeed", fixDecoderSize(getBytesDecoder(), 2)],
   ["feeRate", getU16Decoder()],
   ["protocolFeeRate", getU16Decoder()],
   ["liquidity", getU128Decoder()],
@@ -71,18 +72,18 @@ const TICK_ARRAY_DISCRIMINATOR = [69, 97, 189, 190, 110, 7, 66, 187];
 
 /** `Tick`: initialized, liquidity_net, liquidity_gross, then fee growths (2 × u128) and reward growths (3 × u128). */
 const tickDecoder = getStructDecoder([
-  ["initialized", getBooleanDecoder()],
-  ["liquidityNet", getI128Decoder()],
-  ["liquidityGross", getU128Decoder()],
+  ["initialized", boolInPlace()],
+  ["liquidityNet", i128InPlace()],
+  ["liquidityGross", u128InPlace()],
   ["growthsOutside", skip(5 * 16)],
 ]);
 
 /** The fixed-size `TickArray`: start tick index, 88 ticks, whirlpool. */
 const tickArrayDecoder = getStructDecoder([
   ["discriminator", skip(8)],
-  ["startTickIndex", getI32Decoder()],
+  ["startTickIndex", i32InPlace()],
   ["ticks", getArrayDecoder(tickDecoder, { size: TICK_ARRAY_SIZE })],
-  ["whirlpool", getPublicKeyCodec()],
+  ["whirlpool", skip(32)],
 ]);
 const TICK_ARRAY_ACCOUNT_SIZE = tickArrayDecoder.fixedSize;
 

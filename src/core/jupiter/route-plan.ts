@@ -1,6 +1,6 @@
 import { getStructCodec, getU8Codec } from "@solana/kit";
 import type { Codec } from "@solana/kit";
-import type { SwapVariant } from "../amm/adapter.js";
+import type { SwapVariant } from "./swap-variant.js";
 import { getSwapCodec } from "./swap-codec.js";
 
 /** One step of a V1 route plan: which AMM, which share of the input slot, which token slots. */

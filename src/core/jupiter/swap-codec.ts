@@ -11,7 +11,7 @@ import {
   transformCodec,
 } from "@solana/kit";
 import type { Codec } from "@solana/kit";
-import type { SwapVariant } from "../amm/adapter.js";
+import type { SwapVariant } from "./swap-variant.js";
 import { SWAP_VARIANTS } from "./swap-variants.js";
 import type { SwapFieldType } from "./swap-variants.js";
 

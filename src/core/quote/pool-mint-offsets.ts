@@ -9,7 +9,7 @@ export type { PoolMintLayout };
  * `getProgramAccounts` + `memcmp` filters: each adapter's own `poolMintLayout` (derived from its
  * decoder). Only AMMs that can quote are searched (math, or their program through the program
  * quoter): pools found for the others could not be quoted, and each AMM costs two
- * `getProgramAccounts` per pair. The market index is given the adapters in use (a program-quoted
+ * `getProgramAccounts` per new token (chain/market-index.ts). The market index is given the adapters in use (a program-quoted
  * AMM only when the program quoter runs).
  */
 export const POOL_MINT_LAYOUTS: Readonly<Record<string, PoolMintLayout>> = Object.fromEntries(

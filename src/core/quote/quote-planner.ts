@@ -27,6 +27,8 @@ import { base58Of } from "../solana/base58-strings.js";
 import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
+import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
+import { prunePools } from "./pool-pruning.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -49,9 +51,17 @@ export interface QuoteLimits {
   readonly splitStepPercent: number;
   /** Route search: how many of the best single routes the split search combines. */
   readonly splitCandidates: number;
+  /** MAX_POOLS_PER_PAIR: pools of one pair the route search prices (pool-pruning.ts says which). */
+  readonly maxPoolsPerPair: number;
 }
 
-export const DEFAULT_QUOTE_LIMITS: QuoteLimits = { accountRounds: 3, maxSplits: 3, splitStepPercent: 5, splitCandidates: 5 };
+export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
+  accountRounds: 3,
+  maxSplits: 3,
+  splitStepPercent: 5,
+  splitCandidates: 5,
+  maxPoolsPerPair: DEFAULT_MAX_POOLS_PER_PAIR,
+};
 
 /**
  * Quotes for pools of AMMs without public math (`quotedByProgram`), made by executing their
@@ -139,6 +149,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     limits,
     // Decoding is per account version: the live cache hands out the same object until it changes.
     decoded: new WeakMap(),
+    mintMovesInFull: new WeakMap(),
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
   };
@@ -178,6 +189,8 @@ interface SharedState {
   readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
   readonly limits: QuoteLimits;
   readonly decoded: WeakMap<AccountData, unknown>;
+  /** Per mint account version: transfers move exactly the amount (no transfer fee, no hook). */
+  readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
 }
@@ -230,10 +243,19 @@ class PoolQuotePlan implements QuotePlan {
     const clockAccount = this.accounts.get(base58Of(CLOCK_SYSVAR));
     if (!clockAccount) throw new Error("the Clock sysvar could not be read");
     const clock = decodeClock(clockAccount);
-    const pools = this.decodedPools()
+    const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
+    const usable = this.decodedPools()
       .filter((p) => this.transfersInFull(p))
-      .map((p) => this.routable(p, clock));
-    const { maxSplits, splitStepPercent, splitCandidates } = this.shared.limits;
+      .map((p) => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+    const kept = prunePools(usable, {
+      inputMint: this.inputMint,
+      outputMint: this.outputMint,
+      amount: this.request.amount,
+      swapMode: this.request.swapMode,
+      maxPerPair: maxPoolsPerPair,
+      splitStepPercent,
+    });
+    const pools = kept.map(({ p }) => this.routable(p, clock));
     return findBestRoute({
       inputMint: this.inputMint,
       outputMint: this.outputMint,
@@ -306,32 +328,41 @@ class PoolQuotePlan implements QuotePlan {
    * accounts the swap does not pass).
    */
   private transfersInFull(p: DecodedPool): boolean {
-    return p.adapter.mints(p.pool).every((mint) => {
-      const account = this.accounts.get(base58Of(mint));
-      const info = account ? decodeMintInfo(account) : undefined;
-      return info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+    // Decoded once per mint account version: a pair's many pools share their two mints.
+    const cache = this.shared.mintMovesInFull;
+    return p.market.mints.every((mint) => {
+      const account = this.accounts.get(mint);
+      if (!account) return false;
+      let inFull = cache.get(account);
+      if (inFull === undefined) {
+        const info = decodeMintInfo(account);
+        inFull = info !== undefined && info.transferHookProgram === undefined && info.transferFeeBasisPoints === undefined;
+        cache.set(account, inFull);
+      }
+      return inFull;
     });
   }
 
-  private routable(p: DecodedPool, clock: QuoteClock): RoutablePool {
-    const accounts = this.accounts;
+  /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
+  private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     const samples = this.shared.samples;
-    const programQuotes = this.shared.programQuotes;
+    if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && samples.of(p, aToB, swapMode, this.accounts, CLOCK_SYSVAR).builds)) return undefined;
+    try {
+      const params = { amount, swapMode, aToB };
+      return p.adapter.quote ? p.adapter.quote(p.pool, params, this.accounts, clock) : this.shared.programQuotes!.quote(p.adapter, p.pool, params, this.accounts, clock);
+    } catch (error) {
+      if (!poolCannotQuote(error)) throw error;
+      return undefined; // paused, not open, missing arrays, overflow: not routable for this amount
+    }
+  }
+
+  private routable(p: DecodedPool, clock: QuoteClock): RoutablePool {
     return {
       address: p.market.addressText,
       label: p.market.label,
       mints: p.market.mints,
-      stepAccounts: samples.of(p, this.aToBOf(p.market), this.request.swapMode, accounts, CLOCK_SYSVAR).accounts,
-      quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
-        if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && samples.of(p, aToB, swapMode, accounts, CLOCK_SYSVAR).builds)) return undefined;
-        try {
-          const params = { amount, swapMode, aToB };
-          return p.adapter.quote ? p.adapter.quote(p.pool, params, accounts, clock) : programQuotes!.quote(p.adapter, p.pool, params, accounts, clock);
-        } catch (error) {
-          if (!poolCannotQuote(error)) throw error;
-          return undefined; // paused, not open, missing arrays, overflow: not routable for this amount
-        }
-      },
+      stepAccounts: this.shared.samples.of(p, this.aToBOf(p.market), this.request.swapMode, this.accounts, CLOCK_SYSVAR).accounts,
+      quote: (amount, swapMode, aToB) => this.quoteOf(p, clock, amount, swapMode, aToB),
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { AddressLookupTableAccount, PublicKey, TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
 import { compileUnsignedTransaction } from "../solana/transaction-message.js";
-import type { SwapInstructionsResult } from "./build.js";
+import type { SwapInstructionsResult } from "./swap-instructions-result.js";
 
 /** The instruction groups of a swap. */
 export type InstructionGroups = Pick<

@@ -26,6 +26,9 @@ import type { ParsedSwapRequest } from "./request.js";
 import { cleanupInstruction, setupInstructions } from "./setup.js";
 import { jupiterSwapInstruction } from "./swap-instruction.js";
 import { base58Of } from "../solana/base58-strings.js";
+import type { PrioritizationType, SwapInstructionsResult } from "./swap-instructions-result.js";
+
+export type { PrioritizationType, SwapInstructionsResult } from "./swap-instructions-result.js";
 
 export interface SwapBuildInputs {
   /** Everything read so far (pools, mints, user accounts, dependencies); `null` = read, missing. */
@@ -44,28 +47,6 @@ export interface SwapBuildInputs {
    * 0–7 is chosen there, e.g. at random, so tests are deterministic.
    */
   readonly route: ResolvedRoute;
-}
-
-export type PrioritizationType =
-  | { readonly kind: "computeBudget"; readonly microLamports: bigint; readonly estimatedMicroLamports: bigint | null }
-  | { readonly kind: "relayTip"; readonly lamports: bigint };
-
-export interface SwapInstructionsResult {
-  readonly computeBudgetInstructions: TransactionInstruction[];
-  readonly setupInstructions: TransactionInstruction[];
-  readonly swapInstruction: TransactionInstruction;
-  readonly cleanupInstruction: TransactionInstruction | undefined;
-  readonly otherInstructions: TransactionInstruction[];
-  readonly addressLookupTableAddresses: PublicKey[];
-  readonly computeUnitLimit: number;
-  readonly prioritizationFeeLamports: bigint;
-  /** null with `"disabled"` (no price, no tip). */
-  readonly prioritizationType: PrioritizationType | null;
-  /** How the price follows the limit (for withComputeUnitLimit). */
-  readonly computeUnitPricing: ComputeUnitPricing;
-  /** Fee payer of the transaction (payer or user). */
-  readonly payer: PublicKey;
-  readonly asLegacyTransaction: boolean;
 }
 
 function checkFeeAccount(parsed: ParsedSwapRequest, accounts: AccountMap): void {

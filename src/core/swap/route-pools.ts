@@ -6,6 +6,7 @@ import type { AccountData, AccountMap } from "../solana/account.js";
 import { SwapPreconditionError } from "./precondition-error.js";
 import type { ParsedRouteStep, ParsedSwapRequest } from "./request.js";
 import { base58Of } from "../solana/base58-strings.js";
+import { perAccountVersion } from "../solana/per-account-version.js";
 
 /** A route step's pool, decoded by its AMM's adapter. */
 export interface RoutePool {
@@ -24,11 +25,20 @@ export interface ImmutablePoolCache {
 }
 
 /**
- * Mutable pools decoded so far, by account object: the live account cache hands out the same
+ * Pools decoded so far, per adapter and account object: the live account cache hands out the same
  * object until a new version of the account arrives, so a pool is decoded once per version, not
  * once per request (a fresh read is a new object and is decoded again).
  */
-const decodedByVersion = new WeakMap<AccountData, RoutePool>();
+const decodersByAdapter = new WeakMap<AmmAdapter<any>, (account: AccountData) => RoutePool>();
+
+function decodedByVersion(adapter: AmmAdapter<any>): (account: AccountData) => RoutePool {
+  let decode = decodersByAdapter.get(adapter);
+  if (decode === undefined) {
+    decode = perAccountVersion((account) => ({ adapter, pool: adapter.decodePool(account) }));
+    decodersByAdapter.set(adapter, decode);
+  }
+  return decode;
+}
 
 export function stepOf(step: ParsedRouteStep, index: number) {
   return { index, ammKey: base58Of(step.ammKey), label: step.label };
@@ -55,17 +65,13 @@ export function decodeRoutePools(
       if (!adapter) {
         throw new SwapPreconditionError("UNSUPPORTED_AMM", `unsupported AMM (owner program ${base58Of(account.owner)})`, stepOf(step, index));
       }
-      routePool = decodedByVersion.get(account);
-      if (routePool?.adapter !== adapter) {
-        try {
-          routePool = { adapter, pool: adapter.decodePool(account) };
-        } catch (error) {
-          if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(step, index), { cause: error });
-          throw error;
-        }
-        if (adapter.poolIsImmutable) cache?.set(key, routePool);
-        else decodedByVersion.set(account, routePool);
+      try {
+        routePool = decodedByVersion(adapter)(account);
+      } catch (error) {
+        if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(step, index), { cause: error });
+        throw error;
       }
+      if (adapter.poolIsImmutable) cache?.set(key, routePool);
     }
     const [a, b] = routePool.adapter.mints(routePool.pool);
     const trades = (x: PublicKey, y: PublicKey) => (x.equals(a) && y.equals(b)) || (x.equals(b) && y.equals(a));

@@ -15,7 +15,7 @@ import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
 import { key } from "../swap/fixtures.js";
-import { tokenAccountData } from "./wave2-fixtures.js";
+import { tokenAccountData } from "./spl-account-fixtures.js";
 
 const { ammProgram, vaultProgram } = createProgram(new Connection("http://127.0.0.1:9") as any);
 const MINT_A = key("damm v1 quote mint A");

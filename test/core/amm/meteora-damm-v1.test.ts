@@ -22,9 +22,9 @@ import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { accountMap, swapParams } from "./reference-fixtures.js";
-import { jupiterStepOf, metasOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount } from "./wave2-fixtures.js";
+import { jupiterStepOf, metasOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount } from "./spl-account-fixtures.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
-import type { SeedAccount } from "./wave2-fixtures.js";
+import type { SeedAccount } from "./spl-account-fixtures.js";
 
 const { ammProgram, vaultProgram } = createProgram(new Connection("http://127.0.0.1:9") as any);
 const MINT_A = key("damm v1 mint A");

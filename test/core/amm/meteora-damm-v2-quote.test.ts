@@ -16,7 +16,7 @@ import {
 } from "../../../src/core/amm/meteora-damm-v2.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { key } from "../swap/fixtures.js";
-import { encodeAnchorAccount, zeroOf } from "./wave2-fixtures.js";
+import { encodeAnchorAccount, zeroOf } from "./spl-account-fixtures.js";
 
 const program = (new CpAmm(new Connection("http://127.0.0.1:9")) as any)._program;
 const POOL = key("damm v2 quote pool");

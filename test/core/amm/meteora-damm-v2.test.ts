@@ -22,8 +22,8 @@ import { key } from "../swap/fixtures.js";
 import { readReferenceJson, swapParams } from "./reference-fixtures.js";
 import {
   encodeAnchorAccount, jupiterStepOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount, zeroOf,
-} from "./wave2-fixtures.js";
-import type { SeedAccount } from "./wave2-fixtures.js";
+} from "./spl-account-fixtures.js";
+import type { SeedAccount } from "./spl-account-fixtures.js";
 
 const cpAmm = new CpAmm(new Connection("http://127.0.0.1:9"));
 const program = (cpAmm as any)._program;

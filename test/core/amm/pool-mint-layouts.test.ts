@@ -19,7 +19,7 @@ import { key } from "../swap/fixtures.js";
 import { encodePair } from "./meteora-dlmm-fixtures.js";
 import { BASE, QUOTE, poolData as pumpSwapPoolData } from "./pump-swap-fixtures.js";
 import { carbonAccount, readReferenceJson } from "./reference-fixtures.js";
-import { encodeAnchorAccount, zeroOf } from "./wave2-fixtures.js";
+import { encodeAnchorAccount, zeroOf } from "./spl-account-fixtures.js";
 
 const FIRST = key("layout test first mint");
 const SECOND = key("layout test second mint");

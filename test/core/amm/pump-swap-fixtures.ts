@@ -6,8 +6,8 @@ import { BN } from "@coral-xyz/anchor";
 import { PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID } from "../../../src/core/amm/pump-swap.js";
 import { TOKEN_2022_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { key } from "../swap/fixtures.js";
-import { encodeAnchorAccount, mint, tokenAccount, zeroOf } from "./wave2-fixtures.js";
-import type { SeedAccount } from "./wave2-fixtures.js";
+import { encodeAnchorAccount, mint, tokenAccount, zeroOf } from "./spl-account-fixtures.js";
+import type { SeedAccount } from "./spl-account-fixtures.js";
 
 export const program = OFFLINE_PUMP_AMM_PROGRAM as any;
 export const BASE = key("pump swap base mint (token-2022)");

@@ -15,7 +15,7 @@ import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
 import { key } from "../swap/fixtures.js";
 import { BASE, POOL, POOL_BASE, POOL_QUOTE, QUOTE, program } from "./pump-swap-fixtures.js";
-import { encodeAnchorAccount, tokenAccountData, zeroOf } from "./wave2-fixtures.js";
+import { encodeAnchorAccount, tokenAccountData, zeroOf } from "./spl-account-fixtures.js";
 
 const FEE_CONFIG = PublicKey.findProgramAddressSync([Buffer.from("fee_config"), PUMP_SWAP_PROGRAM_ID.toBuffer()], PUMP_FEE_PROGRAM_ID)[0];
 const CASES = 600;

@@ -21,7 +21,7 @@ import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { readReferenceJson, swapParams } from "./reference-fixtures.js";
 import { BASE, FEE_RECIPIENTS, MAYHEM_POOL, POOL, QUOTE, RESERVED_RECIPIENT, globalConfigData, poolData, program, pumpSwapAccounts } from "./pump-swap-fixtures.js";
-import { jupiterStepOf, seedAccounts, swapThroughWire, swapVariantIndex } from "./wave2-fixtures.js";
+import { jupiterStepOf, seedAccounts, swapThroughWire, swapVariantIndex } from "./spl-account-fixtures.js";
 
 const poolAccount = (data: Uint8Array): AccountData => ({ address: POOL, owner: PUMP_SWAP_PROGRAM_ID, lamports: 1n, data, executable: false });
 

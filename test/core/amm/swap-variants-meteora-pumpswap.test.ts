@@ -1,4 +1,4 @@
-// Wave-2 AMMs: each registered with one line under its program id, with the Jupiter `Swap`
+// Meteora DAMM v1, DAMM v2 and PumpSwap: each registered with one line under its program id, with the Jupiter `Swap`
 // variant it emits present (same name, same fields) in the on-chain enum of the derived latest
 // Jupiter IDL, and the ExactOut support it declares.
 import { describe, expect, it } from "vitest";
@@ -12,13 +12,13 @@ const swapEnum = new Map<string, string[]>(
   ),
 );
 
-const wave2: Array<[programId: string, label: string, exactOut: boolean, variant: string]> = [
+const amms: Array<[programId: string, label: string, exactOut: boolean, variant: string]> = [
   ["Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB", "Meteora", false, "Meteora"],
   ["cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG", "Meteora DAMM v2", false, "MeteoraDammV2"],
 ];
 
-describe("wave-2 AMMs: registry, labels and Swap variants", () => {
-  for (const [programId, label, exactOut, variant] of wave2) {
+describe("Meteora DAMM v1/v2 and PumpSwap: registry, labels and Swap variants", () => {
+  for (const [programId, label, exactOut, variant] of amms) {
     it(`${label}: registered under ${programId}, ExactOut ${exactOut ? "yes" : "no"}, variant ${variant} (no fields) in the on-chain enum`, () => {
       const adapter = adapterForOwner(new PublicKey(programId));
       expect(adapter?.label).toBe(label);

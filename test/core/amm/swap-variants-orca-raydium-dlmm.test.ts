@@ -11,7 +11,7 @@ const swapEnum = new Map<string, string[]>(
 );
 
 // Labels and program ids from notes §4.1; variants and fields as the adapters emit them.
-const wave1: Array<[string, string, boolean, Array<[string, Record<string, unknown> | undefined]>]> = [
+const amms: Array<[string, string, boolean, Array<[string, Record<string, unknown> | undefined]>]> = [
   ["whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc", "Whirlpool", true, [
     ["Whirlpool", { a_to_b: true }],
     ["WhirlpoolSwapV2", { a_to_b: true, remaining_accounts_info: null }],
@@ -21,8 +21,8 @@ const wave1: Array<[string, string, boolean, Array<[string, Record<string, unkno
   ["LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo", "Meteora DLMM", false, [["MeteoraDlmm", undefined]]],
 ];
 
-describe("wave-1 AMMs: registry, labels and Swap variants", () => {
-  for (const [programId, label, exactOut, variants] of wave1) {
+describe("Whirlpool, Raydium CLMM/AMM v4/CP and Meteora DLMM: registry, labels and Swap variants", () => {
+  for (const [programId, label, exactOut, variants] of amms) {
     it(`${label}: registered under ${programId}, ExactOut ${exactOut ? "yes" : "no"}`, () => {
       const adapter = adapterForOwner(new PublicKey(programId));
       expect(adapter?.label).toBe(label);

@@ -1,4 +1,4 @@
-// Shared by the wave-2 AMM tests: SPL accounts written in SPL's own layouts, a one-step Jupiter
+// Shared by the AMM tests (DAMM v1/v2, PumpSwap and others): SPL accounts written in SPL's own layouts, a one-step Jupiter
 // quote, and the step accounts of a swap instruction swapd returned over REST.
 import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";

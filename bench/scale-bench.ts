@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:scale`: quotes at mainnet sizes on the embedded chain, in one process (the
+ * localnet, the market index, the live account cache over the localnet's websocket, the quote
+ * engine; no HTTP in front of the engine). Raydium CP pools written in the program's layout:
+ *
+ * - N pools in one pair (default 5, 50, 500, 5000): the first written in full (PDAs, config,
+ *   vaults), the others its pool account at new addresses with their own vaults (token accounts
+ *   with other balances): one deep pool, the rest spread over three orders of magnitude;
+ * - L listed markets (MARKETS_FILE, default 0, 10000, 100000): pools of other pairs, on chain and
+ *   in the file, while a 10-pool pair is quoted.
+ *
+ * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
+ * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
+ * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
+ * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
+import { AccountSource } from "../src/chain/account-source.js";
+import { ChainStateCache } from "../src/chain/chain-state-cache.js";
+import { startLiveChain } from "../src/chain/live/live-chain.js";
+import { MarketIndex } from "../src/chain/market-index.js";
+import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
+import { ammAdapters } from "../src/core/amm/registry.js";
+import { writeCpPool, writeMint } from "../src/localnet/cp-markets.js";
+import type { LocalMint } from "../src/localnet/cp-markets.js";
+import { startLocalnet } from "../src/localnet/start-localnet.js";
+import type { Localnet } from "../src/localnet/start-localnet.js";
+import { percentile } from "./statistics.js";
+
+/** Raydium CP PoolState: token_0_vault and token_1_vault; SPL token account: amount. */
+const VAULT_0_OFFSET = 72;
+const VAULT_1_OFFSET = 104;
+const MINT_0_OFFSET = 168;
+const TOKEN_AMOUNT_OFFSET = 64;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+const list = (text: string) => text.split(",").filter(Boolean).map(Number);
+
+/** `count` pools of x/y: one written in full, the rest copies with their own vaults and reserves. */
+function writePools(localnet: Localnet, x: LocalMint, y: LocalMint, count: number, seed: number): PublicKey[] {
+  const deep = 10n ** 15n;
+  const template = writeCpPool(localnet, { x, y, reserveX: deep, reserveY: deep, configIndex: 0 });
+  const out = [template.pool.address];
+  let r = seed;
+  const random = () => ((r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = 1; i < count; i++) {
+    const reserve = BigInt(Math.floor(10 ** (9 + 3 * random())));
+    const data = Buffer.from(template.pool.data);
+    for (const [offset, vault] of [
+      [VAULT_0_OFFSET, template.vaultA],
+      [VAULT_1_OFFSET, template.vaultB],
+    ] as const) {
+      const address = Keypair.generate().publicKey;
+      const vaultData = Buffer.from(vault.data);
+      vaultData.writeBigUInt64LE(reserve, TOKEN_AMOUNT_OFFSET);
+      localnet.setAccount(address, { lamports: vault.lamports, data: vaultData, owner: vault.owner });
+      address.toBuffer().copy(data, offset);
+    }
+    const pool = Keypair.generate().publicKey;
+    localnet.setAccount(pool, { lamports: template.pool.lamports, data, owner: template.pool.owner });
+    out.push(pool);
+  }
+  return out;
+}
+
+/** `count` pools of unrelated pairs (random mints): the template's account with other mints. */
+function writeUnrelated(localnet: Localnet, template: { data: Uint8Array; lamports: bigint; owner: PublicKey }, count: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const data = Buffer.from(template.data);
+    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET);
+    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET + 32);
+    const pool = Keypair.generate().publicKey;
+    localnet.setAccount(pool, { lamports: template.lamports, data, owner: template.owner });
+    out.push(pool.toBase58());
+  }
+  return out;
+}
+
+interface CaseResult {
+  readonly case: string;
+  readonly poolsInPair: number;
+  readonly listedMarkets: number;
+  readonly coldQuoteRpcCalls: number;
+  readonly coldQuoteMs: number;
+  readonly warmP50Ms: number;
+  readonly warmP99Ms: number;
+  readonly warmCpuP50Ms: number;
+  readonly warmCpuP99Ms: number;
+  readonly heapMb: number;
+  readonly rssMb: number;
+  readonly outAmount: string;
+}
+
+async function runCase(name: string, poolsInPair: number, listed: number, quotes: number): Promise<CaseResult> {
+  const localnet = await startLocalnet({ port: 0 });
+  try {
+    const a = writeMint(localnet, `scale bench a ${name}`, 6);
+    const b = writeMint(localnet, `scale bench b ${name}`, 6);
+    const pools = writePools(localnet, a, b, poolsInPair, 7);
+    let marketsFile: string | undefined;
+    if (listed > 0) {
+      const template = localnet.getAccount(pools[0]!)!;
+      const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
+      marketsFile = join(dir, "markets.json");
+      writeFileSync(marketsFile, JSON.stringify(writeUnrelated(localnet, template, listed)));
+    }
+    // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
+    const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
+    // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
+    const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
+    await index.start();
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+    const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000000", slippageBps: 50 };
+    const before = chain.stats().calls;
+    const coldStart = performance.now();
+    const cold = await engine.quote(request);
+    const coldQuoteMs = performance.now() - coldStart;
+    const coldQuoteRpcCalls = chain.stats().calls - before;
+    // Let the live cache confirm its subscriptions, then warm up.
+    await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < 20; i++) await engine.quote(request);
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < quotes; i++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await engine.quote(request);
+      wall.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+    }
+    wall.sort((x, y) => x - y);
+    cpu.sort((x, y) => x - y);
+    const memory = process.memoryUsage();
+    index.close();
+    await live.close();
+    return {
+      case: name,
+      poolsInPair,
+      listedMarkets: listed,
+      coldQuoteRpcCalls,
+      coldQuoteMs: round(coldQuoteMs),
+      warmP50Ms: round(percentile(wall, 50)),
+      warmP99Ms: round(percentile(wall, 99)),
+      warmCpuP50Ms: round(percentile(cpu, 50)),
+      warmCpuP99Ms: round(percentile(cpu, 99)),
+      heapMb: Math.round(memory.heapUsed / 2 ** 20),
+      rssMb: Math.round(memory.rss / 2 ** 20),
+      outAmount: cold.response.outAmount,
+    };
+  } finally {
+    await localnet.close();
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+async function main(): Promise<void> {
+  const poolCounts = list(arg("pools", "5,50,500,5000"));
+  const listedCounts = list(arg("listed", "0,10000,100000"));
+  const quotes = Number(arg("quotes", "200"));
+  const out = arg("out", "bench/results/scale-latest.json");
+  const results: CaseResult[] = [];
+  for (const n of poolCounts) {
+    const r = await runCase(`${n} pools in the pair`, n, 0, quotes);
+    console.log(JSON.stringify(r));
+    results.push(r);
+  }
+  for (const l of listedCounts) {
+    const r = await runCase(`10-pool pair, ${l} listed markets`, 10, l, quotes);
+    console.log(JSON.stringify(r));
+    results.push(r);
+  }
+  const base = results.find((r) => r.poolsInPair === 10 && r.listedMarkets === 0);
+  const listedRatios = results.filter((r) => r.poolsInPair === 10 && r.listedMarkets > 0).map((r) => ({ listed: r.listedMarkets, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios };
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  console.log(JSON.stringify({ listedRatios, written: out }));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,72 @@
+// New pools as they appear: the market index subscribed to each AMM program over the localnet's
+// real PubSub websocket (programSubscribe with a dataSize filter), the quote engine over the real
+// JSON-RPC port. A Raydium CP pool written after start-up is quoted within a second, at the amount
+// Raydium's SDK computes on its reserves, with no restart and no further getProgramAccounts; a
+// closed pool leaves the index.
+import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
+import { BN } from "@coral-xyz/anchor";
+import { PublicKey } from "@solana/web3.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQuoteEngine } from "../../src/api/quote/quote-engine.js";
+import type { QuoteEngine } from "../../src/api/quote/quote-engine.js";
+import { AccountSource } from "../../src/chain/account-source.js";
+import { ChainStateCache } from "../../src/chain/chain-state-cache.js";
+import { MarketIndex } from "../../src/chain/market-index.js";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { ammAdapters } from "../../src/core/amm/registry.js";
+import { writeCpPool, writeMint } from "../../src/localnet/cp-markets.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
+import type { Localnet } from "../../src/localnet/start-localnet.js";
+
+function sdkOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
+  const bn = (x: bigint) => new BN(x.toString());
+  const r = CurveCalculator.swapBaseInput(bn(amountIn), bn(reserveIn), bn(reserveOut), bn(2500n), bn(0n), bn(120_000n), bn(40_000n), false);
+  return BigInt(r.outputAmount.toString());
+}
+
+describe("program subscriptions: pools created after start-up", () => {
+  let localnet: Localnet;
+  let index: MarketIndex;
+  let engine: QuoteEngine;
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ port: 0 });
+    const chain = new RpcSolanaChain({ url: localnet.url });
+    index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], subscriptionsUrl: localnet.websocketUrl });
+    await index.start();
+    await index.whenSubscribed();
+    engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+  });
+  afterAll(async () => {
+    index.close();
+    await localnet.close();
+  });
+
+  it("a pool written after start-up is quotable within one second (no restart, no poll); closed, it leaves", async () => {
+    const a = writeMint(localnet, "subscription test a", 6);
+    const b = writeMint(localnet, "subscription test b", 6);
+    const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000", slippageBps: 50 };
+    // No pool yet: no route, and discovery remembers that the tokens have none.
+    await expect(engine.quote(request)).rejects.toThrow(/no market/);
+    const callsBefore = index.discoveryCallCount;
+
+    const pool = writeCpPool(localnet, { x: a, y: b, reserveX: 10n ** 12n, reserveY: 2n * 10n ** 12n, configIndex: 0 });
+    const deadline = Date.now() + 1_000;
+    let outAmount: string | undefined;
+    while (Date.now() < deadline && outAmount === undefined) {
+      try {
+        outAmount = (await engine.quote(request)).response.outAmount;
+      } catch {
+        await sleep(20); // not in the index yet
+      }
+    }
+    expect(outAmount).toBe(String(sdkOut(1_000_000n, 10n ** 12n, 2n * 10n ** 12n)));
+    expect(index.discoveryCallCount).toBe(callsBefore); // found by the subscription, not by a new scan
+
+    // Closed (the account emptied and handed back to the System program): it leaves the index.
+    localnet.setAccount(pool.pool.address, { lamports: 0n, data: new Uint8Array(0), owner: new PublicKey("11111111111111111111111111111111") });
+    for (let i = 0; i < 50 && (await index.forPair(a.address.toBase58(), b.address.toBase58())).length > 0; i++) await sleep(20);
+    expect(await index.forPair(a.address.toBase58(), b.address.toBase58())).toEqual([]);
+  });
+});
