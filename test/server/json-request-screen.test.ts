@@ -2,7 +2,7 @@
 // documents (the property and parameter names of the OpenAPI files in test/fixtures/reference).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { REST_REQUESTS } from "../../src/api/rest-request-shapes.js";
+import { REST_REQUESTS } from "../../src/api/rest-requests/rest-request-shapes.js";
 import { nearMissOf, requestShapeOf, screenJsonRequest, screenQueryParameters } from "../../src/server/json-request-screen.js";
 import { ProgramIdToLabelResponseSchema } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 

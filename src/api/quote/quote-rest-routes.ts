@@ -8,7 +8,7 @@ import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
-import { REST_REQUESTS } from "../rest-request-shapes.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";

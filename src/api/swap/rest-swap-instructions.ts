@@ -3,7 +3,7 @@ import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromJupiterJson } from "./jupiter-request-json.js";
 import { swapResponseToJupiterJson } from "./jupiter-response-json.js";
-import { REST_REQUESTS } from "../rest-request-shapes.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
 export const SWAP_INSTRUCTIONS_PATH = "/swap/v1/swap-instructions";

@@ -2,7 +2,7 @@ import { ValidationError } from "../../core/validation-error.js";
 import type { RestErrorForm } from "../../server/error-mapping.js";
 import type { RestResponse, RestRoute } from "../../server/rest.js";
 import { restError } from "../../server/rest.js";
-import { REST_REQUESTS } from "../rest-request-shapes.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
 
 function base64(bytes: Uint8Array): string {

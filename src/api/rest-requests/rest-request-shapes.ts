@@ -3,15 +3,15 @@
  * JSON, which has the contract's JSON names), plus the Jupiter names the REST readers accept beside
  * them. The REST routes screen their requests against these (server/json-request-screen.ts).
  */
-import { requestShapeOf, type JsonNameAliases } from "../server/json-request-screen.js";
-import { QuoteRequestSchema, SwapInstructionsRequestSchema, SwapRequestSchema } from "../gen/swapd/swap/v1/swap_pb.js";
+import { requestShapeOf, type JsonNameAliases } from "../../server/json-request-screen.js";
+import { QuoteRequestSchema, SwapInstructionsRequestSchema, SwapRequestSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
 import {
   CancelOrderRequestSchema,
   CancelOrdersRequestSchema,
   CreateOrderRequestSchema,
   ExecuteRequestSchema,
   GetTriggerOrdersRequestSchema,
-} from "../gen/swapd/trigger/v1/trigger_pb.js";
+} from "../../gen/swapd/trigger/v1/trigger_pb.js";
 
 /** Jupiter's names in a swap request that the contract names otherwise or does not model (jupiter-request-json.ts reads them). */
 const JUPITER_SWAP_NAMES: JsonNameAliases = {
