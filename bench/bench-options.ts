@@ -23,8 +23,10 @@ export interface BenchOptions {
   readonly cpuProfile: boolean;
   /** Also measure every request as gRPC over h2 (grpc-js); reported, not gated. */
   readonly grpc: boolean;
-  /** Results JSON; by default bench/results/latest.json for a SwapInstructions run, none for `--target health`. */
+  /** Results JSON; by default bench/results/local/latest.json (ignored by git) for a SwapInstructions run, none for `--target health`. */
   readonly out: string | undefined;
+  /** Write the results to the tracked bench/results/latest.json (the figures the README quotes). */
+  readonly record: boolean;
   /** Service entry file (default src/main.ts). */
   readonly entry: string;
 }
@@ -48,7 +50,9 @@ export const USAGE = `npm run bench -- [options]
   --log-level LEVEL      LOG_LEVEL of the service (default warn)
   --grpc                 also measure every request over gRPC/h2 with grpc-js (reported, not gated)
   --cpu-prof             profile the service under load of the first route instead (writes bench/results/profile/)
-  --out FILE             results JSON (default bench/results/latest.json; none with --target health)
+  --out FILE             results JSON (default bench/results/local/latest.json, ignored by git;
+                         none with --target health)
+  --record               write the results to the tracked bench/results/latest.json instead
   --entry FILE           service entry (default src/main.ts)`;
 
 const DEFAULTS: BenchOptions = {
@@ -66,6 +70,7 @@ const DEFAULTS: BenchOptions = {
   cpuProfile: false,
   grpc: false,
   out: undefined,
+  record: false,
   entry: "src/main.ts",
 };
 
@@ -108,11 +113,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--cpu-prof": o.cpuProfile = true; break;
       case "--grpc": o.grpc = true; break;
       case "--out": o.out = v ?? ""; i += 1; break;
+      case "--record": o.record = true; break;
       case "--entry": o.entry = v ?? ""; i += 1; break;
       case "--help": case "-h": throw new UsageError(USAGE);
       default: throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }
   }
-  if (o.out === undefined && !o.targets.includes(HEALTH)) o.out = "bench/results/latest.json";
+  if (o.out === undefined && !o.targets.includes(HEALTH)) o.out = o.record ? "bench/results/latest.json" : "bench/results/local/latest.json";
   return o;
 }

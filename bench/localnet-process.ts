@@ -2,6 +2,7 @@
  * The bench's chain as a separate process (as in production, the service reaches it over HTTP):
  * `bench/localnet-child.ts` under tsx, with an IPC channel for its request counter.
  */
+import { endsWithBench } from "./children.js";
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
@@ -27,7 +28,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol. */
 export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: string = CHILD): Promise<LocalnetProcess> {
-  const child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = endsWithBench(fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const { url, websocketUrl } = await new Promise<{ url: string; websocketUrl: string | undefined }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`localnet child did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
     child.on("message", (m: { type?: string; url?: string; websocketUrl?: string }) => {

@@ -5,7 +5,8 @@
  * tokens). Per kind: requests/s, p50/p99 latency, the ratio to the no-op, and Solana RPC round trips
  * per request (from the service's own counter). Chain and service are separate processes, phases
  * alternate and medians are taken (as bench/run.ts). Targets: p50 ≤ 2 ms direct, ≤ 10 ms 2-hop,
- * 0 round trips warm; a missed target exits 1. Results: bench/results/quote-latest.json.
+ * 0 round trips warm; a missed target exits 1. Results: bench/results/local/quote-latest.json
+ * (ignored by git), or the tracked bench/results/quote-latest.json with `--record`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -152,7 +153,8 @@ async function main(): Promise<number> {
       checks,
       passed: checks.every((c) => c.passed),
     };
-    const out = resolve(REPO_ROOT, "bench/results/quote-latest.json");
+    // The tracked file only with --record (the README's figures); else an ignored one.
+    const out = resolve(REPO_ROOT, process.argv.includes("--record") ? "bench/results/quote-latest.json" : "bench/results/local/quote-latest.json");
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     const row = (name: string, s: ReturnType<typeof summary>, ratio?: number) =>

@@ -8,9 +8,11 @@
  * drift and noise on the shared CPUs hit all. Exits 1 when a pass mark is missed, 2 on a setup
  * problem. `--cpu-prof` profiles the service under load of one route instead (see bench/README.md).
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { endsWithBench } from "./children.js";
 import { parseBenchOptions, UsageError, type BenchOptions } from "./bench-options.js";
 import { HEALTH, requestFor, type RequestKind } from "./bench-requests.js";
 import { buildReport, formatReport } from "./bench-report.js";
@@ -135,4 +137,20 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+/**
+ * `npm run bench` without options (or with `--record` only) runs the quote bench next, whatever the
+ * swap bench's verdict, as a child that ends with this process; the exit code is the quote bench's
+ * when it fails, else the swap bench's.
+ */
+async function quoteBench(record: boolean): Promise<number> {
+  const script = fileURLToPath(new URL("./quote-bench.ts", import.meta.url));
+  const child = endsWithBench(spawn(process.execPath, ["--import", "tsx", script, ...(record ? ["--record"] : [])], { stdio: "inherit" }));
+  return new Promise((resolveExit) => child.once("exit", (code) => resolveExit(code ?? 1)));
+}
+
+const swapExit = await main();
+const args = process.argv.slice(2);
+if (args.every((a) => a === "--record")) {
+  const quoteExit = await quoteBench(args.length > 0);
+  process.exitCode = quoteExit !== 0 ? quoteExit : swapExit;
+} else process.exitCode = swapExit;

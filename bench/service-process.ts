@@ -3,6 +3,7 @@
  * (`node --import tsx src/main.ts`, configured only through the environment), on a free loopback
  * port, talking to the given Solana RPC URL. Optionally with `--cpu-prof` (written on exit).
  */
+import { endsWithBench } from "./children.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -87,7 +88,7 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
   // The compiled service (`dist/main.js`, what the Docker image runs) needs no TypeScript loader.
   const nodeArgs = (opts.entry ?? "src/main.ts").endsWith(".js") ? [] : ["--import", "tsx"];
   if (opts.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir);
-  const child = spawn(process.execPath, [...nodeArgs, opts.entry ?? "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = endsWithBench(spawn(process.execPath, [...nodeArgs, opts.entry ?? "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
 
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

@@ -78,22 +78,42 @@ function accountJson(address: string, info: AccountInfo<Buffer>): string {
   )}\n`;
 }
 
+/** Thrown when the RPC cannot be reached at all (as opposed to answering that something is missing). */
+export class RpcUnreachableError extends Error {}
+
+/** One cheap call first, so that an unreachable RPC is said as such (web3.js says only "fetch failed"). */
+async function checkReachable(connection: Connection): Promise<void> {
+  try {
+    await connection.getSlot();
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+    throw new RpcUnreachableError(`the RPC at ${connection.rpcEndpoint} is unreachable (${cause}); nothing was written`);
+  }
+}
+
+/** Reads everything first and writes only when all of it was read: a failure leaves nothing behind. */
 export async function fetchPrograms(options: FetchOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const connection = new Connection(options.url, "confirmed");
   const programsDir = join(options.out, "programs");
   const accountsDir = join(options.out, "accounts");
-  mkdirSync(programsDir, { recursive: true });
-  mkdirSync(accountsDir, { recursive: true });
+  await checkReachable(connection);
+  const files: { path: string; data: Buffer | string; line: string }[] = [];
   for (const programId of options.programs) {
     const elf = await programElf(connection, programId);
-    writeFileSync(join(programsDir, `${programId}.so`), elf);
-    log(`program ${programId}: ${elf.length} bytes → ${join(programsDir, `${programId}.so`)}`);
+    const path = join(programsDir, `${programId}.so`);
+    files.push({ path, data: elf, line: `program ${programId}: ${elf.length} bytes → ${path}` });
   }
   for (const address of options.accounts) {
     const info = await account(connection, address);
-    writeFileSync(join(accountsDir, `${address}.json`), accountJson(address, info));
-    log(`account ${address}: ${info.data.length} bytes, owner ${info.owner.toBase58()} → ${join(accountsDir, `${address}.json`)}`);
+    const path = join(accountsDir, `${address}.json`);
+    files.push({ path, data: accountJson(address, info), line: `account ${address}: ${info.data.length} bytes, owner ${info.owner.toBase58()} → ${path}` });
+  }
+  mkdirSync(programsDir, { recursive: true });
+  mkdirSync(accountsDir, { recursive: true });
+  for (const file of files) {
+    writeFileSync(file.path, file.data);
+    log(file.line);
   }
   log(`LOCALNET_PROGRAMS_DIR=${programsDir} LOCALNET_ACCOUNTS_DIR=${accountsDir} npm start`);
 }

@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import type { CallInfo } from "./context.js";
 import { errorCodeOf, logUnexpected, toRestErrorResponse } from "./error-mapping.js";
-import { readJsonBody, RestError, restError, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
+import { readJsonBody, RestError, restError, screenQuery, toJson, type NodeRequest, type NodeResponse, type RestResponse, type RestRouter } from "./rest.js";
 
 export interface RestDispatchOptions {
   readonly rest: RestRouter;
@@ -26,14 +26,15 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
     const route = rest.match(method, path);
     let out: RestResponse;
     if (route === undefined) {
-      out = restError(404, `no route for ${method} ${path}`);
+      out = restError(404, rest.notFoundMessage(method, path));
     } else if (route === "method-not-allowed") {
       out = { ...restError(405, `method ${method} not allowed on ${path}`), headers: { allow: rest.allowedMethods(path).join(", ") } };
     } else {
       const ac = new AbortController();
       res.on("close", () => ac.abort());
       try {
-        const body = ["POST", "PUT", "PATCH"].includes(method) ? await readJsonBody(req, maxBodyBytes) : undefined;
+        screenQuery(route.request?.query, url.searchParams);
+        const body = ["POST", "PUT", "PATCH"].includes(method) ? await readJsonBody(req, maxBodyBytes, route.request?.body) : undefined;
         out = await route.handler({ method, path, query: url.searchParams, headers: req.headers, body, requestId: info.requestId, signal: ac.signal });
       } catch (e) {
         if (e instanceof RestError) {

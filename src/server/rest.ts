@@ -5,6 +5,8 @@
  */
 import type http from "node:http";
 import type http2 from "node:http2";
+import type { ValidationError } from "../core/validation-error.js";
+import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
 import type { RestErrorForm } from "./error-mapping.js";
 import type { RestResponse } from "./rest-response.js";
 
@@ -34,6 +36,12 @@ export interface RestRoute {
   /** Exact path, e.g. `/trigger/v1/createOrder`. */
   readonly path: string;
   readonly handler: RestHandler;
+  /**
+   * The request's fields, from the contract's message (`requestShapeOf`): a near-miss name of one
+   * of them, in the body or the query, or an inexact JSON number for an integer, is refused (400)
+   * before the handler runs (json-request-screen.ts).
+   */
+  readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
   /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
   readonly errors?: RestErrorForm;
 }
@@ -58,6 +66,17 @@ export function restError(status: number, error: string, extra: Readonly<Record<
   return { status, body: { error, ...extra, code: status } };
 }
 
+/** The screen's refusal as Jupiter's 400 for bad input. */
+function refused(refusal: ValidationError): RestError {
+  return new RestError(400, refusal.message, { errorCode: "INVALID_REQUEST" });
+}
+
+/** Throws a 400 for a query parameter that is a near miss of one of the route's. */
+export function screenQuery(shape: RequestShape | undefined, query: URLSearchParams): void {
+  const refusal = shape && screenQueryParameters(shape, query);
+  if (refusal) throw refused(refusal);
+}
+
 /** JSON.stringify that writes bigint as decimal strings. */
 export function toJson(body: unknown): string {
   return JSON.stringify(body, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
@@ -65,9 +84,10 @@ export function toJson(body: unknown): string {
 
 /**
  * Reads a JSON body: 415 unless `Content-Type: application/json`, 413 over `limit` bytes (stops
- * reading), 400 on malformed JSON. An empty body is `undefined`.
+ * reading), 400 on malformed JSON, and 400 when `shape` is given and the screen refuses the body
+ * (a near-miss field name, an inexact integer). An empty body is `undefined`.
  */
-export async function readJsonBody(req: NodeRequest, limit: number): Promise<unknown> {
+export async function readJsonBody(req: NodeRequest, limit: number, shape?: RequestShape): Promise<unknown> {
   const ct = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (ct !== "application/json" && !ct.endsWith("+json")) {
     throw new RestError(415, "Expected request with `Content-Type: application/json`");
@@ -85,11 +105,30 @@ export async function readJsonBody(req: NodeRequest, limit: number): Promise<unk
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return undefined;
+  let json: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    json = JSON.parse(text) as unknown;
   } catch (e) {
     throw new RestError(400, `Failed to parse the request body as JSON: ${(e as Error).message}`);
   }
+  const refusal = shape && screenJsonRequest(shape, text, json);
+  if (refusal) throw refused(refusal);
+  return json;
+}
+
+/**
+ * Paths served under a second name. Jupiter's old quote-api host served the same v6 API under
+ * `/v6`, and many clients still call it there: those paths are aliases of the `/swap/v1` ones.
+ */
+export const REST_PATH_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["/v6/quote", "/swap/v1/quote"],
+  ["/v6/swap", "/swap/v1/swap"],
+  ["/v6/swap-instructions", "/swap/v1/swap-instructions"],
+  ["/v6/program-id-to-label", "/swap/v1/program-id-to-label"],
+]);
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 export class RestRouter {
@@ -108,13 +147,26 @@ export class RestRouter {
   }
 
   /** The route for a method and path, `"method-not-allowed"` if only the path is known, or undefined. */
-  match(method: string, path: string): RestRoute | "method-not-allowed" | undefined {
+  match(method: string, requested: string): RestRoute | "method-not-allowed" | undefined {
+    const path = REST_PATH_ALIASES.get(requested) ?? requested;
     const r = this.routes.get(`${method} ${path}`) ?? (method === "HEAD" ? this.routes.get(`GET ${path}`) : undefined);
     if (r) return r;
     return this.paths.has(path) ? "method-not-allowed" : undefined;
   }
 
-  allowedMethods(path: string): string[] {
+  allowedMethods(requested: string): string[] {
+    const path = REST_PATH_ALIASES.get(requested) ?? requested;
     return [...this.routes.values()].filter((r) => r.path === path).map((r) => r.method);
+  }
+
+  /**
+   * The 404 message for a path no route serves: when a served path ends in the same name
+   * (`GET /quote`, a Jupiter path under another prefix), it says where swapd serves it.
+   */
+  notFoundMessage(method: string, path: string): string {
+    const name = lastSegment(path);
+    const served = [...this.paths, ...REST_PATH_ALIASES.keys()].filter((p) => name !== "" && p !== path && lastSegment(p) === name);
+    const hint = served.length === 0 ? "" : `; swapd serves it at ${served.join(" and ")}`;
+    return `no route for ${method} ${path}${hint}`;
   }
 }

@@ -34,6 +34,7 @@ import { createEdge, type Edge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { withJsonErrorPaths } from "./json-error-path.js";
+import { createJsonRequestScreenInterceptor, withJsonRequestScreen } from "./json-request-screen-rpc.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
@@ -123,7 +124,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
 
-  const interceptors = [createCallCodeInterceptor(logger), createRequestDecodeInterceptor(), edge.interceptor, ...(opts.interceptors ?? [])];
+  const interceptors = [
+    createCallCodeInterceptor(logger),
+    createRequestDecodeInterceptor(),
+    edge.interceptor,
+    createJsonRequestScreenInterceptor(),
+    ...(opts.interceptors ?? []),
+  ];
   const implementations: ExtraService[] = [
     { service: SwapService, impl: { ...opts.services?.swap } },
     { service: TriggerService, impl: { ...opts.services?.trigger } },
@@ -244,7 +251,9 @@ function rpcRoutes(parts: {
     // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
     // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
     // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withJsonCodec(withRequestDecodeErrors(withJsonErrorPaths(h)))));
+    // JSON requests with a near-miss field name or an inexact integer are refused (json-request-screen.ts).
+    const wrap = (h: UniversalHandler) => withJsonCodec(withJsonRequestScreen(withRequestDecodeErrors(withJsonErrorPaths(h)), maxBodyBytes));
+    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(wrap));
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };

@@ -39,6 +39,8 @@ import {
   trailerMux,
 } from "@connectrpc/connect/protocol-connect";
 import { mayRepeatJsonKeys } from "./json-duplicate-keys.js";
+import { requestShapeOf, screenJsonRequest } from "./json-request-screen.js";
+import { jsonRequestRefusalKey } from "./json-request-screen-rpc.js";
 import { wrapUniversalHandler } from "./wrapped-handler.js";
 
 export interface UnaryJsonCodec<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> {
@@ -88,14 +90,15 @@ function takenLength(req: UniversalServerRequest, readMaxBytes: number): number 
   return Number.isSafeInteger(length) && length >= 0 && length <= readMaxBytes ? length : undefined;
 }
 
-function parsed(bytes: Uint8Array): unknown {
+/** The body's text, and its JSON when it parses and repeats no key (else protobuf-es reads it, and words the error). */
+function parsed(bytes: Uint8Array): { text: string; json: unknown } {
+  const text = decoder.decode(bytes);
   try {
-    const text = decoder.decode(bytes);
     const json: unknown = JSON.parse(text);
-    return mayRepeatJsonKeys(text) ? undefined : json;
+    return { text, json: mayRepeatJsonKeys(text) ? undefined : json };
   } catch {
-    // Not UTF-8 JSON: undefined sends the call down connect-es's own path, which reports it.
-    return undefined;
+    // Not UTF-8 JSON: no JSON, so the call goes down connect-es's own path, which reports it.
+    return { text, json: undefined };
   }
 }
 
@@ -112,6 +115,7 @@ function written(codec: UnaryJsonCodec, output: unknown): string {
 export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCodec, options: UnaryJsonCodecOptions): UniversalHandler {
   const { method } = codec;
   const { spec } = options;
+  const shape = requestShapeOf(method.input);
   if (spec.kind !== "unary" || spec.method !== method) throw new Error(`the JSON codec of ${method.parent.typeName}.${method.name} needs that unary method's implementation`);
   const jsonOptions = options.jsonOptions ?? {};
   /** A body that is not what its length promised, answered as connect-es answers it. */
@@ -168,9 +172,12 @@ export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCo
     } catch (error) {
       return unreadable(error);
     }
-    const json = parsed(bytes);
+    const { text, json } = parsed(bytes);
     const input = json === undefined ? undefined : codec.readRequest(json);
     if (input === undefined) return handler({ ...req, body: createAsyncIterable([bytes]) });
+    // The same screen as every JSON request (its refusal is thrown by the interceptor, as elsewhere).
+    const refusal = screenJsonRequest(shape, text, json);
+    if (refusal !== undefined) req.contextValues?.set(jsonRequestRefusalKey, refusal);
     return answer(req, input);
   };
   return wrapUniversalHandler(handler, wrapped);

@@ -4,6 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import type { Transaction } from "@electric-sql/pglite";
 import type { Db, SqlExecutor } from "./db.js";
 import { asDatabaseError } from "./database-errors.js";
+import { createPgliteDataDir } from "./pglite-create.js";
+import { PGLITE_START_PARAMS } from "./pglite-settings.js";
 
 export interface PgliteDbOptions {
   /** Directory for the database files; omitted = in memory (tests). */
@@ -16,10 +18,14 @@ export interface PgliteDbOptions {
 export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
   // PGlite creates only the last path segment; DATA_DIR may be nested and new.
   if (options.dataDir !== undefined) {
-    if (!existsSync(join(options.dataDir, "PG_VERSION"))) options.onCreating?.();
     mkdirSync(options.dataDir, { recursive: true });
+    if (!existsSync(join(options.dataDir, "PG_VERSION"))) {
+      options.onCreating?.();
+      await createPgliteDataDir(options.dataDir);
+    }
   }
-  const lite = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
+  const settings = { startParams: PGLITE_START_PARAMS };
+  const lite = options.dataDir === undefined ? new PGlite(settings) : new PGlite(options.dataDir, settings);
   await lite.waitReady;
   const executorOf = (target: PGlite | Transaction): SqlExecutor => ({
     async query<Row extends object>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {

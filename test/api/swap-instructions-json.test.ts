@@ -1,4 +1,4 @@
-// The SwapInstructions JSON codec (api/swap/swap-instructions-*-json.ts) against protobuf-es, the
+// The SwapInstructions JSON codec (compiled from the descriptors: server/json-codec-from-descriptors.ts) against protobuf-es, the
 // reader and writer connect-es uses for every other call: on every request the fast reader takes,
 // it must build exactly protobuf-es's message; on every request protobuf-es refuses, it must step
 // aside; and the writer must produce protobuf-es's text byte for byte.
@@ -9,8 +9,7 @@ import {
   SwapInstructionsResponseSchema,
   type SwapInstructionsResponse,
 } from "../../src/gen/swapd/swap/v1/swap_pb.js";
-import { swapInstructionsRequestFromJson } from "../../src/api/swap/swap-instructions-request-json.js";
-import { swapInstructionsResponseToJson } from "../../src/api/swap/swap-instructions-response-json.js";
+import { swapInstructionsRequestFromJson, swapInstructionsResponseToJson } from "../../src/api/swap/swap-instructions-json-codec.js";
 import { mayRepeatJsonKeys } from "../../src/server/json-duplicate-keys.js";
 import { SWAP_ROUTES, swapInstructionsMessage } from "../../bench/bench-requests.js";
 import { demoSolToUsdc, toProtoJson } from "./swap-stack.js";

@@ -1,7 +1,7 @@
 // `npm run fetch-programs` against a second local chain as the "remote": the programs it dumps are
 // byte for byte the binaries the remote was started with, the accounts are the remote's, and the
 // embedded chain started from the dumped folders serves them.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Connection, PublicKey } from "@solana/web3.js";
@@ -54,5 +54,26 @@ describe.skipIf(!hasChainDir())("npm run fetch-programs (a second local chain as
     await expect(fetchPrograms({ url: remote.url, out, programs: [DEMO_POOLS.raydiumCpSolUsdc.toBase58()], accounts: [], log: () => {} })).rejects.toThrow(
       /not a program of a BPF loader/,
     );
+  });
+});
+
+describe("npm run fetch-programs with an unreachable RPC", () => {
+  it("says the RPC is unreachable and leaves nothing behind", async () => {
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const parent = mkdtempSync(join(tmpdir(), "swapd-fetch-unreachable-"));
+    const out = join(parent, "chain");
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await expect(fetchPrograms({ url, out, programs: PROGRAMS, accounts: [], log: () => {} })).rejects.toThrow(
+        new RegExp(`^the RPC at ${url}/? is unreachable \\(.*ECONNREFUSED.*\\); nothing was written$`),
+      );
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

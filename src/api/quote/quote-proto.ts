@@ -36,7 +36,9 @@ export function quoteResponseToProto(json: QuoteResponseJson): QuoteResponse {
     otherAmountThreshold: BigInt(json.otherAmountThreshold),
     swapMode: json.swapMode,
     slippageBps: json.slippageBps,
-    ...(json.platformFee ? { platformFee: { amount: BigInt(json.platformFee.amount), feeBps: json.platformFee.feeBps } } : {}),
+    // Always set: Jupiter's JSON always has `platformFee` (null without a fee), and proto3 JSON leaves
+    // out an unset message. The zero message means "no fee" wherever a quote is read back.
+    platformFee: json.platformFee ? { amount: BigInt(json.platformFee.amount), feeBps: json.platformFee.feeBps } : { amount: 0n, feeBps: 0 },
     priceImpactPct: json.priceImpactPct,
     routePlan: json.routePlan.map((step) => ({
       swapInfo: {

@@ -8,6 +8,7 @@ import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { swapRequestFromJupiterJson } from "../swap/jupiter-request-json.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
@@ -61,6 +62,7 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "GET",
       path: "/swap/v1/quote",
+      request: REST_REQUESTS.quote,
       errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
         return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
@@ -69,6 +71,7 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "POST",
       path: "/swap/v1/swap",
+      request: REST_REQUESTS.swap,
       errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
         return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };

@@ -3,6 +3,7 @@ import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromJupiterJson } from "./jupiter-request-json.js";
 import { swapResponseToJupiterJson } from "./jupiter-response-json.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
 export const SWAP_INSTRUCTIONS_PATH = "/swap/v1/swap-instructions";
@@ -11,6 +12,7 @@ export function swapInstructionsRestRoute(swapInstructions: SwapInstructionsOper
   return {
     method: "POST",
     path: SWAP_INSTRUCTIONS_PATH,
+    request: REST_REQUESTS.swapInstructions,
     errors: SWAP_API_ERRORS,
     async handler(req) {
       const outcome = await swapInstructions(swapRequestFromJupiterJson(req.body));

@@ -1,8 +1,16 @@
-/** SwapInstructions' Connect JSON codec (server/unary-json-codec.ts): the hot call read and written without protobuf-es's generic JSON. */
+/**
+ * SwapInstructions' Connect JSON codec (server/unary-json-codec.ts): the hot call read and written
+ * by a reader and writer compiled from the proto's descriptors (server/json-codec-from-descriptors.ts),
+ * so it follows every change of the contract.
+ */
 import type { UnaryJsonCodec } from "../../server/unary-json-codec.js";
-import { SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
-import { swapInstructionsRequestFromJson } from "./swap-instructions-request-json.js";
-import { swapInstructionsResponseToJson } from "./swap-instructions-response-json.js";
+import { jsonReaderOf, jsonWriterOf } from "../../server/json-codec-from-descriptors.js";
+import { SwapInstructionsRequestSchema, SwapInstructionsResponseSchema, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
+
+/** The request message, or undefined when the JSON is not in its plain form (protobuf-es then reads it). */
+export const swapInstructionsRequestFromJson = jsonReaderOf(SwapInstructionsRequestSchema);
+/** protobuf-es's `toJsonString(…, { alwaysEmitImplicit: true })` text of the response. */
+export const swapInstructionsResponseToJson = jsonWriterOf(SwapInstructionsResponseSchema);
 
 export const swapInstructionsJsonCodec: UnaryJsonCodec = {
   method: SwapService.method.swapInstructions,

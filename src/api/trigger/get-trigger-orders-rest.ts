@@ -3,6 +3,7 @@ import { ValidationError } from "../../core/validation-error.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
 import { LISTING_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
 
@@ -17,6 +18,7 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
   return {
     method: "GET",
     path: "/trigger/v1/getTriggerOrders",
+    request: REST_REQUESTS.getTriggerOrders,
     errors: LISTING_ERRORS,
     handler: async (req: RestRequest): Promise<RestResponse> => {
       const query: Record<string, string | undefined> = {};

@@ -2,6 +2,7 @@ import { ValidationError } from "../../core/validation-error.js";
 import type { RestErrorForm } from "../../server/error-mapping.js";
 import type { RestResponse, RestRoute } from "../../server/rest.js";
 import { restError } from "../../server/rest.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
 
 function base64(bytes: Uint8Array): string {
@@ -20,8 +21,13 @@ function jsonObject(body: unknown): Record<string, unknown> {
 const errorsOf = (invalidRequest: string, extra?: Readonly<Record<string, unknown>>): RestErrorForm =>
   extra === undefined ? { layout: "trigger", invalidRequest } : { layout: "trigger", invalidRequest, extra };
 
-function route(path: string, errors: RestErrorForm, run: (body: Record<string, unknown>) => Promise<RestResponse>): RestRoute {
-  return { method: "POST", path, errors, handler: (req) => run(jsonObject(req.body)) };
+function route(
+  path: string,
+  request: RestRoute["request"],
+  errors: RestErrorForm,
+  run: (body: Record<string, unknown>) => Promise<RestResponse>,
+): RestRoute {
+  return { method: "POST", path, request, errors, handler: (req) => run(jsonObject(req.body)) };
 }
 
 /**
@@ -33,19 +39,19 @@ function route(path: string, errors: RestErrorForm, run: (body: Record<string, u
 export function triggerRestRoutes(deps: { readonly orderEntry: TriggerOrderEntry }): RestRoute[] {
   const entry = deps.orderEntry;
   return [
-    route("/trigger/v1/createOrder", errorsOf("invalid create order request"), async (body) => {
+    route("/trigger/v1/createOrder", REST_REQUESTS.createOrder, errorsOf("invalid create order request"), async (body) => {
       const result = await entry.createOrder(body);
       return { status: 200, body: { order: result.order, transaction: base64(result.transaction), requestId: result.requestId } };
     }),
-    route("/trigger/v1/cancelOrder", errorsOf("invalid cancel order request"), async (body) => {
+    route("/trigger/v1/cancelOrder", REST_REQUESTS.cancelOrder, errorsOf("invalid cancel order request"), async (body) => {
       const result = await entry.cancelOrder(body);
       return { status: 200, body: { transaction: base64(result.transaction), requestId: result.requestId } };
     }),
-    route("/trigger/v1/cancelOrders", errorsOf("invalid cancel orders request"), async (body) => {
+    route("/trigger/v1/cancelOrders", REST_REQUESTS.cancelOrders, errorsOf("invalid cancel orders request"), async (body) => {
       const result = await entry.cancelOrders(body);
       return { status: 200, body: { transactions: result.transactions.map(base64), requestId: result.requestId } };
     }),
-    route("/trigger/v1/execute", errorsOf("invalid transaction", { status: "Failed" }), async (body) => {
+    route("/trigger/v1/execute", REST_REQUESTS.execute, errorsOf("invalid transaction", { status: "Failed" }), async (body) => {
       const result = await entry.execute(body);
       if (result.status === "Success") return { status: 200, body: { signature: result.signature, status: "Success", code: 0 } };
       return restError(result.code, result.error ?? "transaction failed", { signature: result.signature, status: "Failed" });

@@ -1,0 +1,270 @@
+/**
+ * Two mistakes that JSON readers let pass silently, caught before a request is read:
+ *
+ * - a near-miss field name (`slipageBps`, `wrapAndUnwrapSOL`): unknown names are ignored, as
+ *   Jupiter ignores them (a Jupiter quote is passed on with fields the contract does not model),
+ *   so a typo would quietly become the default — 50 bps, SOL wrapped. A name that is not known but
+ *   equals a known one ignoring case, or is within two edits of one (one for names of up to five
+ *   letters, where two edits reach unrelated words), is refused naming both;
+ * - a JSON number that JSON.parse cannot keep exactly (`9007199254740993` becomes
+ *   `…992`; `1e3` and `1.0` lose what was written) where the contract has an integer: refused
+ *   with the field's path and "send it as a string". This is decided on the raw text: the parsed
+ *   value has already lost the digits.
+ *
+ * The known names, and which fields are integers, come from the request's protobuf descriptor
+ * (nested messages, lists and maps included), so the screen follows the proto. REST bodies use
+ * the same descriptors, plus the Jupiter names a route accepts beside them (`aliases`).
+ */
+import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { distance } from "fastest-levenshtein";
+import { parse as parseExact } from "lossless-json";
+import { ValidationError } from "../core/validation-error.js";
+
+/** Names a route accepts beside its message's own: per message type name, alias → the JSON name it stands for (null: a known name the message does not model). */
+export type JsonNameAliases = Readonly<Record<string, Readonly<Record<string, string | null>>>>;
+
+interface FieldShape {
+  /** The JSON name, as suggested. */
+  readonly jsonName: string;
+  /** "64" for 64-bit integer fields (or lists/maps of them), "32" for the other integers. */
+  readonly integer?: "32" | "64";
+  /** The shape of the field's message (or list element / map value); undefined for scalars and well-known types. */
+  readonly message?: RequestShape;
+  /** A map field: its JSON keys are data, its values are checked. */
+  readonly map?: true;
+}
+
+/** The names and integer fields of one request message, from its descriptor. */
+export interface RequestShape {
+  readonly typeName: string;
+  readonly fields: ReadonlyMap<string, FieldShape | null>;
+  /** The names a near miss is compared with (JSON names and aliases). */
+  readonly names: readonly string[];
+}
+
+const INTEGERS_64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+const INTEGERS_32 = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+
+function integerOf(scalar: ScalarType | undefined): FieldShape["integer"] {
+  if (scalar === undefined) return undefined;
+  return INTEGERS_64.has(scalar) ? "64" : INTEGERS_32.has(scalar) ? "32" : undefined;
+}
+
+/** The field's scalar (or list element / map value scalar) and message, whatever its kind. */
+function partsOf(field: DescField): { scalar?: ScalarType; message?: DescMessage } {
+  switch (field.fieldKind) {
+    case "scalar":
+      return { scalar: field.scalar };
+    case "message":
+      return { message: field.message };
+    case "list":
+      return field.listKind === "scalar" ? { scalar: field.scalar } : field.listKind === "message" ? { message: field.message } : {};
+    case "map":
+      return field.mapKind === "scalar" ? { scalar: field.scalar } : field.mapKind === "message" ? { message: field.message } : {};
+    default:
+      return {};
+  }
+}
+
+/** The request shape of a message, built once per descriptor and alias table (recursive messages share their shape). */
+export function requestShapeOf(desc: DescMessage, aliases: JsonNameAliases = {}): RequestShape {
+  const built = new Map<string, RequestShape>();
+  const build = (message: DescMessage): RequestShape => {
+    const existing = built.get(message.typeName);
+    if (existing) return existing;
+    const fields = new Map<string, FieldShape | null>();
+    const names: string[] = [];
+    const shape: RequestShape = { typeName: message.typeName, fields, names };
+    built.set(message.typeName, shape);
+    for (const field of message.fields) {
+      const { scalar, message: inner } = partsOf(field);
+      // Well-known types (Timestamp, Struct, wrappers) have JSON forms of their own: values, not field sets.
+      const nested = inner && !inner.typeName.startsWith("google.protobuf.") ? build(inner) : undefined;
+      const integer = integerOf(scalar);
+      const f: FieldShape = { jsonName: field.jsonName, ...(integer ? { integer } : {}), ...(nested ? { message: nested } : {}), ...(field.fieldKind === "map" ? { map: true as const } : {}) };
+      fields.set(field.jsonName, f);
+      fields.set(field.name, f);
+      names.push(field.jsonName);
+    }
+    for (const [alias, target] of Object.entries(aliases[message.typeName] ?? {})) {
+      fields.set(alias, target === null ? null : (fields.get(target) ?? null));
+      names.push(alias);
+    }
+    return shape;
+  };
+  return build(desc);
+}
+
+/** How many edits a near miss may be from a known name: fewer for short names, where two edits reach unrelated words. */
+function editsAllowed(name: string): number {
+  return name.length <= 5 ? 1 : 2;
+}
+
+/** The known name `name` is a near miss of, if any: equal ignoring case, else the closest within the edits allowed. */
+export function nearMissOf(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    if (candidate.toLowerCase() === lower) return candidate;
+    if (Math.abs(candidate.length - name.length) > 2) continue;
+    const d = distance(name, candidate);
+    if (d <= Math.min(editsAllowed(name), editsAllowed(candidate)) && d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** A number JSON.parse would not keep as written; only made while reading the raw text. */
+class InexactNumber {
+  constructor(readonly text: string) {}
+}
+
+/** Numbers whose text is a safe integer are kept as numbers; every other form is kept as its text. */
+function exactNumber(text: string): unknown {
+  const value = Number(text);
+  return /^-?[0-9]+$/.test(text) && Number.isSafeInteger(value) ? value : new InexactNumber(text);
+}
+
+/**
+ * Whether the text may hold a number JSON.parse reads as an integer other than written: one of 16
+ * digits or more, one with an exponent, or one with a fraction of zeros (`100.0`). Fractions such as
+ * a quote's `"timeTaken": 0.002` do not match, so the common request is read once, by JSON.parse.
+ * Text inside strings may match too (`"…9e3…"` in a base58 key), which only costs the exact reading.
+ */
+const MAY_BE_INEXACT = /[0-9](?:[0-9]{15}|[eE][-+0-9]|\.0+(?![0-9]))/g;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Whether a MAY_BE_INEXACT match is a number token: what precedes its digits is `:`, `,` or `[` (spaces aside). */
+function startsNumber(text: string, at: number): boolean {
+  let i = at;
+  while (i > 0 && (isDigit(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 0x2d /* - */ || text.charCodeAt(i - 1) === 0x2e /* . */)) i--;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  const c = text[i - 1];
+  return c === ":" || c === "," || c === "[";
+}
+
+/** Whether the text holds a number JSON.parse may read other than written (SOL's mint, `So111…`, is no number). */
+function mayBeInexact(text: string): boolean {
+  MAY_BE_INEXACT.lastIndex = 0;
+  for (let m = MAY_BE_INEXACT.exec(text); m !== null; m = MAY_BE_INEXACT.exec(text)) {
+    if (startsNumber(text, m.index)) return true;
+    let end = m.index;
+    while (isDigit(text.charCodeAt(end))) end++;
+    MAY_BE_INEXACT.lastIndex = Math.max(end, m.index + 1);
+  }
+  return false;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof InexactNumber);
+}
+
+/** A refusal found in the walk: its path segments (innermost first, joined once at the end), rule and detail. */
+interface Found {
+  readonly segments: string[];
+  readonly rule: string;
+  readonly detail: string;
+}
+
+function integerRefusal(value: unknown, width: "32" | "64"): Found | undefined {
+  const text = value instanceof InexactNumber ? value.text : typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) ? String(value) : undefined;
+  if (text === undefined) return undefined;
+  // A fraction that is not an integer at all (0.125) is left to the readers, which say what is wrong with it.
+  if (!Number.isInteger(Number(text))) return undefined;
+  const what = width === "64" ? "64-bit integers" : "integers";
+  const detail = /^-?[0-9]+$/.test(text)
+    ? `the JSON number ${text} is above 2^53 and would lose precision; send ${what} as decimal strings ("${text}")`
+    : `the JSON number ${text} is not written as an integer; send ${what} as decimal strings of digits`;
+  return { segments: [], rule: "inexact_number", detail };
+}
+
+/** `found` one level up: `key` (a member name) or `[i]` (an element) before its path. */
+function under(found: Found | undefined, segment: string): Found | undefined {
+  found?.segments.push(segment);
+  return found;
+}
+
+/** The first refusal in `json` (a `shape` message), depth first in document order. */
+function screenValue(shape: RequestShape, json: unknown): Found | undefined {
+  if (!isObject(json)) return undefined;
+  for (const key in json) {
+    const value = json[key];
+    const field = shape.fields.get(key);
+    if (field === undefined) {
+      const suggestion = nearMissOf(key, shape.names);
+      if (suggestion !== undefined) return { segments: [key], rule: "unknown_field", detail: `unknown field; did you mean ${suggestion}?` };
+      continue;
+    }
+    if (field === null || value === null) continue;
+    const found = under(screenField(field, value), key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A field's value: one value, a list of them, or a map of them. */
+function screenField(field: FieldShape, value: unknown): Found | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = under(screenOne(field, value[i]), `[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (field.map && isObject(value)) {
+    for (const key in value) {
+      const found = under(screenOne(field, value[key]), key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return screenOne(field, value);
+}
+
+function screenOne(field: FieldShape, value: unknown): Found | undefined {
+  if (field.integer) return integerRefusal(value, field.integer);
+  return field.message ? screenValue(field.message, value) : undefined;
+}
+
+/** `quoteResponse.routePlan[1].swapInfo.inAmount` from innermost-first segments. */
+function pathOf(segments: readonly string[]): string {
+  let path = "";
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const s = segments[i]!;
+    path += s.startsWith("[") || path === "" ? s : `.${s}`;
+  }
+  return path;
+}
+
+/**
+ * The refusal of a JSON request body, or undefined. `parsed` is the text's JSON.parse result when
+ * the caller has it (it is used unless the text may hold inexact numbers). Text that is not JSON is
+ * not refused here: the reader that follows says so in its own words.
+ */
+export function screenJsonRequest(shape: RequestShape, text: string, parsed?: unknown): ValidationError | undefined {
+  let json = parsed;
+  try {
+    if (mayBeInexact(text)) json = parseExact(text, null, exactNumber);
+    else if (json === undefined) json = JSON.parse(text);
+  } catch {
+    return undefined; // not JSON: the reader's error names the problem
+  }
+  const found = screenValue(shape, json);
+  return found && new ValidationError(pathOf(found.segments), found.rule, found.detail);
+}
+
+/** The refusal of a query string's parameter names, or undefined. */
+export function screenQueryParameters(shape: RequestShape, query: URLSearchParams): ValidationError | undefined {
+  for (const key of new Set(query.keys())) {
+    if (shape.fields.has(key)) continue;
+    const suggestion = nearMissOf(key, shape.names);
+    if (suggestion !== undefined) return new ValidationError(key, "unknown_parameter", `unknown parameter; did you mean ${suggestion}?`);
+  }
+  return undefined;
+}
