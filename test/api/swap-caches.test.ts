@@ -118,7 +118,7 @@ describe("dynamicComputeUnitLimit", () => {
     const jup = "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4";
     expect(body.simulationError).toEqual({
       errorCode: "TRANSACTION_SIMULATION_FAILED",
-      error: expect.stringMatching(new RegExp(`^instruction \\d+ \\(${jup}\\) failed: InvalidProgramForExecution: program ${jup} is not deployed on this chain$`)),
+      error: expect.stringMatching(new RegExp(`^instruction \\d+ \\(Jupiter v6 program\\) failed: InvalidProgramForExecution: program ${jup} is not deployed on this chain$`)),
     });
     expect(body.computeUnitLimit).toBe(1_400_000); // unchanged without a successful simulation
     expect(body.swapInstruction.programId).toBe("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
