@@ -10,7 +10,7 @@
  * (state account versions, slot, time, amount, direction), and a state account is copied into the
  * SVM only when its version changed (a 1 MiB program-state account is not copied per quote).
  */
-import { AccountLayout, ACCOUNT_SIZE } from "@solana/spl-token";
+import { ACCOUNT_SIZE } from "@solana/spl-token";
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { getTransactionDecoder } from "@solana/kit";
@@ -23,6 +23,7 @@ import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT } from "../core/solana/programs.js";
+import { encodeTokenAccount } from "../core/solana/token-accounts.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
 /** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
@@ -54,26 +55,6 @@ const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey
 /** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
 const NOT_STATE = new Set([TAKER.publicKey.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
 
-function encodeTokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1, // initialized
-      isNativeOption: nativeReserve === null ? 0 : 1,
-      isNative: nativeReserve ?? 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
 
 /** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
 interface QuoteSwap {

@@ -4,7 +4,8 @@
  * localnet (or a test) holds a pool the adapter reads like a real one. Not part of the adapter:
  * the service only reads pools; this writes them.
  */
-import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { MintLayout } from "@solana/spl-token";
+import { encodeTokenAccount } from "../core/solana/token-accounts.js";
 import { PublicKey } from "@solana/web3.js";
 import {
   RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
@@ -173,31 +174,11 @@ function vaultAccount(address: PublicKey, tokenProgram: PublicKey, mint: PublicK
     address,
     owner: tokenProgram,
     lamports: native ? lamports + amount : lamports,
-    data: tokenAccountData(mint, owner, amount, native ? lamports : null),
+    data: encodeTokenAccount(mint, owner, amount, native ? lamports : null),
     executable: false,
   };
 }
 
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1, // initialized
-      isNativeOption: nativeReserve === null ? 0 : 1,
-      isNative: nativeReserve ?? 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return new Uint8Array(data);
-}
 
 function mintData(authority: PublicKey, decimals: number): Uint8Array {
   const data = Buffer.alloc(MintLayout.span);

@@ -4,6 +4,7 @@ import {
   getTransferFeeConfig,
   getTransferHook,
   unpackMint,
+  AccountLayout,
 } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
@@ -117,4 +118,30 @@ function unpackMintInfo(account: AccountData): MintInfo | undefined {
 export function tokenAccountMint(account: AccountData): PublicKey | undefined {
   if (!isTokenProgram(account.owner) || account.data.length < 165) return undefined;
   return new PublicKey(account.data.subarray(0, 32));
+}
+
+/**
+ * An initialized SPL Token account's data (165 bytes, SPL Token's own layout): for accounts the
+ * embedded chain and the program quoter write themselves. `nativeReserve` marks a wrapped-SOL
+ * account (its rent-exempt reserve), `null` any other.
+ */
+export function encodeTokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
+  const data = Buffer.alloc(AccountLayout.span);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1, // initialized
+      isNativeOption: nativeReserve === null ? 0 : 1,
+      isNative: nativeReserve ?? 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return new Uint8Array(data);
 }
