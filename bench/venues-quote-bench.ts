@@ -51,16 +51,20 @@ async function main(): Promise<number> {
     }
     const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as { outAmount: string; routePlan: { swapInfo: { label: string }; percent: number }[] };
     log(`all venues: ${best.outAmount} via ${best.routePlan.map((s) => `${s.swapInfo.label} ${s.percent}%`).join(", ")}`);
-    for (const req of [healthCheckRequest(service.url), quoteRequest(service.url, QUERY)]) {
-      await runLoad(req, { concurrency: CONCURRENCY, durationMs: 2_000, maxRequests: 2_000_000 });
-    }
-    const results: Record<"noop" | "quote", { p50: number[]; p99: number[]; rps: number[] }> = {
-      noop: { p50: [], p99: [], rps: [] },
-      quote: { p50: [], p99: [], rps: [] },
+    // Besides every venue, the quote without the 2022 Whirlpool: its math (Orca's wasm, fed three
+    // tick arrays per call) is the costliest per pool, so this isolates the program-quoted path.
+    const requests = {
+      noop: healthCheckRequest(service.url),
+      quote: quoteRequest(service.url, QUERY),
+      quoteWithoutWhirlpool: quoteRequest(service.url, `${QUERY}&excludeDexes=Whirlpool`),
     };
+    type Kind = keyof typeof requests;
+    const kinds = Object.keys(requests) as Kind[];
+    for (const kind of kinds) await runLoad(requests[kind], { concurrency: CONCURRENCY, durationMs: 2_000, maxRequests: 2_000_000 });
+    const results = Object.fromEntries(kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[] }])) as Record<Kind, { p50: number[]; p99: number[]; rps: number[] }>;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of (round % 2 === 0 ? ["noop", "quote"] : ["quote", "noop"]) as ("noop" | "quote")[]) {
-        const req = kind === "noop" ? healthCheckRequest(service.url) : quoteRequest(service.url, QUERY);
+      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const req = requests[kind];
         const r = await runLoad(req, { concurrency: CONCURRENCY, durationMs: PHASE_MS, maxRequests: 2_000_000 });
         if (r.errors > 0) throw new Error(`${kind}: ${r.errors} errors, first: ${r.firstError}`);
         results[kind].p50.push(percentile(r.latenciesMs, 50));
@@ -71,10 +75,11 @@ async function main(): Promise<number> {
     const noop = median(results.noop.p50);
     const quote = median(results.quote.p50);
     console.log(`venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}`);
-    for (const kind of ["noop", "quote"] as const) {
-      console.log(`  ${kind.padEnd(6)} p50 ${median(results[kind].p50).toFixed(2)} ms  p99 ${median(results[kind].p99).toFixed(2)} ms  ${median(results[kind].rps).toFixed(0)} req/s`);
+    for (const kind of kinds) {
+      console.log(`  ${kind.padEnd(22)} p50 ${median(results[kind].p50).toFixed(2)} ms  p99 ${median(results[kind].p99).toFixed(2)} ms  ${median(results[kind].rps).toFixed(0)} req/s`);
     }
-    console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)}; target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
+    const withoutWhirlpool = median(results.quoteWithoutWhirlpool.p50);
+    console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)} (without Whirlpool ${(withoutWhirlpool / noop).toFixed(1)}); target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
     return quote <= TARGET_P50_MS ? 0 : 1;
   } finally {
     await service.stop();

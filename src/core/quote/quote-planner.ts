@@ -24,6 +24,7 @@ import { AmmError } from "../amm/adapter.js";
 import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapMode } from "../amm/adapter.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
@@ -54,6 +55,9 @@ export interface QuoteLimits {
   /** MAX_POOLS_PER_PAIR: pools of one pair the route search prices (pool-pruning.ts says which). */
   readonly maxPoolsPerPair: number;
 }
+
+/** Math quotes kept across requests (a few hundred bytes each). */
+const MATH_QUOTE_MEMO_ENTRIES = 16_384;
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -152,6 +156,9 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     mintMovesInFull: new WeakMap(),
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
+    mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
+    versionIds: new WeakMap(),
+    nextVersionId: 1,
   };
   return {
     labels: new Set(options.adapters.map((a) => a.label)),
@@ -193,6 +200,10 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
+  /** Math quotes by (every account the plan read, at its version; pool; amount; mode; direction; clock). */
+  readonly mathQuotes: BoundedLruMap<string, PoolQuote | undefined>;
+  readonly versionIds: WeakMap<AccountData, number>;
+  nextVersionId: number;
 }
 
 class PoolQuotePlan implements QuotePlan {
@@ -202,6 +213,7 @@ class PoolQuotePlan implements QuotePlan {
   private readonly outputMint: string;
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
+  private stateVersionText: string | undefined;
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
 
@@ -236,6 +248,7 @@ class PoolQuotePlan implements QuotePlan {
 
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
+    this.stateVersionText = undefined;
     this.batches += 1;
   }
 
@@ -344,7 +357,44 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
+  /**
+   * The versions of every account this plan read (the Clock aside: its values are in each key), in
+   * one string: a math quote depends on nothing else, so requests over unchanged state (the live
+   * cache hands out one object per account version) reuse it. Route search asks each pool for some
+   * twenty split shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
+   */
+  private stateVersion(): string {
+    if (this.stateVersionText !== undefined) return this.stateVersionText;
+    const shared = this.shared;
+    const parts: string[] = [];
+    for (const [address, account] of this.accounts) {
+      if (account === null) {
+        parts.push(`${address}:-`);
+        continue;
+      }
+      if (account.address.equals(CLOCK_SYSVAR)) continue;
+      let id = shared.versionIds.get(account);
+      if (id === undefined) {
+        id = shared.nextVersionId++;
+        shared.versionIds.set(account, id);
+      }
+      parts.push(`${address}:${id}`);
+    }
+    this.stateVersionText = parts.sort().join(",");
+    return this.stateVersionText;
+  }
+
   private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+    if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
+    const key = `${p.addressText}|${amount}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}|${this.stateVersion()}`;
+    const memo = this.shared.mathQuotes;
+    if (memo.has(key)) return memo.get(key);
+    const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
+    memo.set(key, quote);
+    return quote;
+  }
+
+  private quoteNow(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     const samples = this.shared.samples;
     if (swapMode === "ExactOut" && !(p.adapter.supportsExactOut && samples.of(p, aToB, swapMode, this.accounts, CLOCK_SYSVAR).builds)) return undefined;
     try {

@@ -131,6 +131,29 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
   const [mA, mB, mSolX, mUsdcX] = all as [Market, Market, Market, Market];
   const planner = createQuotePlanner({ adapters: ADAPTERS, intermediateTokens: [usdc.address.toBase58()] });
 
+  it("a repeated quote over unchanged accounts is answered again the same; once a vault changes, the pool is priced anew (math quotes memoised per account version)", () => {
+    const memoChain = new Accounts();
+    memoChain.setClock(300_000_000n, 1_760_000_000n);
+    memoChain.setAccount(NATIVE_MINT, { lamports: 1n, data: writeMintData(9), owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") });
+    const memoUsdc = writeMint(memoChain, "planner memo usdc", 6);
+    writeCpPool(memoChain, { x: sol, y: memoUsdc, reserveX: 1_000n * E9, reserveY: 150_000n * E6, configIndex: 0 });
+    const pool = writeCpPool(memoChain, { x: sol, y: memoUsdc, reserveX: 1_000n * E9, reserveY: 150_000n * E6, configIndex: 0 });
+    const market = marketOf(memoChain, pool.pool.address);
+    const memoPlanner = createQuotePlanner({ adapters: ADAPTERS, intermediateTokens: [] });
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: memoUsdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, memoPlanner);
+    const quote = () => drive(memoPlanner.plan(req, memoPlanner.candidatePairs(req, () => [market]), [market]), memoChain).route!.outAmount;
+    const expected = (usdcReserve: bigint) => sdkOut(E9, 1_000n * E9, usdcReserve);
+    expect(quote()).toBe(expected(150_000n * E6));
+    expect(quote()).toBe(expected(150_000n * E6));
+    // The pool's USDC vault now holds 120,000 USDC (a new account version, as the live cache hands out).
+    const usdcVault = [pool.vaultA, pool.vaultB].find((v) => new PublicKey(v.data.subarray(0, 32)).equals(memoUsdc.address))!;
+    const vault = memoChain.map.get(usdcVault.address.toBase58())!;
+    const data = Buffer.from(vault.data);
+    data.writeBigUInt64LE(120_000n * E6, 64); // SPL token account: amount at offset 64
+    memoChain.setAccount(usdcVault.address, { lamports: vault.lamports, data, owner: vault.owner });
+    expect(quote()).toBe(expected(120_000n * E6));
+  });
+
   it("1 SOL → USDC: asks for the pools and the Clock, then what Raydium's quote reads (mints, vaults, config); routes the better pool at the SDK's amount", () => {
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
     const candidates = planner.candidatePairs(req, () => all);
