@@ -20,7 +20,7 @@ import { parseWire } from "../trigger/execute.js";
 import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "../trigger/signed-transaction.js";
 import type { SignedTransaction } from "../trigger/signed-transaction.js";
-import { ExecutionInterruptedError } from "../trigger/execution-interrupted-error.js";
+import { landOnce } from "../trigger/land-once.js";
 
 /** Jupiter's `/execute` codes for the aggregator (dev.jup.ag API reference of `/execute`). */
 export const EXECUTE_CODES = {
@@ -187,33 +187,6 @@ export async function executeSwap(
   checkSignatures("signedTransaction", tx);
   const signature = transactionSignature(tx);
 
-  const settle = async (record: ExecutionRecord, mode: "now" | "never"): Promise<SwapExecuteResult> => {
-    options.onRecord?.(record);
-    const settled = await deps.confirmations.settle(record, mode, tx);
-    if (settled.status === "Pending" && deps.confirmations.closed) throw new ExecutionInterruptedError(settled.signature);
-    return resultOf(deps, settled);
-  };
-
-  // Already executed (or executing): the recorded outcome, even after the blockhash expired.
-  const existing = await deps.store.executions.findByMessageHash(messageHash);
-  if (existing !== null) return settle(existing, "never");
-
-  if (issued.lastValidBlockHeight !== null) {
-    const height = await deps.chain.getBlockHeight();
-    if (BigInt(height) > issued.lastValidBlockHeight) {
-      throw new ValidationError(
-        "signedTransaction",
-        "expired",
-        `has an expired blockhash (block height ${height} > last valid ${issued.lastValidBlockHeight}); request a new order`,
-      );
-    }
-  }
-  const { record, created } = await deps.store.executions.begin({
-    signature,
-    requestId: issued.requestId,
-    messageHash,
-    lastValidBlockHeight: issued.lastValidBlockHeight,
-    signedTransaction: tx.wire,
-  });
-  return settle(record, created ? "now" : "never");
+  const landed = { tx, signature, requestId: issued.requestId, messageHash, lastValidBlockHeight: issued.lastValidBlockHeight };
+  return resultOf(deps, await landOnce(deps, landed, "request a new order", options.onRecord));
 }

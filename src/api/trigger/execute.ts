@@ -1,9 +1,9 @@
 import { transactionMessageHash } from "../../core/trigger/index.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { ExecutionRecord } from "../../store/index.js";
-import { ExecutionInterruptedError } from "./execution-interrupted-error.js";
 import { FAILED_EXECUTION_CODE, UNCONFIRMED_ERROR } from "./execution-confirmations.js";
 import type { ExecutionConfirmations } from "./execution-confirmations.js";
+import { landOnce } from "./land-once.js";
 import type { OrderEntryDeps } from "./order-entry-deps.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "./signed-transaction.js";
 
@@ -84,33 +84,6 @@ export async function executeTransaction(
   checkSignatures("signedTransaction", tx);
   const signature = transactionSignature(tx);
 
-  const settle = async (record: ExecutionRecord, mode: "now" | "never"): Promise<ExecuteResult> => {
-    // The record's transaction is this one (same message hash), so what was parsed is passed on.
-    const settled = await deps.confirmations.settle(record, mode, tx);
-    if (settled.status === "Pending" && deps.confirmations.closed) throw new ExecutionInterruptedError(settled.signature);
-    return executionResult(settled);
-  };
-
-  // Already executed (or executing): answer from the record, even after the blockhash expired.
-  const existing = await deps.store.executions.findByMessageHash(messageHash);
-  if (existing !== null) return settle(existing, "never");
-
-  if (issued.lastValidBlockHeight !== null) {
-    const height = await deps.chain.getBlockHeight();
-    if (BigInt(height) > issued.lastValidBlockHeight) {
-      throw new ValidationError(
-        "signedTransaction",
-        "expired",
-        `has an expired blockhash (block height ${height} > last valid ${issued.lastValidBlockHeight}); request a new transaction`,
-      );
-    }
-  }
-  const { record, created } = await deps.store.executions.begin({
-    signature,
-    requestId,
-    messageHash,
-    lastValidBlockHeight: issued.lastValidBlockHeight,
-    signedTransaction: tx.wire,
-  });
-  return settle(record, created ? "now" : "never");
+  const record = await landOnce(deps, { tx, signature, requestId, messageHash, lastValidBlockHeight: issued.lastValidBlockHeight }, "request a new transaction");
+  return executionResult(record);
 }
