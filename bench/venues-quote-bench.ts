@@ -4,7 +4,8 @@
  * adapters quote) and program-quoted (SolFi V2, executed by the program quoter) — against the no-op
  * (Health/Check) on the same port, warm. The service runs as `npm start` does with SOLANA_RPC_URL
  * (PROGRAM_QUOTED_AMMS=SolFi V2: binaries read over RPC). Prints which venues quote the pair (one
- * `dexes=` quote each), then p50/p99 per kind and the ratio to the no-op. Target: p50 ≤ 3 ms.
+ * `dexes=` quote each; exit 2 when one does not), then p50/p99 per kind and the ratio to the no-op.
+ * Target: p50 ≤ 3 ms. `--cpu-prof`: where the service's CPU goes under the quote's load instead.
  * Needs SWAPD_CHAIN_DIR.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -12,17 +13,14 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { NATIVE_MINT } from "../src/core/solana/programs.js";
 import { healthCheckRequest } from "./bench-requests.js";
 import { formatProfileSummary, summariseProfileFile } from "./cpu-profile-summary.js";
-import { USDC } from "./amm-pools.js";
 import { runLoad } from "./load.js";
 import type { LoadRequest } from "./load.js";
-import { startLocalnetProcess } from "./localnet-process.js";
-import { startServiceProcess } from "./service-process.js";
+import type { LocalnetProcess } from "./localnet-process.js";
 import { median, percentile } from "./statistics.js";
+import { ONE_SOL_TO_USDC, SOL_USDC_VENUES, quoteEachVenue, startVenuesChain, startVenuesService } from "./venues-chain.js";
 
-const CHILD = fileURLToPath(new URL("./venues-localnet-child.ts", import.meta.url));
 const log = (msg: string) => process.stderr.write(`bench venues: ${msg}\n`);
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(name);
@@ -32,31 +30,18 @@ const ROUNDS = arg("--rounds", 3);
 const PHASE_MS = arg("--phase-ms", 3_000);
 const CONCURRENCY = arg("--concurrency", 4);
 const TARGET_P50_MS = 3;
-const VENUES = ["Whirlpool", "Raydium CLMM", "Raydium", "Meteora", "Meteora DAMM v2", "SolFi V2"];
-const SERVICE_ENV = { PROGRAM_QUOTED_AMMS: "SolFi V2" };
-const QUERY = `inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000000`;
+const QUERY = ONE_SOL_TO_USDC;
 
 function quoteRequest(url: string, query: string): LoadRequest {
   return { url: `${url}/swap/v1/quote?${query}`, method: "GET", headers: {}, body: Buffer.alloc(0), accept: (status) => status === 200 };
 }
 
-/** One `dexes=` quote per venue: each venue's own output for the amount, or why it has none. */
-async function quoteEachVenue(url: string): Promise<{ venue: string; outAmount?: string; error?: string }[]> {
-  const out = [];
-  for (const venue of VENUES) {
-    const res = await fetch(`${url}/swap/v1/quote?${QUERY}&dexes=${encodeURIComponent(venue)}`);
-    const body = (await res.json()) as { outAmount?: string; error?: string; errorCode?: string };
-    out.push(res.status === 200 ? { venue, outAmount: body.outAmount } : { venue, error: `HTTP ${res.status} ${body.errorCode ?? ""} ${body.error ?? ""}`.trim() });
-  }
-  return out;
-}
-
 /** `--cpu-prof`: the service under `quote` load with a V8 CPU profile, then where its CPU went. */
-async function profileQuote(chainUrl: string): Promise<void> {
+async function profileQuote(chain: LocalnetProcess): Promise<void> {
   const dir = fileURLToPath(new URL("./results/profile/venues/", import.meta.url));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const service = await startServiceProcess({ solanaRpcUrl: chainUrl, env: SERVICE_ENV, cpuProfileDir: dir });
+  const service = await startVenuesService(chain, dir);
   let loadStart = 0;
   let loadEnd = 0;
   try {
@@ -113,20 +98,20 @@ async function main(): Promise<number> {
     console.log("venues quote bench skipped: set SWAPD_CHAIN_DIR to the chain folder (programs/, accounts/, accounts-2026/)");
     return 0;
   }
-  const chain = await startLocalnetProcess(60_000, CHILD);
+  const chain = await startVenuesChain();
   try {
     if (process.argv.includes("--cpu-prof")) {
-      await profileQuote(chain.url);
+      await profileQuote(chain);
       return 0;
     }
-    const service = await startServiceProcess({ solanaRpcUrl: chain.url, env: SERVICE_ENV });
+    const service = await startVenuesService(chain);
     try {
       const venues = await quoteEachVenue(service.url);
       for (const v of venues) log(`${v.venue.padEnd(16)} ${v.outAmount !== undefined ? `${v.outAmount} (1 SOL → USDC units)` : `no quote: ${v.error}`}`);
       const missing = venues.filter((v) => v.outAmount === undefined);
       if (missing.length > 0) {
         // A venue that does not quote makes the figure one over fewer venues: not the measurement asked for.
-        console.error(`venues quote bench: FAIL — ${missing.map((v) => `${v.venue} (${v.error})`).join(", ")} gave no quote for 1 SOL → USDC; the bench needs all ${VENUES.length}`);
+        console.error(`venues quote bench: FAIL — ${missing.map((v) => `${v.venue} (${v.error})`).join(", ")} gave no quote for 1 SOL → USDC; the bench needs all ${SOL_USDC_VENUES.length}`);
         return 2;
       }
       const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as { outAmount: string; routePlan: { swapInfo: { label: string }; percent: number }[] };
