@@ -32,6 +32,13 @@ export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 const MEMO_ENTRIES = 256;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
+/**
+ * What the taker's source token account holds: more than any amount quoted, so that it is written
+ * once per mint rather than per quote (simulations leave the SVM's accounts as they were; writing
+ * two token accounts per quote — their keys decoded from base58 by LiteSVM — was a fifth of a quote's
+ * CPU). A real taker holds at least the amount too; the route moves exactly the amount.
+ */
+const TAKER_SOURCE_BALANCE = 2n ** 63n;
 /** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
 const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
 /** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
@@ -106,6 +113,8 @@ export class ProgramQuoter {
   private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
+  /** The taker's token accounts as last written into the SVM: mint, token program, amount. */
+  private readonly takerAccounts = new Map<string, string>();
   private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
   /**
@@ -333,7 +342,8 @@ export class ProgramQuoter {
       if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
       return account.owner;
     };
-    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), amount);
+    if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
+    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), TAKER_SOURCE_BALANCE);
     this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
     const svmClock = this.svm.getClock();
     svmClock.slot = clock.slot;
@@ -398,7 +408,12 @@ export class ProgramQuoter {
     return template.transaction;
   }
 
+  /** The taker's token account of `mint` at `address` holding `amount`, unless it already does. */
   private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
+    const content = `${base58Of(mint)}|${base58Of(tokenProgram)}|${amount}`;
+    const addressText = base58Of(address);
+    if (this.takerAccounts.get(addressText) === content) return;
+    this.takerAccounts.set(addressText, content);
     const native = mint.equals(NATIVE_MINT);
     this.writeAccount(address, {
       lamports: this.rentReserve + (native ? amount : 0n),
