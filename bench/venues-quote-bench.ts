@@ -18,6 +18,7 @@ import { formatProfileSummary, summariseProfileFile } from "./cpu-profile-summar
 import { runVaryingLoad } from "./load.js";
 import type { LoadRequest } from "./load.js";
 import type { LocalnetProcess } from "./localnet-process.js";
+import { processCpuMs } from "./process-cpu.js";
 import { median, percentile } from "./statistics.js";
 import { ONE_SOL_TO_USDC, SOL_USDC_VENUES, quoteEachVenue, startVenuesChain, startVenuesService } from "./venues-chain.js";
 
@@ -64,7 +65,7 @@ async function profileQuote(chain: LocalnetProcess): Promise<void> {
   console.log(`${formatProfileSummary(summary)}\nprofile: ${join(dir, profile)}`);
 }
 
-async function measure(url: string, quoting: readonly string[]): Promise<number> {
+async function measure(url: string, servicePid: number, quoting: readonly string[]): Promise<number> {
   // Besides every venue, the quote without the 2022 Whirlpool: its math (Orca's wasm, fed three
   // tick arrays per call) is the costliest per pool, so this isolates the rest.
   // And the quote at a new amount per request (1 SOL + n lamports): no memoised pool quote answers
@@ -84,14 +85,21 @@ async function measure(url: string, quoting: readonly string[]): Promise<number>
     return r;
   };
   for (const kind of kinds) await run(kind, 2_000);
-  const results = Object.fromEntries(kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[] }])) as Record<Kind, { p50: number[]; p99: number[]; rps: number[] }>;
+  // Service CPU per request: on a shared machine the steadiest figure (latency includes waiting for a core).
+  const results = Object.fromEntries(kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[], cpuMs: [] as number[] }])) as Record<
+    Kind,
+    { p50: number[]; p99: number[]; rps: number[]; cpuMs: number[] }
+  >;
   for (let round = 0; round < ROUNDS; round++) {
     for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+      const cpuBefore = processCpuMs(servicePid);
       const r = await run(kind, PHASE_MS);
+      const cpuAfter = processCpuMs(servicePid);
       if (r.errors > 0) throw new Error(`${kind}: ${r.errors} errors, first: ${r.firstError}`);
       results[kind]!.p50.push(percentile(r.latenciesMs, 50));
       results[kind]!.p99.push(percentile(r.latenciesMs, 99));
       results[kind]!.rps.push(r.requestsPerSecond);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) results[kind]!.cpuMs.push((cpuAfter - cpuBefore) / r.requests);
     }
   }
   const noop = median(results["noop"]!.p50);
@@ -99,7 +107,8 @@ async function measure(url: string, quoting: readonly string[]): Promise<number>
   console.log(`venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}, load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
   for (const kind of kinds) {
     const r = results[kind]!;
-    console.log(`  ${kind.padEnd(22)} p50 ${median(r.p50).toFixed(2)} ms  p99 ${median(r.p99).toFixed(2)} ms  ${median(r.rps).toFixed(0)} req/s`);
+    const cpu = r.cpuMs.length > 0 ? `  service CPU ${median(r.cpuMs).toFixed(3)} ms/request` : "";
+    console.log(`  ${kind.padEnd(22)} p50 ${median(r.p50).toFixed(2)} ms  p99 ${median(r.p99).toFixed(2)} ms  ${median(r.rps).toFixed(0)} req/s${cpu}`);
   }
   const withoutWhirlpool = median(results["quoteWithoutWhirlpool"]!.p50);
   console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)} (without Whirlpool ${(withoutWhirlpool / noop).toFixed(1)}); target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
@@ -129,7 +138,7 @@ async function main(): Promise<number> {
       }
       const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as { outAmount: string; routePlan: { swapInfo: { label: string }; percent: number }[] };
       log(`all venues: ${best.outAmount} via ${best.routePlan.map((s) => `${s.swapInfo.label} ${s.percent}%`).join(", ")}`);
-      return await measure(service.url, venues.map((v) => v.venue));
+      return await measure(service.url, service.pid, venues.map((v) => v.venue));
     } finally {
       await service.stop();
     }
