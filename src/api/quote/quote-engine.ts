@@ -20,6 +20,8 @@ import type { Route } from "../../core/quote/route-search.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { NoRouteError } from "./no-route-error.js";
+import { runShadowCheck, sampled } from "./quote-shadow.js";
+import type { ShadowOptions } from "./quote-shadow.js";
 
 export interface QuoteEngineDeps {
   readonly chain: SolanaChain;
@@ -34,6 +36,8 @@ export interface QuoteEngineDeps {
   readonly limits?: Partial<QuoteLimits>;
   /** Monotonic ms, for `timeTaken`. */
   readonly clock?: () => number;
+  /** QUOTE_SHADOW_RATE: sampled quotes' math-quoted legs quoted again by their programs (quote-shadow.ts). */
+  readonly shadow?: ShadowOptions;
 }
 
 export interface QuoteOutcome {
@@ -107,6 +111,11 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     const read = await readWhatThePlanNeeds(plan, deps.accounts);
     const route = plan.route();
     if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)`);
+    if (sampled(deps.shadow)) {
+      const shadow = deps.shadow;
+      // In the background: the answer does not wait for the programs.
+      runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
+    }
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,

@@ -110,6 +110,26 @@ export interface SuppliedAccount {
   readonly account: AccountData | null;
 }
 
+/** One leg of a route quoted again by its AMM's own program (QUOTE_SHADOW_RATE). */
+export interface ShadowResult {
+  readonly label: string;
+  /** The pool, base58. */
+  readonly pool: string;
+  readonly inAmount: bigint;
+  /** What the math quoted (the route's leg). */
+  readonly mathOut: bigint;
+  /** What the program paid; undefined when it could not quote (with `reason`). */
+  readonly programOut: bigint | undefined;
+  readonly reason?: string;
+}
+
+/** The shadow check of a route: read what it asks for, as for the route, then take the results. */
+export interface ShadowCheck {
+  accountsNeeded(): PublicKey[];
+  supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
+  results(): ShadowResult[];
+}
+
 export interface QuotePlan {
   /** The candidate markets the plan considers: the request's label filter applied, one per address. */
   readonly markets: readonly Market[];
@@ -119,6 +139,11 @@ export interface QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
   route(): Route | undefined;
+  /**
+   * `route`'s ExactIn legs through AMMs with math whose programs the program quoter holds, to be
+   * quoted again by those programs at the plan's clock: the math is held to the program.
+   */
+  shadow(route: Route): ShadowCheck;
 }
 
 export interface QuotePlanner {
@@ -300,6 +325,52 @@ class PoolQuotePlan implements QuotePlan {
       splitStepPercent,
       splitCandidates,
     });
+  }
+
+  shadow(route: Route): ShadowCheck {
+    const programQuotes = this.shared.programQuotes;
+    const legs = route.swapMode !== "ExactIn" || !programQuotes ? [] : route.splits.flatMap((split) => split.path.legs);
+    const targets: { p: DecodedPool; params: QuoteParams; mathOut: bigint }[] = [];
+    for (const leg of legs) {
+      const p = this.decodedPools().find((d) => d.addressText === leg.pool.address);
+      if (!p?.adapter.quote || !programQuotes!.canQuote(p.adapter)) continue;
+      targets.push({ p, params: { amount: leg.inAmount, swapMode: "ExactIn", aToB: p.market.mints[0] === leg.inputMint }, mathOut: leg.outAmount });
+    }
+    const cannot = new Map<DecodedPool, string>();
+    return {
+      accountsNeeded: () => {
+        const missing = new Map<string, PublicKey>();
+        for (const t of targets) {
+          if (cannot.has(t.p)) continue;
+          try {
+            for (const key of programQuotes!.accountsNeeded(t.p.adapter, t.p.pool, t.params, this.accounts)) missing.set(base58Of(key), key);
+          } catch (error) {
+            if (!poolCannotQuote(error)) throw error;
+            cannot.set(t.p, error instanceof Error ? error.message : String(error)); // its step cannot be built: reported in `results`
+          }
+        }
+        return [...missing.values()];
+      },
+      supply: (accounts) => {
+        for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
+      },
+      results: () => {
+        if (targets.length === 0) return [];
+        const clock = decodeClock(this.accounts.get(base58Of(CLOCK_SYSVAR))!);
+        return targets.map(({ p, params, mathOut }) => {
+          const base = { label: p.market.label, pool: p.addressText, inAmount: params.amount, mathOut };
+          const refused = cannot.get(p);
+          if (refused !== undefined) return { ...base, programOut: undefined, reason: refused };
+          try {
+            const q = programQuotes!.quote(p.adapter, p.pool, params, this.accounts, clock);
+            return q.complete ? { ...base, programOut: q.outAmount } : { ...base, programOut: undefined, reason: q.reason ?? "the program did not fill the amount" };
+          } catch (error) {
+            if (!poolCannotQuote(error)) throw error;
+            return { ...base, programOut: undefined, reason: error instanceof Error ? error.message : String(error) };
+          }
+        });
+      },
+    };
   }
 
   private decodedPools(): DecodedPool[] {
