@@ -233,14 +233,17 @@ export class LiveAccountCache implements LiveAccounts {
   }
 
   private async readConfirmations(): Promise<void> {
+    // Confirmations asked for while this read is on its way get a read of their own (left waiting
+    // for the next subscription instead, an account whose update fell in the gap stayed stale).
+    this.confirmTimer = undefined;
     const addresses = [...this.toConfirm].filter((a) => this.entries.has(a));
     this.toConfirm.clear();
     try {
       await this.reread(addresses);
-      this.confirmTimer = undefined;
     } catch (error) {
       this.onError(error, "confirming read");
       for (const a of addresses) this.toConfirm.add(a);
+      if (this.closed || this.confirmTimer !== undefined) return;
       this.confirmTimer = setTimeout(() => void this.readConfirmations(), RETRY_MS);
       this.confirmTimer.unref();
     }
