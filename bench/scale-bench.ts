@@ -10,7 +10,8 @@
  *   in the file, while a 10-pool pair is quoted.
  *
  * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
+ * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Then the live cache
+ * over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip). Options:
  * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
  * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
  */
@@ -29,6 +30,7 @@ import { writeCpPool, writeMint } from "../src/localnet/cp-markets.js";
 import type { LocalMint } from "../src/localnet/cp-markets.js";
 import { startLocalnet } from "../src/localnet/start-localnet.js";
 import type { Localnet } from "../src/localnet/start-localnet.js";
+import { runLiveCacheCases } from "./live-cache-scenario.js";
 import { percentile } from "./statistics.js";
 
 /** Raydium CP PoolState: token_0_vault and token_1_vault; SPL token account: amount. */
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
   }
   const base = results.find((r) => r.poolsInPair === 10 && r.listedMarkets === 0);
   const listedRatios = results.filter((r) => r.poolsInPair === 10 && r.listedMarkets > 0).map((r) => ({ listed: r.listedMarkets, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
-  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios };
+  const liveLimit = Number(arg("live-limit", "100"));
+  const liveCache = liveLimit > 0 ? await runLiveCacheCases(liveLimit, quotes) : undefined;
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios, liveCache };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(JSON.stringify({ listedRatios, written: out }));
 }

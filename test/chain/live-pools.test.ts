@@ -26,7 +26,7 @@ describe("LivePools", () => {
     expect(out).toHaveLength(1);
     expect(out[0]!.reason).toBe("pools");
     const gone = out[0]!.pool;
-    expect(out[0]!.dropped.sort()).toEqual([gone, `${gone}-vault-a`, `${gone}-vault-b`].sort());
+    expect([...out[0]!.dropped].sort()).toEqual([gone, `${gone}-vault-a`, `${gone}-vault-b`].sort());
     expect(pools.has("mint")).toBe(true);
     expect(pools.poolCount).toBe(2);
     expect(pools.accountCount).toBe(2 * 3 + 1);
