@@ -20,19 +20,19 @@ import { readReferenceJson } from "../fixtures/reference.js";
 import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
 import { createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
-import { startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { startOnchainStack } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
 
 describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against their programs", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   let quoter: ProgramQuoter;
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     quoter = programQuoterFor(
       CHAIN_DIR!,
       [whirlpoolAdapter, raydiumCpmmAdapter, raydiumClmmAdapter, meteoraDlmmAdapter, meteoraDammV2Adapter].map((a) => a.programId),

@@ -7,7 +7,7 @@ import { PublicKey } from "@solana/web3.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { DemoRaydiumCpmmPool, DemoRaydiumCpmmPoolParams } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { Localnet } from "../../../src/localnet/start-localnet.js";
-import { tokenAmount } from "../onchain-stack.js";
+import { tokenBalance } from "../onchain-stack.js";
 
 export const RAYDIUM_CP_PROGRAM = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
 
@@ -38,8 +38,8 @@ export function raydiumCpQuote(
   const config = CpmmConfigInfoLayout.decode(Buffer.from(localnet.getAccount(state.configId)!.data));
   const owed = (side: "A" | "B") =>
     BigInt(state[`protocolFeesMint${side}`].toString()) + BigInt(state[`fundFeesMint${side}`].toString()) + BigInt(state[`creatorFeesMint${side}`].toString());
-  const reserveA = tokenAmount(localnet, state.vaultA) - owed("A");
-  const reserveB = tokenAmount(localnet, state.vaultB) - owed("B");
+  const reserveA = tokenBalance(localnet, state.vaultA) - owed("A");
+  const reserveB = tokenBalance(localnet, state.vaultB) - owed("B");
   const aIn = state.mintA.equals(inputMint);
   const [rIn, rOut] = aIn ? [reserveA, reserveB] : [reserveB, reserveA];
   const bn = (x: bigint) => new BN(x.toString());
