@@ -116,8 +116,8 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     }
     // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
     const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
-    // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
+    // The default bounds (LIVE_POOLS_MAX 20,000) hold every pool of every case, with its vaults.
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl } });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
     await index.start();
     const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
