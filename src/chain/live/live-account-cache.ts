@@ -75,6 +75,8 @@ export class LiveAccountCache implements LiveAccounts {
   private syncGeneration = 0;
   private streamSlot: number | undefined;
   private readonly toConfirm = new Set<string>();
+  /** Adopted in this turn of the event loop, subscribed together at its end. */
+  private readonly toFollow = new Set<string>();
   private confirmTimer: NodeJS.Timeout | undefined;
   private readonly sweepTimer: NodeJS.Timeout;
   private closed = false;
@@ -161,16 +163,26 @@ export class LiveAccountCache implements LiveAccounts {
     return this.entries.poolCount;
   }
 
+  /** Subscribes `address` with the others a batch adopts (one subscribe call: Yellowstone rewrites its whole filter per call). */
   private follow(address: string): void {
     if (this.closed) return;
+    if (this.toFollow.size === 0) queueMicrotask(() => this.subscribeFollowed());
+    this.toFollow.add(address);
+  }
+
+  private subscribeFollowed(): void {
+    // Dropped again before this ran: already unsubscribed, and not held; nothing to follow.
+    const addresses = [...this.toFollow].filter((a) => this.entries.has(a));
+    this.toFollow.clear();
+    if (this.closed || addresses.length === 0) return;
     const generation = this.syncGeneration;
-    this.stream.subscribe([address]).then(
+    this.stream.subscribe(addresses).then(
       () => {
-        // Subscribed on the same connection the read was not covered by: read it once more.
-        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) this.confirm(address);
+        // Subscribed on the same connection the reads were not covered by: read them once more.
+        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) for (const a of addresses) this.confirm(a);
       },
       () => {
-        // Down: the resync after the reconnect reads it again.
+        // Down: the resync after the reconnect reads them again.
       },
     );
   }
