@@ -17,7 +17,7 @@ import { raydiumCpmmAdapter } from "../../src/core/amm/raydium-cpmm.js";
 import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { readReferenceJson } from "../fixtures/reference.js";
-import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
+import { WRITTEN_POOL, createRaydiumCpPool, orderedMints } from "./pools/raydium-cp.js";
 import { createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
 import { startOnchainStack } from "./onchain-stack.js";
@@ -60,7 +60,7 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     const mints = orderedMints(USDC, SAMO);
     const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
     const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
-    const address = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves }).pool.address;
+    const address = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL }).pool.address;
     compareAll(raydiumCpmmAdapter, address, true, amounts(31, 6, 1_000n, reserves[0] / 2n), 6);
     compareAll(raydiumCpmmAdapter, address, false, amounts(37, 6, 1_000n, reserves[1] / 2n), 6);
   });

@@ -9,7 +9,7 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
-import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
+import { WRITTEN_POOL, createRaydiumCpPool, orderedMints } from "./pools/raydium-cp.js";
 import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
 import type { MeteoraDlmmPool } from "../../src/core/amm/meteora-dlmm.js";
@@ -31,7 +31,8 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
   beforeAll(async () => {
     stack = await startOnchainStack({ quote: {} });
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
-    const cp = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves: [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)] });
+    const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
+    const cp = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL });
     const clmm = raydiumClmmPoolAccounts({
       ammConfig: CLMM_CONFIG_INDEX_4, tickSpacing: 1, mint0: mints[0], mint1: mints[1], decimals, tickCurrent: 7,
       positions: [{ lower: -600, upper: 600, liquidity: 5_000_000_000_000n }, { lower: -20, upper: 45, liquidity: 9_000_000_000_000n }],

@@ -11,7 +11,7 @@ import { raydiumCpmmAdapter, findRaydiumCpmmAuthority } from "../../src/core/amm
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { makeSwapCpmmBaseOutInstruction } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
-import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
+import { WRITTEN_POOL, createRaydiumCpPool, orderedMints } from "./pools/raydium-cp.js";
 import { raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
@@ -153,7 +153,7 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     let address: PublicKey;
 
     beforeAll(() => {
-      address = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves }).pool.address;
+      address = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL }).pool.address;
     });
 
     for (const aToB of [true, false]) {

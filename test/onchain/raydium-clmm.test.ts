@@ -16,7 +16,7 @@ import { hasChainDir } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { MAINNET_USDC } from "./pools/whirlpool.js";
-import { orderedMints } from "./pools.js";
+import { orderedMints } from "./pools/raydium-cp.js";
 import { startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
 

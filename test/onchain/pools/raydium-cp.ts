@@ -11,6 +11,17 @@ import { tokenBalance } from "../onchain-stack.js";
 
 export const RAYDIUM_CP_PROGRAM = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
 
+/** Two mints in the order Raydium's pools (CP and CLMM) keep them: by address bytes. */
+export function orderedMints(x: PublicKey, y: PublicKey): [PublicKey, PublicKey] {
+  return Buffer.compare(x.toBuffer(), y.toBuffer()) < 0 ? [x, y] : [y, x];
+}
+
+/**
+ * What the math-against-program tests write their CP pools with: a config index of its own (the demo pool has 0, a
+ * second test pool 1) and lamports above every account's rent exemption (the observation account is ~4 kB).
+ */
+export const WRITTEN_POOL = { configIndex: 7, lamports: 100_000_000n } as const;
+
 /**
  * Writes a CP pool holding `reserveA`/`reserveB` (mints ordered A < B by bytes, as Raydium requires)
  * with its config, vaults, observation and LP mint; returns its accounts (`pool.address` is the ammKey).
