@@ -1,9 +1,13 @@
 // The live cache held by pool, over its bound: Raydium CP pools written into the embedded chain (the
 // program's own layout), the real chain layer, the live cache on the localnet's PubSub websocket
 // limited to N pools, and the quote engine cycling over 3N pools. Every quote must equal the quote
-// of an engine that reads every account fresh from the RPC; pools are dropped with their accounts
+// of an engine that reads every account fresh from the RPC, and Raydium's SDK's curve on the chain's
+// current state; pools are dropped with their accounts
 // and counted; a pool dropped and read again follows the chain (an update after it came back is
 // seen, and so is one made while it was out); the mint all pools share stays while any pool holds it.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuoteEngine } from "../../src/api/quote/quote-engine.js";
@@ -21,6 +25,7 @@ import { writeCpPool, writeMint } from "../../src/localnet/cp-markets.js";
 import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
+import { raydiumCpQuote } from "../onchain/pools/raydium-cp.js";
 import { waitFor } from "./live-harness.js";
 
 const LIMIT = 4;
@@ -59,7 +64,10 @@ describe("live cache held by pool, more pools in use than its bound", () => {
     }
     chain = new RpcSolanaChain({ url: localnet.url });
     live = await startLiveChain({ chain, source: { kind: "websocket", url: localnet.websocketUrl }, maxPools: LIMIT, onEvict: (e) => evicted.push(e) });
-    index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [] });
+    // Listed, not discovered: the quotes' reads are the cache's own.
+    const marketsFile = join(mkdtempSync(join(tmpdir(), "swapd-live-pools-")), "markets.json");
+    writeFileSync(marketsFile, JSON.stringify(pools.map((p) => p.pool.toBase58())));
+    index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], marketsFile, discoveryTtlMs: 0 });
     await index.start();
     const engine = (accounts: AccountSource) => createQuoteEngine({ chain, accounts, markets: index, adapters: ammAdapters, intermediateTokens: [] });
     cached = engine(new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }));
@@ -75,7 +83,9 @@ describe("live cache held by pool, more pools in use than its bound", () => {
   const request = (p: TestPool) => ({ inputMint: p.mint.address.toBase58(), outputMint: shared.address.toBase58(), amount: "1000000000", slippageBps: 50 });
   const quoteBoth = async (p: TestPool) => {
     const [viaCache, viaRpc] = await Promise.all([cached.quote(request(p)), fresh.quote(request(p))]);
-    return { cached: viaCache.response.outAmount, fresh: viaRpc.response.outAmount, pool: viaCache.response.routePlan[0]?.swapInfo.ammKey };
+    // Raydium's SDK on the pool's current chain state: what an exact quote must say.
+    const sdk = raydiumCpQuote(localnet, p.pool, p.mint.address, BigInt(request(p).amount), "ExactIn").outAmount.toString();
+    return { cached: viaCache.response.outAmount, fresh: viaRpc.response.outAmount, sdk, pool: viaCache.response.routePlan[0]?.swapInfo.ammKey };
   };
   const addToVault = (p: TestPool, delta: bigint) => {
     // The shared mint's vault: the output side of every quote here.
@@ -95,6 +105,7 @@ describe("live cache held by pool, more pools in use than its bound", () => {
         const q = await quoteBoth(p);
         expect(q.pool).toBe(p.pool.toBase58());
         expect(q.cached).toBe(q.fresh);
+        expect(q.cached).toBe(q.sdk);
         expect(live.accounts.pools).toBeLessThanOrEqual(LIMIT);
       }
     }
@@ -124,6 +135,7 @@ describe("live cache held by pool, more pools in use than its bound", () => {
     addToVault(p, 10n ** 11n);
     const back = await quoteBoth(p);
     expect(back.cached).toBe(back.fresh);
+    expect(back.cached).toBe(back.sdk);
     expect(BigInt(back.cached)).toBeGreaterThan(BigInt(first.cached));
     // Back in the cache and followed again: the next change reaches its quotes through the stream.
     expect([p.pool, ...p.vaults].every(held)).toBe(true);
@@ -135,5 +147,6 @@ describe("live cache held by pool, more pools in use than its bound", () => {
     }
     expect(BigInt(latest.fresh)).toBeGreaterThan(BigInt(back.fresh));
     expect(latest.cached).toBe(latest.fresh);
+    expect(latest.cached).toBe(latest.sdk);
   });
 });
