@@ -25,7 +25,7 @@ export const DEFAULT_LIVE_POOLS_MAX = 20_000;
 /** A ceiling on accounts besides the pools bound: 20,000 pools of up to ten accounts each. */
 export const DEFAULT_LIVE_ACCOUNTS_MAX = 200_000;
 export const DEFAULT_LIVE_MAX_STALENESS_MS = 1_000;
-/** An entry no request used for this long is dropped (and unsubscribed). */
+/** A pool (with its accounts) no request used for this long is dropped (and unsubscribed). */
 export const DEFAULT_LIVE_IDLE_MS = 10 * 60_000;
 /** Keys per background read (the chain splits them into getMultipleAccounts calls of 100 in one batch). */
 const RESYNC_KEYS_PER_READ = 1_000;
@@ -91,7 +91,7 @@ export class LiveAccountCache implements LiveAccounts {
     this.onEvict = options.onEvict ?? (() => {});
     this.entries = new LivePools(options.maxPools ?? DEFAULT_LIVE_POOLS_MAX, options.maxAccounts ?? DEFAULT_LIVE_ACCOUNTS_MAX);
     const idleMs = options.idleMs ?? DEFAULT_LIVE_IDLE_MS;
-    // Four rounds per idle period: an entry unused for four rounds is dropped.
+    // Four rounds per idle period: a pool unused for more than four rounds is dropped.
     this.sweepTimer = setInterval(() => this.sweep(), Math.max(10, Math.floor(idleMs / 4)));
     this.sweepTimer.unref();
     this.stream.start({
