@@ -1,6 +1,7 @@
 // The live cache held by pool, over its bound: Raydium CP pools written into the embedded chain (the
-// program's own layout), the real chain layer, the live cache on the localnet's PubSub websocket
-// limited to N pools, and the quote engine cycling over 3N pools. Every quote must equal the quote
+// program's own layout), the real chain layer, the live cache on each of the localnet's streams
+// (PubSub websocket, Yellowstone gRPC, polling) limited to N pools, and the quote engine cycling
+// over 3N pools. Every quote must equal the quote
 // of an engine that reads every account fresh from the RPC, and Raydium's SDK's curve on the chain's
 // current state; pools are dropped with their accounts
 // and counted; a pool dropped and read again follows the chain (an update after it came back is
@@ -15,7 +16,7 @@ import type { QuoteEngine } from "../../src/api/quote/quote-engine.js";
 import { AccountSource } from "../../src/chain/account-source.js";
 import { ChainStateCache } from "../../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../../src/chain/live/live-chain.js";
-import type { LiveChain } from "../../src/chain/live/live-chain.js";
+import type { LiveChain, LiveSource } from "../../src/chain/live/live-chain.js";
 import { livePoolEvictionsTotal } from "../../src/chain/live/live-metrics.js";
 import type { EvictedGroup } from "../../src/chain/live/live-pools.js";
 import { MarketIndex } from "../../src/chain/market-index.js";
@@ -43,7 +44,13 @@ async function evictionsCounted(): Promise<number> {
   return (await livePoolEvictionsTotal.get()).values.reduce((sum, v) => sum + v.value, 0);
 }
 
-describe("live cache held by pool, more pools in use than its bound", () => {
+const sources: { name: string; source: (localnet: Localnet) => LiveSource }[] = [
+  { name: "websocket", source: (l) => ({ kind: "websocket", url: l.websocketUrl }) },
+  { name: "yellowstone", source: (l) => ({ kind: "yellowstone", url: l.url }) },
+  { name: "polling", source: () => ({ kind: "polling", intervalMs: 100 }) },
+];
+
+describe.each(sources)("live cache held by pool, more pools in use than its bound, over $name", ({ source }) => {
   let localnet: Localnet;
   let chain: RpcSolanaChain;
   let live: LiveChain;
@@ -63,7 +70,7 @@ describe("live cache held by pool, more pools in use than its bound", () => {
       pools.push({ mint, pool: written.pool.address, vaults: [written.vaultA.address, written.vaultB.address] });
     }
     chain = new RpcSolanaChain({ url: localnet.url });
-    live = await startLiveChain({ chain, source: { kind: "websocket", url: localnet.websocketUrl }, maxPools: LIMIT, onEvict: (e) => evicted.push(e) });
+    live = await startLiveChain({ chain, source: source(localnet), maxPools: LIMIT, onEvict: (e) => evicted.push(e) });
     // Listed, not discovered: the quotes' reads are the cache's own.
     const marketsFile = join(mkdtempSync(join(tmpdir(), "swapd-live-pools-")), "markets.json");
     writeFileSync(marketsFile, JSON.stringify(pools.map((p) => p.pool.toBase58())));
