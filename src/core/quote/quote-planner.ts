@@ -29,7 +29,10 @@ import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
-import { prunePools } from "./pool-pruning.js";
+import { amountBucket, candidatesOver, prunePools } from "./pool-pruning.js";
+import type { PrunablePool } from "./pool-pruning.js";
+import { labelsKey, marketsToRead, planLegs, secondLegKeyed } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions, Leg } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -111,6 +114,8 @@ export interface QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
   route(): Route | undefined;
+  /** The candidate decisions `route()` made (for pairs the given decisions lacked): for the edge to keep. */
+  decisions(): readonly CandidateDecision[];
 }
 
 export interface QuotePlanner {
@@ -123,7 +128,8 @@ export interface QuotePlanner {
    * sides already have a market with (from `knownMarkets`, asked only then) is an intermediate too.
    */
   candidatePairs(request: ParsedQuoteRequest, knownMarkets: () => Iterable<Market>): CandidatePairs;
-  plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>): QuotePlan;
+  /** `decisions`: candidate decisions still valid (pair-candidates.ts); a pair with one reads and prices only its kept pools. */
+  plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>, decisions?: CandidateDecisions): QuotePlan;
 }
 
 /**
@@ -164,7 +170,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     labels: new Set(options.adapters.map((a) => a.label)),
     programIdToLabel: Object.fromEntries(options.adapters.map((a) => [base58Of(a.programId), a.label])),
     candidatePairs: (request, knownMarkets) => candidatePairs(request, intermediates, knownMarkets),
-    plan: (request, candidates, markets) => new PoolQuotePlan(shared, request, candidates, markets),
+    plan: (request, candidates, markets, decisions) => new PoolQuotePlan(shared, request, candidates, markets, decisions),
   };
 }
 
@@ -200,10 +206,40 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
-  /** Math quotes by (every account the plan read, at its version; pool; amount; mode; direction; clock). */
+  /** Math quotes by (pool; every account its quote read, at its version; amount; mode; direction; clock). */
   readonly mathQuotes: BoundedLruMap<string, PoolQuote | undefined>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
+}
+
+/** A pool the route may use, with its quote bound to the plan's state. */
+interface UsablePool extends PrunablePool {
+  readonly p: DecodedPool;
+}
+
+/** A leg's pools once chosen, and what its choice depended on (for the second leg's decision). */
+interface ChosenLeg {
+  readonly pools: readonly UsablePool[];
+  readonly key: string;
+  readonly low: bigint;
+  readonly high: bigint;
+  readonly dependsOn: readonly string[];
+  readonly pairs: readonly (readonly [string, string])[];
+  /** Its pools' input mint. */
+  readonly from: string;
+}
+
+/** The best a first leg's pools do at `amount`: the most of the intermediate out (ExactIn), the least of it in (ExactOut). */
+function reached(pools: readonly PrunablePool[], amount: bigint, swapMode: SwapMode, from: string): bigint | undefined {
+  let best: bigint | undefined;
+  if (amount <= 0n) return undefined;
+  for (const u of pools) {
+    const q = u.quote(amount, swapMode, u.mints[0] === from);
+    if (!q) continue;
+    const v = swapMode === "ExactIn" ? q.outAmount : q.inAmount;
+    if (best === undefined || (swapMode === "ExactIn" ? v > best : v < best)) best = v;
+  }
+  return best;
 }
 
 class PoolQuotePlan implements QuotePlan {
@@ -211,34 +247,49 @@ class PoolQuotePlan implements QuotePlan {
   private readonly accounts = new Map<string, AccountData | null>();
   private readonly inputMint: string;
   private readonly outputMint: string;
+  private readonly legs: readonly Leg[];
+  /** The markets read and priced: all of a leg without a decision, the kept ones of a leg with one. */
+  private readonly toRead: readonly Market[];
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
-  private stateVersionText: string | undefined;
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
+  /** Per pool address: every account its quote asked for (mints, vaults, configs, arrays). */
+  private readonly depsOf = new Map<string, Set<string>>();
+  /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
+  private readonly poolVersions = new Map<string, string>();
+  private readonly made: CandidateDecision[] = [];
 
   constructor(
     private readonly shared: SharedState,
     private readonly request: ParsedQuoteRequest,
     private readonly candidates: CandidatePairs,
     markets: Iterable<Market>,
+    decisions: CandidateDecisions | undefined,
   ) {
     const unique = new Map<string, Market>();
     for (const m of markets) if (labelAllowed(request, m.label)) unique.set(m.addressText, m);
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
+    const { amount, swapMode } = request;
+    const legRequest = { inputMint: this.inputMint, outputMint: this.outputMint, amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: shared.limits.maxPoolsPerPair };
+    this.legs = planLegs(this.markets, legRequest, decisions);
+    this.toRead = marketsToRead(this.legs);
   }
 
   accountsNeeded(): PublicKey[] {
-    if (this.batches === 0) return [CLOCK_SYSVAR, ...this.markets.map((m) => m.address)];
+    if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
-    const want = (key: PublicKey) => {
-      const text = base58Of(key);
-      if (!this.accounts.has(text)) missing.set(text, key);
-    };
     for (const p of this.decodedPools()) {
+      let deps = this.depsOf.get(p.addressText);
+      if (!deps) this.depsOf.set(p.addressText, (deps = new Set()));
+      const want = (key: PublicKey) => {
+        const text = base58Of(key);
+        deps.add(text);
+        if (!this.accounts.has(text)) missing.set(text, key);
+      };
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
@@ -248,8 +299,12 @@ class PoolQuotePlan implements QuotePlan {
 
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
-    this.stateVersionText = undefined;
+    this.poolVersions.clear();
     this.batches += 1;
+  }
+
+  decisions(): readonly CandidateDecision[] {
+    return this.made;
   }
 
   route(): Route | undefined {
@@ -259,8 +314,8 @@ class PoolQuotePlan implements QuotePlan {
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
     const usable = this.decodedPools()
       .filter((p) => this.transfersInFull(p))
-      .map((p) => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
-    const kept = prunePools(usable, {
+      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+    const kept = prunePools(this.choose(usable), {
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
@@ -283,8 +338,77 @@ class PoolQuotePlan implements QuotePlan {
     });
   }
 
+  /**
+   * Each leg's candidates: a decided leg's pools as read (the kept ones); a bounded leg without a
+   * decision gets one now, over all its pools, for the amount's bucket (else the exact amount).
+   */
+  private choose(usable: readonly UsablePool[]): UsablePool[] {
+    const byAddress = new Map(usable.map((u) => [u.p.addressText, u]));
+    const chosen = new Map<string, ChosenLeg>();
+    const out: UsablePool[] = [];
+    for (const leg of this.legs) {
+      const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
+      const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
+      const c = leg.after === undefined ? this.chooseFirst(leg, pools) : firstLeg ? this.chooseSecond(leg, pools, firstLeg) : undefined;
+      if (c) chosen.set(leg.key, c);
+      out.push(...(c?.pools ?? pools));
+    }
+    return out;
+  }
+
+  private chooseFirst(leg: Leg, pools: readonly UsablePool[]): ChosenLeg {
+    const amount = this.request.amount;
+    const bucket = amountBucket(amount);
+    const pairs = [leg.pair];
+    if (leg.found) {
+      const exact = leg.found.key === leg.exactKey;
+      return { pools, key: leg.found.key, low: exact ? amount : bucket[0], high: exact ? amount : bucket[1], dependsOn: leg.found.dependsOn, pairs: leg.found.pairs, from: leg.from };
+    }
+    const dependsOn = this.dependenciesOf(leg.markets);
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn, pairs, from: leg.from };
+    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
+    const inBucket = candidatesOver(pools, { ...range, low: bucket[0], high: bucket[1] });
+    const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, candidatesOver(pools, { ...range, low: amount, high: amount })!];
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), dependsOn, pairs });
+    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+  }
+
+  /** A second leg over the amounts its first leg's best pool reaches across the first leg's range. */
+  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg): ChosenLeg | undefined {
+    const keyed = secondLegKeyed(leg, firstLeg.key, this.request.amount);
+    const pairs = [...firstLeg.pairs, leg.pair];
+    if (leg.found) return { pools, key: leg.found.key, low: 0n, high: 0n, dependsOn: [], pairs, from: leg.from };
+    if (!leg.bounded) return undefined;
+    const reachedAt = (amount: bigint) => reached(firstLeg.pools, amount, this.request.swapMode, firstLeg.from);
+    const ends = [reachedAt(firstLeg.low), reachedAt(firstLeg.high)];
+    if (ends[0] === undefined || ends[1] === undefined) return undefined; // not reached over the whole range: priced per request
+    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
+    const [low, high] = ends[0] <= ends[1] ? [ends[0], ends[1]] : [ends[1], ends[0]];
+    let key = keyed.bucketKey;
+    let kept = candidatesOver(pools, { ...range, low, high });
+    if (!kept) {
+      const exactly = reachedAt(this.request.amount);
+      if (exactly === undefined) return undefined;
+      key = keyed.exactKey;
+      kept = candidatesOver(pools, { ...range, low: exactly, high: exactly })!;
+    }
+    const dependsOn = [...firstLeg.dependsOn, ...this.dependenciesOf(leg.markets)];
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), dependsOn, pairs });
+    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+  }
+
+  /** Every account a choice over `markets` read: the pool accounts and what their quotes asked for. */
+  private dependenciesOf(markets: readonly Market[]): string[] {
+    const out = new Set<string>();
+    for (const m of markets) {
+      out.add(m.addressText);
+      for (const d of this.depsOf.get(m.addressText) ?? []) out.add(d);
+    }
+    return [...out];
+  }
+
   private decodedPools(): DecodedPool[] {
-    this.pools ??= this.markets.map((m) => this.decode(m)).filter((p): p is DecodedPool => p !== undefined);
+    this.pools ??= this.toRead.map((m) => this.decode(m)).filter((p): p is DecodedPool => p !== undefined);
     return this.pools;
   }
 
@@ -356,37 +480,38 @@ class PoolQuotePlan implements QuotePlan {
     });
   }
 
-  /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
   /**
-   * The versions of every account this plan read (the Clock aside: its values are in each key), in
-   * one string: a math quote depends on nothing else, so requests over unchanged state (the live
-   * cache hands out one object per account version) reuse it. Route search asks each pool for some
-   * twenty split shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
+   * The versions of the pool's account and of every account its quote asked for, in one string: a
+   * math quote depends on nothing else, so requests over unchanged state (the live cache hands out
+   * one object per account version) reuse it. Route search asks each pool for some twenty split
+   * shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
    */
-  private stateVersion(): string {
-    if (this.stateVersionText !== undefined) return this.stateVersionText;
-    const shared = this.shared;
-    const parts: string[] = [];
-    for (const [address, account] of this.accounts) {
-      if (account === null) {
-        parts.push(`${address}:-`);
-        continue;
-      }
-      if (account.address.equals(CLOCK_SYSVAR)) continue;
-      let id = shared.versionIds.get(account);
-      if (id === undefined) {
-        id = shared.nextVersionId++;
-        shared.versionIds.set(account, id);
-      }
-      parts.push(`${address}:${id}`);
-    }
-    this.stateVersionText = parts.sort().join(",");
-    return this.stateVersionText;
+  private poolVersion(p: DecodedPool): string {
+    let text = this.poolVersions.get(p.addressText);
+    if (text !== undefined) return text;
+    const parts = [this.versionOf(p.addressText)];
+    for (const address of this.depsOf.get(p.addressText) ?? []) parts.push(this.versionOf(address));
+    text = parts.join(",");
+    this.poolVersions.set(p.addressText, text);
+    return text;
   }
 
+  private versionOf(address: string): string {
+    const account = this.accounts.get(address);
+    if (!account) return "-";
+    const shared = this.shared;
+    let id = shared.versionIds.get(account);
+    if (id === undefined) {
+      id = shared.nextVersionId++;
+      shared.versionIds.set(account, id);
+    }
+    return String(id);
+  }
+
+  /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
   private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
-    const key = `${p.addressText}|${amount}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}|${this.stateVersion()}`;
+    const key = `${p.addressText}|${amount}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}|${this.poolVersion(p)}`;
     const memo = this.shared.mathQuotes;
     if (memo.has(key)) return memo.get(key);
     const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
