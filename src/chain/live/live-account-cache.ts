@@ -55,6 +55,7 @@ export class LiveAccountCache implements LiveAccounts {
   private readonly onError: (error: unknown, what: string) => void;
   private readonly entries: BoundedLruMap<string, Entry>;
   private readonly listeners = new Set<(change: LiveAccountChange) => void>();
+  private readonly unfollowedListeners = new Set<(addresses: readonly string[]) => void>();
   /** Connected and every entry re-read since: memory answers. */
   private synced = false;
   private connected = false;
@@ -111,7 +112,7 @@ export class LiveAccountCache implements LiveAccounts {
    * stream stops answering at once, before it is noticed gone), or, while resyncing or down, state
    * last known current within the staleness bound.
    */
-  private answering(): boolean {
+  answering(): boolean {
     if (this.synced) return this.streamLive();
     return this.now() - this.unsyncedSince <= this.maxStalenessMs;
   }
@@ -154,6 +155,11 @@ export class LiveAccountCache implements LiveAccounts {
   onChange(listener: (change: LiveAccountChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void {
+    this.unfollowedListeners.add(listener);
+    return () => this.unfollowedListeners.delete(listener);
   }
 
   oldestSlot(addresses: Iterable<string>): number | undefined {
@@ -262,6 +268,7 @@ export class LiveAccountCache implements LiveAccounts {
 
   private dropped(addresses: string[]): void {
     liveAccountsGauge.set(this.entries.size);
+    for (const listener of this.unfollowedListeners) listener(addresses);
     if (!this.closed) this.stream.unsubscribe(addresses);
   }
 }

@@ -116,6 +116,8 @@ export interface QuotePlan {
   route(): Route | undefined;
   /** The candidate decisions `route()` made (for pairs the given decisions lacked): for the edge to keep. */
   decisions(): readonly CandidateDecision[];
+  /** What the candidate decisions given to the plan read (pools it left unread among them): a change there can change the route too. */
+  decidedOver(): string[];
 }
 
 export interface QuotePlanner {
@@ -305,6 +307,10 @@ class PoolQuotePlan implements QuotePlan {
 
   decisions(): readonly CandidateDecision[] {
     return this.made;
+  }
+
+  decidedOver(): string[] {
+    return this.legs.flatMap((leg) => leg.found?.dependsOn ?? []);
   }
 
   route(): Route | undefined {
