@@ -11,7 +11,8 @@
  *
  * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
  * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
- * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
+ * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--hops 1,2` (2: the N pools in each leg
+ * of a 2-hop route a → m → b, no direct pool; default 1), `--out FILE` (default
  * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -99,12 +100,13 @@ interface CaseResult {
   readonly outAmount: string;
 }
 
-async function runCase(name: string, poolsInPair: number, listed: number, quotes: number): Promise<CaseResult> {
+async function runCase(name: string, poolsInPair: number, listed: number, quotes: number, hops = 1): Promise<CaseResult> {
   const localnet = await startLocalnet({ port: 0 });
   try {
     const a = writeMint(localnet, `scale bench a ${name}`, 6);
     const b = writeMint(localnet, `scale bench b ${name}`, 6);
-    const pools = writePools(localnet, a, b, poolsInPair, 7);
+    const m = hops === 2 ? writeMint(localnet, `scale bench m ${name}`, 6) : undefined;
+    const pools = m ? [...writePools(localnet, a, m, poolsInPair, 7), ...writePools(localnet, m, b, poolsInPair, 11)] : writePools(localnet, a, b, poolsInPair, 7);
     let marketsFile: string | undefined;
     if (listed > 0) {
       const template = localnet.getAccount(pools[0]!)!;
@@ -115,10 +117,10 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
     const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
     // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * pools.length + 1_000 });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
     await index.start();
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: m ? [m.address.toBase58()] : [] });
     const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000000", slippageBps: 50 };
     const before = chain.stats().calls;
     const coldStart = performance.now();
@@ -168,12 +170,15 @@ async function main(): Promise<void> {
   const poolCounts = list(arg("pools", "5,50,500,5000"));
   const listedCounts = list(arg("listed", "0,10000,100000"));
   const quotes = Number(arg("quotes", "200"));
+  const hopCounts = list(arg("hops", "1"));
   const out = arg("out", "bench/results/scale-latest.json");
   const results: CaseResult[] = [];
-  for (const n of poolCounts) {
-    const r = await runCase(`${n} pools in the pair`, n, 0, quotes);
-    console.log(JSON.stringify(r));
-    results.push(r);
+  for (const hops of hopCounts) {
+    for (const n of poolCounts) {
+      const r = await runCase(hops === 2 ? `${n} pools in each leg, 2-hop` : `${n} pools in the pair`, n, 0, quotes, hops);
+      console.log(JSON.stringify(r));
+      results.push(r);
+    }
   }
   for (const l of listedCounts) {
     const r = await runCase(`10-pool pair, ${l} listed markets`, 10, l, quotes);

@@ -50,7 +50,7 @@ export interface FollowedAccounts {
 export interface StateChangeFeed {
   /** Called with each followed account that changed or stopped being followed; returns the unsubscribe. */
   onChange(listener: (address: string) => void): () => void;
-  /** False while the live state is degraded: changes may go unreported, so nothing decided over it may be kept. */
+  /** False while the live state is degraded: changes may not have arrived yet, so nothing decided over it may be used. */
   following(): boolean;
 }
 

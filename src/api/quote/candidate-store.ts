@@ -5,8 +5,9 @@
  * - every account it read is unchanged — the live cache reports each change, and each account it
  *   stops following (evicted, idle), and any of them drops the decisions that read it;
  * - the pair's pool set is unchanged (the market index's `pairRevision`);
- * - the live state is answering (while degraded, changes may go unreported: nothing is answered
- *   or kept);
+ * - the live state is answering (while degraded, changes may not have arrived yet: nothing is
+ *   answered; a decision made then is still kept, since the resync after the outage reports
+ *   every change of a followed account, which drops it);
  * - it is younger than `maxAgeMs`: what depends on the clock alone (a pool's opening time, fees
  *   that decay with time) is re-decided at least that often.
  *
@@ -97,7 +98,7 @@ export class CandidateStore {
       get: (key) => (following ? this.valid(key) : undefined),
       keep: (made) => {
         try {
-          if (following && epoch === this.logEpoch && this.options.feed.following()) this.keepAll(made, started, revisionOf);
+          if (epoch === this.logEpoch) this.keepAll(made, started, revisionOf);
         } finally {
           end();
         }
