@@ -9,6 +9,8 @@ import type { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
 import type { Market } from "../../core/quote/market.js";
+import { pairKey } from "../../core/quote/market.js";
+import type { CandidateDecision } from "../../core/quote/pair-candidates.js";
 import { parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { createQuotePlanner } from "../../core/quote/quote-planner.js";
@@ -106,7 +108,10 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     // Shared neighbours of the two tokens come from their own markets only (an index lookup per token, not every market).
     const candidates = planner.candidatePairs(request, () => deps.markets.knownWith([base58Of(request.inputMint), base58Of(request.outputMint)]));
     const session = store?.begin(candidates.pairs);
-    const lists: Market[][] = await Promise.all(candidates.pairs.map(([x, y]) => deps.markets.forPair(x, y)));
+    // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
+    // quote's cost does not grow with the pair's pool count).
+    const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
+    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => decided.get(pairKey(x, y))?.markets ?? deps.markets.forPair(x, y)));
     return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 

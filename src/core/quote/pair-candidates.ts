@@ -21,6 +21,8 @@ export interface CandidateDecision {
   readonly key: string;
   /** Addresses of the pools kept. */
   readonly kept: ReadonlySet<string>;
+  /** The pools kept. */
+  readonly markets: readonly Market[];
   /** Every account the decision read (the pools, their mints and what their quotes read): a change to any undoes it. */
   readonly dependsOn: readonly string[];
   /** The pairs whose pool sets it was made over: a pool entering or leaving one undoes it. */
@@ -61,11 +63,58 @@ export interface LegRequest {
   readonly maxPerPair: number;
 }
 
-/** The legs of a plan's markets, first legs (from the known side) before the others, with the decisions found. */
-export function planLegs(markets: readonly Market[], request: LegRequest, decisions: CandidateDecisions | undefined): Leg[] {
-  const { inputMint, outputMint, amount, swapMode, labels, maxPerPair } = request;
+/** A leg as its pair alone says (no markets): its role, direction and keys. */
+type LegShape = Omit<Leg, "markets" | "bounded" | "found">;
+
+function shapeOf(a: string, b: string, request: LegRequest): LegShape | undefined {
+  const { inputMint, outputMint, amount, swapMode, labels } = request;
   const known = swapMode === "ExactIn" ? inputMint : outputMint;
   const far = swapMode === "ExactIn" ? outputMint : inputMint;
+  const key = pairKey(a, b);
+  if (a === known || b === known) {
+    const other = a === known ? b : a;
+    const from = swapMode === "ExactIn" ? known : other;
+    const base = `${key}|${from}|${swapMode}|${labels}`;
+    const [low, high] = amountBucket(amount);
+    return { pair: [a, b], key, from, bucketKey: `${base}|${low}-${high}`, exactKey: `${base}|${amount}-${amount}` };
+  }
+  if (a === far || b === far) {
+    const middle = a === far ? b : a;
+    const from = swapMode === "ExactIn" ? middle : far;
+    return { pair: [a, b], key, from, after: pairKey(known, middle), bucketKey: "", exactKey: "" };
+  }
+  return undefined; // a pair touching neither end carries no route of at most two hops
+}
+
+/** First legs' decisions, then second legs keyed by them (found, or to be made: the bucket's). */
+function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(legs: T[], amount: bigint, decisions: CandidateDecisions | undefined): T[] {
+  const first = legs.filter((l) => l.after === undefined);
+  for (const leg of first) leg.found = decisions?.get(leg.bucketKey) ?? decisions?.get(leg.exactKey);
+  const firstByPair = new Map(first.map((l) => [l.key, l]));
+  const later = legs
+    .filter((l) => l.after !== undefined)
+    .map((leg) => {
+      const firstLeg = firstByPair.get(leg.after!);
+      const out = { ...leg, ...secondLegKeys(leg, firstLeg ? (firstLeg.found?.key ?? firstLeg.bucketKey) : "none", amount) };
+      if (firstLeg) out.found = decisions?.get(out.bucketKey) ?? decisions?.get(out.exactKey);
+      return out;
+    });
+  return [...first, ...later];
+}
+
+/**
+ * The decisions that cover the request's pairs, by pair key: for those pairs the edge need not
+ * even list the markets (the decision's kept ones are all the plan reads).
+ */
+export function decidedPairs(pairs: readonly (readonly [string, string])[], request: LegRequest, decisions: CandidateDecisions): Map<string, CandidateDecision> {
+  const shapes = pairs.map(([x, y]) => shapeOf(x, y, request)).filter((l): l is LegShape => l !== undefined);
+  const out = new Map<string, CandidateDecision>();
+  for (const leg of lookUp(shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })), request.amount, decisions)) if (leg.found) out.set(leg.key, leg.found);
+  return out;
+}
+
+/** The legs of a plan's markets, first legs (from the known side) before the others, with the decisions found. */
+export function planLegs(markets: readonly Market[], request: LegRequest, decisions: CandidateDecisions | undefined): Leg[] {
   const byPair = new Map<string, Market[]>();
   for (const m of markets) {
     const key = pairKey(m.mints[0], m.mints[1]);
@@ -73,43 +122,21 @@ export function planLegs(markets: readonly Market[], request: LegRequest, decisi
     if (list) list.push(m);
     else byPair.set(key, [m]);
   }
-  const [low, high] = amountBucket(amount);
-  const first: Leg[] = [];
-  const later: Leg[] = [];
-  for (const [key, group] of byPair) {
-    const [a, b] = group[0]!.mints;
-    const bounded = group.length > maxPerPair;
-    if (a === known || b === known) {
-      const other = a === known ? b : a;
-      const from = swapMode === "ExactIn" ? known : other;
-      const base = `${key}|${from}|${swapMode}|${labels}`;
-      first.push({ pair: [a, b], key, markets: group, from, bounded, bucketKey: `${base}|${low}-${high}`, exactKey: `${base}|${amount}-${amount}`, found: undefined });
-    } else if (a === far || b === far) {
-      const middle = a === far ? b : a;
-      const from = swapMode === "ExactIn" ? middle : far;
-      later.push({ pair: [a, b], key, markets: group, from, after: pairKey(known, middle), bounded, bucketKey: "", exactKey: "", found: undefined });
-    }
-    // A pair touching neither end carries no route of at most two hops: it takes no part.
+  const legs: Leg[] = [];
+  for (const group of byPair.values()) {
+    const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], request);
+    if (shape) legs.push({ ...shape, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
   }
-  for (const leg of first) if (leg.bounded) leg.found = decisions?.get(leg.bucketKey) ?? decisions?.get(leg.exactKey);
-  const firstByPair = new Map(first.map((l) => [l.key, l]));
-  return [...first, ...later.map((leg) => withFirstLeg(leg, firstByPair.get(leg.after!), amount, decisions))];
-}
-
-/** A second leg's keys follow its first leg's decision (found, or to be made): the amounts it sees come from there. */
-function withFirstLeg(leg: Leg, firstLeg: Leg | undefined, amount: bigint, decisions: CandidateDecisions | undefined): Leg {
-  const out = secondLegKeyed(leg, firstLeg ? (firstLeg.found?.key ?? firstLeg.bucketKey) : "none", amount);
-  if (leg.bounded && firstLeg) out.found = decisions?.get(out.bucketKey) ?? decisions?.get(out.exactKey);
-  return out;
+  return lookUp(legs, request.amount, decisions);
 }
 
 /**
- * A second leg keyed by its first leg's decision key (`via`): over the range its first leg reaches,
- * or (when that range is too wide for the pair) for the request's exact amount.
+ * A second leg's keys, by its first leg's decision key (`via`): over the range its first leg
+ * reaches, or (when that range is too wide for the pair) for the request's exact amount.
  */
-export function secondLegKeyed(leg: Leg, via: string, amount: bigint): Leg {
+export function secondLegKeys(leg: Pick<Leg, "key" | "from">, via: string, amount: bigint): Pick<Leg, "bucketKey" | "exactKey"> {
   const base = `${leg.key}|${leg.from}|via|${via}`;
-  return { ...leg, bucketKey: base, exactKey: `${base}|exact|${amount}` };
+  return { bucketKey: base, exactKey: `${base}|exact|${amount}` };
 }
 
 /** The markets a plan reads: a decided leg's kept pools, every pool of the others. */

@@ -31,8 +31,8 @@ import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
 import { amountBucket, candidatesOver, prunePools } from "./pool-pruning.js";
 import type { PrunablePool } from "./pool-pruning.js";
-import { labelsKey, marketsToRead, planLegs, secondLegKeyed } from "./pair-candidates.js";
-import type { CandidateDecision, CandidateDecisions, Leg } from "./pair-candidates.js";
+import { decidedPairs, labelsKey, marketsToRead, planLegs, secondLegKeys } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -130,6 +130,11 @@ export interface QuotePlanner {
    * sides already have a market with (from `knownMarkets`, asked only then) is an intermediate too.
    */
   candidatePairs(request: ParsedQuoteRequest, knownMarkets: () => Iterable<Market>): CandidatePairs;
+  /**
+   * The decisions among `decisions` that cover pairs of `candidates`, by pair key: for those the
+   * caller may pass the decision's markets instead of listing the pair's.
+   */
+  decided(request: ParsedQuoteRequest, candidates: CandidatePairs, decisions: CandidateDecisions): Map<string, CandidateDecision>;
   /** `decisions`: candidate decisions still valid (pair-candidates.ts); a pair with one reads and prices only its kept pools. */
   plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>, decisions?: CandidateDecisions): QuotePlan;
 }
@@ -172,6 +177,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     labels: new Set(options.adapters.map((a) => a.label)),
     programIdToLabel: Object.fromEntries(options.adapters.map((a) => [base58Of(a.programId), a.label])),
     candidatePairs: (request, knownMarkets) => candidatePairs(request, intermediates, knownMarkets),
+    decided: (request, candidates, decisions) => decidedPairs(candidates.pairs, legRequestOf(request, limits), decisions),
     plan: (request, candidates, markets, decisions) => new PoolQuotePlan(shared, request, candidates, markets, decisions),
   };
 }
@@ -197,6 +203,11 @@ function sharedNeighbours(x: string, y: string, known: readonly Market[]): strin
     if (other !== x && fromX.has(other) && !out.includes(other)) out.push(other);
   }
   return out;
+}
+
+function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): LegRequest {
+  const { amount, swapMode } = request;
+  return { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: limits.maxPoolsPerPair };
 }
 
 /** What every plan of one planner shares: the adapters, the limits, and the per-version caches. */
@@ -274,9 +285,7 @@ class PoolQuotePlan implements QuotePlan {
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
-    const { amount, swapMode } = request;
-    const legRequest = { inputMint: this.inputMint, outputMint: this.outputMint, amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: shared.limits.maxPoolsPerPair };
-    this.legs = planLegs(this.markets, legRequest, decisions);
+    this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions);
     this.toRead = marketsToRead(this.legs);
   }
 
@@ -375,13 +384,13 @@ class PoolQuotePlan implements QuotePlan {
     const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
     const inBucket = candidatesOver(pools, { ...range, low: bucket[0], high: bucket[1] });
     const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, candidatesOver(pools, { ...range, low: amount, high: amount })!];
-    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), dependsOn, pairs });
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
     return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
   }
 
   /** A second leg over the amounts its first leg's best pool reaches across the first leg's range. */
   private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg): ChosenLeg | undefined {
-    const keyed = secondLegKeyed(leg, firstLeg.key, this.request.amount);
+    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
     if (leg.found) return { pools, key: leg.found.key, low: 0n, high: 0n, dependsOn: [], pairs, from: leg.from };
     if (!leg.bounded) return undefined;
@@ -399,7 +408,7 @@ class PoolQuotePlan implements QuotePlan {
       kept = candidatesOver(pools, { ...range, low: exactly, high: exactly })!;
     }
     const dependsOn = [...firstLeg.dependsOn, ...this.dependenciesOf(leg.markets)];
-    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), dependsOn, pairs });
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
     return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
   }
 
