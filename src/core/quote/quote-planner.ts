@@ -59,8 +59,14 @@ export interface QuoteLimits {
   readonly maxPoolsPerPair: number;
 }
 
-/** Math quotes kept across requests (a few hundred bytes each). */
-const MATH_QUOTE_MEMO_ENTRIES = 16_384;
+/**
+ * Math quotes kept across requests (a few hundred bytes each): this many (pool state, pool, mode,
+ * direction, clock) entries of up to AMOUNTS_PER_MEMO_ENTRY amounts each.
+ */
+const MATH_QUOTE_MEMO_ENTRIES = 512;
+const AMOUNTS_PER_MEMO_ENTRY = 64;
+/** A memoised "this pool cannot quote this": the memo's `undefined` means "not asked yet". */
+const NO_QUOTE = Symbol("no quote");
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -209,6 +215,8 @@ function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): LegRequ
   const { amount, swapMode } = request;
   return { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: limits.maxPoolsPerPair };
 }
+/** Quotes of one pool in one mode and direction over one state at one clock, by amount. */
+type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
 
 /** What every plan of one planner shares: the adapters, the limits, and the per-version caches. */
 interface SharedState {
@@ -219,8 +227,8 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
-  /** Math quotes by (pool; every account its quote read, at its version; amount; mode; direction; clock). */
-  readonly mathQuotes: BoundedLruMap<string, PoolQuote | undefined>;
+  /** Math quotes by (pool; every account its quote read, at its version; mode; direction; clock), then by amount. */
+  readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
 }
@@ -265,6 +273,8 @@ class PoolQuotePlan implements QuotePlan {
   private readonly toRead: readonly Market[];
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
+  /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
+  private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
   /** Per pool address: every account its quote asked for (mints, vaults, configs, arrays). */
@@ -311,6 +321,7 @@ class PoolQuotePlan implements QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
     this.poolVersions.clear();
+    this.memoOfPool.clear();
     this.batches += 1;
   }
 
@@ -526,12 +537,34 @@ class PoolQuotePlan implements QuotePlan {
   /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
   private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
-    const key = `${p.addressText}|${amount}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}|${this.poolVersion(p)}`;
-    const memo = this.shared.mathQuotes;
-    if (memo.has(key)) return memo.get(key);
+    const memo = this.memoOf(p, clock, swapMode, aToB);
+    const known = memo.get(amount);
+    if (known !== undefined) return known === NO_QUOTE ? undefined : known;
     const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
-    memo.set(key, quote);
+    memo.set(amount, quote ?? NO_QUOTE);
     return quote;
+  }
+
+  /** The memo of `p`'s quotes in this mode and direction, looked up once per plan (its key is long: no per-amount hashing). */
+  private memoOf(p: DecodedPool, clock: QuoteClock, swapMode: SwapMode, aToB: boolean): AmountQuotes {
+    let ofPool = this.memoOfPool.get(p);
+    if (ofPool === undefined) {
+      ofPool = [];
+      this.memoOfPool.set(p, ofPool);
+    }
+    const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
+    let memo = ofPool[index];
+    if (memo === undefined) {
+      // The clock is the plan's own (route() reads it once), so it is part of the entry's key.
+      const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      memo = this.shared.mathQuotes.get(key);
+      if (memo === undefined) {
+        memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+        this.shared.mathQuotes.set(key, memo);
+      }
+      ofPool[index] = memo;
+    }
+    return memo;
   }
 
   private quoteNow(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
