@@ -10,7 +10,8 @@
  *   in the file, while a 10-pool pair is quoted.
  *
  * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
+ * CPU (process CPU around each quote: nothing else runs then), a quote right after one pool of the
+ * pair changed (its kept candidates decided again over every pool), heap and RSS. Options:
  * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--hops 1,2` (2: the N pools in each leg
  * of a 2-hop route a → m → b, no direct pool; default 1), `--out FILE` (default
  * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
@@ -23,6 +24,7 @@ import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
 import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
+import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
@@ -85,6 +87,31 @@ function writeUnrelated(localnet: Localnet, template: { data: Uint8Array; lampor
   return out;
 }
 
+/** Five times: a pool's vault balance changes on chain, the live cache sees it, one quote is timed (median wall and CPU). */
+async function quotesAfterAChange(localnet: Localnet, live: LiveChain, pools: readonly PublicKey[], quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const pool = pools[pools.length - 1 - i] ?? pools[0]!;
+    const vault = new PublicKey(localnet.getAccount(pool)!.data.subarray(VAULT_0_OFFSET, VAULT_0_OFFSET + 32));
+    const account = localnet.getAccount(vault)!;
+    const data = Buffer.from(account.data);
+    data.writeBigUInt64LE(data.readBigUInt64LE(TOKEN_AMOUNT_OFFSET) + 1n, TOKEN_AMOUNT_OFFSET);
+    localnet.setAccount(vault, { lamports: account.lamports, data, owner: account.owner });
+    for (const until = performance.now() + 10_000; performance.now() < until; await new Promise((r) => setTimeout(r, 5))) {
+      const seen = live.accounts.get(vault)?.account?.data;
+      if (seen && Buffer.from(seen).equals(data)) break;
+    }
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await quote();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: percentile(wall.sort((x, y) => x - y), 50), cpu: percentile(cpu.sort((x, y) => x - y), 50) };
+}
+
 interface CaseResult {
   readonly case: string;
   readonly poolsInPair: number;
@@ -95,6 +122,9 @@ interface CaseResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
+  /** A quote right after one pool of the pair changed (its kept candidates are decided again over every pool): median of 5, wall and CPU. */
+  readonly afterChangeMs: number;
+  readonly afterChangeCpuMs: number;
   readonly heapMb: number;
   readonly rssMb: number;
   readonly outAmount: string;
@@ -144,6 +174,7 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     }
     wall.sort((x, y) => x - y);
     cpu.sort((x, y) => x - y);
+    const afterChange = await quotesAfterAChange(localnet, live, pools, () => engine.quote(request));
     const memory = process.memoryUsage();
     index.close();
     await live.close();
@@ -157,6 +188,8 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
       warmP99Ms: round(percentile(wall, 99)),
       warmCpuP50Ms: round(percentile(cpu, 50)),
       warmCpuP99Ms: round(percentile(cpu, 99)),
+      afterChangeMs: round(afterChange.wall),
+      afterChangeCpuMs: round(afterChange.cpu),
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
       outAmount: cold.response.outAmount,
