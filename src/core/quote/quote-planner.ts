@@ -30,7 +30,7 @@ import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
 import { amountBucket, candidatesOver, prunePools } from "./pool-pruning.js";
-import type { PrunablePool } from "./pool-pruning.js";
+import type { CandidateRange, PrunablePool } from "./pool-pruning.js";
 import { decidedPairs, labelsKey, marketsToRead, planLegs, secondLegKeys } from "./pair-candidates.js";
 import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
@@ -67,6 +67,14 @@ const MATH_QUOTE_MEMO_ENTRIES = 512;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
 /** A memoised "this pool cannot quote this": the memo's `undefined` means "not asked yet". */
 const NO_QUOTE = Symbol("no quote");
+/** Quotes made to decide candidates (pool-pruning.ts candidatesOver), by pool state: enough for every pool of a few big pairs. */
+const DECIDING_QUOTE_ENTRIES = 65_536;
+/**
+ * A deciding quote is reused over later clocks for this long (s), like a kept decision
+ * (api/quote/candidate-store.ts): when one pool of a big pair changes, the pair is decided again
+ * pricing that pool only. The route itself is priced at the plan's own clock.
+ */
+const DECIDING_QUOTE_MAX_AGE_S = 30n;
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -176,6 +184,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
     mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
+    decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
     versionIds: new WeakMap(),
     nextVersionId: 1,
   };
@@ -229,6 +238,8 @@ interface SharedState {
   readonly programQuotes: ProgramQuotes | undefined;
   /** Math quotes by (pool; every account its quote read, at its version; mode; direction; clock), then by amount. */
   readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
+  /** Deciding quotes by (pool state; pool; mode; direction), then by amount, with the clock they were made at. */
+  readonly decidingQuotes: BoundedLruMap<string, { readonly at: bigint; readonly quotes: Map<bigint, PoolQuote | typeof NO_QUOTE> }>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
 }
@@ -341,7 +352,7 @@ class PoolQuotePlan implements QuotePlan {
     const usable = this.decodedPools()
       .filter((p) => this.transfersInFull(p))
       .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
-    const kept = prunePools(this.choose(usable), {
+    const kept = prunePools(this.choose(usable, clock), {
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
@@ -368,21 +379,21 @@ class PoolQuotePlan implements QuotePlan {
    * Each leg's candidates: a decided leg's pools as read (the kept ones); a bounded leg without a
    * decision gets one now, over all its pools, for the amount's bucket (else the exact amount).
    */
-  private choose(usable: readonly UsablePool[]): UsablePool[] {
+  private choose(usable: readonly UsablePool[], clock: QuoteClock): UsablePool[] {
     const byAddress = new Map(usable.map((u) => [u.p.addressText, u]));
     const chosen = new Map<string, ChosenLeg>();
     const out: UsablePool[] = [];
     for (const leg of this.legs) {
       const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
       const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
-      const c = leg.after === undefined ? this.chooseFirst(leg, pools) : firstLeg ? this.chooseSecond(leg, pools, firstLeg) : undefined;
+      const c = leg.after === undefined ? this.chooseFirst(leg, pools, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, clock) : undefined;
       if (c) chosen.set(leg.key, c);
       out.push(...(c?.pools ?? pools));
     }
     return out;
   }
 
-  private chooseFirst(leg: Leg, pools: readonly UsablePool[]): ChosenLeg {
+  private chooseFirst(leg: Leg, pools: readonly UsablePool[], clock: QuoteClock): ChosenLeg {
     const amount = this.request.amount;
     const bucket = amountBucket(amount);
     const pairs = [leg.pair];
@@ -393,14 +404,14 @@ class PoolQuotePlan implements QuotePlan {
     const dependsOn = this.dependenciesOf(leg.markets);
     if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn, pairs, from: leg.from };
     const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
-    const inBucket = candidatesOver(pools, { ...range, low: bucket[0], high: bucket[1] });
-    const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, candidatesOver(pools, { ...range, low: amount, high: amount })!];
+    const inBucket = this.decide(pools, { ...range, low: bucket[0], high: bucket[1] }, clock);
+    const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, this.decide(pools, { ...range, low: amount, high: amount }, clock)!];
     this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
     return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
   }
 
   /** A second leg over the amounts its first leg's best pool reaches across the first leg's range. */
-  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg): ChosenLeg | undefined {
+  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, clock: QuoteClock): ChosenLeg | undefined {
     const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
     if (leg.found) return { pools, key: leg.found.key, low: 0n, high: 0n, dependsOn: [], pairs, from: leg.from };
@@ -411,16 +422,36 @@ class PoolQuotePlan implements QuotePlan {
     const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
     const [low, high] = ends[0] <= ends[1] ? [ends[0], ends[1]] : [ends[1], ends[0]];
     let key = keyed.bucketKey;
-    let kept = candidatesOver(pools, { ...range, low, high });
+    let kept = this.decide(pools, { ...range, low, high }, clock);
     if (!kept) {
       const exactly = reachedAt(this.request.amount);
       if (exactly === undefined) return undefined;
       key = keyed.exactKey;
-      kept = candidatesOver(pools, { ...range, low: exactly, high: exactly })!;
+      kept = this.decide(pools, { ...range, low: exactly, high: exactly }, clock)!;
     }
     const dependsOn = [...firstLeg.dependsOn, ...this.dependenciesOf(leg.markets)];
     this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
     return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+  }
+
+  /** candidatesOver with the deciding quotes (reused across clocks within DECIDING_QUOTE_MAX_AGE_S). */
+  private decide(pools: readonly UsablePool[], range: CandidateRange, clock: QuoteClock): UsablePool[] | undefined {
+    const deciding = pools.map((u) => ({ u, mints: u.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.decidingQuote(u.p, clock, amount, swapMode, aToB) }));
+    return candidatesOver(deciding, range)?.map((d) => d.u);
+  }
+
+  private decidingQuote(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+    if (!p.adapter.quote) return this.quoteOf(p, clock, amount, swapMode, aToB);
+    const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}`;
+    let entry = this.shared.decidingQuotes.get(key);
+    const age = clock.unixTimestamp - (entry?.at ?? clock.unixTimestamp);
+    if (!entry || age < 0n || age > DECIDING_QUOTE_MAX_AGE_S) this.shared.decidingQuotes.set(key, (entry = { at: clock.unixTimestamp, quotes: new Map() }));
+    const known = entry.quotes.get(amount);
+    if (known !== undefined) return known === NO_QUOTE ? undefined : known;
+    const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
+    if (entry.quotes.size >= AMOUNTS_PER_MEMO_ENTRY) entry.quotes.clear();
+    entry.quotes.set(amount, quote ?? NO_QUOTE);
+    return quote;
   }
 
   /** Every account a choice over `markets` read: the pool accounts and what their quotes asked for. */
