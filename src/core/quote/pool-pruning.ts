@@ -100,9 +100,11 @@ export function prunePools<T extends PrunablePool>(pools: readonly T[], request:
       continue;
     }
     const b = group[0]!.mints[1];
-    // The leg's known side is the intermediate the first leg reached (the one with an amount).
-    const middle = reached.has(a) ? a : reached.has(b) ? b : undefined;
-    if (middle === undefined) continue; // no pool reaches this leg: it can carry no route
+    // The leg's known side is the intermediate the first leg reached: the mint that is not the
+    // route's far end (the far end may be "reached" too, by the direct pair).
+    const far = swapMode === "ExactIn" ? outputMint : inputMint;
+    const middle = a === far ? b : b === far ? a : undefined;
+    if (middle === undefined || !reached.has(middle)) continue; // no pool reaches this leg: it can carry no route
     const from = swapMode === "ExactIn" ? middle : middle === a ? b : a;
     pick(group, from, reached.get(middle)!);
   }
