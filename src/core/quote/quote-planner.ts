@@ -124,6 +124,11 @@ export interface QuotePlan {
   readonly markets: readonly Market[];
   /** The accounts to read next, as one batch; none = ready to route (or out of rounds). */
   accountsNeeded(): PublicKey[];
+  /**
+   * For the last `accountsNeeded`: per account (base58), the pools (base58) whose quote needs it
+   * (the pools themselves and the Clock are named by none). The live cache holds a pool and these together.
+   */
+  poolsNeeding(): ReadonlyMap<string, readonly string[]>;
   /** Accounts read, by base58 address (every address asked for, `null` for missing ones). */
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
@@ -293,6 +298,7 @@ class PoolQuotePlan implements QuotePlan {
   /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
   private readonly poolVersions = new Map<string, string>();
   private readonly made: CandidateDecision[] = [];
+  private needers = new Map<string, string[]>();
 
   constructor(
     private readonly shared: SharedState,
@@ -311,22 +317,36 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   accountsNeeded(): PublicKey[] {
+    const needers = new Map<string, string[]>();
+    this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
+    let pool = "";
+    let deps = new Set<string>();
+    const want = (key: PublicKey) => {
+      const text = base58Of(key);
+      deps.add(text);
+      if (this.accounts.has(text)) return;
+      missing.set(text, key);
+      const pools = needers.get(text);
+      if (pools === undefined) needers.set(text, [pool]);
+      else if (pools[pools.length - 1] !== pool) pools.push(pool);
+    };
     for (const p of this.decodedPools()) {
-      let deps = this.depsOf.get(p.addressText);
-      if (!deps) this.depsOf.set(p.addressText, (deps = new Set()));
-      const want = (key: PublicKey) => {
-        const text = base58Of(key);
-        deps.add(text);
-        if (!this.accounts.has(text)) missing.set(text, key);
-      };
+      pool = p.addressText;
+      const known = this.depsOf.get(pool);
+      if (known) deps = known;
+      else this.depsOf.set(pool, (deps = new Set()));
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
     }
     return [...missing.values()];
+  }
+
+  poolsNeeding(): ReadonlyMap<string, readonly string[]> {
+    return this.needers;
   }
 
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
