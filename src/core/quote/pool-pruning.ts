@@ -132,6 +132,30 @@ export interface CandidateRange {
 }
 
 /**
+ * What a pool is judged by for a range (`candidatesOver`): its scores at both ends and at both
+ * ends' small split share. They depend on the pool's own state only, so they are kept with a
+ * decision and a change to some pools re-prices those alone (`selectCandidates` re-selects).
+ */
+export interface PoolScores {
+  readonly atLow: bigint | undefined;
+  readonly atHigh: bigint | undefined;
+  readonly smallLow: bigint | undefined;
+  readonly smallHigh: bigint | undefined;
+}
+
+/** Quotes a deciding score takes per pool: the most `scoresOf` asks. */
+export const QUOTES_PER_SCORE = 4;
+
+/** The pool's deciding scores over `range` (at most QUOTES_PER_SCORE quotes). */
+export function scoresOf(pool: PrunablePool, range: CandidateRange): PoolScores {
+  const { from, swapMode, low, high, splitStepPercent } = range;
+  const atLow = score(pool, low, swapMode, from);
+  const smallLow = score(pool, (low * BigInt(splitStepPercent)) / 100n, swapMode, from);
+  if (low === high) return { atLow, atHigh: atLow, smallLow, smallHigh: smallLow };
+  return { atLow, atHigh: score(pool, high, swapMode, from), smallLow, smallHigh: score(pool, (high * BigInt(splitStepPercent)) / 100n, swapMode, from) };
+}
+
+/**
  * The pools of one pair that can matter for ANY amount in [low, high], so the choice can be kept
  * across requests (and re-made only when the pools' state changes): the `maxPerPair` best at both
  * ends, the best quarter at both ends' small split share, and every pool whose score at its best
@@ -144,36 +168,58 @@ export interface CandidateRange {
  * exact amount instead.
  */
 export function candidatesOver<T extends PrunablePool>(group: readonly T[], range: CandidateRange): T[] | undefined {
-  const { from, swapMode, low, high, maxPerPair, splitStepPercent } = range;
-  const atLow = group.map((p) => score(p, low, swapMode, from));
-  const atHigh = low === high ? atLow : group.map((p) => score(p, high, swapMode, from));
-  const keep = new Set<T>();
+  return selectCandidates(group, group.map((p) => scoresOf(p, range)), range);
+}
+
+/**
+ * `candidatesOver`'s selection from the pools' scores (`scores[i]` is `group[i]`'s): the one rule,
+ * whether every score is fresh or only the changed pools' were made again.
+ */
+export function selectCandidates<T>(group: readonly T[], scores: readonly PoolScores[], range: Pick<CandidateRange, "swapMode" | "low" | "high" | "maxPerPair">): T[] | undefined {
+  const { swapMode, low, high, maxPerPair } = range;
+  const keep = new Set<number>();
   const smallCount = Math.max(1, Math.ceil(maxPerPair / 4));
-  for (const [amount, scores] of [
-    [low, atLow],
-    [high, atHigh],
-  ] as const) {
-    for (const p of best(group, scores, maxPerPair)) keep.add(p);
-    const small = (amount * BigInt(splitStepPercent)) / 100n;
-    for (const p of best(group, group.map((q) => score(q, small, swapMode, from)), smallCount)) keep.add(p);
-    if (low === high) break;
-  }
-  // ExactIn scores grow with the amount, ExactOut ones (−in) shrink: the worst end is low, resp. high.
-  const worst = swapMode === "ExactIn" ? atLow : atHigh;
-  const bestEnd = swapMode === "ExactIn" ? atHigh : atLow;
-  let bar: bigint | undefined;
-  group.forEach((p, i) => {
-    const s = worst[i];
-    if (keep.has(p) && s !== undefined && (bar === undefined || s > bar)) bar = s;
+  const ends = low === high ? (["atLow", "smallLow"] as const) : (["atLow", "smallLow", "atHigh", "smallHigh"] as const);
+  ends.forEach((end, i) => {
+    for (const at of bestIndices(scores.map((s) => s[end]), i % 2 === 0 ? maxPerPair : smallCount)) keep.add(at);
   });
+  // ExactIn scores grow with the amount, ExactOut ones (−in) shrink: the worst end is low, resp. high.
+  const [worst, bestEnd] = swapMode === "ExactIn" ? (["atLow", "atHigh"] as const) : (["atHigh", "atLow"] as const);
+  let bar: bigint | undefined;
+  for (const i of keep) {
+    const s = scores[i]![worst];
+    if (s !== undefined && (bar === undefined || s > bar)) bar = s;
+  }
   let extra = 0;
   for (let i = 0; i < group.length; i++) {
-    const p = group[i]!;
-    if (keep.has(p) || (atLow[i] === undefined && atHigh[i] === undefined)) continue;
-    const top = bestEnd[i];
+    const s = scores[i]!;
+    if (keep.has(i) || (s.atLow === undefined && s.atHigh === undefined)) continue;
+    const top = s[bestEnd];
     if (top !== undefined && bar !== undefined && top <= bar) continue;
-    keep.add(p);
+    keep.add(i);
     if (++extra > maxPerPair) return undefined;
   }
-  return group.filter((p) => keep.has(p));
+  return group.filter((_, i) => keep.has(i));
+}
+
+/**
+ * The indices of the `n` best `scores` (undefined last, lower index first among equals), in one
+ * pass: a re-selection over thousands of pools must not cost a sort of them.
+ */
+function bestIndices(scores: readonly (bigint | undefined)[], n: number): number[] {
+  const top: number[] = [];
+  const better = (a: number, b: number) => {
+    const sa = scores[a];
+    const sb = scores[b];
+    if (sa === undefined || sb === undefined) return sb === undefined && (sa !== undefined || a < b);
+    return sa === sb ? a < b : sa > sb;
+  };
+  for (let i = 0; i < scores.length; i++) {
+    if (top.length === n && !better(i, top[n - 1]!)) continue;
+    let at = top.length === n ? n - 1 : top.length;
+    while (at > 0 && better(i, top[at - 1]!)) at--;
+    top.splice(at, 0, i);
+    if (top.length > n) top.pop();
+  }
+  return top;
 }
