@@ -223,3 +223,14 @@ function bestIndices(scores: readonly (bigint | undefined)[], n: number): number
   }
   return top;
 }
+
+/**
+ * A decision brought up to date after some pools changed: `changed` (indices into `group`) are
+ * scored again over their new state, every other pool keeps `scores` (no quote, no read), and the
+ * kept set is selected as `candidatesOver` would select it from scratch.
+ */
+export function rescoreCandidates<T extends PrunablePool>(group: readonly T[], scores: readonly PoolScores[], changed: Iterable<number>, range: CandidateRange): { kept: T[] | undefined; scores: PoolScores[] } {
+  const next = [...scores];
+  for (const i of changed) next[i] = scoresOf(group[i]!, range);
+  return { kept: selectCandidates(group, next, range), scores: next };
+}
