@@ -15,6 +15,15 @@ import type { SwapMode } from "../amm/adapter.js";
 import type { Market } from "./market.js";
 import { pairKey } from "./market.js";
 import { amountBucket } from "./pool-pruning.js";
+import type { PoolScores } from "./pool-pruning.js";
+
+/** A pool a decision judged, with what it was judged by. */
+export interface JudgedPool {
+  readonly market: Market;
+  readonly scores: PoolScores;
+  /** The accounts its scores read (the pool, its mints, what its quote needs): a change to one re-prices this pool alone. */
+  readonly reads: readonly string[];
+}
 
 export interface CandidateDecision {
   /** Pair, direction, label filter, amount range (and for a second leg, its first leg's key). */
@@ -27,6 +36,20 @@ export interface CandidateDecision {
   readonly dependsOn: readonly string[];
   /** The pairs whose pool sets it was made over: a pool entering or leaving one undoes it. */
   readonly pairs: readonly (readonly [string, string])[];
+  /** The amounts it holds for (a second leg's: a margin around what its first leg reached). */
+  readonly low: bigint;
+  readonly high: bigint;
+  /**
+   * Every pool of the pair it judged, in the pair's order, with its scores: after a change to some
+   * of them the next plan re-prices those alone and selects again (pool-pruning.ts rescoreCandidates).
+   */
+  readonly judged: readonly JudgedPool[];
+  /** The store's marks: pools whose accounts changed since it was made. */
+  readonly stale?: ReadonlySet<string>;
+  /** A second leg whose first leg's state changed since: valid while what the first leg reaches stays in [low, high]. */
+  readonly recheck?: boolean;
+  /** Made from the store's earlier decision of the same key (its age is that decision's). */
+  readonly update?: boolean;
 }
 
 /** Decisions a plan may use (the edge's store; it answers only ones still valid). */
@@ -139,9 +162,20 @@ export function secondLegKeys(leg: Pick<Leg, "key" | "from">, via: string, amoun
   return { bucketKey: base, exactKey: `${base}|exact|${amount}` };
 }
 
-/** The markets a plan reads: a decided leg's kept pools, every pool of the others. */
+/** The markets a plan reads: a decided leg's kept pools (and the changed ones, to price again), every pool of the others. */
 export function marketsToRead(legs: readonly Leg[]): Market[] {
-  return legs.flatMap((leg) => (leg.found ? leg.markets.filter((m) => leg.found!.kept.has(m.addressText)) : leg.markets));
+  return legs.flatMap((leg) => {
+    const found = leg.found;
+    if (!found) return leg.markets;
+    const kept = leg.markets.filter((m) => found.kept.has(m.addressText));
+    const stale = found.stale;
+    return stale ? [...kept, ...found.judged.filter((j) => stale.has(j.market.addressText) && !found.kept.has(j.market.addressText)).map((j) => j.market)] : kept;
+  });
+}
+
+/** Whether a decided leg must be brought up to date before its pools are chosen. */
+export function needsUpdate(leg: Leg): boolean {
+  return leg.found !== undefined && ((leg.found.stale?.size ?? 0) > 0 || leg.found.recheck === true);
 }
 
 /** The request's label filter as key text. */

@@ -225,12 +225,15 @@ function bestIndices(scores: readonly (bigint | undefined)[], n: number): number
 }
 
 /**
- * A decision brought up to date after some pools changed: `changed` (indices into `group`) are
- * scored again over their new state, every other pool keeps `scores` (no quote, no read), and the
- * kept set is selected as `candidatesOver` would select it from scratch.
+ * A decision brought up to date after some pools changed: `changed` (index into `group` → the
+ * pool's new state, undefined when it cannot quote now) are scored again, every other pool keeps
+ * `scores` (no quote, no read), and the kept set is selected as `candidatesOver` would from scratch.
  */
-export function rescoreCandidates<T extends PrunablePool>(group: readonly T[], scores: readonly PoolScores[], changed: Iterable<number>, range: CandidateRange): { kept: T[] | undefined; scores: PoolScores[] } {
+export function rescoreCandidates<T>(group: readonly T[], scores: readonly PoolScores[], changed: ReadonlyMap<number, PrunablePool | undefined>, range: CandidateRange): { kept: T[] | undefined; scores: PoolScores[] } {
   const next = [...scores];
-  for (const i of changed) next[i] = scoresOf(group[i]!, range);
+  for (const [i, pool] of changed) next[i] = pool ? scoresOf(pool, range) : NO_SCORES;
   return { kept: selectCandidates(group, next, range), scores: next };
 }
+
+/** The scores of a pool that cannot quote. */
+export const NO_SCORES: PoolScores = { atLow: undefined, atHigh: undefined, smallLow: undefined, smallHigh: undefined };

@@ -29,10 +29,10 @@ import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
-import { amountBucket, candidatesOver, prunePools } from "./pool-pruning.js";
-import type { CandidateRange, PrunablePool } from "./pool-pruning.js";
-import { decidedPairs, labelsKey, marketsToRead, planLegs, secondLegKeys } from "./pair-candidates.js";
-import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
+import { NO_SCORES, amountBucket, prunePools, rescoreCandidates, scoresOf, selectCandidates } from "./pool-pruning.js";
+import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
+import { decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions, JudgedPool, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -75,6 +75,19 @@ const DECIDING_QUOTE_ENTRIES = 65_536;
  * pricing that pool only. The route itself is priced at the plan's own clock.
  */
 const DECIDING_QUOTE_MAX_AGE_S = 30n;
+
+/**
+ * A second leg is decided over what its first leg reaches widened by 1/this on each side: a
+ * change of the first leg's pools that moves it less leaves the second leg's decision valid.
+ */
+const SECOND_LEG_MARGIN = 32n;
+
+/** Every account a decision read: its first leg's (a second leg's range came from them) and its pools'. */
+function dependsOnOf(upstream: readonly string[], judged: readonly JudgedPool[]): string[] {
+  const out = new Set(upstream);
+  for (const j of judged) for (const a of j.reads) out.add(a);
+  return [...out];
+}
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -309,11 +322,14 @@ class PoolQuotePlan implements QuotePlan {
   private readonly accounts = new Map<string, AccountData | null>();
   private readonly inputMint: string;
   private readonly outputMint: string;
-  private readonly legs: readonly Leg[];
+  /** The legs; a decided leg is replaced once brought up to date (`bringUpToDate`). */
+  private readonly legs: Leg[];
   /** The markets read and priced: all of a leg without a decision, the kept ones of a leg with one. */
-  private readonly toRead: readonly Market[];
+  private toRead: readonly Market[];
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
+  /** The batch the current rounds of reads began at (pools entering a kept set start new rounds). */
+  private roundsFrom = 0;
   /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
   private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
@@ -342,10 +358,23 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   accountsNeeded(): PublicKey[] {
+    const keys = this.accountsOfTheseMarkets();
+    if (keys.length > 0 || this.batches === 0) return keys;
+    // Everything read: decided legs whose pools changed are brought up to date, and the pools
+    // entering their kept sets are read next.
+    const entering = this.bringUpToDate();
+    if (entering.length === 0) return [];
+    this.toRead = [...this.toRead, ...entering];
+    this.pools = undefined;
+    this.roundsFrom = this.batches;
+    return entering.map((m) => m.address);
+  }
+
+  private accountsOfTheseMarkets(): PublicKey[] {
     const needers = new Map<string, string[]>();
     this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
-    if (this.batches > this.shared.limits.accountRounds) return [];
+    if (this.batches - this.roundsFrom > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
     let pool = "";
     let deps = new Set<string>();
@@ -394,10 +423,7 @@ class PoolQuotePlan implements QuotePlan {
     if (!clockAccount) throw new Error("the Clock sysvar could not be read");
     const clock = decodeClock(clockAccount);
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
-    const usable = this.decodedPools()
-      .filter((p) => this.transfersInFull(p))
-      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
-    const kept = prunePools(this.choose(usable, clock), {
+    const kept = prunePools(this.choose(this.usablePools(clock), clock), {
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
@@ -418,6 +444,83 @@ class PoolQuotePlan implements QuotePlan {
       splitStepPercent,
       splitCandidates,
     });
+  }
+
+  /** The pools read that can take part in a route, their quotes at `clock`. */
+  private usablePools(clock: QuoteClock): UsablePool[] {
+    return this.decodedPools()
+      .filter((p) => this.transfersInFull(p))
+      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+  }
+
+  /**
+   * Decided legs with changed pools (or a changed first leg) brought up to date: the changed pools
+   * priced again, the others' scores kept. Returns the markets to read next (pools entering a kept
+   * set; every pool of a leg that must be decided again). Second legs wait for their first legs'
+   * pools to be read.
+   */
+  private bringUpToDate(): Market[] {
+    if (!this.legs.some(needsUpdate)) return [];
+    const clockAccount = this.accounts.get(base58Of(CLOCK_SYSVAR));
+    if (!clockAccount) return []; // route() reports it
+    const clock = decodeClock(clockAccount);
+    const byAddress = new Map(this.usablePools(clock).map((u) => [u.p.addressText, u]));
+    const reading = new Set(this.toRead.map((m) => m.addressText));
+    const entering: Market[] = [];
+    for (let i = 0; i < this.legs.length; i++) {
+      const leg = this.legs[i]!;
+      if (!needsUpdate(leg)) continue;
+      if (leg.after !== undefined && entering.length > 0) break;
+      const next = leg.after === undefined ? this.updateFirst(leg, byAddress, clock) : this.updateSecond(leg, byAddress, clock);
+      this.legs[i] = next;
+      for (const m of next.markets) if (!reading.has(m.addressText) && reading.add(m.addressText)) entering.push(m);
+    }
+    return entering;
+  }
+
+  private updateFirst(leg: Leg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
+    const found = leg.found!;
+    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), [], byAddress, clock);
+  }
+
+  /** A second leg: valid while its first leg (as chosen now) reaches no amount outside its range. */
+  private updateSecond(leg: Leg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
+    const found = leg.found!;
+    const first = this.legs.find((l) => l.key === leg.after);
+    if (!first || (first.bounded && !first.found)) return this.undecided(leg);
+    const bucket = amountBucket(this.request.amount);
+    const firstChosen = first.found
+      ? this.chosenOf(first.found, byAddress, first.from)
+      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], dependsOn: this.dependenciesOf(first.markets), pairs: [first.pair], from: first.from };
+    const exact = found.low === found.high;
+    const ends = exact ? [reached(firstChosen.pools, this.request.amount, this.request.swapMode, first.from)] : (this.reachedRange(firstChosen) ?? [undefined]);
+    if (ends.some((e) => e === undefined || e < found.low || e > found.high)) return this.undecided(leg);
+    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), firstChosen.dependsOn, byAddress, clock);
+  }
+
+  /** The leg's decision with its changed pools priced again (or the leg undecided when the range is now too wide). */
+  private rescored(leg: Leg, range: CandidateRange, upstream: readonly string[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
+    const found = leg.found!;
+    const stale = found.stale ?? new Set<string>();
+    const changed = new Map<number, PrunablePool | undefined>();
+    found.judged.forEach((j, i) => {
+      if (!stale.has(j.market.addressText)) return;
+      const u = byAddress.get(j.market.addressText);
+      changed.set(i, u && { mints: u.mints, quote: (amount, swapMode, aToB) => this.decidingQuote(u.p, clock, amount, swapMode, aToB) });
+    });
+    const markets = found.judged.map((j) => j.market);
+    const { kept, scores } = rescoreCandidates(markets, found.judged.map((j) => j.scores), changed, range);
+    if (!kept) return this.undecided(leg);
+    const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i]!, reads: this.readsOf(j.market.addressText) } : j));
+    const { key, pairs, low, high } = found;
+    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, dependsOn: dependsOnOf(upstream, judged), pairs, low, high, judged, update: true });
+    return { ...leg, found: d, markets: kept };
+  }
+
+  /** The leg without its decision: every pool it judged is read, and it is decided again. */
+  private undecided(leg: Leg): Leg {
+    const markets = leg.found!.judged.map((j) => j.market);
+    return { ...leg, found: undefined, markets, bounded: markets.length > this.shared.limits.maxPoolsPerPair };
   }
 
   shadow(route: Route): ShadowCheck {
@@ -477,58 +580,85 @@ class PoolQuotePlan implements QuotePlan {
     for (const leg of this.legs) {
       const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
       const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
-      const c = leg.after === undefined ? this.chooseFirst(leg, pools, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, clock) : undefined;
+      const c = leg.after === undefined ? this.chooseFirst(leg, pools, byAddress, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, byAddress, clock) : undefined;
       if (c) chosen.set(leg.key, c);
       out.push(...(c?.pools ?? pools));
     }
     return out;
   }
 
-  private chooseFirst(leg: Leg, pools: readonly UsablePool[], clock: QuoteClock): ChosenLeg {
+  private chooseFirst(leg: Leg, pools: readonly UsablePool[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg {
     const amount = this.request.amount;
     const bucket = amountBucket(amount);
-    const pairs = [leg.pair];
-    if (leg.found) {
-      const exact = leg.found.key === leg.exactKey;
-      return { pools, key: leg.found.key, low: exact ? amount : bucket[0], high: exact ? amount : bucket[1], dependsOn: leg.found.dependsOn, pairs: leg.found.pairs, from: leg.from };
-    }
-    const dependsOn = this.dependenciesOf(leg.markets);
-    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn, pairs, from: leg.from };
-    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
-    const inBucket = this.decide(pools, { ...range, low: bucket[0], high: bucket[1] }, clock);
-    const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, this.decide(pools, { ...range, low: amount, high: amount }, clock)!];
-    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
-    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, dependsOn: leg.found.dependsOn, pairs: leg.found.pairs, from: leg.from };
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn: this.dependenciesOf(leg.markets), pairs: [leg.pair], from: leg.from };
+    const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), [], [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), [], [leg.pair], byAddress, clock)!;
+    return this.chosenOf(decided, byAddress, leg.from);
   }
 
-  /** A second leg over the amounts its first leg's best pool reaches across the first leg's range. */
-  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, clock: QuoteClock): ChosenLeg | undefined {
+  /**
+   * A second leg over the amounts its first leg's kept pools reach across the first leg's range,
+   * widened by SECOND_LEG_MARGIN so that small changes of the first leg leave it valid.
+   */
+  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg | undefined {
     const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
-    if (leg.found) return { pools, key: leg.found.key, low: 0n, high: 0n, dependsOn: [], pairs, from: leg.from };
+    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, dependsOn: [], pairs, from: leg.from };
     if (!leg.bounded) return undefined;
-    const reachedAt = (amount: bigint) => reached(firstLeg.pools, amount, this.request.swapMode, firstLeg.from);
-    const ends = [reachedAt(firstLeg.low), reachedAt(firstLeg.high)];
-    if (ends[0] === undefined || ends[1] === undefined) return undefined; // not reached over the whole range: priced per request
-    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
-    const [low, high] = ends[0] <= ends[1] ? [ends[0], ends[1]] : [ends[1], ends[0]];
-    let key = keyed.bucketKey;
-    let kept = this.decide(pools, { ...range, low, high }, clock);
-    if (!kept) {
-      const exactly = reachedAt(this.request.amount);
+    const ends = this.reachedRange(firstLeg);
+    if (!ends) return undefined; // not reached over the whole range: priced per request
+    const [low, high] = ends;
+    const decideOver = (key: string, from: bigint, to: bigint) => this.decide(leg, key, this.rangeOf(leg, from, to), firstLeg.dependsOn, pairs, byAddress, clock);
+    let decided = decideOver(keyed.bucketKey, low - low / SECOND_LEG_MARGIN, high + high / SECOND_LEG_MARGIN) ?? decideOver(keyed.bucketKey, low, high);
+    if (!decided) {
+      const exactly = reached(firstLeg.pools, this.request.amount, this.request.swapMode, firstLeg.from);
       if (exactly === undefined) return undefined;
-      key = keyed.exactKey;
-      kept = this.decide(pools, { ...range, low: exactly, high: exactly }, clock)!;
+      decided = decideOver(keyed.exactKey, exactly, exactly)!;
     }
-    const dependsOn = [...firstLeg.dependsOn, ...this.dependenciesOf(leg.markets)];
-    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
-    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+    return this.chosenOf(decided, byAddress, leg.from);
   }
 
-  /** candidatesOver with the deciding quotes (reused across clocks within DECIDING_QUOTE_MAX_AGE_S). */
-  private decide(pools: readonly UsablePool[], range: CandidateRange, clock: QuoteClock): UsablePool[] | undefined {
-    const deciding = pools.map((u) => ({ u, mints: u.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.decidingQuote(u.p, clock, amount, swapMode, aToB) }));
-    return candidatesOver(deciding, range)?.map((d) => d.u);
+  /** What a first leg's pools reach over its range (low end first), or undefined when not over all of it. */
+  private reachedRange(firstLeg: ChosenLeg): readonly [bigint, bigint] | undefined {
+    const at = (amount: bigint) => reached(firstLeg.pools, amount, this.request.swapMode, firstLeg.from);
+    const ends = [at(firstLeg.low), at(firstLeg.high)];
+    if (ends[0] === undefined || ends[1] === undefined) return undefined;
+    return ends[0] <= ends[1] ? [ends[0], ends[1]] : [ends[1], ends[0]];
+  }
+
+  private rangeOf(leg: Leg, low: bigint, high: bigint): CandidateRange {
+    const { maxPoolsPerPair, splitStepPercent } = this.shared.limits;
+    return { from: leg.from, swapMode: this.request.swapMode, low, high, maxPerPair: maxPoolsPerPair, splitStepPercent };
+  }
+
+  private chosenOf(d: CandidateDecision, byAddress: ReadonlyMap<string, UsablePool>, from: string): ChosenLeg {
+    const pools = d.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
+    return { pools, key: d.key, low: d.low, high: d.high, dependsOn: d.dependsOn, pairs: d.pairs, from };
+  }
+
+  /** candidatesOver over every market of the leg (unusable ones score nothing), kept in `made`; undefined when the range is too wide. */
+  private decide(leg: Leg, key: string, range: CandidateRange, upstream: readonly string[], pairs: CandidateDecision["pairs"], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): CandidateDecision | undefined {
+    const scores = leg.markets.map((m) => this.scoresNow(byAddress.get(m.addressText), range, clock));
+    const kept = selectCandidates(leg.markets, scores, range);
+    if (!kept) return undefined;
+    const judged = leg.markets.map((market, i) => ({ market, scores: scores[i]!, reads: this.readsOf(market.addressText) }));
+    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, dependsOn: dependsOnOf(upstream, judged), pairs, low: range.low, high: range.high, judged });
+  }
+
+  private keepDecision(d: CandidateDecision): CandidateDecision {
+    this.made.push(d);
+    return d;
+  }
+
+  /** The pool's deciding scores (deciding quotes reused across clocks within DECIDING_QUOTE_MAX_AGE_S); none when it is not usable. */
+  private scoresNow(u: UsablePool | undefined, range: CandidateRange, clock: QuoteClock): PoolScores {
+    if (!u) return NO_SCORES;
+    return scoresOf({ mints: u.mints, quote: (amount, swapMode, aToB) => this.decidingQuote(u.p, clock, amount, swapMode, aToB) }, range);
+  }
+
+  /** The accounts a pool's scores read: the pool and what its quote asked for. */
+  private readsOf(address: string): string[] {
+    return [address, ...(this.depsOf.get(address) ?? [])];
   }
 
   private decidingQuote(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {

@@ -75,7 +75,7 @@ describe("candidate decisions updated for the pools that changed", () => {
         const changed = new Set(Array.from({ length: 1 + next(5) }, () => next(pools.length)));
         for (const i of changed) [pools[i]!.reserveA, pools[i]!.reserveB] = randomReserves(next);
         CpPool.quotes = 0;
-        const update = rescoreCandidates(pools, scores, changed, range);
+        const update = rescoreCandidates(pools, scores, new Map([...changed].map((i) => [i, pools[i]])), range);
         expect(CpPool.quotes).toBeLessThanOrEqual(changed.size * QUOTES_PER_SCORE);
         const fromScratch = candidatesOver(pools, range);
         expect(names(update.kept), `round ${round}`).toEqual(names(fromScratch));
@@ -98,7 +98,7 @@ describe("candidate decisions updated for the pools that changed", () => {
     // p0 now prices b 10 % cheaper than every other pool, and is deep: it pays the most at every amount.
     [pools[0]!.reserveA, pools[0]!.reserveB] = [10n ** 11n, 2n * 11n * 10n ** 10n];
     CpPool.quotes = 0;
-    const update = rescoreCandidates(pools, scores, [0], range);
+    const update = rescoreCandidates(pools, scores, new Map([[0, pools[0]]]), range);
     expect(CpPool.quotes).toBeLessThanOrEqual(QUOTES_PER_SCORE);
     expect(names(update.kept)).toContain("p0");
     expect(names(update.kept)).toEqual(names(candidatesOver(pools, range)));
@@ -113,7 +113,7 @@ describe("candidate decisions updated for the pools that changed", () => {
     // p39 is drained to dust: the pools it displaced come back, in order of their stored scores.
     [pools[39]!.reserveA, pools[39]!.reserveB] = [1_000n, 2_000n];
     CpPool.quotes = 0;
-    const update = rescoreCandidates(pools, scores, [39], range);
+    const update = rescoreCandidates(pools, scores, new Map([[39, pools[39]]]), range);
     expect(CpPool.quotes).toBeLessThanOrEqual(QUOTES_PER_SCORE);
     expect(names(update.kept)).not.toContain("p39");
     expect(names(update.kept)).toEqual(names(candidatesOver(pools, range)));
