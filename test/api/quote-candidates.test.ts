@@ -1,7 +1,8 @@
 // Candidate decisions kept across quotes (api/quote/candidate-store.ts), against the localnet over
 // its real JSON-RPC and websocket ports with the real live account cache: a warm quote of a pair
 // with more pools than MAX_POOLS_PER_PAIR reads only the kept pools, and when a pool left out
-// changes so that it pays more than every kept one, the next quote routes through it. Expected
+// changes so that it pays more than every kept one, the next quote routes through it, pricing that
+// pool again but not the whole pair (and again when it drains). Expected
 // amounts from Raydium's SDK (`CurveCalculator.swapBaseInput`) on the reserves written.
 import { BN } from "@coral-xyz/anchor";
 import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
@@ -116,9 +117,26 @@ describe("candidate decisions kept across quotes", () => {
       if (Date.now() > deadline) throw new Error("the live cache did not see the vaults change within 10 s");
       await new Promise((r) => setTimeout(r, 20));
     }
-    await answering(); // so that the quote goes through the kept decisions (dropped by the change), not around them
+    await answering(); // so that the quote goes through the kept decisions (the changed pool marked), not around them
+    liveReads = 0;
     const after = await quote();
     expect(poolsOf(after.route)).toContain(pools[1]);
     expect(BigInt(after.response.outAmount)).toBeGreaterThanOrEqual(expected);
+    // Only the changed pool was priced again (and the kept ones read): not the whole pair.
+    expect(liveReads).toBeLessThan(POOLS);
+
+    // The pool now kept drains to dust again: the deep pool routes, the pair still not read again.
+    const drained = writeCpPool(localnet, { x: a, y: b, reserveX: 2n * 10n ** 6n, reserveY: 2n * 10n ** 6n, configIndex: 1 });
+    while (!seen(drained.vaultA) || !seen(drained.vaultB)) {
+      if (Date.now() > deadline + 10_000) throw new Error("the live cache did not see the vaults change within 10 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await answering();
+    liveReads = 0;
+    const back = await quote();
+    expect(poolsOf(back.route)).not.toContain(pools[1]);
+    expect(poolsOf(back.route)).toContain(pools[0]);
+    expect(BigInt(back.response.outAmount)).toBeGreaterThanOrEqual(sdkOut(AMOUNT, 10n ** 12n, 10n ** 12n));
+    expect(liveReads).toBeLessThan(POOLS);
   }, 60_000);
 });
