@@ -28,19 +28,6 @@ const MAX_DEPENDENCY_REFERENCES = 2_000_000;
 /** Changes logged while quotes are deciding; past it the log restarts and the open sessions keep nothing. */
 const MAX_LOGGED_CHANGES = 100_000;
 
-/** Account → the pools of `decision` whose scores read it. */
-function poolsReading(decision: CandidateDecision): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const j of decision.judged) {
-    for (const address of j.reads) {
-      const pools = out.get(address);
-      if (pools) pools.push(j.market.addressText);
-      else out.set(address, [j.market.addressText]);
-    }
-  }
-  return out;
-}
-
 export interface PoolSetRevisions {
   pairRevision(x: string, y: string): number;
 }
@@ -53,8 +40,6 @@ interface Entry {
   stale?: Set<string>;
   /** Its first leg's accounts changed since. */
   recheck?: boolean;
-  /** Account → the pools whose scores read it (made at the first change). */
-  poolsReading?: Map<string, string[]>;
 }
 
 /** A quote's view of the store: the decisions valid now, and the keeping of the ones it made. */
@@ -74,8 +59,10 @@ export interface CandidateStoreOptions {
 
 export class CandidateStore {
   private readonly entries = new Map<string, Entry>();
-  /** Account → keys of the decisions that read it. */
-  private readonly readers = new Map<string, Set<string>>();
+  /** Account → the decisions that read it → their pools whose scores read it (none: read for a second leg's range). */
+  private readonly readers = new Map<string, Map<string, string[]>>();
+  /** First leg's decision key → the second legs' decided over what it reaches. */
+  private readonly dependents = new Map<string, Set<string>>();
   private references = 0;
   /** Changes since the oldest open session began (kept only while a session is open). */
   private log: string[] = [];
@@ -147,26 +134,86 @@ export class CandidateStore {
     if (made.length === 0) return;
     const changed = new Set(this.log.slice(started - this.logStart));
     const at = this.now();
+    const kept: string[] = [];
     for (const decision of made) {
       const earlier = this.entries.get(decision.key);
       // An update is as old as the decision it updated (the bound on clock-only changes holds).
       if (decision.update && !earlier) continue;
-      this.drop(decision.key);
-      this.entries.set(decision.key, { decision, revisions: decision.pairs.map(revisionOf), at: decision.update ? earlier!.at : at });
-      for (const address of decision.dependsOn) {
-        let keys = this.readers.get(address);
-        if (!keys) this.readers.set(address, (keys = new Set()));
-        keys.add(decision.key);
-      }
-      this.references += decision.dependsOn.length;
-      // Changed while it was being made: those pools are priced again next time.
-      for (const address of changed) if (this.readers.get(address)?.has(decision.key)) this.mark(decision.key, address);
+      // A second leg is checked again through its first leg's decision: kept only with it.
+      if (decision.after !== undefined && !this.entries.has(decision.after)) continue;
+      this.keepOne(decision, decision.update ? earlier : undefined, decision.update ? earlier!.at : at, revisionOf);
+      kept.push(decision.key);
     }
+    // Changed while they were being made: those pools are priced again next time (after all are
+    // kept, so that a first leg's change reaches its second legs' new entries).
+    for (const key of kept) for (const address of changed) if (this.readers.get(address)?.has(key)) this.mark(key, address);
     // Oldest first (insertion order) until the references fit.
     for (const key of this.entries.keys()) {
       if (this.references <= MAX_DEPENDENCY_REFERENCES) break;
       this.drop(key);
     }
+  }
+
+  /** Keeps `decision`; an update of `earlier` re-registers only the pools it priced again. */
+  private keepOne(decision: CandidateDecision, earlier: Entry | undefined, at: number, revisionOf: (pair: readonly [string, string]) => number): void {
+    const key = decision.key;
+    if (earlier) {
+      const before = earlier.decision;
+      decision.judged.forEach((j, i) => {
+        const old = before.judged[i];
+        if (old === j) return;
+        if (old) for (const address of old.reads) this.unregister(key, address, old.market.addressText);
+        for (const address of j.reads) this.register(key, address, j.market.addressText);
+      });
+      for (const address of before.upstream) this.unregister(key, address, undefined);
+      this.unfollow(before);
+      this.entries.delete(key); // re-inserted: insertion order is the eviction order
+    } else {
+      this.drop(key);
+      for (const j of decision.judged) for (const address of j.reads) this.register(key, address, j.market.addressText);
+    }
+    for (const address of decision.upstream) this.register(key, address, undefined);
+    if (decision.after !== undefined) {
+      let keys = this.dependents.get(decision.after);
+      if (!keys) this.dependents.set(decision.after, (keys = new Set()));
+      keys.add(key);
+    }
+    this.entries.set(key, { decision, revisions: decision.pairs.map(revisionOf), at });
+  }
+
+  /** `key` reads `address`: for its pool `pool`, or (undefined) for its range. */
+  private register(key: string, address: string, pool: string | undefined): void {
+    let byKey = this.readers.get(address);
+    if (!byKey) this.readers.set(address, (byKey = new Map()));
+    let pools = byKey.get(key);
+    if (!pools) byKey.set(key, (pools = []));
+    if (pool !== undefined) pools.push(pool);
+    this.references += 1;
+  }
+
+  private unregister(key: string, address: string, pool: string | undefined): void {
+    const byKey = this.readers.get(address);
+    const pools = byKey?.get(key);
+    if (!byKey || !pools) return;
+    this.references -= 1;
+    if (pool !== undefined) {
+      const at = pools.indexOf(pool);
+      if (at >= 0) pools.splice(at, 1);
+      if (pools.length > 0) return;
+    }
+    byKey.delete(key);
+    if (byKey.size === 0) this.readers.delete(address);
+  }
+
+  private forget(key: string, address: string): void {
+    const byKey = this.readers.get(address);
+    if (byKey?.delete(key) && byKey.size === 0) this.readers.delete(address);
+  }
+
+  private unfollow(decision: CandidateDecision): void {
+    if (decision.after === undefined) return;
+    const keys = this.dependents.get(decision.after);
+    if (keys?.delete(decision.key) && keys.size === 0) this.dependents.delete(decision.after);
   }
 
   private changed(address: string): void {
@@ -178,33 +225,47 @@ export class CandidateStore {
     }
     const keys = this.readers.get(address);
     if (!keys) return;
-    for (const key of [...keys]) this.mark(key, address);
+    for (const key of [...keys.keys()]) this.mark(key, address);
   }
 
-  /** `address` of decision `key` changed: its pools reading it are stale (else its first leg changed). */
+  /**
+   * `address` of decision `key` changed: its pools reading it are stale (an address of no pool of
+   * it: of its first leg's); the second legs depending on it are checked again.
+   */
   private mark(key: string, address: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    const judged = entry.decision.judged;
-    entry.poolsReading ??= poolsReading(entry.decision);
-    const pools = entry.poolsReading.get(address);
-    if (!pools) {
-      entry.recheck = true; // not one of its pools': its first leg's (a second leg's range came from there)
+    const pools = this.readers.get(address)?.get(key);
+    this.recheckAfter(key);
+    if (!pools || pools.length === 0) {
+      entry.recheck = true;
       return;
     }
     entry.stale ??= new Set();
     for (const p of pools) entry.stale.add(p);
-    if (entry.stale.size * 2 > judged.length) this.drop(key);
+    if (entry.stale.size * 2 > entry.decision.judged.length) this.drop(key);
+  }
+
+  private recheckAfter(key: string): void {
+    for (const second of this.dependents.get(key) ?? []) {
+      const entry = this.entries.get(second);
+      if (entry) entry.recheck = true;
+    }
   }
 
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.references -= entry.decision.dependsOn.length;
-    for (const address of entry.decision.dependsOn) {
-      const keys = this.readers.get(address);
-      if (keys?.delete(key) && keys.size === 0) this.readers.delete(address);
+    const d = entry.decision;
+    // Whole: a mint is read by every pool of the pair (no removal pool by pool).
+    for (const j of d.judged) {
+      for (const address of j.reads) this.forget(key, address);
+      this.references -= j.reads.length;
     }
+    for (const address of d.upstream) this.forget(key, address);
+    this.references -= d.upstream.length;
+    this.unfollow(d);
+    this.recheckAfter(key);
   }
 }

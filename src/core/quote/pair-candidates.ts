@@ -32,8 +32,13 @@ export interface CandidateDecision {
   readonly kept: ReadonlySet<string>;
   /** The pools kept. */
   readonly markets: readonly Market[];
-  /** Every account the decision read (the pools, their mints and what their quotes read): a change to any undoes it. */
-  readonly dependsOn: readonly string[];
+  /**
+   * A second leg's: what its range came from besides a kept decision — the accounts of a first leg
+   * without one (a few pools, all read); empty otherwise. A change to one has it checked again.
+   */
+  readonly upstream: readonly string[];
+  /** A second leg's first leg's decision key (when it has one): a change to that decision has it checked again. */
+  readonly after?: string;
   /** The pairs whose pool sets it was made over: a pool entering or leaving one undoes it. */
   readonly pairs: readonly (readonly [string, string])[];
   /** The amounts it holds for (a second leg's: a margin around what its first leg reached). */
@@ -50,6 +55,13 @@ export interface CandidateDecision {
   readonly recheck?: boolean;
   /** Made from the store's earlier decision of the same key (its age is that decision's). */
   readonly update?: boolean;
+}
+
+/** Every account a decision read: its pools', and what its range came from. */
+export function accountsOf(d: CandidateDecision): string[] {
+  const out = new Set(d.upstream);
+  for (const j of d.judged) for (const a of j.reads) out.add(a);
+  return [...out];
 }
 
 /** Decisions a plan may use (the edge's store; it answers only ones still valid). */

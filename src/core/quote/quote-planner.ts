@@ -31,8 +31,8 @@ import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
 import { NO_SCORES, amountBucket, prunePools, rescoreCandidates, scoresOf, selectCandidates } from "./pool-pruning.js";
 import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
-import { decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
-import type { CandidateDecision, CandidateDecisions, JudgedPool, Leg, LegRequest } from "./pair-candidates.js";
+import { accountsOf, decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -82,11 +82,10 @@ const DECIDING_QUOTE_MAX_AGE_S = 30n;
  */
 const SECOND_LEG_MARGIN = 32n;
 
-/** Every account a decision read: its first leg's (a second leg's range came from them) and its pools'. */
-function dependsOnOf(upstream: readonly string[], judged: readonly JudgedPool[]): string[] {
-  const out = new Set(upstream);
-  for (const j of judged) for (const a of j.reads) out.add(a);
-  return [...out];
+/** What a second leg's decision depends on of its first leg (none for a first leg). */
+function upstreamOf(firstLeg: ChosenLeg | undefined): Pick<CandidateDecision, "upstream" | "after"> {
+  if (!firstLeg) return { upstream: [] };
+  return firstLeg.decision !== undefined ? { upstream: firstLeg.upstream, after: firstLeg.decision } : { upstream: firstLeg.upstream };
 }
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
@@ -298,7 +297,10 @@ interface ChosenLeg {
   readonly key: string;
   readonly low: bigint;
   readonly high: bigint;
-  readonly dependsOn: readonly string[];
+  /** What a second leg's range depends on besides `decision`: the accounts of a leg without a kept decision. */
+  readonly upstream: readonly string[];
+  /** Its kept decision's key, if any. */
+  readonly decision?: string;
   readonly pairs: readonly (readonly [string, string])[];
   /** Its pools' input mint. */
   readonly from: string;
@@ -415,7 +417,7 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   decidedOver(): string[] {
-    return this.legs.flatMap((leg) => leg.found?.dependsOn ?? []);
+    return this.legs.flatMap((leg) => (leg.found ? accountsOf(leg.found) : []));
   }
 
   route(): Route | undefined {
@@ -480,7 +482,7 @@ class PoolQuotePlan implements QuotePlan {
 
   private updateFirst(leg: Leg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
     const found = leg.found!;
-    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), [], byAddress, clock);
+    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), undefined, byAddress, clock);
   }
 
   /** A second leg: valid while its first leg (as chosen now) reaches no amount outside its range. */
@@ -491,15 +493,15 @@ class PoolQuotePlan implements QuotePlan {
     const bucket = amountBucket(this.request.amount);
     const firstChosen = first.found
       ? this.chosenOf(first.found, byAddress, first.from)
-      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], dependsOn: this.dependenciesOf(first.markets), pairs: [first.pair], from: first.from };
+      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(first.markets), pairs: [first.pair], from: first.from };
     const exact = found.low === found.high;
     const ends = exact ? [reached(firstChosen.pools, this.request.amount, this.request.swapMode, first.from)] : (this.reachedRange(firstChosen) ?? [undefined]);
     if (ends.some((e) => e === undefined || e < found.low || e > found.high)) return this.undecided(leg);
-    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), firstChosen.dependsOn, byAddress, clock);
+    return this.rescored(leg, this.rangeOf(leg, found.low, found.high), firstChosen, byAddress, clock);
   }
 
   /** The leg's decision with its changed pools priced again (or the leg undecided when the range is now too wide). */
-  private rescored(leg: Leg, range: CandidateRange, upstream: readonly string[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
+  private rescored(leg: Leg, range: CandidateRange, firstLeg: ChosenLeg | undefined, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
     const found = leg.found!;
     const stale = found.stale ?? new Set<string>();
     const changed = new Map<number, PrunablePool | undefined>();
@@ -513,7 +515,7 @@ class PoolQuotePlan implements QuotePlan {
     if (!kept) return this.undecided(leg);
     const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i]!, reads: this.readsOf(j.market.addressText) } : j));
     const { key, pairs, low, high } = found;
-    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, dependsOn: dependsOnOf(upstream, judged), pairs, low, high, judged, update: true });
+    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low, high, judged, update: true });
     return { ...leg, found: d, markets: kept };
   }
 
@@ -590,9 +592,9 @@ class PoolQuotePlan implements QuotePlan {
   private chooseFirst(leg: Leg, pools: readonly UsablePool[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg {
     const amount = this.request.amount;
     const bucket = amountBucket(amount);
-    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, dependsOn: leg.found.dependsOn, pairs: leg.found.pairs, from: leg.from };
-    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn: this.dependenciesOf(leg.markets), pairs: [leg.pair], from: leg.from };
-    const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), [], [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), [], [leg.pair], byAddress, clock)!;
+    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs: leg.found.pairs, from: leg.from };
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(leg.markets), pairs: [leg.pair], from: leg.from };
+    const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
     return this.chosenOf(decided, byAddress, leg.from);
   }
 
@@ -603,12 +605,12 @@ class PoolQuotePlan implements QuotePlan {
   private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg | undefined {
     const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
-    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, dependsOn: [], pairs, from: leg.from };
+    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs, from: leg.from };
     if (!leg.bounded) return undefined;
     const ends = this.reachedRange(firstLeg);
     if (!ends) return undefined; // not reached over the whole range: priced per request
     const [low, high] = ends;
-    const decideOver = (key: string, from: bigint, to: bigint) => this.decide(leg, key, this.rangeOf(leg, from, to), firstLeg.dependsOn, pairs, byAddress, clock);
+    const decideOver = (key: string, from: bigint, to: bigint) => this.decide(leg, key, this.rangeOf(leg, from, to), firstLeg, pairs, byAddress, clock);
     let decided = decideOver(keyed.bucketKey, low - low / SECOND_LEG_MARGIN, high + high / SECOND_LEG_MARGIN) ?? decideOver(keyed.bucketKey, low, high);
     if (!decided) {
       const exactly = reached(firstLeg.pools, this.request.amount, this.request.swapMode, firstLeg.from);
@@ -633,16 +635,16 @@ class PoolQuotePlan implements QuotePlan {
 
   private chosenOf(d: CandidateDecision, byAddress: ReadonlyMap<string, UsablePool>, from: string): ChosenLeg {
     const pools = d.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
-    return { pools, key: d.key, low: d.low, high: d.high, dependsOn: d.dependsOn, pairs: d.pairs, from };
+    return { pools, key: d.key, low: d.low, high: d.high, upstream: [], decision: d.key, pairs: d.pairs, from };
   }
 
   /** candidatesOver over every market of the leg (unusable ones score nothing), kept in `made`; undefined when the range is too wide. */
-  private decide(leg: Leg, key: string, range: CandidateRange, upstream: readonly string[], pairs: CandidateDecision["pairs"], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): CandidateDecision | undefined {
+  private decide(leg: Leg, key: string, range: CandidateRange, firstLeg: ChosenLeg | undefined, pairs: CandidateDecision["pairs"], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): CandidateDecision | undefined {
     const scores = leg.markets.map((m) => this.scoresNow(byAddress.get(m.addressText), range, clock));
     const kept = selectCandidates(leg.markets, scores, range);
     if (!kept) return undefined;
     const judged = leg.markets.map((market, i) => ({ market, scores: scores[i]!, reads: this.readsOf(market.addressText) }));
-    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, dependsOn: dependsOnOf(upstream, judged), pairs, low: range.low, high: range.high, judged });
+    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
   }
 
   private keepDecision(d: CandidateDecision): CandidateDecision {
