@@ -2,9 +2,10 @@
  * Candidate decisions kept across requests: which pools of a pair with more than
  * `MAX_POOLS_PER_PAIR` pools can matter for a range of amounts (pool-pruning.ts `candidatesOver`).
  * Made by the planner over all the pair's pools, and handed back to later plans as data by a
- * store at the edge (api/quote/candidate-store.ts), which drops a decision as soon as any account
- * it read changes or the pair's pool set changes. A plan given a decision reads and prices only
- * the kept pools: a warm quote's cost no longer grows with the pair's pool count.
+ * store at the edge (api/quote/candidate-store.ts), which marks the pools whose accounts changed
+ * (and drops a decision when the pair's pool set changes). A plan given a decision reads and
+ * prices only the kept pools, and the marked ones again: a quote's cost grows with what changed,
+ * not with the pair's pool count.
  *
  * Legs: a pair touching the side the amount is known on (the input for ExactIn, the output for
  * ExactOut) is decided for the amount's bucket (`amountBucket`); the other leg of a 2-hop route

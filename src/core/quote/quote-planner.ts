@@ -71,8 +71,9 @@ const NO_QUOTE = Symbol("no quote");
 const DECIDING_QUOTE_ENTRIES = 65_536;
 /**
  * A deciding quote is reused over later clocks for this long (s), like a kept decision
- * (api/quote/candidate-store.ts): when one pool of a big pair changes, the pair is decided again
- * pricing that pool only. The route itself is priced at the plan's own clock.
+ * (api/quote/candidate-store.ts): when a big pair is decided again over every pool (its pool set
+ * changed, most of its pools changed), the unchanged pools are not priced again. The route itself
+ * is priced at the plan's own clock.
  */
 const DECIDING_QUOTE_MAX_AGE_S = 30n;
 
