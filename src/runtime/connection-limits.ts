@@ -3,7 +3,8 @@
  * event loop (README "Operations" lists each with its default):
  * - HTTP/1.1: headers and whole-request timeouts (Node's own checks; the sniffing in
  *   single-port.ts uses the headers timeout too), keep-alive timeout, bounded pipelining (requests
- *   past `maxPipelinedRequests` on one connection wait, and the connection is not read meanwhile),
+ *   past `maxPipelinedRequests` on one connection wait, and the connection is not read meanwhile;
+ *   a connection with more than `maxPipelineDepth` requests sent ahead of their answers is closed),
  *   and write back-pressure (no next response while the client has not taken the previous ones;
  *   a connection whose output is not consumed for `sendTimeoutMs` is closed);
  * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory,
@@ -31,6 +32,8 @@ export interface ConnectionLimits {
   readonly sendTimeoutMs: number;
   /** Requests of one HTTP/1.1 connection served at once; later pipelined ones wait. */
   readonly maxPipelinedRequests: number;
+  /** Requests one HTTP/1.1 connection may have sent ahead of their answers (served and waiting); past it the connection is closed. */
+  readonly maxPipelineDepth: number;
   /** An HTTP/2 session with no open stream is closed (GOAWAY) after this, ms. */
   readonly h2IdleTimeoutMs: number;
   /** SETTINGS_MAX_CONCURRENT_STREAMS of every HTTP/2 session. */
@@ -51,6 +54,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   sendTimeoutMs: 30_000,
   maxPipelinedRequests: 8,
+  maxPipelineDepth: 64,
   h2IdleTimeoutMs: 60_000,
   h2MaxConcurrentStreams: 100,
   h2MaxResetsPerSecond: 50,
@@ -93,6 +97,15 @@ export function stopHttp1Timeouts(h1: http.Server): void {
 }
 
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const pipelineClosedTotal = registeredMetric(
+  "swapd_http1_pipeline_closed_total",
+  () =>
+    new client.Counter({
+      name: "swapd_http1_pipeline_closed_total",
+      help: "HTTP/1.1 connections closed for sending more than MAX_PIPELINE_DEPTH requests ahead of their answers",
+    }),
+);
 
 interface SocketPipeline {
   readonly socket: net.Socket;
@@ -173,7 +186,11 @@ function pump(p: SocketPipeline): void {
  * most `maxPipelinedRequests` per connection are served at a time, the next one only once the
  * client has taken the output so far (no `drain` pending); meanwhile the connection is not read.
  * A connection with output the client does not take, and no response completed, for
- * `sendTimeoutMs` is closed.
+ * `sendTimeoutMs` is closed. A connection with more than `maxPipelineDepth` requests ahead of
+ * their answers is closed at once: the waiting requests (and their responses) would otherwise live
+ * until served — every one a few KB, parsed from one read of the socket (Node parses all it has
+ * read before the connection can be paused) — and 50 such clients × 200 requests made the heap grow
+ * by ~90 MB; dropped at once, they are young garbage.
  */
 export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits): Http1Handler {
   const pipelines = new WeakMap<net.Socket, SocketPipeline>();
@@ -185,6 +202,13 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
       pipelines.set(socket, p);
     }
     const pipeline = p;
+    if (socket.destroyed) return; // closed below while Node was still parsing the same read
+    if (p.inFlight + p.waiting.length >= limits.maxPipelineDepth) {
+      pipelineClosedTotal.inc();
+      p.waiting.length = 0;
+      socket.destroy();
+      return;
+    }
     const serve = () => {
       pipeline.inFlight++;
       res.once("close", () => {
@@ -385,18 +409,18 @@ function abandoned(req: AnyRequest): boolean {
  * meanwhile — a rapid-reset flood sends HEADERS and RST_STREAM together — costs no handler call.
  */
 export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, res: Res) => void): (req: Req, res: Res) => void {
+  // Taken entries leave the array at once: under a steady flood it never empties, and an entry kept
+  // past its turn would hold its request and response (and all they reference) until it did.
   const queue: Array<{ req: Req; res: Res }> = [];
-  let head = 0;
+  let scheduled = false;
   const drain = () => {
-    const end = Math.min(queue.length, head + REQUESTS_PER_TURN);
-    for (; head < end; head++) {
-      const { req, res } = queue[head]!;
+    scheduled = false;
+    for (const { req, res } of queue.splice(0, REQUESTS_PER_TURN)) {
       if (!abandoned(req)) handler(req, res);
     }
-    if (head < queue.length) setImmediate(drain);
-    else {
-      queue.length = 0;
-      head = 0;
+    if (queue.length > 0 && !scheduled) {
+      scheduled = true;
+      setImmediate(drain);
     }
   };
   return (req, res) => {
@@ -405,8 +429,11 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
       handler(req, res);
       return;
     }
-    if (queue.length === head) setImmediate(drain);
     queue.push({ req, res });
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(drain);
+    }
   };
 }
 

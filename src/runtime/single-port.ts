@@ -126,9 +126,16 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
 
 /** Keeps `conns` up to date with HTTP/1.1 requests in flight and HTTP/2 sessions; closes them once stopping. */
 function trackConnections(conns: Connections, h1: http.Server, h2: http2.Http2Server): void {
+  const watched = new WeakSet<net.Socket>();
   h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const sock = req.socket;
     if (conns.stopping) res.setHeader("connection", "close");
+    // Pipelined responses still queued when the connection closes never emit 'close': the entry
+    // goes with the socket (else it would hold the socket and every request parsed from it).
+    if (!watched.has(sock)) {
+      watched.add(sock);
+      sock.once("close", () => conns.h1Busy.delete(sock));
+    }
     conns.h1Busy.set(sock, res);
     res.on("close", () => {
       if (conns.h1Busy.get(sock) === res) conns.h1Busy.delete(sock);
