@@ -19,7 +19,8 @@ import http2 from "node:http2";
 import type net from "node:net";
 import client from "prom-client";
 import { registeredMetric } from "../metrics/registered-metric.js";
-import { H2AddressGuard, fullBucket, takeToken } from "./h2-address-guard.js";
+import { type H2AddressGuard, fullBucket, takeToken } from "./h2-address-guard.js";
+import { h2RefusedTotal } from "./h2-refusal.js";
 
 export interface ConnectionLimits {
   /** HTTP/1.1 request headers (and, before them, the protocol sniffing) must arrive within this, ms. */
@@ -229,16 +230,6 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
   };
 }
 
-const h2RefusedTotal = registeredMetric(
-  "swapd_h2_refused_total",
-  () =>
-    new client.Counter({
-      name: "swapd_h2_refused_total",
-      help: "HTTP/2 sessions ended with GOAWAY ENHANCE_YOUR_CALM, by reason: resets (stream-reset flood), sessions (too many new sessions from one address), penalized (new session from an address still penalized)",
-      labelNames: ["reason"],
-    }),
-);
-
 /** Ends a session: GOAWAY (with `code`, or a plain close), then gone after a grace time whatever the peer does. */
 function endSession(session: http2.ServerHttp2Session, code?: number): void {
   if (session.destroyed) return;
@@ -333,15 +324,12 @@ function resetGuard(session: http2.ServerHttp2Session, limits: ConnectionLimits,
   };
 }
 
-/** Watches one session: admission by address, idle timeout, reset flood (per session and per address), send stalls. */
+/**
+ * Watches one session (admitted by its address before it existed: h2-refusal.ts): idle timeout,
+ * reset flood (per session and per address), send stalls.
+ */
 function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard): void {
   const address = session.socket?.remoteAddress ?? "unknown";
-  const admitted = guard.admitSession(address);
-  if (admitted !== "ok") {
-    h2RefusedTotal.inc({ reason: admitted === "penalized" ? "penalized" : "sessions" });
-    endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-    return;
-  }
   let open = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   const sending = watchSending(session, limits);
@@ -449,7 +437,6 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
  * a stream with no progress for `sendTimeoutMs`. Each such stream holds its handler and its unsent
  * output until then.
  */
-export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits): void {
-  const guard = new H2AddressGuard(limits);
+export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits, guard: H2AddressGuard): void {
   h2.on("session", (session: http2.ServerHttp2Session) => watchSession(session, limits, guard));
 }
