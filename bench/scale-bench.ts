@@ -10,7 +10,8 @@
  *   in the file, while a 10-pool pair is quoted.
  *
  * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
+ * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Then the live cache
+ * over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip). Options:
  * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
  * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
  */
@@ -29,6 +30,7 @@ import { writeCpPool, writeMint } from "../src/localnet/cp-markets.js";
 import type { LocalMint } from "../src/localnet/cp-markets.js";
 import { startLocalnet } from "../src/localnet/start-localnet.js";
 import type { Localnet } from "../src/localnet/start-localnet.js";
+import { runLiveCacheCases } from "./live-cache-scenario.js";
 import { percentile } from "./statistics.js";
 
 /** Raydium CP PoolState: token_0_vault and token_1_vault; SPL token account: amount. */
@@ -114,8 +116,8 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     }
     // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
     const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
-    // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
+    // The default bounds (LIVE_POOLS_MAX 20,000) hold every pool of every case, with its vaults.
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl } });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
     await index.start();
     const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
   }
   const base = results.find((r) => r.poolsInPair === 10 && r.listedMarkets === 0);
   const listedRatios = results.filter((r) => r.poolsInPair === 10 && r.listedMarkets > 0).map((r) => ({ listed: r.listedMarkets, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
-  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios };
+  const liveLimit = Number(arg("live-limit", "100"));
+  const liveCache = liveLimit > 0 ? await runLiveCacheCases(liveLimit, quotes) : undefined;
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios, liveCache };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(JSON.stringify({ listedRatios, written: out }));
 }

@@ -225,7 +225,9 @@ async function openLiveChain(config: Config, chain: RpcSolanaChain, source: Live
   const live = await startLiveChain({
     chain,
     source,
+    maxPools: config.livePoolsMax,
     maxAccounts: config.liveAccountsMax,
+    onEvict: ({ pool, dropped, reason }) => logger.debug({ pool, accounts: dropped.length, reason }, "live chain state: pool dropped from the cache (read again on its next use)"),
     maxStalenessMs: config.liveMaxStalenessMs,
     connectTimeoutMs: config.liveConnectTimeoutMs,
     onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),

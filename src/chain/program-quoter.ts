@@ -22,16 +22,20 @@ import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT } from "../core/solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 import { encodeTokenAccount } from "../core/solana/token-accounts.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
 /** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
 export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
-const MEMO_ENTRIES = 4096;
+/** Memoised quotes: this many (step, state, clock) entries, each of up to AMOUNTS_PER_MEMO_ENTRY amounts. */
+const MEMO_ENTRIES = 256;
+const AMOUNTS_PER_MEMO_ENTRY = 64;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
 /** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
 const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
+/** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
+const ROUTE_DATA_AMOUNTS_SIZE = 19;
 
 export interface ProgramQuoterOptions {
   /** The compute-unit limit of one quote's route. */
@@ -50,10 +54,12 @@ export interface ProgramQuote extends PoolQuote {
 
 /** The made-up taker: fixed keys no real chain holds a token account for. */
 const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
+/** One key object (`Keypair.publicKey` makes a new one per use, whose base58 text is then computed anew). */
+const TAKER_KEY = TAKER.publicKey;
 const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
 const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
 /** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
-const NOT_STATE = new Set([TAKER.publicKey.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
+const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
 
 
 /** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
@@ -61,6 +67,36 @@ interface QuoteSwap {
   readonly route: TransactionInstruction;
   readonly sourceMint: PublicKey;
   readonly destinationMint: PublicKey;
+  /** The route's keys and its data up to the amounts: equal for every amount of one step. */
+  readonly shape: string;
+}
+
+/** Quotes of one step over one state at one clock, by amount. */
+type AmountQuotes = BoundedLruMap<bigint, ProgramQuote>;
+
+/** A pool's quote in one direction, whatever the amount: its swap, the state it reads, the memo key's stem. */
+interface PreparedQuote {
+  readonly swap: QuoteSwap;
+  readonly state: readonly AccountData[];
+  /** The step's shape and the state's versions. */
+  readonly memoStem: string;
+  /** The memo of the plan's clock, once looked up (`clock` = its slot and time). */
+  quotes?: { readonly clock: string; readonly byAmount: AmountQuotes };
+}
+
+/** A quote's swap, and the versions of the accounts its build read (`undefined`: not read yet). */
+interface CachedSwap {
+  readonly reads: readonly (AccountData | null | undefined)[];
+  readonly tokenProgram: PublicKey;
+  readonly swap: QuoteSwap;
+  /** The accounts the quote writes into the SVM. */
+  readonly stateKeys: readonly PublicKey[];
+}
+
+/** Prepared quotes of one plan (its account map, which only grows: `size` tells a later round). */
+interface PlanPreparations {
+  readonly size: number;
+  readonly byPool: Map<unknown, [PreparedQuote | undefined, PreparedQuote | undefined]>;
 }
 
 export class ProgramQuoter {
@@ -68,11 +104,19 @@ export class ProgramQuoter {
   private readonly programs = new Set<string>();
   /** The account version (object identity: the live cache hands out one object per version) last copied in. */
   private readonly written = new Map<string, AccountData>();
-  private memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+  private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
   private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
+  /**
+   * Per plan (request), what a quote of a pool in one direction is at every amount: route search
+   * asks each pool for ~20 amounts, and building the step, encoding the route and printing its keys
+   * per amount was a third of a six-venue quote's CPU.
+   */
+  private preparations = new WeakMap<AccountMap, PlanPreparations>();
+  /** Per pool (decoded per account version), by direction. */
+  private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();
   private readonly computeUnits: number;
   private readonly computeUnitPrice: number;
   private readonly rentReserve: bigint;
@@ -83,14 +127,16 @@ export class ProgramQuoter {
     // Simulation only: signatures and blockhashes are the quoter's own, history is not kept.
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.rentReserve = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
-    this.writeAccount(TAKER.publicKey, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
+    this.writeAccount(TAKER_KEY, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
   }
 
   /** Loads (or replaces, after an upgrade) a program's binary. */
   addProgram(programId: PublicKey, elf: Uint8Array): void {
     this.svm.addProgram(programId.toBase58() as never, elf);
     this.programs.add(base58Of(programId));
-    this.memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+    this.memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
+    this.preparations = new WeakMap();
+    this.swaps = new WeakMap(); // which accounts are resident changed
   }
 
   hasProgram(programId: PublicKey): boolean {
@@ -110,8 +156,7 @@ export class ProgramQuoter {
     // What the build reads (tick/bin arrays, markets) first: the step's accounts depend on them.
     const dependencies = adapter.dependencies(pool, this.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
     if (dependencies.length > 0) return dependencies;
-    const swap = this.swapFor(adapter, pool, params, accounts);
-    return this.stateKeys(swap).filter((key) => !accounts.has(base58Of(key)));
+    return this.swapOf(adapter, pool, params, accounts).stateKeys.filter((key) => !accounts.has(base58Of(key)));
   }
 
   /**
@@ -124,25 +169,60 @@ export class ProgramQuoter {
     for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
     }
-    const swap = this.swapFor(adapter, pool, params, accounts);
-    const state: AccountData[] = [];
-    for (const key of this.stateKeys(swap)) {
-      const account = accounts.get(base58Of(key));
-      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
-      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
-      if (account !== null) state.push(account);
-    }
-    const key = this.memoKey(swap, params.amount, state, clock);
-    const known = this.memo.get(key);
+    const prepared = this.prepared(adapter, pool, params, accounts);
+    const memo = this.quotesAt(prepared, clock);
+    const known = memo.get(params.amount);
     if (known) {
       programQuoteMetrics.memoHits.inc();
       return known;
     }
     const started = process.hrtime.bigint();
-    const result = this.execute(swap, params.amount, state, clock);
+    const result = this.execute(prepared.swap, params.amount, prepared.state, clock);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    this.memo.set(key, result);
+    memo.set(params.amount, result);
     return result;
+  }
+
+  /** The memo of `prepared`'s quotes at `clock`: a quote depends on the step, the state's versions, the slot and time, and the amount. */
+  private quotesAt(prepared: PreparedQuote, clock: QuoteClock): AmountQuotes {
+    const at = `${clock.slot}|${clock.unixTimestamp}`;
+    if (prepared.quotes?.clock === at) return prepared.quotes.byAmount;
+    const key = `${prepared.memoStem}|${at}`;
+    let byAmount = this.memo.get(key);
+    if (byAmount === undefined) {
+      byAmount = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+      this.memo.set(key, byAmount);
+    }
+    prepared.quotes = { clock: at, byAmount };
+    return byAmount;
+  }
+
+  /** The quote of `pool` in `params`' direction at any amount, made once per plan. */
+  private prepared<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PreparedQuote {
+    let plan = this.preparations.get(accounts);
+    if (plan === undefined || plan.size !== accounts.size) {
+      plan = { size: accounts.size, byPool: new Map() };
+      this.preparations.set(accounts, plan);
+    }
+    let byDirection = plan.byPool.get(pool);
+    if (byDirection === undefined) {
+      byDirection = [undefined, undefined];
+      plan.byPool.set(pool, byDirection);
+    }
+    const direction = params.aToB ? 1 : 0;
+    return (byDirection[direction] ??= this.prepare(adapter, pool, params, accounts));
+  }
+
+  private prepare<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PreparedQuote {
+    const { swap, stateKeys } = this.swapOf(adapter, pool, params, accounts);
+    const state: AccountData[] = [];
+    for (const key of stateKeys) {
+      const account = accounts.get(base58Of(key));
+      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
+      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
+      if (account !== null) state.push(account);
+    }
+    return { swap, state, memoStem: `${swap.shape}|${state.map((account) => this.versionId(account)).join(",")}` };
   }
 
   private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
@@ -153,35 +233,72 @@ export class ProgramQuoter {
       destinationMint,
       sourceTokenAccount: TAKER_SOURCE,
       destinationTokenAccount: TAKER_DESTINATION,
-      tokenTransferAuthority: TAKER.publicKey,
-      user: TAKER.publicKey,
+      tokenTransferAuthority: TAKER_KEY,
+      user: TAKER_KEY,
       inAmount: params.amount,
       outAmount: 0n,
       swapMode: "ExactIn",
     };
   }
 
-  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+  /**
+   * The quote's swap through `pool` in `params`' direction (for any amount: the route's amounts are
+   * written per quote) and the state accounts it reads, built again only when what the build read
+   * changed: the adapter's dependencies, and the route's token program (the source mint's owner).
+   */
+  private swapOf<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): CachedSwap {
     const swapParams = this.swapParams(adapter, pool, params);
+    const reads = adapter.dependencies(pool, swapParams).map((key) => accounts.get(base58Of(key)));
+    const tokenProgram = this.tokenProgramOf(swapParams.sourceMint, accounts);
+    if (typeof pool !== "object" || pool === null) return this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads);
+    let byDirection = this.swaps.get(pool);
+    if (byDirection === undefined) {
+      byDirection = [undefined, undefined];
+      this.swaps.set(pool, byDirection);
+    }
+    const direction = params.aToB ? 1 : 0;
+    const cached = byDirection[direction];
+    if (cached && cached.tokenProgram.equals(tokenProgram) && cached.reads.length === reads.length && cached.reads.every((account, i) => account === reads[i])) {
+      return cached;
+    }
+    return (byDirection[direction] = this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads));
+  }
+
+  private cachedSwap<Pool>(
+    adapter: AmmAdapter<Pool>,
+    pool: Pool,
+    swapParams: SwapParams,
+    tokenProgram: PublicKey,
+    accounts: AccountMap,
+    reads: CachedSwap["reads"],
+  ): CachedSwap {
+    const swap = this.swapFor(adapter, pool, swapParams, tokenProgram, accounts);
+    return { reads, tokenProgram, swap, stateKeys: this.stateKeys(swap) };
+  }
+
+  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapParams, tokenProgram: PublicKey, accounts: AccountMap): QuoteSwap {
     const { sourceMint, destinationMint } = swapParams;
     const step = adapter.build(pool, swapParams, accounts);
     const route = getRouteInstruction(
       {
-        tokenProgram: this.tokenProgramOf(sourceMint, accounts),
-        userTransferAuthority: TAKER.publicKey,
+        tokenProgram,
+        userTransferAuthority: TAKER_KEY,
         userSourceTokenAccount: TAKER_SOURCE,
         userDestinationTokenAccount: TAKER_DESTINATION,
         destinationMint,
         remainingAccounts: step.accounts,
       },
-      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: params.amount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
+      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: swapParams.inAmount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
     );
-    return { route, sourceMint, destinationMint };
+    const data = Buffer.from(route.data);
+    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
+    const shape = `${route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - ROUTE_DATA_AMOUNTS_SIZE).toString("hex")}`;
+    return { route, sourceMint, destinationMint, shape };
   }
 
   /** A mint's token program, from its account (SPL Token until the mint has been read). */
   private tokenProgramOf(mint: PublicKey, accounts: AccountMap): PublicKey {
-    return accounts.get(base58Of(mint))?.owner ?? new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+    return accounts.get(base58Of(mint))?.owner ?? TOKEN_PROGRAM_ID;
   }
 
   /** The accounts a quote writes into the SVM: the route's, less programs, sysvars and the taker's. */
@@ -206,11 +323,6 @@ export class ProgramQuoter {
       this.resident.set(address, resident);
     }
     return resident;
-  }
-
-  private memoKey(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): string {
-    const versions = state.map((account) => this.versionId(account)).join(",");
-    return `${Buffer.from(swap.route.data).toString("hex")}|${amount}|${clock.slot}|${clock.unixTimestamp}|${versions}`;
   }
 
   private versionId(account: AccountData): number {
@@ -278,22 +390,21 @@ export class ProgramQuoter {
    */
   private transactionFor(swap: QuoteSwap, amount: bigint): KitTransaction {
     const data = Buffer.from(swap.route.data);
-    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
-    const shape = `${swap.route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - 19).toString("hex")}`;
+    const shape = swap.shape;
     let template = this.templates.get(shape);
     if (!template) {
-      const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
+      const tx = new Transaction({ feePayer: TAKER_KEY, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
       // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
       // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
       // give four different outputs for 1 SOL), so a quote assumes the swap's own.
       tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
       tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
       tx.add(swap.route);
-      tx.addSignature(TAKER.publicKey, PLACEHOLDER_SIGNATURE);
+      tx.addSignature(TAKER_KEY, PLACEHOLDER_SIGNATURE);
       const transaction = getTransactionDecoder().decode(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
       const at = Buffer.from(transaction.messageBytes).indexOf(data);
       if (at < 0) throw new Error("program quote: the route's data is not in its compiled message");
-      template = { transaction, amountOffset: at + data.length - 19 };
+      template = { transaction, amountOffset: at + data.length - ROUTE_DATA_AMOUNTS_SIZE };
       this.templates.set(shape, template);
     }
     const message = template.transaction.messageBytes as unknown as Uint8Array;
@@ -305,7 +416,7 @@ export class ProgramQuoter {
     const native = mint.equals(NATIVE_MINT);
     this.writeAccount(address, {
       lamports: this.rentReserve + (native ? amount : 0n),
-      data: encodeTokenAccount(mint, TAKER.publicKey, amount, native ? this.rentReserve : null),
+      data: encodeTokenAccount(mint, TAKER_KEY, amount, native ? this.rentReserve : null),
       owner: tokenProgram,
       executable: false,
     });

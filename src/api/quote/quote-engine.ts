@@ -69,7 +69,8 @@ async function checkMintsExist(chain: SolanaChain, request: ParsedQuoteRequest):
 async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>> {
   const read = new Map<string, AccountState>();
   for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
-    const batch = await accounts.ensure(keys);
+    // Each pool's accounts named with it: the live cache holds and drops them together.
+    const batch = await accounts.ensure(keys, plan.poolsNeeding());
     for (const [address, state] of batch) read.set(address, state);
     plan.supply(batch);
   }

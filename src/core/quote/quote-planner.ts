@@ -56,8 +56,16 @@ export interface QuoteLimits {
   readonly maxPoolsPerPair: number;
 }
 
-/** Math quotes kept across requests (a few hundred bytes each). */
-const MATH_QUOTE_MEMO_ENTRIES = 16_384;
+/**
+ * Math quotes kept across requests (a few hundred bytes each): this many (state, pool, mode,
+ * direction, clock) entries of up to AMOUNTS_PER_MEMO_ENTRY amounts each.
+ */
+const MATH_QUOTE_MEMO_ENTRIES = 512;
+const AMOUNTS_PER_MEMO_ENTRY = 64;
+/** States (the versions of every account a plan read) with a short id; a few KB of text each. */
+const STATE_ID_ENTRIES = 1_024;
+/** A memoised "this pool cannot quote this": the memo's `undefined` means "not asked yet". */
+const NO_QUOTE = Symbol("no quote");
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -107,6 +115,11 @@ export interface QuotePlan {
   readonly markets: readonly Market[];
   /** The accounts to read next, as one batch; none = ready to route (or out of rounds). */
   accountsNeeded(): PublicKey[];
+  /**
+   * For the last `accountsNeeded`: per account (base58), the pools (base58) whose quote needs it
+   * (the pools themselves and the Clock are named by none). The live cache holds a pool and these together.
+   */
+  poolsNeeding(): ReadonlyMap<string, readonly string[]>;
   /** Accounts read, by base58 address (every address asked for, `null` for missing ones). */
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
@@ -157,6 +170,8 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
     mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
+    stateIds: new BoundedLruMap(STATE_ID_ENTRIES),
+    nextStateId: 1,
     versionIds: new WeakMap(),
     nextVersionId: 1,
   };
@@ -191,6 +206,9 @@ function sharedNeighbours(x: string, y: string, known: readonly Market[]): strin
   return out;
 }
 
+/** Quotes of one pool in one mode and direction over one state at one clock, by amount. */
+type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
+
 /** What every plan of one planner shares: the adapters, the limits, and the per-version caches. */
 interface SharedState {
   readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
@@ -200,8 +218,11 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
-  /** Math quotes by (every account the plan read, at its version; pool; amount; mode; direction; clock). */
-  readonly mathQuotes: BoundedLruMap<string, PoolQuote | undefined>;
+  /** Math quotes by (state id; pool; mode; direction; clock), then by amount. */
+  readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
+  /** Id of a state: the versions of every account a plan read, as `stateVersion` writes them. */
+  readonly stateIds: BoundedLruMap<string, number>;
+  nextStateId: number;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
 }
@@ -213,9 +234,12 @@ class PoolQuotePlan implements QuotePlan {
   private readonly outputMint: string;
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
-  private stateVersionText: string | undefined;
+  private stateIdOfPlan: number | undefined;
+  /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
+  private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
+  private needers = new Map<string, string[]>();
 
   constructor(
     private readonly shared: SharedState,
@@ -231,14 +255,22 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   accountsNeeded(): PublicKey[] {
+    const needers = new Map<string, string[]>();
+    this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.markets.map((m) => m.address)];
     if (this.batches > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
+    let pool = "";
     const want = (key: PublicKey) => {
       const text = base58Of(key);
-      if (!this.accounts.has(text)) missing.set(text, key);
+      if (this.accounts.has(text)) return;
+      missing.set(text, key);
+      const pools = needers.get(text);
+      if (pools === undefined) needers.set(text, [pool]);
+      else if (pools[pools.length - 1] !== pool) pools.push(pool);
     };
     for (const p of this.decodedPools()) {
+      pool = p.addressText;
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
@@ -246,9 +278,14 @@ class PoolQuotePlan implements QuotePlan {
     return [...missing.values()];
   }
 
+  poolsNeeding(): ReadonlyMap<string, readonly string[]> {
+    return this.needers;
+  }
+
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
-    this.stateVersionText = undefined;
+    this.stateIdOfPlan = undefined;
+    this.memoOfPool.clear();
     this.batches += 1;
   }
 
@@ -356,15 +393,27 @@ class PoolQuotePlan implements QuotePlan {
     });
   }
 
-  /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
   /**
-   * The versions of every account this plan read (the Clock aside: its values are in each key), in
-   * one string: a math quote depends on nothing else, so requests over unchanged state (the live
+   * The versions of every account this plan read (the Clock aside: its values are in each key), as
+   * a short id: a math quote depends on nothing else, so requests over unchanged state (the live
    * cache hands out one object per account version) reuse it. Route search asks each pool for some
    * twenty split shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
+   * The state's text (address:version of every account, some KB) is hashed once per plan: as part
+   * of every memo key it was a fifth of a six-venue quote's CPU.
    */
+  private stateId(): number {
+    if (this.stateIdOfPlan !== undefined) return this.stateIdOfPlan;
+    const text = this.stateVersion();
+    let id = this.shared.stateIds.get(text);
+    if (id === undefined) {
+      id = this.shared.nextStateId++;
+      this.shared.stateIds.set(text, id);
+    }
+    this.stateIdOfPlan = id;
+    return id;
+  }
+
   private stateVersion(): string {
-    if (this.stateVersionText !== undefined) return this.stateVersionText;
     const shared = this.shared;
     const parts: string[] = [];
     for (const [address, account] of this.accounts) {
@@ -380,18 +429,40 @@ class PoolQuotePlan implements QuotePlan {
       }
       parts.push(`${address}:${id}`);
     }
-    this.stateVersionText = parts.sort().join(",");
-    return this.stateVersionText;
+    return parts.sort().join(",");
   }
 
+  /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
   private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
-    const key = `${p.addressText}|${amount}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}|${this.stateVersion()}`;
-    const memo = this.shared.mathQuotes;
-    if (memo.has(key)) return memo.get(key);
+    const memo = this.memoOf(p, clock, swapMode, aToB);
+    const known = memo.get(amount);
+    if (known !== undefined) return known === NO_QUOTE ? undefined : known;
     const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
-    memo.set(key, quote);
+    memo.set(amount, quote ?? NO_QUOTE);
     return quote;
+  }
+
+  /** The memo of `p`'s quotes in this mode and direction, looked up once per plan (its key is long: no per-amount hashing). */
+  private memoOf(p: DecodedPool, clock: QuoteClock, swapMode: SwapMode, aToB: boolean): AmountQuotes {
+    let ofPool = this.memoOfPool.get(p);
+    if (ofPool === undefined) {
+      ofPool = [];
+      this.memoOfPool.set(p, ofPool);
+    }
+    const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
+    let memo = ofPool[index];
+    if (memo === undefined) {
+      // The clock is the plan's own (route() reads it once), so it is part of the entry's key.
+      const key = `${this.stateId()}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      memo = this.shared.mathQuotes.get(key);
+      if (memo === undefined) {
+        memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+        this.shared.mathQuotes.set(key, memo);
+      }
+      ofPool[index] = memo;
+    }
+    return memo;
   }
 
   private quoteNow(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {

@@ -154,6 +154,22 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(quote()).toBe(expected(120_000n * E6));
   });
 
+  it("names, per account asked for, the pools that need it (what the live cache holds together): each pool's vaults its own, the shared mints and config every pool's", () => {
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
+    const plan = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    const supply = (keys: PublicKey[]) => plan.supply(new Map(keys.map((k) => [k.toBase58(), { account: chain.map.get(k.toBase58()) ?? null }])));
+    const first = plan.accountsNeeded();
+    expect(plan.poolsNeeding().size).toBe(0); // the pools and the Clock: held on their own
+    supply(first);
+    plan.accountsNeeded();
+    const needing = plan.poolsNeeding();
+    // Raydium's PDAs as the pool writer derives them: the vaults of each pool, and the config both pools (config index 0 and 1: each its own).
+    for (const [p, m] of [[solUsdcA, mA], [solUsdcB, mB]] as const) {
+      for (const a of [p.vaultA, p.vaultB, p.config]) expect(needing.get(a.address.toBase58())).toEqual([m.addressText]);
+    }
+    for (const mint of [NATIVE_MINT, usdc.address]) expect(new Set(needing.get(mint.toBase58()))).toEqual(new Set([mA.addressText, mB.addressText]));
+  });
+
   it("1 SOL → USDC: asks for the pools and the Clock, then what Raydium's quote reads (mints, vaults, config); routes the better pool at the SDK's amount", () => {
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
     const candidates = planner.candidatePairs(req, () => all);
