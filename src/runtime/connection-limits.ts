@@ -10,7 +10,7 @@
  * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory,
  *   the rate of stream resets a client may send per session and per client address, the rate of new
  *   sessions per client address (a flood ends the session with GOAWAY ENHANCE_YOUR_CALM and the
- *   address is refused new sessions for a while: h2-address-guard.ts), and the same send timeout (a
+ *   address is refused new sessions for a while: h2-address-guard.ts, h2-refusal.ts), and the same send timeout (a
  *   session whose responses the client does not take is closed);
  * - both: at most `maxConnections` open connections.
  */
@@ -431,8 +431,9 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
  * Watch, stays); ends it with GOAWAY ENHANCE_YOUR_CALM when the client resets streams faster
  * than `h2MaxResetsPerSecond` on the session or over all sessions of its address (token buckets,
  * burst 10×) — the "rapid reset" attack, where each reset stream still costs the server a handler
- * call — and then refuses that address's new sessions for `h2PenaltyMs`, as it does for an address
- * opening sessions faster than `h2MaxSessionsPerSecond`; and closes it when the client stops taking
+ * call — and penalizes the address in `guard` (whose new connections are then refused before they
+ * become sessions, as are those of an address opening them faster than `h2MaxSessionsPerSecond`:
+ * h2-refusal.ts, called by single-port.ts); and closes it when the client stops taking
  * its responses (it grants no flow-control window, or does not read the socket): output pending on
  * a stream with no progress for `sendTimeoutMs`. Each such stream holds its handler and its unsent
  * output until then.
