@@ -10,8 +10,10 @@
  *   vaults, a PumpSwap pool (token / SOL) with its global config (the mainnet one names buyback fee
  *   recipients, which Jupiter's PumpSwap step cannot carry);
  * - Raydium CP: the demo pool `seedDemo` writes.
- * Only what swapd reads to build a swap is written: pools, what adapters derive from them (markets,
- * vaults), mints. Prices are plausible (1 SOL ≈ 150 USDC), not quoted from the pools.
+ * What swapd reads to build a swap is written (pools, what adapters derive from them: markets,
+ * vaults, mints) and, for the SOL/USDC pools of Raydium CLMM, AMM v4 and Meteora DAMM v1, what their
+ * quotes read too (tick arrays and amm config, vault balances and the swap fee, vault LP supply), at
+ * 150 USDC per SOL, so that `npm run bench:venues` routes through them.
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";

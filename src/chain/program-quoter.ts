@@ -32,6 +32,13 @@ export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 const MEMO_ENTRIES = 256;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
+/**
+ * What the taker's source token account holds: more than any amount quoted, so that it is written
+ * once per mint rather than per quote (simulations leave the SVM's accounts as they were; writing
+ * two token accounts per quote — their keys decoded from base58 by LiteSVM — was a fifth of a quote's
+ * CPU). A real taker holds at least the amount too; the route moves exactly the amount.
+ */
+const TAKER_SOURCE_BALANCE = 2n ** 63n;
 /** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
 const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
 /** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
@@ -74,13 +81,15 @@ interface QuoteSwap {
 /** Quotes of one step over one state at one clock, by amount. */
 type AmountQuotes = BoundedLruMap<bigint, ProgramQuote>;
 
-/** A pool's quote in one direction, whatever the amount: its swap, the state it reads, the memo key's stem. */
+/** A pool's quote in one direction over one state, whatever the amount. */
 interface PreparedQuote {
-  readonly swap: QuoteSwap;
+  /** The state's accounts as `accounts` held them (`null`: read and missing), in `stateKeys` order. */
+  readonly versions: readonly (AccountData | null)[];
+  /** What is written into the SVM: the existing ones. */
   readonly state: readonly AccountData[];
   /** The step's shape and the state's versions. */
   readonly memoStem: string;
-  /** The memo of the plan's clock, once looked up (`clock` = its slot and time). */
+  /** The memo at the clock last asked for (`clock` = its slot and time). */
   quotes?: { readonly clock: string; readonly byAmount: AmountQuotes };
 }
 
@@ -89,14 +98,11 @@ interface CachedSwap {
   readonly reads: readonly (AccountData | null | undefined)[];
   readonly tokenProgram: PublicKey;
   readonly swap: QuoteSwap;
-  /** The accounts the quote writes into the SVM. */
+  /** The accounts the quote writes into the SVM, and their base58 text. */
   readonly stateKeys: readonly PublicKey[];
-}
-
-/** Prepared quotes of one plan (its account map, which only grows: `size` tells a later round). */
-interface PlanPreparations {
-  readonly size: number;
-  readonly byPool: Map<unknown, [PreparedQuote | undefined, PreparedQuote | undefined]>;
+  readonly stateKeyTexts: readonly string[];
+  /** Over the state last quoted. */
+  prepared?: PreparedQuote;
 }
 
 export class ProgramQuoter {
@@ -107,15 +113,15 @@ export class ProgramQuoter {
   private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
+  /** The taker's token accounts as last written into the SVM: mint, token program, amount. */
+  private readonly takerAccounts = new Map<string, string>();
   private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
   /**
-   * Per plan (request), what a quote of a pool in one direction is at every amount: route search
-   * asks each pool for ~20 amounts, and building the step, encoding the route and printing its keys
-   * per amount was a third of a six-venue quote's CPU.
+   * Per pool (decoded per account version), by direction: its swap for any amount. Route search
+   * asks each pool for ~20 amounts per request, and building the step, encoding Jupiter's route and
+   * printing its keys per amount was a third of a six-venue quote's CPU.
    */
-  private preparations = new WeakMap<AccountMap, PlanPreparations>();
-  /** Per pool (decoded per account version), by direction. */
   private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();
   private readonly computeUnits: number;
   private readonly computeUnitPrice: number;
@@ -135,7 +141,6 @@ export class ProgramQuoter {
     this.svm.addProgram(programId.toBase58() as never, elf);
     this.programs.add(base58Of(programId));
     this.memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
-    this.preparations = new WeakMap();
     this.swaps = new WeakMap(); // which accounts are resident changed
   }
 
@@ -169,7 +174,8 @@ export class ProgramQuoter {
     for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
     }
-    const prepared = this.prepared(adapter, pool, params, accounts);
+    const swap = this.swapOf(adapter, pool, params, accounts);
+    const prepared = this.prepared(adapter, swap, accounts);
     const memo = this.quotesAt(prepared, clock);
     const known = memo.get(params.amount);
     if (known) {
@@ -177,7 +183,7 @@ export class ProgramQuoter {
       return known;
     }
     const started = process.hrtime.bigint();
-    const result = this.execute(prepared.swap, params.amount, prepared.state, clock);
+    const result = this.execute(swap.swap, params.amount, prepared.state, clock);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
@@ -197,32 +203,20 @@ export class ProgramQuoter {
     return byAmount;
   }
 
-  /** The quote of `pool` in `params`' direction at any amount, made once per plan. */
-  private prepared<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PreparedQuote {
-    let plan = this.preparations.get(accounts);
-    if (plan === undefined || plan.size !== accounts.size) {
-      plan = { size: accounts.size, byPool: new Map() };
-      this.preparations.set(accounts, plan);
+  /** The swap's state in `accounts` and its memo stem; kept while every state account is the same version. */
+  private prepared(adapter: AmmAdapter<any>, cached: CachedSwap, accounts: AccountMap): PreparedQuote {
+    const versions: (AccountData | null)[] = [];
+    for (const text of cached.stateKeyTexts) {
+      const account = accounts.get(text);
+      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${text}, which was not read`);
+      versions.push(account);
     }
-    let byDirection = plan.byPool.get(pool);
-    if (byDirection === undefined) {
-      byDirection = [undefined, undefined];
-      plan.byPool.set(pool, byDirection);
-    }
-    const direction = params.aToB ? 1 : 0;
-    return (byDirection[direction] ??= this.prepare(adapter, pool, params, accounts));
-  }
-
-  private prepare<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PreparedQuote {
-    const { swap, stateKeys } = this.swapOf(adapter, pool, params, accounts);
-    const state: AccountData[] = [];
-    for (const key of stateKeys) {
-      const account = accounts.get(base58Of(key));
-      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
-      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
-      if (account !== null) state.push(account);
-    }
-    return { swap, state, memoStem: `${swap.shape}|${state.map((account) => this.versionId(account)).join(",")}` };
+    const last = cached.prepared;
+    if (last !== undefined && last.versions.every((account, i) => account === versions[i])) return last;
+    // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
+    const state = versions.filter((account): account is AccountData => account !== null);
+    const memoStem = `${cached.swap.shape}|${versions.map((account) => (account === null ? "-" : this.versionId(account))).join(",")}`;
+    return (cached.prepared = { versions, state, memoStem });
   }
 
   private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
@@ -273,7 +267,8 @@ export class ProgramQuoter {
     reads: CachedSwap["reads"],
   ): CachedSwap {
     const swap = this.swapFor(adapter, pool, swapParams, tokenProgram, accounts);
-    return { reads, tokenProgram, swap, stateKeys: this.stateKeys(swap) };
+    const stateKeys = this.stateKeys(swap);
+    return { reads, tokenProgram, swap, stateKeys, stateKeyTexts: stateKeys.map(base58Of) };
   }
 
   private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapParams, tokenProgram: PublicKey, accounts: AccountMap): QuoteSwap {
@@ -347,7 +342,8 @@ export class ProgramQuoter {
       if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
       return account.owner;
     };
-    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), amount);
+    if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
+    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), TAKER_SOURCE_BALANCE);
     this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
     const svmClock = this.svm.getClock();
     svmClock.slot = clock.slot;
@@ -412,7 +408,12 @@ export class ProgramQuoter {
     return template.transaction;
   }
 
+  /** The taker's token account of `mint` at `address` holding `amount`, unless it already does. */
   private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
+    const content = `${base58Of(mint)}|${base58Of(tokenProgram)}|${amount}`;
+    const addressText = base58Of(address);
+    if (this.takerAccounts.get(addressText) === content) return;
+    this.takerAccounts.set(addressText, content);
     const native = mint.equals(NATIVE_MINT);
     this.writeAccount(address, {
       lamports: this.rentReserve + (native ? amount : 0n),

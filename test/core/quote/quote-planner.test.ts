@@ -185,6 +185,37 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(route!.outAmount).toBe(sdkOut(E9, 1_000n * E9, 150_000n * E6));
   });
 
+  it("shadow check: the route's legs through AMMs the program quoter holds are quoted again, at each leg's amount and direction, asking first for what that needs", () => {
+    const asked: { label: string; amount: bigint; aToB: boolean }[] = [];
+    const extra = PublicKey.unique();
+    const shadowPlanner = createQuotePlanner({
+      adapters: ADAPTERS,
+      intermediateTokens: [usdc.address.toBase58()],
+      programQuotes: {
+        canQuote: (adapter) => adapter.label === "Raydium CP",
+        accountsNeeded: (_adapter, _pool, _params, accounts) => (accounts.has(extra.toBase58()) ? [] : [extra]),
+        quote: (adapter, _pool, params) => {
+          asked.push({ label: adapter.label, amount: params.amount, aToB: params.aToB });
+          return { inAmount: params.amount, outAmount: 42n, feeAmount: 0n, feeMint: NATIVE_MINT, complete: true };
+        },
+      },
+    });
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, shadowPlanner);
+    const plan = shadowPlanner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]);
+    const { route } = drive(plan, chain);
+    const check = plan.shadow(route!);
+    expect(check.accountsNeeded().map((k) => k.toBase58())).toEqual([extra.toBase58()]);
+    check.supply(new Map([[extra.toBase58(), { account: null }]]));
+    expect(check.accountsNeeded()).toEqual([]);
+    const leg = route!.splits[0]!.path.legs[0]!;
+    expect(check.results()).toEqual([{ label: "Raydium CP", pool: mA.addressText, inAmount: E9, mathOut: leg.outAmount, programOut: 42n }]);
+    expect(asked).toEqual([{ label: "Raydium CP", amount: E9, aToB: mA.mints[0] === NATIVE_MINT.toBase58() }]);
+    // ExactOut routes are not checked (the program quoter quotes ExactIn); nor AMMs whose program it does not hold.
+    expect(planner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]).shadow({ ...route!, swapMode: "ExactOut" }).results()).toEqual([]);
+    const unheld = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    expect(unheld.shadow(drive(unheld, chain).route!).results()).toEqual([]);
+  });
+
   it("100 SOL → USDC: the best 5 % grid split of the two pools, by brute force over the SDK's curve", () => {
     const amount = 100n * E9;
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(amount) }, planner);
