@@ -124,7 +124,7 @@ interface CaseResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
-  /** A quote right after one pool of the pair changed (its kept candidates are decided again over every pool): median of 5, wall and CPU. */
+  /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
   readonly afterChangeMs: number;
   readonly afterChangeCpuMs: number;
   readonly heapMb: number;
