@@ -125,9 +125,12 @@ export class CandidateStore {
     if (!entry) return undefined;
     const d = entry.decision;
     const current = this.now() - entry.at <= this.maxAgeMs && d.pairs.every((p, i) => this.options.pools.pairRevision(p[0], p[1]) === entry.revisions[i]);
-    if (current) return entry.stale || entry.recheck ? { ...d, ...(entry.stale ? { stale: entry.stale } : {}), ...(entry.recheck ? { recheck: true } : {}) } : d;
-    this.drop(key);
-    return undefined;
+    if (!current) {
+      this.drop(key);
+      return undefined;
+    }
+    // A copy: marks arriving while the quote runs are for the next one (the log re-marks them).
+    return entry.stale || entry.recheck ? { ...d, ...(entry.stale ? { stale: new Set(entry.stale) } : {}), ...(entry.recheck ? { recheck: true } : {}) } : d;
   }
 
   private keepAll(made: readonly CandidateDecision[], started: number, revisionOf: (pair: readonly [string, string]) => number): void {

@@ -356,7 +356,8 @@ class PoolQuotePlan implements QuotePlan {
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
-    this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions);
+    // A decided leg's pools are its decision's (the store may have replaced the one the caller listed by).
+    this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions).map((leg) => (leg.found ? { ...leg, markets: leg.found.markets } : leg));
     this.toRead = marketsToRead(this.legs);
   }
 
