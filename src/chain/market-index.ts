@@ -381,7 +381,7 @@ export class MarketIndex {
 
   /**
    * One getProgramAccounts per program and mint position: every pool of the token (one mint), or
-   * of the pair (two mints, both orders).
+   * of the pair (two mints, both orders; one order for programs that keep a pair's mints sorted).
    */
   private async scan(mints: readonly [string] | readonly [string, string]): Promise<Market[]> {
     const calls: (() => Promise<AccountData[]>)[] = [];
@@ -390,13 +390,18 @@ export class MarketIndex {
       if (!this.searched(adapter)) continue;
       const [first, second] = layout!.mintOffsets;
       const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
-      const filterSets =
-        mints.length === 1
-          ? [[memcmp(first, mints[0])], [memcmp(second, mints[0])]]
-          : [
-              [memcmp(first, mints[0]), memcmp(second, mints[1])],
-              [memcmp(first, mints[1]), memcmp(second, mints[0])],
-            ];
+      let filterSets;
+      if (mints.length === 1) filterSets = [[memcmp(first, mints[0])], [memcmp(second, mints[0])]];
+      else if (layout!.sortedMints) {
+        // The program keeps a pair's mints in byte order: the pair's pools are at that order only.
+        const [low, high] = byteOrder(mints[0], mints[1]);
+        filterSets = [[memcmp(first, low), memcmp(second, high)]];
+      } else {
+        filterSets = [
+          [memcmp(first, mints[0]), memcmp(second, mints[1])],
+          [memcmp(first, mints[1]), memcmp(second, mints[0])],
+        ];
+      }
       for (const filters of filterSets) {
         calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout!.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
       }
@@ -472,6 +477,11 @@ export class MarketIndex {
     }
     return { added, refused };
   }
+}
+
+/** The two mints in the order of their bytes (as programs compare public keys). */
+function byteOrder(x: string, y: string): [string, string] {
+  return Buffer.compare(publicKeyFromBase58(x).toBuffer(), publicKeyFromBase58(y).toBuffer()) < 0 ? [x, y] : [y, x];
 }
 
 function newDiscovery(): Discovery {

@@ -88,6 +88,11 @@ describe("npm run markets -- dump", () => {
     expect(content.addresses).toEqual([]);
     expect(new Map(content.markets.map((m) => [m.address, entry(new PublicKey(m.program), m.mints[0], m.mints[1])]))).toEqual(written);
     expect(content.completePrograms.sort()).toEqual(LISTABLE.map((a) => a.programId.toBase58()).sort());
+    // The programs discovery trusts to keep a pair's mints in byte order do so in the real mainnet
+    // pools here (Whirlpool, Raydium CLMM) and in Raydium's layout (CP).
+    const sorted = content.markets.filter((m) => POOL_MINT_LAYOUTS[m.program]!.sortedMints);
+    expect(new Set(sorted.map((m) => m.program)).size).toBe(3);
+    for (const m of sorted) expect(Buffer.compare(new PublicKey(m.mints[0]).toBuffer(), new PublicKey(m.mints[1]).toBuffer())).toBe(-1);
   });
 
   it("the service loaded with the snapshot quotes a cold pair without any getProgramAccounts, at the Raydium SDK's amount", async () => {
@@ -106,7 +111,7 @@ describe("npm run markets -- dump", () => {
       expect(calls["getProgramAccounts"]).toBeUndefined();
       // Only account reads: the pools, then what they depend on (vaults, config, mints).
       expect(Object.keys(calls).sort()).toEqual(["getMultipleAccounts"]);
-      // Measured: 3 (pools; vaults, config and mints; the observation the quote reads).
+      // Measured: 3 getMultipleAccounts (the pools, then what they depend on).
       expect(proxy.calls()).toBeLessThanOrEqual(10);
       const [best] = [...written.keys()]
         .filter((a) => written.get(a) === entry(new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C"), x.toBase58(), y.toBase58()))
