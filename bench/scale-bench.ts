@@ -1,196 +1,295 @@
 /**
- * `npm run bench:scale`: quotes at mainnet sizes on the embedded chain, in one process (the
- * localnet, the market index, the live account cache over the localnet's websocket, the quote
- * engine; no HTTP in front of the engine). Raydium CP pools written in the program's layout:
+ * `npm run bench:scale`: quotes at mainnet sizes. Each case runs in a process of its own (the
+ * service: market index, live account cache over the chain's websocket, quote engine; no HTTP in
+ * front of the engine), its chain in a child process of that one (bench/scale-localnet-child.ts),
+ * so the memory reported is the service's alone. Pools are written in the programs' layouts
+ * (bench/scale-pools.ts). Scenarios (`--scenarios`, default all):
  *
- * - N pools in one pair (default 5, 50, 500, 5000): the first written in full (PDAs, config,
- *   vaults), the others its pool account at new addresses with their own vaults (token accounts
- *   with other balances): one deep pool, the rest spread over three orders of magnitude;
- * - L listed markets (MARKETS_FILE, default 0, 10000, 100000): pools of other pairs, on chain and
- *   in the file, while a 10-pool pair is quoted.
+ * - `pair`: N CP pools in the quoted pair (`--pools`, default 5,50,500,5000);
+ * - `unrelated`: a 10-pool pair next to U pools of unrelated pairs (`--unrelated`, default
+ *   0,10000,100000), CP, Whirlpool, Raydium CLMM and Meteora DLMM in turn;
+ * - `memory`: 100,000 pools indexed (80,000 unrelated and 200 pairs of 100), every pair quoted
+ *   once so that 20,000 pools are in the live cache (`--cached-pairs` to change the 200).
  *
- * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Options:
- * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
- * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
+ * In every case the service first loads a market snapshot of the chain (`npm run markets -- dump`'s
+ * code, timed as the start-up) and quotes the pair cold, then warm (`--quotes`, default 200); then a
+ * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
+ * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
+ * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`.
+ * Run it nice'd; timings on a loaded machine say so (the load average is in the results).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
+import type { QuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
 import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
+import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
+import { dumpMarkets } from "../src/chain/market-snapshot-dump.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
-import { writeCpPool, writeMint } from "../src/localnet/cp-markets.js";
-import type { LocalMint } from "../src/localnet/cp-markets.js";
-import { startLocalnet } from "../src/localnet/start-localnet.js";
-import type { Localnet } from "../src/localnet/start-localnet.js";
+import { marketSnapshotText } from "../src/core/quote/market-snapshot.js";
+import { POOL_MINT_LAYOUTS } from "../src/core/quote/pool-mint-offsets.js";
+import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
+import { endsWithBench } from "./children.js";
+import type { ScaleChainSpec } from "./scale-localnet-child.js";
 import { percentile } from "./statistics.js";
 
-/** Raydium CP PoolState: token_0_vault and token_1_vault; SPL token account: amount. */
-const VAULT_0_OFFSET = 72;
-const VAULT_1_OFFSET = 104;
-const MINT_0_OFFSET = 168;
-const TOKEN_AMOUNT_OFFSET = 64;
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CHAIN_CHILD = fileURLToPath(new URL("./scale-localnet-child.ts", import.meta.url));
+const THIS_FILE = fileURLToPath(import.meta.url);
+/** A cold quote over thousands of pools reads them in one go: seconds on a loaded machine. */
+const LONG_RPC = { timeoutMs: 180_000, attemptTimeoutMs: 120_000 };
+
+/** One case: what the chain holds and what the service does with it. */
+export interface ScaleCase {
+  readonly scenario: string;
+  readonly name: string;
+  readonly chain: ScaleChainSpec;
+  readonly quotes: number;
+}
+
+export interface ScaleResult {
+  readonly scenario: string;
+  readonly case: string;
+  readonly poolsInPair: number;
+  readonly unrelatedPools: number;
+  /** Pools in the snapshot the service loaded. */
+  readonly listedMarkets: number;
+  readonly chainSeedMs: number;
+  readonly snapshotDumpMs: number;
+  /** Loading the snapshot (MarketIndex.start). */
+  readonly startupMs: number;
+  readonly coldWithSnapshot: ColdQuote;
+  readonly coldWithoutSnapshot: ColdQuote;
+  readonly warmP50Ms: number;
+  readonly warmP99Ms: number;
+  readonly warmCpuP50Ms: number;
+  readonly warmCpuP99Ms: number;
+  /** Pools of the quoted pairs in the live cache, and accounts in it. */
+  readonly cachedPools: number;
+  readonly liveAccounts: number;
+  readonly heapMb: number;
+  readonly rssMb: number;
+  readonly loadAverage: number;
+  readonly outAmount: string;
+}
+
+interface ColdQuote {
+  readonly calls: Record<string, number>;
+  readonly total: number;
+  readonly ms: number;
+}
+
+// ── Scenarios (one function per scenario: add one here and in SCENARIOS) ──────────────────────
+
+const list = (text: string) => text.split(",").filter(Boolean).map(Number);
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
-const list = (text: string) => text.split(",").filter(Boolean).map(Number);
 
-/** `count` pools of x/y: one written in full, the rest copies with their own vaults and reserves. */
-function writePools(localnet: Localnet, x: LocalMint, y: LocalMint, count: number, seed: number): PublicKey[] {
-  const deep = 10n ** 15n;
-  const template = writeCpPool(localnet, { x, y, reserveX: deep, reserveY: deep, configIndex: 0 });
-  const out = [template.pool.address];
-  let r = seed;
-  const random = () => ((r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  for (let i = 1; i < count; i++) {
-    const reserve = BigInt(Math.floor(10 ** (9 + 3 * random())));
-    const data = Buffer.from(template.pool.data);
-    for (const [offset, vault] of [
-      [VAULT_0_OFFSET, template.vaultA],
-      [VAULT_1_OFFSET, template.vaultB],
-    ] as const) {
-      const address = Keypair.generate().publicKey;
-      const vaultData = Buffer.from(vault.data);
-      vaultData.writeBigUInt64LE(reserve, TOKEN_AMOUNT_OFFSET);
-      localnet.setAccount(address, { lamports: vault.lamports, data: vaultData, owner: vault.owner });
-      address.toBuffer().copy(data, offset);
-    }
-    const pool = Keypair.generate().publicKey;
-    localnet.setAccount(pool, { lamports: template.pool.lamports, data, owner: template.pool.owner });
-    out.push(pool);
+const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
+  pair: (quotes) =>
+    list(arg("pools", "5,50,500,5000")).map((n) => ({ scenario: "pair", name: `${n} pools in the pair`, chain: { pairs: 1, poolsPerPair: n, unrelated: 0 }, quotes })),
+  unrelated: (quotes) =>
+    list(arg("unrelated", "0,10000,100000")).map((u) => ({ scenario: "unrelated", name: `10-pool pair, ${u} unrelated pools`, chain: { pairs: 1, poolsPerPair: 10, unrelated: u }, quotes })),
+  memory: (quotes) => {
+    const pairs = Number(arg("cached-pairs", "200"));
+    return [{ scenario: "memory", name: `${pairs * 100 + 100_000 - 20_000} pools indexed, ${pairs * 100} cached`, chain: { pairs, poolsPerPair: 100, unrelated: 100_000 - 20_000 }, quotes }];
+  },
+};
+
+// ── The service side of one case (runs in its own process) ─────────────────────────────────────
+
+interface ChainChild {
+  readonly url: string;
+  readonly websocketUrl: string;
+  readonly pairs: { x: string; y: string; pools: number }[];
+  readonly seedMs: number;
+  stats(): Promise<LocalnetRpcStats>;
+  stop(): void;
+}
+
+async function startChain(spec: ScaleChainSpec): Promise<ChainChild> {
+  const child: ChildProcess = endsWithBench(fork(CHAIN_CHILD, [JSON.stringify(spec)], { execArgv: ["--import", "tsx", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const ready = await new Promise<any>((resolveReady, reject) => {
+    child.on("message", (m: { type?: string }) => m?.type === "ready" && resolveReady(m));
+    child.once("exit", (code) => reject(new Error(`scale chain exited during start (code ${code})`)));
+  });
+  const stats = () =>
+    new Promise<LocalnetRpcStats>((resolveStats) => {
+      const on = (m: { type?: string; stats?: LocalnetRpcStats }) => {
+        if (m?.type !== "stats" || !m.stats) return;
+        child.off("message", on);
+        resolveStats(m.stats);
+      };
+      child.on("message", on);
+      child.send({ type: "stats" });
+    });
+  return { ...ready, stats, stop: () => child.connected && child.disconnect() };
+}
+
+const minus = (after: LocalnetRpcStats, before: LocalnetRpcStats): Record<string, number> =>
+  Object.fromEntries(Object.entries(after.calls).map(([m, n]) => [m, n - (before.calls[m] ?? 0)]).filter(([, n]) => (n as number) > 0));
+
+/** One cold quote of the pair, its RPC calls by method from the chain's counter. */
+async function coldQuote(chain: ChainChild, engine: QuoteEngine, pair: { x: string; y: string }): Promise<{ cold: ColdQuote; outAmount: string }> {
+  const before = await chain.stats();
+  const t0 = performance.now();
+  const quote = await engine.quote({ inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 });
+  const ms = performance.now() - t0;
+  const calls = minus(await chain.stats(), before);
+  return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: round(ms) }, outAmount: quote.response.outAmount };
+}
+
+async function warmQuotes(engine: QuoteEngine, pair: { x: string; y: string }, quotes: number) {
+  const request = { inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 };
+  for (let i = 0; i < 20; i++) await engine.quote(request);
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < quotes; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await engine.quote(request);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
-  return out;
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { warmP50Ms: round(percentile(wall, 50)), warmP99Ms: round(percentile(wall, 99)), warmCpuP50Ms: round(percentile(cpu, 50)), warmCpuP99Ms: round(percentile(cpu, 99)) };
 }
 
-/** `count` pools of unrelated pairs (random mints): the template's account with other mints. */
-function writeUnrelated(localnet: Localnet, template: { data: Uint8Array; lamports: bigint; owner: PublicKey }, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const data = Buffer.from(template.data);
-    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET);
-    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET + 32);
-    const pool = Keypair.generate().publicKey;
-    localnet.setAccount(pool, { lamports: template.lamports, data, owner: template.owner });
-    out.push(pool.toBase58());
-  }
-  return out;
+/** The snapshot the service loads: dumped from the chain with the command's code. */
+async function dumpSnapshot(url: string, file: string): Promise<{ pools: number; ms: number }> {
+  const t0 = performance.now();
+  const adapters = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]);
+  const { snapshot } = await dumpMarkets({ chain: new RpcSolanaChain({ url, ...LONG_RPC }), adapters, timeoutMs: LONG_RPC.timeoutMs });
+  writeFileSync(file, marketSnapshotText(snapshot));
+  return { pools: snapshot.markets.length, ms: round(performance.now() - t0) };
 }
 
-interface CaseResult {
-  readonly case: string;
-  readonly poolsInPair: number;
-  readonly listedMarkets: number;
-  readonly coldQuoteRpcCalls: number;
-  readonly coldQuoteMs: number;
-  readonly warmP50Ms: number;
-  readonly warmP99Ms: number;
-  readonly warmCpuP50Ms: number;
-  readonly warmCpuP99Ms: number;
-  readonly heapMb: number;
-  readonly rssMb: number;
-  readonly outAmount: string;
+async function cachedPools(index: MarketIndex, live: LiveChain, pairs: readonly { x: string; y: string }[]): Promise<number> {
+  let cached = 0;
+  for (const p of pairs) for (const m of await index.forPair(p.x, p.y)) if (live.accounts.get(m.addressText)) cached++;
+  return cached;
 }
 
-async function runCase(name: string, poolsInPair: number, listed: number, quotes: number): Promise<CaseResult> {
-  const localnet = await startLocalnet({ port: 0 });
+async function runCase(c: ScaleCase): Promise<ScaleResult> {
+  const loadAverage = round(loadavg()[0]!);
+  const chainChild = await startChain(c.chain);
+  const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
   try {
-    const a = writeMint(localnet, `scale bench a ${name}`, 6);
-    const b = writeMint(localnet, `scale bench b ${name}`, 6);
-    const pools = writePools(localnet, a, b, poolsInPair, 7);
-    let marketsFile: string | undefined;
-    if (listed > 0) {
-      const template = localnet.getAccount(pools[0]!)!;
-      const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
-      marketsFile = join(dir, "markets.json");
-      writeFileSync(marketsFile, JSON.stringify(writeUnrelated(localnet, template, listed)));
-    }
-    // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
-    const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
-    // Sized for the case: every pool and its vaults followed (the cache's own sizing is issue work left).
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl }, maxAccounts: 4 * poolsInPair + 1_000 });
-    const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
+    const file = join(dir, "markets.json");
+    const dumped = await dumpSnapshot(chainChild.url, file);
+    const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
+    const poolsCached = c.chain.pairs * c.chain.poolsPerPair;
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxAccounts: 5 * poolsCached + 1_000 });
+    const t0 = performance.now();
+    const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
     await index.start();
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
-    const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000000", slippageBps: 50 };
-    const before = chain.stats().calls;
-    const coldStart = performance.now();
-    const cold = await engine.quote(request);
-    const coldQuoteMs = performance.now() - coldStart;
-    const coldQuoteRpcCalls = chain.stats().calls - before;
-    // Let the live cache confirm its subscriptions, then warm up.
+    const startupMs = round(performance.now() - t0);
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters });
+    const [pair, ...others] = chainChild.pairs;
+    const withSnapshot = await coldQuote(chainChild, engine, pair!);
+    for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
+    // Let the live cache confirm its subscriptions, then measure warm.
     await new Promise((r) => setTimeout(r, 500));
-    for (let i = 0; i < 20; i++) await engine.quote(request);
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (let i = 0; i < quotes; i++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await engine.quote(request);
-      wall.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-    }
-    wall.sort((x, y) => x - y);
-    cpu.sort((x, y) => x - y);
+    const warm = await warmQuotes(engine, pair!, c.quotes);
+    const cached = await cachedPools(index, live, chainChild.pairs);
+    const liveAccounts = live.accounts.status().accounts;
+    (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     index.close();
     await live.close();
+    // The same pair from a service without the snapshot: discovery by getProgramAccounts.
+    const discovering = new MarketIndex({ chain, adapters: ammAdapters });
+    const plain = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters });
+    const without = await coldQuote(chainChild, plain, pair!);
     return {
-      case: name,
-      poolsInPair,
-      listedMarkets: listed,
-      coldQuoteRpcCalls,
-      coldQuoteMs: round(coldQuoteMs),
-      warmP50Ms: round(percentile(wall, 50)),
-      warmP99Ms: round(percentile(wall, 99)),
-      warmCpuP50Ms: round(percentile(cpu, 50)),
-      warmCpuP99Ms: round(percentile(cpu, 99)),
+      scenario: c.scenario,
+      case: c.name,
+      poolsInPair: c.chain.poolsPerPair,
+      unrelatedPools: c.chain.unrelated,
+      listedMarkets: dumped.pools,
+      chainSeedMs: chainChild.seedMs,
+      snapshotDumpMs: dumped.ms,
+      startupMs,
+      coldWithSnapshot: withSnapshot.cold,
+      coldWithoutSnapshot: without.cold,
+      ...warm,
+      cachedPools: cached,
+      liveAccounts,
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
-      outAmount: cold.response.outAmount,
+      loadAverage,
+      outAmount: withSnapshot.outAmount,
     };
   } finally {
-    await localnet.close();
+    chainChild.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// ── The bench: one process per case ────────────────────────────────────────────────────────────
+
+function runCaseProcess(c: ScaleCase): Promise<ScaleResult> {
+  const child = endsWithBench(fork(THIS_FILE, ["--case", JSON.stringify(c)], { execArgv: ["--import", "tsx", "--expose-gc", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  return new Promise((resolveResult, reject) => {
+    child.on("message", (m: { type?: string; result?: ScaleResult; error?: string }) => {
+      if (m?.type === "result" && m.result) resolveResult(m.result);
+      if (m?.type === "error") reject(new Error(`${c.name}: ${m.error}`));
+    });
+    child.once("exit", (code) => reject(new Error(`${c.name}: the case's process exited (code ${code})`)));
+  });
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
-  const poolCounts = list(arg("pools", "5,50,500,5000"));
-  const listedCounts = list(arg("listed", "0,10000,100000"));
   const quotes = Number(arg("quotes", "200"));
-  const out = arg("out", "bench/results/scale-latest.json");
-  const results: CaseResult[] = [];
-  for (const n of poolCounts) {
-    const r = await runCase(`${n} pools in the pair`, n, 0, quotes);
-    console.log(JSON.stringify(r));
-    results.push(r);
+  const scenarios = arg("scenarios", Object.keys(SCENARIOS).join(",")).split(",");
+  const out = resolve(REPO_ROOT, arg("out", process.argv.includes("--record") ? "bench/results/scale-latest.json" : "bench/results/local/scale-latest.json"));
+  const results: ScaleResult[] = [];
+  for (const name of scenarios) {
+    const scenario = SCENARIOS[name];
+    if (!scenario) throw new Error(`--scenarios: ${JSON.stringify(name)} is not one of ${Object.keys(SCENARIOS).join(", ")}`);
+    for (const c of scenario(quotes)) {
+      const r = await runCaseProcess(c);
+      console.log(JSON.stringify(r));
+      results.push(r);
+    }
   }
-  for (const l of listedCounts) {
-    const r = await runCase(`10-pool pair, ${l} listed markets`, 10, l, quotes);
-    console.log(JSON.stringify(r));
-    results.push(r);
-  }
-  const base = results.find((r) => r.poolsInPair === 10 && r.listedMarkets === 0);
-  const listedRatios = results.filter((r) => r.poolsInPair === 10 && r.listedMarkets > 0).map((r) => ({ listed: r.listedMarkets, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
-  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios };
+  const base = results.find((r) => r.scenario === "unrelated" && r.unrelatedPools === 0);
+  const unrelatedRatios = results
+    .filter((r) => r.scenario === "unrelated" && r.unrelatedPools > 0)
+    .map((r) => ({ unrelated: r.unrelatedPools, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, unrelatedRatios };
+  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
-  console.log(JSON.stringify({ listedRatios, written: out }));
+  console.log(JSON.stringify({ unrelatedRatios, written: out }));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+const caseArg = process.argv.indexOf("--case");
+if (caseArg >= 0) {
+  runCase(JSON.parse(process.argv[caseArg + 1]!) as ScaleCase).then(
+    (result) => process.send!({ type: "result", result }, () => process.exit(0)),
+    (error: unknown) => process.send!({ type: "error", error: String((error as Error)?.stack ?? error) }, () => process.exit(1)),
+  );
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
