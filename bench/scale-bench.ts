@@ -72,9 +72,13 @@ export interface ScaleResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
-  /** Pools of the quoted pairs in the live cache, and accounts in it. */
-  readonly cachedPools: number;
+  /** Pools quoted (each pair once): their accounts are what the live cache holds. */
+  readonly quotedPools: number;
+  /** Accounts in the live cache, and its state, after the warm quotes. */
   readonly liveAccounts: number;
+  readonly liveState: string;
+  /** How long the live cache took to answer and stop growing after the cold quotes. */
+  readonly liveSettleMs: number;
   readonly heapMb: number;
   readonly rssMb: number;
   readonly loadAverage: number;
@@ -177,19 +181,32 @@ async function dumpSnapshot(url: string, file: string): Promise<{ pools: number;
   return { pools: snapshot.markets.length, ms: round(performance.now() - t0) };
 }
 
-async function cachedPools(index: MarketIndex, live: LiveChain, pairs: readonly { x: string; y: string }[]): Promise<number> {
-  let cached = 0;
-  for (const p of pairs) for (const m of await index.forPair(p.x, p.y)) if (live.accounts.get(m.addressText)) cached++;
-  return cached;
+/** Waits (at most `maxMs`) until the live cache answers and its account count has stopped growing: the warm phase then reads memory. */
+async function liveSettled(live: LiveChain, maxMs: number): Promise<number> {
+  const t0 = performance.now();
+  let last = -1;
+  while (performance.now() - t0 < maxMs) {
+    const status = live.accounts.status();
+    if (!status.degraded && status.accounts === last) break;
+    last = status.accounts;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return round(performance.now() - t0);
 }
+
+/** A phase's start, on stderr (a case at 100,000 pools takes minutes). */
+const phase = (c: ScaleCase, what: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${c.name}: ${what}\n`);
 
 async function runCase(c: ScaleCase): Promise<ScaleResult> {
   const loadAverage = round(loadavg()[0]!);
+  phase(c, "writing the chain's pools");
   const chainChild = await startChain(c.chain);
   const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
   try {
     const file = join(dir, "markets.json");
+    phase(c, "dumping the snapshot");
     const dumped = await dumpSnapshot(chainChild.url, file);
+    phase(c, `loading ${dumped.pools} pools, cold quotes`);
     const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
     const poolsCached = c.chain.pairs * c.chain.poolsPerPair;
     const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxAccounts: 5 * poolsCached + 1_000 });
@@ -201,11 +218,10 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     const [pair, ...others] = chainChild.pairs;
     const withSnapshot = await coldQuote(chainChild, engine, pair!);
     for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
-    // Let the live cache confirm its subscriptions, then measure warm.
-    await new Promise((r) => setTimeout(r, 500));
+    const liveSettleMs = await liveSettled(live, 60_000);
+    phase(c, "warm quotes");
     const warm = await warmQuotes(engine, pair!, c.quotes);
-    const cached = await cachedPools(index, live, chainChild.pairs);
-    const liveAccounts = live.accounts.status().accounts;
+    const liveStatus = live.accounts.status();
     (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     index.close();
@@ -213,6 +229,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     // The same pair from a service without the snapshot: discovery by getProgramAccounts.
     const discovering = new MarketIndex({ chain, adapters: ammAdapters });
     const plain = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters });
+    phase(c, "cold quote without the snapshot");
     const without = await coldQuote(chainChild, plain, pair!);
     return {
       scenario: c.scenario,
@@ -226,8 +243,10 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       coldWithSnapshot: withSnapshot.cold,
       coldWithoutSnapshot: without.cold,
       ...warm,
-      cachedPools: cached,
-      liveAccounts,
+      quotedPools: c.chain.pairs * c.chain.poolsPerPair,
+      liveAccounts: liveStatus.accounts,
+      liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
+      liveSettleMs,
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
       loadAverage,

@@ -28,7 +28,7 @@ import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js"
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
 import { marketOfAccount, pairKey } from "../core/quote/market.js";
-import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
+import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
 import type { Market, MarketSource } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
@@ -431,20 +431,9 @@ export class MarketIndex {
     const added: Market[] = [];
     const refused: { address: string; reason: string }[] = [];
     for (const entry of entries) {
-      const adapter = this.adapters.get(entry.program);
-      if (!adapter) {
-        refused.push({ address: entry.address, reason: `program ${entry.program} is not a supported AMM program` });
-        continue;
-      }
-      let address: PublicKey;
-      try {
-        address = publicKeyFromBase58(entry.address);
-      } catch {
-        // Not a key: refused by name in the operator's log.
-        refused.push({ address: entry.address, reason: "not a base58 public key (32 bytes)" });
-        continue;
-      }
-      added.push({ address, addressText: entry.address, programId: adapter.programId, label: adapter.label, mints: [entry.mints[0], entry.mints[1]], source: "file" });
+      const market = marketOfSnapshotEntry(this.adapters, entry);
+      if (typeof market === "string") refused.push({ address: entry.address, reason: market });
+      else added.push(market);
     }
     return { added, refused };
   }

@@ -11,7 +11,12 @@
  * the market index does not search those programs with getProgramAccounts. Plain addresses may be
  * mixed into `markets`.
  */
+import bs58 from "bs58";
+import type { PublicKey } from "@solana/web3.js";
+import type { AmmAdapter } from "../amm/adapter.js";
+import { publicKeyFromBase58 } from "../solana/base58-strings.js";
 import { pairKey } from "./market.js";
+import type { Market } from "./market.js";
 
 export const MARKET_SNAPSHOT_VERSION = 1;
 
@@ -96,4 +101,32 @@ export function marketSnapshotText(snapshot: MarketSnapshot): string {
 /** Pairs and their pool counts, for a one-line summary of a snapshot. */
 export function snapshotPairCount(markets: readonly SnapshotMarket[]): number {
   return new Set(markets.map((m) => pairKey(m.mints[0], m.mints[1]))).size;
+}
+
+/**
+ * A snapshot's market, its address decoded to a key object only when a quote uses it: making
+ * 100,000 key objects at load took ~2 s and ~100 bytes each, for pools most of which are never quoted.
+ */
+class ListedMarket implements Market {
+  private key: PublicKey | undefined;
+  readonly source = "file";
+  constructor(
+    readonly addressText: string,
+    readonly programId: PublicKey,
+    readonly label: string,
+    readonly mints: readonly [string, string],
+  ) {}
+
+  get address(): PublicKey {
+    return (this.key ??= publicKeyFromBase58(this.addressText));
+  }
+}
+
+/** The market a snapshot entry is (`adapters` by base58 program id), or why it is none. */
+export function marketOfSnapshotEntry(adapters: ReadonlyMap<string, AmmAdapter<any>>, entry: SnapshotMarket): Market | string {
+  const adapter = adapters.get(entry.program);
+  if (!adapter) return `program ${entry.program} is not a supported AMM program`;
+  // The length check alone (base58 decoding is cheap; the key object is what costs).
+  if (bs58.decode(entry.address).length !== 32) return "not a base58 public key (32 bytes)";
+  return new ListedMarket(entry.address, adapter.programId, adapter.label, entry.mints);
 }
