@@ -11,16 +11,16 @@
  * - `memory`: 100,000 pools indexed (80,000 unrelated and 200 pairs of 100), every pair quoted
  *   once so that 20,000 pools are in the live cache (`--cached-pairs` to change the 200).
  *
- * In every case the service first loads a market snapshot of the chain (`npm run markets -- dump`'s
- * code, timed as the start-up) and quotes the pair cold, then warm (`--quotes`, default 200); then a
+ * In every case the service first loads a market snapshot of the chain (written by `npm run markets
+ * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
  * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
  * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
  * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`.
  * Run it nice'd; timings on a loaded machine say so (the load average is in the results).
  */
-import { fork } from "node:child_process";
+import { fork, spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,11 +31,9 @@ import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
 import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
-import { dumpMarkets } from "../src/chain/market-snapshot-dump.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
-import { marketSnapshotText } from "../src/core/quote/market-snapshot.js";
-import { POOL_MINT_LAYOUTS } from "../src/core/quote/pool-mint-offsets.js";
+import { parseMarketsFileContent } from "../src/core/quote/market-snapshot.js";
 import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
 import { endsWithBench } from "./children.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
@@ -44,6 +42,7 @@ import { percentile } from "./statistics.js";
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHAIN_CHILD = fileURLToPath(new URL("./scale-localnet-child.ts", import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
+const MARKETS_COMMAND = fileURLToPath(new URL("../src/markets/main.ts", import.meta.url));
 /** A cold quote over thousands of pools reads them in one go: seconds on a loaded machine. */
 const LONG_RPC = { timeoutMs: 180_000, attemptTimeoutMs: 120_000 };
 
@@ -89,6 +88,8 @@ interface ColdQuote {
   readonly calls: Record<string, number>;
   readonly total: number;
   readonly ms: number;
+  /** Why the quote failed (its calls are still counted). */
+  readonly error?: string;
 }
 
 // ── Scenarios (one function per scenario: add one here and in SCENARIOS) ──────────────────────
@@ -172,13 +173,20 @@ async function warmQuotes(engine: QuoteEngine, pair: { x: string; y: string }, q
   return { warmP50Ms: round(percentile(wall, 50)), warmP99Ms: round(percentile(wall, 99)), warmCpuP50Ms: round(percentile(cpu, 50)), warmCpuP99Ms: round(percentile(cpu, 99)) };
 }
 
-/** The snapshot the service loads: dumped from the chain with the command's code. */
+/**
+ * The snapshot the service loads, written by `npm run markets -- dump` in a process of its own (as
+ * an operator runs it): its answers' buffers are not the service's memory.
+ */
 async function dumpSnapshot(url: string, file: string): Promise<{ pools: number; ms: number }> {
   const t0 = performance.now();
-  const adapters = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]);
-  const { snapshot } = await dumpMarkets({ chain: new RpcSolanaChain({ url, ...LONG_RPC }), adapters, timeoutMs: LONG_RPC.timeoutMs });
-  writeFileSync(file, marketSnapshotText(snapshot));
-  return { pools: snapshot.markets.length, ms: round(performance.now() - t0) };
+  const args = ["--import", "tsx", MARKETS_COMMAND, "dump", "--rpc", url, "--out", file, "--timeout-ms", String(LONG_RPC.timeoutMs)];
+  const child = endsWithBench(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }));
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const code = await new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
+  if (code !== 0) throw new Error(`markets dump exited with ${code}: ${output.slice(-500)}`);
+  const pools = parseMarketsFileContent(file, readFileSync(file, "utf8")).markets.length;
+  return { pools, ms: round(performance.now() - t0) };
 }
 
 /** Waits (at most `maxMs`) until the live cache answers and its account count has stopped growing: the warm phase then reads memory. */
@@ -222,15 +230,21 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     phase(c, "warm quotes");
     const warm = await warmQuotes(engine, pair!, c.quotes);
     const liveStatus = live.accounts.status();
+    const afterWarm = await chainChild.stats();
     (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     index.close();
     await live.close();
-    // The same pair from a service without the snapshot: discovery by getProgramAccounts.
-    const discovering = new MarketIndex({ chain, adapters: ammAdapters });
-    const plain = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters });
+    // The same pair from a service without the snapshot: discovery by getProgramAccounts, each
+    // call given as long as a scan of 100,000 accounts takes the embedded chain here.
+    const plainChain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
+    const discovering = new MarketIndex({ chain: plainChain, adapters: ammAdapters, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
+    const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters });
     phase(c, "cold quote without the snapshot");
-    const without = await coldQuote(chainChild, plain, pair!);
+    const without = await coldQuote(chainChild, plain, pair!).catch(async (error: unknown) => {
+      const calls = minus(await chainChild.stats(), afterWarm);
+      return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
+    });
     return {
       scenario: c.scenario,
       case: c.name,
