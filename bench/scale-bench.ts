@@ -58,6 +58,8 @@ export interface ScaleResult {
   readonly scenario: string;
   readonly case: string;
   readonly poolsInPair: number;
+  /** The quoted pair's pools as discovery decodes them (equal to poolsInPair when every written pool is a pool). */
+  readonly pairPoolsFound: number;
   readonly unrelatedPools: number;
   /** Pools in the snapshot the service loaded. */
   readonly listedMarkets: number;
@@ -245,8 +247,11 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       const calls = minus(await chainChild.stats(), afterWarm);
       return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
     });
+    // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
+    const pairPoolsFound = (await discovering.forPair(pair!.x, pair!.y)).length;
     return {
       scenario: c.scenario,
+      pairPoolsFound,
       case: c.name,
       poolsInPair: c.chain.poolsPerPair,
       unrelatedPools: c.chain.unrelated,

@@ -56,12 +56,14 @@ export function writePairPools(localnet: Localnet, x: LocalMint, y: LocalMint, c
     const reserve = BigInt(Math.floor(10 ** (9 + 3 * next())));
     const vaults = [template.vaultA, template.vaultB].map((v) => {
       const address = randomKey();
-      const data = Buffer.alloc(AccountLayout.span);
-      AccountLayout.encode({ ...AccountLayout.decode(Buffer.from(v.data)), amount: reserve }, data);
+      const data = Buffer.from(v.data);
+      AccountLayout.encode({ ...AccountLayout.decode(data), amount: reserve }, data);
       localnet.setAccount(address, { lamports: v.lamports, data, owner: v.owner });
       return address;
     });
-    const data = Buffer.alloc(template.pool.data.length);
+    // Encoded over the template's bytes: the SDK layout leaves its unnamed fields (the Anchor
+    // discriminator first) unwritten, and a pool without it is no pool.
+    const data = Buffer.from(template.pool.data);
     CpmmPoolInfoLayout.encode({ ...state, vaultA: vaults[0]!, vaultB: vaults[1]! }, data);
     const pool = randomKey();
     localnet.setAccount(pool, { lamports: template.pool.lamports, data, owner: template.pool.owner });
