@@ -15,7 +15,8 @@
  * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
  * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
  * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
- * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`.
+ * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`
+ * (`--out FILE` for another). `--live-max-staleness-ms` (default 10000): the live cache's bound.
  * Run it nice'd; timings on a loaded machine say so (the load average is in the results).
  */
 import { fork, spawn } from "node:child_process";
