@@ -10,8 +10,10 @@
  *   vaults, a PumpSwap pool (token / SOL) with its global config (the mainnet one names buyback fee
  *   recipients, which Jupiter's PumpSwap step cannot carry);
  * - Raydium CP: the demo pool `seedDemo` writes.
- * Only what swapd reads to build a swap is written: pools, what adapters derive from them (markets,
- * vaults), mints. Prices are plausible (1 SOL ≈ 150 USDC), not quoted from the pools.
+ * What swapd reads to build a swap is written (pools, what adapters derive from them: markets,
+ * vaults, mints) and, for the SOL/USDC pools of Raydium CLMM, AMM v4 and Meteora DAMM v1, what their
+ * quotes read too (tick arrays and amm config, vault balances and the swap fee, vault LP supply), at
+ * 150 USDC per SOL, so that `npm run bench:venues` routes through them.
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -21,18 +23,19 @@ import BN from "bn.js";
 import { AccountLayout, MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import {
+  ClmmConfigLayout,
   MARKET_STATE_LAYOUT_V3,
-  PoolInfoLayout,
   getLiquidityAssociatedAuthority,
   liquidityStateV4Layout,
 } from "@raydium-io/raydium-sdk-v2";
 import { OFFLINE_PUMP_AMM_PROGRAM } from "@pump-fun/pump-swap-sdk";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../src/core/amm/meteora-damm-v1.js";
 import { PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID } from "../src/core/amm/pump-swap.js";
-import { RAYDIUM_AMM_V4_PROGRAM_ID } from "../src/core/amm/raydium-amm-v4.js";
+import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID } from "../src/core/amm/raydium-amm-v4.js";
 import { RAYDIUM_CLMM_PROGRAM_ID } from "../src/core/amm/raydium-clmm.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../src/core/solana/programs.js";
 import type { Localnet } from "../src/localnet/start-localnet.js";
+import { raydiumClmmPoolAccounts } from "../test/fixtures/raydium-clmm-pool.js";
 
 const require = createRequire(import.meta.url);
 // Not re-exported by the SDK's index: its Serum vault-signer search (nonce 0..99).
@@ -88,10 +91,10 @@ interface SeedAccount {
   readonly data: Uint8Array;
 }
 
-function mintAccount(address: PublicKey, decimals: number): SeedAccount {
+function mintAccount(address: PublicKey, decimals: number, supply = 0n): SeedAccount {
   const data = Buffer.alloc(MintLayout.span);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
     data,
   );
   return { address, owner: TOKEN_PROGRAM_ID, data };
@@ -117,58 +120,76 @@ function encodeLayout(layout: { span: number; decode(b: Buffer): any; encode(v: 
 
 // ── Raydium CLMM ──────────────────────────────────────────────────────────────────────────────
 
-const CLMM_POOL_DISCRIMINATOR = [247, 237, 227, 245, 215, 195, 222, 70];
-const CLMM_TICKS_PER_ARRAY = 60;
 const CLMM_TICK_SPACING = 60;
+const CLMM_AMM_CONFIG = key("clmm amm config");
+const CLMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
+/** Trade fee of the config, in millionths (0.25 %, mainnet's config for tick spacing 60). */
+const CLMM_TRADE_FEE_RATE = 2_500;
 
-/** SOL/USDC with the current tick at the price 150 USDC per SOL and five initialized tick arrays around it. */
+/**
+ * SOL/USDC at 150 USDC per SOL: a wide position (±12 % around the price) and a narrow one (±1.2 %),
+ * with the pool's vaults, observation, tick arrays and bitmap (test/fixtures/raydium-clmm-pool.ts,
+ * the SDK's layouts) and its amm config (the SDK's `ClmmConfigLayout`): all a quote reads.
+ */
 function raydiumClmmPool(): SeedAccount[] {
   const [mint0, mint1] = orderedMints(NATIVE_MINT, USDC);
   const solIs0 = mint0.equals(NATIVE_MINT);
   // Raw price of mint1 in mint0 units: 150 USDC (6 decimals) per SOL (9 decimals), or its inverse.
   const rawPrice = solIs0 ? 150e6 / 1e9 : 1e9 / 150e6;
   const tickCurrent = Math.floor(Math.log(rawPrice) / Math.log(1.0001));
-  const span = CLMM_TICKS_PER_ARRAY * CLMM_TICK_SPACING;
-  const bitmap = new Uint8Array(128);
-  const current = Math.floor(tickCurrent / span);
-  for (let index = current - 2; index <= current + 2; index++) {
-    const bit = index + 512;
-    bitmap[Math.floor(bit / 8)]! |= 1 << bit % 8;
-  }
-  const pool = BENCH_POOLS.raydiumClmmSolUsdc;
-  const data = encodeLayout(PoolInfoLayout, (v) => {
-    v.configId = key("clmm amm config");
-    v.creator = PublicKey.default;
-    v.mintA = mint0;
-    v.mintB = mint1;
-    v.vaultA = key("clmm vault 0");
-    v.vaultB = key("clmm vault 1");
-    v.observationId = key("clmm observation");
-    v.mintDecimalsA = solIs0 ? 9 : 6;
-    v.mintDecimalsB = solIs0 ? 6 : 9;
-    v.tickSpacing = CLMM_TICK_SPACING;
-    v.liquidity = new BN("1000000000000");
-    v.sqrtPriceX64 = new BN((BigInt(Math.floor(Math.sqrt(rawPrice) * 2 ** 32)) << 32n).toString());
-    v.tickCurrent = tickCurrent;
-    v.tickArrayBitmap = Buffer.from(bitmap);
-    for (const r of v.rewardInfos) {
-      r.mint = PublicKey.default;
-      r.vault = PublicKey.default;
-      r.creator = PublicKey.default;
-    }
+  const around = (ticks: number) => ({
+    lower: (Math.floor(tickCurrent / CLMM_TICK_SPACING) - ticks / CLMM_TICK_SPACING) * CLMM_TICK_SPACING,
+    upper: (Math.ceil(tickCurrent / CLMM_TICK_SPACING) + ticks / CLMM_TICK_SPACING) * CLMM_TICK_SPACING,
   });
-  data.set(CLMM_POOL_DISCRIMINATOR, 0);
-  return [{ address: pool, owner: RAYDIUM_CLMM_PROGRAM_ID, data }];
+  const accounts = raydiumClmmPoolAccounts({
+    ammConfig: CLMM_AMM_CONFIG,
+    tickSpacing: CLMM_TICK_SPACING,
+    mint0,
+    mint1,
+    decimals: solIs0 ? [9, 6] : [6, 9],
+    tickCurrent,
+    positions: [
+      { ...around(1_200), liquidity: 1_000_000_000_000n },
+      { ...around(120), liquidity: 5_000_000_000_000n },
+    ],
+    vaultAmounts: solIs0 ? [10_000n * 10n ** 9n, 1_500_000n * 10n ** 6n] : [1_500_000n * 10n ** 6n, 10_000n * 10n ** 9n],
+  });
+  const config = encodeLayout(ClmmConfigLayout, (v) => {
+    v.owner = key("clmm admin");
+    v.tickSpacing = CLMM_TICK_SPACING;
+    v.tradeFeeRate = CLMM_TRADE_FEE_RATE;
+    v.protocolFeeRate = 120_000;
+    v.fundFeeRate = 40_000;
+    v.fundOwner = key("clmm fund owner");
+  });
+  config.set(CLMM_CONFIG_DISCRIMINATOR, 0);
+  return [
+    ...accounts.all.map((a) => ({ address: a.address, owner: a.owner, data: a.data })),
+    { address: CLMM_AMM_CONFIG, owner: RAYDIUM_CLMM_PROGRAM_ID, data: config },
+  ];
 }
 
 // ── Raydium AMM v4 ────────────────────────────────────────────────────────────────────────────
 
-/** SOL/USDC AMM v4 pool (status 6 = swap only) and its OpenBook v1 market, with the SDK's layouts. */
+/** The AMM v4 pool's vault balances: 150 USDC per SOL. */
+const AMM_V4_RESERVES = { sol: 2_000n * 10n ** 9n, usdc: 300_000n * 10n ** 6n };
+
+/** SOL/USDC AMM v4 pool (status 6 = swap only), its OpenBook v1 market and its vaults, with the SDK's layouts. */
 function raydiumAmmV4Pool(): SeedAccount[] {
   const market = key("amm v4 market");
   const pool = encodeLayout(liquidityStateV4Layout, (v) => {
     v.status = new BN(6);
     v.nonce = new BN(getLiquidityAssociatedAuthority({ programId: RAYDIUM_AMM_V4_PROGRAM_ID }).nonce);
+    v.baseDecimal = new BN(9);
+    v.quoteDecimal = new BN(6);
+    // The swap fee a SwapOnly pool charges (mainnet's 0.25 %); the trade fee and PnL ratio are the order book's.
+    v.swapFeeNumerator = new BN(25);
+    v.swapFeeDenominator = new BN(10_000);
+    v.tradeFeeNumerator = new BN(25);
+    v.tradeFeeDenominator = new BN(10_000);
+    v.pnlNumerator = new BN(12);
+    v.pnlDenominator = new BN(100);
+    v.lpReserve = new BN(AMM_V4_RESERVES.sol.toString());
     v.baseVault = key("amm v4 base vault");
     v.quoteVault = key("amm v4 quote vault");
     v.baseMint = NATIVE_MINT;
@@ -198,18 +219,27 @@ function raydiumAmmV4Pool(): SeedAccount[] {
   return [
     { address: BENCH_POOLS.raydiumAmmV4SolUsdc, owner: RAYDIUM_AMM_V4_PROGRAM_ID, data: pool },
     { address: market, owner: OPENBOOK_V1, data: marketData },
+    tokenAccount(key("amm v4 base vault"), NATIVE_MINT, RAYDIUM_AMM_V4_AUTHORITY, AMM_V4_RESERVES.sol),
+    tokenAccount(key("amm v4 quote vault"), USDC, RAYDIUM_AMM_V4_AUTHORITY, AMM_V4_RESERVES.usdc),
   ];
 }
 
 // ── Meteora DAMM v1 ───────────────────────────────────────────────────────────────────────────
 
-/** An account in an Anchor 0.2x coder's layout: discriminator, then the Borsh body. */
-function encodeAnchorAccount(coder: any, name: string, value: unknown): Uint8Array {
+/** An account in an Anchor 0.2x coder's layout: discriminator, then the Borsh body, zero-padded to `size`. */
+function encodeAnchorAccount(coder: any, name: string, value: unknown, size = 0): Uint8Array {
   const layout = coder.accounts.accountLayouts.get(name);
   const body = Buffer.alloc(4096);
   const length = layout.encode(value, body);
-  return Buffer.concat([coder.accounts.constructor.accountDiscriminator(name), body.subarray(0, length)]);
+  const encoded = Buffer.concat([coder.accounts.constructor.accountDiscriminator(name), body.subarray(0, length)]);
+  return encoded.length >= size ? encoded : Buffer.concat([encoded, Buffer.alloc(size - encoded.length)]);
 }
+
+/**
+ * What the program allocates for every pool, whatever its curve: room for the largest (Stable). A
+ * constant-product pool's Borsh encoding is shorter; discovery finds pools by this size.
+ */
+const DAMM_V1_POOL_SIZE = 944;
 
 /** SOL/USDC constant-product pool over two dynamic vaults, with the SDK's Anchor coders. */
 function meteoraDammV1Pool(): SeedAccount[] {
@@ -238,7 +268,8 @@ function meteoraDammV1Pool(): SeedAccount[] {
       }),
     });
     const vaultLp = key(`damm v1 vault lp ${side}`);
-    out.push(tokenAccount(tokenVaultPda, tokenMint, vaultPda, reserve), tokenAccount(vaultLp, lpMintPda, pool, reserve), mintAccount(lpMintPda, 9));
+    // The pool holds every vault LP token: its share of the vault is the whole reserve.
+    out.push(tokenAccount(tokenVaultPda, tokenMint, vaultPda, reserve), tokenAccount(vaultLp, lpMintPda, pool, reserve), mintAccount(lpMintPda, 9, reserve));
     vaults.push({ vault: vaultPda, vaultLp });
   }
   out.push({
@@ -267,7 +298,7 @@ function meteoraDammV1Pool(): SeedAccount[] {
       padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(new BN(0)), padding2: new Array(21).fill(new BN(0)) },
       curveType: { constantProduct: {} },
       padding1: new Array(19).fill(0),
-    }),
+    }, DAMM_V1_POOL_SIZE),
   });
   return out;
 }

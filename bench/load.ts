@@ -112,12 +112,24 @@ export async function runLoops(call: LoadCall, opts: LoadOptions): Promise<LoadR
 }
 
 /** HTTP/1.1 load: `req` over keep-alive connections, one per loop. */
-export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
-  const url = new URL(req.url);
-  loopbackOnly(url);
+export function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
+  return runVaryingLoad(() => req, opts);
+}
+
+/**
+ * HTTP/1.1 load whose n-th request (from 0, all loops together) is `requestAt(n)`, to one host: e.g.
+ * a new amount per request, so that no memo of the service answers it.
+ */
+export async function runVaryingLoad(requestAt: (n: number) => LoadRequest, opts: LoadOptions): Promise<LoadResult> {
+  const first = new URL(requestAt(0).url);
+  loopbackOnly(first);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
   const timeoutMs = opts.timeoutMs ?? 10_000;
+  let n = 0;
   const call: LoadCall = async () => {
+    const req = requestAt(n++);
+    const url = new URL(req.url);
+    if (url.host !== first.host) throw new Error(`varying load stays on ${first.host}, got ${url.host}`);
     const res = await sendOnce(agent, url, req, timeoutMs);
     if (!req.accept(res.status, res.body)) throw new Error(`HTTP ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
   };

@@ -5,7 +5,8 @@
  * so the memory reported is the service's alone. Pools are written in the programs' layouts
  * (bench/scale-pools.ts). Scenarios (`--scenarios`, default all):
  *
- * - `pair`: N CP pools in the quoted pair (`--pools`, default 5,50,500,5000);
+ * - `pair`: N CP pools in the quoted pair (`--pools`, default 5,50,500,5000); `--hops 1,2` (2: N
+ *   pools in each leg of a 2-hop route x → m → y, no direct pool; default 1);
  * - `unrelated`: a 10-pool pair next to U pools of unrelated pairs (`--unrelated`, default
  *   0,10000,100000), CP, Whirlpool, Raydium CLMM and Meteora DLMM in turn;
  * - `memory`: 100,000 pools indexed (80,000 unrelated and 200 pairs of 100), every pair quoted
@@ -14,6 +15,8 @@
  * In every case the service first loads a market snapshot of the chain (written by `npm run markets
  * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
  * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
+ * Also timed: a quote right after one pool of the pair changed (its kept candidates decided again).
+ * Then the live cache over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip).
  * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
  * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`
  * (`--out FILE` for another). `--live-max-staleness-ms` (default 10000): the live cache's bound.
@@ -37,6 +40,7 @@ import { ammAdapters } from "../src/core/amm/registry.js";
 import { parseMarketsFileContent } from "../src/core/quote/market-snapshot.js";
 import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
 import { endsWithBench } from "./children.js";
+import { runLiveCacheCases } from "./live-cache-scenario.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
 import { percentile } from "./statistics.js";
 
@@ -67,6 +71,8 @@ export interface ScaleResult {
   readonly poolsInPair: number;
   /** The quoted pair's pools as discovery decodes them (equal to poolsInPair when every written pool is a pool). */
   readonly pairPoolsFound: number;
+  /** 1, or 2: the pools are in two legs (each `poolsInPair`), no direct pool. */
+  readonly hops: number;
   readonly unrelatedPools: number;
   /** Pools in the snapshot the service loaded. */
   readonly listedMarkets: number;
@@ -80,6 +86,9 @@ export interface ScaleResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
+  /** A quote right after one pool of the pair changed (its kept candidates decided again): median of 5, wall and CPU. */
+  readonly afterChangeMs: number;
+  readonly afterChangeCpuMs: number;
   /** Pools quoted (each pair once): their accounts are what the live cache holds. */
   readonly quotedPools: number;
   /** Accounts in the live cache, and its state, after the warm quotes. */
@@ -112,7 +121,14 @@ function arg(name: string, fallback: string): string {
 
 const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
   pair: (quotes) =>
-    list(arg("pools", "5,50,500,5000")).map((n) => ({ scenario: "pair", name: `${n} pools in the pair`, chain: { pairs: 1, poolsPerPair: n, unrelated: 0 }, quotes })),
+    list(arg("hops", "1")).flatMap((hops) =>
+      list(arg("pools", "5,50,500,5000")).map((n) => ({
+        scenario: "pair",
+        name: hops === 2 ? `${n} pools in each leg, 2-hop` : `${n} pools in the pair`,
+        chain: { pairs: 1, poolsPerPair: n, unrelated: 0, hops },
+        quotes,
+      })),
+    ),
   unrelated: (quotes) =>
     list(arg("unrelated", "0,10000,100000")).map((u) => ({ scenario: "unrelated", name: `10-pool pair, ${u} unrelated pools`, chain: { pairs: 1, poolsPerPair: 10, unrelated: u }, quotes })),
   memory: (quotes) => {
@@ -126,9 +142,11 @@ const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
 interface ChainChild {
   readonly url: string;
   readonly websocketUrl: string;
-  readonly pairs: { x: string; y: string; pools: number }[];
+  readonly pairs: { x: string; y: string; m?: string; pools: number }[];
   readonly seedMs: number;
   stats(): Promise<LocalnetRpcStats>;
+  /** Changes one pool of the first pair (its vault's balance); resolves with the vault and its new bytes. */
+  bump(nth: number): Promise<{ vault: string; data: string }>;
   stop(): void;
 }
 
@@ -148,7 +166,17 @@ async function startChain(spec: ScaleChainSpec): Promise<ChainChild> {
       child.on("message", on);
       child.send({ type: "stats" });
     });
-  return { ...ready, stats, stop: () => child.connected && child.disconnect() };
+  const bump = (nth: number) =>
+    new Promise<{ vault: string; data: string }>((resolveBump) => {
+      const on = (m: { type?: string; vault?: string; data?: string }) => {
+        if (m?.type !== "bumped") return;
+        child.off("message", on);
+        resolveBump({ vault: m.vault!, data: m.data! });
+      };
+      child.on("message", on);
+      child.send({ type: "bump", nth });
+    });
+  return { ...ready, stats, bump, stop: () => child.connected && child.disconnect() };
 }
 
 const minus = (after: LocalnetRpcStats, before: LocalnetRpcStats): Record<string, number> =>
@@ -180,6 +208,27 @@ async function warmQuotes(engine: QuoteEngine, pair: { x: string; y: string }, q
   wall.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   return { warmP50Ms: round(percentile(wall, 50)), warmP99Ms: round(percentile(wall, 99)), warmCpuP50Ms: round(percentile(cpu, 50)), warmCpuP99Ms: round(percentile(cpu, 99)) };
+}
+
+/** Five times: one pool of the pair changes on chain, the live cache sees it, one quote is timed (medians of wall and CPU). */
+async function quotesAfterAChange(chain: ChainChild, live: LiveChain, quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const { vault, data } = await chain.bump(i);
+    const expected = Buffer.from(data, "base64");
+    for (const until = performance.now() + 10_000; performance.now() < until; await new Promise((r) => setTimeout(r, 5))) {
+      const seen = live.accounts.get(vault)?.account?.data;
+      if (seen && Buffer.from(seen).equals(expected)) break;
+    }
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await quote();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: round(percentile(wall.sort((x, y) => x - y), 50)), cpu: round(percentile(cpu.sort((x, y) => x - y), 50)) };
 }
 
 /**
@@ -226,18 +275,22 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     phase(c, `loading ${dumped.pools} pools, cold quotes`);
     const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
     const poolsCached = c.chain.pairs * c.chain.poolsPerPair;
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxAccounts: 5 * poolsCached + 1_000, maxStalenessMs: LIVE_MAX_STALENESS_MS });
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxPools: Math.max(20_000, poolsCached + 1_000), maxAccounts: 5 * poolsCached + 1_000, maxStalenessMs: LIVE_MAX_STALENESS_MS });
     const t0 = performance.now();
     const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
     await index.start();
     const startupMs = round(performance.now() - t0);
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters });
     const [pair, ...others] = chainChild.pairs;
+    // A 2-hop pair's legs meet at its own intermediate mint.
+    const hubs = pair!.m ? { intermediateTokens: [pair!.m] } : {};
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
     const withSnapshot = await coldQuote(chainChild, engine, pair!);
     for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
     const liveSettleMs = await liveSettled(live, 60_000);
     phase(c, "warm quotes");
     const warm = await warmQuotes(engine, pair!, c.quotes);
+    phase(c, "quotes right after a pool changed");
+    const afterChange = await quotesAfterAChange(chainChild, live, () => engine.quote({ inputMint: pair!.x, outputMint: pair!.y, amount: "1000000000", slippageBps: 50 }));
     const liveStatus = live.accounts.status();
     const afterWarm = await chainChild.stats();
     (globalThis as { gc?: () => void }).gc?.();
@@ -248,17 +301,20 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     // call given as long as a scan of 100,000 accounts takes the embedded chain here.
     const plainChain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
     const discovering = new MarketIndex({ chain: plainChain, adapters: ammAdapters, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
-    const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters });
+    const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters, ...hubs });
     phase(c, "cold quote without the snapshot");
     const without = await coldQuote(chainChild, plain, pair!).catch(async (error: unknown) => {
       const calls = minus(await chainChild.stats(), afterWarm);
       return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
     });
     // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
-    const pairPoolsFound = (await discovering.forPair(pair!.x, pair!.y)).length;
+    const pairPoolsFound = pair!.m
+      ? (await discovering.forPair(pair!.x, pair!.m)).length + (await discovering.forPair(pair!.m, pair!.y)).length
+      : (await discovering.forPair(pair!.x, pair!.y)).length;
     return {
       scenario: c.scenario,
       pairPoolsFound,
+      hops: c.chain.hops ?? 1,
       case: c.name,
       poolsInPair: c.chain.poolsPerPair,
       unrelatedPools: c.chain.unrelated,
@@ -269,6 +325,8 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       coldWithSnapshot: withSnapshot.cold,
       coldWithoutSnapshot: without.cold,
       ...warm,
+      afterChangeMs: afterChange.wall,
+      afterChangeCpuMs: afterChange.cpu,
       quotedPools: c.chain.pairs * c.chain.poolsPerPair,
       liveAccounts: liveStatus.accounts,
       liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
@@ -317,7 +375,10 @@ async function main(): Promise<void> {
   const unrelatedRatios = results
     .filter((r) => r.scenario === "unrelated" && r.unrelatedPools > 0)
     .map((r) => ({ unrelated: r.unrelatedPools, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
-  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, unrelatedRatios };
+  // The live cache over its bound (live-cache-scenario.ts; `--live-limit 100`, 0 = skip).
+  const liveLimit = Number(arg("live-limit", "100"));
+  const liveCache = liveLimit > 0 ? await runLiveCacheCases(liveLimit, quotes) : undefined;
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, unrelatedRatios, liveCache };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(JSON.stringify({ unrelatedRatios, written: out }));

@@ -72,16 +72,44 @@ export function writePairPools(localnet: Localnet, x: LocalMint, y: LocalMint, c
   return out;
 }
 
-/** Two new mints and `poolsPerPair` CP pools between them, `pairs` times. */
-export function writePairs(localnet: Localnet, label: string, pairs: number, poolsPerPair: number): { x: string; y: string; pools: number }[] {
-  const out: { x: string; y: string; pools: number }[] = [];
+/** A quoted pair: its mints, and for a 2-hop pair the intermediate mint its two legs share. */
+export interface WrittenPair {
+  readonly x: string;
+  readonly y: string;
+  readonly m?: string;
+  /** The pools written (both legs' for a 2-hop pair). */
+  readonly pools: PublicKey[];
+}
+
+/**
+ * Two new mints and `poolsPerPair` CP pools between them, `pairs` times; with `hops` 2, no direct
+ * pool but `poolsPerPair` pools in each leg x → m → y.
+ */
+export function writePairs(localnet: Localnet, label: string, pairs: number, poolsPerPair: number, hops = 1): WrittenPair[] {
+  const out: WrittenPair[] = [];
   for (let p = 0; p < pairs; p++) {
     const x = writeMint(localnet, `scale ${label} ${p} x`, 6);
     const y = writeMint(localnet, `scale ${label} ${p} y`, 6);
-    writePairPools(localnet, x, y, poolsPerPair, 7 + p);
-    out.push({ x: x.address.toBase58(), y: y.address.toBase58(), pools: poolsPerPair });
+    if (hops === 2) {
+      const m = writeMint(localnet, `scale ${label} ${p} m`, 6);
+      const pools = [...writePairPools(localnet, x, m, poolsPerPair, 7 + p), ...writePairPools(localnet, m, y, poolsPerPair, 11 + p)];
+      out.push({ x: x.address.toBase58(), y: y.address.toBase58(), m: m.address.toBase58(), pools });
+    } else {
+      out.push({ x: x.address.toBase58(), y: y.address.toBase58(), pools: writePairPools(localnet, x, y, poolsPerPair, 7 + p) });
+    }
   }
   return out;
+}
+
+/** One more unit in a pool's first vault (a swap's worth of change); returns the vault and its new bytes. */
+export function bumpVault(localnet: Localnet, pool: PublicKey): { vault: string; data: string } {
+  const vault = CpmmPoolInfoLayout.decode(Buffer.from(localnet.getAccount(pool)!.data)).vaultA as PublicKey;
+  const account = localnet.getAccount(vault)!;
+  const data = Buffer.from(account.data);
+  const token = AccountLayout.decode(data);
+  AccountLayout.encode({ ...token, amount: token.amount + 1n }, data);
+  localnet.setAccount(vault, { lamports: account.lamports, data, owner: account.owner });
+  return { vault: vault.toBase58(), data: data.toString("base64") };
 }
 
 /** `count` pools of unrelated pairs, the four layouts in turn; returns how many of each program. */

@@ -82,7 +82,9 @@ export interface Config {
   readonly yellowstoneGrpcToken: string | undefined;
   /** Polling period of the `polling` source, ms. */
   readonly livePollMs: number;
-  /** Most accounts the live cache holds (and subscribes). */
+  /** Most pools the live cache holds (each with the accounts it depends on) and subscribes. */
+  readonly livePoolsMax: number;
+  /** A ceiling on the accounts the live cache holds, over all its pools. */
   readonly liveAccountsMax: number;
   /** How long the live state may lag (stream down or resyncing) before requests read from the RPC again, ms. */
   readonly liveMaxStalenessMs: number;
@@ -300,6 +302,7 @@ type LiveSettings = Pick<
   | "yellowstoneGrpcUrl"
   | "yellowstoneGrpcToken"
   | "livePollMs"
+  | "livePoolsMax"
   | "liveAccountsMax"
   | "liveMaxStalenessMs"
   | "liveConnectTimeoutMs"
@@ -317,7 +320,8 @@ function liveSettings(read: EnvReader): LiveSettings {
     yellowstoneGrpcUrl,
     yellowstoneGrpcToken: read.str("YELLOWSTONE_GRPC_TOKEN"),
     livePollMs: read.int("LIVE_POLL_MS", 1_000, 50, 600_000, "must be an integer 50–600000 (ms)"),
-    liveAccountsMax: read.int("LIVE_ACCOUNTS_MAX", 10_000, 1, 1_000_000, "must be an integer 1–1000000"),
+    livePoolsMax: read.int("LIVE_POOLS_MAX", 20_000, 1, 1_000_000, "must be an integer 1–1000000"),
+    liveAccountsMax: read.int("LIVE_ACCOUNTS_MAX", 200_000, 1, 10_000_000, "must be an integer 1–10000000"),
     liveMaxStalenessMs: read.int("LIVE_MAX_STALENESS_MS", 1_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
     liveConnectTimeoutMs: read.int("LIVE_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
   };

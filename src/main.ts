@@ -182,6 +182,7 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     chain: chain.chain,
     amms: config.programQuote.amms,
     adapters: ammAdapters,
+    shadowMathAmms: config.programQuote.shadowRate > 0,
     cacheDir: join(config.dataDir, "programs"),
     refreshMs: config.programQuote.refreshMs,
     logger,
@@ -203,6 +204,12 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
       ...(programQuoter ? { programQuotes: programQuoter.quoter } : {}),
+      ...(programQuoter && programQuoter.shadowLabels.length > 0 ? { shadowRate: config.programQuote.shadowRate } : {}),
+      onShadowMismatch: (r) =>
+        logger.warn(
+          { amm: r.label, pool: r.pool, inAmount: String(r.inAmount), mathOut: String(r.mathOut), programOut: String(r.programOut) },
+          "quote shadow check: the AMM's program pays another amount than swapd's math",
+        ),
       onError: (err, what) => logger.warn({ err }, what),
     },
   });
@@ -225,7 +232,9 @@ async function openLiveChain(config: Config, chain: RpcSolanaChain, source: Live
   const live = await startLiveChain({
     chain,
     source,
+    maxPools: config.livePoolsMax,
     maxAccounts: config.liveAccountsMax,
+    onEvict: ({ pool, dropped, reason }) => logger.debug({ pool, accounts: dropped.length, reason }, "live chain state: pool dropped from the cache (read again on its next use)"),
     maxStalenessMs: config.liveMaxStalenessMs,
     connectTimeoutMs: config.liveConnectTimeoutMs,
     onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),

@@ -29,14 +29,32 @@ export interface AccountState {
  * shape), named here so that chain/ does not import chain/live (which imports chain/).
  */
 export interface FollowedAccounts {
-  /** The cached state, or undefined when not cached or the live state is degraded (then read it). */
-  get(address: string): AccountState | undefined;
-  /** A read made by the source enters the cache and is followed. */
-  adopt(address: PublicKey, account: AccountData | null, slot: number): void;
+  /**
+   * The cached state, or undefined when not cached or the live state is degraded (then read it).
+   * `neededBy`: the pools the account is read for (held pools keep it from now on).
+   */
+  get(address: string, neededBy?: readonly string[]): AccountState | undefined;
+  /** A read made by the source enters the cache (in the groups of `neededBy`, else its own) and is followed. */
+  adopt(address: PublicKey, account: AccountData | null, slot: number, neededBy?: readonly string[]): void;
   onChange(listener: (change: AccountChange) => void): () => void;
+  /** Called with accounts no longer followed (their changes are not reported any more). */
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void;
+  /** Whether memory answers now, with every change reported. */
+  answering(): boolean;
   oldestSlot(addresses: Iterable<string>): number | undefined;
   /** The newest slot the stream reported. */
   newestSlot(): number | undefined;
+}
+
+/**
+ * What a cache of decisions made over chain state needs to stay exact (api/quote/candidate-store.ts):
+ * every account that changed, or that stopped being followed, and whether changes are reported now.
+ */
+export interface StateChangeFeed {
+  /** Called with each followed account that changed or stopped being followed; returns the unsubscribe. */
+  onChange(listener: (address: string) => void): () => void;
+  /** False while the live state is degraded: changes may not have arrived yet, so nothing decided over it may be used. */
+  following(): boolean;
 }
 
 /** A new version of a followed account. */
@@ -50,7 +68,15 @@ export interface AccountReadRequest extends Omit<ReadBatchRequest, "accounts"> {
   readonly accounts: readonly PublicKey[];
   /** The user's own token accounts (whether they exist): the short-lived copy, never followed. */
   readonly userAccounts?: readonly PublicKey[];
+  /**
+   * Per account (base58), the pools (base58) whose quote or swap needs it: the live cache keeps,
+   * uses and drops a pool together with these. Accounts not named are held on their own.
+   */
+  readonly neededBy?: NeededBy;
 }
+
+/** Account (base58) → the pools (base58) that need it. */
+export type NeededBy = ReadonlyMap<string, readonly string[]>;
 
 export interface AccountReadResult {
   /** Every requested account (chain state and user accounts) by base58 address. */
@@ -94,12 +120,12 @@ export class AccountSource {
   }
 
   /** Every address's current state: from memory or joined where possible, the rest in one batch. */
-  async ensure(addresses: readonly PublicKey[]): Promise<Map<string, AccountState>> {
-    return (await this.read({ accounts: addresses })).accounts;
+  async ensure(addresses: readonly PublicKey[], neededBy?: NeededBy): Promise<Map<string, AccountState>> {
+    return (await this.read({ accounts: addresses, ...(neededBy ? { neededBy } : {}) })).accounts;
   }
 
   async read(request: AccountReadRequest): Promise<AccountReadResult> {
-    const { accounts: chainState, userAccounts = [], ...extras } = request;
+    const { accounts: chainState, userAccounts = [], neededBy, ...extras } = request;
     const out = new Map<string, AccountState>();
     const joined: [string, Promise<AccountState>][] = [];
     const misses: { key: PublicKey; address: string; user: boolean }[] = [];
@@ -108,7 +134,7 @@ export class AccountSource {
       const address = base58Of(key);
       if (seen.has(address)) return;
       seen.add(address);
-      const hit = user ? this.freshUserAccount(address) : this.live?.get(address);
+      const hit = user ? this.freshUserAccount(address) : this.live?.get(address, neededBy?.get(address));
       if (hit) return void out.set(address, hit);
       // A user account is joined only while copies are kept at all (CHAIN_STATE_TTL_MS > 0).
       const onItsWay = !user || this.shortLived.enabled ? this.inFlight.get(address) : undefined;
@@ -128,7 +154,7 @@ export class AccountSource {
     misses.forEach((miss, i) => {
       const state = this.stateOf(batch, i);
       if (miss.user) this.shortLived.rememberAccount(miss.address, state.account, readAt);
-      else this.live?.adopt(miss.key, state.account, state.slot);
+      else this.live?.adopt(miss.key, state.account, state.slot, neededBy?.get(miss.address));
       out.set(miss.address, (!miss.user && this.live?.get(miss.address)) || state);
     });
     return { accounts: out, batch };
@@ -138,6 +164,25 @@ export class AccountSource {
   get onChange(): ((listener: (change: AccountChange) => void) => () => void) | undefined {
     const live = this.live;
     return live ? (listener) => live.onChange(listener) : undefined;
+  }
+
+  /** Changes of followed accounts, and their leaving; undefined without live state. */
+  get changes(): StateChangeFeed | undefined {
+    const live = this.live;
+    if (!live) return undefined;
+    return {
+      onChange: (listener) => {
+        const offChange = live.onChange((change) => listener(change.address));
+        const offUnfollowed = live.onUnfollowed((addresses) => {
+          for (const address of addresses) listener(address);
+        });
+        return () => {
+          offChange();
+          offUnfollowed();
+        };
+      },
+      following: () => live.answering(),
+    };
   }
 
   /** The lowest slot among the followed `addresses` (the age of an answer built from them); undefined without live state. */

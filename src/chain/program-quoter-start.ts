@@ -18,6 +18,11 @@ export interface ProgramQuoterStartOptions {
   readonly adapters: readonly AmmAdapter<any>[];
   /** Where program binaries are kept between runs. */
   readonly cacheDir?: string;
+  /**
+   * Also load the programs of the AMMs with math that the chain has (QUOTE_SHADOW_RATE > 0), so
+   * that their quotes can be checked against them.
+   */
+  readonly shadowMathAmms?: boolean;
   /** How often to look for upgraded programs (ms); 0 = never. */
   readonly refreshMs?: number;
   readonly logger: Logger;
@@ -27,6 +32,8 @@ export interface RunningProgramQuoter {
   readonly quoter: ProgramQuoter;
   /** The labels of the AMMs it quotes. */
   readonly labels: readonly string[];
+  /** The labels of the AMMs with math whose programs it holds for shadow checks. */
+  readonly shadowLabels: readonly string[];
   close(): void;
 }
 
@@ -40,7 +47,8 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
       throw new Error(`PROGRAM_QUOTED_AMMS: ${unknown.join(", ")} not quoted by program (choose from ${candidates.map((a) => a.label).join(", ")})`);
     }
   }
-  if (wanted.length === 0) return undefined;
+  const shadowed = options.shadowMathAmms ? options.adapters.filter((a) => a.quote !== undefined) : [];
+  if (wanted.length === 0 && shadowed.length === 0) return undefined;
   const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: options.logger });
   // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
   const { ProgramQuoter } = await import("./program-quoter.js");
@@ -49,7 +57,11 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
     const jupiter = await binaries.load(JUPITER_V6_PROGRAM_ID);
     quoter.addProgram(JUPITER_V6_PROGRAM_ID, jupiter.elf);
   } catch (error) {
-    if (options.amms === "auto") return undefined; // no Jupiter v6 on this chain: nothing can be program-quoted
+    // No Jupiter v6 on this chain: nothing can be program-quoted (or checked).
+    if (options.amms === "auto" || wanted.length === 0) {
+      if (shadowed.length > 0) options.logger.warn({ err: String(error) }, "QUOTE_SHADOW_RATE: Jupiter v6 could not be loaded; no quote is checked");
+      return undefined;
+    }
     throw new Error(`PROGRAM_QUOTED_AMMS: Jupiter v6 could not be loaded: ${String(error)}`);
   }
   const labels: string[] = [];
@@ -62,8 +74,19 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
       // "auto": an AMM whose program this chain does not have is simply not quoted.
     }
   }
-  if (labels.length === 0) return undefined;
-  options.logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
+  const shadowLabels: string[] = [];
+  for (const adapter of shadowed) {
+    try {
+      quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
+      shadowLabels.push(adapter.label);
+    } catch (error) {
+      // A math AMM whose program this chain does not have is simply not checked.
+      options.logger.debug({ amm: adapter.label, err: String(error) }, "QUOTE_SHADOW_RATE: program not loaded");
+    }
+  }
+  if (labels.length === 0 && shadowLabels.length === 0) return undefined;
+  if (labels.length > 0) options.logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
+  if (shadowLabels.length > 0) options.logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
   const timer =
     options.refreshMs && options.refreshMs > 0
       ? setInterval(() => {
@@ -74,5 +97,5 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
         }, options.refreshMs)
       : undefined;
   timer?.unref();
-  return { quoter, labels, close: () => clearInterval(timer) };
+  return { quoter, labels, shadowLabels, close: () => clearInterval(timer) };
 }

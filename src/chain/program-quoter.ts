@@ -22,16 +22,27 @@ import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT } from "../core/solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 import { encodeTokenAccount } from "../core/solana/token-accounts.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
 /** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
 export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
-const MEMO_ENTRIES = 4096;
+/** Memoised quotes: this many (step, state, clock) entries, each of up to AMOUNTS_PER_MEMO_ENTRY amounts. */
+const MEMO_ENTRIES = 256;
+const AMOUNTS_PER_MEMO_ENTRY = 64;
 const TAKER_LAMPORTS = 1_000_000_000_000n;
+/**
+ * What the taker's source token account holds: more than any amount quoted, so that it is written
+ * once per mint rather than per quote (simulations leave the SVM's accounts as they were; writing
+ * two token accounts per quote — their keys decoded from base58 by LiteSVM — was a fifth of a quote's
+ * CPU). A real taker holds at least the amount too; the route moves exactly the amount.
+ */
+const TAKER_SOURCE_BALANCE = 2n ** 63n;
 /** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
 const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
+/** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
+const ROUTE_DATA_AMOUNTS_SIZE = 19;
 
 export interface ProgramQuoterOptions {
   /** The compute-unit limit of one quote's route. */
@@ -50,10 +61,12 @@ export interface ProgramQuote extends PoolQuote {
 
 /** The made-up taker: fixed keys no real chain holds a token account for. */
 const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
+/** One key object (`Keypair.publicKey` makes a new one per use, whose base58 text is then computed anew). */
+const TAKER_KEY = TAKER.publicKey;
 const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
 const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
 /** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
-const NOT_STATE = new Set([TAKER.publicKey.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
+const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
 
 
 /** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
@@ -61,6 +74,35 @@ interface QuoteSwap {
   readonly route: TransactionInstruction;
   readonly sourceMint: PublicKey;
   readonly destinationMint: PublicKey;
+  /** The route's keys and its data up to the amounts: equal for every amount of one step. */
+  readonly shape: string;
+}
+
+/** Quotes of one step over one state at one clock, by amount. */
+type AmountQuotes = BoundedLruMap<bigint, ProgramQuote>;
+
+/** A pool's quote in one direction over one state, whatever the amount. */
+interface PreparedQuote {
+  /** The state's accounts as `accounts` held them (`null`: read and missing), in `stateKeys` order. */
+  readonly versions: readonly (AccountData | null)[];
+  /** What is written into the SVM: the existing ones. */
+  readonly state: readonly AccountData[];
+  /** The step's shape and the state's versions. */
+  readonly memoStem: string;
+  /** The memo at the clock last asked for (`clock` = its slot and time). */
+  quotes?: { readonly clock: string; readonly byAmount: AmountQuotes };
+}
+
+/** A quote's swap, and the versions of the accounts its build read (`undefined`: not read yet). */
+interface CachedSwap {
+  readonly reads: readonly (AccountData | null | undefined)[];
+  readonly tokenProgram: PublicKey;
+  readonly swap: QuoteSwap;
+  /** The accounts the quote writes into the SVM, and their base58 text. */
+  readonly stateKeys: readonly PublicKey[];
+  readonly stateKeyTexts: readonly string[];
+  /** Over the state last quoted. */
+  prepared?: PreparedQuote;
 }
 
 export class ProgramQuoter {
@@ -68,11 +110,19 @@ export class ProgramQuoter {
   private readonly programs = new Set<string>();
   /** The account version (object identity: the live cache hands out one object per version) last copied in. */
   private readonly written = new Map<string, AccountData>();
-  private memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+  private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
+  /** The taker's token accounts as last written into the SVM: mint, token program, amount. */
+  private readonly takerAccounts = new Map<string, string>();
   private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
+  /**
+   * Per pool (decoded per account version), by direction: its swap for any amount. Route search
+   * asks each pool for ~20 amounts per request, and building the step, encoding Jupiter's route and
+   * printing its keys per amount was a third of a six-venue quote's CPU.
+   */
+  private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();
   private readonly computeUnits: number;
   private readonly computeUnitPrice: number;
   private readonly rentReserve: bigint;
@@ -83,14 +133,15 @@ export class ProgramQuoter {
     // Simulation only: signatures and blockhashes are the quoter's own, history is not kept.
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
     this.rentReserve = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
-    this.writeAccount(TAKER.publicKey, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
+    this.writeAccount(TAKER_KEY, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
   }
 
   /** Loads (or replaces, after an upgrade) a program's binary. */
   addProgram(programId: PublicKey, elf: Uint8Array): void {
     this.svm.addProgram(programId.toBase58() as never, elf);
     this.programs.add(base58Of(programId));
-    this.memo = new BoundedLruMap<string, ProgramQuote>(MEMO_ENTRIES);
+    this.memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
+    this.swaps = new WeakMap(); // which accounts are resident changed
   }
 
   hasProgram(programId: PublicKey): boolean {
@@ -110,8 +161,7 @@ export class ProgramQuoter {
     // What the build reads (tick/bin arrays, markets) first: the step's accounts depend on them.
     const dependencies = adapter.dependencies(pool, this.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
     if (dependencies.length > 0) return dependencies;
-    const swap = this.swapFor(adapter, pool, params, accounts);
-    return this.stateKeys(swap).filter((key) => !accounts.has(base58Of(key)));
+    return this.swapOf(adapter, pool, params, accounts).stateKeys.filter((key) => !accounts.has(base58Of(key)));
   }
 
   /**
@@ -124,25 +174,49 @@ export class ProgramQuoter {
     for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
     }
-    const swap = this.swapFor(adapter, pool, params, accounts);
-    const state: AccountData[] = [];
-    for (const key of this.stateKeys(swap)) {
-      const account = accounts.get(base58Of(key));
-      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${base58Of(key)}, which was not read`);
-      // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
-      if (account !== null) state.push(account);
-    }
-    const key = this.memoKey(swap, params.amount, state, clock);
-    const known = this.memo.get(key);
+    const swap = this.swapOf(adapter, pool, params, accounts);
+    const prepared = this.prepared(adapter, swap, accounts);
+    const memo = this.quotesAt(prepared, clock);
+    const known = memo.get(params.amount);
     if (known) {
       programQuoteMetrics.memoHits.inc();
       return known;
     }
     const started = process.hrtime.bigint();
-    const result = this.execute(swap, params.amount, state, clock);
+    const result = this.execute(swap.swap, params.amount, prepared.state, clock);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    this.memo.set(key, result);
+    memo.set(params.amount, result);
     return result;
+  }
+
+  /** The memo of `prepared`'s quotes at `clock`: a quote depends on the step, the state's versions, the slot and time, and the amount. */
+  private quotesAt(prepared: PreparedQuote, clock: QuoteClock): AmountQuotes {
+    const at = `${clock.slot}|${clock.unixTimestamp}`;
+    if (prepared.quotes?.clock === at) return prepared.quotes.byAmount;
+    const key = `${prepared.memoStem}|${at}`;
+    let byAmount = this.memo.get(key);
+    if (byAmount === undefined) {
+      byAmount = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+      this.memo.set(key, byAmount);
+    }
+    prepared.quotes = { clock: at, byAmount };
+    return byAmount;
+  }
+
+  /** The swap's state in `accounts` and its memo stem; kept while every state account is the same version. */
+  private prepared(adapter: AmmAdapter<any>, cached: CachedSwap, accounts: AccountMap): PreparedQuote {
+    const versions: (AccountData | null)[] = [];
+    for (const text of cached.stateKeyTexts) {
+      const account = accounts.get(text);
+      if (account === undefined) throw new AmmError(`${adapter.label} program quote needs account ${text}, which was not read`);
+      versions.push(account);
+    }
+    const last = cached.prepared;
+    if (last !== undefined && last.versions.every((account, i) => account === versions[i])) return last;
+    // `null`: read and found missing (e.g. an event-authority PDA), as on the chain.
+    const state = versions.filter((account): account is AccountData => account !== null);
+    const memoStem = `${cached.swap.shape}|${versions.map((account) => (account === null ? "-" : this.versionId(account))).join(",")}`;
+    return (cached.prepared = { versions, state, memoStem });
   }
 
   private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
@@ -153,35 +227,73 @@ export class ProgramQuoter {
       destinationMint,
       sourceTokenAccount: TAKER_SOURCE,
       destinationTokenAccount: TAKER_DESTINATION,
-      tokenTransferAuthority: TAKER.publicKey,
-      user: TAKER.publicKey,
+      tokenTransferAuthority: TAKER_KEY,
+      user: TAKER_KEY,
       inAmount: params.amount,
       outAmount: 0n,
       swapMode: "ExactIn",
     };
   }
 
-  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): QuoteSwap {
+  /**
+   * The quote's swap through `pool` in `params`' direction (for any amount: the route's amounts are
+   * written per quote) and the state accounts it reads, built again only when what the build read
+   * changed: the adapter's dependencies, and the route's token program (the source mint's owner).
+   */
+  private swapOf<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): CachedSwap {
     const swapParams = this.swapParams(adapter, pool, params);
+    const reads = adapter.dependencies(pool, swapParams).map((key) => accounts.get(base58Of(key)));
+    const tokenProgram = this.tokenProgramOf(swapParams.sourceMint, accounts);
+    if (typeof pool !== "object" || pool === null) return this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads);
+    let byDirection = this.swaps.get(pool);
+    if (byDirection === undefined) {
+      byDirection = [undefined, undefined];
+      this.swaps.set(pool, byDirection);
+    }
+    const direction = params.aToB ? 1 : 0;
+    const cached = byDirection[direction];
+    if (cached && cached.tokenProgram.equals(tokenProgram) && cached.reads.length === reads.length && cached.reads.every((account, i) => account === reads[i])) {
+      return cached;
+    }
+    return (byDirection[direction] = this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads));
+  }
+
+  private cachedSwap<Pool>(
+    adapter: AmmAdapter<Pool>,
+    pool: Pool,
+    swapParams: SwapParams,
+    tokenProgram: PublicKey,
+    accounts: AccountMap,
+    reads: CachedSwap["reads"],
+  ): CachedSwap {
+    const swap = this.swapFor(adapter, pool, swapParams, tokenProgram, accounts);
+    const stateKeys = this.stateKeys(swap);
+    return { reads, tokenProgram, swap, stateKeys, stateKeyTexts: stateKeys.map(base58Of) };
+  }
+
+  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapParams, tokenProgram: PublicKey, accounts: AccountMap): QuoteSwap {
     const { sourceMint, destinationMint } = swapParams;
     const step = adapter.build(pool, swapParams, accounts);
     const route = getRouteInstruction(
       {
-        tokenProgram: this.tokenProgramOf(sourceMint, accounts),
-        userTransferAuthority: TAKER.publicKey,
+        tokenProgram,
+        userTransferAuthority: TAKER_KEY,
         userSourceTokenAccount: TAKER_SOURCE,
         userDestinationTokenAccount: TAKER_DESTINATION,
         destinationMint,
         remainingAccounts: step.accounts,
       },
-      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: params.amount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
+      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: swapParams.inAmount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
     );
-    return { route, sourceMint, destinationMint };
+    const data = Buffer.from(route.data);
+    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
+    const shape = `${route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - ROUTE_DATA_AMOUNTS_SIZE).toString("hex")}`;
+    return { route, sourceMint, destinationMint, shape };
   }
 
   /** A mint's token program, from its account (SPL Token until the mint has been read). */
   private tokenProgramOf(mint: PublicKey, accounts: AccountMap): PublicKey {
-    return accounts.get(base58Of(mint))?.owner ?? new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+    return accounts.get(base58Of(mint))?.owner ?? TOKEN_PROGRAM_ID;
   }
 
   /** The accounts a quote writes into the SVM: the route's, less programs, sysvars and the taker's. */
@@ -208,11 +320,6 @@ export class ProgramQuoter {
     return resident;
   }
 
-  private memoKey(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): string {
-    const versions = state.map((account) => this.versionId(account)).join(",");
-    return `${Buffer.from(swap.route.data).toString("hex")}|${amount}|${clock.slot}|${clock.unixTimestamp}|${versions}`;
-  }
-
   private versionId(account: AccountData): number {
     let id = this.versionIds.get(account);
     if (id === undefined) {
@@ -235,7 +342,8 @@ export class ProgramQuoter {
       if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
       return account.owner;
     };
-    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), amount);
+    if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
+    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), TAKER_SOURCE_BALANCE);
     this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
     const svmClock = this.svm.getClock();
     svmClock.slot = clock.slot;
@@ -278,22 +386,21 @@ export class ProgramQuoter {
    */
   private transactionFor(swap: QuoteSwap, amount: bigint): KitTransaction {
     const data = Buffer.from(swap.route.data);
-    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
-    const shape = `${swap.route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - 19).toString("hex")}`;
+    const shape = swap.shape;
     let template = this.templates.get(shape);
     if (!template) {
-      const tx = new Transaction({ feePayer: TAKER.publicKey, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
+      const tx = new Transaction({ feePayer: TAKER_KEY, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
       // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
       // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
       // give four different outputs for 1 SOL), so a quote assumes the swap's own.
       tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
       tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
       tx.add(swap.route);
-      tx.addSignature(TAKER.publicKey, PLACEHOLDER_SIGNATURE);
+      tx.addSignature(TAKER_KEY, PLACEHOLDER_SIGNATURE);
       const transaction = getTransactionDecoder().decode(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
       const at = Buffer.from(transaction.messageBytes).indexOf(data);
       if (at < 0) throw new Error("program quote: the route's data is not in its compiled message");
-      template = { transaction, amountOffset: at + data.length - 19 };
+      template = { transaction, amountOffset: at + data.length - ROUTE_DATA_AMOUNTS_SIZE };
       this.templates.set(shape, template);
     }
     const message = template.transaction.messageBytes as unknown as Uint8Array;
@@ -301,11 +408,16 @@ export class ProgramQuoter {
     return template.transaction;
   }
 
+  /** The taker's token account of `mint` at `address` holding `amount`, unless it already does. */
   private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
+    const content = `${base58Of(mint)}|${base58Of(tokenProgram)}|${amount}`;
+    const addressText = base58Of(address);
+    if (this.takerAccounts.get(addressText) === content) return;
+    this.takerAccounts.set(addressText, content);
     const native = mint.equals(NATIVE_MINT);
     this.writeAccount(address, {
       lamports: this.rentReserve + (native ? amount : 0n),
-      data: encodeTokenAccount(mint, TAKER.publicKey, amount, native ? this.rentReserve : null),
+      data: encodeTokenAccount(mint, TAKER_KEY, amount, native ? this.rentReserve : null),
       owner: tokenProgram,
       executable: false,
     });

@@ -13,6 +13,12 @@ export interface ProgramQuoteSettings {
   readonly amms: readonly string[] | "auto";
   /** `PROGRAM_QUOTE_REFRESH_MS`: how often upgraded programs are looked for. */
   readonly refreshMs: number;
+  /**
+   * `QUOTE_SHADOW_RATE`: the share of quotes (0–1) whose math-quoted legs are quoted again by their
+   * own programs in the background, mismatches counted (`swapd_quote_shadow_checks_total`). Above 0
+   * the program quoter also loads the binaries of the AMMs with math that the chain has. Default 0.
+   */
+  readonly shadowRate: number;
   /** `LOCALNET_CLOCK=<slot>:<unix seconds>`: where the embedded chain's clock starts. */
   readonly localnetClock: { readonly slot: number; readonly unixTimestamp: bigint } | undefined;
 }
@@ -35,6 +41,14 @@ export function loadProgramQuoteSettings(env: Env, problems: string[]): ProgramQ
     else problems.push(`PROGRAM_QUOTE_REFRESH_MS: must be an integer 0–86400000 (ms; 0 = never) (got ${JSON.stringify(refreshRaw)})`);
   }
 
+  const shadowRaw = env["QUOTE_SHADOW_RATE"]?.trim();
+  let shadowRate = 0;
+  if (shadowRaw !== undefined && shadowRaw !== "") {
+    const rate = Number(shadowRaw);
+    if (/^(\d+(\.\d*)?|\.\d+)$/.test(shadowRaw) && rate <= 1) shadowRate = rate;
+    else problems.push(`QUOTE_SHADOW_RATE: must be a number from 0 to 1 (the share of quotes checked; 0 = none) (got ${JSON.stringify(shadowRaw)})`);
+  }
+
   const clockRaw = env["LOCALNET_CLOCK"]?.trim();
   let localnetClock: ProgramQuoteSettings["localnetClock"];
   if (clockRaw !== undefined && clockRaw !== "") {
@@ -42,5 +56,5 @@ export function loadProgramQuoteSettings(env: Env, problems: string[]): ProgramQ
     if (match) localnetClock = { slot: Number(match[1]), unixTimestamp: BigInt(match[2]!) };
     else problems.push(`LOCALNET_CLOCK: must be <slot>:<unix seconds>, e.g. 390838754:1767360940 (got ${JSON.stringify(clockRaw)})`);
   }
-  return { amms, refreshMs, localnetClock };
+  return { amms, refreshMs, shadowRate, localnetClock };
 }

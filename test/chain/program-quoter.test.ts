@@ -101,4 +101,26 @@ describe.skipIf(!available)("program quoter: SolFi V2 on its own program", () =>
     expect(() => quoter.quote(solFiV2Adapter, pool, { amount: 5n, swapMode: "ExactIn", aToB: true }, partial, { slot: SLOT, unixTimestamp: UNIX_TIME }))
       .toThrow(/2ny7eGyZCoeEVTkNLf5HcnJFBKkyA4p4gcrtb3b8y8ou/);
   });
+
+  it("prices anew once a state account changes, even in the same account map and for the same pool object: a USDC vault holding 1 USDC cannot pay 1 SOL's 128 USDC", () => {
+    // One decoded pool throughout, as the planner keeps one per pool account version.
+    const pool = solFiV2Adapter.decodePool(accounts.get(POOL.toBase58())!);
+    const clock = { slot: SLOT + 1n, unixTimestamp: UNIX_TIME + 1n };
+    const oneSol = () => quoter.quote(solFiV2Adapter, pool, { amount: 1_000_000_000n, swapMode: "ExactIn", aToB: true }, accounts, clock);
+    const full = oneSol();
+    expect(full.outAmount).toBe(128_219_184n);
+    expect(oneSol()).toBe(full);
+    const vault = accounts.get(USDC_VAULT.toBase58())!;
+    const drained = new Uint8Array(vault.data);
+    Buffer.from(drained.buffer).writeBigUInt64LE(1_000_000n, 64); // SPL token account amount
+    try {
+      accounts.set(USDC_VAULT.toBase58(), { ...vault, data: drained });
+      const q = oneSol();
+      expect(q.complete).toBe(false);
+      expect(q.reason).toMatch(/refused/);
+    } finally {
+      accounts.set(USDC_VAULT.toBase58(), vault);
+    }
+    expect(oneSol()).toBe(full); // the first state again: its memo
+  });
 });

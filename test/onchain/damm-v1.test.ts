@@ -16,12 +16,11 @@ import { Connection, Keypair, PublicKey, SystemProgram, SYSVAR_RENT_PUBKEY } fro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID, meteoraDammV1Adapter } from "../../src/core/amm/meteora-damm-v1.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
-import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
-import { quoteFromChain, quoteResponseOf, startRealProgramsStack, tokenAccountData } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { JUP6, startOnchainStack, tokenAccountData, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58()];
 const hasNeeded = hasPrograms(NEEDED);
@@ -35,7 +34,7 @@ function vaultLpAddress(vault: PublicKey, pool: PublicKey): PublicKey {
 }
 
 describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   let connection: Connection;
   const creator = Keypair.generate();
   const user = Keypair.generate();
@@ -44,7 +43,7 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
   let pool: PublicKey;
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     connection = new Connection(stack.localnet.url, "confirmed");
     const { ammProgram, vaultProgram } = createProgram(connection as any);
     for (const [mint, decimals] of [[mintA, 9], [mintB, 6]] as const) {
@@ -80,12 +79,12 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const deposit = await vaultProgram.methods
         .deposit(new BN(amount.toString()), new BN(0))
         .accounts({
-          vault: v.vault, tokenVault: v.tokenVault, lpMint: v.lpMint, userToken: stack.fund(creator.publicKey, v.mint, amount),
+          vault: v.vault, tokenVault: v.tokenVault, lpMint: v.lpMint, userToken: fundTokenAccount(stack.localnet, creator.publicKey, v.mint, amount),
           userLp: v.vaultLp, user: creator.publicKey, tokenProgram: TOKEN_PROGRAM_ID,
         } as any)
         .instruction();
       await stack.send(creator, [deposit as any]);
-      expect(stack.tokenBalance(v.vaultLp)).toBeGreaterThan(0n);
+      expect(tokenBalance(stack.localnet, v.vaultLp)).toBeGreaterThan(0n);
     }
 
     // The pool's LP mint (supply: the geometric mean of the deposits, a constant-product pool's first
@@ -128,20 +127,20 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     it(`${name}: pays exactly the SDK's quote`, async () => {
       const [inputMint, outputMint] = aToB ? [mintA, mintB] : [mintB, mintA];
       const amount = aToB ? 2_000_000_000n : 300_000_000n;
-      const source = stack.fund(user.publicKey, inputMint, 10n ** 12n);
-      const destination = stack.fund(user.publicKey, outputMint, 0n);
+      const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 12n);
+      const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
       const amm = await AmmImpl.create(connection as any, pool as any);
       const quote = amm.getSwapQuote(inputMint as any, new BN(amount.toString()) as any, 0);
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
       // swapd's own quote from the same chain state says the same.
-      expect(quoteFromChain(stack, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB }).quote).toMatchObject({ outAmount: expectedOut, complete: true });
+      expect(quoteFromChain(stack.localnet, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB }).quote).toMatchObject({ outAmount: expectedOut, complete: true });
 
       const signature = await stack.swap(user, quoteResponseOf({
         ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
       }));
-      expect(stack.tokenBalance(source)).toBe(10n ** 12n - amount);
-      expect(stack.tokenBalance(destination)).toBe(expectedOut);
+      expect(tokenBalance(stack.localnet, source)).toBe(10n ** 12n - amount);
+      expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
       expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB invoke \[2\]/);
     });
@@ -154,14 +153,14 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const aToB = i % 2 === 0;
       const [inputMint, outputMint] = aToB ? [mintA, mintB] : [mintB, mintA];
       const amount = BigInt(Math.floor(10 ** (3 + next() * 6)));
-      const { quote } = quoteFromChain(stack, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB });
+      const { quote } = quoteFromChain(stack.localnet, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB });
       expect(quote.complete, quote.reason).toBe(true);
-      const source = stack.fund(user.publicKey, inputMint, 10n ** 12n);
-      const destination = stack.fund(user.publicKey, outputMint, 0n);
+      const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 12n);
+      const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
       await stack.swap(user, quoteResponseOf({
         ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, feeMint: inputMint,
       }));
-      expect({ spent: 10n ** 12n - stack.tokenBalance(source), received: stack.tokenBalance(destination) }, `${amount} ${aToB ? "A → B" : "B → A"}`).toEqual({
+      expect({ spent: 10n ** 12n - tokenBalance(stack.localnet, source), received: tokenBalance(stack.localnet, destination) }, `${amount} ${aToB ? "A → B" : "B → A"}`).toEqual({
         spent: amount,
         received: quote.outAmount,
       });

@@ -11,9 +11,8 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V2_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v2.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
-import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
-import type { QuoteStack } from "./real-programs-quote-stack.js";
-import { NATIVE_MINT } from "./real-programs-stack.js";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const POOL = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -37,14 +36,14 @@ function random(seed: number): () => number {
 }
 
 describe.skipIf(!ready)("Meteora DAMM v2: /quote pays exactly its outAmount on the real program", () => {
-  let stack: QuoteStack;
+  let stack: OnchainStack;
   const user = Keypair.generate();
 
   /** The pool and vaults as in the snapshot (each trade moves them). */
   function restorePool(): void {
     for (const address of SNAPSHOT) {
       const { account } = JSON.parse(readFileSync(join(CHAIN_DIR!, "accounts-2026", `${address}.json`), "utf8"));
-      stack.base.localnet.setAccount(new PublicKey(address), {
+      stack.localnet.setAccount(new PublicKey(address), {
         lamports: BigInt(account.lamports),
         data: Buffer.from(account.data[0], "base64"),
         owner: new PublicKey(account.owner),
@@ -53,25 +52,25 @@ describe.skipIf(!ready)("Meteora DAMM v2: /quote pays exactly its outAmount on t
   }
 
   beforeAll(async () => {
-    stack = await startQuoteStack(CHAIN_DIR!);
+    stack = await startOnchainStack({ quote: {} });
     restorePool();
-    const clock = stack.base.localnet.chain.svm.getClock();
+    const clock = stack.localnet.chain.svm.getClock();
     clock.unixTimestamp = SNAPSHOT_UNIX_TIME;
     clock.slot = SNAPSHOT_SLOT;
-    stack.base.localnet.chain.svm.setClock(clock);
-    stack.base.localnet.airdrop(user.publicKey, 10_000_000_000n);
+    stack.localnet.chain.svm.setClock(clock);
+    stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
   });
 
-  const balance = (mint: PublicKey) => stack.base.tokenBalance(getAssociatedTokenAddressSync(mint, user.publicKey, true));
+  const balance = (mint: PublicKey) => tokenBalance(stack.localnet, getAssociatedTokenAddressSync(mint, user.publicKey, true));
 
   /** /quote (DAMM v2 only) → /swap-instructions → send from the snapshot's state; the quote and what arrived. */
   async function quoteAndSwap(inputMint: PublicKey, outputMint: PublicKey, amount: bigint) {
     restorePool();
-    stack.base.fund(user.publicKey, inputMint, 10n ** 16n);
-    stack.base.fund(user.publicKey, outputMint, 0n);
+    fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 16n);
+    fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
     const query = new URLSearchParams({
       inputMint: inputMint.toBase58(), outputMint: outputMint.toBase58(), amount: String(amount), slippageBps: "0",
       dexes: "Meteora DAMM v2", onlyDirectRoutes: "true",
@@ -79,7 +78,7 @@ describe.skipIf(!ready)("Meteora DAMM v2: /quote pays exactly its outAmount on t
     const quote = await stack.get(`/swap/v1/quote?${query}`);
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     expect(quote.body.routePlan.map((s: any) => [s.swapInfo.label, s.swapInfo.ammKey])).toEqual([["Meteora DAMM v2", POOL.toBase58()]]);
-    await stack.base.swap(user, quote.body);
+    await stack.swap(user, quote.body);
     return { quote: quote.body, spent: 10n ** 16n - balance(inputMint), received: balance(outputMint) };
   }
 

@@ -9,11 +9,10 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METEORA_DAMM_V2_PROGRAM_ID } from "../../src/core/amm/meteora-damm-v2.js";
-import { JUP6 } from "../api/swap-stack.js";
-import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
+import { hasPrograms } from "../fixtures/chain-dir.js";
 import { readReferenceJson } from "../fixtures/reference.js";
-import { NATIVE_MINT, clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance, clockOf, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const POOL = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -30,11 +29,11 @@ if (!hasProgram) {
 }
 
 describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   const user = Keypair.generate();
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     for (const address of SNAPSHOT) {
       const { account } = readReferenceJson(`fixtures/meteora-damm-v2/${address}.json`);
       stack.localnet.setAccount(new PublicKey(address), {
@@ -57,8 +56,8 @@ describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {
     ["USDC → SOL", USDC, NATIVE_MINT, 20_000_000n],
   ] as const) {
     it(`${name}: pays exactly the SDK's quote`, async () => {
-      const source = stack.fund(user.publicKey, inputMint, 10n ** 12n);
-      const destination = stack.fund(user.publicKey, outputMint, 0n);
+      const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 12n);
+      const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
       expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
 
       const sdk = new CpAmm(new Connection(stack.localnet.url, "confirmed"));
@@ -75,8 +74,8 @@ describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {
         ammKey: POOL, label: "Meteora DAMM v2", inputMint, outputMint, swapMode: "ExactIn",
         inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
       }));
-      expect(stack.tokenBalance(source)).toBe(10n ** 12n - amount);
-      expect(stack.tokenBalance(destination)).toBe(expectedOut);
+      expect(tokenBalance(stack.localnet, source)).toBe(10n ** 12n - amount);
+      expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
       // Jupiter invoked the DAMM v2 program by CPI.
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
       expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG invoke \[2\]/);

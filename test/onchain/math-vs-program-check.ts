@@ -9,8 +9,8 @@ import { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import type { AmmAdapter } from "../../src/core/amm/adapter.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import { JUPITER_V6_PROGRAM_ID } from "../../src/core/solana/programs.js";
-import { clockOf, quoteFromChain } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { clockOf, quoteFromChain } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 /** A program quoter holding Jupiter v6 and `programs` from the chain folder. */
 export function programQuoterFor(chainDir: string, programs: readonly PublicKey[]): ProgramQuoter {
@@ -34,14 +34,14 @@ export function amounts(seed: number, count: number, min: bigint, max: bigint): 
 }
 
 /** Both quotes of an ExactIn; 1 when the math fills it in full (and the program pays the same), else 0. */
-function compare<Pool>(stack: RealProgramsStack, quoter: ProgramQuoter, adapter: AmmAdapter<Pool>, address: PublicKey, amount: bigint, aToB: boolean): number {
+function compare<Pool>(stack: OnchainStack, quoter: ProgramQuoter, adapter: AmmAdapter<Pool>, address: PublicKey, amount: bigint, aToB: boolean): number {
   const params = { amount, swapMode: "ExactIn", aToB } as const;
-  const { pool, quote: math } = quoteFromChain(stack, adapter, address, params);
+  const { pool, quote: math } = quoteFromChain(stack.localnet, adapter, address, params);
   const accounts = new Map<string, AccountData | null>();
   for (let round = 0; round < 4; round++) {
     const keys = quoter.accountsNeeded(adapter, pool, params, accounts);
     if (keys.length === 0) break;
-    for (const key of keys) accounts.set(key.toBase58(), stack.account(key));
+    for (const key of keys) accounts.set(key.toBase58(), stack.localnet.getAccount(key));
   }
   const program = quoter.quote(adapter, pool, params, accounts, clockOf(stack.localnet));
   const what = `${adapter.label} ${aToB ? "A→B" : "B→A"} ${amount}`;
@@ -57,7 +57,7 @@ function compare<Pool>(stack: RealProgramsStack, quoter: ProgramQuoter, adapter:
 
 /** Compares every amount; at least `min` of them must be filled in full by both (not only pools out of range). */
 export function expectMathEqualsProgram<Pool>(
-  stack: RealProgramsStack,
+  stack: OnchainStack,
   quoter: ProgramQuoter,
   adapter: AmmAdapter<Pool>,
   address: PublicKey,

@@ -17,22 +17,22 @@ import { raydiumCpmmAdapter } from "../../src/core/amm/raydium-cpmm.js";
 import { whirlpoolAdapter } from "../../src/core/amm/whirlpool.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { readReferenceJson } from "../fixtures/reference.js";
-import { orderedMints, writeRaydiumCpmmPool } from "./pools.js";
+import { WRITTEN_POOL, createRaydiumCpPool, orderedMints } from "./pools/raydium-cp.js";
 import { createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
-import { startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { startOnchainStack } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
 
 describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against their programs", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   let quoter: ProgramQuoter;
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     quoter = programQuoterFor(
       CHAIN_DIR!,
       [whirlpoolAdapter, raydiumCpmmAdapter, raydiumClmmAdapter, meteoraDlmmAdapter, meteoraDammV2Adapter].map((a) => a.programId),
@@ -60,7 +60,7 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     const mints = orderedMints(USDC, SAMO);
     const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
     const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
-    const address = writeRaydiumCpmmPool(stack.localnet, { mints, decimals, reserves }).pool.address;
+    const address = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL }).pool.address;
     compareAll(raydiumCpmmAdapter, address, true, amounts(31, 6, 1_000n, reserves[0] / 2n), 6);
     compareAll(raydiumCpmmAdapter, address, false, amounts(37, 6, 1_000n, reserves[1] / 2n), 6);
   });

@@ -5,27 +5,19 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PublicKey } from "@solana/web3.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { jupiterQuote, programAuthority } from "../api/swap-stack.js";
-import type { SwapStack } from "../api/swap-stack.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
-import {
-  anchorDiscriminator,
-  executeExactOutAround,
-  executeQuote,
-  giveTokens,
-  invokedByJupiter,
-  jupiterInstructionName,
-  startOnchainStack,
-} from "./onchain-stack.js";
 import { METEORA_DLMM_PROGRAM, createMeteoraDlmmPair, meteoraDlmmSdkQuote } from "./pools/meteora-dlmm.js";
 import type { MeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { MAINNET_USDC } from "./pools/whirlpool.js";
+import { startOnchainStack, fundTokenAccount, invokedByJupiter, executeQuote, anchorDiscriminator, jupiterInstructionName, executeExactOutAround } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 /** SAMO (9 decimals) as X, USDC (6) as Y: mints in the chain folder's snapshots. */
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 const wallet = DEMO_WALLET.publicKey;
 
 describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
-  let stack: SwapStack;
+  let stack: OnchainStack;
   let pair: MeteoraDlmmPair;
   beforeAll(async () => {
     stack = await startOnchainStack({
@@ -35,9 +27,9 @@ describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
           pair = await createMeteoraDlmmPair(localnet, {
             tokenX: SAMO, tokenY: MAINNET_USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
           });
-          giveTokens(localnet, DEMO_WALLET.publicKey, SAMO, 10n ** 15n);
-          giveTokens(localnet, DEMO_WALLET.publicKey, MAINNET_USDC, 10n ** 12n);
-          for (let id = 0; id < 8; id++) for (const mint of [SAMO, MAINNET_USDC]) giveTokens(localnet, programAuthority(id), mint, 0n);
+          fundTokenAccount(localnet, DEMO_WALLET.publicKey, SAMO, 10n ** 15n);
+          fundTokenAccount(localnet, DEMO_WALLET.publicKey, MAINNET_USDC, 10n ** 12n);
+          for (let id = 0; id < 8; id++) for (const mint of [SAMO, MAINNET_USDC]) fundTokenAccount(localnet, programAuthority(id), mint, 0n);
         },
       ],
     });
@@ -73,14 +65,14 @@ describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
 
   test("ExactOut: swapd refuses it naming the step, because Jupiter's exact_out_route rejects a MeteoraDlmm step on chain", async () => {
     const { sdk, quote } = await quoteFor(MAINNET_USDC, SAMO, 2_000_000_000_000n, "ExactOut");
-    const refused = await stack.rest({ userPublicKey: wallet.toBase58(), quoteResponse: quote });
+    const refused = await stack.post("/swap/v1/swap-instructions", { userPublicKey: wallet.toBase58(), quoteResponse: quote });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^routePlan\[0\] \(ammKey \w+, label "Meteora DLMM"\): Meteora DLMM does not support ExactOut/);
 
     // The evidence: swapd's step for the same pair and direction (which executes in `route` above),
     // in an exact_out_route encoded with Anchor's coder over Jupiter's IDL, for the SDK's ExactOut
     // amounts: it fails inside Jupiter with 2501 RequireEqViolated before any CPI to DLMM.
-    const exactIn = await stack.rest({
+    const exactIn = await stack.post("/swap/v1/swap-instructions", {
       userPublicKey: wallet.toBase58(), quoteResponse: (await quoteFor(MAINNET_USDC, SAMO, sdk.inAmount, "ExactIn")).quote, useSharedAccounts: false, prioritizationFeeLamports: 0,
     });
     expect(exactIn.status).toBe(200);

@@ -9,26 +9,17 @@ import { DEMO } from "../../src/localnet/demo-seed.js";
 import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";
 import type { DemoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
-import { JUP6, jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
-import type { SwapStack } from "../api/swap-stack.js";
-import {
-  NATIVE_MINT,
-  TOKEN_PROGRAM,
-  anchorDiscriminator,
-  createLookupTable,
-  executeQuote,
-  giveTokens,
-  invokedByJupiter,
-  startOnchainStack,
-} from "./onchain-stack.js";
+import { jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
 import { RAYDIUM_CP_PROGRAM, createRaydiumCpPool, raydiumCpQuote } from "./pools/raydium-cp.js";
 import { MAINNET_USDC, WHIRLPOOL_PROGRAM, WHIRLPOOL_SOL_USDC, whirlpoolQuote } from "./pools/whirlpool.js";
+import { JUP6, NATIVE_MINT, TOKEN_PROGRAM, startOnchainStack, fundTokenAccount, createLookupTable, invokedByJupiter, executeQuote, anchorDiscriminator } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const DEMO_USDC = DEMO.usdcMint;
 const CP = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
 
 describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => {
-  let stack: SwapStack;
+  let stack: OnchainStack;
   let secondCp: DemoRaydiumCpmmPool;
   let table: PublicKey | undefined;
   beforeAll(async () => {
@@ -45,7 +36,7 @@ describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => 
           });
           const authorityAccounts: PublicKey[] = [];
           for (let id = 0; id < 8; id++) {
-            for (const mint of [NATIVE_MINT, DEMO_USDC, MAINNET_USDC]) authorityAccounts.push(giveTokens(localnet, programAuthority(id), mint, 0n));
+            for (const mint of [NATIVE_MINT, DEMO_USDC, MAINNET_USDC]) authorityAccounts.push(fundTokenAccount(localnet, programAuthority(id), mint, 0n));
           }
           // What the routes may load from a table: every snapshot account (the Whirlpool's pool,
           // vaults, tick arrays, ...), both CP pools' accounts, programs, mints, the authorities' accounts.

@@ -1,12 +1,17 @@
-// The on-chain test stack: the swap API in front of an embedded chain that holds the real mainnet
-// programs (Jupiter v6 and the AMMs) and account snapshots from SWAPD_CHAIN_DIR. A test asks the
-// real API for swap instructions, signs them as a wallet would, sends them to the chain and reads
-// what the programs did. Reusable by any test that needs executed swaps (pool creators live in
-// test/onchain/pools/).
-import { AccountLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
+// The on-chain test stack: an embedded chain holding the real mainnet programs (Jupiter v6 and the
+// AMMs) and account snapshots of SWAPD_CHAIN_DIR, the real swap API on port 0 in front of it, and
+// what a client does with its answers: swap-instructions over REST → v0 transaction → sign → send
+// over JSON-RPC → token balances before and after. Options choose the snapshot folders, the clock,
+// the demo content and the quote engine's settings; pool creators live in test/onchain/pools/.
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { BN } from "@coral-xyz/anchor";
+import { Configuration, SwapApi as JupiterSwapApi } from "@jup-ag/api";
+import { AccountLayout, ACCOUNT_SIZE, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   AddressLookupTableAccount,
   AddressLookupTableProgram,
+  Connection,
   Keypair,
   PublicKey,
   Transaction,
@@ -14,37 +19,202 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
-import { createHash } from "node:crypto";
-import { join } from "node:path";
-import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
+import { createSwapApi } from "../../src/api/swap-api.js";
+import type { SwapApi } from "../../src/api/swap-api.js";
+import type { QuoteApiOptions } from "../../src/api/quote/quote-api.js";
+import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
+import type { AmmAdapter, PoolQuote, QuoteParams } from "../../src/core/amm/adapter.js";
+import type { AccountData } from "../../src/core/solana/account.js";
+import { DEMO_WALLET, seedDemo } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
+import type { LocalChainClock } from "../../src/localnet/local-chain.js";
+import { loadAccountsDir } from "../../src/localnet/snapshots.js";
+import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import type { TransactionRecord } from "../../src/localnet/transaction-history.js";
+import type { RunningServer } from "../../src/server/server.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
-import { BN } from "@coral-xyz/anchor";
-import { JUP6, startSwapStack } from "../api/swap-stack.js";
-import { toTransactionInstruction } from "../api/swap-stack.js";
-import type { InstructionJson, SwapStack } from "../api/swap-stack.js";
+import { startTestServer } from "../server/helpers.js";
+import { JUP6, toTransactionInstruction } from "../api/swap-stack.js";
+import type { InstructionJson } from "../api/swap-stack.js";
 
-export const TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-export const NATIVE_MINT = new PublicKey("So11111111111111111111111111111111111111112");
+export { JUP6, NATIVE_MINT };
+export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID;
 
-/**
- * Starts the swap API over an embedded chain loaded with every program and account snapshot of
- * SWAPD_CHAIN_DIR (once per test file), then the demo seed and `seeders` (pools, lookup tables).
- */
-export async function startOnchainStack(options: { seeders?: readonly DemoSeeder[]; lookupTables?: () => readonly string[] } = {}): Promise<SwapStack> {
-  if (!CHAIN_DIR) throw new Error("SWAPD_CHAIN_DIR is not set (guard the suite with hasChainDir())");
-  return startSwapStack({
-    localnet: { programsDir: join(CHAIN_DIR, "programs"), accountsDir: join(CHAIN_DIR, "accounts") },
-    extraSeeders: options.seeders ?? [],
-    ...(options.lookupTables ? { lookupTables: options.lookupTables } : {}),
-    chainStateTtlMs: 0,
-  });
+// ---- The stack ----------------------------------------------------------------------------------
+
+export interface OnchainStackOptions {
+  /** Snapshot folders of SWAPD_CHAIN_DIR to load, in order (a later folder's account wins). Default `["accounts"]`. */
+  readonly accountFolders?: readonly string[];
+  /** Where the chain's clock starts (snapshots of oracle-priced pools need their slot and time). */
+  readonly clock?: LocalChainClock;
+  /** Seed the demo content (wallet, USDC-like mint, demo Raydium CP pool), then `seeders`. */
+  readonly demo?: boolean;
+  /** More content written after the demo (pools, token accounts, lookup tables); implies `demo`. */
+  readonly seeders?: readonly DemoSeeder[];
+  /** LOOKUP_TABLES, known after seeding. */
+  readonly lookupTables?: () => readonly string[];
+  /** The quote engine's settings; given, the engine is started (market index, lookup-table and program quoter jobs). */
+  readonly quote?: QuoteApiOptions;
 }
 
-/** Sends `instructions` signed by `signers` (first = fee payer) as a legacy transaction; throws when it fails. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: any;
+}
+
+export interface OnchainStack {
+  readonly localnet: Localnet;
+  /** web3.js over the chain's JSON-RPC, as a client sends. */
+  readonly connection: Connection;
+  readonly api: SwapApi;
+  readonly server: RunningServer;
+  /** @jup-ag/api pointed at the service's `/swap/v1`. */
+  readonly jupiter: JupiterSwapApi;
+  get(path: string): Promise<HttpAnswer>;
+  post(path: string, body: unknown): Promise<HttpAnswer>;
+  /**
+   * POST /swap/v1/swap-instructions for `user` with the user's own token accounts (no SOL wrapping,
+   * no shared accounts, unless `extra` says so): the 200 answer's body; throws on any other status.
+   */
+  swapInstructions(user: Keypair, quoteResponse: Record<string, unknown>, extra?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** swapInstructions, then assemble, sign and send as a client does; returns the signature or throws with the logs. */
+  swap(user: Keypair, quoteResponse: Record<string, unknown>, extra?: Record<string, unknown>): Promise<string>;
+  /** Sends `instructions` as one v0 transaction paid and signed by `payer`; returns the signature or throws with the logs. */
+  send(payer: Keypair, instructions: TransactionInstruction[]): Promise<string>;
+  /** Signs a base64 transaction (a /swap or /order answer) and sends it; returns the signature or throws with the logs. */
+  signAndSend(transaction: string, signer: Keypair): Promise<string>;
+  /** Writes the snapshot accounts back (the mainnet pools as they were), keeping everything else. */
+  restoreSnapshots(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the stack over SWAPD_CHAIN_DIR's programs and snapshots (guard the suite with hasChainDir()/hasPrograms()). */
+export async function startOnchainStack(options: OnchainStackOptions = {}): Promise<OnchainStack> {
+  if (!CHAIN_DIR) throw new Error("SWAPD_CHAIN_DIR is not set (guard the suite with hasChainDir())");
+  const accountsDirs = (options.accountFolders ?? ["accounts"]).map((folder) => join(CHAIN_DIR!, folder));
+  const localnet = await startLocalnet({
+    port: 0,
+    programsDir: join(CHAIN_DIR, "programs"),
+    accountsDir: accountsDirs,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  if (options.demo || options.seeders) await seedDemo(localnet, options.seeders ?? []);
+  const api = createSwapApi({
+    chain: new RpcSolanaChain({ url: localnet.url }),
+    relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS,
+    lookupTables: options.lookupTables?.() ?? [],
+    random: () => 0.5,
+    // No chain-state cache: every request reads the state the test just wrote or a swap just moved.
+    chainStateTtlMs: 0,
+    ...(options.quote ? { quote: options.quote } : {}),
+  });
+  if (options.quote) await api.start();
+  // As the service runs (main.ts): the hot call's Connect JSON takes its codec path.
+  const { server } = await startTestServer({ services: { swap: api.service }, restRoutes: api.restRoutes, jsonCodecs: api.jsonCodecs });
+  const connection = new Connection(localnet.url, "confirmed");
+
+  const call = async (path: string, init: RequestInit): Promise<HttpAnswer> => {
+    const res = await fetch(`${server.url}${path}`, init);
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const land = async (tx: VersionedTransaction): Promise<string> => {
+    const signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+    const record = localnet.chain.getRecord(signature);
+    if (record?.err) throw new Error(`transaction failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`);
+    return signature;
+  };
+
+  const stack: OnchainStack = {
+    localnet,
+    connection,
+    api,
+    server,
+    jupiter: new JupiterSwapApi(new Configuration({ basePath: `${server.url}/swap/v1` })),
+    get: (path) => call(path, {}),
+    post: (path, body) => call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    async swapInstructions(user, quoteResponse, extra = {}) {
+      const answer = await stack.post("/swap/v1/swap-instructions", {
+        userPublicKey: user.publicKey.toBase58(), quoteResponse, wrapAndUnwrapSol: false, useSharedAccounts: false, ...extra,
+      });
+      if (answer.status !== 200) throw new Error(`swap-instructions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    },
+    async swap(user, quoteResponse, extra = {}) {
+      return land(swapTransaction(localnet, await stack.swapInstructions(user, quoteResponse, extra), user));
+    },
+    async send(payer, instructions) {
+      const { blockhash } = await connection.getLatestBlockhash();
+      const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message());
+      tx.sign([payer]);
+      return land(tx);
+    },
+    async signAndSend(transaction, signer) {
+      const tx = VersionedTransaction.deserialize(Buffer.from(transaction, "base64"));
+      tx.sign([signer]);
+      return land(tx);
+    },
+    async restoreSnapshots() {
+      for (const dir of accountsDirs) await loadAccountsDir(localnet.chain, dir);
+    },
+    async close() {
+      api.close();
+      await server.close();
+      await localnet.close();
+    },
+  };
+  return stack;
+}
+
+// ---- Token accounts -----------------------------------------------------------------------------
+
+/** A token account's data in SPL Token's layout (165 bytes); `nativeReserve` makes it a wSOL account. */
+export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode(
+    {
+      mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1,
+      isNativeOption: nativeReserve === null ? 0 : 1, isNative: nativeReserve ?? 0n,
+      delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+/**
+ * Writes `owner`'s associated token account for `mint` holding `amount`, in SPL Token's layout under
+ * `tokenProgram` (Token-2022 takes the same 165 bytes for a mint without extensions); wSOL holds the
+ * lamports too. Returns its address.
+ */
+export function fundTokenAccount(localnet: Localnet, owner: PublicKey, mint: PublicKey, amount: bigint, tokenProgram: PublicKey = TOKEN_PROGRAM): PublicKey {
+  const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
+  const rent = localnet.chain.minimumBalanceForRentExemption(ACCOUNT_SIZE);
+  const native = mint.equals(NATIVE_MINT);
+  localnet.setAccount(address, { lamports: rent + (native ? amount : 0n), data: tokenAccountData(mint, owner, amount, native ? rent : null), owner: tokenProgram });
+  return address;
+}
+
+/** The token amount of an SPL Token / Token-2022 account (0 when it does not exist). */
+export function tokenBalance(localnet: Localnet, account: PublicKey): bigint {
+  const data = localnet.getAccount(account)?.data;
+  if (!data || data.length < 72) return 0n;
+  return Buffer.from(data).readBigUInt64LE(64);
+}
+
+/** The wallet's balance of `mint`: lamports for SOL (wrapped and unwrapped within the swap), else its ATA's amount. */
+export function walletBalance(localnet: Localnet, wallet: PublicKey, mint: PublicKey): bigint {
+  if (mint.equals(NATIVE_MINT)) return localnet.getAccount(wallet)?.lamports ?? 0n;
+  const tokenProgram = localnet.getAccount(mint)?.owner ?? TOKEN_PROGRAM; // SPL Token or Token-2022
+  return tokenBalance(localnet, getAssociatedTokenAddressSync(mint, wallet, true, tokenProgram));
+}
+
+// ---- Transactions -------------------------------------------------------------------------------
+
+/** Sends `instructions` signed by `signers` (first = fee payer) as a legacy transaction straight to the chain; throws when it fails. */
 export function sendLegacy(localnet: Localnet, instructions: TransactionInstruction[], signers: Keypair[]): TransactionRecord {
   const chain = localnet.chain;
   const tx = new Transaction({ feePayer: signers[0]!.publicKey, ...chain.latestBlockhash() }).add(...instructions);
@@ -53,31 +223,7 @@ export function sendLegacy(localnet: Localnet, instructions: TransactionInstruct
   return chain.getRecord(signature)!;
 }
 
-/** Writes an SPL Token account holding `amount` of `mint` for `owner` at its associated address. */
-export function giveTokens(localnet: Localnet, owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey {
-  const address = getAssociatedTokenAddressSync(mint, owner, true);
-  const data = Buffer.alloc(AccountLayout.span);
-  const native = mint.equals(NATIVE_MINT);
-  AccountLayout.encode(
-    {
-      mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1,
-      isNativeOption: native ? 1 : 0, isNative: native ? 2_039_280n : 0n,
-      delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  localnet.setAccount(address, { lamports: 2_039_280n + (native ? amount : 0n), data, owner: TOKEN_PROGRAM });
-  return address;
-}
-
-/** The token amount of an SPL Token / Token-2022 account (0 when it does not exist). */
-export function tokenAmount(localnet: Localnet, account: PublicKey): bigint {
-  const acc = localnet.getAccount(account);
-  if (!acc || acc.data.length < 72) return 0n;
-  return Buffer.from(acc.data).readBigUInt64LE(64);
-}
-
-/** Creates a lookup table holding `addresses` (real transactions of the lookup-table program). */
+/** Creates a lookup table holding `addresses` (real transactions of the lookup-table program, paid by the demo wallet). */
 export function createLookupTable(localnet: Localnet, addresses: PublicKey[]): PublicKey {
   const authority = DEMO_WALLET.publicKey;
   const [create, table] = AddressLookupTableProgram.createLookupTable({ authority, payer: authority, recentSlot: localnet.chain.slot });
@@ -89,6 +235,34 @@ export function createLookupTable(localnet: Localnet, addresses: PublicKey[]): P
   return table;
 }
 
+/**
+ * A SwapInstructions answer (REST JSON) assembled as a client does — compute budget, setup, swap,
+ * cleanup, other — into a v0 transaction with its lookup tables read from the chain, signed by `signer`.
+ */
+export function swapTransaction(localnet: Localnet, answer: any, signer: Keypair): VersionedTransaction {
+  const instructions: InstructionJson[] = [
+    ...answer.computeBudgetInstructions,
+    ...answer.setupInstructions,
+    answer.swapInstruction,
+    ...(answer.cleanupInstruction ? [answer.cleanupInstruction] : []),
+    ...answer.otherInstructions,
+  ];
+  const tables = ((answer.addressLookupTableAddresses ?? []) as string[]).map((address) => {
+    const key = new PublicKey(address);
+    const account = localnet.getAccount(key);
+    if (!account) throw new Error(`lookup table ${address} is not on the chain`);
+    return new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(account.data) });
+  });
+  const message = new TransactionMessage({
+    payerKey: signer.publicKey,
+    recentBlockhash: localnet.chain.latestBlockhash().blockhash,
+    instructions: instructions.map(toTransactionInstruction),
+  }).compileToV0Message(tables);
+  const tx = new VersionedTransaction(message);
+  tx.sign([signer]);
+  return tx;
+}
+
 /** What executing a SwapInstructions answer produced. */
 export interface ExecutedSwap {
   readonly record: TransactionRecord;
@@ -98,33 +272,9 @@ export interface ExecutedSwap {
   readonly bytes: number;
 }
 
-/**
- * Assembles a SwapInstructions answer (REST JSON) into a v0 transaction as a client does —
- * compute budget, setup, swap, cleanup, other — with its lookup tables read from the chain,
- * signs it and sends it. The record is returned whether it succeeded or failed.
- */
+/** Assembles, signs and sends a SwapInstructions answer (swapTransaction); the record is returned whether it succeeded or failed. */
 export function executeSwapAnswer(localnet: Localnet, answer: any, signer: Keypair = DEMO_WALLET): ExecutedSwap {
-  const ixs: InstructionJson[] = [
-    ...answer.computeBudgetInstructions,
-    ...answer.setupInstructions,
-    answer.swapInstruction,
-    ...(answer.cleanupInstruction ? [answer.cleanupInstruction] : []),
-    ...answer.otherInstructions,
-  ];
-  const tables = (answer.addressLookupTableAddresses as string[]).map((address) => {
-    const key = new PublicKey(address);
-    const acc = localnet.getAccount(key);
-    if (!acc) throw new Error(`lookup table ${address} is not on the chain`);
-    return new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(acc.data) });
-  });
-  const message = new TransactionMessage({
-    payerKey: signer.publicKey,
-    recentBlockhash: localnet.chain.latestBlockhash().blockhash,
-    instructions: ixs.map(toTransactionInstruction),
-  }).compileToV0Message(tables);
-  const tx = new VersionedTransaction(message);
-  tx.sign([signer]);
-  const wire = tx.serialize();
+  const wire = swapTransaction(localnet, answer, signer).serialize();
   const { signature } = localnet.chain.sendTransaction(wire, { skipPreflight: true });
   const record = localnet.chain.getRecord(signature)!;
   const innerPrograms = record.innerInstructions.flatMap((list) =>
@@ -144,13 +294,6 @@ export function invokedByJupiter(executed: ExecutedSwap, program: PublicKey): bo
   });
 }
 
-/** The wallet's balance of `mint`: lamports for SOL (wrapped and unwrapped within the swap), else its ATA's amount. */
-export function walletBalance(localnet: Localnet, wallet: PublicKey, mint: PublicKey): bigint {
-  if (mint.equals(NATIVE_MINT)) return localnet.getAccount(wallet)?.lamports ?? 0n;
-  const tokenProgram = localnet.getAccount(mint)?.owner ?? TOKEN_PROGRAM; // SPL Token or Token-2022
-  return tokenAmount(localnet, getAssociatedTokenAddressSync(mint, wallet, true, tokenProgram));
-}
-
 /** What executing a quote through swapd did to the wallet. */
 export interface QuoteOutcome extends ExecutedSwap {
   readonly answer: any;
@@ -160,17 +303,17 @@ export interface QuoteOutcome extends ExecutedSwap {
 }
 
 /**
- * Asks swapd (REST, Jupiter's JSON) for the swap instructions of `quote`, executes them and
- * measures the wallet's input and output balances. Throws if swapd does not answer 200; the
- * record may hold a failed transaction (check `record.err`).
+ * Asks swapd (REST, Jupiter's JSON, every option at its default but no priority fee) for the swap
+ * instructions of `quote`, executes them and measures the wallet's input and output balances. Throws
+ * if swapd does not answer 200; the record may hold a failed transaction (check `record.err`).
  */
 export async function executeQuote(
-  stack: SwapStack,
+  stack: OnchainStack,
   quote: Record<string, any>,
   extra: Record<string, unknown> = {},
   signer: Keypair = DEMO_WALLET,
 ): Promise<QuoteOutcome> {
-  const answer = await stack.rest({ userPublicKey: signer.publicKey.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
+  const answer = await stack.post("/swap/v1/swap-instructions", { userPublicKey: signer.publicKey.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
   if (answer.status !== 200) throw new Error(`swapd answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const input = new PublicKey(quote["inputMint"]);
   const output = new PublicKey(quote["outputMint"]);
@@ -225,4 +368,69 @@ export function executeExactOutAround(
   const { record } = executeSwapAnswer(localnet, { ...exactInAnswer, swapInstruction: exactOutRoute });
   const index = record.transaction.message.compiledInstructions.findIndex((ix) => record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)));
   return { record, index };
+}
+
+// ---- Quotes straight from the chain -------------------------------------------------------------
+
+/** The chain's clock as a quote takes it. */
+export function clockOf(localnet: Localnet): { slot: bigint; unixTimestamp: bigint } {
+  const clock = localnet.chain.svm.getClock();
+  return { slot: clock.slot, unixTimestamp: clock.unixTimestamp };
+}
+
+/**
+ * An adapter's quote for the pool at `address`, reading what its `quoteAccounts` asks for round
+ * by round straight from the chain (no service, no cache), at the chain's clock.
+ */
+export function quoteFromChain<Pool>(localnet: Localnet, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): { pool: Pool; quote: PoolQuote } {
+  const pool = adapter.decodePool(localnet.getAccount(address)!);
+  const accounts = new Map<string, AccountData | null>();
+  for (let round = 0; round < 3; round++) {
+    const keys = adapter.quoteAccounts!(pool, params, accounts);
+    if (keys.length === 0) break;
+    for (const key of keys) accounts.set(key.toBase58(), localnet.getAccount(key));
+  }
+  return { pool, quote: adapter.quote!(pool, params, accounts, clockOf(localnet)) };
+}
+
+/** A one-step Jupiter `QuoteResponse` for a pool quote, with no slippage allowed (the threshold is the quote itself). */
+export function quoteResponseOf(step: {
+  ammKey: PublicKey;
+  label: string;
+  inputMint: PublicKey;
+  outputMint: PublicKey;
+  swapMode: "ExactIn" | "ExactOut";
+  inAmount: bigint;
+  outAmount: bigint;
+  feeAmount: bigint;
+  feeMint: PublicKey;
+}): Record<string, unknown> {
+  const amounts = { inAmount: String(step.inAmount), outAmount: String(step.outAmount) };
+  return {
+    inputMint: step.inputMint.toBase58(),
+    outputMint: step.outputMint.toBase58(),
+    ...amounts,
+    otherAmountThreshold: step.swapMode === "ExactIn" ? amounts.outAmount : amounts.inAmount,
+    swapMode: step.swapMode,
+    slippageBps: 0,
+    platformFee: null,
+    priceImpactPct: "0",
+    routePlan: [
+      {
+        swapInfo: {
+          ammKey: step.ammKey.toBase58(),
+          label: step.label,
+          inputMint: step.inputMint.toBase58(),
+          outputMint: step.outputMint.toBase58(),
+          ...amounts,
+          feeAmount: String(step.feeAmount),
+          feeMint: step.feeMint.toBase58(),
+        },
+        percent: 100,
+        bps: 10000,
+      },
+    ],
+    contextSlot: 0,
+    timeTaken: 0,
+  };
 }

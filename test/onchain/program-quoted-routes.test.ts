@@ -15,10 +15,9 @@ import type { RunningProgramQuoter } from "../../src/chain/program-quoter-start.
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../../src/core/amm/registry.js";
 import { SOLFI_V2_PROGRAM_ID } from "../../src/core/amm/solfi-v2.js";
-import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
-import { NATIVE_MINT } from "./real-programs-stack.js";
-import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
-import type { QuoteStack } from "./real-programs-quote-stack.js";
+import { hasPrograms } from "../fixtures/chain-dir.js";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const POOL = "65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc";
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -28,7 +27,7 @@ const available = hasPrograms([JUP6.toBase58(), SOLFI_V2_PROGRAM_ID.toBase58()])
 if (!available) console.warn("program-quoted routes test skipped: needs SWAPD_CHAIN_DIR with the Jupiter v6 and SolFi V2 binaries and accounts-2026/");
 
 describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () => {
-  let stack: QuoteStack;
+  let stack: OnchainStack;
   let quoter: RunningProgramQuoter;
   let cacheDir: string;
   const user = Keypair.generate();
@@ -38,26 +37,26 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
     // The quoter needs the chain before the API: a first stack only to read the binaries would be a
     // second chain, so the API is made with a quoter that loads from this chain's RPC right after.
     let programQuotes: RunningProgramQuoter | undefined;
-    stack = await startQuoteStack(
-      CHAIN_DIR!,
-      {
+    stack = await startOnchainStack({
+      accountFolders: ["accounts", "accounts-2026"],
+      clock: CLOCK,
+      quote: {
         programQuotes: {
           canQuote: (adapter) => programQuotes?.quoter.canQuote(adapter) ?? false,
           accountsNeeded: (...args) => programQuotes!.quoter.accountsNeeded(...args),
           quote: (...args) => programQuotes!.quoter.quote(...args),
         },
       },
-      { accountFolders: ["accounts", "accounts-2026"], clock: CLOCK },
-    );
+    });
     programQuotes = await startProgramQuoter({
-      chain: new RpcSolanaChain({ url: stack.base.localnet.url }),
+      chain: new RpcSolanaChain({ url: stack.localnet.url }),
       amms: ["SolFi V2"],
       adapters: ammAdapters,
       cacheDir,
       logger: pino({ level: "silent" }),
     });
     quoter = programQuotes!;
-    stack.base.localnet.airdrop(user.publicKey, 10_000_000_000n);
+    stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   });
   afterAll(async () => {
     quoter?.close();
@@ -80,14 +79,14 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
       expect(q.status).toBe(200);
       expect(q.body.routePlan.map((s: any) => [s.swapInfo.label, s.swapInfo.ammKey])).toEqual([["SolFi V2", POOL]]);
       expect(BigInt(q.body.contextSlot)).toBeGreaterThanOrEqual(BigInt(CLOCK.slot));
-      const source = stack.base.fund(user.publicKey, inputMint, amount);
-      const destination = stack.base.fund(user.publicKey, outputMint, 0n);
-      await stack.base.swap(user, q.body);
-      const received = stack.base.tokenBalance(destination);
-      expect(stack.base.tokenBalance(source)).toBe(0n);
+      const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, amount);
+      const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
+      await stack.swap(user, q.body);
+      const received = tokenBalance(stack.localnet, destination);
+      expect(tokenBalance(stack.localnet, source)).toBe(0n);
       expect(received).toBeGreaterThanOrEqual(BigInt(q.body.otherAmountThreshold));
       expect(received).toBe(BigInt(q.body.outAmount));
-      await stack.base.restoreSnapshots();
+      await stack.restoreSnapshots();
     });
   }
 
@@ -139,16 +138,16 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
     expect(routed).toBeGreaterThanOrEqual(bestSplit);
     const labels = new Set(all.body.routePlan.map((s: any) => s.swapInfo.label));
     if (bestSplit > bestSingle) expect(labels.size, [...labels].join(", ")).toBeGreaterThanOrEqual(2);
-    const source = stack.base.fund(user.publicKey, NATIVE_MINT, amount);
-    const destination = stack.base.fund(user.publicKey, USDC, 0n);
-    await stack.base.swap(user, all.body);
-    const received = stack.base.tokenBalance(destination);
-    expect(stack.base.tokenBalance(source)).toBe(0n);
+    const source = fundTokenAccount(stack.localnet, user.publicKey, NATIVE_MINT, amount);
+    const destination = fundTokenAccount(stack.localnet, user.publicKey, USDC, 0n);
+    await stack.swap(user, all.body);
+    const received = tokenBalance(stack.localnet, destination);
+    expect(tokenBalance(stack.localnet, source)).toBe(0n);
     expect(received).toBeGreaterThanOrEqual(BigInt(all.body.otherAmountThreshold));
     // Within 10 bps of the quote (SolFi V2's price moves with the slot and the transaction's shape).
     const out = BigInt(all.body.outAmount);
     const gap = received > out ? received - out : out - received;
     expect(gap * 10_000n).toBeLessThanOrEqual(out * 10n);
-    await stack.base.restoreSnapshots();
+    await stack.restoreSnapshots();
   });
 });

@@ -7,15 +7,15 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChainDir, CHAIN_DIR } from "../fixtures/chain-dir.js";
+import { hasChainDir } from "../fixtures/chain-dir.js";
 import { BASE, POOL, QUOTE, pumpSwapAccounts } from "../core/amm/pump-swap-fixtures.js";
 import { seedAccounts, tokenAccountData } from "../core/amm/spl-account-fixtures.js";
-import { quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
+import { startOnchainStack, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 /** The user's ATA for `mint` under the mint's own token program (the base mint is Token-2022). */
-function fundToken2022Aware(stack: RealProgramsStack, owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey {
+function fundToken2022Aware(stack: OnchainStack, owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey {
   const program = mint.equals(BASE) ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
   const address = getAssociatedTokenAddressSync(mint, owner, true, program);
   stack.localnet.setAccount(address, { lamports: 10_000_000n, data: tokenAccountData(mint, owner, amount), owner: program });
@@ -23,11 +23,11 @@ function fundToken2022Aware(stack: RealProgramsStack, owner: PublicKey, mint: Pu
 }
 
 describe.skipIf(!hasChainDir())("PumpSwap steps in the real Jupiter v6 program", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   const user = Keypair.generate();
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     seedAccounts(stack.localnet, pumpSwapAccounts());
     // shared_accounts_route moves tokens through Jupiter's program authorities' accounts, which exist on mainnet.
     for (let id = 0; id < 8; id++) {

@@ -7,15 +7,14 @@
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { hasChainDir } from "../fixtures/chain-dir.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
-import { NATIVE_MINT } from "./real-programs-stack.js";
-import { JUP6, startQuoteStack } from "./real-programs-quote-stack.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAltArgs, runAlt } from "../../src/alt/alt-command.js";
-import type { QuoteStack } from "./real-programs-quote-stack.js";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const SOL = NATIVE_MINT.toBase58();
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
@@ -28,28 +27,28 @@ const WHIRLPOOL_SAMO_USDC = "9vqYJjDUFecLL2xPUC4Rc7hyCtZ6iJ4mDiVZX7aFXoAe";
 const programAuthority = (id: number) => PublicKey.findProgramAddressSync([Buffer.from("authority"), Buffer.from([id])], JUP6)[0];
 
 describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", () => {
-  let stack: QuoteStack;
+  let stack: OnchainStack;
   const user = Keypair.generate();
   const tableAuthority = Keypair.generate();
 
   beforeAll(async () => {
-    stack = await startQuoteStack(CHAIN_DIR!, { lookupTableAuthorities: [tableAuthority.publicKey.toBase58()] });
-    stack.base.localnet.airdrop(user.publicKey, 100_000_000_000n);
-    stack.base.localnet.airdrop(tableAuthority.publicKey, 10_000_000_000n);
+    stack = await startOnchainStack({ quote: { lookupTableAuthorities: [tableAuthority.publicKey.toBase58()] } });
+    stack.localnet.airdrop(user.publicKey, 100_000_000_000n);
+    stack.localnet.airdrop(tableAuthority.publicKey, 10_000_000_000n);
     // The snapshots have no token accounts of Jupiter's program authorities (mainnet has them).
-    for (const mint of [SOL, USDC, SAMO]) stack.base.fund(programAuthority(4), new PublicKey(mint), 0n);
+    for (const mint of [SOL, USDC, SAMO]) fundTokenAccount(stack.localnet, programAuthority(4), new PublicKey(mint), 0n);
     // Tip accounts exist on mainnet; a tip into a missing account would be under rent exemption.
-    for (const tip of DEFAULT_RELAY_TIP_ACCOUNTS) stack.base.localnet.airdrop(new PublicKey(tip), 1_000_000_000n);
+    for (const tip of DEFAULT_RELAY_TIP_ACCOUNTS) stack.localnet.airdrop(new PublicKey(tip), 1_000_000_000n);
   }, 60_000);
   afterAll(async () => {
     await stack?.close();
   });
 
   const balance = (owner: PublicKey, mint: string) =>
-    stack.base.tokenBalance(getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));
+    tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));
 
   it("SOL → USDC: the Whirlpool found on chain, quoted with @jup-ag/api quoteGet, /swap transaction pays exactly outAmount", async () => {
-    await stack.base.restoreSnapshots();
+    await stack.restoreSnapshots();
     const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 1_000_000_000, slippageBps: 50 });
     expect(quote.routePlan).toHaveLength(1);
     expect(quote.routePlan[0]!.swapInfo.ammKey).toBe(WHIRLPOOL_SOL_USDC);
@@ -70,7 +69,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
   });
 
   it("SOL → SAMO goes through USDC (2 hops, shared accounts); with a relay tip it is too big without lookup tables, fits with the table `npm run alt -- create` made for its markets (found by authority), and pays exactly", async () => {
-    await stack.base.restoreSnapshots();
+    await stack.restoreSnapshots();
     const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: SAMO, amount: 100_000_000 });
     expect(quote.routePlan.map((s) => [s.swapInfo.ammKey, s.swapInfo.inputMint, s.swapInfo.outputMint, s.percent])).toEqual([
       [WHIRLPOOL_SOL_USDC, SOL, USDC, 100],
@@ -93,7 +92,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     writeFileSync(join(dir, "authority.json"), JSON.stringify([...tableAuthority.secretKey]));
     writeFileSync(join(dir, "markets.json"), JSON.stringify([WHIRLPOOL_SOL_USDC, WHIRLPOOL_SAMO_USDC]));
     const created = await runAlt(
-      parseAltArgs(["create", "--keypair", join(dir, "authority.json"), "--markets", join(dir, "markets.json"), "--rpc", stack.base.localnet.url], {}),
+      parseAltArgs(["create", "--keypair", join(dir, "authority.json"), "--markets", join(dir, "markets.json"), "--rpc", stack.localnet.url], {}),
     );
     rmSync(dir, { recursive: true, force: true });
     const table = created.table;
@@ -112,16 +111,16 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
   });
 
   it("ExactOut USDC from SOL: the Whirlpool quote's inAmount is exactly what the swap takes, the output exactly the amount asked", async () => {
-    await stack.base.restoreSnapshots();
+    await stack.restoreSnapshots();
     const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 25_000_000, swapMode: "ExactOut" as any });
     expect(quote.swapMode).toBe("ExactOut");
     expect(quote.outAmount).toBe("25000000");
     expect(BigInt(quote.otherAmountThreshold)).toBe((BigInt(quote.inAmount) * 10050n) / 10000n);
-    const wsol = stack.base.fund(user.publicKey, NATIVE_MINT, 10n ** 12n);
+    const wsol = fundTokenAccount(stack.localnet, user.publicKey, NATIVE_MINT, 10n ** 12n);
     const usdcBefore = balance(user.publicKey, USDC);
     const swap = await stack.jupiter.swapPost({ swapRequest: { userPublicKey: user.publicKey.toBase58(), quoteResponse: quote, wrapAndUnwrapSol: false } });
     await stack.signAndSend(swap.swapTransaction, user);
-    expect(10n ** 12n - stack.base.tokenBalance(wsol)).toBe(BigInt(quote.inAmount));
+    expect(10n ** 12n - tokenBalance(stack.localnet, wsol)).toBe(BigInt(quote.inAmount));
     expect(balance(user.publicKey, USDC) - usdcBefore).toBe(25_000_000n);
   });
 

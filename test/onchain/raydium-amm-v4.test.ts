@@ -17,8 +17,8 @@ import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { key } from "../core/swap/fixtures.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
-import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const sdkRequire = createRequire(import.meta.url);
 // Not re-exported by the package index: the SDK's vault-signer search and its AMM v4 swap math.
@@ -58,7 +58,7 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Bu
   return data;
 }
 
-function writePool(stack: RealProgramsStack, base: LocalMint, quote: LocalMint): void {
+function writePool(stack: OnchainStack, base: LocalMint, quote: LocalMint): void {
   const zero = Object.fromEntries((liquidityStateV4Layout as any).fields.map((f: any) => [f.property, new BN(0)]));
   const pool = Buffer.alloc(liquidityStateV4Layout.span);
   liquidityStateV4Layout.encode(
@@ -133,20 +133,20 @@ function writePool(stack: RealProgramsStack, base: LocalMint, quote: LocalMint):
 }
 
 describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   let base: LocalMint;
   let quote: LocalMint;
   const user = Keypair.generate();
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     base = writeMint(stack.localnet, "amm v4 base mint", 6);
     quote = writeMint(stack.localnet, "amm v4 quote mint", 9);
     writePool(stack, base, quote);
     // shared_accounts_route moves tokens through Jupiter's program authorities' accounts, which exist on mainnet.
     for (let id = 0; id < 8; id++) {
       const authority = PublicKey.findProgramAddressSync([Buffer.from("authority"), Buffer.from([id])], JUPITER_V6_PROGRAM_ID)[0];
-      for (const mint of [base, quote]) stack.fund(authority, mint.address, 0n);
+      for (const mint of [base, quote]) fundTokenAccount(stack.localnet, authority, mint.address, 0n);
     }
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   });
@@ -156,7 +156,7 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
 
   /** Raydium SDK's AMM v4 `computeAmountOut` from the vaults as they are now. */
   function sdkAmountOut(inputMint: PublicKey, amountIn: bigint): bigint {
-    const reserve = (vault: PublicKey) => new BN(stack.tokenBalance(vault).toString());
+    const reserve = (vault: PublicKey) => new BN(tokenBalance(stack.localnet, vault).toString());
     const { amountOut } = LiquidityModule.prototype.computeAmountOut.call({}, {
       poolInfo: {
         version: 4,
@@ -183,7 +183,7 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
       const [inputMint, outputMint] = baseToQuote ? [base.address, quote.address] : [quote.address, base.address];
       const expectedOut = sdkAmountOut(inputMint, amount);
       expect(expectedOut).toBeGreaterThan(0n);
-      const { quote: ours } = quoteFromChain(stack, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: baseToQuote });
+      const { quote: ours } = quoteFromChain(stack.localnet, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: baseToQuote });
       expect(ours).toMatchObject({ inAmount: amount, outAmount: expectedOut, complete: true });
       await swapAndCheck(inputMint, outputMint, amount, expectedOut, { exact: true, useSharedAccounts });
     });
@@ -194,22 +194,22 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
   // swapd charge one. On this build such dust therefore pays more than quoted, never less.
   it("a dust input: this 2024 build pays more than swapd's quote (no fee), never less", async () => {
     const amount = 150n;
-    const { quote: ours } = quoteFromChain(stack, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: false });
+    const { quote: ours } = quoteFromChain(stack.localnet, raydiumAmmV4Adapter, keys.pool, { amount, swapMode: "ExactIn", aToB: false });
     expect(ours).toMatchObject({ outAmount: sdkAmountOut(quote.address, amount), feeAmount: 1n, complete: true });
     const destination = getAssociatedTokenAddressSync(base.address, user.publicKey, true);
     await swapAndCheck(quote.address, base.address, amount, ours.outAmount, { exact: false });
-    expect(stack.tokenBalance(destination)).toBeGreaterThan(ours.outAmount);
+    expect(tokenBalance(stack.localnet, destination)).toBeGreaterThan(ours.outAmount);
   });
 
   async function swapAndCheck(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, expectedOut: bigint, options: { exact: boolean; useSharedAccounts?: boolean } = { exact: true }): Promise<void> {
-    const source = stack.fund(user.publicKey, inputMint, 10n ** 15n);
-    const destination = stack.fund(user.publicKey, outputMint, 0n);
+    const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n);
+    const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
     expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
     const signature = await stack.swap(user, quoteResponseOf({
       ammKey: keys.pool, label: "Raydium", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
     }), { useSharedAccounts: options.useSharedAccounts ?? false });
-    expect(stack.tokenBalance(source)).toBe(10n ** 15n - amount);
-    if (options.exact) expect(stack.tokenBalance(destination)).toBe(expectedOut);
+    expect(tokenBalance(stack.localnet, source)).toBe(10n ** 15n - amount);
+    if (options.exact) expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
     // Jupiter invoked the AMM v4 program by CPI, and nothing called OpenBook.
     const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
     expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/);

@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RAYDIUM_CLMM_PROGRAM_ID, raydiumClmmAdapter } from "../../src/core/amm/raydium-clmm.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { programAuthority } from "../api/swap-stack.js";
-import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { hasChainDir } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
 import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { MAINNET_USDC } from "./pools/whirlpool.js";
-import { orderedMints } from "./pools.js";
-import { quoteFromChain, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { orderedMints } from "./pools/raydium-cp.js";
+import { startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 /** Raydium CLMM amm config index 4 (mainnet snapshot in the chain folder): tick spacing 1. */
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
@@ -29,7 +29,7 @@ const PAIRS = [
 ] as const;
 
 describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, on the real programs", ({ name, tokenProgram, instruction, exactOut }) => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   let pool: PublicKey;
   const user = Keypair.generate();
   const token = Keypair.generate().publicKey; // 6 decimals, like USDC
@@ -38,10 +38,10 @@ describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, 
   const labelOf = (mint: PublicKey) => (mint.equals(token) ? name : "USDC");
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!);
+    stack = await startOnchainStack();
     stack.localnet.setAccount(token, { lamports: 10_000_000n, data: mintAccountData(6), owner: tokenProgram });
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
-    for (let id = 0; id < 8; id++) for (const mint of mints) stack.fund(programAuthority(id), mint, 0n, programOf(mint));
+    for (let id = 0; id < 8; id++) for (const mint of mints) fundTokenAccount(stack.localnet, programAuthority(id), mint, 0n, programOf(mint));
   });
   afterAll(async () => {
     await stack?.close();
@@ -75,13 +75,13 @@ describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, 
 
       it(`${shared}route ${direction}: moves exactly the quoted amounts through ${instruction}`, async () => {
         writePool();
-        const { quote } = quoteFromChain(stack, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactIn", aToB });
+        const { quote } = quoteFromChain(stack.localnet, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactIn", aToB });
         expect(quote.complete, quote.reason).toBe(true);
-        const source = stack.fund(user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
-        const destination = stack.fund(user.publicKey, outputMint, 0n, programOf(outputMint));
+        const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
+        const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n, programOf(outputMint));
         const signature = await stack.swap(user, quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactIn", ...quote }), { useSharedAccounts });
-        expect(10n ** 15n - stack.tokenBalance(source)).toBe(25_000_000n);
-        expect(stack.tokenBalance(destination)).toBe(quote.outAmount);
+        expect(10n ** 15n - tokenBalance(stack.localnet, source)).toBe(25_000_000n);
+        expect(tokenBalance(stack.localnet, destination)).toBe(quote.outAmount);
         const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
         expect(logs).toMatch(new RegExp(`Program ${RAYDIUM_CLMM_PROGRAM_ID.toBase58()} invoke \\[2\\]\\s+Program log: Instruction: ${instruction}\\n`));
         if (tokenProgram.equals(TOKEN_2022_PROGRAM_ID)) expect(logs).toContain(`Program ${TOKEN_2022_PROGRAM_ID.toBase58()} invoke`);
@@ -90,18 +90,18 @@ describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, 
       if (exactOut) {
         it(`${shared}exact_out_route ${direction}: receives exactly the amount asked for exactly the quoted input`, async () => {
           writePool();
-          const { quote } = quoteFromChain(stack, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactOut", aToB });
+          const { quote } = quoteFromChain(stack.localnet, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactOut", aToB });
           expect(quote.complete, quote.reason).toBe(true);
-          const source = stack.fund(user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
-          const destination = stack.fund(user.publicKey, outputMint, 0n, programOf(outputMint));
+          const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
+          const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n, programOf(outputMint));
           await stack.swap(user, quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactOut", ...quote }), { useSharedAccounts });
-          expect(stack.tokenBalance(destination)).toBe(25_000_000n);
-          expect(10n ** 15n - stack.tokenBalance(source)).toBe(quote.inAmount);
+          expect(tokenBalance(stack.localnet, destination)).toBe(25_000_000n);
+          expect(10n ** 15n - tokenBalance(stack.localnet, source)).toBe(quote.inAmount);
         });
       } else {
         it(`${shared}exact_out_route ${direction}: refused, naming the step and the variant`, async () => {
           writePool();
-          const { quote } = quoteFromChain(stack, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactOut", aToB });
+          const { quote } = quoteFromChain(stack.localnet, raydiumClmmAdapter, pool, { amount: 25_000_000n, swapMode: "ExactOut", aToB });
           const response = quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactOut", ...quote });
           const res = await fetch(`${stack.server.url}/swap/v1/swap-instructions`, {
             method: "POST",

@@ -6,29 +6,20 @@ import { DEMO } from "../../src/localnet/demo-seed.js";
 import { DEMO_RAYDIUM_CP_SOL_USDC } from "../../src/localnet/demo-pools.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
-import type { SwapStack } from "../api/swap-stack.js";
-import {
-  NATIVE_MINT,
-  anchorDiscriminator,
-  executeQuote,
-  giveTokens,
-  invokedByJupiter,
-  jupiterInstructionName,
-  startOnchainStack,
-} from "./onchain-stack.js";
 import { RAYDIUM_CP_PROGRAM, raydiumCpQuote } from "./pools/raydium-cp.js";
-import { executeExactOutAround, sendLegacy } from "./onchain-stack.js";
 import { createRaydiumCpPool } from "./pools/raydium-cp.js";
 import type { DemoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { Keypair, SystemProgram } from "@solana/web3.js";
 import { MINT_SIZE, TOKEN_2022_PROGRAM_ID, createInitializeMint2Instruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { NATIVE_MINT, startOnchainStack, fundTokenAccount, sendLegacy, invokedByJupiter, executeQuote, anchorDiscriminator, jupiterInstructionName, executeExactOutAround } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const USDC = DEMO.usdcMint.toBase58();
 const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
 
 describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
-  let stack: SwapStack;
+  let stack: OnchainStack;
   /** A wSOL / Token-2022 pool (the Token-2022 mint created by the Token-2022 program itself). */
   let t22Pool: DemoRaydiumCpmmPool;
   const t22Mint = Keypair.generate();
@@ -50,7 +41,7 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
             tokenProgramA: solFirst ? undefined : TOKEN_2022_PROGRAM_ID, tokenProgramB: solFirst ? TOKEN_2022_PROGRAM_ID : undefined,
             reserveA: solFirst ? 100_000_000_000n : 15_000_000_000n, reserveB: solFirst ? 15_000_000_000n : 100_000_000_000n, configIndex: 2,
           });
-          for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, DEMO.usdcMint]) giveTokens(localnet, programAuthority(id), mint, 0n);
+          for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, DEMO.usdcMint]) fundTokenAccount(localnet, programAuthority(id), mint, 0n);
         },
       ],
     });
@@ -92,14 +83,14 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
 
   test("ExactOut: swapd refuses it naming the step, because Jupiter's exact_out_route rejects a RaydiumCP step on chain", async () => {
     const { sdk, quote } = quoteFor(SOL, USDC, 150_000_000n, "ExactOut");
-    const refused = await stack.rest({ userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote });
+    const refused = await stack.post("/swap/v1/swap-instructions", { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^routePlan\[0\] \(ammKey \w+, label "Raydium CP"\): Raydium CP does not support ExactOut/);
 
     // The evidence: the same step (swapd's ExactIn step accounts, which execute in `route` above) in an
     // exact_out_route encoded with Anchor's coder over Jupiter's IDL fails inside Jupiter with
     // 2501 RequireEqViolated before any CPI to Raydium.
-    const exactIn = await stack.rest({ userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote, useSharedAccounts: false, prioritizationFeeLamports: 0 });
+    const exactIn = await stack.post("/swap/v1/swap-instructions", { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote, useSharedAccounts: false, prioritizationFeeLamports: 0 });
     expect(exactIn.status).toBe(200);
     const executed = executeExactOutAround(stack.localnet, exactIn.body, {
       ammProgram: RAYDIUM_CP_PROGRAM, variant: "RaydiumCP", inputMint: SOL, outputMint: USDC, outAmount: sdk.outAmount, quotedInAmount: sdk.inAmount,

@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import { SOLFI_V2_PROGRAM_ID, solFiV2Adapter } from "../../src/core/amm/solfi-v2.js";
 import type { AccountData } from "../../src/core/solana/account.js";
-import { JUP6 } from "../api/swap-stack.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
-import { NATIVE_MINT, clockOf, quoteResponseOf, startRealProgramsStack } from "./real-programs-stack.js";
-import type { RealProgramsStack } from "./real-programs-stack.js";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance, clockOf, quoteResponseOf } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 const POOL = new PublicKey("65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -25,12 +24,12 @@ if (!available) {
 }
 
 describe.skipIf(!available)("SolFi V2 through Jupiter v6 on the real programs", () => {
-  let stack: RealProgramsStack;
+  let stack: OnchainStack;
   const quoter = new ProgramQuoter();
   const user = Keypair.generate();
 
   beforeAll(async () => {
-    stack = await startRealProgramsStack(CHAIN_DIR!, { accountFolders: ["accounts", "accounts-2026"], clock: CLOCK });
+    stack = await startOnchainStack({ accountFolders: ["accounts", "accounts-2026"], clock: CLOCK });
     for (const program of [SOLFI_V2_PROGRAM_ID, JUP6]) {
       quoter.addProgram(program, new Uint8Array(readFileSync(join(CHAIN_DIR!, "programs", `${program.toBase58()}.so`))));
     }
@@ -42,10 +41,10 @@ describe.skipIf(!available)("SolFi V2 through Jupiter v6 on the real programs", 
 
   /** The program quoter's answer for the chain's state at `slot`. */
   function programQuote(amount: bigint, aToB: boolean, slot: bigint) {
-    const pool = solFiV2Adapter.decodePool(stack.account(POOL)!);
+    const pool = solFiV2Adapter.decodePool(stack.localnet.getAccount(POOL)!);
     const params = { amount, swapMode: "ExactIn", aToB } as const;
     const accounts = new Map<string, AccountData | null>();
-    for (const key of quoter.accountsNeeded(solFiV2Adapter, pool, params, accounts)) accounts.set(key.toBase58(), stack.account(key));
+    for (const key of quoter.accountsNeeded(solFiV2Adapter, pool, params, accounts)) accounts.set(key.toBase58(), stack.localnet.getAccount(key));
     return quoter.quote(solFiV2Adapter, pool, params, accounts, { slot, unixTimestamp: clockOf(stack.localnet).unixTimestamp });
   }
 
@@ -56,8 +55,8 @@ describe.skipIf(!available)("SolFi V2 through Jupiter v6 on the real programs", 
     ["12,345.678901 USDC → SOL", USDC, NATIVE_MINT, 12_345_678_901n],
   ] as const) {
     it(`${name}: pays exactly the program quote at the slot it lands in`, async () => {
-      const source = stack.fund(user.publicKey, inputMint, amount);
-      const destination = stack.fund(user.publicKey, outputMint, 0n);
+      const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, amount);
+      const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
       const slot = clockOf(stack.localnet).slot;
       const expected = programQuote(amount, inputMint.equals(NATIVE_MINT), slot);
       expect(expected.complete).toBe(true);
@@ -65,8 +64,8 @@ describe.skipIf(!available)("SolFi V2 through Jupiter v6 on the real programs", 
         ammKey: POOL, label: "SolFi V2", inputMint, outputMint, swapMode: "ExactIn",
         inAmount: amount, outAmount: expected.outAmount, feeAmount: 0n, feeMint: inputMint,
       }));
-      expect(stack.tokenBalance(source)).toBe(0n);
-      expect(stack.tokenBalance(destination)).toBe(expected.outAmount);
+      expect(tokenBalance(stack.localnet, source)).toBe(0n);
+      expect(tokenBalance(stack.localnet, destination)).toBe(expected.outAmount);
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
       expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF invoke \[2\]/);
       await stack.restoreSnapshots();

@@ -12,7 +12,7 @@ import { startDroppingRpcProxy } from "../fixtures/dropping-rpc-proxy.js";
 import type { DroppingRpcProxy } from "../fixtures/dropping-rpc-proxy.js";
 import { SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
-import { tokenAmount } from "./onchain-stack.js";
+import { tokenBalance } from "./onchain-stack.js";
 
 const stacks: SwapV2Stack[] = [];
 const proxies: DroppingRpcProxy[] = [];
@@ -72,7 +72,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     // The chain itself received the send the proxy let through, and the transaction landed once.
     expect(stack.localnet.stats().calls["sendTransaction"]).toBeGreaterThanOrEqual(1);
     expect(stack.localnet.chain.getRecord(result.body.signature)?.err).toBeNull();
-    const received = tokenAmount(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
+    const received = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
     expect(result.body.outputAmountResult).toBe(received.toString());
     expect((await metric("swapd_landing_rebroadcasts_total")) - rebroadcastsBefore).toBeGreaterThanOrEqual(2);
     expect((await metric("swapd_landing_landed_total")) - landedBefore).toBe(1);
@@ -113,7 +113,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     const landed = stack.localnet.chain.getRecord(failed.signature)!;
     expect(landed.err).not.toBeNull();
     expect(failed.slot).toBe(String(landed.slot));
-    expect(tokenAmount(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(0n);
+    expect(tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(0n);
   });
 
   test("SEND_RPC_URLS: the main RPC drops every send; the transaction lands through the extra endpoint", async () => {

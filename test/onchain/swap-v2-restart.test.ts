@@ -21,7 +21,7 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { openStore } from "../../src/store/index.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { SOL, USDC } from "../api/swap-v2-stack.js";
-import { tokenAmount } from "./onchain-stack.js";
+import { tokenBalance } from "./onchain-stack.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const childScript = fileURLToPath(new URL("../api/fixtures/swap-v2-service-child.ts", import.meta.url));
@@ -111,7 +111,7 @@ describe.skipIf(!hasChainDir())("swap Execute survives a restart", () => {
     first.process.kill("SIGKILL");
     expect(await pendingCall).toBe("connection lost");
     await first.exited;
-    const received = tokenAmount(localnet, usdc);
+    const received = tokenBalance(localnet, usdc);
     expect(received).toBeGreaterThan(0n);
 
     const afterKill = await openStore({ dataDir });

@@ -13,10 +13,10 @@ import { JUP6, SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
 import { raydiumCpQuote } from "./pools/raydium-cp.js";
 import { Configuration, SwapApi } from "@jup-ag/api";
-import { giveTokens, tokenAmount } from "./onchain-stack.js";
 import { toRouteV2 } from "../../src/core/swap/route-v2.js";
 import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { programAuthority } from "../api/swap-stack.js";
+import { fundTokenAccount, tokenBalance } from "./onchain-stack.js";
 
 const POOL = DEMO_RAYDIUM_CP_SOL_USDC.pool.address;
 const anchorDiscriminator = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8);
@@ -27,7 +27,7 @@ function newTaker(stack: SwapV2Stack, sol = 100n): Keypair {
   return taker;
 }
 
-const usdcOf = (stack: SwapV2Stack, owner: PublicKey) => tokenAmount(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), owner));
+const usdcOf = (stack: SwapV2Stack, owner: PublicKey) => tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), owner));
 const sends = (stack: SwapV2Stack) => stack.localnet.stats().calls["sendTransaction"] ?? 0;
 
 function signBase64(transaction: string, signer: Keypair): string {
@@ -73,7 +73,7 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
   test("shared_accounts_route_v2 (the v2 form of a shared-accounts route) executes on the real binary and pays the Raydium SDK's amount", async () => {
     const taker = newTaker(stack);
     // The program authority the builder picks (random 0.5 → id 4) holds token accounts on mainnet; here they are created.
-    for (const mint of [SOL, USDC]) giveTokens(stack.localnet, programAuthority(4), new PublicKey(mint), 0n);
+    for (const mint of [SOL, USDC]) fundTokenAccount(stack.localnet, programAuthority(4), new PublicKey(mint), 0n);
     const quote = (await stack.get(`/swap/v1/quote?inputMint=${SOL}&outputMint=${USDC}&amount=1500000000`)).body;
     const expected = raydiumCpQuote(stack.localnet, POOL, new PublicKey(SOL), 1_500_000_000n, "ExactIn").outAmount;
     expect(quote.outAmount).toBe(expected.toString());

@@ -6,11 +6,10 @@ import { PublicKey } from "@solana/web3.js";
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
-import type { SwapStack } from "../api/swap-stack.js";
-import { NATIVE_MINT, executeSwapAnswer, giveTokens, invokedByJupiter, startOnchainStack, tokenAmount } from "./onchain-stack.js";
 import { MAINNET_USDC, WHIRLPOOL_PROGRAM, WHIRLPOOL_SOL_USDC, whirlpoolQuote } from "./pools/whirlpool.js";
-import { JUP6 } from "../api/swap-stack.js";
 import { createHash } from "node:crypto";
+import { JUP6, NATIVE_MINT, startOnchainStack, fundTokenAccount, tokenBalance, executeSwapAnswer, invokedByJupiter } from "./onchain-stack.js";
+import type { OnchainStack } from "./onchain-stack.js";
 
 /** Anchor's instruction discriminator, from the instruction's name. */
 const discriminator = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
@@ -19,14 +18,14 @@ const USDC = MAINNET_USDC.toBase58();
 const wallet = DEMO_WALLET.publicKey;
 
 describe.skipIf(!hasChainDir())("Whirlpool on the real programs", () => {
-  let stack: SwapStack;
+  let stack: OnchainStack;
   beforeAll(async () => {
     stack = await startOnchainStack({
       seeders: [
         (localnet) => {
-          giveTokens(localnet, wallet, MAINNET_USDC, 10_000n * 1_000_000n);
+          fundTokenAccount(localnet, wallet, MAINNET_USDC, 10_000n * 1_000_000n);
           // shared_accounts_* routes move tokens through the program authority's accounts, which exist on mainnet
-          for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, MAINNET_USDC]) giveTokens(localnet, programAuthority(id), mint, 0n);
+          for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, MAINNET_USDC]) fundTokenAccount(localnet, programAuthority(id), mint, 0n);
         },
       ],
     });
@@ -49,14 +48,14 @@ describe.skipIf(!hasChainDir())("Whirlpool on the real programs", () => {
     const sdk = whirlpoolQuote(stack.localnet, WHIRLPOOL_SOL_USDC, new PublicKey(input), amount, mode);
     const step = { ammKey: WHIRLPOOL_SOL_USDC.toBase58(), label: "Whirlpool", inputMint: input, outputMint: output, inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString() };
     const quote = jupiterQuote([step], { inputMint: input, outputMint: output, inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString(), swapMode: mode });
-    const answer = await stack.rest({ userPublicKey: wallet.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
+    const answer = await stack.post("/swap/v1/swap-instructions", { userPublicKey: wallet.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const before = { sol: lamports(), usdc: tokenAmount(stack.localnet, usdcAccount()) };
+    const before = { sol: lamports(), usdc: tokenBalance(stack.localnet, usdcAccount()) };
     const executed = executeSwapAnswer(stack.localnet, answer.body);
     expect(executed.record.err, executed.record.logs.join("\n")).toBeNull();
     const fee = BigInt(executed.record.fee);
     const solDelta = lamports() - before.sol + fee; // the wSOL account is created and closed in the same transaction
-    const usdcDelta = tokenAmount(stack.localnet, usdcAccount()) - before.usdc;
+    const usdcDelta = tokenBalance(stack.localnet, usdcAccount()) - before.usdc;
     expect(invokedByJupiter(executed, WHIRLPOOL_PROGRAM)).toBe(true);
     const shared = extra["useSharedAccounts"] === true;
     const name = `${shared ? "shared_accounts_" : ""}${mode === "ExactOut" ? "exact_out_" : ""}route`;

@@ -72,6 +72,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "80a" })).toThrow(/PORT: must be an integer 0–65535/);
     expect(() => loadConfig({ LOCALNET_CLOCK: "tomorrow" })).toThrow(/LOCALNET_CLOCK: must be <slot>:<unix seconds>/);
     expect(() => loadConfig({ PROGRAM_QUOTE_REFRESH_MS: "-5" })).toThrow(/PROGRAM_QUOTE_REFRESH_MS: must be an integer/);
+    expect(() => loadConfig({ QUOTE_SHADOW_RATE: "1.5" })).toThrow(/QUOTE_SHADOW_RATE: must be a number from 0 to 1/);
+    expect(() => loadConfig({ QUOTE_SHADOW_RATE: "-0.1" })).toThrow(/QUOTE_SHADOW_RATE: must be a number from 0 to 1/);
+    expect(() => loadConfig({ QUOTE_SHADOW_RATE: "often" })).toThrow(/QUOTE_SHADOW_RATE: must be a number from 0 to 1/);
+    expect(loadConfig({ QUOTE_SHADOW_RATE: "0.01" }).programQuote.shadowRate).toBe(0.01);
+    expect(loadConfig({}).programQuote.shadowRate).toBe(0);
   });
 
   it("SWAPD_DEMO=0 (the Docker image) needs SOLANA_RPC_URL; unset or 1 runs the embedded demo chain", () => {

@@ -3,7 +3,7 @@
  * /markets), the account source shared with the swap path, lookup tables found by authority,
  * the quote, swap-transaction and WatchQuote operations, and their Connect handlers and REST routes.
  */
-import type { ProgramQuotes } from "../../core/quote/quote-planner.js";
+import type { ProgramQuotes, ShadowResult } from "../../core/quote/quote-planner.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import type { AccountSource } from "../../chain/account-source.js";
@@ -20,6 +20,7 @@ import type { RestRoute } from "../../server/rest.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
+import type { ShadowOptions } from "./quote-shadow.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
 import { quoteRestRoutes } from "./quote-rest-routes.js";
@@ -45,6 +46,10 @@ export interface QuoteApiOptions {
   readonly adapters?: readonly AmmAdapter<any>[];
   /** The program quoter (PROGRAM_QUOTED_AMMS): pools of AMMs without public math take part in routes. */
   readonly programQuotes?: ProgramQuotes;
+  /** QUOTE_SHADOW_RATE: the share of quotes whose math-quoted legs the program quoter checks (0–1). */
+  readonly shadowRate?: number;
+  /** Told each shadow-checked leg whose program paid another amount than the math. */
+  readonly onShadowMismatch?: (result: ShadowResult) => void;
   /** WatchQuote's re-quote period without notifications, ms. */
   readonly watchPollMs?: number;
   readonly onError?: (error: unknown, what: string) => void;
@@ -112,6 +117,21 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
   };
 }
 
+function shadowOptions(options: QuoteApiOptions): ShadowOptions {
+  const mismatch = options.onShadowMismatch;
+  return {
+    rate: options.shadowRate ?? 0,
+    ...(mismatch
+      ? {
+          onResult: (r: ShadowResult) => {
+            if (r.programOut !== undefined && r.programOut !== r.mathOut) mismatch(r);
+          },
+        }
+      : {}),
+    ...(options.onError ? { onError: (error: unknown) => options.onError!(error, "quote shadow check") } : {}),
+  };
+}
+
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
   const { chain, accounts, lookupTables } = deps;
   const adapters = options.adapters ?? ammAdapters;
@@ -136,6 +156,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.programQuotes ? { programQuotes: options.programQuotes } : {}),
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
+    ...(options.shadowRate ? { shadow: shadowOptions(options) } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);

@@ -206,12 +206,28 @@ async function readFirst(ctx: SwapContext, parsed: ParsedSwapRequest, readKeys: 
 }
 
 /** A second read only for what the AMMs derive from their pools (tick/bin arrays, markets); into `first.accounts`. */
-async function readDependencies(ctx: SwapContext, first: FirstRead, pools: readonly RoutePool[], route: ResolvedRoute): Promise<void> {
+async function readDependencies(ctx: SwapContext, parsed: ParsedSwapRequest, first: FirstRead, pools: readonly RoutePool[], route: ResolvedRoute): Promise<void> {
   const keys = planDependencies({ accounts: first.accounts, pools, route });
   if (keys.length === 0) return;
-  const read = await ctx.accounts.ensure(keys);
+  const read = await ctx.accounts.ensure(keys, ctx.live ? stepPoolsNeeding(parsed, pools, route) : undefined);
   for (const [address, state] of read) first.accounts.set(address, state.account);
   if (ctx.live) first.stateUsed.push(...read.keys());
+}
+
+/** Per dependency, the route's pools (ammKeys) that need it: the live cache holds them together. */
+function stepPoolsNeeding(parsed: ParsedSwapRequest, pools: readonly RoutePool[], route: ResolvedRoute): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  route.steps.forEach((step, i) => {
+    const { adapter, pool } = pools[i]!;
+    const ammKey = base58Of(parsed.quote.routePlan[i]!.ammKey);
+    for (const key of adapter.dependencies(pool, step.params)) {
+      const address = base58Of(key);
+      const needing = out.get(address);
+      if (needing === undefined) out.set(address, [ammKey]);
+      else if (!needing.includes(ammKey)) needing.push(ammKey);
+    }
+  });
+  return out;
 }
 
 /** The response's blockhash: as read, shortened by `blockhashSlotsToExpiry` when given. */
@@ -237,7 +253,7 @@ async function swapInstructions(ctx: SwapContext, request: SwapInstructionsReque
   const mints = mintsFromAccounts(readKeys.mints, first.accounts);
   // Token accounts and step indices, resolved once for both the dependency plan and the build.
   const route = resolveRoute(parsed, mints, programAuthorityId);
-  await readDependencies(ctx, first, pools, route);
+  await readDependencies(ctx, parsed, first, pools, route);
   const oldestSlot = ctx.accounts.oldestSlot(first.stateUsed);
   ctx.live?.observeAge(oldestSlot);
 

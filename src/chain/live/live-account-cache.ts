@@ -1,6 +1,9 @@
 /**
- * The `LiveAccounts` implementation (see live-accounts.ts for the contract): a bounded map of
- * account states fed by an `AccountStream`, filled by batched reads through the chain port.
+ * The `LiveAccounts` implementation (see live-accounts.ts for the contract): account states fed by
+ * an `AccountStream`, filled by batched reads through the chain port, held by pool (live-pools.ts:
+ * a pool and the accounts it depends on enter, are used and leave together, bounded by
+ * `maxPools` and `maxAccounts`). An account leaves memory and the stream at the same moment, so
+ * nothing is answered from memory once it is no longer followed; the next use reads it again.
  *
  * Ordering: a version replaces the cached one only when its slot is not older, so a slow read
  * cannot undo a newer notification. A read made before its subscription was in place could miss
@@ -10,15 +13,19 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
-import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
 import type { SolanaChain } from "../solana-chain.js";
 import type { AccountStream } from "./account-stream.js";
 import type { LiveAccount, LiveAccountChange, LiveAccounts, LiveAccountsStatus } from "./live-accounts.js";
-import { liveAccountsGauge, liveNotificationsTotal, liveReconnectsTotal, liveResyncsTotal } from "./live-metrics.js";
+import { liveAccountsGauge, liveNotificationsTotal, livePoolEvictionsTotal, livePoolsGauge, liveReconnectsTotal, liveResyncsTotal } from "./live-metrics.js";
+import { LivePools } from "./live-pools.js";
+import type { EvictedGroup } from "./live-pools.js";
 
-export const DEFAULT_LIVE_ACCOUNTS_MAX = 10_000;
+/** Pools (each with the accounts it depends on) the cache holds: ~20,000 at 11.5 KB of heap each is ~230 MB. */
+export const DEFAULT_LIVE_POOLS_MAX = 20_000;
+/** A ceiling on accounts besides the pools bound: 20,000 pools of up to ten accounts each. */
+export const DEFAULT_LIVE_ACCOUNTS_MAX = 200_000;
 export const DEFAULT_LIVE_MAX_STALENESS_MS = 1_000;
-/** An entry no request used for this long is dropped (and unsubscribed). */
+/** A pool (with its accounts) no request used for this long is dropped (and unsubscribed). */
 export const DEFAULT_LIVE_IDLE_MS = 10 * 60_000;
 /** Keys per background read (the chain splits them into getMultipleAccounts calls of 100 in one batch). */
 const RESYNC_KEYS_PER_READ = 1_000;
@@ -27,19 +34,22 @@ const RETRY_MS = 1_000;
 export interface LiveAccountCacheOptions {
   readonly chain: SolanaChain;
   readonly stream: AccountStream;
+  /** Most pools held (a pool with its dependencies; an account held on its own counts as one). */
+  readonly maxPools?: number;
+  /** Most accounts held, over all pools. */
   readonly maxAccounts?: number;
   readonly maxStalenessMs?: number;
   readonly idleMs?: number;
   readonly now?: () => number;
   /** Told about background failures (resync / confirming reads), which are retried. */
   readonly onError?: (error: unknown, what: string) => void;
+  /** Told about each pool dropped (with the accounts that left with it), after its accounts were unsubscribed. */
+  readonly onEvict?: (evicted: EvictedGroup) => void;
 }
 
 interface Entry {
   account: AccountData | null;
   slot: number;
-  /** The sweep round in which a request last used it. */
-  usedRound: number;
 }
 
 function sameAccount(a: AccountData | null, b: AccountData | null): boolean {
@@ -53,8 +63,10 @@ export class LiveAccountCache implements LiveAccounts {
   private readonly maxStalenessMs: number;
   private readonly now: () => number;
   private readonly onError: (error: unknown, what: string) => void;
-  private readonly entries: BoundedLruMap<string, Entry>;
+  private readonly onEvict: (evicted: EvictedGroup) => void;
+  private readonly entries: LivePools<Entry>;
   private readonly listeners = new Set<(change: LiveAccountChange) => void>();
+  private readonly unfollowedListeners = new Set<(addresses: readonly string[]) => void>();
   /** Connected and every entry re-read since: memory answers. */
   private synced = false;
   private connected = false;
@@ -63,8 +75,9 @@ export class LiveAccountCache implements LiveAccounts {
   private unsyncedSince: number;
   private syncGeneration = 0;
   private streamSlot: number | undefined;
-  private round = 0;
   private readonly toConfirm = new Set<string>();
+  /** Adopted in this turn of the event loop, subscribed together at its end. */
+  private readonly toFollow = new Set<string>();
   private confirmTimer: NodeJS.Timeout | undefined;
   private readonly sweepTimer: NodeJS.Timeout;
   private closed = false;
@@ -76,9 +89,10 @@ export class LiveAccountCache implements LiveAccounts {
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => {});
     this.unsyncedSince = this.now();
-    this.entries = new BoundedLruMap(options.maxAccounts ?? DEFAULT_LIVE_ACCOUNTS_MAX, (address) => this.dropped([address]));
+    this.onEvict = options.onEvict ?? (() => {});
+    this.entries = new LivePools(options.maxPools ?? DEFAULT_LIVE_POOLS_MAX, options.maxAccounts ?? DEFAULT_LIVE_ACCOUNTS_MAX);
     const idleMs = options.idleMs ?? DEFAULT_LIVE_IDLE_MS;
-    // Four rounds per idle period: an entry unused for four rounds is dropped.
+    // Four rounds per idle period: a pool unused for more than four rounds is dropped.
     this.sweepTimer = setInterval(() => this.sweep(), Math.max(10, Math.floor(idleMs / 4)));
     this.sweepTimer.unref();
     this.stream.start({
@@ -111,7 +125,7 @@ export class LiveAccountCache implements LiveAccounts {
    * stream stops answering at once, before it is noticed gone), or, while resyncing or down, state
    * last known current within the staleness bound.
    */
-  private answering(): boolean {
+  answering(): boolean {
     if (this.synced) return this.streamLive();
     return this.now() - this.unsyncedSince <= this.maxStalenessMs;
   }
@@ -121,32 +135,55 @@ export class LiveAccountCache implements LiveAccounts {
     return fresh !== undefined && this.now() - fresh <= this.stream.maxSilenceMs;
   }
 
-  get(address: string | PublicKey): LiveAccount | undefined {
+  get(address: string | PublicKey, neededBy?: readonly string[]): LiveAccount | undefined {
     if (!this.answering()) return undefined;
-    const entry = this.entries.get(typeof address === "string" ? address : base58Of(address));
-    if (entry !== undefined) entry.usedRound = this.round;
-    return entry;
+    const text = typeof address === "string" ? address : base58Of(address);
+    const slot = this.entries.peek(text);
+    if (slot === undefined) return undefined;
+    this.entries.use(text);
+    if (neededBy !== undefined) this.entries.joinExisting(text, neededBy);
+    return slot.value;
   }
 
-  adopt(key: PublicKey, account: AccountData | null, slot: number): void {
+  adopt(key: PublicKey, account: AccountData | null, slot: number, neededBy?: readonly string[]): void {
     const address = base58Of(key);
-    const entry = this.entries.peek(address);
-    if (entry !== undefined) {
+    if (this.entries.has(address)) {
       this.apply(address, account, slot, false);
-      entry.usedRound = this.round;
-      return;
+      this.entries.use(address);
+      if (neededBy !== undefined) this.entries.join(address, neededBy);
+    } else {
+      this.entries.add(address, { account, slot }, neededBy);
+      this.follow(address);
     }
-    this.entries.set(address, { account, slot, usedRound: this.round });
-    liveAccountsGauge.set(this.entries.size);
+    // Out go least recently used pools (this one too, when a single quote needs more than the bound).
+    this.dropped(this.entries.evict());
+  }
+
+  /** Pools held (each with the accounts it depends on). */
+  get pools(): number {
+    return this.entries.poolCount;
+  }
+
+  /** Subscribes `address` with the others a batch adopts (one subscribe call: Yellowstone rewrites its whole filter per call). */
+  private follow(address: string): void {
     if (this.closed) return;
+    if (this.toFollow.size === 0) queueMicrotask(() => this.subscribeFollowed());
+    this.toFollow.add(address);
+  }
+
+  private subscribeFollowed(): void {
+    // Dropped again before this ran: already unsubscribed, and not held; nothing to follow.
+    const addresses = [...this.toFollow].filter((a) => this.entries.has(a));
+    this.toFollow.clear();
+    if (this.closed || addresses.length === 0) return;
     const generation = this.syncGeneration;
-    this.stream.subscribe([address]).then(
+    this.stream.subscribe(addresses).then(
       () => {
-        // Subscribed on the same connection the read was not covered by: read it once more.
-        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) this.confirm(address);
+        // Subscribed on the same connection the reads were not covered by: read them once more.
+        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) for (const a of addresses) this.confirm(a);
       },
       () => {
-        // Down: the resync after the reconnect reads it again.
+        // Down: the resync after the reconnect reads them again.
       },
     );
   }
@@ -156,11 +193,17 @@ export class LiveAccountCache implements LiveAccounts {
     return () => this.listeners.delete(listener);
   }
 
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void {
+    this.unfollowedListeners.add(listener);
+    return () => this.unfollowedListeners.delete(listener);
+  }
+
   oldestSlot(addresses: Iterable<string>): number | undefined {
     let oldest: number | undefined;
     for (const address of addresses) {
       const entry = this.entries.peek(address);
-      if (entry !== undefined && (oldest === undefined || entry.slot < oldest)) oldest = entry.slot;
+      const slot = entry?.value.slot;
+      if (slot !== undefined && (oldest === undefined || slot < oldest)) oldest = slot;
     }
     return oldest;
   }
@@ -180,7 +223,7 @@ export class LiveAccountCache implements LiveAccounts {
       : this.connected
         ? "resyncing after (re)connect"
         : `stream down for ${this.now() - this.unsyncedSince} ms`;
-    return { source: this.stream.kind, connected: this.connected, degraded, detail, accounts: this.entries.size, slot: this.streamSlot };
+    return { source: this.stream.kind, connected: this.connected, degraded, detail, accounts: this.entries.accountCount, pools: this.entries.poolCount, slot: this.streamSlot };
   }
 
   async close(): Promise<void> {
@@ -193,7 +236,7 @@ export class LiveAccountCache implements LiveAccounts {
   /** A new version: kept when not older than the cached one; listeners hear of real changes. */
   private apply(address: string, account: AccountData | null, slot: number, fromStream: boolean): void {
     if (this.streamSlot === undefined || slot > this.streamSlot) this.streamSlot = slot;
-    const entry = this.entries.peek(address);
+    const entry = this.entries.peek(address)?.value;
     if (entry === undefined || slot < entry.slot) return; // not (or no longer) cached, or older
     const changed = !sameAccount(entry.account, account);
     entry.slot = slot;
@@ -208,14 +251,17 @@ export class LiveAccountCache implements LiveAccounts {
   }
 
   private async readConfirmations(): Promise<void> {
+    // Confirmations asked for while this read is on its way get a read of their own (left waiting
+    // for the next subscription instead, an account whose update fell in the gap stayed stale).
+    this.confirmTimer = undefined;
     const addresses = [...this.toConfirm].filter((a) => this.entries.has(a));
     this.toConfirm.clear();
     try {
       await this.reread(addresses);
-      this.confirmTimer = undefined;
     } catch (error) {
       this.onError(error, "confirming read");
       for (const a of addresses) this.toConfirm.add(a);
+      if (this.closed || this.confirmTimer !== undefined) return;
       this.confirmTimer = setTimeout(() => void this.readConfirmations(), RETRY_MS);
       this.confirmTimer.unref();
     }
@@ -238,7 +284,7 @@ export class LiveAccountCache implements LiveAccounts {
     for (;;) {
       if (this.closed || generation !== this.syncGeneration) return;
       try {
-        await this.reread([...this.entries.keys()]);
+        await this.reread([...this.entries.addresses()]);
         if (generation !== this.syncGeneration) return; // disconnected meanwhile: the next connect resyncs
         this.synced = true;
         liveResyncsTotal.inc({ source: this.stream.kind });
@@ -251,17 +297,20 @@ export class LiveAccountCache implements LiveAccounts {
   }
 
   private sweep(): void {
-    this.round += 1;
-    const idle: string[] = [];
-    for (const address of [...this.entries.keys()]) {
-      if (this.round - this.entries.peek(address)!.usedRound > 4) idle.push(address);
-    }
-    for (const address of idle) this.entries.delete(address);
-    if (idle.length > 0) this.dropped(idle);
+    this.dropped(this.entries.sweep(4));
   }
 
-  private dropped(addresses: string[]): void {
-    liveAccountsGauge.set(this.entries.size);
-    if (!this.closed) this.stream.unsubscribe(addresses);
+  /** Pools gone from memory: their accounts off the stream at once, counted and told. */
+  private dropped(evicted: readonly EvictedGroup[]): void {
+    liveAccountsGauge.set(this.entries.accountCount);
+    livePoolsGauge.set(this.entries.poolCount);
+    if (evicted.length === 0) return;
+    const addresses = evicted.flatMap((e) => e.dropped);
+    if (addresses.length > 0) for (const listener of this.unfollowedListeners) listener(addresses);
+    if (!this.closed && addresses.length > 0) this.stream.unsubscribe(addresses);
+    for (const e of evicted) {
+      livePoolEvictionsTotal.inc({ reason: e.reason });
+      this.onEvict(e);
+    }
   }
 }

@@ -7,6 +7,7 @@ import type { AccountStream } from "./account-stream.js";
 import { BackgroundChainState } from "./background-chain-state.js";
 import { DEFAULT_LIVE_MAX_STALENESS_MS, LiveAccountCache } from "./live-account-cache.js";
 import { liveAccountAgeSlots } from "./live-metrics.js";
+import type { EvictedGroup } from "./live-pools.js";
 import { PollingAccountStream } from "./polling-account-stream.js";
 import { PubsubAccountStream } from "./pubsub-account-stream.js";
 
@@ -18,8 +19,12 @@ export type LiveSource =
 export interface LiveChainOptions {
   readonly chain: SolanaChain;
   readonly source: LiveSource;
-  /** `LIVE_ACCOUNTS_MAX` */
+  /** `LIVE_POOLS_MAX`: pools held, each with the accounts it depends on. */
+  readonly maxPools?: number;
+  /** `LIVE_ACCOUNTS_MAX`: a ceiling on accounts held, over all pools. */
   readonly maxAccounts?: number;
+  /** Told about each pool the cache drops (least recently used past a bound, or idle). */
+  readonly onEvict?: (evicted: EvictedGroup) => void;
   /** `LIVE_MAX_STALENESS_MS`: the oldest state memory answers with (since the stream last proved it current). */
   readonly maxStalenessMs?: number;
   /** `LIVE_CONNECT_TIMEOUT_MS`: a stream (re)connect, handshake and subscriptions, must finish within this. */
@@ -63,7 +68,9 @@ export async function startLiveChain(options: LiveChainOptions): Promise<LiveCha
   const accounts = new LiveAccountCache({
     chain: options.chain,
     stream,
+    ...(options.maxPools !== undefined ? { maxPools: options.maxPools } : {}),
     ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
+    ...(options.onEvict ? { onEvict: options.onEvict } : {}),
     ...(options.maxStalenessMs !== undefined ? { maxStalenessMs: options.maxStalenessMs } : {}),
     ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
     onError,

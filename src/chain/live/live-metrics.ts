@@ -41,3 +41,18 @@ export const liveStreamTimeoutsTotal = registeredMetric(
       labelNames: ["source", "phase"],
     }),
 );
+
+export const livePoolsGauge = registeredMetric(
+  "swapd_live_pools",
+  () => new client.Gauge({ name: "swapd_live_pools", help: "Pools held by the live account cache, each with the accounts it depends on (an account held on its own counts as one)" }),
+);
+
+export const livePoolEvictionsTotal = registeredMetric(
+  "swapd_live_pool_evictions_total",
+  () =>
+    new client.Counter({
+      name: "swapd_live_pool_evictions_total",
+      help: "Pools dropped from the live account cache with the accounts no other held pool needs (and unsubscribed): `pools` (LIVE_POOLS_MAX), `accounts` (LIVE_ACCOUNTS_MAX), `idle` (unused for 10 minutes)",
+      labelNames: ["reason"],
+    }),
+);

@@ -189,8 +189,9 @@ export class PubsubAccountStream implements AccountStream {
   private async subscribeOne(address: string): Promise<void> {
     if (this.subscriptionOf.has(address)) return;
     const id = Number(await this.request("accountSubscribe", [address, { encoding: "base64", commitment: "confirmed" }]));
-    if (!this.wanted.has(address)) {
-      // Unsubscribed while the subscription was on its way.
+    if (!this.wanted.has(address) || this.subscriptionOf.has(address)) {
+      // Unsubscribed while the subscription was on its way, or subscribed again meanwhile (the
+      // cache dropped and re-read it) and the other subscription landed first: one per address.
       this.request("accountUnsubscribe", [id]).catch(() => {});
       return;
     }

@@ -154,6 +154,22 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(quote()).toBe(expected(120_000n * E6));
   });
 
+  it("names, per account asked for, the pools that need it (what the live cache holds together): each pool's vaults its own, the shared mints and config every pool's", () => {
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
+    const plan = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    const supply = (keys: PublicKey[]) => plan.supply(new Map(keys.map((k) => [k.toBase58(), { account: chain.map.get(k.toBase58()) ?? null }])));
+    const first = plan.accountsNeeded();
+    expect(plan.poolsNeeding().size).toBe(0); // the pools and the Clock: held on their own
+    supply(first);
+    plan.accountsNeeded();
+    const needing = plan.poolsNeeding();
+    // Raydium's PDAs as the pool writer derives them: the vaults of each pool, and the config both pools (config index 0 and 1: each its own).
+    for (const [p, m] of [[solUsdcA, mA], [solUsdcB, mB]] as const) {
+      for (const a of [p.vaultA, p.vaultB, p.config]) expect(needing.get(a.address.toBase58())).toEqual([m.addressText]);
+    }
+    for (const mint of [NATIVE_MINT, usdc.address]) expect(new Set(needing.get(mint.toBase58()))).toEqual(new Set([mA.addressText, mB.addressText]));
+  });
+
   it("1 SOL → USDC: asks for the pools and the Clock, then what Raydium's quote reads (mints, vaults, config); routes the better pool at the SDK's amount", () => {
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
     const candidates = planner.candidatePairs(req, () => all);
@@ -167,6 +183,37 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(batches.length).toBeLessThanOrEqual(4); // the pools, then at most three rounds
     expect(legs(route!)).toEqual([[mA.addressText, 100]]);
     expect(route!.outAmount).toBe(sdkOut(E9, 1_000n * E9, 150_000n * E6));
+  });
+
+  it("shadow check: the route's legs through AMMs the program quoter holds are quoted again, at each leg's amount and direction, asking first for what that needs", () => {
+    const asked: { label: string; amount: bigint; aToB: boolean }[] = [];
+    const extra = PublicKey.unique();
+    const shadowPlanner = createQuotePlanner({
+      adapters: ADAPTERS,
+      intermediateTokens: [usdc.address.toBase58()],
+      programQuotes: {
+        canQuote: (adapter) => adapter.label === "Raydium CP",
+        accountsNeeded: (_adapter, _pool, _params, accounts) => (accounts.has(extra.toBase58()) ? [] : [extra]),
+        quote: (adapter, _pool, params) => {
+          asked.push({ label: adapter.label, amount: params.amount, aToB: params.aToB });
+          return { inAmount: params.amount, outAmount: 42n, feeAmount: 0n, feeMint: NATIVE_MINT, complete: true };
+        },
+      },
+    });
+    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, shadowPlanner);
+    const plan = shadowPlanner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]);
+    const { route } = drive(plan, chain);
+    const check = plan.shadow(route!);
+    expect(check.accountsNeeded().map((k) => k.toBase58())).toEqual([extra.toBase58()]);
+    check.supply(new Map([[extra.toBase58(), { account: null }]]));
+    expect(check.accountsNeeded()).toEqual([]);
+    const leg = route!.splits[0]!.path.legs[0]!;
+    expect(check.results()).toEqual([{ label: "Raydium CP", pool: mA.addressText, inAmount: E9, mathOut: leg.outAmount, programOut: 42n }]);
+    expect(asked).toEqual([{ label: "Raydium CP", amount: E9, aToB: mA.mints[0] === NATIVE_MINT.toBase58() }]);
+    // ExactOut routes are not checked (the program quoter quotes ExactIn); nor AMMs whose program it does not hold.
+    expect(planner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]).shadow({ ...route!, swapMode: "ExactOut" }).results()).toEqual([]);
+    const unheld = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    expect(unheld.shadow(drive(unheld, chain).route!).results()).toEqual([]);
   });
 
   it("100 SOL → USDC: the best 5 % grid split of the two pools, by brute force over the SDK's curve", () => {

@@ -8,7 +8,7 @@ import { ComputeBudgetProgram, Connection, Keypair, PublicKey } from "@solana/we
 import type { TransactionInstruction } from "@solana/web3.js";
 import { DEMO_WALLET } from "../../../src/localnet/demo-seed.js";
 import type { Localnet } from "../../../src/localnet/start-localnet.js";
-import { TOKEN_PROGRAM, giveTokens, sendLegacy } from "../onchain-stack.js";
+import { TOKEN_PROGRAM, fundTokenAccount, sendLegacy } from "../onchain-stack.js";
 
 // The CJS build: the ESM build cannot be loaded by Node (directory import).
 export const dlmmV13 = createRequire(import.meta.url)("@meteora-ag/dlmm-v1-3");
@@ -66,8 +66,8 @@ export async function createMeteoraDlmmPair(
     send(localnet, [await program.methods.initializeBinArray(new BN(index)).accounts({ binArray, funder: funder.publicKey, lbPair: address }).instruction()], [funder]);
   }
 
-  const userX = giveTokens(localnet, funder.publicKey, params.tokenX, 2n ** 62n);
-  const userY = giveTokens(localnet, funder.publicKey, params.tokenY, 2n ** 62n);
+  const userX = fundTokenAccount(localnet, funder.publicKey, params.tokenX, 2n ** 62n);
+  const userY = fundTokenAccount(localnet, funder.publicKey, params.tokenY, 2n ** 62n);
   for (const index of arrays.slice(0, -1)) {
     const lower = index * DLMM_BINS_PER_ARRAY;
     const upper = lower + DLMM_BINS_PER_ARRAY - 1;

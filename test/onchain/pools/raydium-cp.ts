@@ -7,9 +7,20 @@ import { PublicKey } from "@solana/web3.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { DemoRaydiumCpmmPool, DemoRaydiumCpmmPoolParams } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import type { Localnet } from "../../../src/localnet/start-localnet.js";
-import { tokenAmount } from "../onchain-stack.js";
+import { tokenBalance } from "../onchain-stack.js";
 
 export const RAYDIUM_CP_PROGRAM = new PublicKey("CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C");
+
+/** Two mints in the order Raydium's pools (CP and CLMM) keep them: by address bytes. */
+export function orderedMints(x: PublicKey, y: PublicKey): [PublicKey, PublicKey] {
+  return Buffer.compare(x.toBuffer(), y.toBuffer()) < 0 ? [x, y] : [y, x];
+}
+
+/**
+ * What the math-against-program tests write their CP pools with: a config index of its own (the demo pool has 0, a
+ * second test pool 1) and lamports above every account's rent exemption (the observation account is ~4 kB).
+ */
+export const WRITTEN_POOL = { configIndex: 7, lamports: 100_000_000n } as const;
 
 /**
  * Writes a CP pool holding `reserveA`/`reserveB` (mints ordered A < B by bytes, as Raydium requires)
@@ -38,8 +49,8 @@ export function raydiumCpQuote(
   const config = CpmmConfigInfoLayout.decode(Buffer.from(localnet.getAccount(state.configId)!.data));
   const owed = (side: "A" | "B") =>
     BigInt(state[`protocolFeesMint${side}`].toString()) + BigInt(state[`fundFeesMint${side}`].toString()) + BigInt(state[`creatorFeesMint${side}`].toString());
-  const reserveA = tokenAmount(localnet, state.vaultA) - owed("A");
-  const reserveB = tokenAmount(localnet, state.vaultB) - owed("B");
+  const reserveA = tokenBalance(localnet, state.vaultA) - owed("A");
+  const reserveB = tokenBalance(localnet, state.vaultB) - owed("B");
   const aIn = state.mintA.equals(inputMint);
   const [rIn, rOut] = aIn ? [reserveA, reserveB] : [reserveB, reserveA];
   const bn = (x: bigint) => new BN(x.toString());

@@ -15,6 +15,7 @@ import {
 import type { WhirlpoolData } from "@orca-so/whirlpools-sdk";
 import { PublicKey } from "@solana/web3.js";
 import type { Localnet } from "../../../src/localnet/start-localnet.js";
+import { fundTokenAccount } from "../onchain-stack.js";
 
 export const WHIRLPOOL_PROGRAM = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
 /** Mainnet Whirlpool SOL/USDC (tick spacing 64), in the chain folder's account snapshots. */
@@ -75,7 +76,7 @@ const SOL_USDC_TICK_ARRAY_STARTS = [-50688, -45056, -39424, -33792, -28160, -225
 /**
  * The mainnet SOL/USDC whirlpool again, for other mints: same config, price, liquidity and tick
  * arrays, at the PDA the program derives for `mintA`/`mintB` (its vault transfers are signed with
- * those seeds), with vaults (the pool's associated token accounts, made by `fund` under each mint's
+ * those seeds), with vaults (the pool's associated token accounts, written under each mint's
  * token program) holding `vaultAmounts`. Pool and tick arrays go through the Orca SDK's account
  * coder; the mints must be on the chain.
  */
@@ -83,14 +84,13 @@ export async function copySolUsdcWhirlpool(
   localnet: Localnet,
   mints: { mintA: PublicKey; mintB: PublicKey },
   vaultAmounts: [bigint, bigint],
-  fund: (owner: PublicKey, mint: PublicKey, amount: bigint, tokenProgram: PublicKey) => PublicKey,
 ): Promise<PublicKey> {
   const source = whirlpoolState(localnet, WHIRLPOOL_SOL_USDC);
   const tickSpacingSeed = Buffer.from(source.feeTierIndexSeed).readUInt16LE(0);
   const pda = PDAUtil.getWhirlpool(WHIRLPOOL_PROGRAM, source.whirlpoolsConfig, mints.mintA, mints.mintB, tickSpacingSeed);
   const tokenProgram = (mint: PublicKey) => localnet.getAccount(mint)!.owner;
-  const tokenVaultA = fund(pda.publicKey, mints.mintA, vaultAmounts[0], tokenProgram(mints.mintA));
-  const tokenVaultB = fund(pda.publicKey, mints.mintB, vaultAmounts[1], tokenProgram(mints.mintB));
+  const tokenVaultA = fundTokenAccount(localnet, pda.publicKey, mints.mintA, vaultAmounts[0], tokenProgram(mints.mintA));
+  const tokenVaultB = fundTokenAccount(localnet, pda.publicKey, mints.mintB, vaultAmounts[1], tokenProgram(mints.mintB));
   const pool = { ...source, whirlpoolBump: [pda.bump], tokenMintA: mints.mintA, tokenMintB: mints.mintB, tokenVaultA, tokenVaultB };
   const sourceAccount = localnet.getAccount(WHIRLPOOL_SOL_USDC)!;
   localnet.setAccount(pda.publicKey, { ...sourceAccount, data: await WHIRLPOOL_CODER.encode(AccountName.Whirlpool, pool) });
