@@ -274,7 +274,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     const dumped = await dumpSnapshot(chainChild.url, file);
     phase(c, `loading ${dumped.pools} pools, cold quotes`);
     const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
-    const poolsCached = c.chain.pairs * c.chain.poolsPerPair;
+    const poolsCached = c.chain.pairs * c.chain.poolsPerPair * (c.chain.hops ?? 1);
     const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxPools: Math.max(20_000, poolsCached + 1_000), maxAccounts: 5 * poolsCached + 1_000, maxStalenessMs: LIVE_MAX_STALENESS_MS });
     const t0 = performance.now();
     const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
@@ -327,7 +327,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       ...warm,
       afterChangeMs: afterChange.wall,
       afterChangeCpuMs: afterChange.cpu,
-      quotedPools: c.chain.pairs * c.chain.poolsPerPair,
+      quotedPools: poolsCached,
       liveAccounts: liveStatus.accounts,
       liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
       liveSettleMs,
