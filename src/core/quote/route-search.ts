@@ -248,9 +248,12 @@ class ShareTable {
     return out;
   }
 
+  /** At least entry (i, k), without quoting it (-1 when it is known not to quote). */
   upper(i: number, k: number): bigint {
     const row = this.rows[i]!;
-    for (let m = k; m < this.steps; m++) {
+    const known = row[k];
+    if (known !== undefined) return known;
+    for (let m = k + 1; m < this.steps; m++) {
       const out = row[m];
       if (out !== undefined && out >= 0n) return out;
     }
@@ -262,13 +265,21 @@ class ShareTable {
    * the bound of the rest says the total still may beat it.
    */
   total(shares: readonly Share[], score: bigint): bigint | undefined {
-    const bound = () => shares.reduce((s, [i, k]) => s + this.upper(i, k), 0n);
+    let bound = 0n;
     for (const [i, k] of shares) {
-      if (bound() <= score) return undefined;
-      if (this.get(i, k) < 0n) return undefined;
+      const upper = this.upper(i, k);
+      if (upper < 0n) return undefined;
+      bound += upper;
     }
-    const total = bound(); // every entry is known now: the bound is the total
-    return total > score ? total : undefined;
+    for (const [i, k] of shares) {
+      if (bound <= score) return undefined;
+      if (this.rows[i]![k] !== undefined) continue;
+      const upper = this.upper(i, k);
+      const out = this.get(i, k);
+      if (out < 0n) return undefined;
+      bound += out - upper;
+    }
+    return bound > score ? bound : undefined;
   }
 }
 
