@@ -71,7 +71,7 @@ export interface RouteSearchInput {
   readonly maxSplits?: number;
   /** Split granularity in percent (divides 100; the exhaustive pass is at 10 % when this divides 10). Default 5. */
   readonly splitStepPercent?: number;
-  /** How many of the best single routes the split search combines. Default 5. */
+  /** How many of the best single routes the split search combines. Default 5, at most 30. */
   readonly splitCandidates?: number;
 }
 
@@ -211,8 +211,8 @@ function splitRoute(swapMode: SwapMode, parts: readonly { template: PathTemplate
 }
 
 type SplitParts = { template: PathTemplate; percent: number }[];
-/** A candidate of the search (its index in the top list) and its share in fine steps. */
-type Share = readonly [candidate: number, steps: number];
+/** A split as the search holds it, flat: candidate (index in the top list), share in fine steps, candidate, share, … */
+type Shares = readonly number[];
 
 /**
  * The search's table: each top candidate's output at k fine steps of the amount, quoted when the
@@ -264,22 +264,25 @@ class ShareTable {
    * The shares' total output when it beats `score`, else undefined — quoting an entry only while
    * the bound of the rest says the total still may beat it.
    */
-  total(shares: readonly Share[], score: bigint): bigint | undefined {
+  total(shares: Shares, score: bigint): bigint | undefined {
     let bound = 0n;
-    for (const [i, k] of shares) {
-      const upper = this.upper(i, k);
+    for (let n = 0; n < shares.length; n += 2) {
+      const upper = this.upper(shares[n]!, shares[n + 1]!);
       if (upper < 0n) return undefined;
       bound += upper;
     }
-    for (const [i, k] of shares) {
-      if (bound <= score) return undefined;
+    if (bound <= score) return undefined;
+    for (let n = 0; n < shares.length; n += 2) {
+      const i = shares[n]!;
+      const k = shares[n + 1]!;
       if (this.rows[i]![k] !== undefined) continue;
       const upper = this.upper(i, k);
       const out = this.get(i, k);
       if (out < 0n) return undefined;
       bound += out - upper;
+      if (bound <= score) return undefined;
     }
-    return bound > score ? bound : undefined;
+    return bound;
   }
 }
 
@@ -291,14 +294,15 @@ interface SplitSearch {
   readonly candidates: number;
   readonly maxSplits: number;
   score: bigint;
-  shares: readonly Share[] | undefined;
+  shares: Shares | undefined;
 }
 
-function consider(s: SplitSearch, shares: readonly Share[]): void {
+/** Takes `shares` (a copy: the caller may reuse the array) when it beats the best so far. */
+function consider(s: SplitSearch, shares: Shares): void {
   const total = s.table.total(shares, s.score);
   if (total === undefined) return;
   s.score = total;
-  s.shares = shares;
+  s.shares = shares.slice();
 }
 
 /** Every pair and triple of fitting candidates, each share a multiple of `unit` fine steps. */
@@ -307,23 +311,51 @@ function coarseSearch(s: SplitSearch, unit: number): void {
   for (let i = 0; i < s.candidates; i++) {
     for (let j = i + 1; j < s.candidates; j++) {
       if (!s.fits([i, j])) continue;
-      for (let a = unit; a < steps; a += unit) consider(s, [[i, a], [j, steps - a]]);
+      const pair = [i, 0, j, 0];
+      for (let a = unit; a < steps; a += unit) {
+        pair[1] = a;
+        pair[3] = steps - a;
+        consider(s, pair);
+      }
       if (s.maxSplits < 3) continue;
       for (let k = j + 1; k < s.candidates; k++) {
         if (!s.fits([i, j, k])) continue;
+        const triple = [i, 0, j, 0, k, 0];
         for (let a = unit; a < steps - unit; a += unit) {
-          for (let b = unit; a + b < steps; b += unit) consider(s, [[i, a], [j, b], [k, steps - a - b]]);
+          for (let b = unit; a + b < steps; b += unit) {
+            triple[1] = a;
+            triple[3] = b;
+            triple[5] = steps - a - b;
+            consider(s, triple);
+          }
         }
       }
     }
   }
 }
 
-/** `shares` with one fine step moved from candidate `from` to candidate `to` (a share at 0 leaves). */
-function moveStep(shares: readonly Share[], from: number, to: number): Share[] {
-  const moved: Share[] = shares.map(([c, k]) => [c, c === from ? k - 1 : c === to ? k + 1 : k]);
-  if (!shares.some(([c]) => c === to)) moved.push([to, 1]);
-  return moved.filter(([, k]) => k > 0).sort((x, y) => x[0] - y[0]);
+/**
+ * `shares` (ordered by candidate) with one fine step moved from candidate `from` to candidate `to`,
+ * still ordered; a share at 0 leaves.
+ */
+function moveStep(shares: Shares, from: number, to: number): number[] {
+  const moved: number[] = [];
+  const put = (c: number, k: number) => {
+    if (k > 0) moved.push(c, k);
+  };
+  let entered = false;
+  for (let n = 0; n < shares.length; n += 2) {
+    const c = shares[n]!;
+    const k = shares[n + 1]!;
+    if (!entered && c > to) {
+      put(to, 1);
+      entered = true;
+    }
+    if (c === to) entered = true;
+    put(c, c === to ? k + 1 : c === from ? k - 1 : k);
+  }
+  if (!entered) put(to, 1);
+  return moved;
 }
 
 /**
@@ -333,13 +365,13 @@ function moveStep(shares: readonly Share[], from: number, to: number): Share[] {
  */
 function refine(s: SplitSearch): void {
   for (;;) {
-    const current: readonly Share[] = s.shares ?? [[0, s.table.steps]];
+    const current: Shares = s.shares ?? [0, s.table.steps];
     const round: SplitSearch = { ...s };
-    for (const [from] of current) {
+    for (let n = 0; n < current.length; n += 2) {
       for (let to = 0; to < s.candidates; to++) {
-        if (to === from) continue;
-        const next = moveStep(current, from, to);
-        if (next.length <= s.maxSplits && s.fits(next.map(([c]) => c))) consider(round, next);
+        if (to === current[n]) continue;
+        const next = moveStep(current, current[n]!, to);
+        if (s.fits(next.filter((_, m) => m % 2 === 0))) consider(round, next);
       }
     }
     if (round.shares === s.shares) return;
@@ -355,16 +387,26 @@ function refine(s: SplitSearch): void {
  */
 function bestSplitParts(top: readonly PathTemplate[], whole: readonly bigint[], amount: bigint, step: number, maxSplits: number, maxAccounts: number): SplitParts | undefined {
   const steps = 100 / step;
+  const fitting = new Map<number, boolean>(); // by the candidates' bit set
   const fits = (candidates: readonly number[]) => {
-    const paths = candidates.map((c) => top[c]!);
-    return paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+    const set = candidates.reduce((m, c) => m | (1 << c), 0);
+    let fit = fitting.get(set);
+    if (fit === undefined) {
+      const paths = candidates.map((c) => top[c]!);
+      fit = paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+      fitting.set(set, fit);
+    }
+    return fit;
   };
   const table = new ShareTable(top, whole, amount, step, steps);
   const search: SplitSearch = { table, fits, candidates: top.length, maxSplits, score: whole[0]!, shares: undefined };
   coarseSearch(search, 10 % step === 0 ? 10 / step : 1);
   refine(search);
-  if (!search.shares || search.shares.length < 2) return undefined;
-  return search.shares.map(([c, k]) => ({ template: top[c]!, percent: k * step }));
+  const shares = search.shares;
+  if (!shares || shares.length < 4) return undefined;
+  const parts: SplitParts = [];
+  for (let n = 0; n < shares.length; n += 2) parts.push({ template: top[shares[n]!]!, percent: shares[n + 1]! * step });
+  return parts;
 }
 
 /** The best route, or undefined when no pool (or pair of pools) can fill the amount. */
@@ -389,7 +431,7 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   if (swapMode !== "ExactIn" || maxSplits < 2 || candidates.length < 2) return single;
 
   // Split search over the top candidates, scored from their share table; the winner is re-quoted exactly.
-  const top = candidates.slice(0, input.splitCandidates ?? 5);
+  const top = candidates.slice(0, Math.min(input.splitCandidates ?? 5, 30)); // 30: the search's candidate sets are bit sets
   const step = input.splitStepPercent ?? 5;
   const parts = bestSplitParts(top.map((c) => c.template), top.map((c) => c.path.outAmount), amount, step, maxSplits, maxAccounts);
   if (!parts) return single;
