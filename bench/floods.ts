@@ -66,20 +66,33 @@ export async function rapidResetFlood(port: number, clients: number, stopped: ()
   return report;
 }
 
-/** `clients` HTTP/1.1 connections pipelining `requests` × GET /metrics each and never reading; returns the closer. */
+/**
+ * `clients` HTTP/1.1 connections pipelining `requests` × GET /metrics each and never reading;
+ * returns the closer. A socket that does not read does not see the server's close either: each
+ * one sends one more request every second while it is open, which fails once the server closed it.
+ */
 export function neverReadingClients(port: number, clients: number, requests: number): { closedByServer: () => number; close: () => void } {
+  const request = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
   let closed = 0;
+  let closing = false;
   const sockets = Array.from({ length: clients }, () => {
     const socket = net.connect(port, "127.0.0.1");
     socket.on("error", () => undefined);
-    socket.on("close", () => closed++);
+    socket.on("close", () => {
+      if (!closing) closed++;
+    });
     socket.pause(); // never read
-    socket.once("connect", () => socket.write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".repeat(requests)));
+    socket.once("connect", () => socket.write(request.repeat(requests)));
     return socket;
   });
+  const knock = setInterval(() => {
+    for (const s of sockets) if (!s.destroyed && !s.connecting) s.write(request);
+  }, 1_000);
   return {
     closedByServer: () => closed,
     close: () => {
+      closing = true;
+      clearInterval(knock);
       for (const s of sockets) s.destroy();
     },
   };

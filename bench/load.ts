@@ -112,20 +112,8 @@ export async function runLoops(call: LoadCall, opts: LoadOptions): Promise<LoadR
 }
 
 /** HTTP/1.1 load: `req` over keep-alive connections, one per loop. */
-export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
-  const url = new URL(req.url);
-  loopbackOnly(url);
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const call: LoadCall = async () => {
-    const res = await sendOnce(agent, url, req, timeoutMs);
-    if (!req.accept(res.status, res.body)) throw new Error(`HTTP ${res.status}: ${res.body.toString("utf8").slice(0, 300)}`);
-  };
-  try {
-    return await runLoops(call, opts);
-  } finally {
-    agent.destroy();
-  }
+export function runLoad(req: LoadRequest, opts: LoadOptions): Promise<LoadResult> {
+  return runVaryingLoad(() => req, opts);
 }
 
 /**

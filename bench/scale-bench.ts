@@ -10,9 +10,11 @@
  *   in the file, while a 10-pool pair is quoted.
  *
  * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), heap and RSS. Then the live cache
- * over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip). Options:
- * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--out FILE` (default
+ * CPU (process CPU around each quote: nothing else runs then), a quote right after one pool of the
+ * pair changed (its kept candidates decided again over every pool), heap and RSS. Then the live
+ * cache over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip). Options:
+ * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--hops 1,2` (2: the N pools in each leg
+ * of a 2-hop route a → m → b, no direct pool; default 1), `--out FILE` (default
  * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -23,6 +25,7 @@ import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
 import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
+import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
@@ -86,6 +89,31 @@ function writeUnrelated(localnet: Localnet, template: { data: Uint8Array; lampor
   return out;
 }
 
+/** Five times: a pool's vault balance changes on chain, the live cache sees it, one quote is timed (median wall and CPU). */
+async function quotesAfterAChange(localnet: Localnet, live: LiveChain, pools: readonly PublicKey[], quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const pool = pools[pools.length - 1 - i] ?? pools[0]!;
+    const vault = new PublicKey(localnet.getAccount(pool)!.data.subarray(VAULT_0_OFFSET, VAULT_0_OFFSET + 32));
+    const account = localnet.getAccount(vault)!;
+    const data = Buffer.from(account.data);
+    data.writeBigUInt64LE(data.readBigUInt64LE(TOKEN_AMOUNT_OFFSET) + 1n, TOKEN_AMOUNT_OFFSET);
+    localnet.setAccount(vault, { lamports: account.lamports, data, owner: account.owner });
+    for (const until = performance.now() + 10_000; performance.now() < until; await new Promise((r) => setTimeout(r, 5))) {
+      const seen = live.accounts.get(vault)?.account?.data;
+      if (seen && Buffer.from(seen).equals(data)) break;
+    }
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await quote();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: percentile(wall.sort((x, y) => x - y), 50), cpu: percentile(cpu.sort((x, y) => x - y), 50) };
+}
+
 interface CaseResult {
   readonly case: string;
   readonly poolsInPair: number;
@@ -96,17 +124,21 @@ interface CaseResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
+  /** A quote right after one pool of the pair changed (its kept candidates are decided again over every pool): median of 5, wall and CPU. */
+  readonly afterChangeMs: number;
+  readonly afterChangeCpuMs: number;
   readonly heapMb: number;
   readonly rssMb: number;
   readonly outAmount: string;
 }
 
-async function runCase(name: string, poolsInPair: number, listed: number, quotes: number): Promise<CaseResult> {
+async function runCase(name: string, poolsInPair: number, listed: number, quotes: number, hops = 1): Promise<CaseResult> {
   const localnet = await startLocalnet({ port: 0 });
   try {
     const a = writeMint(localnet, `scale bench a ${name}`, 6);
     const b = writeMint(localnet, `scale bench b ${name}`, 6);
-    const pools = writePools(localnet, a, b, poolsInPair, 7);
+    const m = hops === 2 ? writeMint(localnet, `scale bench m ${name}`, 6) : undefined;
+    const pools = m ? [...writePools(localnet, a, m, poolsInPair, 7), ...writePools(localnet, m, b, poolsInPair, 11)] : writePools(localnet, a, b, poolsInPair, 7);
     let marketsFile: string | undefined;
     if (listed > 0) {
       const template = localnet.getAccount(pools[0]!)!;
@@ -120,15 +152,17 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl } });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
     await index.start();
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: m ? [m.address.toBase58()] : [] });
     const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000000", slippageBps: 50 };
     const before = chain.stats().calls;
     const coldStart = performance.now();
     const cold = await engine.quote(request);
     const coldQuoteMs = performance.now() - coldStart;
     const coldQuoteRpcCalls = chain.stats().calls - before;
-    // Let the live cache confirm its subscriptions, then warm up.
+    // Let the live cache confirm its subscriptions (and resync, if the cold quote's reads blocked
+    // the process past the stream's silence bound), then warm up.
     await new Promise((r) => setTimeout(r, 500));
+    for (const until = performance.now() + 120_000; live.accounts.status().degraded && performance.now() < until; ) await new Promise((r) => setTimeout(r, 100));
     for (let i = 0; i < 20; i++) await engine.quote(request);
     const wall: number[] = [];
     const cpu: number[] = [];
@@ -142,6 +176,7 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
     }
     wall.sort((x, y) => x - y);
     cpu.sort((x, y) => x - y);
+    const afterChange = await quotesAfterAChange(localnet, live, pools, () => engine.quote(request));
     const memory = process.memoryUsage();
     index.close();
     await live.close();
@@ -155,6 +190,8 @@ async function runCase(name: string, poolsInPair: number, listed: number, quotes
       warmP99Ms: round(percentile(wall, 99)),
       warmCpuP50Ms: round(percentile(cpu, 50)),
       warmCpuP99Ms: round(percentile(cpu, 99)),
+      afterChangeMs: round(afterChange.wall),
+      afterChangeCpuMs: round(afterChange.cpu),
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
       outAmount: cold.response.outAmount,
@@ -170,12 +207,15 @@ async function main(): Promise<void> {
   const poolCounts = list(arg("pools", "5,50,500,5000"));
   const listedCounts = list(arg("listed", "0,10000,100000"));
   const quotes = Number(arg("quotes", "200"));
+  const hopCounts = list(arg("hops", "1"));
   const out = arg("out", "bench/results/scale-latest.json");
   const results: CaseResult[] = [];
-  for (const n of poolCounts) {
-    const r = await runCase(`${n} pools in the pair`, n, 0, quotes);
-    console.log(JSON.stringify(r));
-    results.push(r);
+  for (const hops of hopCounts) {
+    for (const n of poolCounts) {
+      const r = await runCase(hops === 2 ? `${n} pools in each leg, 2-hop` : `${n} pools in the pair`, n, 0, quotes, hops);
+      console.log(JSON.stringify(r));
+      results.push(r);
+    }
   }
   for (const l of listedCounts) {
     const r = await runCase(`10-pool pair, ${l} listed markets`, 10, l, quotes);

@@ -286,6 +286,7 @@ function connectionLimitsOf(read: EnvReader): ConnectionLimits {
     keepAliveTimeoutMs: ms("KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
     sendTimeoutMs: ms("SEND_TIMEOUT_MS", d.sendTimeoutMs),
     maxPipelinedRequests: count("MAX_PIPELINED_REQUESTS", d.maxPipelinedRequests, 1_000),
+    maxPipelineDepth: count("MAX_PIPELINE_DEPTH", d.maxPipelineDepth, 100_000),
     h2IdleTimeoutMs: ms("H2_IDLE_TIMEOUT_MS", d.h2IdleTimeoutMs),
     h2MaxConcurrentStreams: count("H2_MAX_CONCURRENT_STREAMS", d.h2MaxConcurrentStreams, 10_000),
     h2MaxResetsPerSecond: count("H2_MAX_RESETS_PER_SECOND", d.h2MaxResetsPerSecond, 100_000),

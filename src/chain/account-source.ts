@@ -37,9 +37,24 @@ export interface FollowedAccounts {
   /** A read made by the source enters the cache (in the groups of `neededBy`, else its own) and is followed. */
   adopt(address: PublicKey, account: AccountData | null, slot: number, neededBy?: readonly string[]): void;
   onChange(listener: (change: AccountChange) => void): () => void;
+  /** Called with accounts no longer followed (their changes are not reported any more). */
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void;
+  /** Whether memory answers now, with every change reported. */
+  answering(): boolean;
   oldestSlot(addresses: Iterable<string>): number | undefined;
   /** The newest slot the stream reported. */
   newestSlot(): number | undefined;
+}
+
+/**
+ * What a cache of decisions made over chain state needs to stay exact (api/quote/candidate-store.ts):
+ * every account that changed, or that stopped being followed, and whether changes are reported now.
+ */
+export interface StateChangeFeed {
+  /** Called with each followed account that changed or stopped being followed; returns the unsubscribe. */
+  onChange(listener: (address: string) => void): () => void;
+  /** False while the live state is degraded: changes may not have arrived yet, so nothing decided over it may be used. */
+  following(): boolean;
 }
 
 /** A new version of a followed account. */
@@ -149,6 +164,25 @@ export class AccountSource {
   get onChange(): ((listener: (change: AccountChange) => void) => () => void) | undefined {
     const live = this.live;
     return live ? (listener) => live.onChange(listener) : undefined;
+  }
+
+  /** Changes of followed accounts, and their leaving; undefined without live state. */
+  get changes(): StateChangeFeed | undefined {
+    const live = this.live;
+    if (!live) return undefined;
+    return {
+      onChange: (listener) => {
+        const offChange = live.onChange((change) => listener(change.address));
+        const offUnfollowed = live.onUnfollowed((addresses) => {
+          for (const address of addresses) listener(address);
+        });
+        return () => {
+          offChange();
+          offUnfollowed();
+        };
+      },
+      following: () => live.answering(),
+    };
   }
 
   /** The lowest slot among the followed `addresses` (the age of an answer built from them); undefined without live state. */

@@ -45,6 +45,8 @@ const MARKETS_FILE_POLL_MS = 1_000;
 const RESOLVE_GROUP = 1_000;
 /** A discovery call waits at most this long for the rate limit; past it the discovery fails (remembered briefly). */
 const RATE_LIMIT_MAX_WAIT_MS = 2_000;
+/** Pairs whose last pool-set change is remembered (older ones answer the newest forgotten revision). */
+const PAIR_REVISIONS = 100_000;
 /** Calls the rate limit lets through at once, in tokens' worth (a pair of two new tokens). */
 const DISCOVERY_BURST_TOKENS = 2;
 
@@ -86,9 +88,13 @@ class MarketTable {
   private readonly byPair = new Map<string, Map<string, Market>>();
   private readonly byToken = new Map<string, Map<string, Market>>();
 
+  /** `changed`: told the pair key of every market set or deleted. */
+  constructor(private readonly changed: (pair: string) => void) {}
+
   set(market: Market): void {
     this.delete(market.addressText);
     this.byAddress.set(market.addressText, market);
+    this.changed(pairKey(market.mints[0], market.mints[1]));
     add(this.byPair, pairKey(market.mints[0], market.mints[1]), market);
     add(this.byToken, market.mints[0], market);
     add(this.byToken, market.mints[1], market);
@@ -98,6 +104,7 @@ class MarketTable {
     const market = this.byAddress.get(address);
     if (!market) return undefined;
     this.byAddress.delete(address);
+    this.changed(pairKey(market.mints[0], market.mints[1]));
     remove(this.byPair, pairKey(market.mints[0], market.mints[1]), address);
     remove(this.byToken, market.mints[0], address);
     remove(this.byToken, market.mints[1], address);
@@ -137,9 +144,15 @@ export class MarketIndex {
   /** Discoveries of pairs of hub tokens (at most hubs² of them). */
   private readonly hubPairs = new Map<string, Discovery>();
   /** Listed (file) and added markets. */
-  private readonly explicit = new MarketTable();
+  private readonly explicit = new MarketTable((pair) => this.bump(pair));
   /** Pools the program subscriptions announced (created or changed since start-up). */
-  private readonly streamed = new MarketTable();
+  private readonly streamed = new MarketTable((pair) => this.bump(pair));
+  /** Changes of pairs' pool sets, numbered (pairRevision). */
+  private revision = 0;
+  private forgottenRevision = 0;
+  private readonly pairRevisions = new BoundedLruMap<string, number>(PAIR_REVISIONS, (_pair, revision) => {
+    this.forgottenRevision = Math.max(this.forgottenRevision, revision);
+  });
   private subscriptions: ProgramSubscriptions | undefined;
   private markSubscribed: () => void = () => {};
   private readonly subscribed = new Promise<void>((resolve) => {
@@ -214,12 +227,26 @@ export class MarketIndex {
         const key = pairKey(gone.mints[0], gone.mints[1]);
         const list = d.byPair.get(key)?.filter((m) => m.addressText !== address);
         if (list) d.byPair.set(key, list);
+        this.bump(key);
       }
       return;
     }
     if (this.streamed.byAddress.has(address)) return;
     const market = marketOfAccount(this.adapters, account, "discovered");
     if (typeof market !== "string") this.streamed.set(market);
+  }
+
+  /**
+   * A number that changes whenever the pair's pool set may have changed (a pool listed, added,
+   * announced, closed, or a discovery's answer replaced): what a decision made over the pair's
+   * pools is checked against.
+   */
+  pairRevision(x: string, y: string): number {
+    return this.pairRevisions.peek(pairKey(x, y)) ?? this.forgottenRevision;
+  }
+
+  private bump(pair: string): void {
+    this.pairRevisions.set(pair, ++this.revision);
   }
 
   /** Discoveries remembered (tokens in the bounded cache, and hub pairs). */
@@ -347,7 +374,9 @@ export class MarketIndex {
     const background = d.outcome === "found";
     d.inFlight = lookup()
       .then((markets) => {
+        for (const pair of d.byPair.keys()) this.bump(pair);
         d.byPair = byPairOf(markets);
+        for (const pair of d.byPair.keys()) this.bump(pair);
         d.outcome = markets.length > 0 ? "found" : "none";
       })
       .catch((error: unknown) => {

@@ -3,13 +3,14 @@
  * event loop (README "Operations" lists each with its default):
  * - HTTP/1.1: headers and whole-request timeouts (Node's own checks; the sniffing in
  *   single-port.ts uses the headers timeout too), keep-alive timeout, bounded pipelining (requests
- *   past `maxPipelinedRequests` on one connection wait, and the connection is not read meanwhile),
+ *   past `maxPipelinedRequests` on one connection wait, and the connection is not read meanwhile;
+ *   a connection with more than `maxPipelineDepth` requests sent ahead of their answers is closed),
  *   and write back-pressure (no next response while the client has not taken the previous ones;
  *   a connection whose output is not consumed for `sendTimeoutMs` is closed);
  * - HTTP/2: idle session timeout (no open stream), concurrent streams per session, session memory,
  *   the rate of stream resets a client may send per session and per client address, the rate of new
  *   sessions per client address (a flood ends the session with GOAWAY ENHANCE_YOUR_CALM and the
- *   address is refused new sessions for a while: h2-address-guard.ts), and the same send timeout (a
+ *   address is refused new sessions for a while: h2-address-guard.ts, h2-refusal.ts), and the same send timeout (a
  *   session whose responses the client does not take is closed);
  * - both: at most `maxConnections` open connections.
  */
@@ -18,7 +19,8 @@ import http2 from "node:http2";
 import type net from "node:net";
 import client from "prom-client";
 import { registeredMetric } from "../metrics/registered-metric.js";
-import { H2AddressGuard, fullBucket, takeToken } from "./h2-address-guard.js";
+import { type H2AddressGuard, fullBucket, takeToken } from "./h2-address-guard.js";
+import { h2RefusedTotal } from "./h2-refusal.js";
 
 export interface ConnectionLimits {
   /** HTTP/1.1 request headers (and, before them, the protocol sniffing) must arrive within this, ms. */
@@ -31,6 +33,8 @@ export interface ConnectionLimits {
   readonly sendTimeoutMs: number;
   /** Requests of one HTTP/1.1 connection served at once; later pipelined ones wait. */
   readonly maxPipelinedRequests: number;
+  /** Requests one HTTP/1.1 connection may have sent ahead of their answers (served and waiting); past it the connection is closed. */
+  readonly maxPipelineDepth: number;
   /** An HTTP/2 session with no open stream is closed (GOAWAY) after this, ms. */
   readonly h2IdleTimeoutMs: number;
   /** SETTINGS_MAX_CONCURRENT_STREAMS of every HTTP/2 session. */
@@ -51,6 +55,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   sendTimeoutMs: 30_000,
   maxPipelinedRequests: 8,
+  maxPipelineDepth: 64,
   h2IdleTimeoutMs: 60_000,
   h2MaxConcurrentStreams: 100,
   h2MaxResetsPerSecond: 50,
@@ -93,6 +98,15 @@ export function stopHttp1Timeouts(h1: http.Server): void {
 }
 
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const pipelineClosedTotal = registeredMetric(
+  "swapd_http1_pipeline_closed_total",
+  () =>
+    new client.Counter({
+      name: "swapd_http1_pipeline_closed_total",
+      help: "HTTP/1.1 connections closed for sending more than MAX_PIPELINE_DEPTH requests ahead of their answers",
+    }),
+);
 
 interface SocketPipeline {
   readonly socket: net.Socket;
@@ -173,7 +187,11 @@ function pump(p: SocketPipeline): void {
  * most `maxPipelinedRequests` per connection are served at a time, the next one only once the
  * client has taken the output so far (no `drain` pending); meanwhile the connection is not read.
  * A connection with output the client does not take, and no response completed, for
- * `sendTimeoutMs` is closed.
+ * `sendTimeoutMs` is closed. A connection with more than `maxPipelineDepth` requests ahead of
+ * their answers is closed at once: the waiting requests (and their responses) would otherwise live
+ * until served — every one a few KB, parsed from one read of the socket (Node parses all it has
+ * read before the connection can be paused) — and 50 such clients × 200 requests made the heap grow
+ * by ~90 MB; dropped at once, they are young garbage.
  */
 export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits): Http1Handler {
   const pipelines = new WeakMap<net.Socket, SocketPipeline>();
@@ -185,6 +203,13 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
       pipelines.set(socket, p);
     }
     const pipeline = p;
+    if (socket.destroyed) return; // closed below while Node was still parsing the same read
+    if (p.inFlight + p.waiting.length >= limits.maxPipelineDepth) {
+      pipelineClosedTotal.inc();
+      p.waiting.length = 0;
+      socket.destroy();
+      return;
+    }
     const serve = () => {
       pipeline.inFlight++;
       res.once("close", () => {
@@ -204,16 +229,6 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
     }
   };
 }
-
-const h2RefusedTotal = registeredMetric(
-  "swapd_h2_refused_total",
-  () =>
-    new client.Counter({
-      name: "swapd_h2_refused_total",
-      help: "HTTP/2 sessions ended with GOAWAY ENHANCE_YOUR_CALM, by reason: resets (stream-reset flood), sessions (too many new sessions from one address), penalized (new session from an address still penalized)",
-      labelNames: ["reason"],
-    }),
-);
 
 /** Ends a session: GOAWAY (with `code`, or a plain close), then gone after a grace time whatever the peer does. */
 function endSession(session: http2.ServerHttp2Session, code?: number): void {
@@ -309,15 +324,12 @@ function resetGuard(session: http2.ServerHttp2Session, limits: ConnectionLimits,
   };
 }
 
-/** Watches one session: admission by address, idle timeout, reset flood (per session and per address), send stalls. */
+/**
+ * Watches one session (admitted by its address before it existed: h2-refusal.ts): idle timeout,
+ * reset flood (per session and per address), send stalls.
+ */
 function watchSession(session: http2.ServerHttp2Session, limits: ConnectionLimits, guard: H2AddressGuard): void {
   const address = session.socket?.remoteAddress ?? "unknown";
-  const admitted = guard.admitSession(address);
-  if (admitted !== "ok") {
-    h2RefusedTotal.inc({ reason: admitted === "penalized" ? "penalized" : "sessions" });
-    endSession(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-    return;
-  }
   let open = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   const sending = watchSending(session, limits);
@@ -385,18 +397,18 @@ function abandoned(req: AnyRequest): boolean {
  * meanwhile — a rapid-reset flood sends HEADERS and RST_STREAM together — costs no handler call.
  */
 export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, res: Res) => void): (req: Req, res: Res) => void {
+  // Taken entries leave the array at once: under a steady flood it never empties, and an entry kept
+  // past its turn would hold its request and response (and all they reference) until it did.
   const queue: Array<{ req: Req; res: Res }> = [];
-  let head = 0;
+  let scheduled = false;
   const drain = () => {
-    const end = Math.min(queue.length, head + REQUESTS_PER_TURN);
-    for (; head < end; head++) {
-      const { req, res } = queue[head]!;
+    scheduled = false;
+    for (const { req, res } of queue.splice(0, REQUESTS_PER_TURN)) {
       if (!abandoned(req)) handler(req, res);
     }
-    if (head < queue.length) setImmediate(drain);
-    else {
-      queue.length = 0;
-      head = 0;
+    if (queue.length > 0 && !scheduled) {
+      scheduled = true;
+      setImmediate(drain);
     }
   };
   return (req, res) => {
@@ -405,8 +417,11 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
       handler(req, res);
       return;
     }
-    if (queue.length === head) setImmediate(drain);
     queue.push({ req, res });
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(drain);
+    }
   };
 }
 
@@ -416,13 +431,13 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
  * Watch, stays); ends it with GOAWAY ENHANCE_YOUR_CALM when the client resets streams faster
  * than `h2MaxResetsPerSecond` on the session or over all sessions of its address (token buckets,
  * burst 10×) — the "rapid reset" attack, where each reset stream still costs the server a handler
- * call — and then refuses that address's new sessions for `h2PenaltyMs`, as it does for an address
- * opening sessions faster than `h2MaxSessionsPerSecond`; and closes it when the client stops taking
+ * call — and penalizes the address in `guard` (whose new connections are then refused before they
+ * become sessions, as are those of an address opening them faster than `h2MaxSessionsPerSecond`:
+ * h2-refusal.ts, called by single-port.ts); and closes it when the client stops taking
  * its responses (it grants no flow-control window, or does not read the socket): output pending on
  * a stream with no progress for `sendTimeoutMs`. Each such stream holds its handler and its unsent
  * output until then.
  */
-export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits): void {
-  const guard = new H2AddressGuard(limits);
+export function watchHttp2Sessions(h2: http2.Http2Server, limits: ConnectionLimits, guard: H2AddressGuard): void {
   h2.on("session", (session: http2.ServerHttp2Session) => watchSession(session, limits, guard));
 }

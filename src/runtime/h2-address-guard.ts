@@ -4,7 +4,8 @@
  * over either is penalized for `h2PenaltyMs`: its flooding session ends with GOAWAY
  * ENHANCE_YOUR_CALM and its new sessions are refused the same way until the penalty passes. An
  * address penalized again within 10 penalties' time gets twice the previous penalty (up to 32×):
- * a persistent flooder is let in less and less often.
+ * a persistent flooder is let in less and less often. It comes back with an empty reset bucket (refilling
+ * at the rate from the penalty's end), not with a fresh burst to spend on its first session.
  * Bounded: the least recently seen addresses are forgotten past `MAX_ADDRESSES`.
  */
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
@@ -41,6 +42,7 @@ interface AddressState {
 
 /** Takes one token; false when the bucket is empty. */
 export function takeToken(bucket: Bucket, perSecond: number, now: number): boolean {
+  if (now < bucket.at) return false; // empty until then (an address under penalty)
   const burst = perSecond * BURST_SECONDS;
   bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1_000) * perSecond);
   bucket.at = now;
@@ -104,5 +106,7 @@ export class H2AddressGuard {
     state.doublings = repeated ? Math.min(MAX_DOUBLINGS, state.doublings + 1) : 0;
     state.penalizedAt = now;
     state.penalizedUntil = now + base * 2 ** state.doublings;
+    state.resets.tokens = 0;
+    state.resets.at = state.penalizedUntil;
   }
 }

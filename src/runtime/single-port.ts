@@ -20,6 +20,8 @@ import {
   requestLanes,
   type ConnectionLimits,
 } from "./connection-limits.js";
+import { H2AddressGuard } from "./h2-address-guard.js";
+import { admitHttp2Connection } from "./h2-refusal.js";
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
@@ -76,7 +78,9 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
   const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(requestLanes(handler as http.RequestListener), limits));
   startHttp1Timeouts(h1);
   const h2 = http2.createServer(http2ServerOptions(limits), requestLanes(handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void));
-  watchHttp2Sessions(h2, limits);
+  // Per client address across its sessions: new sessions admitted before they exist (h2-refusal.ts), resets counted per session.
+  const h2Guard = new H2AddressGuard(limits);
+  watchHttp2Sessions(h2, limits, h2Guard);
   const conns: Connections = { sockets: new Set(), sniffing: new Set(), h1Sockets: new Set(), h1Busy: new Map(), sessions: new Set(), stopping: false };
   const drainWaiters: Array<() => void> = [];
   const checkDrained = () => {
@@ -91,7 +95,7 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
       checkDrained();
     });
     socket.on("error", () => socket.destroy());
-    sniffProtocol(socket, conns, h1, h2, sniffTimeoutMs);
+    sniffProtocol(socket, conns, { h1, h2, h2Guard }, sniffTimeoutMs);
   };
   const server = opts.tls ? tls.createServer(opts.tls, accept) : net.createServer(accept);
   server.maxConnections = limits.maxConnections;
@@ -126,9 +130,16 @@ export function createSinglePortServer(handler: Handler, opts: SinglePortOptions
 
 /** Keeps `conns` up to date with HTTP/1.1 requests in flight and HTTP/2 sessions; closes them once stopping. */
 function trackConnections(conns: Connections, h1: http.Server, h2: http2.Http2Server): void {
+  const watched = new WeakSet<net.Socket>();
   h1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const sock = req.socket;
     if (conns.stopping) res.setHeader("connection", "close");
+    // Pipelined responses still queued when the connection closes never emit 'close': the entry
+    // goes with the socket (else it would hold the socket and every request parsed from it).
+    if (!watched.has(sock)) {
+      watched.add(sock);
+      sock.once("close", () => conns.h1Busy.delete(sock));
+    }
     conns.h1Busy.set(sock, res);
     res.on("close", () => {
       if (conns.h1Busy.get(sock) === res) conns.h1Busy.delete(sock);
@@ -146,7 +157,12 @@ function trackConnections(conns: Connections, h1: http.Server, h2: http2.Http2Se
  * Reads a new socket's first bytes: the HTTP/2 client preface hands it to `h2`, anything else to
  * `h1`; no decision within `timeoutMs` drops it.
  */
-function sniffProtocol(socket: net.Socket, conns: Connections, h1: http.Server, h2: http2.Http2Server, timeoutMs: number): void {
+function sniffProtocol(
+  socket: net.Socket,
+  conns: Connections,
+  { h1, h2, h2Guard }: { h1: http.Server; h2: http2.Http2Server; h2Guard: H2AddressGuard },
+  timeoutMs: number,
+): void {
   conns.sniffing.add(socket);
   let buf = Buffer.alloc(0);
   const timer = setTimeout(() => socket.destroy(), timeoutMs);
@@ -160,6 +176,7 @@ function sniffProtocol(socket: net.Socket, conns: Connections, h1: http.Server, 
     clearTimeout(timer);
     conns.sniffing.delete(socket);
     socket.removeListener("data", onData);
+    if (prefixMatches && !admitHttp2Connection(socket, h2Guard)) return;
     socket.pause();
     socket.unshift(buf);
     if (prefixMatches) {

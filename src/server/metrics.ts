@@ -52,7 +52,12 @@ const metricsRendersTotal = registeredMetric(
 
 export interface RenderedMetrics {
   readonly contentType: string;
-  readonly body: string;
+  /**
+   * The text's bytes, encoded once per render: every scrape sends this same buffer. (A string body
+   * would be copied per response — Node prepends the response head to a string body — and a flood
+   * of scrapes would allocate a copy of the whole text per scrape.)
+   */
+  readonly body: Buffer;
 }
 
 /**
@@ -76,5 +81,5 @@ export function cachedMetricsRenderer(cacheMs: number, now: () => number = Date.
 
 export async function renderMetrics(): Promise<RenderedMetrics> {
   metricsRendersTotal.inc();
-  return { contentType: register.contentType, body: await register.metrics() };
+  return { contentType: register.contentType, body: Buffer.from(await register.metrics(), "utf8") };
 }

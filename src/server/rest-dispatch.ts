@@ -48,12 +48,12 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
       }
     }
     if (res.headersSent || res.writableEnded) return;
-    const isText = typeof out.body === "string";
+    const isText = typeof out.body === "string" || Buffer.isBuffer(out.body);
     res.writeHead(out.status, {
       "content-type": isText ? "text/plain; charset=utf-8" : "application/json",
       ...out.headers,
     });
-    res.end(isText ? (out.body as string) : toJson(out.body));
+    res.end(isText ? (out.body as string | Buffer) : toJson(out.body));
     if (out.status === 413) req.resume?.();
   };
 

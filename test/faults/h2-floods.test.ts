@@ -148,7 +148,7 @@ describe("HTTP/2 rapid-reset flood from four addresses", () => {
     session.close();
   });
 
-  it("new sessions past H2_MAX_SESSIONS_PER_SECOND from one address are refused with ENHANCE_YOUR_CALM", async () => {
+  it("new sessions past H2_MAX_SESSIONS_PER_SECOND from one address are refused with ENHANCE_YOUR_CALM; then its connections get it before any session exists", async () => {
     // Burst 10 × 2 per second: 40 sessions at once from a fresh address.
     const sessions = Array.from({ length: 40 }, () => {
       const s = http2.connect(`http://127.0.0.1:${server.port}`, {
@@ -164,6 +164,21 @@ describe("HTTP/2 rapid-reset flood from four addresses", () => {
     for (const x of sessions) x.s.destroy();
     expect(refused).toBeGreaterThanOrEqual(40 - 20);
     expect(refused).toBeLessThan(40);
+
+    // The address is penalized now: a new connection is refused before any HTTP/2 session exists —
+    // raw frames, checked byte by byte against RFC 9113: an empty SETTINGS (the server preface,
+    // §3.4) and GOAWAY (type 7, §6.8) with last stream 0 and ENHANCE_YOUR_CALM (0xb), then the
+    // server closes the connection. (A session would open with its own non-empty SETTINGS.)
+    const raw = net.connect({ port: server.port, host: "127.0.0.1", localAddress: "127.0.0.9" });
+    const received: Buffer[] = [];
+    raw.on("data", (c: Buffer) => received.push(c));
+    const ended = new Promise<void>((resolve) => raw.once("end", resolve));
+    raw.once("connect", () => raw.write(Buffer.concat([Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1"), Buffer.from("000000040000000000", "hex")])));
+    await ended;
+    raw.destroy();
+    const settings = "000000" + "04" + "00" + "00000000";
+    const goaway = "000008" + "07" + "00" + "00000000" + "00000000" + "0000000b";
+    expect(Buffer.concat(received).toString("hex")).toBe(settings + goaway);
   });
 });
 

@@ -14,6 +14,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Health, HealthCheckResponse_ServingStatus as S } from "../../src/gen/grpc/health/v1/health_pb.js";
 import type { RunningServer } from "../../src/server/server.js";
+import { counterSum } from "../../bench/service-metrics.js";
 import { startTestServer } from "../server/helpers.js";
 
 // Held memory is the live heap after a full collection: garbage not yet collected is not held.
@@ -29,6 +30,9 @@ const LIMITS = {
   REQUEST_TIMEOUT_MS: "1500",
   SEND_TIMEOUT_MS: "800",
   MAX_PIPELINED_REQUESTS: "4",
+  // The never-reading test below is about the send timeout: its 2,000 pipelined requests must not
+  // trip the depth limit first (that limit has its own tests at the end).
+  MAX_PIPELINE_DEPTH: "100000",
   H2_IDLE_TIMEOUT_MS: "600",
   H2_MAX_CONCURRENT_STREAMS: "16",
   H2_MAX_RESETS_PER_SECOND: "20",
@@ -266,5 +270,64 @@ describe("MAX_CONNECTIONS", () => {
     for (const c of held) c.socket.destroy();
     await sleep(100);
     expect(await healthz(server)).toBe(200);
+  });
+});
+
+describe("MAX_PIPELINE_DEPTH", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    ({ server } = await startTestServer({ env: { MAX_PIPELINED_REQUESTS: "4", MAX_PIPELINE_DEPTH: "16", METRICS_CACHE_MS: "0" } }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const request = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+  const answers = (c: RawClient) => c.received().toString("latin1").match(/^HTTP\/1\.1 200 /gm)?.length ?? 0;
+  const closedForDepth = async () => counterSum(await (await fetch(`${server.url}/metrics`)).text(), "swapd_http1_pipeline_closed_total");
+
+  it("a client pipelining exactly MAX_PIPELINE_DEPTH requests gets every answer and keeps its connection", async () => {
+    const before = await closedForDepth();
+    const client = await rawClient(server.port);
+    client.socket.write(request.repeat(16));
+    expect(await until(() => answers(client) === 16, 5_000)).toBe(true);
+    // Reused: the same connection answers once more.
+    client.socket.write(request);
+    expect(await until(() => answers(client) === 17, 5_000)).toBe(true);
+    expect(client.closed()).toBe(false);
+    expect(await closedForDepth()).toBe(before);
+    client.socket.destroy();
+  });
+
+  it("one request more ahead of the answers closes the connection", async () => {
+    const before = await closedForDepth();
+    const client = await rawClient(server.port);
+    client.socket.write(request.repeat(17));
+    expect(await until(() => client.closed(), 2_000)).toBe(true);
+    expect(answers(client)).toBeLessThan(17);
+    expect(await closedForDepth()).toBe(before + 1);
+    expect(await healthz(server)).toBe(200);
+  });
+
+  it("50 never-reading clients × 200 pipelined /metrics are all closed, and nothing of them stays held", async () => {
+    const heapBefore = liveHeapBytes();
+    const clients = await Promise.all(Array.from({ length: 50 }, () => rawClient(server.port, { read: false })));
+    for (const c of clients) {
+      c.socket.pause();
+      c.socket.write(request.repeat(200));
+    }
+    // A paused client notices the server's close when it writes: keep knocking.
+    const knock = setInterval(() => {
+      for (const c of clients) if (!c.closed()) c.socket.write(request);
+    }, 100);
+    const allClosed = await until(() => clients.every((c) => c.closed()), 5_000);
+    clearInterval(knock);
+    expect(allClosed).toBe(true);
+    expect(await healthz(server)).toBe(200);
+    await sleep(100);
+    // The 10,000 parsed requests (~2 KB each with their responses) must not be held by the closed connections.
+    const held = liveHeapBytes() - heapBefore;
+    console.log(`pipeline depth: 50 clients closed; live heap afterwards ${(held / 1e6).toFixed(1)} MB above the start`);
+    expect(held).toBeLessThan(5e6);
   });
 });

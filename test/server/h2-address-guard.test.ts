@@ -26,11 +26,15 @@ describe("H2AddressGuard", () => {
     expect(guard.admitSession("a")).toBe("penalized");
     now = 1_000; // the first penalty (1 s) is over
     expect(guard.admitSession("a")).toBe("ok");
-    for (let i = 0; i < 5; i++) guard.reset("a"); // the 5 tokens refilled meanwhile
-    expect(guard.reset("a")).toBe(false); // again, 1 s after the first: 2 s now
-    now = 2_999;
+    // Back with an empty reset bucket: it refills at 5 per second from the penalty's end.
+    now = 1_999;
+    for (let i = 0; i < 4; i++) expect(guard.reset("a")).toBe(true);
+    now = 2_000;
+    expect(guard.reset("a")).toBe(true);
+    expect(guard.reset("a")).toBe(false); // again, 1 s after the first penalty ended: 2 s now
+    now = 3_999;
     expect(guard.admitSession("a")).toBe("penalized");
-    now = 3_000;
+    now = 4_000;
     expect(guard.admitSession("a")).toBe("ok");
     // Quiet for more than 10 penalties: the next one is the base again.
     now = 20_000;

@@ -9,6 +9,8 @@ import type { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
 import type { Market } from "../../core/quote/market.js";
+import { pairKey } from "../../core/quote/market.js";
+import type { CandidateDecision } from "../../core/quote/pair-candidates.js";
 import { parseQuoteRequest } from "../../core/quote/quote-request.js";
 import type { ParsedQuoteRequest, QuoteRequestInput } from "../../core/quote/quote-request.js";
 import { createQuotePlanner } from "../../core/quote/quote-planner.js";
@@ -19,6 +21,8 @@ import { marginalRate } from "../../core/quote/route-search.js";
 import type { Route } from "../../core/quote/route-search.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { ValidationError } from "../../core/validation-error.js";
+import { CandidateStore } from "./candidate-store.js";
+import type { CandidateSession } from "./candidate-store.js";
 import { NoRouteError } from "./no-route-error.js";
 import { runShadowCheck, sampled } from "./quote-shadow.js";
 import type { ShadowOptions } from "./quote-shadow.js";
@@ -38,12 +42,14 @@ export interface QuoteEngineDeps {
   readonly clock?: () => number;
   /** QUOTE_SHADOW_RATE: sampled quotes' math-quoted legs quoted again by their programs (quote-shadow.ts). */
   readonly shadow?: ShadowOptions;
+  /** How long a kept candidate decision is used at most (candidate-store.ts); default DEFAULT_CANDIDATE_MAX_AGE_MS. */
+  readonly candidateMaxAgeMs?: number;
 }
 
 export interface QuoteOutcome {
   readonly response: QuoteResponseJson;
   readonly route: Route;
-  /** Every account the quote read (pools and what their quotes needed): what WatchQuote follows. */
+  /** Every account the quote read or a kept candidate decision it used read (pools and what their quotes needed): what WatchQuote follows. */
   readonly accountsRead: readonly string[];
 }
 
@@ -97,20 +103,37 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const clockMs = deps.clock ?? (() => performance.now());
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
 
-  async function candidateMarkets(request: ParsedQuoteRequest): Promise<QuotePlan> {
+  // Candidate decisions are kept only where every change of what they read is reported (live state).
+  const feed = deps.accounts.changes;
+  const store = feed
+    ? new CandidateStore({ feed, pools: deps.markets, ...(deps.candidateMaxAgeMs !== undefined ? { maxAgeMs: deps.candidateMaxAgeMs } : {}) })
+    : undefined;
+
+  async function candidateMarkets(request: ParsedQuoteRequest): Promise<{ plan: QuotePlan; session: CandidateSession | undefined }> {
     // Shared neighbours of the two tokens come from their own markets only (an index lookup per token, not every market).
     const candidates = planner.candidatePairs(request, () => deps.markets.knownWith([base58Of(request.inputMint), base58Of(request.outputMint)]));
-    const lists: Market[][] = await Promise.all(candidates.pairs.map(([x, y]) => deps.markets.forPair(x, y)));
-    return planner.plan(request, candidates, lists.flat());
+    const session = store?.begin(candidates.pairs);
+    // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
+    // quote's cost does not grow with the pair's pool count).
+    const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
+    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => decided.get(pairKey(x, y))?.markets ?? deps.markets.forPair(x, y)));
+    return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 
   async function quoteParsed(request: ParsedQuoteRequest): Promise<QuoteOutcome> {
     const started = clockMs();
     await checkMintsExist(deps.chain, request);
-    const plan = await candidateMarkets(request);
-    if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
-    const read = await readWhatThePlanNeeds(plan, deps.accounts);
-    const route = plan.route();
+    const { plan, session } = await candidateMarkets(request);
+    let route: Route | undefined;
+    let read: Map<string, AccountState>;
+    try {
+      if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
+      read = await readWhatThePlanNeeds(plan, deps.accounts);
+      route = plan.route();
+      session?.keep(plan.decisions());
+    } finally {
+      session?.end();
+    }
     if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)`);
     if (sampled(deps.shadow)) {
       const shadow = deps.shadow;
@@ -122,7 +145,14 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       timeTaken: (clockMs() - started) / 1000,
       marginalRate: marginalRate(route),
     });
-    return { response, route, accountsRead: [...read.keys()] };
+    return {
+      response,
+      route,
+      // Built when asked (WatchQuote): with a kept decision it names every pool of the pair.
+      get accountsRead() {
+        return [...new Set([...read.keys(), ...plan.decidedOver()])];
+      },
+    };
   }
 
   return {

@@ -66,6 +66,7 @@ export class LiveAccountCache implements LiveAccounts {
   private readonly onEvict: (evicted: EvictedGroup) => void;
   private readonly entries: LivePools<Entry>;
   private readonly listeners = new Set<(change: LiveAccountChange) => void>();
+  private readonly unfollowedListeners = new Set<(addresses: readonly string[]) => void>();
   /** Connected and every entry re-read since: memory answers. */
   private synced = false;
   private connected = false;
@@ -124,7 +125,7 @@ export class LiveAccountCache implements LiveAccounts {
    * stream stops answering at once, before it is noticed gone), or, while resyncing or down, state
    * last known current within the staleness bound.
    */
-  private answering(): boolean {
+  answering(): boolean {
     if (this.synced) return this.streamLive();
     return this.now() - this.unsyncedSince <= this.maxStalenessMs;
   }
@@ -190,6 +191,11 @@ export class LiveAccountCache implements LiveAccounts {
   onChange(listener: (change: LiveAccountChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void {
+    this.unfollowedListeners.add(listener);
+    return () => this.unfollowedListeners.delete(listener);
   }
 
   oldestSlot(addresses: Iterable<string>): number | undefined {
@@ -300,6 +306,7 @@ export class LiveAccountCache implements LiveAccounts {
     livePoolsGauge.set(this.entries.poolCount);
     if (evicted.length === 0) return;
     const addresses = evicted.flatMap((e) => e.dropped);
+    if (addresses.length > 0) for (const listener of this.unfollowedListeners) listener(addresses);
     if (!this.closed && addresses.length > 0) this.stream.unsubscribe(addresses);
     for (const e of evicted) {
       livePoolEvictionsTotal.inc({ reason: e.reason });

@@ -66,6 +66,10 @@ export interface LiveAccounts {
   adopt(address: PublicKey, account: AccountData | null, slot: number, neededBy?: readonly string[]): void;
   /** Called for every change of a cached account (stream notification or resync); returns the unsubscribe. */
   onChange(listener: (change: LiveAccountChange) => void): () => void;
+  /** Called with accounts no longer followed (evicted or idle): their changes are not reported any more. */
+  onUnfollowed(listener: (addresses: readonly string[]) => void): () => void;
+  /** Whether memory answers now (false while degraded: `get` answers nothing, changes may go unreported). */
+  answering(): boolean;
   /** The lowest slot among the cached `addresses` (the age of a response built from them); undefined if none is cached. */
   oldestSlot(addresses: Iterable<string>): number | undefined;
   status(): LiveAccountsStatus;

@@ -100,11 +100,80 @@ export function prunePools<T extends PrunablePool>(pools: readonly T[], request:
       continue;
     }
     const b = group[0]!.mints[1];
-    // The leg's known side is the intermediate the first leg reached (the one with an amount).
-    const middle = reached.has(a) ? a : reached.has(b) ? b : undefined;
-    if (middle === undefined) continue; // no pool reaches this leg: it can carry no route
+    // The leg's known side is the intermediate the first leg reached: the mint that is not the
+    // route's far end (the far end may be "reached" too, by the direct pair).
+    const far = swapMode === "ExactIn" ? outputMint : inputMint;
+    const middle = a === far ? b : b === far ? a : undefined;
+    if (middle === undefined || !reached.has(middle)) continue; // no pool reaches this leg: it can carry no route
     const from = swapMode === "ExactIn" ? middle : middle === a ? b : a;
     pick(group, from, reached.get(middle)!);
   }
   return pools.filter((p) => keep.has(p));
+}
+
+/**
+ * The range of amounts a candidate decision holds for: the amount's top three significant bits
+ * (at most 25 % wide), so that nearby amounts share one decision.
+ */
+export function amountBucket(amount: bigint): readonly [bigint, bigint] {
+  const shift = Math.max(0, amount.toString(2).length - 3);
+  const low = (amount >> BigInt(shift)) << BigInt(shift);
+  return [low, low + (1n << BigInt(shift)) - 1n];
+}
+
+export interface CandidateRange {
+  /** The side the pools are priced from (their input mint for ExactIn, their output mint for ExactOut). */
+  readonly from: string;
+  readonly swapMode: SwapMode;
+  readonly low: bigint;
+  readonly high: bigint;
+  readonly maxPerPair: number;
+  readonly splitStepPercent: number;
+}
+
+/**
+ * The pools of one pair that can matter for ANY amount in [low, high], so the choice can be kept
+ * across requests (and re-made only when the pools' state changes): the `maxPerPair` best at both
+ * ends, the best quarter at both ends' small split share, and every pool whose score at its best
+ * end beats the best kept score at its worst end. A pool's quote is monotone in the amount (more
+ * in pays no less out; more out costs no less in), so a pool left out pays, at any amount of the
+ * range, no more than its best end, which some kept pool beats at that amount: never a pool that
+ * would pay more than every kept one. A pool that quotes at one end only is kept (its other end
+ * is unknown); one that quotes at neither is left out. Undefined when the range is too wide for
+ * this pair (more than `maxPerPair` such extra pools, e.g. many pools of one price): price the
+ * exact amount instead.
+ */
+export function candidatesOver<T extends PrunablePool>(group: readonly T[], range: CandidateRange): T[] | undefined {
+  const { from, swapMode, low, high, maxPerPair, splitStepPercent } = range;
+  const atLow = group.map((p) => score(p, low, swapMode, from));
+  const atHigh = low === high ? atLow : group.map((p) => score(p, high, swapMode, from));
+  const keep = new Set<T>();
+  const smallCount = Math.max(1, Math.ceil(maxPerPair / 4));
+  for (const [amount, scores] of [
+    [low, atLow],
+    [high, atHigh],
+  ] as const) {
+    for (const p of best(group, scores, maxPerPair)) keep.add(p);
+    const small = (amount * BigInt(splitStepPercent)) / 100n;
+    for (const p of best(group, group.map((q) => score(q, small, swapMode, from)), smallCount)) keep.add(p);
+    if (low === high) break;
+  }
+  // ExactIn scores grow with the amount, ExactOut ones (−in) shrink: the worst end is low, resp. high.
+  const worst = swapMode === "ExactIn" ? atLow : atHigh;
+  const bestEnd = swapMode === "ExactIn" ? atHigh : atLow;
+  let bar: bigint | undefined;
+  group.forEach((p, i) => {
+    const s = worst[i];
+    if (keep.has(p) && s !== undefined && (bar === undefined || s > bar)) bar = s;
+  });
+  let extra = 0;
+  for (let i = 0; i < group.length; i++) {
+    const p = group[i]!;
+    if (keep.has(p) || (atLow[i] === undefined && atHigh[i] === undefined)) continue;
+    const top = bestEnd[i];
+    if (top !== undefined && bar !== undefined && top <= bar) continue;
+    keep.add(p);
+    if (++extra > maxPerPair) return undefined;
+  }
+  return group.filter((p) => keep.has(p));
 }

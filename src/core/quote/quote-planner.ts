@@ -29,7 +29,10 @@ import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
 import { decodeMintInfo } from "../solana/token-accounts.js";
 import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
-import { prunePools } from "./pool-pruning.js";
+import { amountBucket, candidatesOver, prunePools } from "./pool-pruning.js";
+import type { CandidateRange, PrunablePool } from "./pool-pruning.js";
+import { decidedPairs, labelsKey, marketsToRead, planLegs, secondLegKeys } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
 import { findBestRoute } from "./route-search.js";
@@ -57,15 +60,21 @@ export interface QuoteLimits {
 }
 
 /**
- * Math quotes kept across requests (a few hundred bytes each): this many (state, pool, mode,
+ * Math quotes kept across requests (a few hundred bytes each): this many (pool state, pool, mode,
  * direction, clock) entries of up to AMOUNTS_PER_MEMO_ENTRY amounts each.
  */
 const MATH_QUOTE_MEMO_ENTRIES = 512;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
-/** States (the versions of every account a plan read) with a short id; a few KB of text each. */
-const STATE_ID_ENTRIES = 1_024;
 /** A memoised "this pool cannot quote this": the memo's `undefined` means "not asked yet". */
 const NO_QUOTE = Symbol("no quote");
+/** Quotes made to decide candidates (pool-pruning.ts candidatesOver), by pool state: enough for every pool of a few big pairs. */
+const DECIDING_QUOTE_ENTRIES = 65_536;
+/**
+ * A deciding quote is reused over later clocks for this long (s), like a kept decision
+ * (api/quote/candidate-store.ts): when one pool of a big pair changes, the pair is decided again
+ * pricing that pool only. The route itself is priced at the plan's own clock.
+ */
+const DECIDING_QUOTE_MAX_AGE_S = 30n;
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -149,6 +158,10 @@ export interface QuotePlan {
    * quoted again by those programs at the plan's clock: the math is held to the program.
    */
   shadow(route: Route): ShadowCheck;
+  /** The candidate decisions `route()` made (for pairs the given decisions lacked): for the edge to keep. */
+  decisions(): readonly CandidateDecision[];
+  /** What the candidate decisions given to the plan read (pools it left unread among them): a change there can change the route too. */
+  decidedOver(): string[];
 }
 
 export interface QuotePlanner {
@@ -161,7 +174,13 @@ export interface QuotePlanner {
    * sides already have a market with (from `knownMarkets`, asked only then) is an intermediate too.
    */
   candidatePairs(request: ParsedQuoteRequest, knownMarkets: () => Iterable<Market>): CandidatePairs;
-  plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>): QuotePlan;
+  /**
+   * The decisions among `decisions` that cover pairs of `candidates`, by pair key: for those the
+   * caller may pass the decision's markets instead of listing the pair's.
+   */
+  decided(request: ParsedQuoteRequest, candidates: CandidatePairs, decisions: CandidateDecisions): Map<string, CandidateDecision>;
+  /** `decisions`: candidate decisions still valid (pair-candidates.ts); a pair with one reads and prices only its kept pools. */
+  plan(request: ParsedQuoteRequest, candidates: CandidatePairs, markets: Iterable<Market>, decisions?: CandidateDecisions): QuotePlan;
 }
 
 /**
@@ -195,8 +214,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
     mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
-    stateIds: new BoundedLruMap(STATE_ID_ENTRIES),
-    nextStateId: 1,
+    decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
     versionIds: new WeakMap(),
     nextVersionId: 1,
   };
@@ -204,7 +222,8 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     labels: new Set(options.adapters.map((a) => a.label)),
     programIdToLabel: Object.fromEntries(options.adapters.map((a) => [base58Of(a.programId), a.label])),
     candidatePairs: (request, knownMarkets) => candidatePairs(request, intermediates, knownMarkets),
-    plan: (request, candidates, markets) => new PoolQuotePlan(shared, request, candidates, markets),
+    decided: (request, candidates, decisions) => decidedPairs(candidates.pairs, legRequestOf(request, limits), decisions),
+    plan: (request, candidates, markets, decisions) => new PoolQuotePlan(shared, request, candidates, markets, decisions),
   };
 }
 
@@ -231,6 +250,10 @@ function sharedNeighbours(x: string, y: string, known: readonly Market[]): strin
   return out;
 }
 
+function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): LegRequest {
+  const { amount, swapMode } = request;
+  return { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: limits.maxPoolsPerPair };
+}
 /** Quotes of one pool in one mode and direction over one state at one clock, by amount. */
 type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
 
@@ -243,13 +266,42 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
-  /** Math quotes by (state id; pool; mode; direction; clock), then by amount. */
+  /** Math quotes by (pool; every account its quote read, at its version; mode; direction; clock), then by amount. */
   readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
-  /** Id of a state: the versions of every account a plan read, as `stateVersion` writes them. */
-  readonly stateIds: BoundedLruMap<string, number>;
-  nextStateId: number;
+  /** Deciding quotes by (pool state; pool; mode; direction), then by amount, with the clock they were made at. */
+  readonly decidingQuotes: BoundedLruMap<string, { readonly at: bigint; readonly quotes: Map<bigint, PoolQuote | typeof NO_QUOTE> }>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
+}
+
+/** A pool the route may use, with its quote bound to the plan's state. */
+interface UsablePool extends PrunablePool {
+  readonly p: DecodedPool;
+}
+
+/** A leg's pools once chosen, and what its choice depended on (for the second leg's decision). */
+interface ChosenLeg {
+  readonly pools: readonly UsablePool[];
+  readonly key: string;
+  readonly low: bigint;
+  readonly high: bigint;
+  readonly dependsOn: readonly string[];
+  readonly pairs: readonly (readonly [string, string])[];
+  /** Its pools' input mint. */
+  readonly from: string;
+}
+
+/** The best a first leg's pools do at `amount`: the most of the intermediate out (ExactIn), the least of it in (ExactOut). */
+function reached(pools: readonly PrunablePool[], amount: bigint, swapMode: SwapMode, from: string): bigint | undefined {
+  let best: bigint | undefined;
+  if (amount <= 0n) return undefined;
+  for (const u of pools) {
+    const q = u.quote(amount, swapMode, u.mints[0] === from);
+    if (!q) continue;
+    const v = swapMode === "ExactIn" ? q.outAmount : q.inAmount;
+    if (best === undefined || (swapMode === "ExactIn" ? v > best : v < best)) best = v;
+  }
+  return best;
 }
 
 class PoolQuotePlan implements QuotePlan {
@@ -257,13 +309,20 @@ class PoolQuotePlan implements QuotePlan {
   private readonly accounts = new Map<string, AccountData | null>();
   private readonly inputMint: string;
   private readonly outputMint: string;
+  private readonly legs: readonly Leg[];
+  /** The markets read and priced: all of a leg without a decision, the kept ones of a leg with one. */
+  private readonly toRead: readonly Market[];
   /** Batches supplied so far (the first: the pools and the Clock). */
   private batches = 0;
-  private stateIdOfPlan: number | undefined;
   /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
   private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
+  /** Per pool address: every account its quote asked for (mints, vaults, configs, arrays). */
+  private readonly depsOf = new Map<string, Set<string>>();
+  /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
+  private readonly poolVersions = new Map<string, string>();
+  private readonly made: CandidateDecision[] = [];
   private needers = new Map<string, string[]>();
 
   constructor(
@@ -271,23 +330,28 @@ class PoolQuotePlan implements QuotePlan {
     private readonly request: ParsedQuoteRequest,
     private readonly candidates: CandidatePairs,
     markets: Iterable<Market>,
+    decisions: CandidateDecisions | undefined,
   ) {
     const unique = new Map<string, Market>();
     for (const m of markets) if (labelAllowed(request, m.label)) unique.set(m.addressText, m);
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
+    this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions);
+    this.toRead = marketsToRead(this.legs);
   }
 
   accountsNeeded(): PublicKey[] {
     const needers = new Map<string, string[]>();
     this.needers = needers;
-    if (this.batches === 0) return [CLOCK_SYSVAR, ...this.markets.map((m) => m.address)];
+    if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
     let pool = "";
+    let deps = new Set<string>();
     const want = (key: PublicKey) => {
       const text = base58Of(key);
+      deps.add(text);
       if (this.accounts.has(text)) return;
       missing.set(text, key);
       const pools = needers.get(text);
@@ -296,6 +360,9 @@ class PoolQuotePlan implements QuotePlan {
     };
     for (const p of this.decodedPools()) {
       pool = p.addressText;
+      const known = this.depsOf.get(pool);
+      if (known) deps = known;
+      else this.depsOf.set(pool, (deps = new Set()));
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
@@ -309,9 +376,17 @@ class PoolQuotePlan implements QuotePlan {
 
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
-    this.stateIdOfPlan = undefined;
+    this.poolVersions.clear();
     this.memoOfPool.clear();
     this.batches += 1;
+  }
+
+  decisions(): readonly CandidateDecision[] {
+    return this.made;
+  }
+
+  decidedOver(): string[] {
+    return this.legs.flatMap((leg) => leg.found?.dependsOn ?? []);
   }
 
   route(): Route | undefined {
@@ -321,8 +396,8 @@ class PoolQuotePlan implements QuotePlan {
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
     const usable = this.decodedPools()
       .filter((p) => this.transfersInFull(p))
-      .map((p) => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
-    const kept = prunePools(usable, {
+      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+    const kept = prunePools(this.choose(usable, clock), {
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
@@ -391,8 +466,97 @@ class PoolQuotePlan implements QuotePlan {
     };
   }
 
+  /**
+   * Each leg's candidates: a decided leg's pools as read (the kept ones); a bounded leg without a
+   * decision gets one now, over all its pools, for the amount's bucket (else the exact amount).
+   */
+  private choose(usable: readonly UsablePool[], clock: QuoteClock): UsablePool[] {
+    const byAddress = new Map(usable.map((u) => [u.p.addressText, u]));
+    const chosen = new Map<string, ChosenLeg>();
+    const out: UsablePool[] = [];
+    for (const leg of this.legs) {
+      const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
+      const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
+      const c = leg.after === undefined ? this.chooseFirst(leg, pools, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, clock) : undefined;
+      if (c) chosen.set(leg.key, c);
+      out.push(...(c?.pools ?? pools));
+    }
+    return out;
+  }
+
+  private chooseFirst(leg: Leg, pools: readonly UsablePool[], clock: QuoteClock): ChosenLeg {
+    const amount = this.request.amount;
+    const bucket = amountBucket(amount);
+    const pairs = [leg.pair];
+    if (leg.found) {
+      const exact = leg.found.key === leg.exactKey;
+      return { pools, key: leg.found.key, low: exact ? amount : bucket[0], high: exact ? amount : bucket[1], dependsOn: leg.found.dependsOn, pairs: leg.found.pairs, from: leg.from };
+    }
+    const dependsOn = this.dependenciesOf(leg.markets);
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], dependsOn, pairs, from: leg.from };
+    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
+    const inBucket = this.decide(pools, { ...range, low: bucket[0], high: bucket[1] }, clock);
+    const [key, low, high, kept] = inBucket ? [leg.bucketKey, bucket[0], bucket[1], inBucket] : [leg.exactKey, amount, amount, this.decide(pools, { ...range, low: amount, high: amount }, clock)!];
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
+    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+  }
+
+  /** A second leg over the amounts its first leg's best pool reaches across the first leg's range. */
+  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, clock: QuoteClock): ChosenLeg | undefined {
+    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
+    const pairs = [...firstLeg.pairs, leg.pair];
+    if (leg.found) return { pools, key: leg.found.key, low: 0n, high: 0n, dependsOn: [], pairs, from: leg.from };
+    if (!leg.bounded) return undefined;
+    const reachedAt = (amount: bigint) => reached(firstLeg.pools, amount, this.request.swapMode, firstLeg.from);
+    const ends = [reachedAt(firstLeg.low), reachedAt(firstLeg.high)];
+    if (ends[0] === undefined || ends[1] === undefined) return undefined; // not reached over the whole range: priced per request
+    const range = { from: leg.from, swapMode: this.request.swapMode, maxPerPair: this.shared.limits.maxPoolsPerPair, splitStepPercent: this.shared.limits.splitStepPercent };
+    const [low, high] = ends[0] <= ends[1] ? [ends[0], ends[1]] : [ends[1], ends[0]];
+    let key = keyed.bucketKey;
+    let kept = this.decide(pools, { ...range, low, high }, clock);
+    if (!kept) {
+      const exactly = reachedAt(this.request.amount);
+      if (exactly === undefined) return undefined;
+      key = keyed.exactKey;
+      kept = this.decide(pools, { ...range, low: exactly, high: exactly }, clock)!;
+    }
+    const dependsOn = [...firstLeg.dependsOn, ...this.dependenciesOf(leg.markets)];
+    this.made.push({ key, kept: new Set(kept.map((u) => u.p.addressText)), markets: kept.map((u) => u.p.market), dependsOn, pairs });
+    return { pools: kept, key, low, high, dependsOn, pairs, from: leg.from };
+  }
+
+  /** candidatesOver with the deciding quotes (reused across clocks within DECIDING_QUOTE_MAX_AGE_S). */
+  private decide(pools: readonly UsablePool[], range: CandidateRange, clock: QuoteClock): UsablePool[] | undefined {
+    const deciding = pools.map((u) => ({ u, mints: u.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.decidingQuote(u.p, clock, amount, swapMode, aToB) }));
+    return candidatesOver(deciding, range)?.map((d) => d.u);
+  }
+
+  private decidingQuote(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+    if (!p.adapter.quote) return this.quoteOf(p, clock, amount, swapMode, aToB);
+    const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}`;
+    let entry = this.shared.decidingQuotes.get(key);
+    const age = clock.unixTimestamp - (entry?.at ?? clock.unixTimestamp);
+    if (!entry || age < 0n || age > DECIDING_QUOTE_MAX_AGE_S) this.shared.decidingQuotes.set(key, (entry = { at: clock.unixTimestamp, quotes: new Map() }));
+    const known = entry.quotes.get(amount);
+    if (known !== undefined) return known === NO_QUOTE ? undefined : known;
+    const quote = this.quoteNow(p, clock, amount, swapMode, aToB);
+    if (entry.quotes.size >= AMOUNTS_PER_MEMO_ENTRY) entry.quotes.clear();
+    entry.quotes.set(amount, quote ?? NO_QUOTE);
+    return quote;
+  }
+
+  /** Every account a choice over `markets` read: the pool accounts and what their quotes asked for. */
+  private dependenciesOf(markets: readonly Market[]): string[] {
+    const out = new Set<string>();
+    for (const m of markets) {
+      out.add(m.addressText);
+      for (const d of this.depsOf.get(m.addressText) ?? []) out.add(d);
+    }
+    return [...out];
+  }
+
   private decodedPools(): DecodedPool[] {
-    this.pools ??= this.markets.map((m) => this.decode(m)).filter((p): p is DecodedPool => p !== undefined);
+    this.pools ??= this.toRead.map((m) => this.decode(m)).filter((p): p is DecodedPool => p !== undefined);
     return this.pools;
   }
 
@@ -465,42 +629,31 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   /**
-   * The versions of every account this plan read (the Clock aside: its values are in each key), as
-   * a short id: a math quote depends on nothing else, so requests over unchanged state (the live
-   * cache hands out one object per account version) reuse it. Route search asks each pool for some
-   * twenty split shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
-   * The state's text (address:version of every account, some KB) is hashed once per plan: as part
-   * of every memo key it was a fifth of a six-venue quote's CPU.
+   * The versions of the pool's account and of every account its quote asked for, in one string: a
+   * math quote depends on nothing else, so requests over unchanged state (the live cache hands out
+   * one object per account version) reuse it. Route search asks each pool for some twenty split
+   * shares, and some AMMs' math costs near a millisecond a call (Whirlpool's wasm).
    */
-  private stateId(): number {
-    if (this.stateIdOfPlan !== undefined) return this.stateIdOfPlan;
-    const text = this.stateVersion();
-    let id = this.shared.stateIds.get(text);
-    if (id === undefined) {
-      id = this.shared.nextStateId++;
-      this.shared.stateIds.set(text, id);
-    }
-    this.stateIdOfPlan = id;
-    return id;
+  private poolVersion(p: DecodedPool): string {
+    let text = this.poolVersions.get(p.addressText);
+    if (text !== undefined) return text;
+    const parts = [this.versionOf(p.addressText)];
+    for (const address of this.depsOf.get(p.addressText) ?? []) parts.push(this.versionOf(address));
+    text = parts.join(",");
+    this.poolVersions.set(p.addressText, text);
+    return text;
   }
 
-  private stateVersion(): string {
+  private versionOf(address: string): string {
+    const account = this.accounts.get(address);
+    if (!account) return "-";
     const shared = this.shared;
-    const parts: string[] = [];
-    for (const [address, account] of this.accounts) {
-      if (account === null) {
-        parts.push(`${address}:-`);
-        continue;
-      }
-      if (account.address.equals(CLOCK_SYSVAR)) continue;
-      let id = shared.versionIds.get(account);
-      if (id === undefined) {
-        id = shared.nextVersionId++;
-        shared.versionIds.set(account, id);
-      }
-      parts.push(`${address}:${id}`);
+    let id = shared.versionIds.get(account);
+    if (id === undefined) {
+      id = shared.nextVersionId++;
+      shared.versionIds.set(account, id);
     }
-    return parts.sort().join(",");
+    return String(id);
   }
 
   /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
@@ -525,7 +678,7 @@ class PoolQuotePlan implements QuotePlan {
     let memo = ofPool[index];
     if (memo === undefined) {
       // The clock is the plan's own (route() reads it once), so it is part of the entry's key.
-      const key = `${this.stateId()}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
       memo = this.shared.mathQuotes.get(key);
       if (memo === undefined) {
         memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);

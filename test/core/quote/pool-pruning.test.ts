@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { raydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
 import { marketOfAccount } from "../../../src/core/quote/market.js";
 import type { Market } from "../../../src/core/quote/market.js";
+import type { CandidateDecision } from "../../../src/core/quote/pair-candidates.js";
 import { createQuotePlanner } from "../../../src/core/quote/quote-planner.js";
 import type { QuotePlan, QuotePlanner, SuppliedAccount } from "../../../src/core/quote/quote-planner.js";
 import { parseQuoteRequest } from "../../../src/core/quote/quote-request.js";
@@ -115,6 +116,72 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
     for (const amount of [10_000n, 10n ** 9n]) {
       const route = quote(planner(1), amount);
       expect(route.outAmount).toBeGreaterThanOrEqual(bestSinglePool(amount).out);
+    }
+  });
+});
+
+describe("candidate decisions: one decision holds for every amount of its bucket", () => {
+  const chain = new Accounts();
+  chain.setAccount(CLOCK, { lamports: 1n, data: new Uint8Array(40), owner: new PublicKey("Sysvar1111111111111111111111111111111111111") });
+  const a = writeMint(chain, "bucket test a", 6);
+  const b = writeMint(chain, "bucket test b", 6);
+  const reserves = new Map<string, [bigint, bigint]>();
+  const markets: Market[] = [];
+  const add = (reserveA: bigint, reserveB: bigint, configIndex: number) => {
+    const pool = writeCpPool(chain, { x: a, y: b, reserveX: reserveA, reserveY: reserveB, configIndex });
+    const market = marketOfAccount(new Map([[raydiumCpmmAdapter.programId.toBase58(), raydiumCpmmAdapter]]), chain.map.get(pool.pool.address.toBase58())!, "added");
+    if (typeof market === "string") throw new Error(market);
+    reserves.set(market.addressText, [reserveA, reserveB]);
+    markets.push(market);
+    return market.addressText;
+  };
+  // Over the bucket of 2^20 (2^20 … 5·2^18 − 1): a shallow pool with the best price pays most at its
+  // low end, a deep one with a worse price at its high end, and one in between pays most only in
+  // the middle (found by searching reserves with Raydium's curve) — never best at an end, nor at a
+  // small split share: only the rule for the amounts between keeps it.
+  const shallow = add(3_100_000n, 6_761_760n, 0);
+  const middle = add(6_880_955n, 12_908_891n, 1);
+  const deep = add(15_588_651n, 26_876_284n, 2);
+  for (let i = 3; i < 10; i++) add(1_000_000n, 1_000_000n, i);
+  const low = 1n << 20n;
+  const high = (5n << 18n) - 1n;
+  const best = (amount: bigint) => {
+    let top = { address: "", out: 0n };
+    for (const [address, [ra, rb]] of reserves) {
+      const out = sdkOut(amount, ra, rb);
+      if (out > top.out) top = { address, out };
+    }
+    return top;
+  };
+  const amounts = Array.from({ length: 41 }, (_, i) => low + ((high - low) * BigInt(i)) / 40n);
+  const p = createQuotePlanner({ adapters: [raydiumCpmmAdapter], intermediateTokens: [], limits: { maxPoolsPerPair: 1 } });
+  const plan = (amount: bigint, decisions?: Map<string, CandidateDecision>) => {
+    const req = parseQuoteRequest({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(amount), slippageBps: 50 }, p.labels);
+    return p.plan(req, p.candidatePairs(req, () => markets), markets, decisions);
+  };
+
+  it("the set is adversarial: each of the three pools is the best single pool somewhere in the bucket", () => {
+    expect(best(low).address).toBe(shallow);
+    expect(best(high).address).toBe(deep);
+    expect(amounts.some((x) => best(x).address === middle)).toBe(true);
+  });
+
+  it("the decision made at one amount keeps the best single pool of every amount of the bucket, and later plans read only its pools", () => {
+    const first = plan(amounts[0]!);
+    drive(first, chain);
+    const made = first.decisions();
+    expect(made).toHaveLength(1);
+    const kept = made[0]!.kept;
+    expect(kept.size).toBeLessThan(markets.length);
+    const decisions = new Map(made.map((d) => [d.key, d]));
+    for (const amount of amounts) {
+      expect(kept.has(best(amount).address)).toBe(true);
+      const later = plan(amount, decisions);
+      // The Clock and the kept pools only.
+      expect(later.accountsNeeded()).toHaveLength(1 + kept.size);
+      const route = drive(later, chain)!;
+      expect(later.decisions()).toHaveLength(0);
+      expect(route.outAmount).toBeGreaterThanOrEqual(best(amount).out);
     }
   });
 });

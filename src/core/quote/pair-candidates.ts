@@ -1,0 +1,150 @@
+/**
+ * Candidate decisions kept across requests: which pools of a pair with more than
+ * `MAX_POOLS_PER_PAIR` pools can matter for a range of amounts (pool-pruning.ts `candidatesOver`).
+ * Made by the planner over all the pair's pools, and handed back to later plans as data by a
+ * store at the edge (api/quote/candidate-store.ts), which drops a decision as soon as any account
+ * it read changes or the pair's pool set changes. A plan given a decision reads and prices only
+ * the kept pools: a warm quote's cost no longer grows with the pair's pool count.
+ *
+ * Legs: a pair touching the side the amount is known on (the input for ExactIn, the output for
+ * ExactOut) is decided for the amount's bucket (`amountBucket`); the other leg of a 2-hop route
+ * (intermediate → far side) for the range of amounts the first leg's best pool reaches over that
+ * bucket, so its decision also depends on the first leg's state.
+ */
+import type { SwapMode } from "../amm/adapter.js";
+import type { Market } from "./market.js";
+import { pairKey } from "./market.js";
+import { amountBucket } from "./pool-pruning.js";
+
+export interface CandidateDecision {
+  /** Pair, direction, label filter, amount range (and for a second leg, its first leg's key). */
+  readonly key: string;
+  /** Addresses of the pools kept. */
+  readonly kept: ReadonlySet<string>;
+  /** The pools kept. */
+  readonly markets: readonly Market[];
+  /** Every account the decision read (the pools, their mints and what their quotes read): a change to any undoes it. */
+  readonly dependsOn: readonly string[];
+  /** The pairs whose pool sets it was made over: a pool entering or leaving one undoes it. */
+  readonly pairs: readonly (readonly [string, string])[];
+}
+
+/** Decisions a plan may use (the edge's store; it answers only ones still valid). */
+export interface CandidateDecisions {
+  get(key: string): CandidateDecision | undefined;
+}
+
+/** One pair's pools in a plan, and how they are chosen. */
+export interface Leg {
+  readonly pair: readonly [string, string];
+  readonly key: string;
+  /** The pair's markets (label filter applied). */
+  readonly markets: readonly Market[];
+  /** The pools' input mint in this leg's routes (their quotes are asked from it). */
+  readonly from: string;
+  /** A second leg: the pair key of its first leg. */
+  readonly after?: string;
+  /** Whether more pools than MAX_POOLS_PER_PAIR: then a decision bounds them. */
+  readonly bounded: boolean;
+  /** Decision keys: for the amount's bucket, and for the exact amount (when the bucket is too wide for the pair). */
+  readonly bucketKey: string;
+  readonly exactKey: string;
+  /** The decision the store had, if any. */
+  found: CandidateDecision | undefined;
+}
+
+export interface LegRequest {
+  readonly inputMint: string;
+  readonly outputMint: string;
+  readonly amount: bigint;
+  readonly swapMode: SwapMode;
+  /** The request's label filter, as text (part of every key: it changes the pool set). */
+  readonly labels: string;
+  readonly maxPerPair: number;
+}
+
+/** A leg as its pair alone says (no markets): its role, direction and keys. */
+type LegShape = Omit<Leg, "markets" | "bounded" | "found">;
+
+function shapeOf(a: string, b: string, request: LegRequest): LegShape | undefined {
+  const { inputMint, outputMint, amount, swapMode, labels } = request;
+  const known = swapMode === "ExactIn" ? inputMint : outputMint;
+  const far = swapMode === "ExactIn" ? outputMint : inputMint;
+  const key = pairKey(a, b);
+  if (a === known || b === known) {
+    const other = a === known ? b : a;
+    const from = swapMode === "ExactIn" ? known : other;
+    const base = `${key}|${from}|${swapMode}|${labels}`;
+    const [low, high] = amountBucket(amount);
+    return { pair: [a, b], key, from, bucketKey: `${base}|${low}-${high}`, exactKey: `${base}|${amount}-${amount}` };
+  }
+  if (a === far || b === far) {
+    const middle = a === far ? b : a;
+    const from = swapMode === "ExactIn" ? middle : far;
+    return { pair: [a, b], key, from, after: pairKey(known, middle), bucketKey: "", exactKey: "" };
+  }
+  return undefined; // a pair touching neither end carries no route of at most two hops
+}
+
+/** First legs' decisions, then second legs keyed by them (found, or to be made: the bucket's). */
+function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(legs: T[], amount: bigint, decisions: CandidateDecisions | undefined): T[] {
+  const first = legs.filter((l) => l.after === undefined);
+  for (const leg of first) leg.found = decisions?.get(leg.bucketKey) ?? decisions?.get(leg.exactKey);
+  const firstByPair = new Map(first.map((l) => [l.key, l]));
+  const later = legs
+    .filter((l) => l.after !== undefined)
+    .map((leg) => {
+      const firstLeg = firstByPair.get(leg.after!);
+      const out = { ...leg, ...secondLegKeys(leg, firstLeg ? (firstLeg.found?.key ?? firstLeg.bucketKey) : "none", amount) };
+      if (firstLeg) out.found = decisions?.get(out.bucketKey) ?? decisions?.get(out.exactKey);
+      return out;
+    });
+  return [...first, ...later];
+}
+
+/**
+ * The decisions that cover the request's pairs, by pair key: for those pairs the edge need not
+ * even list the markets (the decision's kept ones are all the plan reads).
+ */
+export function decidedPairs(pairs: readonly (readonly [string, string])[], request: LegRequest, decisions: CandidateDecisions): Map<string, CandidateDecision> {
+  const shapes = pairs.map(([x, y]) => shapeOf(x, y, request)).filter((l): l is LegShape => l !== undefined);
+  const out = new Map<string, CandidateDecision>();
+  for (const leg of lookUp(shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })), request.amount, decisions)) if (leg.found) out.set(leg.key, leg.found);
+  return out;
+}
+
+/** The legs of a plan's markets, first legs (from the known side) before the others, with the decisions found. */
+export function planLegs(markets: readonly Market[], request: LegRequest, decisions: CandidateDecisions | undefined): Leg[] {
+  const byPair = new Map<string, Market[]>();
+  for (const m of markets) {
+    const key = pairKey(m.mints[0], m.mints[1]);
+    const list = byPair.get(key);
+    if (list) list.push(m);
+    else byPair.set(key, [m]);
+  }
+  const legs: Leg[] = [];
+  for (const group of byPair.values()) {
+    const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], request);
+    if (shape) legs.push({ ...shape, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
+  }
+  return lookUp(legs, request.amount, decisions);
+}
+
+/**
+ * A second leg's keys, by its first leg's decision key (`via`): over the range its first leg
+ * reaches, or (when that range is too wide for the pair) for the request's exact amount.
+ */
+export function secondLegKeys(leg: Pick<Leg, "key" | "from">, via: string, amount: bigint): Pick<Leg, "bucketKey" | "exactKey"> {
+  const base = `${leg.key}|${leg.from}|via|${via}`;
+  return { bucketKey: base, exactKey: `${base}|exact|${amount}` };
+}
+
+/** The markets a plan reads: a decided leg's kept pools, every pool of the others. */
+export function marketsToRead(legs: readonly Leg[]): Market[] {
+  return legs.flatMap((leg) => (leg.found ? leg.markets.filter((m) => leg.found!.kept.has(m.addressText)) : leg.markets));
+}
+
+/** The request's label filter as key text. */
+export function labelsKey(dexes: ReadonlySet<string> | undefined, excludeDexes: ReadonlySet<string>): string {
+  return `${dexes ? [...dexes].sort().join(",") : "*"}!${[...excludeDexes].sort().join(",")}`;
+}
