@@ -1,27 +1,35 @@
 /**
- * `npm run bench:scale`: quotes at mainnet sizes on the embedded chain, in one process (the
- * localnet, the market index, the live account cache over the localnet's websocket, the quote
- * engine; no HTTP in front of the engine). Raydium CP pools written in the program's layout:
+ * `npm run bench:scale`: quotes at mainnet sizes. Each case runs in a process of its own (the
+ * service: market index, live account cache over the chain's websocket, quote engine; no HTTP in
+ * front of the engine), its chain in a child process of that one (bench/scale-localnet-child.ts),
+ * so the memory reported is the service's alone. Pools are written in the programs' layouts
+ * (bench/scale-pools.ts). Scenarios (`--scenarios`, default all):
  *
- * - N pools in one pair (default 5, 50, 500, 5000): the first written in full (PDAs, config,
- *   vaults), the others its pool account at new addresses with their own vaults (token accounts
- *   with other balances): one deep pool, the rest spread over three orders of magnitude;
- * - L listed markets (MARKETS_FILE, default 0, 10000, 100000): pools of other pairs, on chain and
- *   in the file, while a 10-pool pair is quoted.
+ * - `pair`: N CP pools in the quoted pair (`--pools`, default 5,50,500,5000); `--hops 1,2` (2: N
+ *   pools in each leg of a 2-hop route x → m → y, no direct pool; default 1);
+ * - `unrelated`: a 10-pool pair next to U pools of unrelated pairs (`--unrelated`, default
+ *   0,10000,100000), CP, Whirlpool, Raydium CLMM and Meteora DLMM in turn;
+ * - `memory`: 100,000 pools indexed (80,000 unrelated and 200 pairs of 100), every pair quoted
+ *   once so that 20,000 pools are in the live cache (`--cached-pairs` to change the 200).
  *
- * Reports, per case: RPC calls of the cold quote (discovery included), warm quote p50/p99 wall and
- * CPU (process CPU around each quote: nothing else runs then), a quote right after one pool of the
- * pair changed (its kept candidates decided again over every pool), heap and RSS. Then the live
- * cache over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip). Options:
- * `--pools 5,50`, `--listed 0,10000`, `--quotes 200`, `--hops 1,2` (2: the N pools in each leg
- * of a 2-hop route a → m → b, no direct pool; default 1), `--out FILE` (default
- * bench/results/scale-latest.json). Run it nice'd; on a loaded machine say so with the numbers.
+ * In every case the service first loads a market snapshot of the chain (written by `npm run markets
+ * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
+ * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
+ * Also timed: a quote right after one pool of the pair changed (its kept candidates decided again).
+ * Then the live cache over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip).
+ * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
+ * scale-latest.json (ignored by git), or the tracked bench/results/scale-latest.json with `--record`
+ * (`--out FILE` for another). `--live-max-staleness-ms` (default 10000): the live cache's bound.
+ * Run it nice'd; timings on a loaded machine say so (the load average is in the results).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { fork, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
+import type { QuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
 import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
@@ -29,80 +37,189 @@ import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
-import { writeCpPool, writeMint } from "../src/localnet/cp-markets.js";
-import type { LocalMint } from "../src/localnet/cp-markets.js";
-import { startLocalnet } from "../src/localnet/start-localnet.js";
-import type { Localnet } from "../src/localnet/start-localnet.js";
+import { parseMarketsFileContent } from "../src/core/quote/market-snapshot.js";
+import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
+import { endsWithBench } from "./children.js";
 import { runLiveCacheCases } from "./live-cache-scenario.js";
+import type { ScaleChainSpec } from "./scale-localnet-child.js";
 import { percentile } from "./statistics.js";
 
-/** Raydium CP PoolState: token_0_vault and token_1_vault; SPL token account: amount. */
-const VAULT_0_OFFSET = 72;
-const VAULT_1_OFFSET = 104;
-const MINT_0_OFFSET = 168;
-const TOKEN_AMOUNT_OFFSET = 64;
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CHAIN_CHILD = fileURLToPath(new URL("./scale-localnet-child.ts", import.meta.url));
+const THIS_FILE = fileURLToPath(import.meta.url);
+const MARKETS_COMMAND = fileURLToPath(new URL("../src/markets/main.ts", import.meta.url));
+/**
+ * LIVE_MAX_STALENESS_MS for the bench: the chain child, busy writing or answering reads on a loaded
+ * 2-core machine, can leave its websocket silent past the 1 s default, and a degraded cache reads
+ * every quote's accounts again (what is measured would then be the RPC, not the quote).
+ */
+const LIVE_MAX_STALENESS_MS = Number(arg("live-max-staleness-ms", "10000"));
+/** A cold quote over thousands of pools reads them in one go: seconds on a loaded machine. */
+const LONG_RPC = { timeoutMs: 180_000, attemptTimeoutMs: 120_000 };
+
+/** One case: what the chain holds and what the service does with it. */
+export interface ScaleCase {
+  readonly scenario: string;
+  readonly name: string;
+  readonly chain: ScaleChainSpec;
+  readonly quotes: number;
+}
+
+export interface ScaleResult {
+  readonly scenario: string;
+  readonly case: string;
+  readonly poolsInPair: number;
+  /** The quoted pair's pools as discovery decodes them (equal to poolsInPair when every written pool is a pool). */
+  readonly pairPoolsFound: number;
+  /** 1, or 2: the pools are in two legs (each `poolsInPair`), no direct pool. */
+  readonly hops: number;
+  readonly unrelatedPools: number;
+  /** Pools in the snapshot the service loaded. */
+  readonly listedMarkets: number;
+  readonly chainSeedMs: number;
+  readonly snapshotDumpMs: number;
+  /** Loading the snapshot (MarketIndex.start). */
+  readonly startupMs: number;
+  readonly coldWithSnapshot: ColdQuote;
+  readonly coldWithoutSnapshot: ColdQuote;
+  readonly warmP50Ms: number;
+  readonly warmP99Ms: number;
+  readonly warmCpuP50Ms: number;
+  readonly warmCpuP99Ms: number;
+  /** A quote right after one pool of the pair changed (its kept candidates decided again): median of 5, wall and CPU. */
+  readonly afterChangeMs: number;
+  readonly afterChangeCpuMs: number;
+  /** Pools quoted (each pair once): their accounts are what the live cache holds. */
+  readonly quotedPools: number;
+  /** Accounts in the live cache, and its state, after the warm quotes. */
+  readonly liveAccounts: number;
+  readonly liveState: string;
+  /** How long the live cache took to answer and stop growing after the cold quotes. */
+  readonly liveSettleMs: number;
+  readonly heapMb: number;
+  readonly rssMb: number;
+  readonly loadAverage: number;
+  readonly outAmount: string;
+}
+
+interface ColdQuote {
+  readonly calls: Record<string, number>;
+  readonly total: number;
+  readonly ms: number;
+  /** Why the quote failed (its calls are still counted). */
+  readonly error?: string;
+}
+
+// ── Scenarios (one function per scenario: add one here and in SCENARIOS) ──────────────────────
+
+const list = (text: string) => text.split(",").filter(Boolean).map(Number);
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
-const list = (text: string) => text.split(",").filter(Boolean).map(Number);
 
-/** `count` pools of x/y: one written in full, the rest copies with their own vaults and reserves. */
-function writePools(localnet: Localnet, x: LocalMint, y: LocalMint, count: number, seed: number): PublicKey[] {
-  const deep = 10n ** 15n;
-  const template = writeCpPool(localnet, { x, y, reserveX: deep, reserveY: deep, configIndex: 0 });
-  const out = [template.pool.address];
-  let r = seed;
-  const random = () => ((r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  for (let i = 1; i < count; i++) {
-    const reserve = BigInt(Math.floor(10 ** (9 + 3 * random())));
-    const data = Buffer.from(template.pool.data);
-    for (const [offset, vault] of [
-      [VAULT_0_OFFSET, template.vaultA],
-      [VAULT_1_OFFSET, template.vaultB],
-    ] as const) {
-      const address = Keypair.generate().publicKey;
-      const vaultData = Buffer.from(vault.data);
-      vaultData.writeBigUInt64LE(reserve, TOKEN_AMOUNT_OFFSET);
-      localnet.setAccount(address, { lamports: vault.lamports, data: vaultData, owner: vault.owner });
-      address.toBuffer().copy(data, offset);
-    }
-    const pool = Keypair.generate().publicKey;
-    localnet.setAccount(pool, { lamports: template.pool.lamports, data, owner: template.pool.owner });
-    out.push(pool);
-  }
-  return out;
+const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
+  pair: (quotes) =>
+    list(arg("hops", "1")).flatMap((hops) =>
+      list(arg("pools", "5,50,500,5000")).map((n) => ({
+        scenario: "pair",
+        name: hops === 2 ? `${n} pools in each leg, 2-hop` : `${n} pools in the pair`,
+        chain: { pairs: 1, poolsPerPair: n, unrelated: 0, hops },
+        quotes,
+      })),
+    ),
+  unrelated: (quotes) =>
+    list(arg("unrelated", "0,10000,100000")).map((u) => ({ scenario: "unrelated", name: `10-pool pair, ${u} unrelated pools`, chain: { pairs: 1, poolsPerPair: 10, unrelated: u }, quotes })),
+  memory: (quotes) => {
+    const pairs = Number(arg("cached-pairs", "200"));
+    return [{ scenario: "memory", name: `${pairs * 100 + 100_000 - 20_000} pools indexed, ${pairs * 100} cached`, chain: { pairs, poolsPerPair: 100, unrelated: 100_000 - 20_000 }, quotes }];
+  },
+};
+
+// ── The service side of one case (runs in its own process) ─────────────────────────────────────
+
+interface ChainChild {
+  readonly url: string;
+  readonly websocketUrl: string;
+  readonly pairs: { x: string; y: string; m?: string; pools: number }[];
+  readonly seedMs: number;
+  stats(): Promise<LocalnetRpcStats>;
+  /** Changes one pool of the first pair (its vault's balance); resolves with the vault and its new bytes. */
+  bump(nth: number): Promise<{ vault: string; data: string }>;
+  stop(): void;
 }
 
-/** `count` pools of unrelated pairs (random mints): the template's account with other mints. */
-function writeUnrelated(localnet: Localnet, template: { data: Uint8Array; lamports: bigint; owner: PublicKey }, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const data = Buffer.from(template.data);
-    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET);
-    Keypair.generate().publicKey.toBuffer().copy(data, MINT_0_OFFSET + 32);
-    const pool = Keypair.generate().publicKey;
-    localnet.setAccount(pool, { lamports: template.lamports, data, owner: template.owner });
-    out.push(pool.toBase58());
-  }
-  return out;
+async function startChain(spec: ScaleChainSpec): Promise<ChainChild> {
+  const child: ChildProcess = endsWithBench(fork(CHAIN_CHILD, [JSON.stringify(spec)], { execArgv: ["--import", "tsx", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const ready = await new Promise<any>((resolveReady, reject) => {
+    child.on("message", (m: { type?: string }) => m?.type === "ready" && resolveReady(m));
+    child.once("exit", (code) => reject(new Error(`scale chain exited during start (code ${code})`)));
+  });
+  const stats = () =>
+    new Promise<LocalnetRpcStats>((resolveStats) => {
+      const on = (m: { type?: string; stats?: LocalnetRpcStats }) => {
+        if (m?.type !== "stats" || !m.stats) return;
+        child.off("message", on);
+        resolveStats(m.stats);
+      };
+      child.on("message", on);
+      child.send({ type: "stats" });
+    });
+  const bump = (nth: number) =>
+    new Promise<{ vault: string; data: string }>((resolveBump) => {
+      const on = (m: { type?: string; vault?: string; data?: string }) => {
+        if (m?.type !== "bumped") return;
+        child.off("message", on);
+        resolveBump({ vault: m.vault!, data: m.data! });
+      };
+      child.on("message", on);
+      child.send({ type: "bump", nth });
+    });
+  return { ...ready, stats, bump, stop: () => child.connected && child.disconnect() };
 }
 
-/** Five times: a pool's vault balance changes on chain, the live cache sees it, one quote is timed (median wall and CPU). */
-async function quotesAfterAChange(localnet: Localnet, live: LiveChain, pools: readonly PublicKey[], quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+const minus = (after: LocalnetRpcStats, before: LocalnetRpcStats): Record<string, number> =>
+  Object.fromEntries(Object.entries(after.calls).map(([m, n]) => [m, n - (before.calls[m] ?? 0)]).filter(([, n]) => (n as number) > 0));
+
+/** One cold quote of the pair, its RPC calls by method from the chain's counter. */
+async function coldQuote(chain: ChainChild, engine: QuoteEngine, pair: { x: string; y: string }): Promise<{ cold: ColdQuote; outAmount: string }> {
+  const before = await chain.stats();
+  const t0 = performance.now();
+  const quote = await engine.quote({ inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 });
+  const ms = performance.now() - t0;
+  const calls = minus(await chain.stats(), before);
+  return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: round(ms) }, outAmount: quote.response.outAmount };
+}
+
+async function warmQuotes(engine: QuoteEngine, pair: { x: string; y: string }, quotes: number) {
+  const request = { inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 };
+  for (let i = 0; i < 20; i++) await engine.quote(request);
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < quotes; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await engine.quote(request);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { warmP50Ms: round(percentile(wall, 50)), warmP99Ms: round(percentile(wall, 99)), warmCpuP50Ms: round(percentile(cpu, 50)), warmCpuP99Ms: round(percentile(cpu, 99)) };
+}
+
+/** Five times: one pool of the pair changes on chain, the live cache sees it, one quote is timed (medians of wall and CPU). */
+async function quotesAfterAChange(chain: ChainChild, live: LiveChain, quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const pool = pools[pools.length - 1 - i] ?? pools[0]!;
-    const vault = new PublicKey(localnet.getAccount(pool)!.data.subarray(VAULT_0_OFFSET, VAULT_0_OFFSET + 32));
-    const account = localnet.getAccount(vault)!;
-    const data = Buffer.from(account.data);
-    data.writeBigUInt64LE(data.readBigUInt64LE(TOKEN_AMOUNT_OFFSET) + 1n, TOKEN_AMOUNT_OFFSET);
-    localnet.setAccount(vault, { lamports: account.lamports, data, owner: account.owner });
+    const { vault, data } = await chain.bump(i);
+    const expected = Buffer.from(data, "base64");
     for (const until = performance.now() + 10_000; performance.now() < until; await new Promise((r) => setTimeout(r, 5))) {
       const seen = live.accounts.get(vault)?.account?.data;
-      if (seen && Buffer.from(seen).equals(data)) break;
+      if (seen && Buffer.from(seen).equals(expected)) break;
     }
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -111,130 +228,174 @@ async function quotesAfterAChange(localnet: Localnet, live: LiveChain, pools: re
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
   }
-  return { wall: percentile(wall.sort((x, y) => x - y), 50), cpu: percentile(cpu.sort((x, y) => x - y), 50) };
+  return { wall: round(percentile(wall.sort((x, y) => x - y), 50)), cpu: round(percentile(cpu.sort((x, y) => x - y), 50)) };
 }
 
-interface CaseResult {
-  readonly case: string;
-  readonly poolsInPair: number;
-  readonly listedMarkets: number;
-  readonly coldQuoteRpcCalls: number;
-  readonly coldQuoteMs: number;
-  readonly warmP50Ms: number;
-  readonly warmP99Ms: number;
-  readonly warmCpuP50Ms: number;
-  readonly warmCpuP99Ms: number;
-  /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
-  readonly afterChangeMs: number;
-  readonly afterChangeCpuMs: number;
-  readonly heapMb: number;
-  readonly rssMb: number;
-  readonly outAmount: string;
+/**
+ * The snapshot the service loads, written by `npm run markets -- dump` in a process of its own (as
+ * an operator runs it): its answers' buffers are not the service's memory.
+ */
+async function dumpSnapshot(url: string, file: string): Promise<{ pools: number; ms: number }> {
+  const t0 = performance.now();
+  const args = ["--import", "tsx", MARKETS_COMMAND, "dump", "--rpc", url, "--out", file, "--timeout-ms", String(LONG_RPC.timeoutMs)];
+  const child = endsWithBench(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }));
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const code = await new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
+  if (code !== 0) throw new Error(`markets dump exited with ${code}: ${output.slice(-500)}`);
+  const pools = parseMarketsFileContent(file, readFileSync(file, "utf8")).markets.length;
+  return { pools, ms: round(performance.now() - t0) };
 }
 
-async function runCase(name: string, poolsInPair: number, listed: number, quotes: number, hops = 1): Promise<CaseResult> {
-  const localnet = await startLocalnet({ port: 0 });
+/** Waits (at most `maxMs`) until the live cache answers and its account count has stopped growing: the warm phase then reads memory. */
+async function liveSettled(live: LiveChain, maxMs: number): Promise<number> {
+  const t0 = performance.now();
+  let last = -1;
+  while (performance.now() - t0 < maxMs) {
+    const status = live.accounts.status();
+    if (!status.degraded && status.accounts === last) break;
+    last = status.accounts;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return round(performance.now() - t0);
+}
+
+/** A phase's start, on stderr (a case at 100,000 pools takes minutes). */
+const phase = (c: ScaleCase, what: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${c.name}: ${what}\n`);
+
+async function runCase(c: ScaleCase): Promise<ScaleResult> {
+  const loadAverage = round(loadavg()[0]!);
+  phase(c, "writing the chain's pools");
+  const chainChild = await startChain(c.chain);
+  const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
   try {
-    const a = writeMint(localnet, `scale bench a ${name}`, 6);
-    const b = writeMint(localnet, `scale bench b ${name}`, 6);
-    const m = hops === 2 ? writeMint(localnet, `scale bench m ${name}`, 6) : undefined;
-    const pools = m ? [...writePools(localnet, a, m, poolsInPair, 7), ...writePools(localnet, m, b, poolsInPair, 11)] : writePools(localnet, a, b, poolsInPair, 7);
-    let marketsFile: string | undefined;
-    if (listed > 0) {
-      const template = localnet.getAccount(pools[0]!)!;
-      const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
-      marketsFile = join(dir, "markets.json");
-      writeFileSync(marketsFile, JSON.stringify(writeUnrelated(localnet, template, listed)));
-    }
-    // A cold quote over thousands of pools reads their vaults in one JSON-RPC batch: seconds on a loaded machine.
-    const chain = new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 });
-    // The default bounds (LIVE_POOLS_MAX 20,000) hold every pool of every case, with its vaults.
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: localnet.url, timeoutMs: 120_000, attemptTimeoutMs: 60_000 }), source: { kind: "websocket", url: localnet.websocketUrl } });
-    const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], ...(marketsFile ? { marketsFile } : {}) });
+    const file = join(dir, "markets.json");
+    phase(c, "dumping the snapshot");
+    const dumped = await dumpSnapshot(chainChild.url, file);
+    phase(c, `loading ${dumped.pools} pools, cold quotes`);
+    const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
+    const poolsCached = c.chain.pairs * c.chain.poolsPerPair * (c.chain.hops ?? 1);
+    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxPools: Math.max(20_000, poolsCached + 1_000), maxAccounts: 5 * poolsCached + 1_000, maxStalenessMs: LIVE_MAX_STALENESS_MS });
+    const t0 = performance.now();
+    const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
     await index.start();
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: m ? [m.address.toBase58()] : [] });
-    const request = { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "1000000000", slippageBps: 50 };
-    const before = chain.stats().calls;
-    const coldStart = performance.now();
-    const cold = await engine.quote(request);
-    const coldQuoteMs = performance.now() - coldStart;
-    const coldQuoteRpcCalls = chain.stats().calls - before;
-    // Let the live cache confirm its subscriptions (and resync, if the cold quote's reads blocked
-    // the process past the stream's silence bound), then warm up.
-    await new Promise((r) => setTimeout(r, 500));
-    for (const until = performance.now() + 120_000; live.accounts.status().degraded && performance.now() < until; ) await new Promise((r) => setTimeout(r, 100));
-    for (let i = 0; i < 20; i++) await engine.quote(request);
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (let i = 0; i < quotes; i++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await engine.quote(request);
-      wall.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-    }
-    wall.sort((x, y) => x - y);
-    cpu.sort((x, y) => x - y);
-    const afterChange = await quotesAfterAChange(localnet, live, pools, () => engine.quote(request));
+    const startupMs = round(performance.now() - t0);
+    const [pair, ...others] = chainChild.pairs;
+    // A 2-hop pair's legs meet at its own intermediate mint.
+    const hubs = pair!.m ? { intermediateTokens: [pair!.m] } : {};
+    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
+    const withSnapshot = await coldQuote(chainChild, engine, pair!);
+    for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
+    const liveSettleMs = await liveSettled(live, 60_000);
+    phase(c, "warm quotes");
+    const warm = await warmQuotes(engine, pair!, c.quotes);
+    phase(c, "quotes right after a pool changed");
+    const afterChange = await quotesAfterAChange(chainChild, live, () => engine.quote({ inputMint: pair!.x, outputMint: pair!.y, amount: "1000000000", slippageBps: 50 }));
+    const liveStatus = live.accounts.status();
+    const afterWarm = await chainChild.stats();
+    (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     index.close();
     await live.close();
+    // The same pair from a service without the snapshot: discovery by getProgramAccounts, each
+    // call given as long as a scan of 100,000 accounts takes the embedded chain here.
+    const plainChain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
+    const discovering = new MarketIndex({ chain: plainChain, adapters: ammAdapters, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
+    const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters, ...hubs });
+    phase(c, "cold quote without the snapshot");
+    const without = await coldQuote(chainChild, plain, pair!).catch(async (error: unknown) => {
+      const calls = minus(await chainChild.stats(), afterWarm);
+      return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
+    });
+    // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
+    const pairPoolsFound = pair!.m
+      ? (await discovering.forPair(pair!.x, pair!.m)).length + (await discovering.forPair(pair!.m, pair!.y)).length
+      : (await discovering.forPair(pair!.x, pair!.y)).length;
     return {
-      case: name,
-      poolsInPair,
-      listedMarkets: listed,
-      coldQuoteRpcCalls,
-      coldQuoteMs: round(coldQuoteMs),
-      warmP50Ms: round(percentile(wall, 50)),
-      warmP99Ms: round(percentile(wall, 99)),
-      warmCpuP50Ms: round(percentile(cpu, 50)),
-      warmCpuP99Ms: round(percentile(cpu, 99)),
-      afterChangeMs: round(afterChange.wall),
-      afterChangeCpuMs: round(afterChange.cpu),
+      scenario: c.scenario,
+      pairPoolsFound,
+      hops: c.chain.hops ?? 1,
+      case: c.name,
+      poolsInPair: c.chain.poolsPerPair,
+      unrelatedPools: c.chain.unrelated,
+      listedMarkets: dumped.pools,
+      chainSeedMs: chainChild.seedMs,
+      snapshotDumpMs: dumped.ms,
+      startupMs,
+      coldWithSnapshot: withSnapshot.cold,
+      coldWithoutSnapshot: without.cold,
+      ...warm,
+      afterChangeMs: afterChange.wall,
+      afterChangeCpuMs: afterChange.cpu,
+      quotedPools: poolsCached,
+      liveAccounts: liveStatus.accounts,
+      liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
+      liveSettleMs,
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
-      outAmount: cold.response.outAmount,
+      loadAverage,
+      outAmount: withSnapshot.outAmount,
     };
   } finally {
-    await localnet.close();
+    chainChild.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// ── The bench: one process per case ────────────────────────────────────────────────────────────
+
+function runCaseProcess(c: ScaleCase): Promise<ScaleResult> {
+  const child = endsWithBench(fork(THIS_FILE, ["--case", JSON.stringify(c)], { execArgv: ["--import", "tsx", "--expose-gc", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  return new Promise((resolveResult, reject) => {
+    child.on("message", (m: { type?: string; result?: ScaleResult; error?: string }) => {
+      if (m?.type === "result" && m.result) resolveResult(m.result);
+      if (m?.type === "error") reject(new Error(`${c.name}: ${m.error}`));
+    });
+    child.once("exit", (code) => reject(new Error(`${c.name}: the case's process exited (code ${code})`)));
+  });
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
-  const poolCounts = list(arg("pools", "5,50,500,5000"));
-  const listedCounts = list(arg("listed", "0,10000,100000"));
   const quotes = Number(arg("quotes", "200"));
-  const hopCounts = list(arg("hops", "1"));
-  const out = arg("out", "bench/results/scale-latest.json");
-  const results: CaseResult[] = [];
-  for (const hops of hopCounts) {
-    for (const n of poolCounts) {
-      const r = await runCase(hops === 2 ? `${n} pools in each leg, 2-hop` : `${n} pools in the pair`, n, 0, quotes, hops);
+  const scenarios = arg("scenarios", Object.keys(SCENARIOS).join(",")).split(",");
+  const out = resolve(REPO_ROOT, arg("out", process.argv.includes("--record") ? "bench/results/scale-latest.json" : "bench/results/local/scale-latest.json"));
+  const results: ScaleResult[] = [];
+  for (const name of scenarios) {
+    const scenario = SCENARIOS[name];
+    if (!scenario) throw new Error(`--scenarios: ${JSON.stringify(name)} is not one of ${Object.keys(SCENARIOS).join(", ")}`);
+    for (const c of scenario(quotes)) {
+      const r = await runCaseProcess(c);
       console.log(JSON.stringify(r));
       results.push(r);
     }
   }
-  for (const l of listedCounts) {
-    const r = await runCase(`10-pool pair, ${l} listed markets`, 10, l, quotes);
-    console.log(JSON.stringify(r));
-    results.push(r);
-  }
-  const base = results.find((r) => r.poolsInPair === 10 && r.listedMarkets === 0);
-  const listedRatios = results.filter((r) => r.poolsInPair === 10 && r.listedMarkets > 0).map((r) => ({ listed: r.listedMarkets, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
+  const base = results.find((r) => r.scenario === "unrelated" && r.unrelatedPools === 0);
+  const unrelatedRatios = results
+    .filter((r) => r.scenario === "unrelated" && r.unrelatedPools > 0)
+    .map((r) => ({ unrelated: r.unrelatedPools, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
+  // The live cache over its bound (live-cache-scenario.ts; `--live-limit 100`, 0 = skip).
   const liveLimit = Number(arg("live-limit", "100"));
   const liveCache = liveLimit > 0 ? await runLiveCacheCases(liveLimit, quotes) : undefined;
-  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, listedRatios, liveCache };
+  const report = { measuredAt: new Date().toISOString(), node: process.version, quotesPerCase: quotes, results, unrelatedRatios, liveCache };
+  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
-  console.log(JSON.stringify({ listedRatios, written: out }));
+  console.log(JSON.stringify({ unrelatedRatios, written: out }));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+const caseArg = process.argv.indexOf("--case");
+if (caseArg >= 0) {
+  runCase(JSON.parse(process.argv[caseArg + 1]!) as ScaleCase).then(
+    (result) => process.send!({ type: "result", result }, () => process.exit(0)),
+    (error: unknown) => process.send!({ type: "error", error: String((error as Error)?.stack ?? error) }, () => process.exit(1)),
+  );
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -10,6 +10,7 @@ import type { TransactionInstruction } from "@solana/web3.js";
 import { adapterForOwner } from "../core/amm/registry.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
+import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import { createTableBatches, extendTableBatches } from "./lookup-table-batches.js";
 import { marketTableAddresses } from "./market-table-addresses.js";
 import type { TableMarket } from "./market-table-addresses.js";
@@ -22,7 +23,7 @@ export const ALT_USAGE = `usage: npm run alt -- create|extend --keypair FILE [--
   create   a new lookup table owned by the keypair, holding what swaps through the markets need
   extend   add what the table (--table, owned by the keypair) lacks
   --keypair FILE   authority and fee payer: a Solana CLI keypair file (JSON array of 64 bytes)
-  --markets FILE   pool addresses (JSON array, or {"markets": [...]}); default: MARKETS_FILE
+  --markets FILE   pool addresses (JSON array, {"markets": [...]}, or a market snapshot); default: MARKETS_FILE
   --market ADDR    one more pool address (repeatable)
   --rpc URL        Solana JSON-RPC endpoint; default: SOLANA_RPC_URL`;
 
@@ -141,9 +142,9 @@ export interface AltResult {
 export async function runAlt(options: AltOptions, log: (line: string) => void = () => {}): Promise<AltResult> {
   const secret = JSON.parse(await readFile(options.keypairFile, "utf8")) as number[];
   const authority = Keypair.fromSecretKey(Uint8Array.from(secret));
-  const listed = options.marketsFile ? (JSON.parse(await readFile(options.marketsFile, "utf8")) as unknown) : [];
-  const fileMarkets = Array.isArray(listed) ? listed : (listed as { markets?: unknown[] }).markets ?? [];
-  const addresses = [...fileMarkets.map((m) => new PublicKey(String(m))), ...options.markets];
+  const listed = options.marketsFile ? parseMarketsFileContent(options.marketsFile, await readFile(options.marketsFile, "utf8")) : undefined;
+  const fileMarkets = listed ? [...listed.addresses, ...listed.markets.map((m) => m.address)] : [];
+  const addresses = [...fileMarkets.map((m) => new PublicKey(m)), ...options.markets];
   if (addresses.length === 0) throw new AltUsageError("no markets: give --markets FILE, MARKETS_FILE or --market ADDRESS");
   const connection = new Connection(options.rpcUrl, "confirmed");
   const { markets, accounts } = await loadMarkets(connection, addresses);

@@ -2,8 +2,9 @@
  * The markets (pools) the router may use, held by mint pair in hash maps (a pair's markets are
  * one lookup, whatever the number of markets), from three sources:
  *
- * - the operator's list (`MARKETS_FILE`, a JSON array of pool addresses, or `{"markets": [...]}`),
- *   read in batches at start and again whenever the file changes;
+ * - the operator's list (`MARKETS_FILE`: pool addresses, read in batches; or a market snapshot
+ *   from `npm run markets -- dump`, pools with their mints, read with no RPC call), loaded at start
+ *   and again whenever the file changes. The programs a snapshot lists whole are not searched;
  * - added at run time (`POST /markets`, as Jupiter's `/add-market`);
  * - discovered on chain for what the list lacks, with `getProgramAccounts`. The unit of discovery
  *   is a token: one call per AMM program and mint position (the token as the pool's first, then
@@ -26,7 +27,9 @@ import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
-import { marketOfAccount, pairKey, parseMarketsFile } from "../core/quote/market.js";
+import { marketOfAccount, pairKey } from "../core/quote/market.js";
+import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
+import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
 import type { Market, MarketSource } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
@@ -159,6 +162,8 @@ export class MarketIndex {
     this.markSubscribed = resolve;
   });
   private fileMarkets = new Set<string>();
+  /** Programs the current MARKETS_FILE lists whole (a snapshot's): discovery leaves them out. */
+  private snapshotPrograms: ReadonlySet<string> = new Set();
   private watching: string | undefined;
   private discoveryCalls = 0;
 
@@ -263,7 +268,11 @@ export class MarketIndex {
   async reloadFile(): Promise<AddMarketsResult> {
     const file = this.options.marketsFile;
     if (!file) return { added: [], refused: [] };
-    const result = await this.resolve(parseMarketsFile(file, await readFile(file, "utf8")), "file");
+    const content = parseMarketsFileContent(file, await readFile(file, "utf8"));
+    const resolved = await this.resolve(content.addresses, "file");
+    const listed = this.snapshotMarkets(content.markets);
+    const result = { added: [...listed.added, ...resolved.added], refused: [...listed.refused, ...resolved.refused] };
+    this.snapshotPrograms = new Set(content.completePrograms);
     for (const address of this.fileMarkets) {
       if (this.explicit.byAddress.get(address)?.source === "file") this.explicit.delete(address);
     }
@@ -307,10 +316,18 @@ export class MarketIndex {
     return [...all.values()];
   }
 
+  /** Whether discovery searches the adapter's program: a pool layout known, discoverable, and not listed whole by the snapshot. */
+  private searched(adapter: AmmAdapter<any>): boolean {
+    const id = base58Of(adapter.programId);
+    return POOL_MINT_LAYOUTS[id] !== undefined && this.options.discoverable?.(adapter) !== false && !this.snapshotPrograms.has(id);
+  }
+
   /** Markets trading the pair x/y: listed and added ones plus the pair's discovered ones. */
   async forPair(x: string, y: string): Promise<Market[]> {
     const listed = [...this.explicit.pair(x, y), ...this.streamed.pair(x, y)];
     if (this.settings.ttlMs <= 0) return listed;
+    // Every searchable program listed whole by the snapshot: nothing left to discover.
+    if (this.snapshotPrograms.size > 0 && ![...this.adapters.values()].some((a) => this.searched(a))) return listed;
     const discovery = await this.discoveryFor(x, y);
     const found = discovery?.byPair.get(pairKey(x, y));
     if (!found || found.length === 0) return listed;
@@ -393,24 +410,29 @@ export class MarketIndex {
 
   /**
    * One getProgramAccounts per program and mint position: every pool of the token (one mint), or
-   * of the pair (two mints, both orders).
+   * of the pair (two mints, both orders; one order for programs that keep a pair's mints sorted).
    */
   private async scan(mints: readonly [string] | readonly [string, string]): Promise<Market[]> {
     const calls: (() => Promise<AccountData[]>)[] = [];
     for (const adapter of this.adapters.values()) {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
-      if (!layout || this.options.discoverable?.(adapter) === false) continue;
-      const [first, second] = layout.mintOffsets;
+      if (!this.searched(adapter)) continue;
+      const [first, second] = layout!.mintOffsets;
       const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
-      const filterSets =
-        mints.length === 1
-          ? [[memcmp(first, mints[0])], [memcmp(second, mints[0])]]
-          : [
-              [memcmp(first, mints[0]), memcmp(second, mints[1])],
-              [memcmp(first, mints[1]), memcmp(second, mints[0])],
-            ];
+      let filterSets;
+      if (mints.length === 1) filterSets = [[memcmp(first, mints[0])], [memcmp(second, mints[0])]];
+      else if (layout!.sortedMints) {
+        // The program keeps a pair's mints in byte order: the pair's pools are at that order only.
+        const [low, high] = byteOrder(mints[0], mints[1]);
+        filterSets = [[memcmp(first, low), memcmp(second, high)]];
+      } else {
+        filterSets = [
+          [memcmp(first, mints[0]), memcmp(second, mints[1])],
+          [memcmp(first, mints[1]), memcmp(second, mints[0])],
+        ];
+      }
       for (const filters of filterSets) {
-        calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
+        calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout!.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
       }
     }
     const found = (await this.paced(calls)).flat();
@@ -431,6 +453,18 @@ export class MarketIndex {
       if (waits[i]! > 0) await sleep(waits[i]!);
       return call();
     }));
+  }
+
+  /** A snapshot's markets as they are listed (program and mints given): no RPC call. */
+  private snapshotMarkets(entries: readonly SnapshotMarket[]): AddMarketsResult {
+    const added: Market[] = [];
+    const refused: { address: string; reason: string }[] = [];
+    for (const entry of entries) {
+      const market = marketOfSnapshotEntry(this.adapters, entry);
+      if (typeof market === "string") refused.push({ address: entry.address, reason: market });
+      else added.push(market);
+    }
+    return { added, refused };
   }
 
   private async resolve(addresses: readonly string[], source: MarketSource): Promise<AddMarketsResult> {
@@ -461,6 +495,11 @@ export class MarketIndex {
     }
     return { added, refused };
   }
+}
+
+/** The two mints in the order of their bytes (as programs compare public keys). */
+function byteOrder(x: string, y: string): [string, string] {
+  return Buffer.compare(publicKeyFromBase58(x).toBuffer(), publicKeyFromBase58(y).toBuffer()) < 0 ? [x, y] : [y, x];
 }
 
 function newDiscovery(): Discovery {

@@ -119,7 +119,7 @@ export class ProgramQuoter {
   private nextVersionId = 1;
   /**
    * Per pool (decoded per account version), by direction: its swap for any amount. Route search
-   * asks each pool for ~20 amounts per request, and building the step, encoding Jupiter's route and
+   * asks each pool for up to ~13 amounts per request, and building the step, encoding Jupiter's route and
    * printing its keys per amount was a third of a six-venue quote's CPU.
    */
   private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();

@@ -33,6 +33,7 @@ import type {
   ReadBatchResult,
   SignaturesForAddressOptions,
   SimulationResult,
+  ProgramAccountsOptions,
   SolanaChain,
 } from "./solana-chain.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
@@ -337,10 +338,11 @@ export class RpcSolanaChain implements SolanaChain {
     return parts.flat();
   }
 
-  async getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options: { readonly timeoutMs?: number } = {}): Promise<AccountData[]> {
+  async getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options: ProgramAccountsOptions = {}): Promise<AccountData[]> {
+    const slice = options.dataSlice ? { dataSlice: { ...options.dataSlice } } : {};
     if (options.timeoutMs === undefined) {
       const list = await this.viaConnection("getProgramAccounts", () =>
-        this.connection.getProgramAccounts(programId, { filters: [...filters], encoding: "base64", commitment: this.commitment }),
+        this.connection.getProgramAccounts(programId, { filters: [...filters], encoding: "base64", commitment: this.commitment, ...slice }),
       );
       return list.map(({ pubkey, account }) => ({
         address: pubkey,
@@ -352,7 +354,7 @@ export class RpcSolanaChain implements SolanaChain {
     }
     // One attempt with the whole budget: a slow scan retried would cost the provider (and the quota) again.
     const timeoutMs = options.timeoutMs;
-    const answer = await this.transport.call("getProgramAccounts", [base58Of(programId), { filters: [...filters], encoding: "base64", commitment: this.commitment }], {
+    const answer = await this.transport.call("getProgramAccounts", [base58Of(programId), { filters: [...filters], encoding: "base64", commitment: this.commitment, ...slice }], {
       retry: false,
       timeoutMs,
       attemptTimeoutMs: timeoutMs,

@@ -92,6 +92,11 @@ export interface ChainHealth {
  * Everything the service needs from Solana. Reads retry within a bounded budget and fail with
  * `ChainUnavailableError`; node-side errors are `ChainRpcError` (see chain-errors.ts).
  */
+export interface ProgramAccountsOptions {
+  readonly timeoutMs?: number;
+  readonly dataSlice?: { readonly offset: number; readonly length: number };
+}
+
 export interface SolanaChain {
   readonly url: string;
   /** Accounts in request order (missing = null); chunked at 100 keys per call, chunks in parallel. */
@@ -109,8 +114,9 @@ export interface SolanaChain {
   /**
    * `timeoutMs` gives the call a budget of its own, spent on one attempt (no retry): a provider's
    * getProgramAccounts can take many seconds, and retrying a slow scan multiplies its cost.
+   * `dataSlice` has the node send only those bytes of each account (the accounts' `data` is then the slice).
    */
-  getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options?: { readonly timeoutMs?: number }): Promise<AccountData[]>;
+  getProgramAccounts(programId: PublicKey, filters: readonly GetProgramAccountsFilter[], options?: ProgramAccountsOptions): Promise<AccountData[]>;
   getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions): Promise<ConfirmedSignatureInfo[]>;
   /** With inner instructions and logs; v0 transactions included. */
   getTransaction(signature: string): Promise<VersionedTransactionResponse | null>;

@@ -29,6 +29,7 @@ export const ROOM_LEVELS: Readonly<Record<string, number>> = {
   tracker: 4,
   localnet: 4,
   alt: 4,
+  markets: 4,
   api: 5,
   main: 6,
   healthcheck: 6,

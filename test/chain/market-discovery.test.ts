@@ -1,8 +1,16 @@
 // Market discovery against the localnet's real JSON-RPC through a counting (and, when asked,
 // slow) HTTP proxy: what a cold pair costs, what 1,000 pairs without pools cost, that a slow
 // getProgramAccounts succeeds once and is remembered, that failures are not retried at once, and
-// that the global rate limit holds. Expected pools are the ones the test writes on the chain.
+// that the global rate limit holds; what a cold quote costs in all, with and without a market snapshot. Expected pools are the ones the test writes on the chain.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQuoteEngine } from "../../src/api/quote/quote-engine.js";
+import { AccountSource } from "../../src/chain/account-source.js";
+import { ChainStateCache } from "../../src/chain/chain-state-cache.js";
+import { dumpMarkets } from "../../src/chain/market-snapshot-dump.js";
+import { marketSnapshotText } from "../../src/core/quote/market-snapshot.js";
 import { ammAdapters } from "../../src/core/amm/registry.js";
 import { POOL_MINT_LAYOUTS } from "../../src/core/quote/pool-mint-offsets.js";
 import { MarketIndex } from "../../src/chain/market-index.js";
@@ -17,6 +25,8 @@ import type { JsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
 
 /** Programs discovery scans: every adapter with a known pool layout. */
 const SCANNED_PROGRAMS = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]).length;
+/** Of those, the programs that keep a pair's mints in byte order (Raydium CP, Raydium CLMM, Whirlpool). */
+const SORTED_PROGRAMS = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]?.sortedMints).length;
 
 describe("market discovery through a counting RPC proxy", () => {
   let localnet: Localnet;
@@ -154,5 +164,52 @@ describe("market discovery through a counting RPC proxy", () => {
     proxy.resetCalls();
     await Promise.all(tokens.map((t) => index.forPair(x, t)));
     expect(proxy.calls()).toBe(0);
+  });
+
+  it("a pair of two hub tokens: one getProgramAccounts per program that keeps a pair's mints sorted, two per other program", async () => {
+    const [h0, h1] = [freshMint(), freshMint()];
+    // Written with the larger key first: Raydium CP stores them sorted, where the one call looks.
+    const [big, small] = Buffer.compare(h0.address.toBuffer(), h1.address.toBuffer()) > 0 ? [h0, h1] : [h1, h0];
+    const pool = writeCpPool(localnet, { x: big, y: small, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const index = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, hubTokens: [h0, h1].map((h) => h.address.toBase58()), discovery: { maxRps: 1_000 } });
+    proxy.resetCalls();
+    expect(addresses(await index.forPair(big.address.toBase58(), small.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
+    expect(proxy.calls("getProgramAccounts")).toBe(SORTED_PROGRAMS + 2 * (SCANNED_PROGRAMS - SORTED_PROGRAMS));
+  });
+
+  it("what a cold quote costs in all, on the proxy: without a snapshot the new token's scan and the reads; with one, the reads alone", async () => {
+    const token = freshMint();
+    writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    writeCpPool(localnet, { x: hubs[1]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const hubKeys = hubs.map((h) => h.address.toBase58());
+    const quoteOnce = async (index: MarketIndex, chain: RpcSolanaChain, output: string) => {
+      const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: hubKeys });
+      return engine.quote({ inputMint: hubKeys[0]!, outputMint: output, amount: "1000000", slippageBps: 50 });
+    };
+    // Without a snapshot: the hub pairs warmed by an earlier quote, then the pair with the new token.
+    const chain = new RpcSolanaChain({ url: proxy.url });
+    const discovering = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: hubKeys, discovery: { maxRps: 1_000 } });
+    await quoteOnce(discovering, chain, hubKeys[2]!).catch(() => undefined);
+    proxy.resetCalls();
+    const without = await quoteOnce(discovering, chain, token.address.toBase58());
+    const withoutCalls = proxy.byMethod();
+    expect(withoutCalls["getProgramAccounts"]).toBe(SCANNED_PROGRAMS * 2);
+    const reads = withoutCalls["getMultipleAccounts"] ?? 0;
+    expect(proxy.calls()).toBe(SCANNED_PROGRAMS * 2 + reads);
+
+    // With a snapshot of every program: no getProgramAccounts, the same reads, the same answer.
+    const dir = mkdtempSync(join(tmpdir(), "swapd-discovery-"));
+    const file = join(dir, "markets.json");
+    const { snapshot } = await dumpMarkets({ chain: new RpcSolanaChain({ url: localnet.url }), adapters: ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]), timeoutMs: 30_000 });
+    writeFileSync(file, marketSnapshotText(snapshot));
+    const snapshotChain = new RpcSolanaChain({ url: proxy.url });
+    const listed = new MarketIndex({ chain: snapshotChain, adapters: ammAdapters, hubTokens: hubKeys, marketsFile: file, discovery: { maxRps: 1_000 } });
+    await listed.reloadFile();
+    proxy.resetCalls();
+    const withSnapshot = await quoteOnce(listed, snapshotChain, token.address.toBase58());
+    expect(proxy.byMethod()).toEqual({ getMultipleAccounts: reads });
+    expect(reads).toBeLessThanOrEqual(10);
+    expect(withSnapshot.response.outAmount).toBe(without.response.outAmount);
+    expect(withSnapshot.response.routePlan.map((s) => s.swapInfo.ammKey)).toEqual(without.response.routePlan.map((s) => s.swapInfo.ammKey));
   });
 });

@@ -84,6 +84,11 @@ export interface PoolMintLayout {
   readonly dataSize: number;
   /** Byte offsets of the pool's first and second mint (`mints(pool)` order). */
   readonly mintOffsets: readonly [number, number];
+  /**
+   * True when the program creates no pool whose first mint is not below its second (compared as
+   * bytes): a pair's pools then sit at one mint order, and one getProgramAccounts finds them.
+   */
+  readonly sortedMints?: boolean;
 }
 
 /**

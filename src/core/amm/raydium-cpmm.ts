@@ -375,8 +375,9 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   supportsExactOut: false,
   // Config, vaults, mints, token programs and observation never change for a pool.
   poolIsImmutable: true,
-  // Every `PoolState` account has the same size.
-  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")] },
+  // Every `PoolState` account has the same size; `initialize` requires token_0_mint < token_1_mint
+  // (raydium-cp-swap, instructions/initialize.rs account constraint).
+  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")], sortedMints: true },
   decodePool: decodeRaydiumCpmmPool,
   mints: (pool) => [pool.mintA, pool.mintB],
   dependencies: () => [],

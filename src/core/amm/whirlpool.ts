@@ -328,8 +328,9 @@ export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   supportsExactOut: true,
   // The current tick moves with every trade and picks the tick arrays.
   poolIsImmutable: false,
-  // Every `Whirlpool` account has the same size.
-  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")] },
+  // Every `Whirlpool` account has the same size; `initialize_pool` fails with InvalidTokenMintOrder
+  // (6024) unless token_mint_a < token_mint_b (whirlpool program, state/whirlpool.rs `initialize`).
+  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")], sortedMints: true },
   decodePool: decodeWhirlpool,
   mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.

@@ -51,13 +51,3 @@ export function marketOfAccount(adapters: ReadonlyMap<string, AmmAdapter<any>>, 
     return `not a ${adapter.label} pool: ${(error as Error).message}`;
   }
 }
-
-/** The pool addresses of a `MARKETS_FILE`: a JSON array of them, or `{"markets": [...]}`. */
-export function parseMarketsFile(file: string, text: string): string[] {
-  const parsed: unknown = JSON.parse(text);
-  const list = Array.isArray(parsed) ? parsed : (parsed as { markets?: unknown })?.markets;
-  if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
-    throw new Error(`${file}: must be a JSON array of pool addresses (or {"markets": [...]})`);
-  }
-  return list as string[];
-}

@@ -2,8 +2,9 @@
  * The router: the best route for an amount over the pools it is given, pure (every pool quotes
  * itself through a closure over its chain state). Candidates are every direct pool and, per
  * intermediate token, the best 2-hop pair; then splits of the amount across up to 3 pool-disjoint
- * candidates in `splitStepPercent` steps, kept only when their exact total beats the best single
- * route. `maxAccounts` bounds each candidate and each split by Jupiter's account estimate.
+ * candidates in `splitStepPercent` steps — every pair and triple at 10 % shares, then refined step
+ * by step, each share quoted only when the search needs it — kept only when their exact total
+ * beats the best single route. `maxAccounts` bounds each candidate and each split by Jupiter's account estimate.
  * ExactOut routes are direct and unsplit (the least input for the exact output).
  */
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
@@ -68,9 +69,9 @@ export interface RouteSearchInput {
   readonly maxAccounts: number;
   /** Up to this many splits (1 = no splitting). Default 3. */
   readonly maxSplits?: number;
-  /** Split granularity in percent (divides 100). Default 5. */
+  /** Split granularity in percent (divides 100; the exhaustive pass is at 10 % when this divides 10). Default 5. */
   readonly splitStepPercent?: number;
-  /** How many of the best single routes the split search combines. Default 5. */
+  /** How many of the best single routes the split search combines. Default 5, at most 30. */
   readonly splitCandidates?: number;
 }
 
@@ -210,78 +211,202 @@ function splitRoute(swapMode: SwapMode, parts: readonly { template: PathTemplate
 }
 
 type SplitParts = { template: PathTemplate; percent: number }[];
+/** A split as the search holds it, flat: candidate (index in the top list), share in fine steps, candidate, share, … */
+type Shares = readonly number[];
 
-/** The search's table: each top candidate's output at every step share (k × step %, -1 = does not quote). */
-function shareTable(top: readonly PathTemplate[], amount: bigint, step: number, steps: number): bigint[][] {
-  return top.map((template) => {
-    const row: bigint[] = new Array(steps + 1).fill(-1n);
-    for (let k = 1; k < steps; k++) {
-      const path = quotePath(template, (amount * BigInt(k * step)) / 100n, "ExactIn");
-      if (path) row[k] = path.outAmount;
+/**
+ * The search's table: each top candidate's output at k fine steps of the amount, quoted when the
+ * search first needs it and kept for the search (-1 = does not quote). Share 0 pays 0; the whole
+ * amount is the candidate's own quote. `upper` bounds an entry without quoting it: a path's output
+ * never falls as its input grows (true of every AMM), so the least output known at a share at
+ * least as large (at worst the whole amount's) is at least the entry.
+ */
+class ShareTable {
+  private readonly rows: (bigint | undefined)[][];
+  constructor(
+    private readonly top: readonly PathTemplate[],
+    whole: readonly bigint[],
+    private readonly amount: bigint,
+    private readonly step: number,
+    readonly steps: number,
+  ) {
+    this.rows = whole.map((out) => {
+      const row: (bigint | undefined)[] = new Array(steps + 1).fill(undefined);
+      row[0] = 0n;
+      row[steps] = out;
+      return row;
+    });
+  }
+
+  get(i: number, k: number): bigint {
+    const row = this.rows[i]!;
+    let out = row[k];
+    if (out === undefined) {
+      out = quotePath(this.top[i]!, (this.amount * BigInt(k * this.step)) / 100n, "ExactIn")?.outAmount ?? -1n;
+      row[k] = out;
     }
-    return row;
-  });
-}
+    return out;
+  }
 
-/** The best split found so far: its table score and its parts. */
-interface SplitSearch {
-  readonly top: readonly PathTemplate[];
-  readonly table: readonly bigint[][];
-  readonly step: number;
-  readonly steps: number;
-  score: bigint;
-  parts: SplitParts | undefined;
-}
+  /** At least entry (i, k), without quoting it (-1 when it is known not to quote). */
+  upper(i: number, k: number): bigint {
+    const row = this.rows[i]!;
+    const known = row[k];
+    if (known !== undefined) return known;
+    for (let m = k + 1; m < this.steps; m++) {
+      const out = row[m];
+      if (out !== undefined && out >= 0n) return out;
+    }
+    return row[this.steps]!;
+  }
 
-/** Every share of candidates i and j (a × step % and the rest). */
-function searchPair(s: SplitSearch, i: number, j: number): void {
-  for (let a = 1; a < s.steps; a++) {
-    const x = s.table[i]![a]!;
-    const y = s.table[j]![s.steps - a]!;
-    if (x < 0n || y < 0n || x + y <= s.score) continue;
-    s.score = x + y;
-    s.parts = [
-      { template: s.top[i]!, percent: a * s.step },
-      { template: s.top[j]!, percent: 100 - a * s.step },
-    ];
+  /**
+   * The shares' total output when it beats `score`, else undefined — quoting an entry only while
+   * the bound of the rest says the total still may beat it.
+   */
+  total(shares: Shares, score: bigint): bigint | undefined {
+    let bound = 0n;
+    for (let n = 0; n < shares.length; n += 2) {
+      const upper = this.upper(shares[n]!, shares[n + 1]!);
+      if (upper < 0n) return undefined;
+      bound += upper;
+    }
+    if (bound <= score) return undefined;
+    for (let n = 0; n < shares.length; n += 2) {
+      const i = shares[n]!;
+      const k = shares[n + 1]!;
+      if (this.rows[i]![k] !== undefined) continue;
+      const upper = this.upper(i, k);
+      const out = this.get(i, k);
+      if (out < 0n) return undefined;
+      bound += out - upper;
+      if (bound <= score) return undefined;
+    }
+    return bound;
   }
 }
 
-/** Every share of candidates i, j and k (a × step %, b × step % and the rest). */
-function searchTriple(s: SplitSearch, i: number, j: number, k: number): void {
-  for (let a = 1; a < s.steps - 1; a++) {
-    for (let b = 1; a + b < s.steps; b++) {
-      const x = s.table[i]![a]!;
-      const y = s.table[j]![b]!;
-      const z = s.table[k]![s.steps - a - b]!;
-      if (x < 0n || y < 0n || z < 0n || x + y + z <= s.score) continue;
-      s.score = x + y + z;
-      s.parts = [
-        { template: s.top[i]!, percent: a * s.step },
-        { template: s.top[j]!, percent: b * s.step },
-        { template: s.top[k]!, percent: 100 - (a + b) * s.step },
-      ];
+/** The best split found so far: its table score and its shares. */
+interface SplitSearch {
+  readonly table: ShareTable;
+  /** Whether these candidates may go together (pool-disjoint, within maxAccounts, at most maxSplits). */
+  readonly fits: (candidates: readonly number[]) => boolean;
+  readonly candidates: number;
+  readonly maxSplits: number;
+  score: bigint;
+  shares: Shares | undefined;
+}
+
+/** Takes `shares` (a copy: the caller may reuse the array) when it beats the best so far. */
+function consider(s: SplitSearch, shares: Shares): void {
+  const total = s.table.total(shares, s.score);
+  if (total === undefined) return;
+  s.score = total;
+  s.shares = shares.slice();
+}
+
+/** Every pair and triple of fitting candidates, each share a multiple of `unit` fine steps. */
+function coarseSearch(s: SplitSearch, unit: number): void {
+  const steps = s.table.steps;
+  for (let i = 0; i < s.candidates; i++) {
+    for (let j = i + 1; j < s.candidates; j++) {
+      if (!s.fits([i, j])) continue;
+      const pair = [i, 0, j, 0];
+      for (let a = unit; a < steps; a += unit) {
+        pair[1] = a;
+        pair[3] = steps - a;
+        consider(s, pair);
+      }
+      if (s.maxSplits < 3) continue;
+      for (let k = j + 1; k < s.candidates; k++) {
+        if (!s.fits([i, j, k])) continue;
+        const triple = [i, 0, j, 0, k, 0];
+        for (let a = unit; a < steps - unit; a += unit) {
+          for (let b = unit; a + b < steps; b += unit) {
+            triple[1] = a;
+            triple[3] = b;
+            triple[5] = steps - a - b;
+            consider(s, triple);
+          }
+        }
+      }
     }
   }
 }
 
 /**
- * The best pair or triple of pool-disjoint top candidates within `maxAccounts` and their shares,
- * scored by the table; undefined when none beats `single` (the best single route's output).
+ * `shares` (ordered by candidate) with one fine step moved from candidate `from` to candidate `to`,
+ * still ordered; a share at 0 leaves.
  */
-function bestSplitParts(top: readonly PathTemplate[], table: readonly bigint[][], step: number, maxSplits: number, maxAccounts: number, single: bigint): SplitParts | undefined {
-  const search: SplitSearch = { top, table, step, steps: 100 / step, score: single, parts: undefined };
-  const fits = (paths: PathTemplate[]) =>
-    disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
-  for (let i = 0; i < top.length; i++) {
-    for (let j = i + 1; j < top.length; j++) {
-      if (!fits([top[i]!, top[j]!])) continue;
-      searchPair(search, i, j);
-      if (maxSplits < 3) continue;
-      for (let k = j + 1; k < top.length; k++) if (fits([top[i]!, top[j]!, top[k]!])) searchTriple(search, i, j, k);
+function moveStep(shares: Shares, from: number, to: number): number[] {
+  const moved: number[] = [];
+  const put = (c: number, k: number) => {
+    if (k > 0) moved.push(c, k);
+  };
+  let entered = false;
+  for (let n = 0; n < shares.length; n += 2) {
+    const c = shares[n]!;
+    const k = shares[n + 1]!;
+    if (!entered && c > to) {
+      put(to, 1);
+      entered = true;
     }
+    if (c === to) entered = true;
+    put(c, c === to ? k + 1 : c === from ? k - 1 : k);
   }
-  return search.parts;
+  if (!entered) put(to, 1);
+  return moved;
+}
+
+/**
+ * Local refinement from the best split so far (or the best single route): the best move of one
+ * fine step of share between two candidates, while one pays more. Entries are quoted only as the
+ * moves near the current split need them.
+ */
+function refine(s: SplitSearch): void {
+  for (;;) {
+    const current: Shares = s.shares ?? [0, s.table.steps];
+    const round: SplitSearch = { ...s };
+    for (let n = 0; n < current.length; n += 2) {
+      for (let to = 0; to < s.candidates; to++) {
+        if (to === current[n]) continue;
+        const next = moveStep(current, current[n]!, to);
+        if (s.fits(next.filter((_, m) => m % 2 === 0))) consider(round, next);
+      }
+    }
+    if (round.shares === s.shares) return;
+    s.score = round.score;
+    s.shares = round.shares;
+  }
+}
+
+/**
+ * The best pair or triple of pool-disjoint top candidates within `maxAccounts` and their shares in
+ * `step` % steps; undefined when none beats `whole[0]` (the best single route's output). Exhaustive
+ * at 10 % shares (or `step` when it does not divide 10), then refined step by step from the winner.
+ */
+function bestSplitParts(top: readonly PathTemplate[], whole: readonly bigint[], amount: bigint, step: number, maxSplits: number, maxAccounts: number): SplitParts | undefined {
+  const steps = 100 / step;
+  const fitting = new Map<number, boolean>(); // by the candidates' bit set
+  const fits = (candidates: readonly number[]) => {
+    const set = candidates.reduce((m, c) => m | (1 << c), 0);
+    let fit = fitting.get(set);
+    if (fit === undefined) {
+      const paths = candidates.map((c) => top[c]!);
+      fit = paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+      fitting.set(set, fit);
+    }
+    return fit;
+  };
+  const table = new ShareTable(top, whole, amount, step, steps);
+  const search: SplitSearch = { table, fits, candidates: top.length, maxSplits, score: whole[0]!, shares: undefined };
+  coarseSearch(search, 10 % step === 0 ? 10 / step : 1);
+  refine(search);
+  const shares = search.shares;
+  if (!shares || shares.length < 4) return undefined;
+  const parts: SplitParts = [];
+  for (let n = 0; n < shares.length; n += 2) parts.push({ template: top[shares[n]!]!, percent: shares[n + 1]! * step });
+  return parts;
 }
 
 /** The best route, or undefined when no pool (or pair of pools) can fill the amount. */
@@ -305,12 +430,10 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   const maxSplits = Math.min(input.maxSplits ?? 3, 3);
   if (swapMode !== "ExactIn" || maxSplits < 2 || candidates.length < 2) return single;
 
-  // Split search: each top candidate quoted once per step share, then every pair / triple of
-  // pool-disjoint candidates scored by table lookups; the winner is re-quoted exactly.
+  // Split search over the top candidates, scored from their share table; the winner is re-quoted exactly.
+  const top = candidates.slice(0, Math.min(input.splitCandidates ?? 5, 30)); // 30: the search's candidate sets are bit sets
   const step = input.splitStepPercent ?? 5;
-  const top = candidates.slice(0, input.splitCandidates ?? 5).map((c) => c.template);
-  const table = shareTable(top, amount, step, 100 / step);
-  const parts = bestSplitParts(top, table, step, maxSplits, maxAccounts, best.path.outAmount);
+  const parts = bestSplitParts(top.map((c) => c.template), top.map((c) => c.path.outAmount), amount, step, maxSplits, maxAccounts);
   if (!parts) return single;
   const split = splitRoute(swapMode, parts, amount);
   return split && split.outAmount > single.outAmount ? split : single;

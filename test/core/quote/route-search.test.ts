@@ -24,7 +24,7 @@ function cpIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: 
 }
 
 let seq = 100;
-function cpPool(x: string, y: string, rx: bigint, ry: bigint, options: { feeBps?: bigint; label?: string; stepAccounts?: number } = {}) {
+function cpPool(x: string, y: string, rx: bigint, ry: bigint, options: { feeBps?: bigint; label?: string; stepAccounts?: number; minIn?: bigint } = {}) {
   const feeBps = options.feeBps ?? 25n;
   const address = key(seq++).toBase58();
   const pool: RoutablePool & { quotes: number } = {
@@ -38,6 +38,7 @@ function cpPool(x: string, y: string, rx: bigint, ry: bigint, options: { feeBps?
       const [rin, rout] = aToB ? [rx, ry] : [ry, rx];
       const feeMint = new PublicKey(aToB ? x : y);
       if (mode === "ExactIn") {
+        if (amount < (options.minIn ?? 0n)) return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "below minimum" };
         const out = cpOut(amount, rin, rout, feeBps);
         return { inAmount: amount, outAmount: out, feeAmount: amount - (amount * (10_000n - feeBps)) / 10_000n, feeMint, complete: true };
       }
@@ -133,5 +134,108 @@ describe("route search (constant-product stand-ins)", () => {
   it("split shares: floor of each percent, the remainder on the last", () => {
     expect(splitAmounts(101n, [60, 40])).toEqual([60n, 41n]);
     expect(splitAmounts(7n, [35, 35, 30])).toEqual([2n, 2n, 3n]);
+  });
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing case can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface PoolSpec {
+  readonly rx: bigint;
+  readonly ry: bigint;
+  readonly feeBps: bigint;
+  readonly minIn: bigint;
+}
+
+/** One random case: 2–5 A→B pools near one price, an amount that moves them (a multiple of 100, so every 10 % / 5 % share is exact). */
+function randomCase(next: () => number): { specs: PoolSpec[]; amount: bigint; maxSplits: number } {
+  const n = 2 + Math.floor(next() * 4);
+  const fees = [1n, 5n, 25n, 30n, 100n];
+  const specs = Array.from({ length: n }, () => {
+    const rx = BigInt(Math.floor(10 ** (5 + next() * 4)));
+    const ry = BigInt(Math.floor(Number(rx) * (0.97 + next() * 0.06)));
+    const minIn = next() < 0.2 ? BigInt(Math.floor(Number(rx) * next() * 0.2)) : 0n;
+    return { rx, ry, feeBps: fees[Math.floor(next() * fees.length)]!, minIn };
+  });
+  const smallest = specs.reduce((m, p) => (p.rx < m ? p.rx : m), specs[0]!.rx);
+  const amount = (BigInt(Math.floor(Number(smallest) * 10 ** (-2 + next() * 2))) / 100n) * 100n + 100n;
+  return { specs, amount, maxSplits: next() < 0.3 ? 2 : 3 };
+}
+
+/** Output of a spec'd pool for an input (-1 when it does not quote it), from the reserves alone. */
+function specOut(p: PoolSpec, amountIn: bigint): bigint {
+  return amountIn < p.minIn ? -1n : cpOut(amountIn, p.rx, p.ry, p.feeBps);
+}
+
+/**
+ * The exhaustive search over every pair (and triple) of the pools that fill the whole amount,
+ * each share a multiple of `stepPercent`, computed from the reserves: the best total output.
+ */
+function gridOptimum(specs: readonly PoolSpec[], amount: bigint, stepPercent: number, maxSplits: number): bigint {
+  const filling = specs.filter((p) => specOut(p, amount) > 0n);
+  const share = (p: PoolSpec, units: number) => specOut(p, (amount * BigInt(units * stepPercent)) / 100n);
+  const steps = 100 / stepPercent;
+  let best = -1n;
+  const consider = (parts: [PoolSpec, number][]) => {
+    const outs = parts.map(([p, u]) => share(p, u));
+    if (outs.every((o) => o > 0n)) best = [best, outs.reduce((s, o) => s + o, 0n)].reduce((m, x) => (x > m ? x : m));
+  };
+  filling.forEach((p, i) => {
+    consider([[p, steps]]);
+    filling.slice(i + 1).forEach((q, j) => {
+      for (let a = 1; a < steps; a++) consider([[p, a], [q, steps - a]]);
+      if (maxSplits < 3) return;
+      for (const r of filling.slice(i + j + 2)) {
+        for (let a = 1; a < steps; a++) for (let b = 1; a + b < steps; b++) consider([[p, a], [q, b], [r, steps - a - b]]);
+      }
+    });
+  });
+  return best;
+}
+
+describe("split search against the exhaustive share grid (random constant-product pools)", () => {
+  it("never pays less than the best single pool nor the best 10 % split over pairs and triples", () => {
+    const next = random(20261125);
+    for (let n = 0; n < 300; n++) {
+      const { specs, amount, maxSplits } = randomCase(next);
+      const pools = specs.map((p) => cpPool(A, B, p.rx, p.ry, { feeBps: p.feeBps, minIn: p.minIn }));
+      const route = search(pools, amount, { maxSplits, intermediates: [] });
+      const single = specs.reduce((m, p) => (specOut(p, amount) > m ? specOut(p, amount) : m), -1n);
+      if (single <= 0n) {
+        expect(route, `case ${n}`).toBeUndefined();
+        continue;
+      }
+      const grid10 = gridOptimum(specs, amount, 10, maxSplits);
+      expect(route!.outAmount, `case ${n}: ${JSON.stringify(specs, (_, v) => (typeof v === "bigint" ? `${v}` : v))} amount ${amount}`).toBeGreaterThanOrEqual(grid10);
+      expect(route!.outAmount).toBeGreaterThanOrEqual(single);
+      expect(route!.splits.length).toBeLessThanOrEqual(maxSplits);
+      // the route's output is what its pools pay for its shares
+      const paid = route!.splits.map((x) => specOut(specs[pools.findIndex((p) => p.address === x.path.legs[0]!.pool.address)]!, x.path.inAmount));
+      expect(paid.reduce((s, o) => s + o, 0n)).toBe(route!.outAmount);
+    }
+  });
+
+  it("quotes each pool at most 14 times: its whole amount, 12 shares at most, the exact re-quote (an exhaustive 5 % table is 19 shares)", () => {
+    const next = random(7);
+    let quotes = 0;
+    let candidates = 0;
+    for (let n = 0; n < 200; n++) {
+      const { specs, amount, maxSplits } = randomCase(next);
+      const pools = specs.map((p) => cpPool(A, B, p.rx, p.ry, { feeBps: p.feeBps, minIn: p.minIn }));
+      search(pools, amount, { maxSplits, intermediates: [] });
+      for (const pool of pools) expect(pool.quotes, `case ${n}`).toBeLessThanOrEqual(14);
+      quotes += pools.reduce((s, p) => s + p.quotes, 0);
+      candidates += specs.filter((p) => specOut(p, amount) > 0n).length;
+    }
+    // on average under 12 per candidate (a search quoting every 5 % share: at least 20)
+    expect(quotes / candidates).toBeLessThan(12);
   });
 });

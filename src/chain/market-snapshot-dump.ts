@@ -1,0 +1,89 @@
+/**
+ * A market snapshot read from the RPC once: one getProgramAccounts per AMM program, filtered by the
+ * pool account's size (`dataSize`) and sliced to the bytes between its two mints (`dataSlice`), so
+ * the node sends each pool's address and mints and nothing else (Whirlpool: 112 of 653 bytes;
+ * Raydium CP: 64 of 637). Layouts come from each adapter's `poolMintLayout` (POOL_MINT_LAYOUTS).
+ */
+import { PublicKey } from "@solana/web3.js";
+import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import { base58Of } from "../core/solana/base58-strings.js";
+import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
+import { MARKET_SNAPSHOT_VERSION } from "../core/quote/market-snapshot.js";
+import type { MarketSnapshot, SnapshotMarket, SnapshotProgram } from "../core/quote/market-snapshot.js";
+import type { SolanaChain } from "./solana-chain.js";
+
+const MINT_BYTES = 32;
+const DEFAULT_KEY = base58Of(PublicKey.default);
+
+export interface MarketDumpOptions {
+  readonly chain: SolanaChain;
+  /** The AMMs to list (each must have a pool layout in POOL_MINT_LAYOUTS). */
+  readonly adapters: readonly AmmAdapter<any>[];
+  /** One attempt per program, this long at most (a mainnet program's scan takes tens of seconds). */
+  readonly timeoutMs: number;
+  readonly log?: (line: string) => void;
+  readonly now?: () => Date;
+}
+
+export interface MarketDumpResult {
+  readonly snapshot: MarketSnapshot;
+  /** Programs the RPC did not list (left out of the snapshot), with why. */
+  readonly failed: readonly { readonly programId: string; readonly label: string; readonly reason: string }[];
+}
+
+/** The bytes a scan asks for: from the first mint to the end of the last. */
+export function mintSlice(layout: PoolMintLayout): { offset: number; length: number } {
+  const offset = Math.min(...layout.mintOffsets);
+  return { offset, length: Math.max(...layout.mintOffsets) + MINT_BYTES - offset };
+}
+
+/** Lists every pool of each program, program by program; a program the RPC refuses is reported and left out. */
+export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDumpResult> {
+  const log = options.log ?? (() => {});
+  const programs: SnapshotProgram[] = [];
+  const markets: SnapshotMarket[] = [];
+  const failed: { programId: string; label: string; reason: string }[] = [];
+  for (const adapter of options.adapters) {
+    const programId = base58Of(adapter.programId);
+    const layout = POOL_MINT_LAYOUTS[programId];
+    if (!layout) throw new Error(`${adapter.label} (${programId}): no pool layout to list its pools by`);
+    const slice = mintSlice(layout);
+    const started = Date.now();
+    log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize} bytes, ${slice.length} bytes of each`);
+    try {
+      const accounts = await options.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout.dataSize }], { timeoutMs: options.timeoutMs, dataSlice: slice });
+      let unset = 0;
+      for (const account of accounts) {
+        const market = marketOfSlice(account.address, programId, account.data, layout, slice.offset);
+        if (market) markets.push(market);
+        else unset++;
+      }
+      const pools = accounts.length - unset;
+      programs.push({ programId, label: adapter.label, pools });
+      const skipped = unset > 0 ? ` (${unset} without mints left out)` : "";
+      log(`${adapter.label}: ${pools} pools in ${((Date.now() - started) / 1000).toFixed(1)} s${skipped}`);
+    } catch (error) {
+      // Reported by program and left out of `programs`: the index keeps searching that program by pair.
+      const reason = (error as Error).message;
+      failed.push({ programId, label: adapter.label, reason });
+      log(`${adapter.label}: not listed (${reason})`);
+    }
+  }
+  const writtenAt = (options.now?.() ?? new Date()).toISOString();
+  return { snapshot: { version: MARKET_SNAPSHOT_VERSION, writtenAt, programs, markets }, failed };
+}
+
+/**
+ * The market a sliced pool account is; undefined for a pool whose mints are not set yet. A node
+ * that ignored `dataSlice` sends the whole account, which is read at the layout's own offsets.
+ */
+function marketOfSlice(address: PublicKey, program: string, data: Uint8Array, layout: PoolMintLayout, sliceOffset: number): SnapshotMarket | undefined {
+  const base = data.length === layout.dataSize ? 0 : sliceOffset;
+  const [a, b] = layout.mintOffsets.map((offset) => {
+    const start = offset - base;
+    if (start < 0 || start + MINT_BYTES > data.length) throw new Error(`${base58Of(address)}: the node sent ${data.length} bytes, not the slice asked for`);
+    return new PublicKey(data.subarray(start, start + MINT_BYTES)).toBase58();
+  }) as [string, string];
+  if (a === DEFAULT_KEY || b === DEFAULT_KEY) return undefined;
+  return { address: base58Of(address), program, mints: [a, b] };
+}
