@@ -86,7 +86,7 @@ export interface ScaleResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
-  /** A quote right after one pool of the pair changed (its kept candidates decided again): median of 5, wall and CPU. */
+  /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
   readonly afterChangeMs: number;
   readonly afterChangeCpuMs: number;
   /** Pools quoted (each pair once): their accounts are what the live cache holds. */
