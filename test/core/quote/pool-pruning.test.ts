@@ -41,13 +41,12 @@ function drive(plan: QuotePlan, chain: Accounts): Route | undefined {
   return plan.route();
 }
 
-describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
+/** A pair of fresh mints and a writer of Raydium CP pools between them (reserves kept by address). */
+function cpPoolSet(name: string) {
   const chain = new Accounts();
-  const clock = new Uint8Array(40);
-  chain.setAccount(CLOCK, { lamports: 1n, data: clock, owner: new PublicKey("Sysvar1111111111111111111111111111111111111") });
-  const a = writeMint(chain, "pruning test a", 6);
-  const b = writeMint(chain, "pruning test b", 6);
-  /** Reserves of a and b of each pool, by address. */
+  chain.setAccount(CLOCK, { lamports: 1n, data: new Uint8Array(40), owner: new PublicKey("Sysvar1111111111111111111111111111111111111") });
+  const a = writeMint(chain, `${name} a`, 6);
+  const b = writeMint(chain, `${name} b`, 6);
   const reserves = new Map<string, [bigint, bigint]>();
   const markets: Market[] = [];
   const add = (reserveA: bigint, reserveB: bigint, configIndex: number) => {
@@ -58,6 +57,11 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
     markets.push(market);
     return market.addressText;
   };
+  return { chain, a, b, reserves, markets, add };
+}
+
+describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
+  const { chain, a, b, reserves, markets, add } = cpPoolSet("pruning test");
   // Dust: 60 pools of 1 a / 1 b (at 1:1). Hidden among them (index 37): one deep pool of 1,000,000 a /
   // 1,000,000 b. And a shallow pool (index 12) of 2 a / 3 b: the best price of all (1.5 b per a), the
   // least depth after the dust.
@@ -121,20 +125,7 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
 });
 
 describe("candidate decisions: one decision holds for every amount of its bucket", () => {
-  const chain = new Accounts();
-  chain.setAccount(CLOCK, { lamports: 1n, data: new Uint8Array(40), owner: new PublicKey("Sysvar1111111111111111111111111111111111111") });
-  const a = writeMint(chain, "bucket test a", 6);
-  const b = writeMint(chain, "bucket test b", 6);
-  const reserves = new Map<string, [bigint, bigint]>();
-  const markets: Market[] = [];
-  const add = (reserveA: bigint, reserveB: bigint, configIndex: number) => {
-    const pool = writeCpPool(chain, { x: a, y: b, reserveX: reserveA, reserveY: reserveB, configIndex });
-    const market = marketOfAccount(new Map([[raydiumCpmmAdapter.programId.toBase58(), raydiumCpmmAdapter]]), chain.map.get(pool.pool.address.toBase58())!, "added");
-    if (typeof market === "string") throw new Error(market);
-    reserves.set(market.addressText, [reserveA, reserveB]);
-    markets.push(market);
-    return market.addressText;
-  };
+  const { chain, a, b, reserves, markets, add } = cpPoolSet("bucket test");
   // Over the bucket of 2^20 (2^20 … 5·2^18 − 1): a shallow pool with the best price pays most at its
   // low end, a deep one with a worse price at its high end, and one in between pays most only in
   // the middle (found by searching reserves with Raydium's curve) — never best at an end, nor at a
