@@ -27,7 +27,7 @@ import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
-import { marketOfAccount, pairKey } from "../core/quote/market.js";
+import { groupByPair, marketOfAccount, pairKey } from "../core/quote/market.js";
 import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
 import type { Market, MarketSource } from "../core/quote/market.js";
@@ -507,13 +507,6 @@ function newDiscovery(): Discovery {
 }
 
 function byPairOf(markets: readonly Market[]): Map<string, Market[]> {
-  const out = new Map<string, Market[]>();
-  for (const m of markets) {
-    const key = pairKey(m.mints[0], m.mints[1]);
-    // Each pool comes once: a token scan's two calls and a pair scan's two orders do not overlap.
-    const list = out.get(key);
-    if (list) list.push(m);
-    else out.set(key, [m]);
-  }
-  return out;
+  // Each pool comes once: a token scan's two calls and a pair scan's two orders do not overlap.
+  return groupByPair(markets);
 }

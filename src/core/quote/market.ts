@@ -28,6 +28,18 @@ export function pairKey(x: string, y: string): string {
   return x < y ? `${x}|${y}` : `${y}|${x}`;
 }
 
+/** Items (markets, or pools carrying their mints) grouped by pair key, in first-seen order. */
+export function groupByPair<T extends { readonly mints: readonly [string, string] }>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const key = pairKey(item.mints[0], item.mints[1]);
+    const list = out.get(key);
+    if (list) list.push(item);
+    else out.set(key, [item]);
+  }
+  return out;
+}
+
 /**
  * The market a pool account is, by its owner's adapter (`adapters` by base58 program id), or why
  * it is none (not a supported program, or not a pool of it).

@@ -14,7 +14,7 @@
  */
 import type { SwapMode } from "../amm/adapter.js";
 import type { Market } from "./market.js";
-import { pairKey } from "./market.js";
+import { groupByPair, pairKey } from "./market.js";
 import { amountBucket } from "./pool-pruning.js";
 import type { PoolScores } from "./pool-pruning.js";
 
@@ -151,13 +151,7 @@ export function decidedPairs(pairs: readonly (readonly [string, string])[], requ
 
 /** The legs of a plan's markets, first legs (from the known side) before the others, with the decisions found. */
 export function planLegs(markets: readonly Market[], request: LegRequest, decisions: CandidateDecisions | undefined): Leg[] {
-  const byPair = new Map<string, Market[]>();
-  for (const m of markets) {
-    const key = pairKey(m.mints[0], m.mints[1]);
-    const list = byPair.get(key);
-    if (list) list.push(m);
-    else byPair.set(key, [m]);
-  }
+  const byPair = groupByPair(markets);
   const legs: Leg[] = [];
   for (const group of byPair.values()) {
     const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], request);

@@ -12,7 +12,7 @@
  * by a proxy of depth, no pool pays more for that amount than every kept one.
  */
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
-import { pairKey } from "./market.js";
+import { groupByPair } from "./market.js";
 
 export interface PrunablePool {
   readonly mints: readonly [string, string];
@@ -50,13 +50,7 @@ function best<T>(pools: readonly T[], scores: readonly (bigint | undefined)[], n
 
 export function prunePools<T extends PrunablePool>(pools: readonly T[], request: PruneRequest): T[] {
   const { inputMint, outputMint, amount, swapMode, maxPerPair, splitStepPercent } = request;
-  const groups = new Map<string, T[]>();
-  for (const p of pools) {
-    const key = pairKey(p.mints[0], p.mints[1]);
-    const group = groups.get(key);
-    if (group) group.push(p);
-    else groups.set(key, [p]);
-  }
+  const groups = groupByPair(pools);
   if ([...groups.values()].every((g) => g.length <= maxPerPair)) return [...pools];
   // The side the request's amount is known on: the input for ExactIn, the output for ExactOut.
   const known = swapMode === "ExactIn" ? inputMint : outputMint;
