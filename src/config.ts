@@ -100,6 +100,8 @@ export interface Config {
   readonly discovery: Omit<DiscoverySettings, "ttlMs">;
   /** MARKET_SUBSCRIPTIONS: follow each AMM program over the websocket so new pools enter the index without polling. */
   readonly marketSubscriptions: boolean;
+  /** MARKET_LISTING=1: the service lists every pool of each AMM program itself (MARKET_LISTING_REFRESH_MS, MARKET_LISTING_TIMEOUT_MS); undefined = off. */
+  readonly marketListing: { readonly refreshMs: number; readonly timeoutMs: number } | undefined;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the best for its amount). */
   readonly maxPoolsPerPair: number;
   /** Tokens 2-hop routes may pass through (base58); undefined = SOL, USDC, USDT (+ the demo USDC on the embedded chain). */
@@ -214,7 +216,7 @@ function storeSettings(read: EnvReader): Pick<Config, "databaseUrl" | "dataDir" 
 
 type QuoteSettings = Pick<
   Config,
-  "marketsFile" | "marketDiscoveryTtlMs" | "discovery" | "marketSubscriptions" | "maxPoolsPerPair" | "intermediateTokens" | "lookupTableAuthorities"
+  "marketsFile" | "marketDiscoveryTtlMs" | "discovery" | "marketSubscriptions" | "marketListing" | "maxPoolsPerPair" | "intermediateTokens" | "lookupTableAuthorities"
 >;
 
 function quoteSettings(read: EnvReader): QuoteSettings {
@@ -223,6 +225,12 @@ function quoteSettings(read: EnvReader): QuoteSettings {
   const ms = (name: string, def: number) => read.int(name, def, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
   const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "0";
   if (!["0", "1", "true", "false"].includes(subscriptions)) read.problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptions)})`);
+  const listing = read.str("MARKET_LISTING") ?? "0";
+  if (!["0", "1", "true", "false"].includes(listing)) read.problems.push(`MARKET_LISTING: must be 0 or 1 (got ${JSON.stringify(listing)})`);
+  const listingSettings = {
+    refreshMs: ms("MARKET_LISTING_REFRESH_MS", 1_800_000),
+    timeoutMs: read.int("MARKET_LISTING_TIMEOUT_MS", 120_000, 1_000, 600_000, "must be an integer 1000–600000 (ms)"),
+  };
   return {
     marketsFile: read.str("MARKETS_FILE"),
     marketDiscoveryTtlMs: ms("MARKET_DISCOVERY_TTL_MS", 60_000),
@@ -234,6 +242,7 @@ function quoteSettings(read: EnvReader): QuoteSettings {
       cacheEntries: read.int("DISCOVERY_CACHE_ENTRIES", dd.cacheEntries, 1, 10_000_000, "must be an integer 1–10000000"),
     },
     marketSubscriptions: subscriptions === "1" || subscriptions === "true",
+    marketListing: listing === "1" || listing === "true" ? listingSettings : undefined,
     maxPoolsPerPair: read.int("MAX_POOLS_PER_PAIR", DEFAULT_MAX_POOLS_PER_PAIR, 1, 100_000, "must be an integer 1–100000"),
     intermediateTokens: read.str("INTERMEDIATE_TOKENS") === undefined ? undefined : intermediateTokens,
     lookupTableAuthorities: read.keys("LOOKUP_TABLE_AUTHORITIES", []),

@@ -200,6 +200,8 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
       discovery: config.discovery,
       maxPoolsPerPair: config.maxPoolsPerPair,
       ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
+      ...(config.marketListing ? { marketListing: config.marketListing } : {}),
+      onMarketsListed: (amm, pools, ms) => logger.info({ amm, pools, ms }, "market listing: program listed whole (no discovery by pair for it)"),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,

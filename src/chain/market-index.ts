@@ -5,6 +5,9 @@
  * - the operator's list (`MARKETS_FILE`: pool addresses, read in batches; or a market snapshot
  *   from `npm run markets -- dump`, pools with their mints, read with no RPC call), loaded at start
  *   and again whenever the file changes. The programs a snapshot lists whole are not searched;
+ * - listed by the service itself (MARKET_LISTING: every pool of each program, one sliced
+ *   getProgramAccounts per program at start and at each refresh, chain/program-listings.ts); a
+ *   program listed whole is not searched any more;
  * - added at run time (`POST /markets`, as Jupiter's `/add-market`);
  * - discovered on chain for what the list lacks, with `getProgramAccounts`. The unit of discovery
  *   is a token: one call per AMM program and mint position (the token as the pool's first, then
@@ -26,7 +29,7 @@ import type { AmmAdapter } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { groupByPair, marketOfAccount, pairKey } from "../core/quote/market.js";
 import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
@@ -34,6 +37,8 @@ import type { Market, MarketSource } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
 import type { DiscoverySettings } from "../core/quote/market-limits.js";
+import { ProgramListings } from "./program-listings.js";
+import type { ProgramListing } from "./market-snapshot-dump.js";
 import { ProgramSubscriptions } from "./program-subscriptions.js";
 import { TokenBucket } from "./token-bucket.js";
 
@@ -64,6 +69,13 @@ export interface MarketIndexOptions {
   /** Tokens never scanned whole (the route's intermediate tokens). Default: SOL, USDC, USDT. */
   readonly hubTokens?: readonly string[];
   readonly marketsFile?: string;
+  /**
+   * MARKET_LISTING: list every pool of each searched program (not listed whole by the file) in the
+   * background from `start()`, and again every `refreshMs` (0 = never); one attempt of `timeoutMs`.
+   */
+  readonly listing?: { readonly refreshMs: number; readonly timeoutMs: number };
+  /** Told each program listed (MARKET_LISTING): its label, pools and how long the scan took. */
+  readonly onListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
   readonly subscriptionsUrl?: string;
   readonly now?: () => number;
@@ -148,6 +160,12 @@ export class MarketIndex {
   private readonly hubPairs = new Map<string, Discovery>();
   /** Listed (file) and added markets. */
   private readonly explicit = new MarketTable((pair) => this.bump(pair));
+  /** Pools of the programs the service listed whole (MARKET_LISTING). */
+  private readonly listed = new MarketTable((pair) => this.bump(pair));
+  /** Programs listed whole by the service, with their pools' addresses. */
+  private readonly listedPrograms = new Map<string, Set<string>>();
+  private listings: ProgramListings | undefined;
+  private listingRound: Promise<void> = Promise.resolve();
   /** Pools the program subscriptions announced (created or changed since start-up). */
   private readonly streamed = new MarketTable((pair) => this.bump(pair));
   /** Changes of pairs' pool sets, numbered (pairRevision). */
@@ -198,15 +216,65 @@ export class MarketIndex {
       this.subscriptions.start();
     }
     const file = this.options.marketsFile;
-    if (!file) return;
-    await this.reloadFile();
-    this.watching = file;
-    watchFile(file, { interval: MARKETS_FILE_POLL_MS, persistent: false }, () => {
-      this.reloadFile().catch((error: unknown) => this.onError(error, `reloading ${file}`));
+    if (file) {
+      await this.reloadFile();
+      this.watching = file;
+      watchFile(file, { interval: MARKETS_FILE_POLL_MS, persistent: false }, () => {
+        this.reloadFile().catch((error: unknown) => this.onError(error, `reloading ${file}`));
+      });
+    }
+    // After the file: the programs it lists whole need no listing.
+    if (this.options.listing && !this.listings) this.startListings(this.options.listing);
+  }
+
+  private startListings(settings: { readonly refreshMs: number; readonly timeoutMs: number }): void {
+    this.listings = new ProgramListings({
+      chain: this.chain,
+      adapters: [...this.adapters.values()].filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)]),
+      wanted: (a) => this.options.discoverable?.(a) !== false && !this.snapshotPrograms.has(base58Of(a.programId)),
+      timeoutMs: settings.timeoutMs,
+      refreshMs: settings.refreshMs,
+      retryMs: this.settings.failureTtlMs,
+      listed: (adapter, listing, ms) => {
+        this.replaceListed(adapter, listing);
+        this.options.onListed?.(adapter.label, listing.markets.length, ms);
+      },
+      failed: (error, what) => this.onError(error, what),
+      now: this.now,
     });
+    this.listingRound = this.listings.start();
+  }
+
+  /** Resolves once every program was listed (or failed to be) once, with MARKET_LISTING. */
+  whenListed(): Promise<void> {
+    return this.listingRound;
+  }
+
+  /**
+   * A program's pools as just listed replace the ones listed before: new pools enter, pools no
+   * longer there leave, the others stay as they are (a pool's mints never change, so pairs whose
+   * pools did not change keep their revision and their kept candidates).
+   */
+  private replaceListed(adapter: AmmAdapter<any>, listing: ProgramListing): void {
+    const program = base58Of(adapter.programId);
+    const before = this.listedPrograms.get(program) ?? new Set<string>();
+    const now = new Set<string>();
+    // One text per mint: most pools share a few quote mints (SOL, USDC), each kept once.
+    const mintTexts = new Map<string, string>();
+    const mint = (m: string) => mintTexts.get(m) ?? (mintTexts.set(m, m), m);
+    for (const entry of listing.markets) {
+      now.add(entry.address);
+      if (before.has(entry.address) && this.listed.byAddress.has(entry.address)) continue;
+      const market = marketOfSnapshotEntry(this.adapters, { ...entry, mints: [mint(entry.mints[0]), mint(entry.mints[1])] }, "listed");
+      if (typeof market !== "string") this.listed.set(market);
+    }
+    for (const address of before) if (!now.has(address)) this.listed.delete(address);
+    this.listedPrograms.set(program, now);
   }
 
   close(): void {
+    this.listings?.close();
+    this.listings = undefined;
     this.subscriptions?.close();
     this.subscriptions = undefined;
     if (this.watching) unwatchFile(this.watching);
@@ -225,6 +293,7 @@ export class MarketIndex {
    */
   streamAccount(address: string, account: AccountData | null): void {
     if (account === null) {
+      this.listed.delete(address);
       const gone = this.streamed.delete(address);
       for (const mint of gone?.mints ?? []) {
         const d = this.tokens.peek(mint);
@@ -236,7 +305,7 @@ export class MarketIndex {
       }
       return;
     }
-    if (this.streamed.byAddress.has(address)) return;
+    if (this.streamed.byAddress.has(address) || this.listed.byAddress.has(address)) return;
     const market = marketOfAccount(this.adapters, account, "discovered");
     if (typeof market !== "string") this.streamed.set(market);
   }
@@ -292,6 +361,7 @@ export class MarketIndex {
   /** Every market known so far (listed, added and discovered). */
   known(): Market[] {
     const all = new Map<string, Market>(this.explicit.byAddress);
+    for (const m of this.listed.byAddress.values()) all.set(m.addressText, m);
     for (const m of this.streamed.byAddress.values()) all.set(m.addressText, m);
     const collect = (d: Discovery) => {
       for (const list of d.byPair.values()) for (const m of list) if (!all.has(m.addressText)) all.set(m.addressText, m);
@@ -306,6 +376,7 @@ export class MarketIndex {
     const all = new Map<string, Market>();
     for (const t of tokens) {
       for (const m of this.explicit.token(t)) all.set(m.addressText, m);
+      for (const m of this.listed.token(t)) all.set(m.addressText, m);
       for (const m of this.streamed.token(t)) all.set(m.addressText, m);
       const d = this.tokens.peek(t);
       if (d) for (const list of d.byPair.values()) for (const m of list) all.set(m.addressText, m);
@@ -316,18 +387,24 @@ export class MarketIndex {
     return [...all.values()];
   }
 
-  /** Whether discovery searches the adapter's program: a pool layout known, discoverable, and not listed whole by the snapshot. */
+  /** Whether discovery searches the adapter's program: a pool layout known, discoverable, and not listed whole (by the snapshot or the service). */
   private searched(adapter: AmmAdapter<any>): boolean {
     const id = base58Of(adapter.programId);
-    return POOL_MINT_LAYOUTS[id] !== undefined && this.options.discoverable?.(adapter) !== false && !this.snapshotPrograms.has(id);
+    return POOL_MINT_LAYOUTS[id] !== undefined && this.options.discoverable?.(adapter) !== false && !this.snapshotPrograms.has(id) && !this.listedPrograms.has(id);
+  }
+
+  /** Whether any program is left for discovery to search. */
+  private anySearched(): boolean {
+    for (const adapter of this.adapters.values()) if (this.searched(adapter)) return true;
+    return false;
   }
 
   /** Markets trading the pair x/y: listed and added ones plus the pair's discovered ones. */
   async forPair(x: string, y: string): Promise<Market[]> {
-    const listed = [...this.explicit.pair(x, y), ...this.streamed.pair(x, y)];
+    const listed = [...this.explicit.pair(x, y), ...this.listed.pair(x, y), ...this.streamed.pair(x, y)];
     if (this.settings.ttlMs <= 0) return listed;
-    // Every searchable program listed whole by the snapshot: nothing left to discover.
-    if (this.snapshotPrograms.size > 0 && ![...this.adapters.values()].some((a) => this.searched(a))) return listed;
+    // Every searchable program listed whole (by the snapshot or the service): nothing left to discover.
+    if (!this.anySearched()) return listed;
     const discovery = await this.discoveryFor(x, y);
     const found = discovery?.byPair.get(pairKey(x, y));
     if (!found || found.length === 0) return listed;
@@ -432,7 +509,7 @@ export class MarketIndex {
         ];
       }
       for (const filters of filterSets) {
-        calls.push(() => this.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout!.dataSize }, ...filters], { timeoutMs: this.settings.timeoutMs }));
+        calls.push(() => this.chain.getProgramAccounts(adapter.programId, [...poolAccountFilters(layout!), ...filters], { timeoutMs: this.settings.timeoutMs }));
       }
     }
     const found = (await this.paced(calls)).flat();

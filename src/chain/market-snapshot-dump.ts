@@ -1,13 +1,13 @@
 /**
  * A market snapshot read from the RPC once: one getProgramAccounts per AMM program, filtered by the
- * pool account's size (`dataSize`) and sliced to the bytes between its two mints (`dataSlice`), so
- * the node sends each pool's address and mints and nothing else (Whirlpool: 112 of 653 bytes;
- * Raydium CP: 64 of 637). Layouts come from each adapter's `poolMintLayout` (POOL_MINT_LAYOUTS).
+ * pool account's size (`dataSize`) and discriminator (where the program has one), and sliced to the
+ * bytes between its two mints (`dataSlice`), so the node sends each pool's address and mints and
+ * nothing else (Whirlpool: 112 of 653 bytes; Raydium CP: 64 of 637). Layouts come from each adapter's `poolMintLayout` (POOL_MINT_LAYOUTS).
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { MARKET_SNAPSHOT_VERSION } from "../core/quote/market-snapshot.js";
 import type { MarketSnapshot, SnapshotMarket, SnapshotProgram } from "../core/quote/market-snapshot.js";
 import type { SolanaChain } from "./solana-chain.js";
@@ -37,6 +37,32 @@ export function mintSlice(layout: PoolMintLayout): { offset: number; length: num
   return { offset, length: Math.max(...layout.mintOffsets) + MINT_BYTES - offset };
 }
 
+/** Every pool of one program, as a snapshot lists it; `withoutMints`: pool accounts whose mints are not set yet (left out). */
+export interface ProgramListing {
+  readonly markets: SnapshotMarket[];
+  readonly withoutMints: number;
+}
+
+/**
+ * One getProgramAccounts: every pool account of the adapter's program (its size and, where it has
+ * one, its discriminator as filters), sliced to the mints. Throws what the RPC answered.
+ */
+export async function listProgramMarkets(chain: SolanaChain, adapter: AmmAdapter<any>, timeoutMs: number): Promise<ProgramListing> {
+  const programId = base58Of(adapter.programId);
+  const layout = POOL_MINT_LAYOUTS[programId];
+  if (!layout) throw new Error(`${adapter.label} (${programId}): no pool layout to list its pools by`);
+  const slice = mintSlice(layout);
+  const accounts = await chain.getProgramAccounts(adapter.programId, poolAccountFilters(layout), { timeoutMs, dataSlice: slice });
+  const markets: SnapshotMarket[] = [];
+  let withoutMints = 0;
+  for (const account of accounts) {
+    const market = marketOfSlice(account.address, programId, account.data, layout, slice.offset);
+    if (market) markets.push(market);
+    else withoutMints++;
+  }
+  return { markets, withoutMints };
+}
+
 /** Lists every pool of each program, program by program; a program the RPC refuses is reported and left out. */
 export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDumpResult> {
   const log = options.log ?? (() => {});
@@ -47,21 +73,14 @@ export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDum
     const programId = base58Of(adapter.programId);
     const layout = POOL_MINT_LAYOUTS[programId];
     if (!layout) throw new Error(`${adapter.label} (${programId}): no pool layout to list its pools by`);
-    const slice = mintSlice(layout);
     const started = Date.now();
-    log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize} bytes, ${slice.length} bytes of each`);
+    log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize} bytes, ${mintSlice(layout).length} bytes of each`);
     try {
-      const accounts = await options.chain.getProgramAccounts(adapter.programId, [{ dataSize: layout.dataSize }], { timeoutMs: options.timeoutMs, dataSlice: slice });
-      let unset = 0;
-      for (const account of accounts) {
-        const market = marketOfSlice(account.address, programId, account.data, layout, slice.offset);
-        if (market) markets.push(market);
-        else unset++;
-      }
-      const pools = accounts.length - unset;
-      programs.push({ programId, label: adapter.label, pools });
-      const skipped = unset > 0 ? ` (${unset} without mints left out)` : "";
-      log(`${adapter.label}: ${pools} pools in ${((Date.now() - started) / 1000).toFixed(1)} s${skipped}`);
+      const listing = await listProgramMarkets(options.chain, adapter, options.timeoutMs);
+      markets.push(...listing.markets);
+      programs.push({ programId, label: adapter.label, pools: listing.markets.length });
+      const skipped = listing.withoutMints > 0 ? ` (${listing.withoutMints} without mints left out)` : "";
+      log(`${adapter.label}: ${listing.markets.length} pools in ${((Date.now() - started) / 1000).toFixed(1)} s${skipped}`);
     } catch (error) {
       // Reported by program and left out of `programs`: the index keeps searching that program by pair.
       const reason = (error as Error).message;

@@ -132,12 +132,15 @@ describe("loadConfig", () => {
     });
   });
 
-  it("market index settings: discovery limits, MARKET_SUBSCRIPTIONS, MAX_POOLS_PER_PAIR (defaults, values, refusals by name)", () => {
+  it("market index settings: discovery limits, MARKET_SUBSCRIPTIONS, MARKET_LISTING, MAX_POOLS_PER_PAIR (defaults, values, refusals by name)", () => {
     expect(loadConfig({})).toMatchObject({
       discovery: { negativeTtlMs: 600_000, failureTtlMs: 30_000, timeoutMs: 30_000, maxRps: 10, cacheEntries: 10_000 },
       marketSubscriptions: false,
       maxPoolsPerPair: 20,
     });
+    expect(loadConfig({}).marketListing).toBeUndefined();
+    expect(loadConfig({ MARKET_LISTING: "1" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
+    expect(loadConfig({ MARKET_LISTING: "true", MARKET_LISTING_REFRESH_MS: "0", MARKET_LISTING_TIMEOUT_MS: "300000" }).marketListing).toEqual({ refreshMs: 0, timeoutMs: 300_000 });
     expect(
       loadConfig({
         DISCOVERY_NEGATIVE_TTL_MS: "1000",
@@ -155,7 +158,7 @@ describe("loadConfig", () => {
     });
     let err: ConfigError | undefined;
     try {
-      loadConfig({ DISCOVERY_MAX_RPS: "0", DISCOVERY_TIMEOUT_MS: "50", MAX_POOLS_PER_PAIR: "x", MARKET_SUBSCRIPTIONS: "yes" });
+      loadConfig({ DISCOVERY_MAX_RPS: "0", DISCOVERY_TIMEOUT_MS: "50", MAX_POOLS_PER_PAIR: "x", MARKET_SUBSCRIPTIONS: "yes", MARKET_LISTING: "on", MARKET_LISTING_TIMEOUT_MS: "10" });
     } catch (e) {
       err = e as ConfigError;
     }
@@ -164,6 +167,8 @@ describe("loadConfig", () => {
     expect(text).toContain("DISCOVERY_TIMEOUT_MS: must be an integer 100–600000 (ms)");
     expect(text).toContain("MAX_POOLS_PER_PAIR: must be an integer 1–100000");
     expect(text).toContain("MARKET_SUBSCRIPTIONS: must be 0 or 1");
+    expect(text).toContain('MARKET_LISTING: must be 0 or 1 (got "on")');
+    expect(text).toContain("MARKET_LISTING_TIMEOUT_MS: must be an integer 1000–600000 (ms)");
   });
 
   it("redactUrl hides credentials and API keys", () => {

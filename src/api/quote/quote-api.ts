@@ -35,6 +35,10 @@ export interface QuoteApiOptions {
   readonly marketDiscoveryTtlMs?: number;
   /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
   readonly discovery?: Partial<DiscoverySettings>;
+  /** MARKET_LISTING=1: every pool of each program listed by the service, at start and every `refreshMs`. */
+  readonly marketListing?: { readonly refreshMs: number; readonly timeoutMs: number };
+  /** Told each program the listing listed. */
+  readonly onMarketsListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL (MARKET_SUBSCRIPTIONS=1): new pools enter the index as they appear, closed ones leave. */
   readonly marketSubscriptionsUrl?: string;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
@@ -146,6 +150,8 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.marketSubscriptionsUrl ? { subscriptionsUrl: options.marketSubscriptionsUrl } : {}),
     ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
+    ...(options.marketListing ? { listing: options.marketListing } : {}),
+    ...(options.onMarketsListed ? { onListed: options.onMarketsListed } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const engine = createQuoteEngine({

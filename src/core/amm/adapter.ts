@@ -89,6 +89,12 @@ export interface PoolMintLayout {
    * bytes): a pair's pools then sit at one mint order, and one getProgramAccounts finds them.
    */
   readonly sortedMints?: boolean;
+  /**
+   * The pool account's first bytes when the program marks its account kinds (Anchor's 8-byte
+   * discriminator): a `memcmp` filter on them keeps other accounts of the same size out of a scan
+   * whose answer is sliced to the mints (and so cannot be decoded to tell).
+   */
+  readonly discriminator?: ArrayLike<number>;
 }
 
 /**

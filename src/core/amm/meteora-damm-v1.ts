@@ -287,7 +287,7 @@ export const meteoraDammV1Adapter = defineAmmAdapter<MeteoraDammV1Pool>({
   // so the pool is re-read per request.
   poolIsImmutable: false,
   // Every pool is allocated for its largest curve (Stable), whatever its curve.
-  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")] },
+  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")], discriminator: POOL_DISCRIMINATOR },
   decodePool: decodeMeteoraDammV1Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: (pool) => [pool.aVault, pool.bVault],

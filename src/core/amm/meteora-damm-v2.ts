@@ -279,7 +279,7 @@ export const meteoraDammV2Adapter = defineAmmAdapter<MeteoraDammV2Pool>({
   // The pool's status and fee mode can change, so it is re-read per request.
   poolIsImmutable: false,
   // Every `Pool` account has the same size.
-  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")] },
+  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")], discriminator: POOL_DISCRIMINATOR },
   decodePool: decodeMeteoraDammV2Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: () => [],

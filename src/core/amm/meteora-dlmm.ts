@@ -344,7 +344,7 @@ export const meteoraDlmmAdapter = defineAmmAdapter<MeteoraDlmmPool>({
   // The active bin and the bitmap move with trades and pick the bin arrays.
   poolIsImmutable: false,
   // Every `LbPair` account has the same size.
-  poolMintLayout: { dataSize: LB_PAIR_ACCOUNT_SIZE, mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")] },
+  poolMintLayout: { dataSize: LB_PAIR_ACCOUNT_SIZE, mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")], discriminator: LB_PAIR_DISCRIMINATOR },
   decodePool: decodeMeteoraDlmmPool,
   mints: (pool) => [pool.tokenXMint, pool.tokenYMint],
   // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.

@@ -313,7 +313,7 @@ export const pumpSwapAdapter = defineAmmAdapter<PumpSwapPool>({
   // Mayhem mode and the coin creator can change, so the pool is re-read per request.
   poolIsImmutable: false,
   // Pools trade only once extended to this size (`decodePool` refuses shorter ones).
-  poolMintLayout: { dataSize: POOL_TRADABLE_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")] },
+  poolMintLayout: { dataSize: POOL_TRADABLE_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")], discriminator: POOL_DISCRIMINATOR },
   decodePool: decodePumpSwapPool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [PUMP_SWAP_GLOBAL_CONFIG],

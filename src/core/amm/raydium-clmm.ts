@@ -448,7 +448,7 @@ export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   poolIsImmutable: false,
   // Every `PoolState` account has the same size; `create_pool` requires token_mint_0 < token_mint_1
   // (raydium-clmm, instructions/create_pool.rs account constraint).
-  poolMintLayout: { dataSize: POOL_STATE_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")], sortedMints: true },
+  poolMintLayout: { dataSize: POOL_STATE_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")], sortedMints: true, discriminator: POOL_STATE_DISCRIMINATOR },
   decodePool: decodeRaydiumClmmPool,
   mints: (pool) => [pool.tokenMint0, pool.tokenMint1],
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.

@@ -377,7 +377,7 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   poolIsImmutable: true,
   // Every `PoolState` account has the same size; `initialize` requires token_0_mint < token_1_mint
   // (raydium-cp-swap, instructions/initialize.rs account constraint).
-  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")], sortedMints: true },
+  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")], sortedMints: true, discriminator: RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR },
   decodePool: decodeRaydiumCpmmPool,
   mints: (pool) => [pool.mintA, pool.mintB],
   dependencies: () => [],

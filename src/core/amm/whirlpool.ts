@@ -330,7 +330,7 @@ export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   poolIsImmutable: false,
   // Every `Whirlpool` account has the same size; `initialize_pool` fails with InvalidTokenMintOrder
   // (6024) unless token_mint_a < token_mint_b (whirlpool program, state/whirlpool.rs `initialize`).
-  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")], sortedMints: true },
+  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")], sortedMints: true, discriminator: WHIRLPOOL_DISCRIMINATOR },
   decodePool: decodeWhirlpool,
   mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.

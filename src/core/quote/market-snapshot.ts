@@ -16,7 +16,7 @@ import type { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter } from "../amm/adapter.js";
 import { publicKeyFromBase58 } from "../solana/base58-strings.js";
 import { pairKey } from "./market.js";
-import type { Market } from "./market.js";
+import type { Market, MarketSource } from "./market.js";
 
 export const MARKET_SNAPSHOT_VERSION = 1;
 
@@ -109,12 +109,12 @@ export function snapshotPairCount(markets: readonly SnapshotMarket[]): number {
  */
 class ListedMarket implements Market {
   private key: PublicKey | undefined;
-  readonly source = "file";
   constructor(
     readonly addressText: string,
     readonly programId: PublicKey,
     readonly label: string,
     readonly mints: readonly [string, string],
+    readonly source: MarketSource,
   ) {}
 
   get address(): PublicKey {
@@ -123,10 +123,10 @@ class ListedMarket implements Market {
 }
 
 /** The market a snapshot entry is (`adapters` by base58 program id), or why it is none. */
-export function marketOfSnapshotEntry(adapters: ReadonlyMap<string, AmmAdapter<any>>, entry: SnapshotMarket): Market | string {
+export function marketOfSnapshotEntry(adapters: ReadonlyMap<string, AmmAdapter<any>>, entry: SnapshotMarket, source: MarketSource = "file"): Market | string {
   const adapter = adapters.get(entry.program);
   if (!adapter) return `program ${entry.program} is not a supported AMM program`;
   // The length check alone (base58 decoding is cheap; the key object is what costs).
   if (bs58.decode(entry.address).length !== 32) return "not a base58 public key (32 bytes)";
-  return new ListedMarket(entry.address, adapter.programId, adapter.label, entry.mints);
+  return new ListedMarket(entry.address, adapter.programId, adapter.label, entry.mints, source);
 }

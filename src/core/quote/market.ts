@@ -4,8 +4,11 @@ import type { AmmAdapter } from "../amm/adapter.js";
 import type { AccountData } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 
-/** Where the index learnt of the market: `getProgramAccounts` by pair, `MARKETS_FILE`, or `POST /markets`. */
-export type MarketSource = "discovered" | "file" | "added";
+/**
+ * Where the index learnt of the market: `getProgramAccounts` by token or pair, `MARKETS_FILE`,
+ * `POST /markets`, or its program listed whole by the service (MARKET_LISTING).
+ */
+export type MarketSource = "discovered" | "file" | "added" | "listed";
 
 export interface Market {
   readonly address: PublicKey;

@@ -1,3 +1,5 @@
+import bs58 from "bs58";
+import type { GetProgramAccountsFilter } from "@solana/web3.js";
 import type { PoolMintLayout } from "../amm/adapter.js";
 import { ammAdapters } from "../amm/registry.js";
 import { base58Of } from "../solana/base58-strings.js";
@@ -17,3 +19,13 @@ export const POOL_MINT_LAYOUTS: Readonly<Record<string, PoolMintLayout>> = Objec
     .filter((adapter) => adapter.quote !== undefined || adapter.quotedByProgram === true)
     .map((adapter) => [base58Of(adapter.programId), adapter.poolMintLayout]),
 );
+
+/**
+ * The getProgramAccounts filters that select a program's pool accounts: their size, and their
+ * discriminator where the program marks its account kinds.
+ */
+export function poolAccountFilters(layout: PoolMintLayout): GetProgramAccountsFilter[] {
+  const filters: GetProgramAccountsFilter[] = [{ dataSize: layout.dataSize }];
+  if (layout.discriminator) filters.push({ memcmp: { offset: 0, bytes: bs58.encode(Uint8Array.from(layout.discriminator)) } });
+  return filters;
+}

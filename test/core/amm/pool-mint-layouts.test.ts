@@ -8,6 +8,7 @@ import { createProgram as createDammV1Program } from "@meteora-ag/dynamic-amm-sd
 import { CpAmm } from "@meteora-ag/cp-amm-sdk";
 import { BN, Wallet } from "@coral-xyz/anchor";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -141,6 +142,29 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
       }
     });
   }
+
+  // Anchor's rule for an account's first 8 bytes: sha256("account:<struct name>"), the names from the programs' IDLs.
+  const anchorAccountNames: Record<string, string | undefined> = {
+    Whirlpool: "Whirlpool",
+    "Raydium CLMM": "PoolState",
+    "Raydium CP": "PoolState",
+    "Meteora DLMM": "LbPair",
+    Meteora: "Pool",
+    "Meteora DAMM v2": "Pool",
+    "Pump.fun Amm": "Pool",
+    // Not Anchor programs: the size alone tells their pools.
+    Raydium: undefined,
+    "SolFi V2": undefined,
+  };
+  it("each Anchor AMM's pool discriminator (a filter of listings and discovery) is Anchor's hash of its account name", () => {
+    for (const adapter of ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()])) {
+      expect(Object.keys(anchorAccountNames)).toContain(adapter.label);
+      const name = anchorAccountNames[adapter.label];
+      const expected = name === undefined ? undefined : [...createHash("sha256").update(`account:${name}`).digest().subarray(0, 8)];
+      const actual = adapter.poolMintLayout.discriminator;
+      expect(actual === undefined ? undefined : [...Array.from(actual)], adapter.label).toEqual(expected);
+    }
+  });
 
   it("discovery searches exactly the AMMs that can quote (math or their program), each with its adapter's layout", () => {
     const quotable = ammAdapters.filter((a) => a.quote !== undefined || a.quotedByProgram === true);
