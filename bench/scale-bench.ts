@@ -14,7 +14,8 @@
  *
  * In every case the service first loads a market snapshot of the chain (written by `npm run markets
  * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
- * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts).
+ * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts), and a
+ * third lists every program itself first (MARKET_LISTING: its start-up and calls) and quotes it cold.
  * Also timed: a quote right after one pool of the pair changed (its kept candidates decided again).
  * Then the live cache over its bound (live-cache-scenario.ts, `--live-limit 100`, 0 = skip).
  * RPC calls are counted by the chain's own request counter, by method. Results: bench/results/local/
@@ -82,6 +83,9 @@ export interface ScaleResult {
   readonly startupMs: number;
   readonly coldWithSnapshot: ColdQuote;
   readonly coldWithoutSnapshot: ColdQuote;
+  /** MARKET_LISTING: the service lists every program itself (its calls and time), then quotes the pair cold. */
+  readonly listing: { readonly calls: Record<string, number>; readonly ms: number; readonly pools: number };
+  readonly coldWithListing: ColdQuote;
   readonly warmP50Ms: number;
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
@@ -181,6 +185,28 @@ async function startChain(spec: ScaleChainSpec): Promise<ChainChild> {
 
 const minus = (after: LocalnetRpcStats, before: LocalnetRpcStats): Record<string, number> =>
   Object.fromEntries(Object.entries(after.calls).map(([m, n]) => [m, n - (before.calls[m] ?? 0)]).filter(([, n]) => (n as number) > 0));
+
+/**
+ * A service with MARKET_LISTING and no snapshot: it lists every program (one getProgramAccounts
+ * each, timed and counted), then quotes the pair cold.
+ */
+async function coldQuoteWithListing(chainChild: ChainChild, pair: { x: string; y: string }, hubs: { intermediateTokens?: string[] }) {
+  const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
+  const before = await chainChild.stats();
+  const t0 = performance.now();
+  const index = new MarketIndex({ chain, adapters: ammAdapters, listing: { refreshMs: 0, timeoutMs: LONG_RPC.timeoutMs }, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
+  await index.start();
+  await index.whenListed();
+  const ms = round(performance.now() - t0);
+  const calls = minus(await chainChild.stats(), before);
+  const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
+  try {
+    const quoted = await coldQuote(chainChild, engine, pair);
+    return { listing: { calls, ms, pools: index.known().length }, ...quoted };
+  } finally {
+    index.close();
+  }
+}
 
 /** One cold quote of the pair, its RPC calls by method from the chain's counter. */
 async function coldQuote(chain: ChainChild, engine: QuoteEngine, pair: { x: string; y: string }): Promise<{ cold: ColdQuote; outAmount: string }> {
@@ -307,6 +333,8 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       const calls = minus(await chainChild.stats(), afterWarm);
       return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
     });
+    const listed = await coldQuoteWithListing(chainChild, pair!, hubs);
+    if (listed.outAmount !== withSnapshot.outAmount) throw new Error(`the listing's cold quote paid ${listed.outAmount}, the snapshot's ${withSnapshot.outAmount}`);
     // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
     const pairPoolsFound = pair!.m
       ? (await discovering.forPair(pair!.x, pair!.m)).length + (await discovering.forPair(pair!.m, pair!.y)).length
@@ -324,6 +352,8 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       startupMs,
       coldWithSnapshot: withSnapshot.cold,
       coldWithoutSnapshot: without.cold,
+      listing: listed.listing,
+      coldWithListing: listed.cold,
       ...warm,
       afterChangeMs: afterChange.wall,
       afterChangeCpuMs: afterChange.cpu,
