@@ -97,11 +97,15 @@ export interface AddMarketsResult {
   readonly refused: { readonly address: string; readonly reason: string }[];
 }
 
-/** A set of markets indexed by address, pair and token. */
+/**
+ * A set of markets indexed by address, pair and token. A pair or token with one market holds it
+ * as it is, a map only from the second on: most of a listed program's pools are the only pool of
+ * their pair and of one of their tokens, and an empty map costs more than the market itself.
+ */
 class MarketTable {
   readonly byAddress = new Map<string, Market>();
-  private readonly byPair = new Map<string, Map<string, Market>>();
-  private readonly byToken = new Map<string, Map<string, Market>>();
+  private readonly byPair = new Map<string, Bucket>();
+  private readonly byToken = new Map<string, Bucket>();
 
   /** `changed`: told the pair key of every market set or deleted. */
   constructor(private readonly changed: (pair: string) => void) {}
@@ -109,8 +113,9 @@ class MarketTable {
   set(market: Market): void {
     this.delete(market.addressText);
     this.byAddress.set(market.addressText, market);
-    this.changed(pairKey(market.mints[0], market.mints[1]));
-    add(this.byPair, pairKey(market.mints[0], market.mints[1]), market);
+    const pair = pairKey(market.mints[0], market.mints[1]);
+    this.changed(pair);
+    add(this.byPair, pair, market);
     add(this.byToken, market.mints[0], market);
     add(this.byToken, market.mints[1], market);
   }
@@ -119,31 +124,49 @@ class MarketTable {
     const market = this.byAddress.get(address);
     if (!market) return undefined;
     this.byAddress.delete(address);
-    this.changed(pairKey(market.mints[0], market.mints[1]));
-    remove(this.byPair, pairKey(market.mints[0], market.mints[1]), address);
+    const pair = pairKey(market.mints[0], market.mints[1]);
+    this.changed(pair);
+    remove(this.byPair, pair, address);
     remove(this.byToken, market.mints[0], address);
     remove(this.byToken, market.mints[1], address);
     return market;
   }
 
   pair(x: string, y: string): Iterable<Market> {
-    return this.byPair.get(pairKey(x, y))?.values() ?? [];
+    return marketsOf(this.byPair.get(pairKey(x, y)));
   }
 
   token(t: string): Iterable<Market> {
-    return this.byToken.get(t)?.values() ?? [];
+    return marketsOf(this.byToken.get(t));
   }
 }
 
-function add(index: Map<string, Map<string, Market>>, key: string, market: Market): void {
-  let set = index.get(key);
-  if (!set) index.set(key, (set = new Map()));
-  set.set(market.addressText, market);
+/** A key's markets: the one market, or a map by address once there are more. */
+type Bucket = Market | Map<string, Market>;
+
+function marketsOf(bucket: Bucket | undefined): Iterable<Market> {
+  if (bucket === undefined) return [];
+  return bucket instanceof Map ? bucket.values() : [bucket];
 }
 
-function remove(index: Map<string, Map<string, Market>>, key: string, address: string): void {
-  const set = index.get(key);
-  if (set?.delete(address) && set.size === 0) index.delete(key);
+function add(index: Map<string, Bucket>, key: string, market: Market): void {
+  const bucket = index.get(key);
+  if (bucket === undefined) index.set(key, market);
+  else if (bucket instanceof Map) bucket.set(market.addressText, market);
+  else if (bucket.addressText === market.addressText) index.set(key, market);
+  else index.set(key, new Map([[bucket.addressText, bucket], [market.addressText, market]]));
+}
+
+function remove(index: Map<string, Bucket>, key: string, address: string): void {
+  const bucket = index.get(key);
+  if (bucket === undefined) return;
+  if (!(bucket instanceof Map)) {
+    if (bucket.addressText === address) index.delete(key);
+    return;
+  }
+  bucket.delete(address);
+  if (bucket.size === 1) index.set(key, bucket.values().next().value!);
+  else if (bucket.size === 0) index.delete(key);
 }
 
 export class MarketIndex {
@@ -259,13 +282,11 @@ export class MarketIndex {
     const program = base58Of(adapter.programId);
     const before = this.listedPrograms.get(program) ?? new Set<string>();
     const now = new Set<string>();
-    // One text per mint: most pools share a few quote mints (SOL, USDC), each kept once.
-    const mintTexts = new Map<string, string>();
-    const mint = (m: string) => mintTexts.get(m) ?? (mintTexts.set(m, m), m);
+    const shared = sharedMints();
     for (const entry of listing.markets) {
       now.add(entry.address);
       if (before.has(entry.address) && this.listed.byAddress.has(entry.address)) continue;
-      const market = marketOfSnapshotEntry(this.adapters, { ...entry, mints: [mint(entry.mints[0]), mint(entry.mints[1])] }, "listed");
+      const market = marketOfSnapshotEntry(this.adapters, shared(entry), "listed");
       if (typeof market !== "string") this.listed.set(market);
     }
     for (const address of before) if (!now.has(address)) this.listed.delete(address);
@@ -342,11 +363,18 @@ export class MarketIndex {
     const listed = this.snapshotMarkets(content.markets);
     const result = { added: [...listed.added, ...resolved.added], refused: [...listed.refused, ...resolved.refused] };
     this.snapshotPrograms = new Set(content.completePrograms);
+    const next = new Set(result.added.map((m) => m.addressText));
     for (const address of this.fileMarkets) {
-      if (this.explicit.byAddress.get(address)?.source === "file") this.explicit.delete(address);
+      if (!next.has(address) && this.explicit.byAddress.get(address)?.source === "file") this.explicit.delete(address);
     }
-    this.fileMarkets = new Set(result.added.map((m) => m.addressText));
-    for (const market of result.added) this.explicit.set(market);
+    this.fileMarkets = next;
+    for (const market of result.added) {
+      // A pool the file lists again, as before, stays as it is: its pair keeps its revision (and
+      // its kept candidates), so a re-dumped snapshot costs the pairs that changed only.
+      const known = this.explicit.byAddress.get(market.addressText);
+      if (known?.source === "file" && sameMarket(known, market)) continue;
+      this.explicit.set(market);
+    }
     for (const r of result.refused) this.onError(new Error(`${r.address}: ${r.reason}`), `loading ${file}`);
     return result;
   }
@@ -536,8 +564,9 @@ export class MarketIndex {
   private snapshotMarkets(entries: readonly SnapshotMarket[]): AddMarketsResult {
     const added: Market[] = [];
     const refused: { address: string; reason: string }[] = [];
+    const shared = sharedMints();
     for (const entry of entries) {
-      const market = marketOfSnapshotEntry(this.adapters, entry);
+      const market = marketOfSnapshotEntry(this.adapters, shared(entry));
       if (typeof market === "string") refused.push({ address: entry.address, reason: market });
       else added.push(market);
     }
@@ -577,6 +606,20 @@ export class MarketIndex {
 /** The two mints in the order of their bytes (as programs compare public keys). */
 function byteOrder(x: string, y: string): [string, string] {
   return Buffer.compare(publicKeyFromBase58(x).toBuffer(), publicKeyFromBase58(y).toBuffer()) < 0 ? [x, y] : [y, x];
+}
+
+function sameMarket(a: Market, b: Market): boolean {
+  return a.label === b.label && a.mints[0] === b.mints[0] && a.mints[1] === b.mints[1];
+}
+
+/**
+ * Entries whose mints are one text per mint: most pools share a few quote mints (SOL, USDC), and
+ * each parsed or decoded copy would otherwise be kept (64 bytes a copy).
+ */
+function sharedMints(): (entry: SnapshotMarket) => SnapshotMarket {
+  const texts = new Map<string, string>();
+  const one = (mint: string) => texts.get(mint) ?? (texts.set(mint, mint), mint);
+  return (entry) => ({ ...entry, mints: [one(entry.mints[0]), one(entry.mints[1])] });
 }
 
 function newDiscovery(): Discovery {

@@ -76,3 +76,43 @@ describe("MARKETS_FILE with 10,000 pools", () => {
     expect(index.known()).toHaveLength((PAIRS / 2) * POOLS_PER_PAIR);
   }, 120_000);
 });
+
+describe("MARKETS_FILE snapshots reloaded at random", () => {
+  it("after each reload every pair and token answers exactly the file's pools (pairs and tokens holding 0, 1 and many); a reload of the same file changes no pair", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "swapd-index-tables-"));
+    const file = join(dir, "markets.json");
+    const program = ammAdapters.find((a) => a.label === "Raydium CP")!.programId.toBase58();
+    const tokens = Array.from({ length: 5 }, () => Keypair.generate().publicKey.toBase58());
+    // Pools by their tokens' indexes: pair 0/1 has four, token 0 is in six; each pool keeps its
+    // mints across reloads (as on chain), which pools the file lists varies.
+    const pairsOfPools = [[0, 1], [1, 0], [0, 1], [0, 1], [0, 2], [1, 2], [2, 3], [3, 4], [0, 4], [1, 3], [2, 4], [0, 3]];
+    const pools = pairsOfPools.map(() => Keypair.generate().publicKey.toBase58());
+    const mintsOf = pairsOfPools.map(([a, b]) => [tokens[a!]!, tokens[b!]!] as [string, string]);
+    // Nothing here reaches the chain: snapshot entries carry their mints, and discovery is off.
+    const index = new MarketIndex({ chain: new RpcSolanaChain({ url: "http://127.0.0.1:9" }), adapters: ammAdapters, marketsFile: file, discoveryTtlMs: 0 });
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    try {
+      for (let round = 0; round < 40; round++) {
+        const listed = pools.map((address, i) => ({ address, mints: mintsOf[i]! })).filter(() => random() < 0.5);
+        writeFileSync(file, JSON.stringify({ version: 1, writtenAt: "2026-11-25T00:00:00Z", programs: [], markets: listed.map((m) => ({ ...m, program })) }));
+        await index.reloadFile();
+        for (const x of tokens) {
+          const withX = listed.filter((m) => m.mints.includes(x)).map((m) => m.address).sort();
+          expect(index.knownWith([x]).map((m) => m.addressText).sort()).toEqual(withX);
+          for (const y of tokens) {
+            if (x === y) continue;
+            const expected = listed.filter((m) => m.mints.includes(x) && m.mints.includes(y)).map((m) => m.address).sort();
+            expect((await index.forPair(x, y)).map((m) => m.addressText).sort()).toEqual(expected);
+          }
+        }
+      }
+      // The same file again: no pair's pool set changed, so no pair's revision moves (kept candidates stay).
+      const revisions = tokens.map((x) => tokens.map((y) => index.pairRevision(x, y)));
+      await index.reloadFile();
+      expect(tokens.map((x) => tokens.map((y) => index.pairRevision(x, y)))).toEqual(revisions);
+    } finally {
+      index.close();
+    }
+  });
+});
