@@ -83,12 +83,6 @@ const DECIDING_QUOTE_MAX_AGE_S = 30n;
  */
 const SECOND_LEG_MARGIN = 32n;
 
-/** What a second leg's decision depends on of its first leg (none for a first leg). */
-function upstreamOf(firstLeg: ChosenLeg | undefined): Pick<CandidateDecision, "upstream" | "after"> {
-  if (!firstLeg) return { upstream: [] };
-  return firstLeg.decision !== undefined ? { upstream: firstLeg.upstream, after: firstLeg.decision } : { upstream: firstLeg.upstream };
-}
-
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
   maxSplits: 3,
@@ -287,9 +281,36 @@ interface SharedState {
   nextVersionId: number;
 }
 
-/** A pool the route may use, with its quote bound to the plan's state. */
-interface UsablePool extends PrunablePool {
-  readonly p: DecodedPool;
+/**
+ * A pool the route may use, with its quote bound to the plan's state: one object with its quote
+ * as a method, not closures per pool and request (a 2-hop search binds some fifty pools per
+ * quote; their closures, each named by tsx's `__name`, showed in the allocation profile). Its
+ * step's account count is sampled when the route search first asks for it.
+ */
+class UsablePool implements PrunablePool, RoutablePool {
+  readonly mints: readonly [string, string];
+  readonly address: string;
+  readonly label: string;
+  private sampledAccounts: number | undefined;
+
+  constructor(
+    private readonly plan: PoolQuotePlan,
+    readonly p: DecodedPool,
+    private readonly clock: QuoteClock,
+  ) {
+    this.mints = p.market.mints;
+    this.address = p.market.addressText;
+    this.label = p.market.label;
+  }
+
+  get stepAccounts(): number {
+    this.sampledAccounts ??= this.plan.stepAccountsOf(this.p);
+    return this.sampledAccounts;
+  }
+
+  quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+    return this.plan.quoteOf(this.p, this.clock, amount, swapMode, aToB);
+  }
 }
 
 /** A leg's pools once chosen, and what its choice depended on (for the second leg's decision). */
@@ -298,8 +319,11 @@ interface ChosenLeg {
   readonly key: string;
   readonly low: bigint;
   readonly high: bigint;
-  /** What a second leg's range depends on besides `decision`: the accounts of a leg without a kept decision. */
-  readonly upstream: readonly string[];
+  /**
+   * What a second leg's range depends on besides `decision`: the markets of a leg without a kept
+   * decision (their accounts, gathered only when a second leg is decided over it).
+   */
+  readonly upstream: readonly Market[];
   /** Its kept decision's key, if any. */
   readonly decision?: string;
   readonly pairs: readonly (readonly [string, string])[];
@@ -435,13 +459,12 @@ class PoolQuotePlan implements QuotePlan {
       maxPerPair: maxPoolsPerPair,
       splitStepPercent,
     });
-    const pools = kept.map(({ p }) => this.routable(p, clock));
     return findBestRoute({
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
       swapMode: this.request.swapMode,
-      pools,
+      pools: kept,
       intermediates: this.candidates.intermediates,
       maxAccounts: this.request.maxAccounts,
       maxSplits,
@@ -452,9 +475,9 @@ class PoolQuotePlan implements QuotePlan {
 
   /** The pools read that can take part in a route, their quotes at `clock`. */
   private usablePools(clock: QuoteClock): UsablePool[] {
-    return this.decodedPools()
-      .filter((p) => this.transfersInFull(p))
-      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+    const out: UsablePool[] = [];
+    for (const p of this.decodedPools()) if (this.transfersInFull(p)) out.push(new UsablePool(this, p, clock));
+    return out;
   }
 
   /**
@@ -495,7 +518,7 @@ class PoolQuotePlan implements QuotePlan {
     const bucket = amountBucket(this.request.amount);
     const firstChosen = first.found
       ? this.chosenOf(first.found, byAddress, first.from)
-      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(first.markets), pairs: [first.pair], from: first.from };
+      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: first.markets, pairs: [first.pair], from: first.from };
     const exact = found.low === found.high;
     const ends = exact ? [reached(firstChosen.pools, this.request.amount, this.request.swapMode, first.from)] : (this.reachedRange(firstChosen) ?? [undefined]);
     if (ends.some((e) => e === undefined || e < found.low || e > found.high)) return this.undecided(leg);
@@ -517,7 +540,7 @@ class PoolQuotePlan implements QuotePlan {
     if (!kept) return this.undecided(leg);
     const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i]!, reads: this.readsOf(j.market.addressText) } : j));
     const { key, pairs, low, high } = found;
-    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low, high, judged, update: true });
+    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low, high, judged, update: true });
     return { ...leg, found: d, markets: kept };
   }
 
@@ -595,7 +618,7 @@ class PoolQuotePlan implements QuotePlan {
     const amount = this.request.amount;
     const bucket = amountBucket(amount);
     if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs: leg.found.pairs, from: leg.from };
-    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(leg.markets), pairs: [leg.pair], from: leg.from };
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: leg.markets, pairs: [leg.pair], from: leg.from };
     const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
     return this.chosenOf(decided, byAddress, leg.from);
   }
@@ -646,7 +669,7 @@ class PoolQuotePlan implements QuotePlan {
     const kept = selectCandidates(leg.markets, scores, range);
     if (!kept) return undefined;
     const judged = leg.markets.map((market, i) => ({ market, scores: scores[i]!, reads: this.readsOf(market.addressText) }));
-    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
+    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
   }
 
   private keepDecision(d: CandidateDecision): CandidateDecision {
@@ -677,6 +700,13 @@ class PoolQuotePlan implements QuotePlan {
     if (entry.quotes.size >= AMOUNTS_PER_MEMO_ENTRY) entry.quotes.clear();
     entry.quotes.set(amount, quote ?? NO_QUOTE);
     return quote;
+  }
+
+  /** What a second leg's decision depends on of its first leg (none for a first leg). */
+  private upstreamOf(firstLeg: ChosenLeg | undefined): Pick<CandidateDecision, "upstream" | "after"> {
+    if (!firstLeg) return { upstream: [] };
+    const upstream = this.dependenciesOf(firstLeg.upstream);
+    return firstLeg.decision !== undefined ? { upstream, after: firstLeg.decision } : { upstream };
   }
 
   /** Every account a choice over `markets` read: the pool accounts and what their quotes asked for. */
@@ -791,7 +821,7 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
-  private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+  quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
     const memo = this.memoOf(p, clock, swapMode, aToB);
     const known = memo.get(amount);
@@ -835,13 +865,8 @@ class PoolQuotePlan implements QuotePlan {
     }
   }
 
-  private routable(p: DecodedPool, clock: QuoteClock): RoutablePool {
-    return {
-      address: p.market.addressText,
-      label: p.market.label,
-      mints: p.market.mints,
-      stepAccounts: this.shared.samples.of(p, this.aToBOf(p.market), this.request.swapMode, this.accounts, CLOCK_SYSVAR).accounts,
-      quote: (amount, swapMode, aToB) => this.quoteOf(p, clock, amount, swapMode, aToB),
-    };
+  /** Accounts the pool's step adds to the swap, in this request's direction and mode. */
+  stepAccountsOf(p: DecodedPool): number {
+    return this.shared.samples.of(p, this.aToBOf(p.market), this.request.swapMode, this.accounts, CLOCK_SYSVAR).accounts;
   }
 }
