@@ -31,7 +31,7 @@ import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
 import { NO_SCORES, amountBucket, prunePools, rescoreCandidates, scoresOf, selectCandidates } from "./pool-pruning.js";
 import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
-import { accountsOf, decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
+import { accountsOf, amountKeys, decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
 import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
@@ -224,6 +224,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
     versionIds: new WeakMap(),
     nextVersionId: 1,
+    memoKeys: new WeakMap(),
   };
   return {
     labels: new Set(options.adapters.map((a) => a.label)),
@@ -257,9 +258,18 @@ function sharedNeighbours(x: string, y: string, known: readonly Market[]): strin
   return out;
 }
 
+/** Per request: the engine asks for its decided pairs, then plans it (one LegRequest for both). */
+const legRequests = new WeakMap<ParsedQuoteRequest, LegRequest>();
+
 function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): LegRequest {
-  const { amount, swapMode } = request;
-  return { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: limits.maxPoolsPerPair };
+  let leg = legRequests.get(request);
+  if (leg === undefined || leg.maxPerPair !== limits.maxPoolsPerPair) {
+    const { amount, swapMode } = request;
+    const labels = labelsKey(request.dexes, request.excludeDexes);
+    leg = { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels, maxPerPair: limits.maxPoolsPerPair, ...amountKeys(amount) };
+    legRequests.set(request, leg);
+  }
+  return leg;
 }
 /** Quotes of one pool in one mode and direction over one state at one clock, by amount. */
 type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
@@ -279,6 +289,25 @@ interface SharedState {
   readonly decidingQuotes: BoundedLruMap<string, { readonly at: bigint; readonly quotes: Map<bigint, PoolQuote | typeof NO_QUOTE> }>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
+  /** The math memo's keys by the pool account's version (`PoolQuotePlan.memoKey`). */
+  readonly memoKeys: WeakMap<AccountData, MemoKeys>;
+}
+
+/**
+ * The math memo's keys of one pool account version, as last built: the same while the pool's
+ * dependencies are the same accounts at the same versions and the clock is the same. Reusing the
+ * string (not building one that equals it) spares building it and hashing it again on lookup: a
+ * warm 2-hop quote looks up some sixty of these ~100-character keys.
+ */
+interface MemoKeys {
+  readonly address: string;
+  /** The accounts its quote asked for, and each as it was read then (the key holds their versions). */
+  readonly deps: readonly string[];
+  readonly reads: readonly (AccountData | null | undefined)[];
+  readonly slot: bigint;
+  readonly unixTimestamp: bigint;
+  /** By mode and direction (index: ExactOut·2 + aToB). */
+  readonly keys: (string | undefined)[];
 }
 
 /**
@@ -451,14 +480,18 @@ class PoolQuotePlan implements QuotePlan {
     if (!clockAccount) throw new Error("the Clock sysvar could not be read");
     const clock = decodeClock(clockAccount);
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
-    const kept = prunePools(this.choose(this.usablePools(clock), clock), {
-      inputMint: this.inputMint,
-      outputMint: this.outputMint,
-      amount: this.request.amount,
-      swapMode: this.request.swapMode,
-      maxPerPair: maxPoolsPerPair,
-      splitStepPercent,
-    });
+    const chosen = this.choose(this.usablePools(clock), clock);
+    // One leg per pair: when none has more than the bound, pruning would keep every pool.
+    const kept = chosen.largestLeg <= maxPoolsPerPair
+      ? chosen.pools
+      : prunePools(chosen.pools, {
+          inputMint: this.inputMint,
+          outputMint: this.outputMint,
+          amount: this.request.amount,
+          swapMode: this.request.swapMode,
+          maxPerPair: maxPoolsPerPair,
+          splitStepPercent,
+        });
     return findBestRoute({
       inputMint: this.inputMint,
       outputMint: this.outputMint,
@@ -600,18 +633,21 @@ class PoolQuotePlan implements QuotePlan {
    * Each leg's candidates: a decided leg's pools as read (the kept ones); a bounded leg without a
    * decision gets one now, over all its pools, for the amount's bucket (else the exact amount).
    */
-  private choose(usable: readonly UsablePool[], clock: QuoteClock): UsablePool[] {
+  private choose(usable: readonly UsablePool[], clock: QuoteClock): { pools: UsablePool[]; largestLeg: number } {
     const byAddress = new Map(usable.map((u) => [u.p.addressText, u]));
     const chosen = new Map<string, ChosenLeg>();
     const out: UsablePool[] = [];
+    let largestLeg = 0;
     for (const leg of this.legs) {
       const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
       const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
       const c = leg.after === undefined ? this.chooseFirst(leg, pools, byAddress, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, byAddress, clock) : undefined;
       if (c) chosen.set(leg.key, c);
-      out.push(...(c?.pools ?? pools));
+      const legPools = c?.pools ?? pools;
+      for (const u of legPools) out.push(u);
+      largestLeg = Math.max(largestLeg, legPools.length);
     }
-    return out;
+    return { pools: out, largestLeg };
   }
 
   private chooseFirst(leg: Leg, pools: readonly UsablePool[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg {
@@ -628,10 +664,10 @@ class PoolQuotePlan implements QuotePlan {
    * widened by SECOND_LEG_MARGIN so that small changes of the first leg leave it valid.
    */
   private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg | undefined {
-    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
     if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs, from: leg.from };
     if (!leg.bounded) return undefined;
+    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const ends = this.reachedRange(firstLeg);
     if (!ends) return undefined; // not reached over the whole range: priced per request
     const [low, high] = ends;
@@ -841,8 +877,7 @@ class PoolQuotePlan implements QuotePlan {
     const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
     let memo = ofPool[index];
     if (memo === undefined) {
-      // The clock is the plan's own (route() reads it once), so it is part of the entry's key.
-      const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      const key = this.memoKey(p, clock, index, swapMode, aToB);
       memo = this.shared.mathQuotes.get(key);
       if (memo === undefined) {
         memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
@@ -851,6 +886,37 @@ class PoolQuotePlan implements QuotePlan {
       ofPool[index] = memo;
     }
     return memo;
+  }
+
+  /**
+   * The math memo's key of `p`'s quotes at `clock` in one mode and direction: its state's versions,
+   * the pool, mode, direction and clock (the plan's own: route() reads it once). Taken from
+   * `shared.memoKeys` while it names the same account versions and clock, else built.
+   */
+  private memoKey(p: DecodedPool, clock: QuoteClock, index: number, swapMode: SwapMode, aToB: boolean): string {
+    const account = this.accounts.get(p.addressText)!; // decoded, so read
+    let entry = this.shared.memoKeys.get(account);
+    if (entry === undefined || entry.address !== p.addressText || entry.slot !== clock.slot || entry.unixTimestamp !== clock.unixTimestamp || !this.readsSame(entry, p.addressText)) {
+      const deps = [...(this.depsOf.get(p.addressText) ?? [])];
+      entry = { address: p.addressText, deps, reads: deps.map((d) => this.accounts.get(d)), slot: clock.slot, unixTimestamp: clock.unixTimestamp, keys: [] };
+      this.shared.memoKeys.set(account, entry);
+    }
+    let key = entry.keys[index];
+    if (key === undefined) {
+      key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      entry.keys[index] = key;
+    }
+    return key;
+  }
+
+  /** Whether the pool's quote asks for the accounts `entry` was built over, each at the version it was then. */
+  private readsSame(entry: MemoKeys, pool: string): boolean {
+    let i = 0;
+    for (const d of this.depsOf.get(pool) ?? []) {
+      if (entry.deps[i] !== d || entry.reads[i] !== this.accounts.get(d)) return false;
+      i += 1;
+    }
+    return i === entry.deps.length;
   }
 
   private quoteNow(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
