@@ -75,21 +75,31 @@ async function checkMintsExist(chain: SolanaChain, request: ParsedQuoteRequest):
   }
 }
 
-/** Runs the planner's rounds of reads; returns every account read, with the slot it was seen at. */
-async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>> {
-  const read = new Map<string, AccountState>();
+/**
+ * Runs the planner's rounds of reads; returns each round's accounts, with the slot each was seen
+ * at (kept as the rounds came, not copied into one map: the plan holds them already).
+ */
+async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>[]> {
+  const rounds: Map<string, AccountState>[] = [];
   for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
     // Each pool's accounts named with it: the live cache holds and drops them together.
     const batch = await accounts.ensure(keys, plan.poolsNeeding());
-    for (const [address, state] of batch) read.set(address, state);
+    rounds.push(batch);
     plan.supply(batch);
   }
-  return read;
+  return rounds;
 }
 
-function oldestSlot(read: ReadonlyMap<string, AccountState>): number {
+/** The oldest slot among the accounts read (an account read in more than one round: as last read). */
+function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): number {
   let slot = Number.MAX_SAFE_INTEGER;
-  for (const state of read.values()) slot = Math.min(slot, state.slot);
+  for (let i = 0; i < rounds.length; i++) {
+    for (const [address, state] of rounds[i]!) {
+      let readLater = false;
+      for (let j = i + 1; j < rounds.length && !readLater; j++) readLater = rounds[j]!.has(address);
+      if (!readLater) slot = Math.min(slot, state.slot);
+    }
+  }
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
@@ -125,7 +135,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     await checkMintsExist(deps.chain, request);
     const { plan, session } = await candidateMarkets(request);
     let route: Route | undefined;
-    let read: Map<string, AccountState>;
+    let read: Map<string, AccountState>[];
     try {
       if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
       read = await readWhatThePlanNeeds(plan, deps.accounts);
@@ -150,7 +160,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       route,
       // Built when asked (WatchQuote): with a kept decision it names every pool of the pair.
       get accountsRead() {
-        return [...new Set([...read.keys(), ...plan.decidedOver()])];
+        return [...new Set([...read.flatMap((round) => [...round.keys()]), ...plan.decidedOver()])];
       },
     };
   }

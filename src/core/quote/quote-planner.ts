@@ -206,6 +206,9 @@ interface DecodedPool {
   readonly addressText: string;
   readonly adapter: AmmAdapter<any>;
   readonly pool: unknown;
+  /** The math-memo entries its plan looked up (index: ExactOut·2 + aToB), and the batch count they hold for. */
+  memos?: (AmountQuotes | undefined)[];
+  memosAt?: number;
 }
 
 export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
@@ -386,12 +389,10 @@ class PoolQuotePlan implements QuotePlan {
   private batches = 0;
   /** The batch the current rounds of reads began at (pools entering a kept set start new rounds). */
   private roundsFrom = 0;
-  /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
-  private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
   /** Per pool address: every account its quote asked for (mints, vaults, configs, arrays). */
-  private readonly depsOf = new Map<string, Set<string>>();
+  private readonly depsOf = new Map<string, string[]>();
   /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
   private readonly poolVersions = new Map<string, string>();
   private readonly made: CandidateDecision[] = [];
@@ -434,10 +435,10 @@ class PoolQuotePlan implements QuotePlan {
     if (this.batches - this.roundsFrom > this.shared.limits.accountRounds) return [];
     const missing = new Map<string, PublicKey>();
     let pool = "";
-    let deps = new Set<string>();
+    let deps: string[] = [];
     const want = (key: PublicKey) => {
       const text = base58Of(key);
-      deps.add(text);
+      if (!deps.includes(text)) deps.push(text);
       if (this.accounts.has(text)) return;
       missing.set(text, key);
       const pools = needers.get(text);
@@ -448,7 +449,7 @@ class PoolQuotePlan implements QuotePlan {
       pool = p.addressText;
       const known = this.depsOf.get(pool);
       if (known) deps = known;
-      else this.depsOf.set(pool, (deps = new Set()));
+      else this.depsOf.set(pool, (deps = []));
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
@@ -463,8 +464,7 @@ class PoolQuotePlan implements QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
     this.poolVersions.clear();
-    this.memoOfPool.clear();
-    this.batches += 1;
+    this.batches += 1; // the pools' memo entries are looked up again (`memoOf`)
   }
 
   decisions(): readonly CandidateDecision[] {
@@ -776,7 +776,7 @@ class PoolQuotePlan implements QuotePlan {
       }
       this.shared.decoded.set(account, pool);
     }
-    return { market, addressText: market.addressText, adapter, pool };
+    return { market, addressText: market.addressText, adapter, pool, memos: undefined, memosAt: undefined };
   }
 
   /** What the pool's quote still needs for this request's amount and direction. */
@@ -869,10 +869,11 @@ class PoolQuotePlan implements QuotePlan {
 
   /** The memo of `p`'s quotes in this mode and direction, looked up once per plan (its key is long: no per-amount hashing). */
   private memoOf(p: DecodedPool, clock: QuoteClock, swapMode: SwapMode, aToB: boolean): AmountQuotes {
-    let ofPool = this.memoOfPool.get(p);
-    if (ofPool === undefined) {
+    let ofPool = p.memos;
+    if (ofPool === undefined || p.memosAt !== this.batches) {
       ofPool = [];
-      this.memoOfPool.set(p, ofPool);
+      p.memos = ofPool;
+      p.memosAt = this.batches;
     }
     const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
     let memo = ofPool[index];
