@@ -94,11 +94,12 @@ async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): P
 function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): number {
   let slot = Number.MAX_SAFE_INTEGER;
   for (let i = 0; i < rounds.length; i++) {
-    for (const [address, state] of rounds[i]!) {
+    // forEach: no [key, value] pair allocated per account
+    rounds[i]!.forEach((state, address) => {
       let readLater = false;
       for (let j = i + 1; j < rounds.length && !readLater; j++) readLater = rounds[j]!.has(address);
       if (!readLater) slot = Math.min(slot, state.slot);
-    }
+    });
   }
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }

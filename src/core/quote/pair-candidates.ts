@@ -144,8 +144,10 @@ function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(
     .filter((l) => l.after !== undefined)
     .map((leg) => {
       const firstLeg = firstByPair.get(leg.after!);
-      const out = { ...leg, ...secondLegKeys(leg, firstLeg ? (firstLeg.found?.key ?? firstLeg.bucketKey) : "none", amount) };
-      if (firstLeg && mayBeDecided(out, decisions)) out.found = decisions.get(out.bucketKey) ?? decisions.get(out.exactKey);
+      // A second leg's keys are for its look-up only (the planner makes its own from the first leg's choice).
+      if (!firstLeg || !mayBeDecided(leg, decisions)) return leg;
+      const out = { ...leg, ...secondLegKeys(leg, firstLeg.found?.key ?? firstLeg.bucketKey, amount) };
+      out.found = decisions.get(out.bucketKey) ?? decisions.get(out.exactKey);
       return out;
     });
   return [...first, ...later];
@@ -160,6 +162,7 @@ function mayBeDecided(leg: LegShape, decisions: CandidateDecisions | undefined):
  * even list the markets (the decision's kept ones are all the plan reads).
  */
 export function decidedPairs(pairs: readonly (readonly [string, string])[], request: LegRequest, decisions: CandidateDecisions): Map<string, CandidateDecision> {
+  if (decisions.decides && !pairs.some(([x, y]) => decisions.decides!(pairKey(x, y)))) return new Map();
   const shapes = pairs.map(([x, y]) => shapeOf(x, y, pairKey(x, y), request)).filter((l): l is LegShape => l !== undefined);
   const out = new Map<string, CandidateDecision>();
   for (const leg of lookUp(shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })), request.amount, decisions)) if (leg.found) out.set(leg.key, leg.found);

@@ -433,17 +433,19 @@ class PoolQuotePlan implements QuotePlan {
     this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches - this.roundsFrom > this.shared.limits.accountRounds) return [];
-    const missing = new Map<string, PublicKey>();
+    // Missing accounts once each, in order (`needers` has an entry for each).
+    const missing: PublicKey[] = [];
     let pool = "";
     let deps: string[] = [];
     const want = (key: PublicKey) => {
       const text = base58Of(key);
       if (!deps.includes(text)) deps.push(text);
       if (this.accounts.has(text)) return;
-      missing.set(text, key);
       const pools = needers.get(text);
-      if (pools === undefined) needers.set(text, [pool]);
-      else if (pools[pools.length - 1] !== pool) pools.push(pool);
+      if (pools === undefined) {
+        needers.set(text, [pool]);
+        missing.push(key);
+      } else if (pools[pools.length - 1] !== pool) pools.push(pool);
     };
     for (const p of this.decodedPools()) {
       pool = p.addressText;
@@ -454,7 +456,7 @@ class PoolQuotePlan implements QuotePlan {
       for (const mint of p.adapter.mints(p.pool)) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
     }
-    return [...missing.values()];
+    return missing;
   }
 
   poolsNeeding(): ReadonlyMap<string, readonly string[]> {
