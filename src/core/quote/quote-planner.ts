@@ -206,9 +206,13 @@ interface DecodedPool {
   readonly addressText: string;
   readonly adapter: AmmAdapter<any>;
   readonly pool: unknown;
-  /** The math-memo entries its plan looked up (index: ExactOut·2 + aToB), and the batch count they hold for. */
-  memos?: (AmountQuotes | undefined)[];
-  memosAt?: number;
+  /**
+   * The math-memo entry its plan looked up last (a pool is quoted in one mode and direction per
+   * request, but for some twenty amounts): its index (ExactOut·2 + aToB) and the batch count it holds for.
+   */
+  memo: AmountQuotes | undefined;
+  memoIndex: number;
+  memoAt: number;
 }
 
 export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
@@ -778,7 +782,7 @@ class PoolQuotePlan implements QuotePlan {
       }
       this.shared.decoded.set(account, pool);
     }
-    return { market, addressText: market.addressText, adapter, pool, memos: undefined, memosAt: undefined };
+    return { market, addressText: market.addressText, adapter, pool, memo: undefined, memoIndex: -1, memoAt: -1 };
   }
 
   /** What the pool's quote still needs for this request's amount and direction. */
@@ -869,27 +873,22 @@ class PoolQuotePlan implements QuotePlan {
     return quote;
   }
 
-  /** The memo of `p`'s quotes in this mode and direction, looked up once per plan (its key is long: no per-amount hashing). */
+  /** The memo of `p`'s quotes in this mode and direction: the entry looked up last is kept on the pool (a key lookup per amount would hash the long key each time). */
   private memoOf(p: DecodedPool, clock: QuoteClock, swapMode: SwapMode, aToB: boolean): AmountQuotes {
-    let ofPool = p.memos;
-    if (ofPool === undefined || p.memosAt !== this.batches) {
-      ofPool = [];
-      p.memos = ofPool;
-      p.memosAt = this.batches;
-    }
     const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
-    let memo = ofPool[index];
+    if (p.memo !== undefined && p.memoIndex === index && p.memoAt === this.batches) return p.memo;
+    const key = this.memoKey(p, clock, index, swapMode, aToB);
+    let memo = this.shared.mathQuotes.get(key);
     if (memo === undefined) {
-      const key = this.memoKey(p, clock, index, swapMode, aToB);
-      memo = this.shared.mathQuotes.get(key);
-      if (memo === undefined) {
-        memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
-        this.shared.mathQuotes.set(key, memo);
-      }
-      ofPool[index] = memo;
+      memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+      this.shared.mathQuotes.set(key, memo);
     }
+    p.memo = memo;
+    p.memoIndex = index;
+    p.memoAt = this.batches;
     return memo;
   }
+
 
   /**
    * The math memo's key of `p`'s quotes at `clock` in one mode and direction: its state's versions,
