@@ -92,9 +92,12 @@ export class CandidateStore {
     const started = this.logStart + this.log.length;
     const epoch = this.logEpoch;
     this.openSessions += 1;
-    const revisionsAtStart = new Map(pairs.map(([x, y]) => [pairKey(x, y), this.options.pools.pairRevision(x, y)]));
-    // A pair the session did not read: never valid.
-    const revisionOf = (pair: readonly [string, string]) => revisionsAtStart.get(pairKey(pair[0], pair[1])) ?? -1;
+    const revisionsAtStart = pairs.map(([x, y]) => this.options.pools.pairRevision(x, y));
+    // A pair the session did not read: never valid. (A scan of the request's few pairs: no key text per quote.)
+    const revisionOf = (pair: readonly [string, string]) => {
+      const at = pairs.findIndex(([x, y]) => (x === pair[0] && y === pair[1]) || (x === pair[1] && y === pair[0]));
+      return at >= 0 ? revisionsAtStart[at]! : -1;
+    };
     let open = true;
     const end = () => {
       if (!open) return;

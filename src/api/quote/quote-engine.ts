@@ -127,7 +127,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
     // quote's cost does not grow with the pair's pool count).
     const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
-    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => decided.get(pairKey(x, y))?.markets ?? deps.markets.forPair(x, y)));
+    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)));
     return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 
