@@ -400,6 +400,9 @@ class PoolQuotePlan implements QuotePlan {
   /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
   private readonly poolVersions = new Map<string, string>();
   private readonly made: CandidateDecision[] = [];
+  /** The request's quote parameters in each direction (asked of every pool in each round of reads). */
+  private readonly paramsAToB: QuoteParams;
+  private readonly paramsBToA: QuoteParams;
   private needers = new Map<string, string[]>();
 
   constructor(
@@ -414,6 +417,8 @@ class PoolQuotePlan implements QuotePlan {
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
+    this.paramsAToB = { amount: request.amount, swapMode: request.swapMode, aToB: true };
+    this.paramsBToA = { amount: request.amount, swapMode: request.swapMode, aToB: false };
     // A decided leg's pools are its decision's (the store may have replaced the one the caller listed by).
     this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions).map((leg) => (leg.found ? { ...leg, markets: leg.found.markets } : leg));
     this.toRead = marketsToRead(this.legs);
@@ -787,7 +792,7 @@ class PoolQuotePlan implements QuotePlan {
 
   /** What the pool's quote still needs for this request's amount and direction. */
   private quoteAccountsOf(p: DecodedPool): PublicKey[] {
-    const params: QuoteParams = { amount: this.request.amount, swapMode: this.request.swapMode, aToB: this.aToBOf(p.market) };
+    const params = this.aToBOf(p.market) ? this.paramsAToB : this.paramsBToA;
     const programQuotes = this.shared.programQuotes;
     if (!p.adapter.quote && programQuotes) {
       try {
