@@ -213,6 +213,8 @@ interface DecodedPool {
   memo: AmountQuotes | undefined;
   memoIndex: number;
   memoAt: number;
+  /** `adapter.mints(pool)`, asked once per plan. */
+  mintKeys: readonly PublicKey[] | undefined;
 }
 
 export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
@@ -403,7 +405,7 @@ class PoolQuotePlan implements QuotePlan {
   /** The request's quote parameters in each direction (asked of every pool in each round of reads). */
   private readonly paramsAToB: QuoteParams;
   private readonly paramsBToA: QuoteParams;
-  private needers = new Map<string, string[]>();
+  private needers = new Map<string, readonly string[]>();
 
   constructor(
     private readonly shared: SharedState,
@@ -438,13 +440,16 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   private accountsOfTheseMarkets(): PublicKey[] {
-    const needers = new Map<string, string[]>();
+    const needers = new Map<string, readonly string[]>();
     this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches - this.roundsFrom > this.shared.limits.accountRounds) return [];
     // Missing accounts once each, in order (`needers` has an entry for each).
     const missing: PublicKey[] = [];
     let pool = "";
+    // The pool's own list for the accounts only it needs (most): one array per pool, not per account;
+    // an account a second pool needs gets a list of its own.
+    let onlyPool: readonly string[] = [];
     let deps: string[] = [];
     const want = (key: PublicKey) => {
       const text = base58Of(key);
@@ -452,17 +457,19 @@ class PoolQuotePlan implements QuotePlan {
       if (this.accounts.has(text)) return;
       const pools = needers.get(text);
       if (pools === undefined) {
-        needers.set(text, [pool]);
+        needers.set(text, onlyPool);
         missing.push(key);
-      } else if (pools[pools.length - 1] !== pool) pools.push(pool);
+      } else if (pools[pools.length - 1] !== pool) needers.set(text, [...pools, pool]);
     };
     for (const p of this.decodedPools()) {
       pool = p.addressText;
+      onlyPool = [pool];
       const known = this.depsOf.get(pool);
       if (known) deps = known;
       else this.depsOf.set(pool, (deps = []));
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
-      for (const mint of p.adapter.mints(p.pool)) want(mint);
+      p.mintKeys ??= p.adapter.mints(p.pool);
+      for (const mint of p.mintKeys) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
     }
     return missing;
@@ -787,7 +794,7 @@ class PoolQuotePlan implements QuotePlan {
       }
       this.shared.decoded.set(account, pool);
     }
-    return { market, addressText: market.addressText, adapter, pool, memo: undefined, memoIndex: -1, memoAt: -1 };
+    return { market, addressText: market.addressText, adapter, pool, memo: undefined, memoIndex: -1, memoAt: -1, mintKeys: undefined };
   }
 
   /** What the pool's quote still needs for this request's amount and direction. */
