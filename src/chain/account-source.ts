@@ -129,13 +129,14 @@ export class AccountSource {
     const out = new Map<string, AccountState>();
     const joined: [string, Promise<AccountState>][] = [];
     const misses: { key: PublicKey; address: string; user: boolean }[] = [];
-    const seen = new Set<string>();
+    // Each address once: hits are in `out`; the others (none on the warm path) in `pending`.
+    let pending: Set<string> | undefined;
     const consider = (key: PublicKey, user: boolean) => {
       const address = base58Of(key);
-      if (seen.has(address)) return;
-      seen.add(address);
+      if (out.has(address) || pending?.has(address)) return;
       const hit = user ? this.freshUserAccount(address) : this.live?.get(address, neededBy?.get(address));
       if (hit) return void out.set(address, hit);
+      (pending ??= new Set()).add(address);
       // A user account is joined only while copies are kept at all (CHAIN_STATE_TTL_MS > 0).
       const onItsWay = !user || this.shortLived.enabled ? this.inFlight.get(address) : undefined;
       if (onItsWay) joined.push([address, onItsWay]);

@@ -59,6 +59,8 @@ export interface CandidateStoreOptions {
 
 export class CandidateStore {
   private readonly entries = new Map<string, Entry>();
+  /** Entries by their own pair (pairKey): a quote looks up no key of a pair without any. */
+  private readonly entriesByPair = new Map<string, number>();
   /** Account → the decisions that read it → their pools whose scores read it (none: read for a second leg's range). */
   private readonly readers = new Map<string, Map<string, string[]>>();
   /** First leg's decision key → the second legs' decided over what it reaches. */
@@ -90,9 +92,12 @@ export class CandidateStore {
     const started = this.logStart + this.log.length;
     const epoch = this.logEpoch;
     this.openSessions += 1;
-    const revisionsAtStart = new Map(pairs.map(([x, y]) => [pairKey(x, y), this.options.pools.pairRevision(x, y)]));
-    // A pair the session did not read: never valid.
-    const revisionOf = (pair: readonly [string, string]) => revisionsAtStart.get(pairKey(pair[0], pair[1])) ?? -1;
+    const revisionsAtStart = pairs.map(([x, y]) => this.options.pools.pairRevision(x, y));
+    // A pair the session did not read: never valid. (A scan of the request's few pairs: no key text per quote.)
+    const revisionOf = (pair: readonly [string, string]) => {
+      const at = pairs.findIndex(([x, y]) => (x === pair[0] && y === pair[1]) || (x === pair[1] && y === pair[0]));
+      return at >= 0 ? revisionsAtStart[at]! : -1;
+    };
     let open = true;
     const end = () => {
       if (!open) return;
@@ -105,6 +110,7 @@ export class CandidateStore {
     };
     return {
       get: (key) => (following ? this.valid(key) : undefined),
+      decides: (pair) => following && this.entriesByPair.has(pair),
       keep: (made) => {
         try {
           if (epoch === this.logEpoch) this.keepAll(made, started, revisionOf);
@@ -170,7 +176,7 @@ export class CandidateStore {
       });
       for (const address of before.upstream) this.unregister(key, address, undefined);
       this.unfollow(before);
-      this.entries.delete(key); // re-inserted: insertion order is the eviction order
+      this.removeEntry(key, earlier); // re-inserted: insertion order is the eviction order
     } else {
       this.drop(key);
       for (const j of decision.judged) for (const address of j.reads) this.register(key, address, j.market.addressText);
@@ -181,7 +187,21 @@ export class CandidateStore {
       if (!keys) this.dependents.set(decision.after, (keys = new Set()));
       keys.add(key);
     }
-    this.entries.set(key, { decision, revisions: decision.pairs.map(revisionOf), at });
+    this.addEntry(key, { decision, revisions: decision.pairs.map(revisionOf), at });
+  }
+
+  private addEntry(key: string, entry: Entry): void {
+    this.entries.set(key, entry);
+    const pair = ownPairOf(entry.decision);
+    this.entriesByPair.set(pair, (this.entriesByPair.get(pair) ?? 0) + 1);
+  }
+
+  private removeEntry(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    const pair = ownPairOf(entry.decision);
+    const left = (this.entriesByPair.get(pair) ?? 1) - 1;
+    if (left > 0) this.entriesByPair.set(pair, left);
+    else this.entriesByPair.delete(pair);
   }
 
   /** `key` reads `address`: for its pool `pool`, or (undefined) for its range. */
@@ -259,7 +279,7 @@ export class CandidateStore {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.entries.delete(key);
+    this.removeEntry(key, entry);
     const d = entry.decision;
     // Whole: a mint is read by every pool of the pair (no removal pool by pool).
     for (const j of d.judged) {
@@ -271,4 +291,10 @@ export class CandidateStore {
     this.unfollow(d);
     this.recheckAfter(key);
   }
+}
+
+/** The pair a decision is of (its `pairs` end with it). */
+function ownPairOf(d: CandidateDecision): string {
+  const [x, y] = d.pairs[d.pairs.length - 1]!;
+  return pairKey(x, y);
 }

@@ -75,21 +75,32 @@ async function checkMintsExist(chain: SolanaChain, request: ParsedQuoteRequest):
   }
 }
 
-/** Runs the planner's rounds of reads; returns every account read, with the slot it was seen at. */
-async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>> {
-  const read = new Map<string, AccountState>();
+/**
+ * Runs the planner's rounds of reads; returns each round's accounts, with the slot each was seen
+ * at (kept as the rounds came, not copied into one map: the plan holds them already).
+ */
+async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>[]> {
+  const rounds: Map<string, AccountState>[] = [];
   for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
     // Each pool's accounts named with it: the live cache holds and drops them together.
     const batch = await accounts.ensure(keys, plan.poolsNeeding());
-    for (const [address, state] of batch) read.set(address, state);
+    rounds.push(batch);
     plan.supply(batch);
   }
-  return read;
+  return rounds;
 }
 
-function oldestSlot(read: ReadonlyMap<string, AccountState>): number {
+/** The oldest slot among the accounts read (an account read in more than one round: as last read). */
+function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): number {
   let slot = Number.MAX_SAFE_INTEGER;
-  for (const state of read.values()) slot = Math.min(slot, state.slot);
+  for (let i = 0; i < rounds.length; i++) {
+    // forEach: no [key, value] pair allocated per account
+    rounds[i]!.forEach((state, address) => {
+      let readLater = false;
+      for (let j = i + 1; j < rounds.length && !readLater; j++) readLater = rounds[j]!.has(address);
+      if (!readLater) slot = Math.min(slot, state.slot);
+    });
+  }
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
@@ -116,7 +127,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
     // quote's cost does not grow with the pair's pool count).
     const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
-    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => decided.get(pairKey(x, y))?.markets ?? deps.markets.forPair(x, y)));
+    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)));
     return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 
@@ -125,7 +136,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     await checkMintsExist(deps.chain, request);
     const { plan, session } = await candidateMarkets(request);
     let route: Route | undefined;
-    let read: Map<string, AccountState>;
+    let read: Map<string, AccountState>[];
     try {
       if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
       read = await readWhatThePlanNeeds(plan, deps.accounts);
@@ -150,7 +161,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       route,
       // Built when asked (WatchQuote): with a kept decision it names every pool of the pair.
       get accountsRead() {
-        return [...new Set([...read.keys(), ...plan.decidedOver()])];
+        return [...new Set([...read.flatMap((round) => [...round.keys()]), ...plan.decidedOver()])];
       },
     };
   }

@@ -31,11 +31,28 @@ export function pairKey(x: string, y: string): string {
   return x < y ? `${x}|${y}` : `${y}|${x}`;
 }
 
+/**
+ * Pair keys by mints tuple. A market keeps its tuple for life and the pools a plan binds to it
+ * share it, so a market's key is built once, not per request (and, being the same string, not
+ * hashed again by each map it is looked up in).
+ */
+const pairKeys = new WeakMap<readonly [string, string], string>();
+
+/** `pairKey` of an item's mints (a market, or a pool carrying its market's mints). */
+export function pairKeyOf(item: { readonly mints: readonly [string, string] }): string {
+  let key = pairKeys.get(item.mints);
+  if (key === undefined) {
+    key = pairKey(item.mints[0], item.mints[1]);
+    pairKeys.set(item.mints, key);
+  }
+  return key;
+}
+
 /** Items (markets, or pools carrying their mints) grouped by pair key, in first-seen order. */
 export function groupByPair<T extends { readonly mints: readonly [string, string] }>(items: readonly T[]): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) {
-    const key = pairKey(item.mints[0], item.mints[1]);
+    const key = pairKeyOf(item);
     const list = out.get(key);
     if (list) list.push(item);
     else out.set(key, [item]);

@@ -40,7 +40,7 @@ export interface CandidateDecision {
   readonly upstream: readonly string[];
   /** A second leg's first leg's decision key (when it has one): a change to that decision has it checked again. */
   readonly after?: string;
-  /** The pairs whose pool sets it was made over: a pool entering or leaving one undoes it. */
+  /** The pairs whose pool sets it was made over (its own pair last): a pool entering or leaving one undoes it. */
   readonly pairs: readonly (readonly [string, string])[];
   /** The amounts it holds for (a second leg's: a margin around what its first leg reached). */
   readonly low: bigint;
@@ -68,6 +68,11 @@ export function accountsOf(d: CandidateDecision): string[] {
 /** Decisions a plan may use (the edge's store; it answers only ones still valid). */
 export interface CandidateDecisions {
   get(key: string): CandidateDecision | undefined;
+  /**
+   * False when no decision of the pair (by `pairKey`) is kept at all: its legs' keys need not be
+   * looked up (most pairs have at most MAX_POOLS_PER_PAIR pools and are never decided).
+   */
+  decides?(pair: string): boolean;
 }
 
 /** One pair's pools in a plan, and how they are chosen. */
@@ -97,22 +102,30 @@ export interface LegRequest {
   /** The request's label filter, as text (part of every key: it changes the pool set). */
   readonly labels: string;
   readonly maxPerPair: number;
+  /** The amount's part of a first leg's keys (`amountKeys`): its bucket, and the exact amount. */
+  readonly bucketText: string;
+  readonly exactText: string;
+}
+
+/** `LegRequest`'s amount texts, made once per request (bigint to text is not free). */
+export function amountKeys(amount: bigint): Pick<LegRequest, "bucketText" | "exactText"> {
+  const [low, high] = amountBucket(amount);
+  return { bucketText: `${low}-${high}`, exactText: `${amount}-${amount}` };
 }
 
 /** A leg as its pair alone says (no markets): its role, direction and keys. */
 type LegShape = Omit<Leg, "markets" | "bounded" | "found">;
 
-function shapeOf(a: string, b: string, request: LegRequest): LegShape | undefined {
-  const { inputMint, outputMint, amount, swapMode, labels } = request;
+/** `key`: the pair's `pairKey`. */
+function shapeOf(a: string, b: string, key: string, request: LegRequest): LegShape | undefined {
+  const { inputMint, outputMint, swapMode, labels } = request;
   const known = swapMode === "ExactIn" ? inputMint : outputMint;
   const far = swapMode === "ExactIn" ? outputMint : inputMint;
-  const key = pairKey(a, b);
   if (a === known || b === known) {
     const other = a === known ? b : a;
     const from = swapMode === "ExactIn" ? known : other;
     const base = `${key}|${from}|${swapMode}|${labels}`;
-    const [low, high] = amountBucket(amount);
-    return { pair: [a, b], key, from, bucketKey: `${base}|${low}-${high}`, exactKey: `${base}|${amount}-${amount}` };
+    return { pair: [a, b], key, from, bucketKey: `${base}|${request.bucketText}`, exactKey: `${base}|${request.exactText}` };
   }
   if (a === far || b === far) {
     const middle = a === far ? b : a;
@@ -125,17 +138,23 @@ function shapeOf(a: string, b: string, request: LegRequest): LegShape | undefine
 /** First legs' decisions, then second legs keyed by them (found, or to be made: the bucket's). */
 function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(legs: T[], amount: bigint, decisions: CandidateDecisions | undefined): T[] {
   const first = legs.filter((l) => l.after === undefined);
-  for (const leg of first) leg.found = decisions?.get(leg.bucketKey) ?? decisions?.get(leg.exactKey);
+  for (const leg of first) if (mayBeDecided(leg, decisions)) leg.found = decisions.get(leg.bucketKey) ?? decisions.get(leg.exactKey);
   const firstByPair = new Map(first.map((l) => [l.key, l]));
   const later = legs
     .filter((l) => l.after !== undefined)
     .map((leg) => {
       const firstLeg = firstByPair.get(leg.after!);
-      const out = { ...leg, ...secondLegKeys(leg, firstLeg ? (firstLeg.found?.key ?? firstLeg.bucketKey) : "none", amount) };
-      if (firstLeg) out.found = decisions?.get(out.bucketKey) ?? decisions?.get(out.exactKey);
+      // A second leg's keys are for its look-up only (the planner makes its own from the first leg's choice).
+      if (!firstLeg || !mayBeDecided(leg, decisions)) return leg;
+      const out = { ...leg, ...secondLegKeys(leg, firstLeg.found?.key ?? firstLeg.bucketKey, amount) };
+      out.found = decisions.get(out.bucketKey) ?? decisions.get(out.exactKey);
       return out;
     });
   return [...first, ...later];
+}
+
+function mayBeDecided(leg: LegShape, decisions: CandidateDecisions | undefined): decisions is CandidateDecisions {
+  return decisions !== undefined && decisions.decides?.(leg.key) !== false;
 }
 
 /**
@@ -143,7 +162,8 @@ function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(
  * even list the markets (the decision's kept ones are all the plan reads).
  */
 export function decidedPairs(pairs: readonly (readonly [string, string])[], request: LegRequest, decisions: CandidateDecisions): Map<string, CandidateDecision> {
-  const shapes = pairs.map(([x, y]) => shapeOf(x, y, request)).filter((l): l is LegShape => l !== undefined);
+  if (decisions.decides && !pairs.some(([x, y]) => decisions.decides!(pairKey(x, y)))) return new Map();
+  const shapes = pairs.map(([x, y]) => shapeOf(x, y, pairKey(x, y), request)).filter((l): l is LegShape => l !== undefined);
   const out = new Map<string, CandidateDecision>();
   for (const leg of lookUp(shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })), request.amount, decisions)) if (leg.found) out.set(leg.key, leg.found);
   return out;
@@ -153,8 +173,8 @@ export function decidedPairs(pairs: readonly (readonly [string, string])[], requ
 export function planLegs(markets: readonly Market[], request: LegRequest, decisions: CandidateDecisions | undefined): Leg[] {
   const byPair = groupByPair(markets);
   const legs: Leg[] = [];
-  for (const group of byPair.values()) {
-    const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], request);
+  for (const [key, group] of byPair) {
+    const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], key, request);
     if (shape) legs.push({ ...shape, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
   }
   return lookUp(legs, request.amount, decisions);

@@ -31,7 +31,7 @@ import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
 import { NO_SCORES, amountBucket, prunePools, rescoreCandidates, scoresOf, selectCandidates } from "./pool-pruning.js";
 import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
-import { accountsOf, decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
+import { accountsOf, amountKeys, decidedPairs, labelsKey, marketsToRead, needsUpdate, planLegs, secondLegKeys } from "./pair-candidates.js";
 import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
@@ -82,12 +82,6 @@ const DECIDING_QUOTE_MAX_AGE_S = 30n;
  * change of the first leg's pools that moves it less leaves the second leg's decision valid.
  */
 const SECOND_LEG_MARGIN = 32n;
-
-/** What a second leg's decision depends on of its first leg (none for a first leg). */
-function upstreamOf(firstLeg: ChosenLeg | undefined): Pick<CandidateDecision, "upstream" | "after"> {
-  if (!firstLeg) return { upstream: [] };
-  return firstLeg.decision !== undefined ? { upstream: firstLeg.upstream, after: firstLeg.decision } : { upstream: firstLeg.upstream };
-}
 
 export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
   accountRounds: 3,
@@ -212,6 +206,15 @@ interface DecodedPool {
   readonly addressText: string;
   readonly adapter: AmmAdapter<any>;
   readonly pool: unknown;
+  /**
+   * The math-memo entry its plan looked up last (a pool is quoted in one mode and direction per
+   * request, but for some twenty amounts): its index (ExactOut·2 + aToB) and the batch count it holds for.
+   */
+  memo: AmountQuotes | undefined;
+  memoIndex: number;
+  memoAt: number;
+  /** `adapter.mints(pool)`, asked once per plan. */
+  mintKeys: readonly PublicKey[] | undefined;
 }
 
 export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
@@ -230,6 +233,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
     versionIds: new WeakMap(),
     nextVersionId: 1,
+    memoKeys: new WeakMap(),
   };
   return {
     labels: new Set(options.adapters.map((a) => a.label)),
@@ -263,9 +267,18 @@ function sharedNeighbours(x: string, y: string, known: readonly Market[]): strin
   return out;
 }
 
+/** Per request: the engine asks for its decided pairs, then plans it (one LegRequest for both). */
+const legRequests = new WeakMap<ParsedQuoteRequest, LegRequest>();
+
 function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): LegRequest {
-  const { amount, swapMode } = request;
-  return { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels: labelsKey(request.dexes, request.excludeDexes), maxPerPair: limits.maxPoolsPerPair };
+  let leg = legRequests.get(request);
+  if (leg === undefined || leg.maxPerPair !== limits.maxPoolsPerPair) {
+    const { amount, swapMode } = request;
+    const labels = labelsKey(request.dexes, request.excludeDexes);
+    leg = { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels, maxPerPair: limits.maxPoolsPerPair, ...amountKeys(amount) };
+    legRequests.set(request, leg);
+  }
+  return leg;
 }
 /** Quotes of one pool in one mode and direction over one state at one clock, by amount. */
 type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
@@ -285,11 +298,57 @@ interface SharedState {
   readonly decidingQuotes: BoundedLruMap<string, { readonly at: bigint; readonly quotes: Map<bigint, PoolQuote | typeof NO_QUOTE> }>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
+  /** The math memo's keys by the pool account's version (`PoolQuotePlan.memoKey`). */
+  readonly memoKeys: WeakMap<AccountData, MemoKeys>;
 }
 
-/** A pool the route may use, with its quote bound to the plan's state. */
-interface UsablePool extends PrunablePool {
-  readonly p: DecodedPool;
+/**
+ * The math memo's keys of one pool account version, as last built: the same while the pool's
+ * dependencies are the same accounts at the same versions and the clock is the same. Reusing the
+ * string (not building one that equals it) spares building it and hashing it again on lookup: a
+ * warm 2-hop quote looks up some sixty of these ~100-character keys.
+ */
+interface MemoKeys {
+  readonly address: string;
+  /** The accounts its quote asked for, and each as it was read then (the key holds their versions). */
+  readonly deps: readonly string[];
+  readonly reads: readonly (AccountData | null | undefined)[];
+  readonly slot: bigint;
+  readonly unixTimestamp: bigint;
+  /** By mode and direction (index: ExactOut·2 + aToB). */
+  readonly keys: (string | undefined)[];
+}
+
+/**
+ * A pool the route may use, with its quote bound to the plan's state: one object with its quote
+ * as a method, not closures per pool and request (a 2-hop search binds some fifty pools per
+ * quote; their closures, each named by tsx's `__name`, showed in the allocation profile). Its
+ * step's account count is sampled when the route search first asks for it.
+ */
+class UsablePool implements PrunablePool, RoutablePool {
+  readonly mints: readonly [string, string];
+  readonly address: string;
+  readonly label: string;
+  private sampledAccounts: number | undefined;
+
+  constructor(
+    private readonly plan: PoolQuotePlan,
+    readonly p: DecodedPool,
+    private readonly clock: QuoteClock,
+  ) {
+    this.mints = p.market.mints;
+    this.address = p.market.addressText;
+    this.label = p.market.label;
+  }
+
+  get stepAccounts(): number {
+    this.sampledAccounts ??= this.plan.stepAccountsOf(this.p);
+    return this.sampledAccounts;
+  }
+
+  quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+    return this.plan.quoteOf(this.p, this.clock, amount, swapMode, aToB);
+  }
 }
 
 /** A leg's pools once chosen, and what its choice depended on (for the second leg's decision). */
@@ -298,8 +357,11 @@ interface ChosenLeg {
   readonly key: string;
   readonly low: bigint;
   readonly high: bigint;
-  /** What a second leg's range depends on besides `decision`: the accounts of a leg without a kept decision. */
-  readonly upstream: readonly string[];
+  /**
+   * What a second leg's range depends on besides `decision`: the markets of a leg without a kept
+   * decision (their accounts, gathered only when a second leg is decided over it).
+   */
+  readonly upstream: readonly Market[];
   /** Its kept decision's key, if any. */
   readonly decision?: string;
   readonly pairs: readonly (readonly [string, string])[];
@@ -333,16 +395,17 @@ class PoolQuotePlan implements QuotePlan {
   private batches = 0;
   /** The batch the current rounds of reads began at (pools entering a kept set start new rounds). */
   private roundsFrom = 0;
-  /** The memo entries this plan looked up, per pool, by mode and direction (index: ExactOut·2 + aToB). */
-  private readonly memoOfPool = new Map<DecodedPool, (AmountQuotes | undefined)[]>();
   /** Decoded once the pools' accounts are in (later rounds read what they need, not the pools again). */
   private pools: DecodedPool[] | undefined;
   /** Per pool address: every account its quote asked for (mints, vaults, configs, arrays). */
-  private readonly depsOf = new Map<string, Set<string>>();
+  private readonly depsOf = new Map<string, string[]>();
   /** Per pool address: the versions of its account and its deps (the math-quote memo's key). */
   private readonly poolVersions = new Map<string, string>();
   private readonly made: CandidateDecision[] = [];
-  private needers = new Map<string, string[]>();
+  /** The request's quote parameters in each direction (asked of every pool in each round of reads). */
+  private readonly paramsAToB: QuoteParams;
+  private readonly paramsBToA: QuoteParams;
+  private needers = new Map<string, readonly string[]>();
 
   constructor(
     private readonly shared: SharedState,
@@ -356,6 +419,8 @@ class PoolQuotePlan implements QuotePlan {
     this.markets = [...unique.values()];
     this.inputMint = base58Of(request.inputMint);
     this.outputMint = base58Of(request.outputMint);
+    this.paramsAToB = { amount: request.amount, swapMode: request.swapMode, aToB: true };
+    this.paramsBToA = { amount: request.amount, swapMode: request.swapMode, aToB: false };
     // A decided leg's pools are its decision's (the store may have replaced the one the caller listed by).
     this.legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions).map((leg) => (leg.found ? { ...leg, markets: leg.found.markets } : leg));
     this.toRead = marketsToRead(this.legs);
@@ -375,32 +440,39 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   private accountsOfTheseMarkets(): PublicKey[] {
-    const needers = new Map<string, string[]>();
+    const needers = new Map<string, readonly string[]>();
     this.needers = needers;
     if (this.batches === 0) return [CLOCK_SYSVAR, ...this.toRead.map((m) => m.address)];
     if (this.batches - this.roundsFrom > this.shared.limits.accountRounds) return [];
-    const missing = new Map<string, PublicKey>();
+    // Missing accounts once each, in order (`needers` has an entry for each).
+    const missing: PublicKey[] = [];
     let pool = "";
-    let deps = new Set<string>();
+    // The pool's own list for the accounts only it needs (most): one array per pool, not per account;
+    // an account a second pool needs gets a list of its own.
+    let onlyPool: readonly string[] = [];
+    let deps: string[] = [];
     const want = (key: PublicKey) => {
       const text = base58Of(key);
-      deps.add(text);
+      if (!deps.includes(text)) deps.push(text);
       if (this.accounts.has(text)) return;
-      missing.set(text, key);
       const pools = needers.get(text);
-      if (pools === undefined) needers.set(text, [pool]);
-      else if (pools[pools.length - 1] !== pool) pools.push(pool);
+      if (pools === undefined) {
+        needers.set(text, onlyPool);
+        missing.push(key);
+      } else if (pools[pools.length - 1] !== pool) needers.set(text, [...pools, pool]);
     };
     for (const p of this.decodedPools()) {
       pool = p.addressText;
+      onlyPool = [pool];
       const known = this.depsOf.get(pool);
       if (known) deps = known;
-      else this.depsOf.set(pool, (deps = new Set()));
+      else this.depsOf.set(pool, (deps = []));
       // The mints' owners pick a step's variant (Token-2022 or not), which decides whether it builds.
-      for (const mint of p.adapter.mints(p.pool)) want(mint);
+      p.mintKeys ??= p.adapter.mints(p.pool);
+      for (const mint of p.mintKeys) want(mint);
       for (const key of this.quoteAccountsOf(p)) want(key);
     }
-    return [...missing.values()];
+    return missing;
   }
 
   poolsNeeding(): ReadonlyMap<string, readonly string[]> {
@@ -410,8 +482,7 @@ class PoolQuotePlan implements QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void {
     for (const [address, entry] of accounts) this.accounts.set(address, entry.account);
     this.poolVersions.clear();
-    this.memoOfPool.clear();
-    this.batches += 1;
+    this.batches += 1; // the pools' memo entries are looked up again (`memoOf`)
   }
 
   decisions(): readonly CandidateDecision[] {
@@ -427,21 +498,24 @@ class PoolQuotePlan implements QuotePlan {
     if (!clockAccount) throw new Error("the Clock sysvar could not be read");
     const clock = decodeClock(clockAccount);
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
-    const kept = prunePools(this.choose(this.usablePools(clock), clock), {
-      inputMint: this.inputMint,
-      outputMint: this.outputMint,
-      amount: this.request.amount,
-      swapMode: this.request.swapMode,
-      maxPerPair: maxPoolsPerPair,
-      splitStepPercent,
-    });
-    const pools = kept.map(({ p }) => this.routable(p, clock));
+    const chosen = this.choose(this.usablePools(clock), clock);
+    // One leg per pair: when none has more than the bound, pruning would keep every pool.
+    const kept = chosen.largestLeg <= maxPoolsPerPair
+      ? chosen.pools
+      : prunePools(chosen.pools, {
+          inputMint: this.inputMint,
+          outputMint: this.outputMint,
+          amount: this.request.amount,
+          swapMode: this.request.swapMode,
+          maxPerPair: maxPoolsPerPair,
+          splitStepPercent,
+        });
     return findBestRoute({
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
       swapMode: this.request.swapMode,
-      pools,
+      pools: kept,
       intermediates: this.candidates.intermediates,
       maxAccounts: this.request.maxAccounts,
       maxSplits,
@@ -452,9 +526,9 @@ class PoolQuotePlan implements QuotePlan {
 
   /** The pools read that can take part in a route, their quotes at `clock`. */
   private usablePools(clock: QuoteClock): UsablePool[] {
-    return this.decodedPools()
-      .filter((p) => this.transfersInFull(p))
-      .map((p): UsablePool => ({ p, mints: p.market.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean) => this.quoteOf(p, clock, amount, swapMode, aToB) }));
+    const out: UsablePool[] = [];
+    for (const p of this.decodedPools()) if (this.transfersInFull(p)) out.push(new UsablePool(this, p, clock));
+    return out;
   }
 
   /**
@@ -495,7 +569,7 @@ class PoolQuotePlan implements QuotePlan {
     const bucket = amountBucket(this.request.amount);
     const firstChosen = first.found
       ? this.chosenOf(first.found, byAddress, first.from)
-      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(first.markets), pairs: [first.pair], from: first.from };
+      : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: first.markets, pairs: [first.pair], from: first.from };
     const exact = found.low === found.high;
     const ends = exact ? [reached(firstChosen.pools, this.request.amount, this.request.swapMode, first.from)] : (this.reachedRange(firstChosen) ?? [undefined]);
     if (ends.some((e) => e === undefined || e < found.low || e > found.high)) return this.undecided(leg);
@@ -517,7 +591,7 @@ class PoolQuotePlan implements QuotePlan {
     if (!kept) return this.undecided(leg);
     const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i]!, reads: this.readsOf(j.market.addressText) } : j));
     const { key, pairs, low, high } = found;
-    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low, high, judged, update: true });
+    const d = this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low, high, judged, update: true });
     return { ...leg, found: d, markets: kept };
   }
 
@@ -577,25 +651,28 @@ class PoolQuotePlan implements QuotePlan {
    * Each leg's candidates: a decided leg's pools as read (the kept ones); a bounded leg without a
    * decision gets one now, over all its pools, for the amount's bucket (else the exact amount).
    */
-  private choose(usable: readonly UsablePool[], clock: QuoteClock): UsablePool[] {
+  private choose(usable: readonly UsablePool[], clock: QuoteClock): { pools: UsablePool[]; largestLeg: number } {
     const byAddress = new Map(usable.map((u) => [u.p.addressText, u]));
     const chosen = new Map<string, ChosenLeg>();
     const out: UsablePool[] = [];
+    let largestLeg = 0;
     for (const leg of this.legs) {
       const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
       const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
       const c = leg.after === undefined ? this.chooseFirst(leg, pools, byAddress, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, byAddress, clock) : undefined;
       if (c) chosen.set(leg.key, c);
-      out.push(...(c?.pools ?? pools));
+      const legPools = c?.pools ?? pools;
+      for (const u of legPools) out.push(u);
+      largestLeg = Math.max(largestLeg, legPools.length);
     }
-    return out;
+    return { pools: out, largestLeg };
   }
 
   private chooseFirst(leg: Leg, pools: readonly UsablePool[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg {
     const amount = this.request.amount;
     const bucket = amountBucket(amount);
     if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs: leg.found.pairs, from: leg.from };
-    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: this.dependenciesOf(leg.markets), pairs: [leg.pair], from: leg.from };
+    if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: leg.markets, pairs: [leg.pair], from: leg.from };
     const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
     return this.chosenOf(decided, byAddress, leg.from);
   }
@@ -605,10 +682,10 @@ class PoolQuotePlan implements QuotePlan {
    * widened by SECOND_LEG_MARGIN so that small changes of the first leg leave it valid.
    */
   private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg | undefined {
-    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const pairs = [...firstLeg.pairs, leg.pair];
     if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs, from: leg.from };
     if (!leg.bounded) return undefined;
+    const keyed = secondLegKeys(leg, firstLeg.key, this.request.amount);
     const ends = this.reachedRange(firstLeg);
     if (!ends) return undefined; // not reached over the whole range: priced per request
     const [low, high] = ends;
@@ -646,7 +723,7 @@ class PoolQuotePlan implements QuotePlan {
     const kept = selectCandidates(leg.markets, scores, range);
     if (!kept) return undefined;
     const judged = leg.markets.map((market, i) => ({ market, scores: scores[i]!, reads: this.readsOf(market.addressText) }));
-    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
+    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
   }
 
   private keepDecision(d: CandidateDecision): CandidateDecision {
@@ -677,6 +754,13 @@ class PoolQuotePlan implements QuotePlan {
     if (entry.quotes.size >= AMOUNTS_PER_MEMO_ENTRY) entry.quotes.clear();
     entry.quotes.set(amount, quote ?? NO_QUOTE);
     return quote;
+  }
+
+  /** What a second leg's decision depends on of its first leg (none for a first leg). */
+  private upstreamOf(firstLeg: ChosenLeg | undefined): Pick<CandidateDecision, "upstream" | "after"> {
+    if (!firstLeg) return { upstream: [] };
+    const upstream = this.dependenciesOf(firstLeg.upstream);
+    return firstLeg.decision !== undefined ? { upstream, after: firstLeg.decision } : { upstream };
   }
 
   /** Every account a choice over `markets` read: the pool accounts and what their quotes asked for. */
@@ -710,12 +794,12 @@ class PoolQuotePlan implements QuotePlan {
       }
       this.shared.decoded.set(account, pool);
     }
-    return { market, addressText: market.addressText, adapter, pool };
+    return { market, addressText: market.addressText, adapter, pool, memo: undefined, memoIndex: -1, memoAt: -1, mintKeys: undefined };
   }
 
   /** What the pool's quote still needs for this request's amount and direction. */
   private quoteAccountsOf(p: DecodedPool): PublicKey[] {
-    const params: QuoteParams = { amount: this.request.amount, swapMode: this.request.swapMode, aToB: this.aToBOf(p.market) };
+    const params = this.aToBOf(p.market) ? this.paramsAToB : this.paramsBToA;
     const programQuotes = this.shared.programQuotes;
     if (!p.adapter.quote && programQuotes) {
       try {
@@ -791,7 +875,7 @@ class PoolQuotePlan implements QuotePlan {
   }
 
   /** The pool's quote for this amount and direction, or undefined when it cannot (or cannot build ExactOut). */
-  private quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
+  quoteOf(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (!p.adapter.quote) return this.quoteNow(p, clock, amount, swapMode, aToB); // the program quoter keeps its own memo
     const memo = this.memoOf(p, clock, swapMode, aToB);
     const known = memo.get(amount);
@@ -801,26 +885,52 @@ class PoolQuotePlan implements QuotePlan {
     return quote;
   }
 
-  /** The memo of `p`'s quotes in this mode and direction, looked up once per plan (its key is long: no per-amount hashing). */
+  /** The memo of `p`'s quotes in this mode and direction: the entry looked up last is kept on the pool (a key lookup per amount would hash the long key each time). */
   private memoOf(p: DecodedPool, clock: QuoteClock, swapMode: SwapMode, aToB: boolean): AmountQuotes {
-    let ofPool = this.memoOfPool.get(p);
-    if (ofPool === undefined) {
-      ofPool = [];
-      this.memoOfPool.set(p, ofPool);
-    }
     const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
-    let memo = ofPool[index];
+    if (p.memo !== undefined && p.memoIndex === index && p.memoAt === this.batches) return p.memo;
+    const key = this.memoKey(p, clock, index, swapMode, aToB);
+    let memo = this.shared.mathQuotes.get(key);
     if (memo === undefined) {
-      // The clock is the plan's own (route() reads it once), so it is part of the entry's key.
-      const key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
-      memo = this.shared.mathQuotes.get(key);
-      if (memo === undefined) {
-        memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
-        this.shared.mathQuotes.set(key, memo);
-      }
-      ofPool[index] = memo;
+      memo = new BoundedLruMap(AMOUNTS_PER_MEMO_ENTRY);
+      this.shared.mathQuotes.set(key, memo);
     }
+    p.memo = memo;
+    p.memoIndex = index;
+    p.memoAt = this.batches;
     return memo;
+  }
+
+
+  /**
+   * The math memo's key of `p`'s quotes at `clock` in one mode and direction: its state's versions,
+   * the pool, mode, direction and clock (the plan's own: route() reads it once). Taken from
+   * `shared.memoKeys` while it names the same account versions and clock, else built.
+   */
+  private memoKey(p: DecodedPool, clock: QuoteClock, index: number, swapMode: SwapMode, aToB: boolean): string {
+    const account = this.accounts.get(p.addressText)!; // decoded, so read
+    let entry = this.shared.memoKeys.get(account);
+    if (entry === undefined || entry.address !== p.addressText || entry.slot !== clock.slot || entry.unixTimestamp !== clock.unixTimestamp || !this.readsSame(entry, p.addressText)) {
+      const deps = [...(this.depsOf.get(p.addressText) ?? [])];
+      entry = { address: p.addressText, deps, reads: deps.map((d) => this.accounts.get(d)), slot: clock.slot, unixTimestamp: clock.unixTimestamp, keys: [] };
+      this.shared.memoKeys.set(account, entry);
+    }
+    let key = entry.keys[index];
+    if (key === undefined) {
+      key = `${this.poolVersion(p)}|${p.addressText}|${swapMode}|${aToB}|${clock.slot}|${clock.unixTimestamp}`;
+      entry.keys[index] = key;
+    }
+    return key;
+  }
+
+  /** Whether the pool's quote asks for the accounts `entry` was built over, each at the version it was then. */
+  private readsSame(entry: MemoKeys, pool: string): boolean {
+    let i = 0;
+    for (const d of this.depsOf.get(pool) ?? []) {
+      if (entry.deps[i] !== d || entry.reads[i] !== this.accounts.get(d)) return false;
+      i += 1;
+    }
+    return i === entry.deps.length;
   }
 
   private quoteNow(p: DecodedPool, clock: QuoteClock, amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
@@ -835,13 +945,8 @@ class PoolQuotePlan implements QuotePlan {
     }
   }
 
-  private routable(p: DecodedPool, clock: QuoteClock): RoutablePool {
-    return {
-      address: p.market.addressText,
-      label: p.market.label,
-      mints: p.market.mints,
-      stepAccounts: this.shared.samples.of(p, this.aToBOf(p.market), this.request.swapMode, this.accounts, CLOCK_SYSVAR).accounts,
-      quote: (amount, swapMode, aToB) => this.quoteOf(p, clock, amount, swapMode, aToB),
-    };
+  /** Accounts the pool's step adds to the swap, in this request's direction and mode. */
+  stepAccountsOf(p: DecodedPool): number {
+    return this.shared.samples.of(p, this.aToBOf(p.market), this.request.swapMode, this.accounts, CLOCK_SYSVAR).accounts;
   }
 }

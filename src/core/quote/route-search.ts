@@ -9,6 +9,7 @@
  */
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
 import type { PublicKey } from "@solana/web3.js";
+import { groupByPair, pairKey } from "./market.js";
 
 /** A pool the router may use, with its state bound in. */
 export interface RoutablePool {
@@ -86,10 +87,6 @@ function direction(pool: RoutablePool, inputMint: string): boolean {
   return pool.mints[0] === inputMint;
 }
 
-function trades(pool: RoutablePool, x: string, y: string): boolean {
-  return (pool.mints[0] === x && pool.mints[1] === y) || (pool.mints[0] === y && pool.mints[1] === x);
-}
-
 function usable(quote: PoolQuote | undefined): quote is PoolQuote {
   return quote !== undefined && quote.complete && quote.outAmount > 0n && quote.inAmount > 0n;
 }
@@ -144,17 +141,19 @@ export function splitAmounts(amount: bigint, percents: readonly number[]): bigin
 function templates(input: RouteSearchInput): PathTemplate[] {
   const { inputMint, outputMint, pools, amount, swapMode, maxAccounts } = input;
   const out: PathTemplate[] = [];
-  for (const pool of pools) {
-    if (!trades(pool, inputMint, outputMint)) continue;
+  // Each leg's pools by pair once (in the given order), not a scan of every pool per leg.
+  const byPair = groupByPair(pools);
+  const trading = (x: string, y: string): readonly RoutablePool[] => byPair.get(pairKey(x, y)) ?? [];
+  for (const pool of trading(inputMint, outputMint)) {
     const accounts = ROUTE_FIXED_ACCOUNTS + pool.stepAccounts;
     if (accounts <= maxAccounts) out.push({ pools: [pool], mints: [inputMint, outputMint], accounts });
   }
   if (swapMode !== "ExactIn") return out;
   for (const middle of input.intermediates) {
     if (middle === inputMint || middle === outputMint) continue;
-    const first = pools.filter((p) => trades(p, inputMint, middle));
+    const first = trading(inputMint, middle);
     if (first.length === 0) continue;
-    const second = pools.filter((p) => trades(p, middle, outputMint));
+    const second = trading(middle, outputMint);
     if (second.length === 0) continue;
     // Hop outputs are monotonic in their inputs, so the best first hop feeds the best pair;
     // pairs over the account budget fall back to the next best first hop.

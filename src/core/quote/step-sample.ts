@@ -1,8 +1,9 @@
 /**
  * What a pool's step costs in a swap, learnt by building it once with stand-in token accounts: its
  * account count prices the step against `maxAccounts`, and an ExactOut step that does not build (a
- * variant Jupiter's exact-out routes refuse) keeps the pool out of ExactOut routes. Kept per pool,
- * direction and mode (bounded, least recently used out).
+ * variant Jupiter's exact-out routes refuse) keeps the pool out of ExactOut routes. Kept per pool
+ * (by its address text, which the planner holds: no key is built per call), direction and mode
+ * (bounded, least recently used pool out).
  */
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
@@ -12,7 +13,8 @@ import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 
 /** Step accounts when the adapter cannot build a step for counting (a conservative estimate). */
 export const FALLBACK_STEP_ACCOUNTS = 20;
-const SAMPLE_STEP_ENTRIES = 20_000;
+/** Pools whose samples are kept (each with up to four: two directions, two modes). */
+const SAMPLE_STEP_POOLS = 10_000;
 
 export interface StepSample {
   /** False when the adapter refuses the step (an AmmError): the pool cannot take part in this mode. */
@@ -29,12 +31,14 @@ export interface SampledPool {
 }
 
 export class StepSamples {
-  private readonly samples = new BoundedLruMap<string, StepSample>(SAMPLE_STEP_ENTRIES);
+  /** By pool address, then by direction and mode (index: ExactOut·2 + aToB). */
+  private readonly samples = new BoundedLruMap<string, (StepSample | undefined)[]>(SAMPLE_STEP_POOLS);
 
   /** The step through `p` in direction `aToB` and `swapMode`, built once with `standIn` for every token account. */
   of(p: SampledPool, aToB: boolean, swapMode: SwapMode, accounts: AccountMap, standIn: PublicKey): StepSample {
-    const key = `${p.addressText}:${aToB}:${swapMode}`;
-    const cached = this.samples.get(key);
+    const index = (swapMode === "ExactOut" ? 2 : 0) + (aToB ? 1 : 0);
+    const ofPool = this.samples.get(p.addressText);
+    const cached = ofPool?.[index];
     if (cached !== undefined) return cached;
     const [a, b] = p.adapter.mints(p.pool);
     let sample: StepSample;
@@ -63,7 +67,12 @@ export class StepSamples {
       if (error instanceof AmmError) sample = { builds: false, accounts: FALLBACK_STEP_ACCOUNTS };
       else return { builds: true, accounts: FALLBACK_STEP_ACCOUNTS };
     }
-    this.samples.set(key, sample);
+    if (ofPool) ofPool[index] = sample;
+    else {
+      const samples: (StepSample | undefined)[] = [undefined, undefined, undefined, undefined];
+      samples[index] = sample;
+      this.samples.set(p.addressText, samples);
+    }
     return sample;
   }
 }
