@@ -74,8 +74,8 @@ export async function* watchQuotes(
         if (signal.aborted) break;
         dirty = false;
         try {
-          const outcome = await engine.quoteParsed(request);
-          watched = new Set(outcome.accountsRead.filter((a) => a !== clock));
+          const outcome = await engine.quoteParsed(request, { accountsRead: true });
+          watched = new Set((outcome.accountsRead ?? []).filter((a) => a !== clock));
           const key = answerKey(outcome.response);
           if (key !== lastKey) {
             lastKey = key;
