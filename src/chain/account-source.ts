@@ -161,12 +161,6 @@ export class AccountSource {
     return { accounts: out, batch };
   }
 
-  /** Called for every change of a followed account; returns the unsubscribe. Absent without live state. */
-  get onChange(): ((listener: (change: AccountChange) => void) => () => void) | undefined {
-    const live = this.live;
-    return live ? (listener) => live.onChange(listener) : undefined;
-  }
-
   /** Changes of followed accounts, and their leaving; undefined without live state. */
   get changes(): StateChangeFeed | undefined {
     const live = this.live;

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuoteEngine } from "../../src/api/quote/quote-engine.js";
+import { watchQuotes } from "../../src/api/quote/watch-quote.js";
+import type { WatchQuoteEvent } from "../../src/api/quote/watch-quote.js";
 import type { QuoteEngine } from "../../src/api/quote/quote-engine.js";
 import { AccountSource } from "../../src/chain/account-source.js";
 import { ChainStateCache } from "../../src/chain/chain-state-cache.js";
@@ -55,6 +57,7 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
   let chain: RpcSolanaChain;
   let live: LiveChain;
   let cached: QuoteEngine;
+  let cachedAccounts: AccountSource;
   let fresh: QuoteEngine;
   let index: MarketIndex;
   let shared: LocalMint;
@@ -80,7 +83,8 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
     index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], marketsFile, discoveryTtlMs: 0 });
     await index.start();
     const engine = (accounts: AccountSource) => createQuoteEngine({ chain, accounts, markets: index, adapters: ammAdapters, intermediateTokens: [] });
-    cached = engine(new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }));
+    cachedAccounts = new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) });
+    cached = engine(cachedAccounts);
     fresh = engine(new AccountSource({ chain, shortLived: new ChainStateCache(0) }));
   });
   afterAll(async () => {
@@ -158,5 +162,28 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
     expect(BigInt(latest.fresh)).toBeGreaterThan(BigInt(back.fresh));
     expect(latest.cached).toBe(latest.fresh);
     expect(latest.cached).toBe(latest.sdk);
+  });
+
+  it("a WatchQuote whose pool the cache drops quotes again at once, so it keeps following the pool: a later change reaches the watcher without its poll", async () => {
+    const p = pools[1]!;
+    const controller = new AbortController();
+    // A poll far beyond the test: only notifications can bring the second answer.
+    const watch = watchQuotes(cached, cachedAccounts, cached.parse(request(p)), 0, controller.signal, { pollMs: 600_000 });
+    const answer = (event: IteratorResult<WatchQuoteEvent>) => ("quote" in event.value! ? event.value.quote.outAmount : event.value!.error);
+    try {
+      const first = answer(await watch.next());
+      // Other pools in use push it out; the watch is told and quotes again (reading it back in).
+      for (const other of pools.slice(2, LIMIT + 3)) await quoteBoth(other);
+      await new Promise((r) => setTimeout(r, 300));
+      addToVault(p, 10n ** 11n);
+      const next = await Promise.race([watch.next(), new Promise<"none">((r) => setTimeout(() => r("none"), 10_000))]);
+      expect(next).not.toBe("none");
+      const second = answer(next as IteratorResult<WatchQuoteEvent>);
+      expect(BigInt(second)).toBeGreaterThan(BigInt(first));
+      expect(second).toBe(raydiumCpQuote(localnet, p.pool, p.mint.address, BigInt(request(p).amount), "ExactIn").outAmount.toString());
+    } finally {
+      controller.abort();
+      await watch.return(undefined);
+    }
   });
 });

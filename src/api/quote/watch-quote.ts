@@ -1,7 +1,8 @@
 /**
  * WatchQuote: one quote request kept open. The first answer comes at once; after that the quote is
- * computed again whenever an account it read (its pools, tick/bin arrays, vaults) changes —
- * notified by the account source (the live cache) — and once every `pollMs` for markets that
+ * computed again whenever an account it read (its pools, tick/bin arrays, vaults) changes or leaves
+ * the live cache (evicted or idle: read again by that quote, it is followed again) — notified by the
+ * account source — and once every `pollMs` for markets that
  * appear; a new answer is sent only when it differs from the last one sent (amounts or route), and
  * at most every `minIntervalMs`. "No route" is sent as a message with `error`, and the stream goes
  * on; bad input ends it with INVALID_ARGUMENT before anything is read.
@@ -57,8 +58,8 @@ export async function* watchQuotes(
     dirty = true;
     wake?.();
   };
-  const unsubscribe = accounts.onChange?.((change) => {
-    if (watched.has(change.address)) poke();
+  const unsubscribe = accounts.changes?.onChange((address) => {
+    if (watched.has(address)) poke();
   });
   const poll = setInterval(poke, Math.max(options.pollMs ?? DEFAULT_WATCH_POLL_MS, minIntervalMs));
   poll.unref();
