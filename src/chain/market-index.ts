@@ -132,6 +132,25 @@ class MarketTable {
     return market;
   }
 
+  /**
+   * Brings the markets of `source` listed before (`previous`, addresses) to `next`: new ones enter,
+   * ones no longer listed leave, ones listed again as they were stay as they are (a pool's mints
+   * never change, so a pair whose pools did not change keeps its revision and its kept candidates).
+   * Returns `next`'s addresses.
+   */
+  replace(source: MarketSource, previous: ReadonlySet<string>, next: readonly Market[]): Set<string> {
+    const now = new Set(next.map((m) => m.addressText));
+    for (const address of previous) {
+      if (!now.has(address) && this.byAddress.get(address)?.source === source) this.delete(address);
+    }
+    for (const market of next) {
+      const known = this.byAddress.get(market.addressText);
+      if (known?.source === source && sameMarket(known, market)) continue;
+      this.set(market);
+    }
+    return now;
+  }
+
   pair(x: string, y: string): Iterable<Market> {
     return marketsOf(this.byPair.get(pairKey(x, y)));
   }
@@ -273,24 +292,16 @@ export class MarketIndex {
     return this.listingRound;
   }
 
-  /**
-   * A program's pools as just listed replace the ones listed before: new pools enter, pools no
-   * longer there leave, the others stay as they are (a pool's mints never change, so pairs whose
-   * pools did not change keep their revision and their kept candidates).
-   */
+  /** A program's pools as just listed replace the ones listed before (`MarketTable.replace`). */
   private replaceListed(adapter: AmmAdapter<any>, listing: ProgramListing): void {
     const program = base58Of(adapter.programId);
-    const before = this.listedPrograms.get(program) ?? new Set<string>();
-    const now = new Set<string>();
     const shared = sharedMints();
+    const markets: Market[] = [];
     for (const entry of listing.markets) {
-      now.add(entry.address);
-      if (before.has(entry.address) && this.listed.byAddress.has(entry.address)) continue;
       const market = marketOfSnapshotEntry(this.adapters, shared(entry), "listed");
-      if (typeof market !== "string") this.listed.set(market);
+      if (typeof market !== "string") markets.push(market);
     }
-    for (const address of before) if (!now.has(address)) this.listed.delete(address);
-    this.listedPrograms.set(program, now);
+    this.listedPrograms.set(program, this.listed.replace("listed", this.listedPrograms.get(program) ?? new Set(), markets));
   }
 
   close(): void {
@@ -363,18 +374,8 @@ export class MarketIndex {
     const listed = this.snapshotMarkets(content.markets);
     const result = { added: [...listed.added, ...resolved.added], refused: [...listed.refused, ...resolved.refused] };
     this.snapshotPrograms = new Set(content.completePrograms);
-    const next = new Set(result.added.map((m) => m.addressText));
-    for (const address of this.fileMarkets) {
-      if (!next.has(address) && this.explicit.byAddress.get(address)?.source === "file") this.explicit.delete(address);
-    }
-    this.fileMarkets = next;
-    for (const market of result.added) {
-      // A pool the file lists again, as before, stays as it is: its pair keeps its revision (and
-      // its kept candidates), so a re-dumped snapshot costs the pairs that changed only.
-      const known = this.explicit.byAddress.get(market.addressText);
-      if (known?.source === "file" && sameMarket(known, market)) continue;
-      this.explicit.set(market);
-    }
+    // A re-dumped snapshot costs the pairs whose pools changed only.
+    this.fileMarkets = this.explicit.replace("file", this.fileMarkets, result.added);
     for (const r of result.refused) this.onError(new Error(`${r.address}: ${r.reason}`), `loading ${file}`);
     return result;
   }
@@ -497,7 +498,8 @@ export class MarketIndex {
     d.inFlight = lookup()
       .then((markets) => {
         for (const pair of d.byPair.keys()) this.bump(pair);
-        d.byPair = byPairOf(markets);
+        // Each pool comes once: a token scan's two calls and a pair scan's two orders do not overlap.
+        d.byPair = groupByPair(markets);
         for (const pair of d.byPair.keys()) this.bump(pair);
         d.outcome = markets.length > 0 ? "found" : "none";
       })
@@ -624,9 +626,4 @@ function sharedMints(): (entry: SnapshotMarket) => SnapshotMarket {
 
 function newDiscovery(): Discovery {
   return { outcome: "pending", at: 0, byPair: new Map(), inFlight: undefined };
-}
-
-function byPairOf(markets: readonly Market[]): Map<string, Market[]> {
-  // Each pool comes once: a token scan's two calls and a pair scan's two orders do not overlap.
-  return groupByPair(markets);
 }

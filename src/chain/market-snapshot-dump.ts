@@ -37,6 +37,13 @@ export function mintSlice(layout: PoolMintLayout): { offset: number; length: num
   return { offset, length: Math.max(...layout.mintOffsets) + MINT_BYTES - offset };
 }
 
+/** The adapter's pool layout; an AMM without one cannot be listed (a usage error, not the RPC's). */
+function layoutOf(adapter: AmmAdapter<any>): PoolMintLayout {
+  const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
+  if (!layout) throw new Error(`${adapter.label} (${base58Of(adapter.programId)}): no pool layout to list its pools by`);
+  return layout;
+}
+
 /** Every pool of one program, as a snapshot lists it; `withoutMints`: pool accounts whose mints are not set yet (left out). */
 export interface ProgramListing {
   readonly markets: SnapshotMarket[];
@@ -49,8 +56,7 @@ export interface ProgramListing {
  */
 export async function listProgramMarkets(chain: SolanaChain, adapter: AmmAdapter<any>, timeoutMs: number): Promise<ProgramListing> {
   const programId = base58Of(adapter.programId);
-  const layout = POOL_MINT_LAYOUTS[programId];
-  if (!layout) throw new Error(`${adapter.label} (${programId}): no pool layout to list its pools by`);
+  const layout = layoutOf(adapter);
   const slice = mintSlice(layout);
   const accounts = await chain.getProgramAccounts(adapter.programId, poolAccountFilters(layout), { timeoutMs, dataSlice: slice });
   const markets: SnapshotMarket[] = [];
@@ -71,8 +77,7 @@ export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDum
   const failed: { programId: string; label: string; reason: string }[] = [];
   for (const adapter of options.adapters) {
     const programId = base58Of(adapter.programId);
-    const layout = POOL_MINT_LAYOUTS[programId];
-    if (!layout) throw new Error(`${adapter.label} (${programId}): no pool layout to list its pools by`);
+    const layout = layoutOf(adapter);
     const started = Date.now();
     log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize} bytes, ${mintSlice(layout).length} bytes of each`);
     try {

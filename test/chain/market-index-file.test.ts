@@ -14,6 +14,7 @@ import type { LocalMint } from "../../src/localnet/cp-markets.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { startJsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
+import { seededRandom } from "../fixtures/seeded-random.js";
 import type { JsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
 
 const PAIRS = 1_000;
@@ -90,11 +91,10 @@ describe("MARKETS_FILE snapshots reloaded at random", () => {
     const mintsOf = pairsOfPools.map(([a, b]) => [tokens[a!]!, tokens[b!]!] as [string, string]);
     // Nothing here reaches the chain: snapshot entries carry their mints, and discovery is off.
     const index = new MarketIndex({ chain: new RpcSolanaChain({ url: "http://127.0.0.1:9" }), adapters: ammAdapters, marketsFile: file, discoveryTtlMs: 0 });
-    let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const next = seededRandom(7);
     try {
       for (let round = 0; round < 40; round++) {
-        const listed = pools.map((address, i) => ({ address, mints: mintsOf[i]! })).filter(() => random() < 0.5);
+        const listed = pools.map((address, i) => ({ address, mints: mintsOf[i]! })).filter(() => next(2) === 0);
         writeFileSync(file, JSON.stringify({ version: 1, writtenAt: "2026-11-25T00:00:00Z", programs: [], markets: listed.map((m) => ({ ...m, program })) }));
         await index.reloadFile();
         for (const x of tokens) {

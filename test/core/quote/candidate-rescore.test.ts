@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { PoolQuote, SwapMode } from "../../../src/core/amm/adapter.js";
 import { QUOTES_PER_SCORE, candidatesOver, rescoreCandidates, scoresOf } from "../../../src/core/quote/pool-pruning.js";
 import type { CandidateRange, PoolScores, PrunablePool } from "../../../src/core/quote/pool-pruning.js";
+import { seededRandom } from "../../fixtures/seeded-random.js";
 
 const A = "mint-a";
 const B = "mint-b";
@@ -33,18 +34,6 @@ class CpPool implements PrunablePool {
   }
 }
 
-/** A small deterministic generator (xorshift), so a failing round can be replayed. */
-function random(seed: number): (n: number) => number {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % n;
-  };
-}
 
 function randomReserves(next: (n: number) => number): [bigint, bigint] {
   // Dust to deep pools, prices from 1 : 0.2 to 1 : 4.2.
@@ -65,7 +54,7 @@ describe("candidate decisions updated for the pools that changed", () => {
   ] as const;
   for (const [swapMode, low, high] of cases) {
     it(`keep what a decision from scratch keeps (${swapMode} over ${low}–${high}, 200 pools, 50 rounds of random changes)`, () => {
-      const next = random(Number(low % 1000n) + (swapMode === "ExactIn" ? 7 : 11));
+      const next = seededRandom(Number(low % 1000n) + (swapMode === "ExactIn" ? 7 : 11));
       const pools = Array.from({ length: 200 }, (_, i) => new CpPool(`p${i}`, ...randomReserves(next)));
       const range: CandidateRange = { from: A, swapMode, low, high, maxPerPair: 20, splitStepPercent: 5 };
       let scores: PoolScores[] = pools.map((p) => scoresOf(p, range));

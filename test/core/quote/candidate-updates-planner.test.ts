@@ -16,6 +16,7 @@ import { parseQuoteRequest } from "../../../src/core/quote/quote-request.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { writeCpPool, writeMint } from "../../../src/localnet/cp-markets.js";
 import type { LocalMint } from "../../../src/localnet/cp-markets.js";
+import { seededRandom } from "../../fixtures/seeded-random.js";
 
 const CLOCK = new PublicKey("SysvarC1ock11111111111111111111111111111111");
 const PER_LEG = 40;
@@ -39,21 +40,10 @@ function drive(plan: QuotePlan, chain: Accounts): { out: bigint | undefined; rea
   return { out: plan.route()?.outAmount, reads };
 }
 
-function random(seed: number): (n: number) => number {
-  let x = seed;
-  return (n) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % n;
-  };
-}
 
 describe("candidate decisions updated through the planner and the store", () => {
   it("a 2-hop quote after random changes: first legs as decided from scratch, the same route, a fraction of the reads", () => {
-    const next = random(23);
+    const next = seededRandom(23);
     const chain = new Accounts();
     chain.setAccount(CLOCK, { lamports: 1n, data: new Uint8Array(40), owner: new PublicKey("Sysvar1111111111111111111111111111111111111") });
     const [a, m, b] = ["updates a", "updates m", "updates b"].map((seed) => writeMint(chain, seed, 6)) as [LocalMint, LocalMint, LocalMint];
