@@ -90,7 +90,9 @@ export class ProgramListings {
         state.nextAt = this.options.refreshMs > 0 ? this.now() + this.options.refreshMs : Infinity;
         this.options.listed(state.adapter, listing, this.now() - started);
       } catch (error) {
-        // Told (and the program stays searched by pair); tried again after a backoff.
+        // Told (and the program stays searched by pair); tried again after a backoff. Doubling
+        // without jitter (unlike retry-backoff.ts): one client, and a wait near zero would send a
+        // whole program's scan again at once.
         state.failures++;
         const longest = this.options.refreshMs > 0 ? this.options.refreshMs : LONGEST_RETRY_MS;
         state.nextAt = this.now() + Math.min(this.options.retryMs * 2 ** (state.failures - 1), longest);

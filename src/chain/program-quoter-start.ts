@@ -64,26 +64,25 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
     }
     throw new Error(`PROGRAM_QUOTED_AMMS: Jupiter v6 could not be loaded: ${String(error)}`);
   }
-  const labels: string[] = [];
-  for (const adapter of wanted) {
-    try {
-      quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
-      labels.push(adapter.label);
-    } catch (error) {
-      if (options.amms !== "auto") throw new Error(`PROGRAM_QUOTED_AMMS: ${adapter.label} could not be loaded: ${String(error)}`);
-      // "auto": an AMM whose program this chain does not have is simply not quoted.
+  /** Loads each adapter's program into the quoter; the labels of those loaded (`failed` decides about the others). */
+  const load = async (adapters: readonly AmmAdapter<any>[], failed: (adapter: AmmAdapter<any>, error: unknown) => void): Promise<string[]> => {
+    const loaded: string[] = [];
+    for (const adapter of adapters) {
+      try {
+        quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
+        loaded.push(adapter.label);
+      } catch (error) {
+        failed(adapter, error);
+      }
     }
-  }
-  const shadowLabels: string[] = [];
-  for (const adapter of shadowed) {
-    try {
-      quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
-      shadowLabels.push(adapter.label);
-    } catch (error) {
-      // A math AMM whose program this chain does not have is simply not checked.
-      options.logger.debug({ amm: adapter.label, err: String(error) }, "QUOTE_SHADOW_RATE: program not loaded");
-    }
-  }
+    return loaded;
+  };
+  const labels = await load(wanted, (adapter, error) => {
+    if (options.amms !== "auto") throw new Error(`PROGRAM_QUOTED_AMMS: ${adapter.label} could not be loaded: ${String(error)}`);
+    // "auto": an AMM whose program this chain does not have is simply not quoted.
+  });
+  // A math AMM whose program this chain does not have is simply not checked.
+  const shadowLabels = await load(shadowed, (adapter, error) => options.logger.debug({ amm: adapter.label, err: String(error) }, "QUOTE_SHADOW_RATE: program not loaded"));
   if (labels.length === 0 && shadowLabels.length === 0) return undefined;
   if (labels.length > 0) options.logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
   if (shadowLabels.length > 0) options.logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
