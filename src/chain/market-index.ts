@@ -44,8 +44,6 @@ import { TokenBucket } from "./token-bucket.js";
 
 export type { Market, MarketSource };
 
-export const DEFAULT_MARKET_DISCOVERY_TTL_MS = DEFAULT_DISCOVERY_SETTINGS.ttlMs;
-export { DEFAULT_DISCOVERY_SETTINGS };
 export type { DiscoverySettings };
 /** How often a MARKETS_FILE is checked for changes. */
 const MARKETS_FILE_POLL_MS = 1_000;

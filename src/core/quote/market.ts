@@ -21,11 +21,6 @@ export interface Market {
   readonly source: MarketSource;
 }
 
-/** True when the market trades x against y (either order). */
-export function tradesPair(market: Market, x: string, y: string): boolean {
-  return (market.mints[0] === x && market.mints[1] === y) || (market.mints[0] === y && market.mints[1] === x);
-}
-
 /** One key per unordered pair. */
 export function pairKey(x: string, y: string): string {
   return x < y ? `${x}|${y}` : `${y}|${x}`;
