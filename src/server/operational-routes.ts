@@ -1,9 +1,14 @@
 /**
- * The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`.
+ * The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`,
+ * and the API reference: `GET /openapi.json` (made from the routes the server registered, openapi.ts),
+ * `GET /docs` (rendered, served offline) and `GET /` (leads there).
  * Floods of them cost little: `/readyz` requests that arrive while its checks run share that run,
  * and `/metrics` is rendered at most once per `metricsCacheMs`.
  */
+import type { DescService } from "@bufbuild/protobuf";
+import { API_REFERENCE_PAGE, swaggerUiAsset, swapdVersion } from "./api-reference.js";
 import { cachedMetricsRenderer } from "./metrics.js";
+import { openApiDocument } from "./openapi.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
 
@@ -13,9 +18,11 @@ export interface OperationalRoutesOptions {
   readonly isShuttingDown: () => boolean;
   /** `METRICS_CACHE_MS` */
   readonly metricsCacheMs: number;
+  /** What the API reference documents: every REST route the server serves (read when asked) and the RPC services. */
+  readonly reference: { readonly routes: () => readonly RestRoute[]; readonly services: readonly DescService[] };
 }
 
-export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }: OperationalRoutesOptions): RestRoute[] {
+export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, reference }: OperationalRoutesOptions): RestRoute[] {
   const metrics = cachedMetricsRenderer(metricsCacheMs);
   let running: ReturnType<typeof runReadiness> | undefined;
   const checkOnce = () => {
@@ -25,10 +32,11 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
     return running;
   };
   return [
-    { method: "GET", path: "/healthz", handler: () => ({ status: 200, body: { status: "ok" } }) },
+    { method: "GET", path: "/healthz", summary: "liveness: 200 while the process serves", handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
       method: "GET",
       path: "/readyz",
+      summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
         const checks = await checkOnce();
@@ -40,10 +48,50 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
     {
       method: "GET",
       path: "/metrics",
+      summary: "Prometheus metrics",
+      produces: "text/plain",
       handler: async () => {
         const m = await metrics();
         return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
       },
+    },
+    {
+      method: "GET",
+      path: "/openapi.json",
+      summary: "this document: OpenAPI 3.1, made from the routes the server serves",
+      handler: () => ({ status: 200, body: openApiDocument({ routes: reference.routes(), services: reference.services, version: swapdVersion() }) }),
+    },
+    {
+      method: "GET",
+      path: "/docs",
+      summary: "the rendered API reference",
+      produces: "text/html",
+      handler: () => ({ status: 200, body: API_REFERENCE_PAGE, headers: { "content-type": "text/html; charset=utf-8" } }),
+    },
+    {
+      method: "GET",
+      path: "/docs/swagger-ui.css",
+      summary: "the reference's renderer (Swagger UI)",
+      produces: "text/css",
+      handler: () => ({ status: 200, body: swaggerUiAsset("swagger-ui.css"), headers: { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" } }),
+    },
+    {
+      method: "GET",
+      path: "/docs/swagger-ui-bundle.js",
+      summary: "the reference's renderer (Swagger UI)",
+      produces: "text/javascript",
+      handler: () => ({
+        status: 200,
+        body: swaggerUiAsset("swagger-ui-bundle.js"),
+        headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "max-age=3600" },
+      }),
+    },
+    {
+      method: "GET",
+      path: "/",
+      summary: "leads to /docs",
+      produces: "text/plain",
+      handler: () => ({ status: 302, body: "the API reference: /docs\n", headers: { location: "/docs" } }),
     },
   ];
 }

@@ -82,6 +82,8 @@ export interface RunningServer {
   readonly shutdown: Shutdown;
   /** Graceful close of the whole service (runs the shared shutdown). */
   close(): Promise<void>;
+  /** Every REST route the server registered (what `/openapi.json` documents). */
+  readonly restRoutes: () => readonly RestRoute[];
 }
 
 export { callInfoKey, streamShutdownKey, type CallInfo, type ReadinessCheck };
@@ -117,9 +119,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   for (const s of [...served, Health]) for (const m of s.methods) rpcPaths.add(`/${s.typeName}/${m.name}`);
 
   // Later routes replace earlier ones: the operational routes cannot be shadowed.
-  const rest = new RestRouter([
+  const rest: RestRouter = new RestRouter([
     ...(opts.restRoutes ?? []),
-    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown, metricsCacheMs: config.metricsCacheMs }),
+    ...operationalRoutes({
+      readiness: opts.readiness ?? [],
+      isShuttingDown: () => shuttingDown,
+      metricsCacheMs: config.metricsCacheMs,
+      reference: { routes: () => rest.list(), services: [...served, Health] },
+    }),
   ]);
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
@@ -172,6 +179,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     health,
     shutdown,
     close: () => shutdown.run("close"),
+    restRoutes: () => rest.list(),
   };
 }
 
