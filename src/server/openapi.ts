@@ -180,14 +180,20 @@ function operation(route: RestRoute, book: SchemaBook, messages: Messages, path:
   if (route.summary) op["summary"] = route.summary;
   if (path !== route.path) op["description"] = `Jupiter's old quote-api path: the same operation as ${route.method} ${route.path}.`;
   const query = route.request?.query;
-  const queryMessage = query && messages.getMessage(query.typeName);
-  if (queryMessage) {
-    op["parameters"] = queryMessage.fields.map((field) => ({ name: field.jsonName, in: "query", required: false, schema: book.fieldSchema(field, query) }));
+  const body = route.request?.body;
+  const reads = [query, body].filter((shape) => shape !== undefined).map((shape) => `\`${shape.typeName}\``);
+  if (reads.length > 0) op["description"] = [op["description"], `Reads the fields of ${reads.join(" and ")} (proto/), as Jupiter names them.`].filter(Boolean).join(" ");
+  if (query) {
+    const queryMessage = messages.getMessage(query.typeName);
+    // A shape whose message is not in the served files still lists its names.
+    op["parameters"] = queryMessage
+      ? queryMessage.fields.map((field) => ({ name: field.jsonName, in: "query", required: false, schema: book.fieldSchema(field, query) }))
+      : query.names.map((name) => ({ name, in: "query", required: false, schema: {} }));
   }
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
-    const body = route.request?.body;
     const bodyMessage = body && messages.getMessage(body.typeName);
-    op["requestBody"] = { required: true, content: { "application/json": { schema: bodyMessage ? book.ref(bodyMessage, body) : {} } } };
+    const schema = bodyMessage ? book.ref(bodyMessage, body) : body ? { type: "object", properties: Object.fromEntries(body.names.map((n) => [n, {}])) } : {};
+    op["requestBody"] = { required: true, content: { "application/json": { schema } } };
   }
   op["responses"] = {
     "200": { description: "the answer (Jupiter's JSON for Jupiter's paths)", content: { [route.produces ?? "application/json"]: {} } },
