@@ -181,9 +181,10 @@ function operation(route: RestRoute, book: SchemaBook, messages: Messages, path:
   if (path !== route.path) op["description"] = `Jupiter's old quote-api path: the same operation as ${route.method} ${route.path}.`;
   const query = route.request?.query;
   const body = route.request?.body;
-  const reads = [query, body].filter((shape) => shape !== undefined).map((shape) => `\`${shape.typeName}\``);
+  // A shape without names (the operator's routes: no parameters) reads nothing worth a line.
+  const reads = [query, body].filter((shape) => shape !== undefined && shape.names.length > 0).map((shape) => `\`${shape!.typeName}\``);
   if (reads.length > 0) op["description"] = [op["description"], `Reads the fields of ${reads.join(" and ")} (proto/), as Jupiter names them.`].filter(Boolean).join(" ");
-  if (query) {
+  if (query && query.names.length > 0) {
     const queryMessage = messages.getMessage(query.typeName);
     // A shape whose message is not in the served files still lists its names.
     op["parameters"] = queryMessage
@@ -197,7 +198,7 @@ function operation(route: RestRoute, book: SchemaBook, messages: Messages, path:
   }
   op["responses"] = {
     "200": { description: "the answer (Jupiter's JSON for Jupiter's paths)", content: { [route.produces ?? "application/json"]: {} } },
-    ...(route.errors || route.request ? errorResponses(route.errors ?? SWAP_API_ERRORS) : {}),
+    ...(route.errors || reads.length > 0 ? errorResponses(route.errors ?? SWAP_API_ERRORS) : {}),
   };
   return op;
 }

@@ -11,6 +11,11 @@ import { cachedMetricsRenderer } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import { requestShapeOf } from "./json-request-screen.js";
+
+/** The operator's routes take no parameters (unknown ones are ignored). */
+const NO_PARAMETERS = { query: requestShapeOf(EmptySchema) };
 
 export interface OperationalRoutesOptions {
   readonly readiness: readonly ReadinessCheck[];
@@ -32,10 +37,11 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     return running;
   };
   return [
-    { method: "GET", path: "/healthz", summary: "liveness: 200 while the process serves", handler: () => ({ status: 200, body: { status: "ok" } }) },
+    { method: "GET", path: "/healthz", request: NO_PARAMETERS, summary: "liveness: 200 while the process serves", handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
       method: "GET",
       path: "/readyz",
+      request: NO_PARAMETERS,
       summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
@@ -48,6 +54,7 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     {
       method: "GET",
       path: "/metrics",
+      request: NO_PARAMETERS,
       summary: "Prometheus metrics",
       produces: "text/plain",
       handler: async () => {
@@ -58,12 +65,14 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     {
       method: "GET",
       path: "/openapi.json",
+      request: NO_PARAMETERS,
       summary: "this document: OpenAPI 3.1, made from the routes the server serves",
       handler: () => ({ status: 200, body: openApiDocument({ routes: reference.routes(), services: reference.services, version: swapdVersion() }) }),
     },
     {
       method: "GET",
       path: "/docs",
+      request: NO_PARAMETERS,
       summary: "the rendered API reference",
       produces: "text/html",
       handler: () => ({ status: 200, body: API_REFERENCE_PAGE, headers: { "content-type": "text/html; charset=utf-8" } }),
@@ -71,6 +80,7 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     {
       method: "GET",
       path: "/docs/swagger-ui.css",
+      request: NO_PARAMETERS,
       summary: "the reference's renderer (Swagger UI)",
       produces: "text/css",
       handler: () => ({ status: 200, body: swaggerUiAsset("swagger-ui.css"), headers: { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" } }),
@@ -78,6 +88,7 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     {
       method: "GET",
       path: "/docs/swagger-ui-bundle.js",
+      request: NO_PARAMETERS,
       summary: "the reference's renderer (Swagger UI)",
       produces: "text/javascript",
       handler: () => ({
@@ -89,6 +100,7 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     {
       method: "GET",
       path: "/",
+      request: NO_PARAMETERS,
       summary: "leads to /docs",
       produces: "text/plain",
       handler: () => ({ status: 302, body: "the API reference: /docs\n", headers: { location: "/docs" } }),

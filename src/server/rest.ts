@@ -150,7 +150,7 @@ export class RestRouter {
     return this;
   }
 
-  /** Every route, in the order added (a replaced one at its first place). */
+  /** Every route served (aliases not repeated). */
   list(): RestRoute[] {
     return [...this.routes.values()];
   }

@@ -80,10 +80,10 @@ export interface RunningServer {
   readonly url: string;
   readonly health: HealthRegistry;
   readonly shutdown: Shutdown;
+  /** The REST routes served, the operational ones included. */
+  readonly restRoutes: readonly RestRoute[];
   /** Graceful close of the whole service (runs the shared shutdown). */
   close(): Promise<void>;
-  /** Every REST route the server registered (what `/openapi.json` documents). */
-  readonly restRoutes: () => readonly RestRoute[];
 }
 
 export { callInfoKey, streamShutdownKey, type CallInfo, type ReadinessCheck };
@@ -178,8 +178,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
     health,
     shutdown,
+    restRoutes: rest.list(),
     close: () => shutdown.run("close"),
-    restRoutes: () => rest.list(),
   };
 }
 

@@ -57,7 +57,7 @@ describe("/openapi.json", () => {
   });
 
   it("documents exactly the REST routes the server registered, and the /v6 aliases it serves", () => {
-    const registered = service.server.restRoutes();
+    const registered = service.server.restRoutes;
     const served = new Set(registered.map((r) => `${r.method} ${r.path}`));
     for (const [alias, target] of REST_PATH_ALIASES) for (const r of registered.filter((r) => r.path === target)) served.add(`${r.method} ${alias}`);
     const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
