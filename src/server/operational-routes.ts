@@ -37,12 +37,12 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     return running;
   };
   return [
-    { method: "GET", path: "/healthz", request: NO_PARAMETERS, summary: "liveness: 200 while the process serves", handler: () => ({ status: 200, body: { status: "ok" } }) },
+    { method: "GET", path: "/healthz", request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
+      summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
       method: "GET",
       path: "/readyz",
       request: NO_PARAMETERS,
-      summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
         const checks = await checkOnce();
@@ -52,11 +52,11 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
       },
     },
     {
+      summary: "Prometheus metrics",
+      produces: "text/plain",
       method: "GET",
       path: "/metrics",
       request: NO_PARAMETERS,
-      summary: "Prometheus metrics",
-      produces: "text/plain",
       handler: async () => {
         const m = await metrics();
         return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
