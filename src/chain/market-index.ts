@@ -29,7 +29,7 @@ import type { AmmAdapter } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { POOL_MINT_LAYOUTS, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, mintFilter, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { groupByPair, marketOfAccount, pairKey } from "../core/quote/market.js";
 import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
@@ -523,7 +523,7 @@ export class MarketIndex {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
       if (!this.searched(adapter)) continue;
       const [first, second] = layout!.mintOffsets;
-      const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
+      const memcmp = (offset: number, mint: string) => mintFilter(layout!, offset, mint);
       let filterSets;
       if (mints.length === 1) filterSets = [[memcmp(first, mints[0])], [memcmp(second, mints[0])]];
       else if (layout!.sortedMints) {
