@@ -200,7 +200,7 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
       discovery: config.discovery,
       maxPoolsPerPair: config.maxPoolsPerPair,
       ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
-      ...(config.marketListing ? { marketListing: config.marketListing } : {}),
+      ...(config.marketListing ? { marketListing: { ...config.marketListing, keepDir: join(config.dataDir, "markets") } } : {}),
       onMarketsListed: (amm, pools, ms) => logger.info({ amm, pools, ms }, "market listing: program listed whole (no discovery by pair for it)"),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
@@ -218,6 +218,16 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
   const readiness: ReadinessCheck[] = [];
+  if (config.marketListing) {
+    // Degraded, not down: a program the RPC will not list is searched by pair (paced) meanwhile.
+    readiness.push({
+      name: "market listing",
+      async check() {
+        const unlisted = swap.quote.markets.unlistedPrograms();
+        return unlisted.length === 0 ? undefined : { degraded: unlisted.map((u) => `${u.label} not listed (${u.reason}); searched by pair`).join("; ") };
+      },
+    });
+  }
   if (programQuoter) {
     // Degraded, not down: the other venues quote; a left-out AMM is read again until it loads.
     readiness.push({

@@ -141,7 +141,10 @@ describe("loadConfig", () => {
       marketSubscriptions: false,
       maxPoolsPerPair: 20,
     });
-    expect(loadConfig({}).marketListing).toBeUndefined();
+    // On by default (with any chain); 0 turns it off.
+    expect(loadConfig({}).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
+    expect(loadConfig({ MARKET_LISTING: "0" }).marketListing).toBeUndefined();
     expect(loadConfig({ MARKET_LISTING: "1" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
     expect(loadConfig({ MARKET_LISTING: "true", MARKET_LISTING_REFRESH_MS: "0", MARKET_LISTING_TIMEOUT_MS: "300000" }).marketListing).toEqual({ refreshMs: 0, timeoutMs: 300_000 });
     expect(
