@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { AccountLayout } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MarketIndex } from "../../src/chain/market-index.js";
+import { listProgramMarkets } from "../../src/chain/market-snapshot-dump.js";
 import { ProgramQuoter } from "../../src/chain/program-quoter.js";
+import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { HUMIDIFI_PROGRAM_ID, humidiFiAdapter } from "../../src/core/amm/humidifi.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
@@ -62,6 +65,16 @@ describe.skipIf(!available)("HumidiFi through Jupiter v6 on the real programs", 
     }
     expect([pool.baseVault.toBase58(), pool.quoteVault.toBase58()]).toEqual([BASE_VAULT.toBase58(), QUOTE_VAULT.toBase58()]);
     expect([pool.baseMint.toBase58(), pool.quoteMint.toBase58()]).toEqual([NATIVE_MINT.toBase58(), USDC.toBase58()]);
+  });
+
+  it("is found by its masked mints: the program's listing and discovery by pair over JSON-RPC", async () => {
+    const chain = new RpcSolanaChain({ url: stack.localnet.url });
+    const listing = await listProgramMarkets(chain, humidiFiAdapter, 30_000);
+    expect(listing.markets).toEqual([{ address: POOL.toBase58(), program: HUMIDIFI_PROGRAM_ID.toBase58(), mints: [NATIVE_MINT.toBase58(), USDC.toBase58()] }]);
+    const index = new MarketIndex({ chain, adapters: [humidiFiAdapter], hubTokens: [], discovery: { maxRps: 1_000 } });
+    expect((await index.forPair(USDC.toBase58(), NATIVE_MINT.toBase58())).map((m) => m.addressText)).toEqual([POOL.toBase58()]);
+    expect(await index.forPair(USDC.toBase58(), JUP6.toBase58())).toEqual([]);
+    index.close();
   });
 
   it("quotes the snapshot as the chain folder measured through Jupiter (1 SOL → 71.561258 USDC, 100 USDC → 1.329034707 SOL)", () => {
