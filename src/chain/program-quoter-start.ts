@@ -84,7 +84,15 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   const { logger } = options;
   const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger });
   // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
-  const { ProgramQuoter } = await import("./program-quoter.js");
+  let ProgramQuoter: typeof import("./program-quoter.js").ProgramQuoter;
+  try {
+    ({ ProgramQuoter } = await import("./program-quoter.js"));
+  } catch (error) {
+    // A platform LiteSVM has no binary for: "auto" serves the other venues (said once), a named AMM cannot be quoted.
+    if (explicit) throw new Error(`PROGRAM_QUOTED_AMMS: the program quoter cannot run here (LiteSVM did not load: ${String(error)})`);
+    logger.warn({ err: String(error) }, "program quoter off: LiteSVM (its native binary) did not load on this platform; program-quoted AMMs are not quoted");
+    return undefined;
+  }
   const quoter = new ProgramQuoter();
   const labels: string[] = [];
   const shadowLabels: string[] = [];
