@@ -97,6 +97,7 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     const out = BigInt(q.body.outAmount);
     expect(received).toBeGreaterThanOrEqual(BigInt(q.body.otherAmountThreshold));
     const gap = received > out ? received - out : out - received;
+    console.log(`dexes=HumidiFi 1 SOL → USDC: outAmount ${out}, threshold ${q.body.otherAmountThreshold}, received ${received}`);
     expect(gap * 10_000n).toBeLessThanOrEqual(out * 10n);
   });
 
@@ -109,6 +110,7 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     const [h, s] = [BigInt(humidifi.body.outAmount), BigInt(solfi.body.outAmount)];
     expect(h).not.toBe(s);
     const better = h > s ? "HumidiFi" : "SolFi V2";
+    console.log(`100 USDC → SOL: HumidiFi ${h}, SolFi V2 ${s}, both ${both.body.outAmount} via ${both.body.routePlan.map((r: any) => r.swapInfo.label).join("+")}`);
     expect(BigInt(both.body.outAmount)).toBeGreaterThanOrEqual(h > s ? h : s);
     expect(both.body.routePlan.map((r: any) => r.swapInfo.label)).toContain(better);
     const received = await execute(both.body);
@@ -122,6 +124,7 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     expect(solfi.status, JSON.stringify(solfi.body)).toBe(200);
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     expect(BigInt(all.body.outAmount)).toBeGreaterThanOrEqual(BigInt(solfi.body.outAmount));
+    console.log(`2,000 SOL → USDC: SolFi V2 alone ${solfi.body.outAmount}, no filter ${all.body.outAmount} via ${all.body.routePlan.map((r: any) => `${r.swapInfo.label} ${r.percent}%`).join(" + ")}`);
     const received = await execute(all.body);
     expect(received).toBeGreaterThanOrEqual(BigInt(all.body.otherAmountThreshold));
   });
