@@ -3,13 +3,13 @@
 // its inputs are newer than the last build, after regenerating src/gen when the protos changed. So
 // `npm start` runs the compiled build, as production does, and compiles only after a change.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-/** Written after a successful build: its time is the build's. */
-const stamp = join(root, "dist/.built");
+/** The entry of the last build (`tsc` rewrites every output, so its time is the build's; `npm run build` counts too). */
+const stamp = join(root, "dist/main.js");
 
 execFileSync(process.execPath, [join(root, "scripts/generate-if-stale.mjs")], { cwd: root, stdio: "inherit" });
 
@@ -31,5 +31,4 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= inputs) {
 } else {
   process.stdout.write("compiling src → dist (tsc -p tsconfig.build.json)\n");
   execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
