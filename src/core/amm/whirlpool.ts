@@ -375,6 +375,12 @@ const NO_SLIPPAGE = Percentage.fromFraction(0, 100);
 const SQRT_PRICE_LIMIT = [SwapUtils.getDefaultSqrtPriceLimit(false), SwapUtils.getDefaultSqrtPriceLimit(true)] as const;
 const OTHER_AMOUNT_THRESHOLD = [SwapUtils.getDefaultOtherAmountThreshold(false), SwapUtils.getDefaultOtherAmountThreshold(true)] as const;
 const bigintOf = (bn: BN): bigint => BigInt(bn.toString());
+/** The clock's time as the SDK takes it, kept while the clock is the same (the route search quotes many amounts at one clock). */
+let lastTimestamp: { readonly unix: bigint; readonly bn: BN } = { unix: 0n, bn: ZERO_BN };
+function timestampOf(clock: QuoteClock): BN {
+  if (lastTimestamp.unix !== clock.unixTimestamp) lastTimestamp = { unix: clock.unixTimestamp, bn: new BN(clock.unixTimestamp.toString()) };
+  return lastTimestamp.bn;
+}
 
 function sdkSwap(state: PoolQuoteState, arrays: LoadedTickArrays, params: QuoteParams, amount: bigint, clock: QuoteClock): Swap {
   const exactIn = params.swapMode === "ExactIn";
@@ -389,7 +395,7 @@ function sdkSwap(state: PoolQuoteState, arrays: LoadedTickArrays, params: QuoteP
       tickArrays: arrays.sdk as TickArray[],
       oracleData: null,
       tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
-      timestampInSeconds: new BN(clock.unixTimestamp.toString()),
+      timestampInSeconds: timestampOf(clock),
     },
     NO_SLIPPAGE,
   );
