@@ -30,9 +30,11 @@ import { unread } from "./quote-accounts.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { swapQuoteByInputToken, swapQuoteByOutputToken } from "@orca-so/whirlpools-core";
 import type { TickArrayFacade, TickFacade, WhirlpoolFacade } from "@orca-so/whirlpools-core";
-import { NO_TOKEN_EXTENSION_CONTEXT, SwapUtils, swapQuoteWithParams } from "@orca-so/whirlpools-sdk";
+import { NO_TOKEN_EXTENSION_CONTEXT, SwapUtils } from "@orca-so/whirlpools-sdk";
+// The function `swapQuoteWithParams` (the SDK's public quote) calls: the same swap, without the
+// slippage bounds (0 here), the copy of the arrays and the spread of the result it adds (~5 %).
+import { simulateSwap } from "@orca-so/whirlpools-sdk/dist/quotes/swap/swap-quote-impl.js";
 import type { TickArray, TickArrayData, TickData, WhirlpoolData, WhirlpoolRewardInfoData } from "@orca-so/whirlpools-sdk";
-import { Percentage } from "@orca-so/common-sdk";
 import BN from "bn.js";
 
 export const WHIRLPOOL_PROGRAM_ID = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
@@ -225,7 +227,7 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
 // Orca's own swap math on the tick arrays the swap step passes (`swapTickArrays`), so a quote stops
-// where the swap would: the TypeScript quote of @orca-so/whirlpools-sdk (`swapQuoteWithParams`) on
+// where the swap would: the TypeScript quote of @orca-so/whirlpools-sdk (`swapQuoteWithParams`'s `simulateSwap`) on
 // the pool and tick arrays converted to its form once per account version. Orca's wasm
 // (@orca-so/whirlpools-core, the program's Rust) converted three tick arrays of BigInts across the
 // JS↔wasm boundary on every call: ~750 µs a quote against ~50 µs (bench/adapter-bench.ts). Both
@@ -371,7 +373,6 @@ interface Swap {
   readonly feeAmount: bigint;
 }
 
-const NO_SLIPPAGE = Percentage.fromFraction(0, 100);
 const SQRT_PRICE_LIMIT = [SwapUtils.getDefaultSqrtPriceLimit(false), SwapUtils.getDefaultSqrtPriceLimit(true)] as const;
 const OTHER_AMOUNT_THRESHOLD = [SwapUtils.getDefaultOtherAmountThreshold(false), SwapUtils.getDefaultOtherAmountThreshold(true)] as const;
 const bigintOf = (bn: BN): bigint => BigInt(bn.toString());
@@ -384,21 +385,18 @@ function timestampOf(clock: QuoteClock): BN {
 
 function sdkSwap(state: PoolQuoteState, arrays: LoadedTickArrays, params: QuoteParams, amount: bigint, clock: QuoteClock): Swap {
   const exactIn = params.swapMode === "ExactIn";
-  const q = swapQuoteWithParams(
-    {
-      whirlpoolData: state.sdk,
-      tokenAmount: new BN(amount.toString()),
-      otherAmountThreshold: OTHER_AMOUNT_THRESHOLD[exactIn ? 1 : 0],
-      sqrtPriceLimit: SQRT_PRICE_LIMIT[params.aToB ? 1 : 0],
-      aToB: params.aToB,
-      amountSpecifiedIsInput: exactIn,
-      tickArrays: arrays.sdk as TickArray[],
-      oracleData: null,
-      tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
-      timestampInSeconds: timestampOf(clock),
-    },
-    NO_SLIPPAGE,
-  );
+  const q = simulateSwap({
+    whirlpoolData: state.sdk,
+    tokenAmount: new BN(amount.toString()),
+    otherAmountThreshold: OTHER_AMOUNT_THRESHOLD[exactIn ? 1 : 0],
+    sqrtPriceLimit: SQRT_PRICE_LIMIT[params.aToB ? 1 : 0],
+    aToB: params.aToB,
+    amountSpecifiedIsInput: exactIn,
+    tickArrays: arrays.sdk as TickArray[],
+    oracleData: null,
+    tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
+    timestampInSeconds: timestampOf(clock),
+  });
   return { inAmount: bigintOf(q.estimatedAmountIn), outAmount: bigintOf(q.estimatedAmountOut), feeAmount: bigintOf(q.estimatedFeeAmount) };
 }
 
