@@ -24,7 +24,7 @@ import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
 import type { TriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
 import { createTriggerService } from "../../src/api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "../../src/api/trigger/trigger-rest-routes.js";
-import type { ConfirmationOptions } from "../../src/api/trigger/execution-confirmations.js";
+import type { ConfirmationOptions } from "../../src/landing/index.js";
 import { orderAccountData } from "../core/trigger/order-fixture.js";
 import { startTestServer } from "../server/helpers.js";
 

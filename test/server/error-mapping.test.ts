@@ -19,9 +19,9 @@ import { SwapPreconditionError } from "../../src/core/swap/precondition-error.js
 import { SWAPD_ERROR_CODES, SwapdError } from "../../src/core/swapd-error.js";
 import { ValidationError } from "../../src/core/validation-error.js";
 import { NoRouteError } from "../../src/api/quote/no-route-error.js";
-import { TransactionTooLargeError } from "../../src/api/quote/transaction-too-large-error.js";
+import { TransactionTooLargeError } from "../../src/core/swap/transaction-too-large-error.js";
 import { JsonBodyShapeError } from "../../src/api/swap/jupiter-request-json.js";
-import { ExecutionInterruptedError } from "../../src/api/trigger/execution-interrupted-error.js";
+import { ExecutionInterruptedError } from "../../src/landing/index.js";
 import { SwapInstructionsResponseSchema, SwapService } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { ERROR_MAPPING, LISTING_ERRORS, SWAP_API_ERRORS, toConnectError } from "../../src/server/error-mapping.js";
 import type { RestRoute } from "../../src/server/rest.js";

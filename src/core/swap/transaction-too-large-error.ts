@@ -1,4 +1,4 @@
-import { SwapdError } from "../../core/swapd-error.js";
+import { SwapdError } from "../swapd-error.js";
 
 /** The assembled transaction does not fit in a packet even with the lookup tables found: `TRANSACTION_TOO_LARGE`. */
 export class TransactionTooLargeError extends SwapdError<"TRANSACTION_TOO_LARGE"> {
