@@ -25,7 +25,7 @@ import { landedTransaction, signatureStatus } from "./endpoint-reads.js";
 import type { SignatureReader } from "./endpoint-reads.js";
 import { explainTransactionFailure } from "./execution-failure.js";
 import { defaultLandedHandlers } from "./landed-handlers.js";
-import type { LandedHandler, LandedHandlers } from "./landed-handlers.js";
+import type { LandedHandler, LandedHandlers } from "./landed-handler.js";
 import { parseSignedTransaction } from "./signed-transaction.js";
 import type { SignedTransaction } from "./signed-transaction.js";
 

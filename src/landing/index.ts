@@ -23,6 +23,6 @@ export { ExecutionInterruptedError } from "./execution-interrupted-error.js";
 export { explainTransactionFailure } from "./execution-failure.js";
 export { checkSignatures, parseSignedTransaction, parseSignedWire, transactionSignature } from "./signed-transaction.js";
 export type { SignedTransaction } from "./signed-transaction.js";
-export type { LandedExecution, LandedHandler, LandedHandlers } from "./landed-handlers.js";
+export type { LandedExecution, LandedHandler, LandedHandlers } from "./landed-handler.js";
 export { recordCreatedOrder } from "./order-landed.js";
 export { landedSwapOf } from "./swap-landed.js";

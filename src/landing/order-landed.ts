@@ -3,7 +3,7 @@ import type { SolanaChain } from "../chain/solana-chain.js";
 import { createdOrderOfMessage } from "../core/trigger/index.js";
 import { LIMIT_ORDER_V2_PROGRAM_ID } from "../core/solana/programs.js";
 import type { ExecutionRecord, Store, StoredIssuedTransaction } from "../store/index.js";
-import type { LandedHandler } from "./landed-handlers.js";
+import type { LandedHandler } from "./landed-handler.js";
 
 export interface OrderLandedDeps {
   readonly chain: SolanaChain;

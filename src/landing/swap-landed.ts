@@ -9,7 +9,7 @@ import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { swapAmounts } from "../core/swap/swap-result.js";
 import type { LandedSwap } from "../core/swap/swap-result.js";
 import type { Store } from "../store/index.js";
-import type { LandedHandler } from "./landed-handlers.js";
+import type { LandedHandler } from "./landed-handler.js";
 
 /** The landed transaction as the core's amount reader wants it. */
 export function landedSwapOf(tx: VersionedTransactionResponse): LandedSwap {
