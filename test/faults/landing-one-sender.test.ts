@@ -4,8 +4,10 @@
  * instances (replicas) on one PostgreSQL schema and one chain, for 20 rounds. Every round the
  * transaction is sent exactly once (sendTransaction counted at a real proxy in front of the chain,
  * which both replicas use), lands once (the recipient's balance), and every caller hears the same
- * answer. The transaction is a plain SOL transfer issued through the service's issuance path (the
- * landing mechanics need no swap program).
+ * answer. The database is reached through a real TCP proxy that delays its replies by a random
+ * 0-15 ms per chunk, so that which caller's query returns first varies as on a busy network (the
+ * race of a waiter registering before the creator). The transaction is a plain SOL transfer issued
+ * through the service's issuance path (the landing mechanics need no swap program).
  */
 import { randomBytes } from "node:crypto";
 import bs58 from "bs58";
@@ -19,6 +21,8 @@ import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { openStore } from "../../src/store/index.js";
 import { startJsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
+import { startTcpProxy } from "../fixtures/tcp-proxy.js";
+import type { TcpProxy } from "../fixtures/tcp-proxy.js";
 import type { JsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { startTriggerHarness } from "../api/trigger-harness.js";
@@ -38,27 +42,33 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
   const schema = `swapd_one_sender_${randomBytes(6).toString("hex")}`;
   let localnet: Localnet;
   let proxy: JsonRpcProxy;
+  let database: TcpProxy;
   const replicas: TriggerHarness[] = [];
 
   beforeAll(async () => {
     localnet = await startLocalnet();
     await seedDemo(localnet);
     proxy = await startJsonRpcProxy(localnet.url);
+    const target = new URL(TEST_DATABASE_URL);
+    database = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const databaseUrl = Object.assign(new URL(TEST_DATABASE_URL), { hostname: "127.0.0.1", port: String(database.port) }).toString();
     for (let i = 0; i < 2; i += 1) {
       replicas.push(
         await startTriggerHarness({
           localnet,
           chainUrl: () => proxy.url,
-          openStore: () => openStore({ databaseUrl: TEST_DATABASE_URL, schema }),
+          openStore: () => openStore({ databaseUrl, schema }),
           confirmation: { pollIntervalMs: 20 },
         }),
       );
     }
+    database.jitter(15);
   }, 120_000);
 
   afterAll(async () => {
     for (const r of replicas) await r.close();
     await proxy?.close();
+    await database?.close();
     await localnet?.close();
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
