@@ -16,12 +16,13 @@ import type { Logger } from "pino";
 import type { VersionedTransactionResponse } from "@solana/web3.js";
 import { isChainError } from "../chain/chain-errors.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
-import type { RpcTransactionError } from "../core/trigger/index.js";
 import { failureReason, landingConfirmationSeconds, landingFailed, landingLanded, landingRebroadcasts } from "../metrics/landing-metrics.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../store/index.js";
 import { broadcast } from "./broadcast.js";
 import type { PreflightRefusal, TransactionSender } from "./broadcast.js";
-import { landedTransaction, signatureStatus } from "./endpoint-reads.js";
+import { expiredOutcome, FAILED_EXECUTION_CODE, lookAtChain } from "./chain-verdict.js";
+import type { ChainVerdictDeps, FollowedTransaction } from "./chain-verdict.js";
+import { landedTransaction } from "./endpoint-reads.js";
 import type { SignatureReader } from "./endpoint-reads.js";
 import { explainTransactionFailure } from "./execution-failure.js";
 import { defaultLandedHandlers } from "./landed-handlers.js";
@@ -29,10 +30,7 @@ import type { LandedHandler, LandedHandlers } from "./landed-handler.js";
 import { parseSignedTransaction } from "./signed-transaction.js";
 import type { SignedTransaction } from "./signed-transaction.js";
 
-/** Jupiter's text for a transaction that did not land before its blockhash expired. */
-export const UNCONFIRMED_ERROR = "unable to confirm transaction";
-/** Jupiter answers failed executions with code 500 (its REST status). */
-export const FAILED_EXECUTION_CODE = 500;
+export { FAILED_EXECUTION_CODE, UNCONFIRMED_ERROR } from "./chain-verdict.js";
 
 export interface ConfirmationOptions {
   /** Between status polls. Default 1000 ms. */
@@ -58,17 +56,15 @@ export interface LandingDeps {
   readonly onLanded?: LandedHandlers;
 }
 
+/** The longest pause between the reads of a refused execution. */
+const REFUSED_WATCH_MAX_PAUSE_MS = 5_000;
+
 /** Progress of one execution, for watchers (ExecuteAndWatch). */
 export type ExecutionStage = "sent";
 
-/** What one look at the chain found. */
-type Look = { readonly landed: ExecutionOutcome } | "processed" | "unseen" | { readonly expiredAt: number };
-
 /** An execution being followed by this process. */
-interface Followed {
-  readonly record: ExecutionRecord;
+interface Followed extends FollowedTransaction {
   readonly wire: Uint8Array;
-  readonly instructionProgramIds: SignedTransaction["instructionProgramIds"];
   firstSentAt: number | undefined;
   lastSentAt: number;
 }
@@ -80,6 +76,7 @@ export class ExecutionConfirmations {
   private readonly watchers = new Map<string, Set<(stage: ExecutionStage) => void>>();
   private readonly handlers: Map<string, LandedHandler>;
   private readonly readers: readonly SignatureReader[];
+  private readonly verdictDeps: ChainVerdictDeps;
   private readonly stopping = new AbortController();
   private readonly pollIntervalMs: number;
   private readonly maxWaitMs: number;
@@ -97,6 +94,7 @@ export class ExecutionConfirmations {
     this.handlers = new Map(Object.entries({ ...defaultLandedHandlers(deps), ...deps.onLanded }));
     const statusReaders = (deps.senders ?? []).filter((s): s is TransactionSender & SignatureReader => !!s.getSignatureStatuses && !!s.getTransaction);
     this.readers = [deps.chain, ...(deps.readers ?? []), ...statusReaders];
+    this.verdictDeps = { chain: deps.chain, readers: this.readers };
   }
 
   /** Hears the stages of the execution of `signature` until the returned stop is called. */
@@ -133,7 +131,7 @@ export class ExecutionConfirmations {
     if (record.status === "Pending" || record.decidedBy === "chain" || record.signedTransaction === null) return record;
     try {
       const followed = this.followed(record);
-      const look = await this.look(followed, { expiry: false });
+      const look = await lookAtChain(this.verdictDeps, followed, { expiry: false });
       return typeof look === "object" && "landed" in look ? await this.finish(followed, look.landed) : record;
     } catch (error) {
       if (!isChainError(error)) throw error;
@@ -181,8 +179,8 @@ export class ExecutionConfirmations {
       first = false;
       if (this.closed) break;
       try {
-        const look = await this.look(followed, { expiry: true });
-        if (typeof look === "object") return this.finish(followed, "landed" in look ? look.landed : this.expired(followed, look.expiredAt));
+        const look = await lookAtChain(this.verdictDeps, followed, { expiry: true });
+        if (typeof look === "object") return this.finish(followed, "landed" in look ? look.landed : expiredOutcome(followed.record, look.expiredAt));
         if (look !== "unseen" || Date.now() - followed.lastSentAt < this.rebroadcastIntervalMs) continue;
         // Unseen, blockhash valid: the lease holder (re-)sends; every other process only reads.
         if (!(await this.deps.store.executions.claimSend(record.signature, this.sender, this.sendLeaseMs))) continue;
@@ -194,49 +192,6 @@ export class ExecutionConfirmations {
       }
     }
     return (await this.deps.store.executions.findBySignature(record.signature)) ?? record;
-  }
-
-  /**
-   * One look at every endpoint: landed (an error, or confirmed) with the chain's outcome; processed;
-   * unseen while the blockhash is valid; with `expiry`, expired once the block height passed it
-   * and no endpoint knows the signature or serves the transaction.
-   */
-  private async look(followed: Followed, options: { readonly expiry: boolean }): Promise<Look> {
-    const { record } = followed;
-    const status = await signatureStatus(this.readers, record.signature);
-    if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
-      return { landed: await this.chainOutcome(followed, status.err as RpcTransactionError | null, BigInt(status.slot)) };
-    }
-    if (status !== null) return "processed";
-    let height: number | undefined;
-    if (options.expiry) {
-      height = await this.deps.chain.getBlockHeight();
-      if (record.lastValidBlockHeight === null || BigInt(height) <= record.lastValidBlockHeight) return "unseen";
-    }
-    // Expired (or a re-check): the transaction itself, from any endpoint, before saying it did not land.
-    const landed = await landedTransaction(this.readers, record.signature);
-    if (landed !== null) return { landed: await this.chainOutcome(followed, (landed.meta?.err ?? null) as RpcTransactionError | null, BigInt(landed.slot)) };
-    if (height === undefined) return "unseen";
-    // One last look: it may have landed just before the expiry.
-    return (await signatureStatus(this.readers, record.signature)) === null ? { expiredAt: height } : "processed";
-  }
-
-  private async chainOutcome(followed: Followed, err: RpcTransactionError | null, slot: bigint): Promise<ExecutionOutcome> {
-    if (err === null) return { status: "Success", code: 0, error: null, decidedBy: "chain", slot };
-    // The logs only sharpen the failure's text; without them (not served yet) it is still explained.
-    const landed = await landedTransaction(this.readers, followed.record.signature).catch(() => null);
-    const logs = landed?.meta?.logMessages ?? undefined;
-    const text = await explainTransactionFailure(this.deps.chain, err, { instructionProgramIds: followed.instructionProgramIds, ...(logs ? { logs } : {}) });
-    return { status: "Failed", code: FAILED_EXECUTION_CODE, error: text, decidedBy: "chain", slot };
-  }
-
-  private expired({ record }: Followed, height: number): ExecutionOutcome {
-    return {
-      status: "Failed",
-      code: FAILED_EXECUTION_CODE,
-      error: `${UNCONFIRMED_ERROR}: blockhash expired (block height ${height} > last valid ${record.lastValidBlockHeight})`,
-      decidedBy: "expiry",
-    };
   }
 
   /**
@@ -255,10 +210,13 @@ export class ExecutionConfirmations {
   }
 
   private async watchAfterRefusal(followed: Followed, deadline: number): Promise<void> {
+    // A refused transaction seldom lands: the reads back off (doubling, at most every 5 s).
+    let pause = this.pollIntervalMs;
     while (!this.closed && Date.now() < deadline) {
-      await this.sleep(this.pollIntervalMs);
+      await this.sleep(pause);
+      pause = Math.min(pause * 2, Math.max(this.pollIntervalMs, REFUSED_WATCH_MAX_PAUSE_MS));
       try {
-        const look = await this.look(followed, { expiry: true });
+        const look = await lookAtChain(this.verdictDeps, followed, { expiry: true });
         if (typeof look === "object") {
           if ("landed" in look) await this.finish(followed, look.landed);
           return;
