@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Keypair, SystemProgram, VersionedTransaction } from "@solana/web3.js";
 import { issueTransactions } from "../../src/api/trigger/issue-transactions.js";
 import { compileTransaction } from "../../src/core/solana/transaction-message.js";
+import { transactionMessageHash } from "../../src/core/trigger/index.js";
 import { DEMO, DEMO_WALLET, seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
@@ -115,4 +116,25 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
     console.log(`sendTransaction per round (${CALLERS} callers, 2 replicas): ${sendsPerRound.join(" ")}`);
     expect(sendsPerRound).toEqual(Array.from({ length: ROUNDS }, () => 1));
   }, 600_000);
+
+  it("a sender that died holding the lease (recorded, never sent): another replica takes the lease over once it lapses and sends once", async () => {
+    const [a, b] = replicas as [TriggerHarness, TriggerHarness];
+    const to = Keypair.generate().publicKey;
+    const { blockhash, lastValidBlockHeight } = localnet.chain.latestBlockhash();
+    const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 3_000_000 })], DEMO.wallet, blockhash);
+    const requestId = await issueTransactions(a.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+    const tx = VersionedTransaction.deserialize(compiled.transaction);
+    tx.sign([DEMO_WALLET]);
+    const signature = bs58.encode(tx.signatures[0]!);
+    // What a process killed right after recording leaves: Pending, its lease running for 1.5 s more.
+    await a.store.executions.begin(
+      { signature, requestId, messageHash: transactionMessageHash(compiled.message), lastValidBlockHeight: BigInt(lastValidBlockHeight), signedTransaction: tx.serialize() },
+      { sender: "a-process-that-died", leaseMs: 1_500 },
+    );
+    const before = proxy.calls("sendTransaction");
+    const resumed = await b.orderEntry.resumePendingExecutions();
+    expect(await resumed.settled).toEqual([expect.objectContaining({ signature, status: "Success", decidedBy: "chain" })]);
+    expect(proxy.calls("sendTransaction") - before).toBe(1);
+    expect(localnet.getAccount(to)?.lamports).toBe(3_000_000n);
+  }, 120_000);
 });
