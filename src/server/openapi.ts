@@ -125,9 +125,13 @@ function aliasesOf(shape: RequestShape | undefined, desc: DescMessage): [string,
 }
 
 /** The error body of a route's error form (error-mapping.ts `toRestErrorResponse`). */
-function errorBodySchema(form: RestErrorForm, errorCodes: readonly string[]): Schema {
+function errorBodySchema(form: RestErrorForm, status: number, errorCodes: readonly string[], executeCodes: readonly number[]): Schema {
   const common = { error: { type: "string" }, errorCode: { type: "string", enum: [...errorCodes] }, code: { type: "integer" } };
   switch (form.layout) {
+    case "execute":
+      // Refused before anything was sent: Jupiter's /execute body with its code; server-side failures as the Swap API.
+      if (status < 500) return { type: "object", properties: { status: { const: "Failed" }, error: { type: "string" }, code: { type: "integer", enum: [...executeCodes] } }, required: ["status", "error", "code"] };
+      return { type: "object", properties: common, required: ["error", "code"] };
     case "swap":
       return { type: "object", properties: common, required: ["error", "code"] };
     case "listing":
@@ -143,17 +147,18 @@ function extraProperties(form: RestErrorForm): Record<string, Schema> {
 
 /** Every status the route's errors can answer, from the one error table. */
 function errorResponses(form: RestErrorForm): Record<string, Schema> {
-  const byStatus = new Map<number, Set<string>>();
+  const byStatus = new Map<number, { errorCodes: Set<string>; executeCodes: Set<number> }>();
   for (const row of Object.values(ERROR_MAPPING)) {
-    const codes = byStatus.get(row.http) ?? new Set<string>();
-    codes.add(row.errorCode);
+    const codes = byStatus.get(row.http) ?? { errorCodes: new Set<string>(), executeCodes: new Set<number>() };
+    codes.errorCodes.add(row.errorCode);
+    codes.executeCodes.add(row.executeCode);
     byStatus.set(row.http, codes);
   }
   const responses: Record<string, Schema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
-      description: `errorCode ${[...codes].join(", ")}`,
-      content: { "application/json": { schema: errorBodySchema(form, [...codes]) } },
+      description: `errorCode ${[...codes.errorCodes].join(", ")}`,
+      content: { "application/json": { schema: errorBodySchema(form, status, [...codes.errorCodes], [...codes.executeCodes]) } },
     };
   }
   return responses;
