@@ -18,6 +18,7 @@ import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/open-store.js";
+import { DataDirLockedError, lockDataDir } from "./store/data-dir-lock.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap-api.js";
@@ -117,7 +118,11 @@ export interface Service {
  * routes through the server's extension points.
  */
 export async function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
+  // Before anything opens: a second process on one embedded database would corrupt it.
+  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
   const shutdown = createShutdown(logger);
+  // Registered first, so released last (after the store closes).
+  if (lock) shutdown.hook("DATA_DIR lock", () => lock.release());
   try {
     return await startService(config, logger, extra, shutdown);
   } catch (error) {
@@ -343,6 +348,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Servic
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((e: unknown) => {
+    if (e instanceof DataDirLockedError) {
+      process.stderr.write(`swapd: ${e.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`swapd: failed to start: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(1);
   });
