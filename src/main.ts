@@ -329,7 +329,24 @@ function startTriggerBackground(config: Config, chain: RpcSolanaChain, store: St
   return listing;
 }
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
+/** `npm start -- --help`: printed, exit 0, nothing started. */
+export const SWAPD_USAGE = `usage: npm start [-- --help]
+swapd: Solana swap instructions, quotes and trigger orders (Jupiter's REST API, Connect and gRPC) on one port.
+Configured by environment variables (the full list: docs/configuration.md); the main ones:
+  HOST, PORT             listen address (default 127.0.0.1:8080)
+  SOLANA_RPC_URL         a Solana JSON-RPC endpoint; unset: the embedded local chain with demo content
+  DATABASE_URL           postgres://… for a shared PostgreSQL; unset: embedded PGlite under DATA_DIR
+  DATA_DIR               the embedded database's directory (default ./data; one swapd process per directory)
+  LOCALNET_PROGRAMS_DIR  <programId>.so files for the embedded chain
+  LOCALNET_ACCOUNTS_DIR  account snapshots (solana account --output json) for the embedded chain, comma-separated
+  LOG_LEVEL              debug, info (default), warn, error
+Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error or a DATA_DIR in use; 1 otherwise.`;
+
+export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): Promise<Service | undefined> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${SWAPD_USAGE}\n`);
+    return undefined;
+  }
   let config: Config;
   try {
     config = loadConfig(env);
