@@ -14,6 +14,8 @@ import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startLiveChain } from "./chain/live/live-chain.js";
+import { PriorityFeeKeeper } from "./chain/priority-fee-keeper.js";
+import { DEFAULT_MOVE_WINDOW_SLOTS } from "./core/swap/auto-slippage.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
@@ -188,7 +190,16 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     logger,
   });
   if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
+  const priorityFees = new PriorityFeeKeeper({
+    chain: chain.chain,
+    refreshMs: config.priorityFeeRefreshMs,
+    onError: (err) => logger.warn({ err }, "priority fees: background read failed (kept samples served, retried)"),
+  });
+  priorityFees.start();
+  shutdown.hook("priority fees", async () => priorityFees.close());
   const swap = createSwapApi({
+    priorityFees,
+    autoSlippage: { minBps: config.autoSlippageMinBps, maxBps: config.autoSlippageMaxBps, windowSlots: DEFAULT_MOVE_WINDOW_SLOTS },
     chain: chain.chain,
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,

@@ -6,6 +6,11 @@
 import { cachedMetricsRenderer } from "./metrics.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import { requestShapeOf } from "./json-request-screen.js";
+
+/** The operator's routes take no parameters (unknown ones are ignored). */
+const NO_PARAMETERS = { query: requestShapeOf(EmptySchema) };
 
 export interface OperationalRoutesOptions {
   readonly readiness: readonly ReadinessCheck[];
@@ -25,10 +30,11 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
     return running;
   };
   return [
-    { method: "GET", path: "/healthz", handler: () => ({ status: 200, body: { status: "ok" } }) },
+    { method: "GET", path: "/healthz", request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
       method: "GET",
       path: "/readyz",
+      request: NO_PARAMETERS,
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
         const checks = await checkOnce();
@@ -40,6 +46,7 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
     {
       method: "GET",
       path: "/metrics",
+      request: NO_PARAMETERS,
       handler: async () => {
         const m = await metrics();
         return { status: 200, body: m.body, headers: { "content-type": m.contentType } };

@@ -146,6 +146,11 @@ export class RestRouter {
     return this;
   }
 
+  /** Every route served (aliases not repeated). */
+  list(): RestRoute[] {
+    return [...this.routes.values()];
+  }
+
   /** The route for a method and path, `"method-not-allowed"` if only the path is known, or undefined. */
   match(method: string, requested: string): RestRoute | "method-not-allowed" | undefined {
     const path = REST_PATH_ALIASES.get(requested) ?? requested;

@@ -80,6 +80,8 @@ export interface RunningServer {
   readonly url: string;
   readonly health: HealthRegistry;
   readonly shutdown: Shutdown;
+  /** The REST routes served, the operational ones included. */
+  readonly restRoutes: readonly RestRoute[];
   /** Graceful close of the whole service (runs the shared shutdown). */
   close(): Promise<void>;
 }
@@ -171,6 +173,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
     health,
     shutdown,
+    restRoutes: rest.list(),
     close: () => shutdown.run("close"),
   };
 }
