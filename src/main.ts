@@ -178,6 +178,18 @@ async function startService(
   return { config, logger, server, shutdown };
 }
 
+/** The recent prioritization fees, kept warm in the background from now on. */
+function startPriorityFees(config: Config, chain: RpcSolanaChain, logger: Logger, shutdown: Shutdown): PriorityFeeKeeper {
+  const keeper = new PriorityFeeKeeper({
+    chain,
+    refreshMs: config.priorityFeeRefreshMs,
+    onError: (err) => logger.warn({ err }, "priority fees: background read failed (kept samples served, retried)"),
+  });
+  keeper.start();
+  shutdown.hook("priority fees", async () => keeper.close());
+  return keeper;
+}
+
 /** The swap and quote API over the chain (and the live state), with the program quoter (on by default), and its readiness checks. */
 async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
   const programQuoter = await startProgramQuoter({
@@ -190,15 +202,8 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     logger,
   });
   if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
-  const priorityFees = new PriorityFeeKeeper({
-    chain: chain.chain,
-    refreshMs: config.priorityFeeRefreshMs,
-    onError: (err) => logger.warn({ err }, "priority fees: background read failed (kept samples served, retried)"),
-  });
-  priorityFees.start();
-  shutdown.hook("priority fees", async () => priorityFees.close());
   const swap = createSwapApi({
-    priorityFees,
+    priorityFees: startPriorityFees(config, chain.chain, logger, shutdown),
     autoSlippage: { minBps: config.autoSlippageMinBps, maxBps: config.autoSlippageMaxBps, windowSlots: DEFAULT_MOVE_WINDOW_SLOTS },
     chain: chain.chain,
     lookupTables: config.lookupTables,

@@ -114,13 +114,15 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
-/** The slot `address` was last read at in `rounds`, if it was. */
-function slotRead(rounds: readonly ReadonlyMap<string, AccountState>[], address: string): number | undefined {
-  for (let i = rounds.length - 1; i >= 0; i--) {
-    const state = rounds[i]!.get(address);
-    if (state) return state.slot;
-  }
-  return undefined;
+/** The slot an address was last read at in `rounds`, if it was. */
+function slotReader(rounds: readonly ReadonlyMap<string, AccountState>[]): (address: string) => number | undefined {
+  return (address) => {
+    for (let i = rounds.length - 1; i >= 0; i--) {
+      const state = rounds[i]!.get(address);
+      if (state) return state.slot;
+    }
+    return undefined;
+  };
 }
 
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
@@ -170,10 +172,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       // In the background: the answer does not wait for the programs.
       runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
     }
-    if (deps.onRoute) {
-      const rounds = read;
-      deps.onRoute(route, (address) => slotRead(rounds, address));
-    }
+    deps.onRoute?.(route, slotReader(read));
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,

@@ -159,89 +159,93 @@ function routeLabels(input: BuildInput, forBundle: boolean): { dexes: readonly s
   return { dexes: undefined, excludeDexes: excludedForBundle(input.excludeDexes) };
 }
 
-export function createBuild(deps: {
+export interface BuildDeps {
   readonly engine: Pick<QuoteEngine, "quote">;
   readonly swapInstructions: SwapInstructionsOperation;
   readonly chain: Pick<SolanaChain, "getMints">;
   readonly poolRates?: PoolRateHistory;
   readonly autoSlippage: AutoSlippageSettings;
   readonly clock?: () => number;
-}): BuildOperation {
+}
+
+/** Automatic slippage for the quote's route (its pools' recent moves and its price impact). */
+function autoSlippageFor(deps: BuildDeps, quote: QuoteResponseJson, path: "build" | "order"): AutoSlippageChoice {
+  const legs = quote.routePlan.map((s) => ({ pool: s.swapInfo.ammKey, inputMint: s.swapInfo.inputMint }));
+  const moved = deps.poolRates?.moveBps(legs, deps.autoSlippage.windowSlots) ?? 0;
+  const choice = chooseAutoSlippage({ priceImpactPct: quote.priceImpactPct, poolMoveBps: moved }, deps.autoSlippage);
+  autoSlippageBps.observe({ path }, choice.slippageBps);
+  return choice;
+}
+
+/** The route's quote, with the slippage asked for or chosen. */
+async function quoteFor(deps: BuildDeps, input: BuildInput, extras: BuildExtras) {
+  checkV2Fields(input);
+  const slippage = slippageOf(input, extras.slippageDefault ?? "fixed");
+  const labels = routeLabels(input, optionalBoolean("forJitoBundle", input.forJitoBundle) === true);
+  const { response } = await deps.engine.quote({
+    inputMint: input.inputMint,
+    outputMint: input.outputMint,
+    amount: input.amount,
+    // Automatic: quoted at 50 first; the threshold follows the chosen slippage below.
+    slippageBps: slippage.auto ? undefined : slippage.bps,
+    swapMode: "ExactIn",
+    dexes: labels.dexes,
+    excludeDexes: labels.excludeDexes,
+    maxAccounts: input.maxAccounts,
+    platformFeeBps: input.platformFeeBps,
+  });
+  const choice = slippage.auto ? autoSlippageFor(deps, response, extras.path ?? "build") : undefined;
+  return { quote: choice ? withSlippage(response, choice.slippageBps) : response, autoSlippage: choice };
+}
+
+/** The swap builder's request for the taker, from the v2 parameters. */
+function swapRequestOf(input: BuildInput, extras: BuildExtras, quote: QuoteResponseJson, taker: PublicKey, payer: PublicKey): SwapInstructionsRequest {
+  const wrapAndUnwrapSol = optionalBoolean("wrapAndUnwrapSol", input.wrapAndUnwrapSol);
+  const slots = parseOptionalIntegerInRange("blockhashSlotsToExpiry", input.blockhashSlotsToExpiry, 1, 300);
+  const tipLamports = extras.tipLamports ?? parseOptionalU64("tipAmount", input.tipAmount);
+  const prioritization = extras.prioritization ?? percentileOf(input.computeUnitPricePercentile);
+  return {
+    userPublicKey: taker.toBase58(),
+    quote,
+    ...(payer.equals(taker) ? {} : { payer: payer.toBase58() }),
+    ...(present(input.feeAccount) ? { feeAccount: String(input.feeAccount) } : {}),
+    ...(prioritization ? { prioritization } : {}),
+    ...(wrapAndUnwrapSol !== undefined ? { wrapAndUnwrapSol } : {}),
+    ...(present(input.destinationTokenAccount) ? { destinationTokenAccount: String(input.destinationTokenAccount) } : {}),
+    ...(present(input.nativeDestinationAccount) ? { nativeDestinationAccount: String(input.nativeDestinationAccount) } : {}),
+    ...(extras.receiver !== undefined ? { receiver: extras.receiver } : {}),
+    ...(slots !== undefined ? { blockhashSlotsToExpiry: Math.min(slots, MAX_BLOCKHASH_SLOTS_TO_EXPIRY) } : {}),
+    ...(tipLamports !== undefined ? { tipLamports } : {}),
+  };
+}
+
+async function build(deps: BuildDeps, input: BuildInput, extras: BuildExtras): Promise<BuildOutcome> {
   const clock = deps.clock ?? (() => performance.now());
+  const started = clock();
+  const taker = requiredKey("taker", input.taker);
+  const payer = present(input.payer) ? requiredKey("payer", input.payer) : taker;
+  const { quote, autoSlippage } = await quoteFor(deps, input, extras);
+  const built = await deps.swapInstructions(swapRequestOf(input, extras, quote, taker, payer));
+  const mints = await deps.chain.getMints([publicKeyFromBase58(quote.inputMint), publicKeyFromBase58(quote.outputMint)]);
+  const source = mints.get(quote.inputMint);
+  const destination = mints.get(quote.outputMint);
+  const v2 =
+    source && destination
+      ? toRouteV2(built.swapInstruction, { sourceMint: source.address, sourceTokenProgram: source.programId, destinationTokenProgram: destination.programId })
+      : undefined;
+  return {
+    quote,
+    instructions: v2 ? { ...built, swapInstruction: v2 } : built,
+    instructionVersion: v2 ? "V2" : "V1",
+    taker,
+    payer,
+    totalTimeMs: clock() - started,
+    autoSlippage,
+  };
+}
 
-  /** Automatic slippage for the quote's route (its pools' recent moves and its price impact). */
-  function autoSlippage(quote: QuoteResponseJson, path: "build" | "order"): AutoSlippageChoice {
-    const legs = quote.routePlan.map((s) => ({ pool: s.swapInfo.ammKey, inputMint: s.swapInfo.inputMint }));
-    const moved = deps.poolRates?.moveBps(legs, deps.autoSlippage.windowSlots) ?? 0;
-    const choice = chooseAutoSlippage({ priceImpactPct: quote.priceImpactPct, poolMoveBps: moved }, deps.autoSlippage);
-    autoSlippageBps.observe({ path }, choice.slippageBps);
-    return choice;
-  }
-
-  async function quoteFor(input: BuildInput, extras: BuildExtras) {
-    checkV2Fields(input);
-    const slippage = slippageOf(input, extras.slippageDefault ?? "fixed");
-    const forBundle = optionalBoolean("forJitoBundle", input.forJitoBundle) === true;
-    const labels = routeLabels(input, forBundle);
-    const { response } = await deps.engine.quote({
-      inputMint: input.inputMint,
-      outputMint: input.outputMint,
-      amount: input.amount,
-      // Automatic: quoted at 50 first; the threshold follows the chosen slippage below.
-      slippageBps: slippage.auto ? undefined : slippage.bps,
-      swapMode: "ExactIn",
-      dexes: labels.dexes,
-      excludeDexes: labels.excludeDexes,
-      maxAccounts: input.maxAccounts,
-      platformFeeBps: input.platformFeeBps,
-    });
-    const choice = slippage.auto ? autoSlippage(response, extras.path ?? "build") : undefined;
-    return { quote: choice ? withSlippage(response, choice.slippageBps) : response, autoSlippage: choice };
-  }
-
-  async function build(input: BuildInput, extras: BuildExtras = {}): Promise<BuildOutcome> {
-    const started = clock();
-    const taker = requiredKey("taker", input.taker);
-    const payer = present(input.payer) ? requiredKey("payer", input.payer) : taker;
-    const wrapAndUnwrapSol = optionalBoolean("wrapAndUnwrapSol", input.wrapAndUnwrapSol);
-    const slots = parseOptionalIntegerInRange("blockhashSlotsToExpiry", input.blockhashSlotsToExpiry, 1, 300);
-    const tipLamports = extras.tipLamports ?? parseOptionalU64("tipAmount", input.tipAmount);
-    const prioritization = extras.prioritization ?? percentileOf(input.computeUnitPricePercentile);
-    const { quote, autoSlippage: choice } = await quoteFor(input, extras);
-    const request: SwapInstructionsRequest = {
-      userPublicKey: taker.toBase58(),
-      quote,
-      ...(payer.equals(taker) ? {} : { payer: payer.toBase58() }),
-      ...(present(input.feeAccount) ? { feeAccount: String(input.feeAccount) } : {}),
-      ...(prioritization ? { prioritization } : {}),
-      ...(wrapAndUnwrapSol !== undefined ? { wrapAndUnwrapSol } : {}),
-      ...(present(input.destinationTokenAccount) ? { destinationTokenAccount: String(input.destinationTokenAccount) } : {}),
-      ...(present(input.nativeDestinationAccount) ? { nativeDestinationAccount: String(input.nativeDestinationAccount) } : {}),
-      ...(extras.receiver !== undefined ? { receiver: extras.receiver } : {}),
-      ...(slots !== undefined ? { blockhashSlotsToExpiry: Math.min(slots, MAX_BLOCKHASH_SLOTS_TO_EXPIRY) } : {}),
-      ...(tipLamports !== undefined ? { tipLamports } : {}),
-    };
-    const built = await deps.swapInstructions(request);
-    const mints = await deps.chain.getMints([publicKeyFromBase58(quote.inputMint), publicKeyFromBase58(quote.outputMint)]);
-    const source = mints.get(quote.inputMint);
-    const destination = mints.get(quote.outputMint);
-    const v2 =
-      source && destination
-        ? toRouteV2(built.swapInstruction, {
-            sourceMint: source.address,
-            sourceTokenProgram: source.programId,
-            destinationTokenProgram: destination.programId,
-          })
-        : undefined;
-    return {
-      quote,
-      instructions: v2 ? { ...built, swapInstruction: v2 } : built,
-      instructionVersion: v2 ? "V2" : "V1",
-      taker,
-      payer,
-      totalTimeMs: clock() - started,
-      autoSlippage: choice,
-    };
-  }
-  return Object.assign(build, { quote: (input: BuildInput, extras: BuildExtras = {}) => quoteFor(input, extras) });
+export function createBuild(deps: BuildDeps): BuildOperation {
+  return Object.assign((input: BuildInput, extras: BuildExtras = {}) => build(deps, input, extras), {
+    quote: (input: BuildInput, extras: BuildExtras = {}) => quoteFor(deps, input, extras),
+  });
 }

@@ -20,7 +20,7 @@ import { NoRouteError } from "../quote/no-route-error.js";
 import type { SwapInstructionsOutcome } from "../swap/swap-instructions.js";
 import { MAX_TRANSACTION_BYTES } from "../quote/swap-transaction.js";
 import { TransactionTooLargeError } from "../quote/transaction-too-large-error.js";
-import type { BuildInput, BuildOperation } from "./build.js";
+import type { BuildInput, BuildOperation, BuildOutcome } from "./build.js";
 import type { AutoSlippageChoice } from "../../core/swap/auto-slippage.js";
 import { parseIntegerInRange, parsePublicKey } from "../../core/request-fields.js";
 import { referralTokenAccount } from "../../core/jupiter/referral.js";
@@ -203,6 +203,45 @@ export async function issueSwap(store: Pick<Store, "transaction">, swap: SwapToI
   return { requestId, expireAt };
 }
 
+/** The built swap as one v0 transaction for the taker (at most 1,232 bytes), recorded for Execute. */
+async function assembleAndIssue(store: Pick<Store, "transaction">, built: BuildOutcome) {
+  const { instructions } = built;
+  const tx = assembleTransactionMessage(instructions, built.payer, instructions.blockhashWithMetadata.blockhash, instructions.lookupTableAccounts);
+  let wire: Uint8Array;
+  try {
+    wire = tx.serialize();
+  } catch (error) {
+    // web3.js refuses to write some oversized messages at all (e.g. over 256 accounts).
+    throw new TransactionTooLargeError(undefined, instructions.lookupTableAccounts.length, (error as Error).message);
+  }
+  if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length, instructions.lookupTableAccounts.length);
+  const { requestId, expireAt } = await issueSwap(store, {
+    message: tx.message.serialize(),
+    lastValidBlockHeight: instructions.blockhashWithMetadata.lastValidBlockHeight,
+    taker: built.taker.toBase58(),
+    inputMint: built.quote.inputMint,
+    outputMint: built.quote.outputMint,
+    inAmount: BigInt(built.quote.inAmount),
+    outAmount: BigInt(built.quote.outAmount),
+  });
+  return { wire, requestId, expireAt, signatures: tx.message.header.numRequiredSignatures };
+}
+
+/** Order's parameters on top of Build's: the referral's fee account, the documented subset of Build's. */
+function buildInputOf(input: OrderInput, referral: { feeBps: number } | undefined, feeAccount: string | undefined): BuildInput {
+  return {
+    inputMint: input.inputMint,
+    outputMint: input.outputMint,
+    amount: input.amount,
+    taker: input.taker,
+    slippageBps: input.slippageBps,
+    swapMode: input.swapMode,
+    excludeDexes: input.excludeDexes,
+    payer: input.payer,
+    ...(referral ? { platformFeeBps: referral.feeBps, feeAccount } : {}),
+  };
+}
+
 export function createOrder(deps: {
   readonly build: BuildOperation;
   readonly store: Pick<Store, "transaction">;
@@ -219,17 +258,7 @@ export function createOrder(deps: {
     if (present(input.receiver)) parsePublicKey("receiver", input.receiver);
     const feeMint = present(input.outputMint) && typeof input.outputMint === "string" ? input.outputMint : undefined;
     const feeAccount = referral && feeMint ? referralTokenAccount(referral.account, parsePublicKey("outputMint", feeMint)).toBase58() : undefined;
-    const buildInput: BuildInput = {
-      inputMint: input.inputMint,
-      outputMint: input.outputMint,
-      amount: input.amount,
-      taker: input.taker,
-      slippageBps: input.slippageBps,
-      swapMode: input.swapMode,
-      excludeDexes: input.excludeDexes,
-      payer: input.payer,
-      ...(referral ? { platformFeeBps: referral.feeBps, feeAccount } : {}),
-    };
+    const buildInput = buildInputOf(input, referral, feeAccount);
     const referralOut = referral && feeMint ? { account: referral.account.toBase58(), feeBps: referral.feeBps, feeMint } : null;
     if (!present(input.taker)) {
       const quoted = await deps.build.quote(buildInput, { slippageDefault: "auto", path: "order" });
@@ -267,26 +296,9 @@ export function createOrder(deps: {
       throw error;
     }
     const { instructions } = built;
-    const tx = assembleTransactionMessage(instructions, built.payer, instructions.blockhashWithMetadata.blockhash, instructions.lookupTableAccounts);
-    let wire: Uint8Array;
-    try {
-      wire = tx.serialize();
-    } catch (error) {
-      // web3.js refuses to write some oversized messages at all (e.g. over 256 accounts).
-      throw new TransactionTooLargeError(undefined, instructions.lookupTableAccounts.length, (error as Error).message);
-    }
-    if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length, instructions.lookupTableAccounts.length);
+    const { wire, requestId, expireAt, signatures } = await assembleAndIssue(deps.store, built);
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;
     const taker = built.taker.toBase58();
-    const { requestId, expireAt } = await issueSwap(deps.store, {
-      message: tx.message.serialize(),
-      lastValidBlockHeight,
-      taker,
-      inputMint: built.quote.inputMint,
-      outputMint: built.quote.outputMint,
-      inAmount: BigInt(built.quote.inAmount),
-      outAmount: BigInt(built.quote.outAmount),
-    });
     return {
       mode,
       quote: built.quote,
@@ -296,7 +308,7 @@ export function createOrder(deps: {
       expireAt,
       taker,
       payer: built.payer.toBase58(),
-      signatureFeeLamports: LAMPORTS_PER_SIGNATURE * tx.message.header.numRequiredSignatures,
+      signatureFeeLamports: LAMPORTS_PER_SIGNATURE * signatures,
       prioritizationFeeLamports: Number(instructions.prioritizationFeeLamports) + Number(tipLamports ?? 0n),
       rentFeeLamports: rentOf(instructions),
       totalTimeMs: clock() - started,

@@ -436,14 +436,12 @@ export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): Pars
     }
   }
   const tipLamports = parseOptionalU64("tipAmount", raw.tipLamports);
-  const { receiver, nativeDestinationAccount } = parseDestinations(raw, user, quote, destinationTokenAccount);
   return {
     user,
     quote,
     payer,
     tip: tipLamports !== undefined && tipLamports > 0n ? { lamports: tipLamports, payer } : undefined,
-    receiver,
-    nativeDestinationAccount,
+    ...parseDestinations(raw, user, quote, destinationTokenAccount),
     wrapAndUnwrapSol,
     useSharedAccounts,
     feeAccount,
