@@ -14,6 +14,8 @@ import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startLiveChain } from "./chain/live/live-chain.js";
+import { PriorityFeeKeeper } from "./chain/priority-fee-keeper.js";
+import { DEFAULT_MOVE_WINDOW_SLOTS } from "./core/swap/auto-slippage.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
@@ -181,6 +183,18 @@ async function startService(
   return { config, logger, server, shutdown };
 }
 
+/** The recent prioritization fees, kept warm in the background from now on. */
+function startPriorityFees(config: Config, chain: RpcSolanaChain, logger: Logger, shutdown: Shutdown): PriorityFeeKeeper {
+  const keeper = new PriorityFeeKeeper({
+    chain,
+    refreshMs: config.priorityFeeRefreshMs,
+    onError: (err) => logger.warn({ err }, "priority fees: background read failed (kept samples served, retried)"),
+  });
+  keeper.start();
+  shutdown.hook("priority fees", async () => keeper.close());
+  return keeper;
+}
+
 /** The swap and quote API over the chain (and the live state), with the program quoter (on by default), and its readiness checks. */
 async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
   const programQuoter = await startProgramQuoter({
@@ -194,6 +208,8 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   });
   if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
   const swap = createSwapApi({
+    priorityFees: startPriorityFees(config, chain.chain, logger, shutdown),
+    autoSlippage: { minBps: config.autoSlippageMinBps, maxBps: config.autoSlippageMaxBps, windowSlots: DEFAULT_MOVE_WINDOW_SLOTS },
     chain: chain.chain,
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,

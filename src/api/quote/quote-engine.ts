@@ -45,6 +45,8 @@ export interface QuoteEngineDeps {
   readonly shadow?: ShadowOptions;
   /** How long a kept candidate decision is used at most (candidate-store.ts); default DEFAULT_CANDIDATE_MAX_AGE_MS. */
   readonly candidateMaxAgeMs?: number;
+  /** Told each route found, with the slot each pool's state was read at (automatic slippage samples the pools' rates). */
+  readonly onRoute?: (route: Route, slotOf: (address: string) => number | undefined) => void;
 }
 
 export interface QuoteOutcome {
@@ -113,6 +115,17 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
+/** The slot an address was last read at in `rounds`, if it was. */
+function slotReader(rounds: readonly ReadonlyMap<string, AccountState>[]): (address: string) => number | undefined {
+  return (address) => {
+    for (let i = rounds.length - 1; i >= 0; i--) {
+      const state = rounds[i]!.get(address);
+      if (state) return state.slot;
+    }
+    return undefined;
+  };
+}
+
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
@@ -160,6 +173,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       // In the background: the answer does not wait for the programs.
       runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
     }
+    deps.onRoute?.(route, slotReader(read));
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,
