@@ -18,10 +18,13 @@ import { createAccountSource, createSwapInstructions } from "./swap/swap-instruc
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap/swap-instructions.js";
 import { createLookupTableIndex, createQuoteApi } from "./quote/quote-api.js";
 import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
+import type { AccountSource } from "../chain/account-source.js";
 
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly quote: QuoteApi;
+  /** The account source the quote and swap paths share (the live cache when there is one). */
+  readonly accounts: AccountSource;
   readonly service: SwapV1ServiceImpl;
   readonly restRoutes: readonly RestRoute[];
   /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
@@ -41,6 +44,7 @@ export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: Qu
   return {
     swapInstructions,
     quote,
+    accounts,
     service: createSwapService(swapInstructions, quote.handlers),
     restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
     jsonCodecs: [swapInstructionsJsonCodec],
