@@ -135,7 +135,7 @@ export class NonceKeeper {
       const sentByTaker = order.legs.find((_, j) => statuses[j] != null);
       if (sentByTaker !== undefined) {
         // The taker sent a leg themselves: follow it like one of swapd's (its claim records which).
-        if (await this.deps.store.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex)) {
+        if (await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex))) {
           this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, "ifUnseen", null);
         }
         continue;
@@ -218,7 +218,7 @@ export class NonceKeeper {
         await this.deps.store.nonceOrders.setNote(order.orderId, choice.notSent);
         return;
       }
-      if (!(await this.deps.store.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex))) return;
+      if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex)))) return;
       nonceTriggers.inc({ kind: order.legs.find((l) => l.legIndex === legIndex)!.kind });
       this.orders.set(order.orderId, { ...order, status: "triggered" });
       await this.land(order, legIndex, choice.routeIndex, "send", firedAt);
@@ -250,7 +250,7 @@ export class NonceKeeper {
 
   private async finish(order: StoredNonceOrder, outcome: NonceOrderOutcome): Promise<void> {
     this.orders.delete(order.orderId);
-    if (!(await this.deps.store.nonceOrders.finish(order.orderId, outcome))) return;
+    if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.finish(order.orderId, outcome)))) return;
     nonceOutcomes.inc({ status: outcome.status });
     if (outcome.status !== "cancelled") nonceLegsVoided.inc(order.legs.length - (outcome.sent === null ? 0 : 1));
     this.deps.logger.info({ orderId: order.orderId, status: outcome.status, note: outcome.note }, "nonce order finished");

@@ -72,7 +72,7 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       peak = BigInt(response.outAmount);
     }
     try {
-      if (!(await deps.store.nonceOrders.arm(order.orderId, legs, peak))) throw new ValidationError("orderId", "state", "the order is no longer issued");
+      if (!(await deps.store.transaction((stores) => stores.nonceOrders.arm(order.orderId, legs, peak)))) throw new ValidationError("orderId", "state", "the order is no longer issued");
     } catch (error) {
       if (error instanceof ValidationError) throw error;
       // The one-active-order-per-nonce index: another armed order uses this nonce account.
