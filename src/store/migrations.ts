@@ -161,7 +161,7 @@ export const MIGRATIONS: readonly Migration[] = [
         min_out_amount numeric(20,0) NOT NULL,
         quoted_out_amount numeric(20,0) NOT NULL,
         message bytea NOT NULL,
-        message_hash text NOT NULL UNIQUE,
+        message_hash text NOT NULL,
         signed_transaction bytea,
         signature text,
         status text NOT NULL CHECK (status IN ('issued', 'armed', 'sent', 'landed', 'failed', 'voided', 'cancelled')),

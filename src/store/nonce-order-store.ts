@@ -233,11 +233,4 @@ export class NonceOrderStore {
     ]);
     return true;
   }
-
-  /** The order an issued leg message belongs to (arming checks what was issued). */
-  async findLegByMessageHash(messageHash: string): Promise<{ orderId: string; legIndex: number; routeIndex: number } | null> {
-    const rows = await this.sql.query<Row>("SELECT order_id, leg_index, route_index FROM nonce_order_legs WHERE message_hash = $1", [messageHash]);
-    const r = rows[0];
-    return r === undefined ? null : { orderId: r["order_id"] as string, legIndex: numberFromSql(r["leg_index"]), routeIndex: numberFromSql(r["route_index"]) };
-  }
 }

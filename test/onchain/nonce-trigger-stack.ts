@@ -78,7 +78,7 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
     keeper: { refreshMs: 200, pollMs: 50, rebroadcastMs: 300, retryNotSentMs: 200, watchPollMs: 100 },
   });
   nonce.start();
-  const { server } = await startTestServer({
+  const { server, logs } = await startTestServer({
     services: { swap: { ...swap.service, ...v2.handlers } },
     extraServices: [{ service: NonceTriggerService, impl: nonce.handlers }],
     restRoutes: [...swap.restRoutes, ...v2.restRoutes, ...nonce.restRoutes],
@@ -86,6 +86,8 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
   const call = async (path: string, init: RequestInit) => {
     const res = await fetch(`${server.url}${path}`, init);
     const text = await res.text();
+    // A 500 is a bug: its logged cause goes to the test's output.
+    if (res.status === 500) console.error(JSON.stringify(logs.lines.slice(-3)));
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   const get = (path: string) => call(path, {});

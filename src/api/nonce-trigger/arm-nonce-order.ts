@@ -33,22 +33,27 @@ export async function findOrder(deps: Pick<NonceOrderDeps, "store">, orderId: un
 }
 
 function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): ArmedLeg[] {
-  const armed = new Map<string, ArmedLeg>();
+  const armed = new Map<string, { wire: Uint8Array; signature: string }>();
   wires.forEach((wire, i) => {
     const field = `signedTransactions[${i}]`;
     const tx = parseSignedTransaction(field, wire);
     checkLegSigner(field, tx.signers, order.taker);
     const hash = transactionMessageHash(tx.message);
-    const leg = order.legs.find((l) => l.messageHash === hash);
-    if (leg === undefined) throw new ValidationError(field, "issued", "is not a leg transaction issued for this order (its message differs from every issued one)");
+    if (!order.legs.some((l) => l.messageHash === hash)) {
+      throw new ValidationError(field, "issued", "is not a leg transaction issued for this order (its message differs from every issued one)");
+    }
     checkSignatures(field, tx);
-    armed.set(hash, { legIndex: leg.legIndex, routeIndex: leg.routeIndex, signedTransaction: wire, signature: transactionSignature(tx) });
+    armed.set(hash, { wire, signature: transactionSignature(tx) });
   });
   const missing = order.legs.filter((l) => !armed.has(l.messageHash));
   if (missing.length > 0) {
     throw new ValidationError("signedTransactions", "complete", `must carry every issued leg route; missing ${missing.map((l) => `leg ${l.legIndex} route ${l.routeIndex}`).join(", ")}`);
   }
-  return [...armed.values()];
+  // Legs with the same floor and route are the same transaction: one signed copy arms them all.
+  return order.legs.map((l) => {
+    const signed = armed.get(l.messageHash)!;
+    return { legIndex: l.legIndex, routeIndex: l.routeIndex, signedTransaction: signed.wire, signature: signed.signature };
+  });
 }
 
 export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed: () => void }) {

@@ -72,7 +72,7 @@ describe("the create request", () => {
     expect(refused({ ...base, takeProfit: { price: "-1", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit.price", "decimal"]);
     expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "0" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit.minOutAmount", "positive"]);
     expect(refused({ ...base, kind: "single", takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit", "single"]);
-    expect(refused({ ...base, kind: "trailing", trailing: { minOutAmount: "1", trailBps: 10_000 } })[0]).toBe("trailing.trailBps");
+    expect(refused({ ...base, kind: "trailing", trailing: { minOutAmount: "1", trailBps: 10_000 } })?.[0]).toBe("trailing.trailBps");
     expect(refused({ ...base, outputMint: SOL })).toEqual(["outputMint", "distinct"]);
     expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" }, routesPerLeg: 4 })?.[0]).toBe("routesPerLeg");
   });
