@@ -144,6 +144,12 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     const p0 = await solPrice();
     const { created, signed, nonceAccount } = await armed(taker, { kind: "oco", takeProfit: { price: usdc(p0 * 2n), minOutAmount: p0.toString() }, stopLoss: { price: usdc(p0 / 2n), minOutAmount: (p0 / 4n).toString() } });
     const owner = taker.publicKey.toBase58();
+    // A nonce cannot advance within the blockhash it was made in: a slot passes (one transaction on the
+    // embedded chain), and the service's blockhash (cached up to 1 s) is the chain's newest before the cancel is built.
+    stack.localnet.airdrop(Keypair.generate().publicKey, ONE_SOL);
+    for (let i = 0; i < 100 && (await stack.chain.getLatestBlockhash()).blockhash !== stack.localnet.chain.latestBlockhash().blockhash; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const wrongTaker = await stack.post("/trigger/v2/cancelOrder", { orderId: created.orderId, taker: Keypair.generate().publicKey.toBase58() });
     expect(wrongTaker.status).toBe(400);
     expect(wrongTaker.body.error).toMatch(/^taker: /);
@@ -151,8 +157,6 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(cancel.body.order.cancelRequested).toBe(true);
     const nonceBefore = stack.nonceValue(nonceAccount);
-    // A nonce cannot advance within the blockhash it was made in; on the embedded chain a slot passes per transaction.
-    stack.localnet.airdrop(Keypair.generate().publicKey, ONE_SOL);
     await stack.signAndSend(cancel.body.transaction, taker);
     expect(stack.nonceValue(nonceAccount)).not.toBe(nonceBefore);
     const done = await stack.waitForOrder(owner, created.orderId, (o) => o.status !== "armed");
