@@ -192,6 +192,12 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
       expect(answer.body.error).toMatch(message);
     }
     expect((await stack.get(`/trigger/v2/orders?taker=${owner}`)).body.orders).toEqual([]);
+    // The same over Connect (proto JSON names): INVALID_ARGUMENT naming the field.
+    const connect = await stack.post("/swapd.trigger.v2.NonceTriggerService/CreateOrder", { ...base, nonceAccount: theirNonce, takeProfit: tpAbove });
+    expect(connect.status).toBe(400);
+    expect(connect.body.code).toBe("invalid_argument");
+    expect(connect.body.message).toMatch(/^nonceAccount: must have the taker/);
+    expect((await stack.post("/swapd.trigger.v2.NonceTriggerService/GetOrders", { taker: owner })).body.orders ?? []).toEqual([]);
 
     // Arming: a leg signed by someone else; an amount the taker does not hold.
     const created = (await stack.post("/trigger/v2/createOrder", { ...base, nonceAccount: myNonce, amount: (10n * ONE_SOL).toString(), takeProfit: { price: usdc((p0 * 11n) / 10n), minOutAmount: "1" } })).body;
@@ -208,6 +214,8 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     expect(poor.body.error).toMatch(/^amount: the taker holds \d+ of So111+2, less than the order's 10000000000/);
     const [stored] = (await stack.get(`/trigger/v2/orders?taker=${owner}`)).body.orders;
     expect(stored.status).toBe("issued");
+    const overConnect = (await stack.post("/swapd.trigger.v2.NonceTriggerService/GetOrders", { taker: owner })).body.orders;
+    expect(overConnect.map((o: any) => [o.orderId, o.status, o.amount])).toEqual([[created.orderId, "issued", (10n * ONE_SOL).toString()]]);
     expect(stored.legs[0].signature).toBeNull();
   });
 });
