@@ -9,7 +9,7 @@ import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { createSwapApi } from "../../src/api/swap-api.js";
 import type { SwapApi } from "../../src/api/swap-api.js";
 import { createSwapV2Api } from "../../src/api/swap-v2/swap-v2-api.js";
-import { ExecutionConfirmations } from "../../src/api/trigger/execution-confirmations.js";
+import { ExecutionConfirmations } from "../../src/landing/index.js";
 import { createNonceTriggerApi, NonceTriggerService } from "../../src/api/nonce-trigger/nonce-trigger-api.js";
 import type { NonceTriggerApi } from "../../src/api/nonce-trigger/nonce-trigger-api.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
@@ -65,7 +65,7 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
   const logger = pino({ level: process.env["NONCE_TEST_LOGS"] ? "info" : "silent" });
   const swap = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, random: () => 0.5, chainStateTtlMs: 0, quote: { intermediateTokens: [SOL, USDC] } });
   await swap.start();
-  const confirmations = new ExecutionConfirmations({ chain, store, logger }, { pollIntervalMs: 20, rebroadcastIntervalMs: 200 });
+  const confirmations = new ExecutionConfirmations({ chain, store, logger, senders: [] }, { pollIntervalMs: 20, rebroadcastIntervalMs: 200 });
   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations, finalityPollMs: 20, finalityWaitMs: 5_000 });
   const nonce = createNonceTriggerApi({
     chain,

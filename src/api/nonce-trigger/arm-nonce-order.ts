@@ -12,7 +12,7 @@ import { associatedTokenAddress } from "../../core/solana/token-accounts.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { ArmedLeg, StoredNonceOrder } from "../../store/index.js";
-import { checkSignatures, parseSignedTransaction, transactionSignature } from "../trigger/signed-transaction.js";
+import { checkSignatures, parseSignedTransaction, transactionSignature } from "../../landing/index.js";
 import type { NonceOrderDeps } from "./create-nonce-order.js";
 
 export interface ArmInput {

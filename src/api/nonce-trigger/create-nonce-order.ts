@@ -20,8 +20,8 @@ import { ValidationError } from "../../core/validation-error.js";
 import type { Store } from "../../store/index.js";
 import type { NewNonceOrder } from "../../store/index.js";
 import type { QuoteEngine } from "../quote/quote-engine.js";
-import { MAX_TRANSACTION_BYTES } from "../quote/swap-transaction.js";
-import { TransactionTooLargeError } from "../quote/transaction-too-large-error.js";
+import { MAX_TRANSACTION_BYTES } from "../../core/solana/transaction-message.js";
+import { TransactionTooLargeError } from "../../core/swap/transaction-too-large-error.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 
 /** Seeds tried for a taker's new nonce account (the first free one is used). */
