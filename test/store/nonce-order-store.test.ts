@@ -47,7 +47,7 @@ const signed = [
 
 function suite(name: string, open: () => Promise<Store>) {
   describe(`nonce orders on ${name}`, () => {
-    it("round-trips, arms once, one claim wins, the first outcome stays, the other legs are voided", async () => {
+    it("round-trips, arms once, one claim wins, the first outcome stays, the other legs are voided", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
         await store.transaction((s) => s.nonceOrders.create(order("o1", "N1")));
@@ -83,7 +83,7 @@ function suite(name: string, open: () => Promise<Store>) {
       }
     });
 
-    it("one armed order per nonce account; a cancel marks the open legs cancelled", async () => {
+    it("one armed order per nonce account; a cancel marks the open legs cancelled", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
         await store.transaction((s) => s.nonceOrders.create(order("p1", "N2")));
