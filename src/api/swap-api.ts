@@ -21,10 +21,13 @@ import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
 import { PriorityFeeKeeper } from "../chain/priority-fee-keeper.js";
 import { DEFAULT_AUTO_SLIPPAGE, PoolRateHistory } from "../core/swap/auto-slippage.js";
 import type { AutoSlippageSettings } from "../core/swap/auto-slippage.js";
+import type { AccountSource } from "../chain/account-source.js";
 
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly quote: QuoteApi;
+  /** The account source the quote and swap paths share (the live cache when there is one). */
+  readonly accounts: AccountSource;
   readonly service: SwapV1ServiceImpl;
   readonly restRoutes: readonly RestRoute[];
   /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
@@ -58,6 +61,7 @@ export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: Qu
     priorityFees,
     poolRates,
     autoSlippage: deps.autoSlippage ?? DEFAULT_AUTO_SLIPPAGE,
+    accounts,
     service: createSwapService(swapInstructions, quote.handlers),
     restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
     jsonCodecs: [swapInstructionsJsonCodec],
