@@ -1,0 +1,364 @@
+/**
+ * The pools' curves (core/quote/pool-curve.ts), made off the request path. A search that asks a
+ * pool for an amount its curve does not hold (or that has none) quotes it exactly, as without
+ * curves, and asks here for the curve to cover it; the store makes it between requests, a few
+ * points at a time (`sliceMs`), within `budgetMsPerSecond` of the event loop, reading through the
+ * account source what the larger amounts need (further tick or bin arrays).
+ *
+ * A curve is answered only while it is current: the live cache reports every change of an account
+ * it read (the curve is then dropped and made again on the next request that asks), the accounts
+ * the request read are the versions the curve was made over, and the live state is answering. A
+ * math-quoted curve is made at a clock and made again after REMAKE_AFTER_S; a program-quoted one
+ * (whose price can move with the slot) is checked at each new slot a request brings, by quoting one
+ * of its points again: made again when that moved, else carried to the new slot.
+ *
+ * Bounds: MAX_CURVES curves (one pool, one direction; at most MAX_CURVE_POINTS float64 each, ~1.5
+ * KiB), least recently used out; only pools a search reached after pruning ask for one.
+ */
+import type { AccountSource, StateChangeFeed } from "../../chain/account-source.js";
+import type { CurveSubject, PoolCurves } from "../../core/quote/curve-port.js";
+import { CURVE_POINTS_PER_OCTAVE, CurveLadder, MAX_CURVE_POINTS, curveOut, gridAmount, gridIndexBelow } from "../../core/quote/pool-curve.js";
+import type { PoolCurve } from "../../core/quote/pool-curve.js";
+import type { AccountData } from "../../core/solana/account.js";
+import { base58Of } from "../../core/solana/base58-strings.js";
+import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
+
+/** Curves kept (pool × direction). */
+const MAX_CURVES = 4_096;
+/** A math-quoted curve is made again when a request's clock is this much later (s); not used past MAX_AGE_S. */
+const REMAKE_AFTER_S = 10n;
+const MAX_AGE_S = 60n;
+/** A program-quoted curve is used for at most this many slots after the one it was made or checked at (while its check runs). */
+const MAX_SLOT_LAG = 150n;
+/** Rounds of reads for what the ladder's larger amounts need. */
+const READ_ROUNDS = 3;
+/** A request's amount widens its pool's ladder to an octave below its smallest split share and one above the amount. */
+const WIDEN_BELOW = 2 * CURVE_POINTS_PER_OCTAVE;
+const WIDEN_ABOVE = CURVE_POINTS_PER_OCTAVE;
+
+export interface CurveStoreOptions {
+  readonly feed: StateChangeFeed;
+  readonly accounts: Pick<AccountSource, "ensure">;
+  /** The longest the store runs at once on the event loop (ms). Default 2. */
+  readonly sliceMs?: number;
+  /** Event-loop time the store may take per second (ms). Default 200. */
+  readonly budgetMsPerSecond?: number;
+  /** Told about a curve made or checked (for the bench and the logs). */
+  readonly onCurve?: (event: CurveEvent) => void;
+  /** A curve's making failed unexpectedly (a bug: the store goes on without that curve). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface CurveEvent {
+  readonly kind: "made" | "slot-kept" | "slot-moved";
+  readonly pool: string;
+  readonly points: number;
+  readonly ms: number;
+}
+
+export interface CurveStoreStats {
+  readonly curves: number;
+  readonly made: number;
+  readonly points: number;
+  readonly buildMs: number;
+  readonly slotChecks: number;
+  readonly slotMoves: number;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly address: string;
+  curve: PoolCurve | undefined;
+  /** The account versions the curve was made over. */
+  reads: Map<string, AccountData | null> | undefined;
+  /** An account it read changed since: made again when next asked. */
+  stale: boolean;
+  /** Grid range asked for, and the range tried over the current state (asked again only when widened). */
+  low: number;
+  high: number;
+  triedLow: number;
+  triedHigh: number;
+  /** The request to make or check it with, while queued. */
+  pending: CurveSubject | undefined;
+  job: "make" | "check" | undefined;
+}
+
+export class CurveStore implements PoolCurves {
+  private readonly entries: BoundedLruMap<string, Entry>;
+  /** Account → the curves that read it. */
+  private readonly readers = new Map<string, Set<string>>();
+  private readonly queue: Entry[] = [];
+  private running = false;
+  private windowStart = performance.now();
+  private windowMs = 0;
+  private readonly sliceMs: number;
+  private readonly budgetMs: number;
+  private readonly unsubscribe: () => void;
+  private closed = false;
+  private counts = { made: 0, points: 0, buildMs: 0, slotChecks: 0, slotMoves: 0 };
+
+  constructor(private readonly options: CurveStoreOptions) {
+    this.sliceMs = options.sliceMs ?? 2;
+    this.budgetMs = options.budgetMsPerSecond ?? 200;
+    this.entries = new BoundedLruMap(MAX_CURVES, (_key, entry) => this.forget(entry));
+    this.unsubscribe = options.feed.onChange((address) => this.changed(address));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+  }
+
+  stats(): CurveStoreStats {
+    let curves = 0;
+    for (const key of this.allKeys()) if (this.entries.peek(key)?.curve) curves += 1;
+    return { curves, ...this.counts };
+  }
+
+  curveFor(subject: CurveSubject): PoolCurve | undefined {
+    if (!this.options.feed.following()) return undefined;
+    const entry = this.entries.get(keyOf(subject));
+    const curve = entry?.curve;
+    if (!entry || !curve) return undefined;
+    if (entry.stale || !this.sameReads(entry, subject)) {
+      this.dropCurve(entry);
+      return undefined;
+    }
+    if (subject.programQuoted) {
+      if (subject.clock.slot !== curve.clock.slot) this.schedule(entry, subject, "check");
+      const lag = subject.clock.slot - curve.clock.slot;
+      return lag >= 0n && lag <= MAX_SLOT_LAG ? curve : undefined;
+    }
+    const age = subject.clock.unixTimestamp - curve.clock.unixTimestamp;
+    if (age > REMAKE_AFTER_S) this.schedule(entry, subject, "make");
+    return age >= -REMAKE_AFTER_S && age <= MAX_AGE_S ? curve : undefined;
+  }
+
+  want(subject: CurveSubject, amount: bigint): void {
+    if (amount <= 0n || this.closed) return;
+    const key = keyOf(subject);
+    let entry = this.entries.get(key);
+    const at = gridIndexBelow(amount);
+    if (entry && at >= entry.triedLow && at <= entry.triedHigh && !entry.stale) return; // asked already over this state
+    if (!entry) {
+      entry = { key, address: subject.address, curve: undefined, reads: undefined, stale: false, low: at, high: at, triedLow: 1, triedHigh: 0, pending: undefined, job: undefined };
+      this.entries.set(key, entry);
+    }
+    entry.low = Math.min(entry.low, Math.max(0, at - WIDEN_BELOW));
+    entry.high = Math.max(entry.high, at + WIDEN_ABOVE);
+    if (entry.high - entry.low >= MAX_CURVE_POINTS) {
+      // Wider than one curve holds: the latest amount's neighbourhood wins.
+      entry.low = Math.max(0, at - WIDEN_BELOW);
+      entry.high = Math.min(entry.low + MAX_CURVE_POINTS - 1, Math.max(entry.high, at + WIDEN_ABOVE));
+    }
+    this.schedule(entry, subject, "make");
+  }
+
+  private schedule(entry: Entry, subject: CurveSubject, job: "make" | "check"): void {
+    if (entry.pending !== undefined && (entry.job === "make" || job === "check")) {
+      entry.pending = subject; // the newest request's state
+      return;
+    }
+    const queued = entry.pending !== undefined;
+    entry.pending = subject;
+    entry.job = job;
+    if (!queued) this.queue.push(entry);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.running || this.closed || this.queue.length === 0) return;
+    this.running = true;
+    setImmediate(() => {
+      this.drain().catch((error: unknown) => this.options.onError?.(error));
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.closed && this.queue.length > 0) {
+        const entry = this.queue.shift()!;
+        const subject = entry.pending;
+        const job = entry.job;
+        entry.pending = undefined;
+        entry.job = undefined;
+        if (!subject || this.entries.peek(entry.key) !== entry) continue;
+        try {
+          if (job === "check") await this.check(entry, subject);
+          else await this.make(entry, subject);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+    this.kick();
+  }
+
+  /** Waits until the budget allows `sliceMs` more, then yields to requests. */
+  private async turn(): Promise<void> {
+    for (;;) {
+      const now = performance.now();
+      if (now - this.windowStart >= 1_000) {
+        this.windowStart = now;
+        this.windowMs = 0;
+      }
+      if (this.windowMs + this.sliceMs <= this.budgetMs) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000 - (now - this.windowStart)).unref());
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  private spent(ms: number): void {
+    this.windowMs += ms;
+  }
+
+  private async make(entry: Entry, subject: CurveSubject): Promise<void> {
+    const low = entry.low;
+    const high = entry.high;
+    const accounts = new Map<string, AccountData | null>();
+    for (const address of subject.reads) {
+      const account = subject.read(address);
+      if (account !== undefined) accounts.set(address, account);
+    }
+    const sameState = !entry.stale && entry.reads !== undefined && [...accounts].every(([a, v]) => !entry.reads!.has(a) || entry.reads!.get(a) === v);
+    const old = sameState ? entry.curve : undefined;
+    const oldReads = sameState ? entry.reads : undefined;
+    if (oldReads) for (const [a, v] of oldReads) if (!accounts.has(a)) accounts.set(a, v);
+    // What the largest amount needs (arrays further along), in rounds: each read names more.
+    const generation = this.changes;
+    for (let round = 0; round < READ_ROUNDS; round++) {
+      const started = performance.now();
+      const needed = subject.accountsNeeded(gridAmount(high), accounts);
+      this.spent(performance.now() - started);
+      if (needed.length === 0) break;
+      const neededBy = new Map(needed.map((k) => [base58Of(k), [subject.address] as readonly string[]]));
+      const read = await this.options.accounts.ensure(needed, neededBy);
+      for (const [address, state] of read) accounts.set(address, state.account);
+    }
+    const ladder = new CurveLadder(low, high, (amount) => subject.quote(amount, accounts, subject.clock), subject.clock);
+    const started = performance.now();
+    let sliceStart = performance.now();
+    for (;;) {
+      if (old && ladder.next === old.first && ladder.next >= low) ladder.takeKnown(old.outs, old.feeMint);
+      if (!ladder.step()) break;
+      const now = performance.now();
+      if (now - sliceStart >= this.sliceMs) {
+        this.spent(now - sliceStart);
+        await this.turn();
+        if (this.closed || this.changedSince(generation, accounts)) return; // made again when next asked
+        sliceStart = performance.now();
+      }
+    }
+    this.spent(performance.now() - sliceStart);
+    if (this.entries.peek(entry.key) !== entry || this.changedSince(generation, accounts)) return;
+    const curve = ladder.curve();
+    this.forget(entry);
+    entry.curve = curve;
+    entry.reads = accounts;
+    entry.stale = false;
+    entry.triedLow = low;
+    entry.triedHigh = high;
+    for (const address of accounts.keys()) {
+      let set = this.readers.get(address);
+      if (!set) this.readers.set(address, (set = new Set()));
+      set.add(entry.key);
+    }
+    const ms = performance.now() - started;
+    this.counts.made += 1;
+    this.counts.points += curve?.outs.length ?? 0;
+    this.counts.buildMs += ms;
+    this.options.onCurve?.({ kind: "made", pool: entry.address, points: curve?.outs.length ?? 0, ms });
+  }
+
+  /** A program-quoted curve at a new slot: one point quoted again; the curve made again when it moved. */
+  private async check(entry: Entry, subject: CurveSubject): Promise<void> {
+    const curve = entry.curve;
+    const reads = entry.reads;
+    if (!curve || !reads || entry.stale || !this.sameReads(entry, subject)) return;
+    await this.turn();
+    const started = performance.now();
+    const mid = curve.first + Math.floor(curve.outs.length / 2);
+    const amount = gridAmount(mid);
+    const q = subject.quote(amount, reads, subject.clock);
+    const ms = performance.now() - started;
+    this.spent(ms);
+    this.counts.slotChecks += 1;
+    if (q && q.complete && curveOut(curve, amount) === q.outAmount) {
+      entry.curve = { ...curve, clock: subject.clock };
+      this.options.onCurve?.({ kind: "slot-kept", pool: entry.address, points: 1, ms });
+      return;
+    }
+    this.counts.slotMoves += 1;
+    this.options.onCurve?.({ kind: "slot-moved", pool: entry.address, points: 1, ms });
+    entry.triedLow = 1;
+    entry.triedHigh = 0;
+    await this.make(entry, subject);
+  }
+
+  /** Whether the subject's reads are the versions the curve was made over. */
+  private sameReads(entry: Entry, subject: CurveSubject): boolean {
+    const reads = entry.reads!;
+    for (const address of subject.reads) {
+      const made = reads.get(address);
+      if (made !== undefined && made !== subject.read(address)) return false;
+    }
+    return true;
+  }
+
+  private changes = 0;
+  private readonly changedAt = new Map<string, number>();
+
+  private changed(address: string): void {
+    this.changes += 1;
+    if (this.running) this.changedAt.set(address, this.changes);
+    else if (this.changedAt.size > 0) this.changedAt.clear();
+    const keys = this.readers.get(address);
+    if (!keys) return;
+    for (const key of keys) {
+      const entry = this.entries.peek(key);
+      if (entry) {
+        entry.stale = true;
+        entry.triedLow = 1;
+        entry.triedHigh = 0;
+      }
+    }
+  }
+
+  /** Whether one of `accounts` changed since `generation` (while a curve was being made over them). */
+  private changedSince(generation: number, accounts: ReadonlyMap<string, unknown>): boolean {
+    if (this.changes === generation) return false;
+    for (const [address, at] of this.changedAt) if (at > generation && accounts.has(address)) return true;
+    return false;
+  }
+
+  private dropCurve(entry: Entry): void {
+    this.forget(entry);
+    entry.curve = undefined;
+    entry.reads = undefined;
+    entry.stale = false;
+    entry.triedLow = 1;
+    entry.triedHigh = 0;
+  }
+
+  /** Its accounts stop naming it. */
+  private forget(entry: Entry): void {
+    if (!entry.reads) return;
+    for (const address of entry.reads.keys()) {
+      const set = this.readers.get(address);
+      if (!set) continue;
+      set.delete(entry.key);
+      if (set.size === 0) this.readers.delete(address);
+    }
+  }
+
+  private *allKeys(): Iterable<string> {
+    const seen = new Set<string>();
+    for (const set of this.readers.values()) for (const key of set) if (!seen.has(key) && seen.add(key)) yield key;
+  }
+}
+
+function keyOf(subject: CurveSubject): string {
+  return subject.aToB ? subject.address : `${subject.address}<`;
+}
