@@ -163,6 +163,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
     ...(options.shadowRate ? { shadow: shadowOptions(options) } : {}),
+    ...(options.onError ? { curves: { onError: (error: unknown) => options.onError!(error, "making a pool curve") } } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);

@@ -21,6 +21,7 @@ import type { Route } from "../../core/quote/route-search.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { CandidateStore } from "./candidate-store.js";
+import { recordCurveEvent } from "./curve-metrics.js";
 import { CurveStore } from "./curve-store.js";
 import type { CurveStoreOptions } from "./curve-store.js";
 import type { CandidateSession } from "./candidate-store.js";
@@ -121,7 +122,19 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   // Curves and candidate decisions are kept only where every change of what they read is reported (live state).
   const feed = deps.accounts.changes;
-  const curves = feed && deps.curves !== false ? new CurveStore({ feed, accounts: deps.accounts, ...(deps.curves ?? {}) }) : undefined;
+  const curveOptions = deps.curves === false ? undefined : (deps.curves ?? {});
+  const curves =
+    feed && curveOptions
+      ? new CurveStore({
+          feed,
+          accounts: deps.accounts,
+          ...curveOptions,
+          onCurve: (event) => {
+            recordCurveEvent(event);
+            curveOptions.onCurve?.(event);
+          },
+        })
+      : undefined;
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
     ...(curves ? { curves } : {}),
