@@ -52,7 +52,9 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: options.logger });
   // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
   const { ProgramQuoter } = await import("./program-quoter.js");
-  const quoter = new ProgramQuoter();
+  // Curves of program-quoted pools (ladders of simulations) run in worker threads beside the event loop.
+  const { defaultProgramQuoteWorkers } = await import("./program-quote-workers.js");
+  const quoter = new ProgramQuoter({ workers: defaultProgramQuoteWorkers() });
   try {
     const jupiter = await binaries.load(JUPITER_V6_PROGRAM_ID);
     quoter.addProgram(JUPITER_V6_PROGRAM_ID, jupiter.elf);
@@ -96,5 +98,13 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
         }, options.refreshMs)
       : undefined;
   timer?.unref();
-  return { quoter, labels, shadowLabels, close: () => clearInterval(timer) };
+  return {
+    quoter,
+    labels,
+    shadowLabels,
+    close: () => {
+      clearInterval(timer);
+      void quoter.close();
+    },
+  };
 }

@@ -237,8 +237,17 @@ export class CurveStore implements PoolCurves {
       const read = await this.options.accounts.ensure(needed, neededBy);
       for (const [address, state] of read) accounts.set(address, state.account);
     }
-    const ladder = new CurveLadder(low, high, (amount) => subject.quote(amount, accounts, subject.clock), subject.clock);
     const started = performance.now();
+    let quoteAt = (amount: bigint) => subject.quote(amount, accounts, subject.clock);
+    if (subject.quoteMany) {
+      // The whole ladder at once, beside the event loop (a program quoter's worker threads).
+      const amounts: bigint[] = [];
+      for (let i = low; i <= high && amounts.length < MAX_CURVE_POINTS; i++) amounts.push(gridAmount(i));
+      const quotes = await subject.quoteMany(amounts, accounts, subject.clock);
+      const byAmount = new Map(amounts.map((amount, i) => [amount, quotes[i]]));
+      quoteAt = (amount) => byAmount.get(amount);
+    }
+    const ladder = new CurveLadder(low, high, quoteAt, subject.clock);
     let sliceStart = performance.now();
     for (;;) {
       if (old && ladder.next === old.first && ladder.next >= low) ladder.takeKnown(old.outs, old.feeMint);
@@ -281,7 +290,7 @@ export class CurveStore implements PoolCurves {
     const started = performance.now();
     const mid = curve.first + Math.floor(curve.outs.length / 2);
     const amount = gridAmount(mid);
-    const q = subject.quote(amount, reads, subject.clock);
+    const q = subject.quoteMany ? (await subject.quoteMany([amount], reads, subject.clock))[0] : subject.quote(amount, reads, subject.clock);
     const ms = performance.now() - started;
     this.spent(ms);
     this.counts.slotChecks += 1;

@@ -24,6 +24,8 @@ export interface CurveSubject {
   accountsNeeded(amount: bigint, accounts: AccountMap): PublicKey[];
   /** The exact quote of `amount` over `accounts` at `clock`; undefined when the pool cannot fill it. */
   quote(amount: bigint, accounts: AccountMap, clock: QuoteClock): PoolQuote | undefined;
+  /** The quotes of many amounts at once, beside the event loop (program-quoted pools with worker threads); shorter when the pool cannot quote. */
+  quoteMany?(amounts: readonly bigint[], accounts: AccountMap, clock: QuoteClock): Promise<(PoolQuote | undefined)[]>;
 }
 
 export interface PoolCurves {

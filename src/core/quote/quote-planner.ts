@@ -105,6 +105,8 @@ export interface ProgramQuotes {
   accountsNeeded(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
   /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
   quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+  /** Quotes of several amounts (a pool's curve), off the event loop where the implementation can; AmmError when it cannot quote. */
+  quoteMany?(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
 }
 
 export interface QuotePlannerOptions {
@@ -603,6 +605,18 @@ class PoolQuotePlan implements QuotePlan {
           return undefined; // the curve ends before this amount
         }
       },
+      ...(programQuoted && programQuotes?.quoteMany
+        ? {
+            quoteMany: async (amounts: readonly bigint[], read: AccountMap, at: QuoteClock) => {
+              try {
+                return await programQuotes.quoteMany!(adapter, pool, paramsOf(0n), read, at, amounts);
+              } catch (error) {
+                if (!poolCannotQuote(error)) throw error;
+                return []; // the pool cannot be quoted now: no curve
+              }
+            },
+          }
+        : {}),
     };
   }
 
