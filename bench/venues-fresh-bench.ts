@@ -45,7 +45,7 @@ export interface FreshBenchReport {
   readonly noop: FreshKindFigures;
   readonly repeated: FreshKindFigures;
   readonly fresh: FreshKindFigures;
-  readonly curves: { readonly made: number; readonly points: number; readonly seconds: number; readonly slotChecks: number; readonly slotMoves: number };
+  readonly curves: { readonly made: number; readonly dropped: number; readonly points: number; readonly seconds: number; readonly slotChecks: number; readonly slotMoves: number };
   readonly checks: readonly { readonly check: string; readonly passed: boolean }[];
   readonly loadAverage: readonly number[];
 }
@@ -90,6 +90,7 @@ async function curveCounters(url: string) {
   const text = await fetchMetrics(url);
   return {
     made: counterSum(text, "swapd_quote_curves_made_total"),
+    dropped: counterSum(text, "swapd_quote_curves_dropped_total"),
     points: counterSum(text, "swapd_quote_curve_points_total"),
     seconds: counterSum(text, "swapd_quote_curve_seconds_total"),
     slotChecks: counterSum(text, "swapd_quote_curve_slot_checks_total"),
@@ -122,7 +123,7 @@ export async function runVenuesFreshBench(options: FreshBenchOptions): Promise<F
       const kinds = Object.keys(requests) as Kind[];
       const figures = Object.fromEntries(kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[], cpu: [] as number[] }])) as Record<Kind, { p50: number[]; p99: number[]; rps: number[]; cpu: number[] }>;
       const run = (kind: Kind, durationMs: number) => runVaryingLoad(requests[kind], { concurrency: options.concurrency, durationMs, maxRequests: 2_000_000 });
-      for (const kind of kinds) await run(kind, 2_000); // warm-up (the fresh one makes the curves)
+      for (const kind of kinds) await run(kind, kind === "fresh" ? 6_000 : 2_000); // warm-up (the fresh one makes the curves over the amounts asked)
       const curvesBefore = await curveCounters(url);
       for (let round = 0; round < options.rounds; round++) {
         for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
@@ -153,6 +154,7 @@ export async function runVenuesFreshBench(options: FreshBenchOptions): Promise<F
       ];
       const curves = {
         made: curvesAfter.made - curvesBefore.made,
+        dropped: curvesAfter.dropped - curvesBefore.dropped,
         points: curvesAfter.points - curvesBefore.points,
         seconds: curvesAfter.seconds - curvesBefore.seconds,
         slotChecks: curvesAfter.slotChecks - curvesBefore.slotChecks,
@@ -175,7 +177,7 @@ export function formatFreshReport(r: FreshBenchReport, options: Pick<FreshBenchO
     row("no-op (Health/Check)", r.noop),
     row("repeated (1 SOL, 20 USDC)", r.repeated),
     row("fresh (0.01–200 SOL, 10–200k USDC)", r.fresh),
-    `  fresh / repeated p50 = ${(r.fresh.p50Ms / r.repeated.p50Ms).toFixed(2)}; curves made during the phases: ${r.curves.made} (${r.curves.points} points, ${(r.curves.seconds * 1000).toFixed(0)} ms), program-quoted slot checks ${r.curves.slotChecks} (moved ${r.curves.slotMoves})`,
+    `  fresh / repeated p50 = ${(r.fresh.p50Ms / r.repeated.p50Ms).toFixed(2)}; curves made during the phases: ${r.curves.made}, dropped ${r.curves.dropped} (${r.curves.points} points, ${(r.curves.seconds * 1000).toFixed(0)} ms), program-quoted slot checks ${r.curves.slotChecks} (moved ${r.curves.slotMoves})`,
     ...r.checks.map((c) => `${c.passed ? "PASS" : "FAIL"} ${c.check}`),
   ].join("\n");
 }

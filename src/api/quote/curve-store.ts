@@ -50,7 +50,7 @@ export interface CurveStoreOptions {
 }
 
 export interface CurveEvent {
-  readonly kind: "made" | "slot-kept" | "slot-moved";
+  readonly kind: "made" | "slot-kept" | "slot-moved" | "dropped";
   readonly pool: string;
   readonly points: number;
   readonly ms: number;
@@ -122,6 +122,7 @@ export class CurveStore implements PoolCurves {
     if (!entry || !curve) return undefined;
     if (entry.stale || !this.sameReads(entry, subject)) {
       this.dropCurve(entry);
+      this.options.onCurve?.({ kind: "dropped", pool: entry.address, points: 0, ms: 0 });
       return undefined;
     }
     if (subject.programQuoted) {

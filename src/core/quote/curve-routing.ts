@@ -103,7 +103,10 @@ export function curvePathRate(path: RoutePath, lookup: CurveLookup): number | un
   for (const leg of path.legs) {
     const curve = lookup.curve(leg.pool.address, leg.pool.mints[0] === leg.inputMint);
     const legRate = curve && curveRate(curve, probe);
-    if (legRate === undefined) return pathMarginalRate(path);
+    if (legRate === undefined) {
+      lookup.missed(leg.pool.address, leg.pool.mints[0] === leg.inputMint, probe); // the next curve reaches down to it
+      return pathMarginalRate(path);
+    }
     rate *= legRate;
     const next = Math.floor(Number(probe) * legRate);
     probe = next >= 1 ? BigInt(next) : 1n;

@@ -21,8 +21,11 @@ import type { PoolQuote, QuoteClock } from "../amm/adapter.js";
 export const CURVE_POINTS_PER_OCTAVE = 8;
 /** Grid indices 0 … 64·8: every u64 amount. */
 const GRID_SIZE = 64 * CURVE_POINTS_PER_OCTAVE + 1;
-/** Points one curve holds at most (24 octaves: 1.7 × 10⁷ between its smallest and largest amount). */
-export const MAX_CURVE_POINTS = 24 * CURVE_POINTS_PER_OCTAVE;
+/**
+ * Points one curve holds at most (32 octaves: 4.3 × 10⁹ between its smallest and largest amount —
+ * a price-impact probe at a ten-thousandth of the smallest amount asked up to the largest).
+ */
+export const MAX_CURVE_POINTS = 32 * CURVE_POINTS_PER_OCTAVE;
 /** The worst-case relative interpolation error of a concave output (1 − 2^(−1/8)). */
 export const CURVE_ERROR_BOUND = 1 - 2 ** (-1 / CURVE_POINTS_PER_OCTAVE);
 
