@@ -100,7 +100,7 @@ export interface Config {
   readonly discovery: Omit<DiscoverySettings, "ttlMs">;
   /** MARKET_SUBSCRIPTIONS: follow each AMM program over the websocket so new pools enter the index without polling. */
   readonly marketSubscriptions: boolean;
-  /** MARKET_LISTING=1: the service lists every pool of each AMM program itself (MARKET_LISTING_REFRESH_MS, MARKET_LISTING_TIMEOUT_MS); undefined = off. */
+  /** MARKET_LISTING (default 1): the service lists every pool of each AMM program itself, kept under DATA_DIR/markets (MARKET_LISTING_REFRESH_MS, MARKET_LISTING_TIMEOUT_MS); undefined = off (0). */
   readonly marketListing: { readonly refreshMs: number; readonly timeoutMs: number } | undefined;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote considers (the best for its amount). */
   readonly maxPoolsPerPair: number;
@@ -225,7 +225,8 @@ function quoteSettings(read: EnvReader): QuoteSettings {
   const ms = (name: string, def: number) => read.int(name, def, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
   const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "0";
   if (!["0", "1", "true", "false"].includes(subscriptions)) read.problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptions)})`);
-  const listing = read.str("MARKET_LISTING") ?? "0";
+  // On by default: a cold pair then costs its account reads, not a getProgramAccounts per program.
+  const listing = read.str("MARKET_LISTING") ?? "1";
   if (!["0", "1", "true", "false"].includes(listing)) read.problems.push(`MARKET_LISTING: must be 0 or 1 (got ${JSON.stringify(listing)})`);
   const listingSettings = {
     refreshMs: ms("MARKET_LISTING_REFRESH_MS", 1_800_000),

@@ -141,7 +141,7 @@ async function startService(
   const live = liveSource ? await openLiveChain(config, chain.chain, liveSource, logger, shutdown) : undefined;
   const { store, database } = await openLoggedStore(config, logger, shutdown);
 
-  const swap = await startSwapApi(config, chain, live, logger, shutdown);
+  const { swap, readiness: swapReadiness } = await startSwapApi(config, chain, live, logger, shutdown);
   const confirmations = startExecutionConfirmations(config, chain.chain, store, logger, shutdown);
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
   const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
@@ -155,7 +155,7 @@ async function startService(
     services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
     restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
-    readiness: [...readinessChecks(config, chain.chain, store, live), ...(extra.readiness ?? [])],
+    readiness: [...readinessChecks(config, chain.chain, store, live), ...swapReadiness, ...(extra.readiness ?? [])],
   });
   // Registered after the server, so it runs before the drain: waiting Executes answer at once
   // ("recorded, resumes on restart") instead of holding up shutdown.
@@ -176,7 +176,7 @@ async function startService(
   return { config, logger, server, shutdown };
 }
 
-/** The swap and quote API over the chain (and the live state), with the program quoter when configured. */
+/** The swap and quote API over the chain (and the live state), with the program quoter (on by default), and its readiness checks. */
 async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
   const programQuoter = await startProgramQuoter({
     chain: chain.chain,
@@ -200,7 +200,7 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
       discovery: config.discovery,
       maxPoolsPerPair: config.maxPoolsPerPair,
       ...(config.marketSubscriptions && chain.websocketUrl ? { marketSubscriptionsUrl: chain.websocketUrl } : {}),
-      ...(config.marketListing ? { marketListing: config.marketListing } : {}),
+      ...(config.marketListing ? { marketListing: { ...config.marketListing, keepDir: join(config.dataDir, "markets") } } : {}),
       onMarketsListed: (amm, pools, ms) => logger.info({ amm, pools, ms }, "market listing: program listed whole (no discovery by pair for it)"),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
@@ -217,7 +217,28 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   });
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
-  return swap;
+  const readiness: ReadinessCheck[] = [];
+  if (config.marketListing) {
+    // Degraded, not down: a program the RPC will not list is searched by pair (paced) meanwhile.
+    readiness.push({
+      name: "market listing",
+      async check() {
+        const unlisted = swap.quote.markets.unlistedPrograms();
+        return unlisted.length === 0 ? undefined : { degraded: unlisted.map((u) => `${u.label} not listed (${u.reason}); searched by pair`).join("; ") };
+      },
+    });
+  }
+  if (programQuoter) {
+    // Degraded, not down: the other venues quote; a left-out AMM is read again until it loads.
+    readiness.push({
+      name: "program quoter",
+      async check() {
+        const out = programQuoter.leftOut();
+        return out.length === 0 ? undefined : { degraded: out.map((o) => `${o.amm} left out: ${o.reason}`).join("; ") };
+      },
+    });
+  }
+  return { swap, readiness };
 }
 
 /** One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once. */

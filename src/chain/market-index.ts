@@ -29,7 +29,7 @@ import type { AmmAdapter } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { POOL_MINT_LAYOUTS, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, mintFilter, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { groupByPair, marketOfAccount, pairKey } from "../core/quote/market.js";
 import { marketOfSnapshotEntry, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
@@ -37,7 +37,9 @@ import type { Market, MarketSource } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
 import type { DiscoverySettings } from "../core/quote/market-limits.js";
+import { keepListing, readKeptListing } from "./kept-listings.js";
 import { ProgramListings } from "./program-listings.js";
+import type { UnlistedProgram } from "./program-listings.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
 import { ProgramSubscriptions } from "./program-subscriptions.js";
 import { TokenBucket } from "./token-bucket.js";
@@ -71,13 +73,24 @@ export interface MarketIndexOptions {
    * MARKET_LISTING: list every pool of each searched program (not listed whole by the file) in the
    * background from `start()`, and again every `refreshMs` (0 = never); one attempt of `timeoutMs`.
    */
-  readonly listing?: { readonly refreshMs: number; readonly timeoutMs: number };
+  readonly listing?: ListingSettings;
   /** Told each program listed (MARKET_LISTING): its label, pools and how long the scan took. */
   readonly onListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
   readonly subscriptionsUrl?: string;
   readonly now?: () => number;
   readonly onError?: (error: unknown, what: string) => void;
+}
+
+/** MARKET_LISTING's settings. */
+export interface ListingSettings {
+  readonly refreshMs: number;
+  readonly timeoutMs: number;
+  /**
+   * Where each program's listing is kept (`DATA_DIR/markets`): a start reads them instead of
+   * listing again, and lists a program again only when its refresh is due. None = memory only.
+   */
+  readonly keepDir?: string;
 }
 
 /** One discovery (a token's pools, or a pair of hub tokens'), as remembered. */
@@ -264,25 +277,50 @@ export class MarketIndex {
       });
     }
     // After the file: the programs it lists whole need no listing.
-    if (this.options.listing && !this.listings) this.startListings(this.options.listing);
+    if (this.options.listing && !this.listings) await this.startListings(this.options.listing);
   }
 
-  private startListings(settings: { readonly refreshMs: number; readonly timeoutMs: number }): void {
+  private async startListings(settings: ListingSettings): Promise<void> {
+    const adapters = [...this.adapters.values()].filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)]);
+    const wanted = (a: AmmAdapter<any>) => this.options.discoverable?.(a) !== false && !this.snapshotPrograms.has(base58Of(a.programId));
+    const keepDir = settings.keepDir;
+    /** Programs whose kept listing was loaded, and when they were listed. */
+    const kept = new Map<AmmAdapter<any>, number>();
+    if (keepDir) {
+      for (const adapter of adapters.filter(wanted)) {
+        try {
+          const found = await readKeptListing(keepDir, adapter);
+          if (!found) continue;
+          this.replaceListed(adapter, found.listing);
+          kept.set(adapter, found.listedAt);
+        } catch (error) {
+          // An unreadable file is told and the program listed again (which writes it anew).
+          this.onError(error, `reading the kept listing of ${adapter.label}`);
+        }
+      }
+    }
     this.listings = new ProgramListings({
       chain: this.chain,
-      adapters: [...this.adapters.values()].filter((a) => POOL_MINT_LAYOUTS[base58Of(a.programId)]),
-      wanted: (a) => this.options.discoverable?.(a) !== false && !this.snapshotPrograms.has(base58Of(a.programId)),
+      adapters,
+      wanted,
       timeoutMs: settings.timeoutMs,
       refreshMs: settings.refreshMs,
       retryMs: this.settings.failureTtlMs,
+      listedBefore: (adapter) => kept.get(adapter),
       listed: (adapter, listing, ms) => {
         this.replaceListed(adapter, listing);
         this.options.onListed?.(adapter.label, listing.markets.length, ms);
+        if (keepDir) keepListing(keepDir, adapter, listing, this.now()).catch((error: unknown) => this.onError(error, `keeping the listing of ${adapter.label}`));
       },
       failed: (error, what) => this.onError(error, what),
       now: this.now,
     });
     this.listingRound = this.listings.start();
+  }
+
+  /** Programs whose last listing the RPC refused (or that timed out): searched by pair until listed. */
+  unlistedPrograms(): UnlistedProgram[] {
+    return this.listings?.unlisted() ?? [];
   }
 
   /** Resolves once every program was listed (or failed to be) once, with MARKET_LISTING. */
@@ -523,7 +561,7 @@ export class MarketIndex {
       const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
       if (!this.searched(adapter)) continue;
       const [first, second] = layout!.mintOffsets;
-      const memcmp = (offset: number, bytes: string) => ({ memcmp: { offset, bytes } });
+      const memcmp = (offset: number, mint: string) => mintFilter(layout!, offset, mint);
       let filterSets;
       if (mints.length === 1) filterSets = [[memcmp(first, mints[0])], [memcmp(second, mints[0])]];
       else if (layout!.sortedMints) {

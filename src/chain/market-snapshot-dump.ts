@@ -7,7 +7,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import { POOL_MINT_LAYOUTS, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { MARKET_SNAPSHOT_VERSION } from "../core/quote/market-snapshot.js";
 import type { MarketSnapshot, SnapshotMarket, SnapshotProgram } from "../core/quote/market-snapshot.js";
 import type { SolanaChain } from "./solana-chain.js";
@@ -106,7 +106,7 @@ function marketOfSlice(address: PublicKey, program: string, data: Uint8Array, la
   const [a, b] = layout.mintOffsets.map((offset) => {
     const start = offset - base;
     if (start < 0 || start + MINT_BYTES > data.length) throw new Error(`${base58Of(address)}: the node sent ${data.length} bytes, not the slice asked for`);
-    return new PublicKey(data.subarray(start, start + MINT_BYTES)).toBase58();
+    return new PublicKey(maskedMint(layout, data.subarray(start, start + MINT_BYTES))).toBase58();
   }) as [string, string];
   if (a === DEFAULT_KEY || b === DEFAULT_KEY) return undefined;
   return { address: base58Of(address), program, mints: [a, b] };

@@ -23,17 +23,22 @@ export interface ProgramBinary {
   readonly elf: Uint8Array;
 }
 
+/** The chain has no deployed BPF program at this address (not an RPC failure: asking again answers the same). */
+export class ProgramNotDeployedError extends Error {
+  override readonly name = "ProgramNotDeployedError";
+}
+
 /** Reads a program's current binary from the chain; throws with the reason when it is not a deployed BPF program. */
 export async function readProgramBinary(chain: SolanaChain, programId: PublicKey): Promise<ProgramBinary> {
   const [program] = await chain.getMultipleAccounts([programId]);
   const what = `program ${programId.toBase58()}`;
-  if (!program) throw new Error(`${what} does not exist on this chain`);
+  if (!program) throw new ProgramNotDeployedError(`${what} does not exist on this chain`);
   const loader = program.owner.toBase58();
   if (loader === LOADER_V2) return { programId, deploySlot: 0n, elf: program.data };
-  if (loader !== UPGRADEABLE_LOADER || program.data.length < 36) throw new Error(`${what} is not a BPF program (owner ${loader})`);
+  if (loader !== UPGRADEABLE_LOADER || program.data.length < 36) throw new ProgramNotDeployedError(`${what} is not a BPF program (owner ${loader})`);
   const programData = new PublicKey(program.data.subarray(4, 36));
   const [data] = await chain.getMultipleAccounts([programData]);
-  if (!data || data.data.length <= PROGRAMDATA_HEADER) throw new Error(`${what}: programdata ${programData.toBase58()} is missing or empty`);
+  if (!data || data.data.length <= PROGRAMDATA_HEADER) throw new ProgramNotDeployedError(`${what}: programdata ${programData.toBase58()} is missing or empty`);
   const view = Buffer.from(data.data.buffer, data.data.byteOffset, data.data.byteLength);
   return { programId, deploySlot: view.readBigUInt64LE(4), elf: data.data.subarray(PROGRAMDATA_HEADER) };
 }

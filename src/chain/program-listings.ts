@@ -27,6 +27,8 @@ export interface ProgramListingsOptions {
   /** First wait after a failed attempt. */
   readonly retryMs: number;
   readonly listed: (adapter: AmmAdapter<any>, listing: ProgramListing, ms: number) => void;
+  /** When a program was last listed, if before this start (a listing kept on disk): its next listing is due `refreshMs` after. */
+  readonly listedBefore?: (adapter: AmmAdapter<any>) => number | undefined;
   /** Told every failure, with what failed (a program's listing, or the schedule itself). */
   readonly failed: (error: unknown, what: string) => void;
   readonly now?: () => number;
@@ -36,6 +38,14 @@ interface ProgramState {
   readonly adapter: AmmAdapter<any>;
   nextAt: number;
   failures: number;
+  /** Why the last attempt failed (cleared by a listing). */
+  lastError: string | undefined;
+}
+
+/** A program whose last listing attempt failed: searched by pair meanwhile. */
+export interface UnlistedProgram {
+  readonly label: string;
+  readonly reason: string;
 }
 
 export class ProgramListings {
@@ -46,7 +56,16 @@ export class ProgramListings {
 
   constructor(private readonly options: ProgramListingsOptions) {
     this.now = options.now ?? Date.now;
-    this.programs = options.adapters.map((adapter) => ({ adapter, nextAt: 0, failures: 0 }));
+    this.programs = options.adapters.map((adapter) => {
+      const before = options.listedBefore?.(adapter);
+      const nextAt = before === undefined ? 0 : options.refreshMs > 0 ? before + options.refreshMs : Infinity;
+      return { adapter, nextAt, failures: 0, lastError: undefined };
+    });
+  }
+
+  /** Programs whose last listing attempt failed (the RPC refused, or it timed out), with why. */
+  unlisted(): UnlistedProgram[] {
+    return this.programs.flatMap((p) => (p.lastError === undefined ? [] : [{ label: p.adapter.label, reason: p.lastError }]));
   }
 
   /** Starts listing in the background; the promise settles when every program was tried once. */
@@ -87,6 +106,7 @@ export class ProgramListings {
       try {
         const listing = await listProgramMarkets(this.options.chain, state.adapter, this.options.timeoutMs);
         state.failures = 0;
+        state.lastError = undefined;
         state.nextAt = this.options.refreshMs > 0 ? this.now() + this.options.refreshMs : Infinity;
         this.options.listed(state.adapter, listing, this.now() - started);
       } catch (error) {
@@ -94,6 +114,7 @@ export class ProgramListings {
         // without jitter (unlike retry-backoff.ts): one client, and a wait near zero would send a
         // whole program's scan again at once.
         state.failures++;
+        state.lastError = error instanceof Error ? error.message : String(error);
         const longest = this.options.refreshMs > 0 ? this.options.refreshMs : LONGEST_RETRY_MS;
         state.nextAt = this.now() + Math.min(this.options.retryMs * 2 ** (state.failures - 1), longest);
         this.options.failed(error, `listing the pools of ${state.adapter.label}`);

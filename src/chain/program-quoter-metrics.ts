@@ -20,4 +20,22 @@ export const programQuoteMetrics = {
     "swapd_program_quote_refusals_total",
     () => new client.Counter({ name: "swapd_program_quote_refusals_total", help: "Program quotes whose swap the program refused" }),
   ),
+  ammLoaded: registeredMetric(
+    "swapd_program_quoted_amm_loaded",
+    () =>
+      new client.Gauge({
+        name: "swapd_program_quoted_amm_loaded",
+        help: "Per program-quoted AMM: 1 when its program is loaded and it is quoted, 0 while it is left out because the RPC could not serve its binary (retried)",
+        labelNames: ["amm"],
+      }),
+  ),
+  binaryLoadFailures: registeredMetric(
+    "swapd_program_binary_load_failures_total",
+    () =>
+      new client.Counter({
+        name: "swapd_program_binary_load_failures_total",
+        help: "Attempts to read a program binary for the program quoter that the RPC did not serve (by AMM, or Jupiter v6)",
+        labelNames: ["amm"],
+      }),
+  ),
 };

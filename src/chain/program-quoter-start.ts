@@ -1,14 +1,25 @@
 /**
- * The program quoter as the service runs it: loaded only when an AMM without public math is enabled
- * (`PROGRAM_QUOTED_AMMS`), its binaries and Jupiter v6's read from the chain (disk copies under
- * `DATA_DIR/programs`), re-read periodically so an upgraded program is quoted by its new code.
+ * The program quoter as the service runs it (on by default: `PROGRAM_QUOTED_AMMS=auto`), its
+ * binaries and Jupiter v6's read from the chain (disk copies under `DATA_DIR/programs`), re-read
+ * periodically so an upgraded program is quoted by its new code.
+ *
+ * An AMM whose program the chain does not have is left out (said once). An AMM whose binary the
+ * RPC could not serve (an error, a timeout, a provider that refuses megabyte accounts) is left out
+ * too, but said as a warning, in `/readyz` (`leftOut`) and in `swapd_program_quoted_amm_loaded`,
+ * and read again with a doubling backoff until it loads: it is then quoted without a restart.
  */
 import type { Logger } from "pino";
 import type { AmmAdapter } from "../core/amm/adapter.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
-import { ProgramBinaries } from "./program-binaries.js";
+import { ProgramBinaries, ProgramNotDeployedError } from "./program-binaries.js";
 import type { ProgramQuoter } from "./program-quoter.js";
+import { programQuoteMetrics } from "./program-quoter-metrics.js";
 import type { SolanaChain } from "./solana-chain.js";
+
+/** First wait before a binary the RPC did not serve is read again; doubled per failure up to LONGEST_RETRY_MS. */
+const FIRST_RETRY_MS = 5_000;
+const LONGEST_RETRY_MS = 300_000;
+const JUPITER_LABEL = "Jupiter v6";
 
 export interface ProgramQuoterStartOptions {
   readonly chain: SolanaChain;
@@ -25,21 +36,42 @@ export interface ProgramQuoterStartOptions {
   readonly shadowMathAmms?: boolean;
   /** How often to look for upgraded programs (ms); 0 = never. */
   readonly refreshMs?: number;
+  /** First wait before reading again a binary the RPC did not serve (doubling). Default 5 s. */
+  readonly retryMs?: number;
   readonly logger: Logger;
+}
+
+/** A program-quoted AMM that is not quoted now, and why. */
+export interface LeftOutAmm {
+  readonly amm: string;
+  readonly reason: string;
 }
 
 export interface RunningProgramQuoter {
   readonly quoter: ProgramQuoter;
-  /** The labels of the AMMs it quotes. */
+  /** The labels of the AMMs whose programs it holds (quoted once Jupiter's is loaded too). */
   readonly labels: readonly string[];
   /** The labels of the AMMs with math whose programs it holds for shadow checks. */
   readonly shadowLabels: readonly string[];
+  /** The AMMs left out because the RPC could not serve a binary (read again until they load). */
+  leftOut(): readonly LeftOutAmm[];
   close(): void;
+}
+
+/** One program to load: Jupiter's, a quoted AMM's, or a shadow-checked AMM's. */
+interface Pending {
+  readonly label: string;
+  readonly adapter: AmmAdapter<any> | undefined;
+  readonly role: "jupiter" | "quoted" | "shadow";
+  failures: number;
+  reason: string;
+  nextAt: number;
 }
 
 /** Starts the program quoter, or answers undefined when no program-quoted AMM is enabled or deployed. */
 export async function startProgramQuoter(options: ProgramQuoterStartOptions): Promise<RunningProgramQuoter | undefined> {
   const candidates = options.adapters.filter((a) => a.quotedByProgram);
+  const explicit = options.amms !== "auto";
   const wanted = options.amms === "auto" ? candidates : candidates.filter((a) => options.amms.includes(a.label));
   if (options.amms !== "auto") {
     const unknown = options.amms.filter((label) => !candidates.some((a) => a.label === label));
@@ -49,61 +81,118 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   }
   const shadowed = options.shadowMathAmms ? options.adapters.filter((a) => a.quote !== undefined) : [];
   if (wanted.length === 0 && shadowed.length === 0) return undefined;
-  const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: options.logger });
+  const { logger } = options;
+  const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger });
   // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
-  const { ProgramQuoter } = await import("./program-quoter.js");
+  let ProgramQuoter: typeof import("./program-quoter.js").ProgramQuoter;
+  try {
+    ({ ProgramQuoter } = await import("./program-quoter.js"));
+  } catch (error) {
+    // A platform LiteSVM has no binary for: "auto" serves the other venues (said once), a named AMM cannot be quoted.
+    if (explicit) throw new Error(`PROGRAM_QUOTED_AMMS: the program quoter cannot run here (LiteSVM did not load: ${String(error)})`);
+    logger.warn({ err: String(error) }, "program quoter off: LiteSVM (its native binary) did not load on this platform; program-quoted AMMs are not quoted");
+    return undefined;
+  }
   // Curves of program-quoted pools (ladders of simulations) run in worker threads beside the event loop.
   const { defaultProgramQuoteWorkers } = await import("./program-quote-workers.js");
   const quoter = new ProgramQuoter({ workers: defaultProgramQuoteWorkers() });
+  const labels: string[] = [];
+  const shadowLabels: string[] = [];
+  const pending = new Map<string, Pending>();
+  const retryMs = options.retryMs ?? FIRST_RETRY_MS;
+  let closed = false;
+
+  /** Reads one program; true when loaded, false when left out (pending when the RPC failed). */
+  const load = async (item: Pending): Promise<boolean> => {
+    const programId = item.adapter?.programId ?? JUPITER_V6_PROGRAM_ID;
+    try {
+      quoter.addProgram(programId, (await binaries.load(programId)).elf);
+    } catch (error) {
+      if (error instanceof ProgramNotDeployedError) {
+        pending.delete(item.label);
+        if (item.role === "jupiter" || (item.role === "quoted" && explicit)) throw new Error(`PROGRAM_QUOTED_AMMS: ${item.label}: ${error.message}`);
+        // "auto": an AMM whose program this chain does not have is simply not quoted (or checked).
+        if (item.role === "quoted") logger.info({ amm: item.label }, `program quoter: ${item.label} left out: ${error.message}`);
+        return false;
+      }
+      item.failures++;
+      item.reason = `its binary could not be read from the RPC: ${String(error)}`;
+      item.nextAt = Date.now() + Math.min(retryMs * 2 ** (item.failures - 1), LONGEST_RETRY_MS);
+      pending.set(item.label, item);
+      programQuoteMetrics.binaryLoadFailures.inc({ amm: item.label });
+      if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 0);
+      logger.warn({ amm: item.label, failures: item.failures, retryInMs: item.nextAt - Date.now(), err: String(error) }, `program quoter: ${item.label} left out for now: ${item.reason}; read again later`);
+      return false;
+    }
+    pending.delete(item.label);
+    if (item.role === "quoted") labels.push(item.label);
+    if (item.role === "shadow") shadowLabels.push(item.label);
+    if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 1);
+    if (item.failures > 0) logger.info({ amm: item.label, failures: item.failures }, `program quoter: ${item.label} loaded after all`);
+    return true;
+  };
+  const item = (label: string, adapter: AmmAdapter<any> | undefined, role: Pending["role"]): Pending => ({ label, adapter, role, failures: 0, reason: "", nextAt: 0 });
+
   try {
-    const jupiter = await binaries.load(JUPITER_V6_PROGRAM_ID);
-    quoter.addProgram(JUPITER_V6_PROGRAM_ID, jupiter.elf);
+    await load(item(JUPITER_LABEL, undefined, "jupiter"));
   } catch (error) {
     // No Jupiter v6 on this chain: nothing can be program-quoted (or checked).
-    if (options.amms === "auto" || wanted.length === 0) {
-      if (shadowed.length > 0) options.logger.warn({ err: String(error) }, "QUOTE_SHADOW_RATE: Jupiter v6 could not be loaded; no quote is checked");
+    if (!explicit) {
+      logger.info({ err: String(error) }, "program quoter off: this chain has no Jupiter v6 program");
       return undefined;
     }
-    throw new Error(`PROGRAM_QUOTED_AMMS: Jupiter v6 could not be loaded: ${String(error)}`);
+    throw error;
   }
-  /** Loads each adapter's program into the quoter; the labels of those loaded (`failed` decides about the others). */
-  const load = async (adapters: readonly AmmAdapter<any>[], failed: (adapter: AmmAdapter<any>, error: unknown) => void): Promise<string[]> => {
-    const loaded: string[] = [];
-    for (const adapter of adapters) {
-      try {
-        quoter.addProgram(adapter.programId, (await binaries.load(adapter.programId)).elf);
-        loaded.push(adapter.label);
-      } catch (error) {
-        failed(adapter, error);
-      }
-    }
-    return loaded;
-  };
-  const labels = await load(wanted, (adapter, error) => {
-    if (options.amms !== "auto") throw new Error(`PROGRAM_QUOTED_AMMS: ${adapter.label} could not be loaded: ${String(error)}`);
-    // "auto": an AMM whose program this chain does not have is simply not quoted.
-  });
+  for (const adapter of wanted) await load(item(adapter.label, adapter, "quoted"));
   // A math AMM whose program this chain does not have is simply not checked.
-  const shadowLabels = await load(shadowed, (adapter, error) => options.logger.debug({ amm: adapter.label, err: String(error) }, "QUOTE_SHADOW_RATE: program not loaded"));
-  if (labels.length === 0 && shadowLabels.length === 0) return undefined;
-  if (labels.length > 0) options.logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
-  if (shadowLabels.length > 0) options.logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
-  const timer =
+  for (const adapter of shadowed) await load(item(adapter.label, adapter, "shadow"));
+  if (labels.length === 0 && shadowLabels.length === 0 && pending.size === 0) return undefined;
+  if (labels.length > 0) logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
+  if (shadowLabels.length > 0) logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
+
+  /** Reads again, Jupiter first, what is due; a program whose retry fails waits longer. */
+  let retrying = false;
+  const retryDue = async (): Promise<void> => {
+    if (retrying || closed) return;
+    retrying = true;
+    try {
+      const jupiter = pending.get(JUPITER_LABEL);
+      if (jupiter && jupiter.nextAt <= Date.now()) await load(jupiter).catch((error: unknown) => logger.warn({ err: String(error) }, "program quoter: Jupiter v6 is gone from the chain"));
+      for (const p of [...pending.values()]) if (p.role !== "jupiter" && p.nextAt <= Date.now()) await load(p).catch(() => undefined);
+    } finally {
+      retrying = false;
+    }
+  };
+  const retryTimer = setInterval(() => void retryDue(), Math.min(retryMs, 1_000));
+  retryTimer.unref();
+  const refreshTimer =
     options.refreshMs && options.refreshMs > 0
       ? setInterval(() => {
           binaries
             .refresh()
             .then((upgraded) => upgraded.forEach((b) => quoter.addProgram(b.programId, b.elf)))
-            .catch((error: unknown) => options.logger.warn({ err: String(error) }, "program quoter: could not look for upgraded programs; keeps the loaded ones"));
+            .catch((error: unknown) => logger.warn({ err: String(error) }, "program quoter: could not look for upgraded programs; keeps the loaded ones"));
         }, options.refreshMs)
       : undefined;
-  timer?.unref();
+  refreshTimer?.unref();
+
   return {
     quoter,
     labels,
     shadowLabels,
-    close: () => {
-      clearInterval(timer);
+    leftOut() {
+      // Without Jupiter's binary no AMM is quoted: each is left out for that reason, unless its own.
+      const jupiter = pending.get(JUPITER_LABEL);
+      return wanted.flatMap((adapter) => {
+        const own = pending.get(adapter.label);
+        if (own) return [{ amm: adapter.label, reason: own.reason }];
+        return jupiter ? [{ amm: adapter.label, reason: `Jupiter v6: ${jupiter.reason}` }] : [];
+      });
+    },
+    close() {
+      closed = true;
+      clearInterval(retryTimer);
+      clearInterval(refreshTimer);
       void quoter.close();
     },
   };

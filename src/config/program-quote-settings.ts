@@ -7,8 +7,9 @@
 export interface ProgramQuoteSettings {
   /**
    * `PROGRAM_QUOTED_AMMS`: labels of the AMMs to quote by executing their programs (`SolFi V2`),
-   * `auto` (those whose program the chain has), or none. Default: `auto` on the embedded chain,
-   * none with `SOLANA_RPC_URL` (the quoter reads megabytes of binaries and holds an SVM).
+   * `auto` (every program-quoted AMM whose program the chain has), or none (`none`). Default
+   * `auto` with any chain — embedded, SOLANA_RPC_URL or SOLANA_RPC_URLS alike: proprietary AMMs
+   * carry much of the spot volume, and the quoter costs a few MB of binaries next to the process.
    */
   readonly amms: readonly string[] | "auto";
   /** `PROGRAM_QUOTE_REFRESH_MS`: how often upgraded programs are looked for. */
@@ -27,10 +28,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadProgramQuoteSettings(env: Env, problems: string[]): ProgramQuoteSettings {
   const raw = env["PROGRAM_QUOTED_AMMS"]?.trim();
-  const embedded = (env["SOLANA_RPC_URL"]?.trim() ?? "") === "";
   let amms: readonly string[] | "auto";
-  if (raw === undefined || raw === "") amms = embedded ? "auto" : [];
-  else if (raw.toLowerCase() === "auto") amms = "auto";
+  if (raw === undefined || raw === "" || raw.toLowerCase() === "auto") amms = "auto";
   else if (raw.toLowerCase() === "none") amms = [];
   else amms = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
 

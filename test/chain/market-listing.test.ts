@@ -3,6 +3,9 @@
 // pair costs its account reads alone; a program the RPC refuses stays searched by pair and is
 // listed once the RPC answers; a refresh brings pools created since and drops pools gone; accounts
 // of a pool's size but another kind are not listed. Expected pools are the ones the test writes.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQuoteEngine } from "../../src/api/quote/quote-engine.js";
@@ -34,18 +37,22 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
   const hubKeys = () => hubs.map((h) => h.address.toBase58());
   const addresses = (list: readonly { addressText: string }[]) => list.map((m) => m.addressText).sort();
   const indexes: MarketIndex[] = [];
-  const listingIndex = (listing: { refreshMs: number; timeoutMs?: number }, extra: { failureTtlMs?: number; errors?: string[]; listed?: string[] } = {}) => {
+  const listingIndex = (listing: { refreshMs: number; timeoutMs?: number; keepDir?: string }, extra: { failureTtlMs?: number; errors?: string[]; listed?: string[] } = {}) => {
     const index = new MarketIndex({
       chain: new RpcSolanaChain({ url: proxy.url }),
       adapters: ammAdapters,
       hubTokens: hubKeys(),
       discovery: { maxRps: 1_000, ...(extra.failureTtlMs !== undefined ? { failureTtlMs: extra.failureTtlMs } : {}) },
-      listing: { refreshMs: listing.refreshMs, timeoutMs: listing.timeoutMs ?? 30_000 },
+      listing: { refreshMs: listing.refreshMs, timeoutMs: listing.timeoutMs ?? 30_000, ...(listing.keepDir ? { keepDir: listing.keepDir } : {}) },
       onError: (error, what) => extra.errors?.push(`${what}: ${(error as Error).message}`),
       onListed: (label) => extra.listed?.push(label),
     });
     indexes.push(index);
     return index;
+  };
+  /** Closes the indexes of earlier tests: their background refreshes would be counted by the proxy. */
+  const stopEarlierIndexes = () => {
+    for (const index of indexes.splice(0)) index.close();
   };
   const quoteOnce = (index: MarketIndex, output: string) => {
     const chain = new RpcSolanaChain({ url: proxy.url });
@@ -112,6 +119,8 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
       expect(proxy.calls("getProgramAccounts")).toBe(LISTED_PROGRAMS);
       expect(listedLabels).not.toContain("Raydium CP");
       expect(errors.join("\n")).toMatch(/listing the pools of Raydium CP: .*not available for this program/);
+      // What /readyz says ("market listing" degraded): the program and the RPC's reason.
+      expect(index.unlistedPrograms()).toEqual([{ label: "Raydium CP", reason: expect.stringMatching(/not available for this program/) }]);
 
       // A cold pair: only the refused program is searched, at the token's two mint positions.
       const token = freshMint();
@@ -125,6 +134,7 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     }
     // Tried again after the backoff (2 s): listed, and then no program is searched by pair.
     await until("Raydium CP listed after the refusal ended", () => listedLabels.includes("Raydium CP"));
+    expect(index.unlistedPrograms()).toEqual([]);
     proxy.resetCalls();
     expect(await index.forPair(hubKeys()[0]!, freshMint().address.toBase58())).toEqual([]);
     expect(proxy.calls()).toBe(0);
@@ -163,5 +173,63 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     const listedAddresses = new Set(listing.markets.map((m) => m.address));
     expect(listedAddresses.has(real.pool.address.toBase58())).toBe(true);
     expect(listedAddresses.has(impostor.toBase58())).toBe(false);
+  });
+
+  it("kept in DATA_DIR: a restart lists nothing again and knows the same pools; a refresh falls due from the kept listing's time", async () => {
+    stopEarlierIndexes();
+    const keepDir = await mkdtemp(join(tmpdir(), "swapd-listings-"));
+    try {
+      const token = freshMint();
+      const pool = writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+      const listedLabels: string[] = [];
+      const first = listingIndex({ refreshMs: 0, keepDir }, { listed: listedLabels });
+      await first.start();
+      await first.whenListed();
+      await until("every listing kept on disk", async () => (await readdir(keepDir)).filter((f) => f.endsWith(".json")).length === LISTED_PROGRAMS);
+      first.close();
+
+      const restartedLabels: string[] = [];
+      const restarted = listingIndex({ refreshMs: 0, keepDir }, { listed: restartedLabels });
+      proxy.resetCalls();
+      await restarted.start();
+      await restarted.whenListed();
+      expect(proxy.byMethod()).toEqual({});
+      expect(restartedLabels).toEqual([]);
+      expect(addresses(await restarted.forPair(hubKeys()[0]!, token.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
+      expect(proxy.calls()).toBe(0);
+
+      // With a refresh period, each kept program is listed again once its period has run since the kept time.
+      const refreshed: string[] = [];
+      const refreshing = listingIndex({ refreshMs: 1_500, keepDir }, { listed: refreshed });
+      proxy.resetCalls();
+      await refreshing.start();
+      await refreshing.whenListed();
+      expect(proxy.calls("getProgramAccounts")).toBe(0);
+      await until("the kept listings refreshed in the background", () => refreshed.length === LISTED_PROGRAMS);
+    } finally {
+      await rm(keepDir, { recursive: true, force: true });
+    }
+  });
+
+  it("after the listing, a quote between never-pooled tokens costs at most 1 RPC call per pair (the figure is printed)", async () => {
+    stopEarlierIndexes();
+    const pairs = 40;
+    const tokens = Array.from({ length: pairs }, () => freshMint().address.toBase58());
+    const listedIndex = listingIndex({ refreshMs: 0 });
+    await listedIndex.start();
+    await listedIndex.whenListed();
+    proxy.resetCalls();
+    for (const t of tokens) await quoteOnce(listedIndex, t).catch(() => undefined);
+    const listedCalls = proxy.calls();
+    const listedMethods = JSON.stringify(proxy.byMethod());
+    // The same pairs (fresh tokens again) with discovery by pair and no listing, for comparison.
+    const others = Array.from({ length: pairs }, () => freshMint().address.toBase58());
+    const discovering = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, hubTokens: hubKeys(), discovery: { maxRps: 1_000 } });
+    proxy.resetCalls();
+    for (const t of others) await quoteOnce(discovering, t).catch(() => undefined);
+    const discoveryCalls = proxy.calls();
+    console.log(`unknown pairs, ${pairs} quotes: ${(listedCalls / pairs).toFixed(2)} RPC calls per pair after the listing (${listedCalls}: ${listedMethods}), ${(discoveryCalls / pairs).toFixed(2)} with discovery by pair (${discoveryCalls}: ${JSON.stringify(proxy.byMethod())})`);
+    expect(listedCalls).toBeLessThanOrEqual(pairs);
+    expect(discoveryCalls).toBeGreaterThan(listedCalls);
   });
 });

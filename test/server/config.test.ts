@@ -85,9 +85,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ SWAPD_DEMO: "1" }).solanaRpcUrl).toBeUndefined();
     expect(loadConfig({}).solanaRpcUrl).toBeUndefined();
     expect(() => loadConfig({ SWAPD_DEMO: "yes" })).toThrow(/SWAPD_DEMO: must be 0 or 1/);
-    // The program quoter: auto on the embedded chain, off with an RPC unless named.
+    // The program quoter: auto with any chain (one RPC or several alike), off only when told.
     expect(loadConfig({}).programQuote.amms).toBe("auto");
-    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).programQuote.amms).toEqual([]);
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).programQuote.amms).toBe("auto");
+    expect(loadConfig({ SOLANA_RPC_URLS: "https://a.example.com,https://b.example.com" }).programQuote.amms).toBe("auto");
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com", PROGRAM_QUOTED_AMMS: "none" }).programQuote.amms).toEqual([]);
+    expect(loadConfig({ SOLANA_RPC_URLS: "https://a.example.com", PROGRAM_QUOTED_AMMS: "HumidiFi, SolFi V2" }).programQuote.amms).toEqual(["HumidiFi", "SolFi V2"]);
   });
 
   it("SEND_RPC_URLS: extra send endpoints, http(s) only, each bad entry named; CONFIRM_POLL_MS / REBROADCAST_MS bounded", () => {
@@ -138,7 +141,10 @@ describe("loadConfig", () => {
       marketSubscriptions: false,
       maxPoolsPerPair: 20,
     });
-    expect(loadConfig({}).marketListing).toBeUndefined();
+    // On by default (with any chain); 0 turns it off.
+    expect(loadConfig({}).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
+    expect(loadConfig({ MARKET_LISTING: "0" }).marketListing).toBeUndefined();
     expect(loadConfig({ MARKET_LISTING: "1" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
     expect(loadConfig({ MARKET_LISTING: "true", MARKET_LISTING_REFRESH_MS: "0", MARKET_LISTING_TIMEOUT_MS: "300000" }).marketListing).toEqual({ refreshMs: 0, timeoutMs: 300_000 });
     expect(

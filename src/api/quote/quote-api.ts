@@ -9,6 +9,7 @@ import { create } from "@bufbuild/protobuf";
 import type { AccountSource } from "../../chain/account-source.js";
 import { LookupTableIndex } from "../../chain/lookup-table-index.js";
 import { MarketIndex } from "../../chain/market-index.js";
+import type { ListingSettings } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
 import type { DiscoverySettings } from "../../core/quote/market-limits.js";
@@ -35,8 +36,8 @@ export interface QuoteApiOptions {
   readonly marketDiscoveryTtlMs?: number;
   /** DISCOVERY_*: limits of on-chain discovery (defaults: DEFAULT_DISCOVERY_SETTINGS). */
   readonly discovery?: Partial<DiscoverySettings>;
-  /** MARKET_LISTING=1: every pool of each program listed by the service, at start and every `refreshMs`. */
-  readonly marketListing?: { readonly refreshMs: number; readonly timeoutMs: number };
+  /** MARKET_LISTING (on by default): every pool of each program listed by the service, kept in `keepDir`, listed again every `refreshMs`. */
+  readonly marketListing?: ListingSettings;
   /** Told each program the listing listed. */
   readonly onMarketsListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL (MARKET_SUBSCRIPTIONS=1): new pools enter the index as they appear, closed ones leave. */

@@ -95,6 +95,11 @@ export interface PoolMintLayout {
    * whose answer is sliced to the mints (and so cannot be decoded to tell).
    */
   readonly discriminator?: ArrayLike<number>;
+  /**
+   * 32 bytes XORed into each mint as the account stores it (HumidiFi masks its keys): a scan's
+   * `memcmp` compares the masked bytes, and a listed slice is unmasked to read the mints.
+   */
+  readonly mintMask?: ArrayLike<number>;
 }
 
 /**

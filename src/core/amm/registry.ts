@@ -10,6 +10,7 @@ import { meteoraDammV1Adapter } from "./meteora-damm-v1.js";
 import { meteoraDammV2Adapter } from "./meteora-damm-v2.js";
 import { pumpSwapAdapter } from "./pump-swap.js";
 import { solFiV2Adapter } from "./solfi-v2.js";
+import { humidiFiAdapter } from "./humidifi.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AmmAdapter<any>[] = [
@@ -22,6 +23,7 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
   meteoraDammV2Adapter,
   pumpSwapAdapter,
   solFiV2Adapter,
+  humidiFiAdapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));

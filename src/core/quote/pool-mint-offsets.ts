@@ -20,6 +20,20 @@ export const POOL_MINT_LAYOUTS: Readonly<Record<string, PoolMintLayout>> = Objec
     .map((adapter) => [base58Of(adapter.programId), adapter.poolMintLayout]),
 );
 
+/** `bytes` XORed with the layout's mint mask (its own inverse), or `bytes` when the program masks nothing. */
+export function maskedMint(layout: PoolMintLayout, bytes: Uint8Array): Uint8Array {
+  const mask = layout.mintMask;
+  if (!mask) return bytes;
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! ^ mask[i % mask.length]!;
+  return out;
+}
+
+/** A `memcmp` filter matching `mint` (base58) at `offset` as the program stores it (masked where it masks). */
+export function mintFilter(layout: PoolMintLayout, offset: number, mint: string): GetProgramAccountsFilter {
+  return { memcmp: { offset, bytes: layout.mintMask ? bs58.encode(maskedMint(layout, bs58.decode(mint))) : mint } };
+}
+
 /**
  * The getProgramAccounts filters that select a program's pool accounts: their size, and their
  * discriminator where the program marks its account kinds.

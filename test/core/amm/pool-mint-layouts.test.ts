@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { CHAIN_DIR } from "../../fixtures/chain-dir.js";
 import type { PoolMintLayout } from "../../../src/core/amm/adapter.js";
 import { ammAdapters } from "../../../src/core/amm/registry.js";
-import { POOL_MINT_LAYOUTS } from "../../../src/core/quote/pool-mint-offsets.js";
+import { POOL_MINT_LAYOUTS, maskedMint } from "../../../src/core/quote/pool-mint-offsets.js";
 import { key } from "../swap/fixtures.js";
 import { encodePair } from "./meteora-dlmm-fixtures.js";
 import { BASE, QUOTE, poolData as pumpSwapPoolData } from "./pump-swap-fixtures.js";
@@ -106,6 +106,16 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
     }
     return [{ data: rawAccount(JSON.parse(readFileSync(file, "utf8"))), mints: [SOL, USDC] }];
   },
+  // No SDK or IDL exists, and its keys are masked: the real 2026 mainnet SOL/USDC pool of the team's chain folder,
+  // whose mints (base SOL, quote USDC) its two vaults' token accounts name (and the chain folder's README).
+  HumidiFi: () => {
+    const file = CHAIN_DIR && join(CHAIN_DIR, "accounts-2026", "8sKQHfjNhvmAw94PhfvfMcytmqW6jmxvwieYyzXCCPu.json");
+    if (!file || !existsSync(file)) {
+      console.warn("HumidiFi pool layout check skipped: needs SWAPD_CHAIN_DIR/accounts-2026 (the mainnet pool snapshot)");
+      return [];
+    }
+    return [{ data: rawAccount(JSON.parse(readFileSync(file, "utf8"))), mints: [SOL, USDC] }];
+  },
 };
 
 /** A zero value of a type of an Anchor 0.2x IDL (`publicKey`, `{ defined: "Name" }`); enums are set by the caller. */
@@ -124,7 +134,8 @@ function zeroOfLegacy(name: string, types: readonly any[]): any {
 }
 
 function mintsAt(data: Uint8Array, layout: PoolMintLayout): [PublicKey, PublicKey] {
-  const at = (offset: number) => new PublicKey(data.subarray(offset, offset + 32));
+  // A masked layout's mints are stored XORed with its mask (HumidiFi's).
+  const at = (offset: number) => new PublicKey(maskedMint(layout, data.subarray(offset, offset + 32)));
   return [at(layout.mintOffsets[0]), at(layout.mintOffsets[1])];
 }
 
@@ -155,6 +166,7 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
     // Not Anchor programs: the size alone tells their pools.
     Raydium: undefined,
     "SolFi V2": undefined,
+    HumidiFi: undefined,
   };
   it("each Anchor AMM's pool discriminator (a filter of listings and discovery) is Anchor's hash of its account name", () => {
     for (const adapter of ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()])) {
