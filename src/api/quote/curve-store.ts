@@ -71,8 +71,9 @@ interface Entry {
   curve: PoolCurve | undefined;
   /** The account versions the curve was made over. */
   reads: Map<string, AccountData | null> | undefined;
-  /** An account it read changed since: made again when next asked. */
+  /** An account it read was reported changed since (`changed`): checked against the next request's reads. */
   stale: boolean;
+  readonly changed: Set<string>;
   /** Grid range asked for, and the range tried over the current state (asked again only when widened). */
   low: number;
   high: number;
@@ -120,7 +121,7 @@ export class CurveStore implements PoolCurves {
     const entry = this.entries.get(keyOf(subject));
     const curve = entry?.curve;
     if (!entry || !curve) return undefined;
-    if (entry.stale || !this.sameReads(entry, subject)) {
+    if (!this.current(entry, subject)) {
       this.dropCurve(entry);
       this.options.onCurve?.({ kind: "dropped", pool: entry.address, points: 0, ms: 0 });
       return undefined;
@@ -142,7 +143,7 @@ export class CurveStore implements PoolCurves {
     const at = gridIndexBelow(amount);
     if (entry && at >= entry.triedLow && at <= entry.triedHigh && !entry.stale) return; // asked already over this state
     if (!entry) {
-      entry = { key, address: subject.address, curve: undefined, reads: undefined, stale: false, low: at, high: at, triedLow: 1, triedHigh: 0, pending: undefined, job: undefined };
+      entry = { key, address: subject.address, curve: undefined, reads: undefined, stale: false, changed: new Set(), low: at, high: at, triedLow: 1, triedHigh: 0, pending: undefined, job: undefined };
       this.entries.set(key, entry);
     }
     entry.low = Math.min(entry.low, Math.max(0, at - WIDEN_BELOW));
@@ -223,7 +224,7 @@ export class CurveStore implements PoolCurves {
       const account = subject.read(address);
       if (account !== undefined) accounts.set(address, account);
     }
-    const sameState = !entry.stale && entry.reads !== undefined && [...accounts].every(([a, v]) => !entry.reads!.has(a) || entry.reads!.get(a) === v);
+    const sameState = entry.reads !== undefined && entry.curve !== undefined && this.current(entry, subject);
     const old = sameState ? entry.curve : undefined;
     const oldReads = sameState ? entry.reads : undefined;
     if (oldReads) for (const [a, v] of oldReads) if (!accounts.has(a)) accounts.set(a, v);
@@ -268,6 +269,7 @@ export class CurveStore implements PoolCurves {
     entry.curve = curve;
     entry.reads = accounts;
     entry.stale = false;
+    entry.changed.clear();
     entry.triedLow = low;
     entry.triedHigh = high;
     for (const address of accounts.keys()) {
@@ -286,7 +288,7 @@ export class CurveStore implements PoolCurves {
   private async check(entry: Entry, subject: CurveSubject): Promise<void> {
     const curve = entry.curve;
     const reads = entry.reads;
-    if (!curve || !reads || entry.stale || !this.sameReads(entry, subject)) return;
+    if (!curve || !reads || !this.current(entry, subject)) return;
     await this.turn();
     const started = performance.now();
     const mid = curve.first + Math.floor(curve.outs.length / 2);
@@ -307,13 +309,25 @@ export class CurveStore implements PoolCurves {
     await this.make(entry, subject);
   }
 
-  /** Whether the subject's reads are the versions the curve was made over. */
-  private sameReads(entry: Entry, subject: CurveSubject): boolean {
-    const reads = entry.reads!;
+  /**
+   * Whether the curve is over what the subject read: every account both read holds the same
+   * content (the same object, or a new one with the same bytes: a notification need not be a
+   * change), and every account reported changed since is one the subject read.
+   */
+  private current(entry: Entry, subject: CurveSubject): boolean {
+    const reads = entry.reads;
+    if (!reads) return false;
+    if (entry.stale) for (const address of entry.changed) if (!subject.reads.includes(address)) return false;
     for (const address of subject.reads) {
       const made = reads.get(address);
-      if (made !== undefined && made !== subject.read(address)) return false;
+      if (made === undefined) continue;
+      const now = subject.read(address);
+      if (made === now) continue;
+      if (now === undefined || !sameContent(made, now)) return false;
+      reads.set(address, now); // the same bytes: the next check is one comparison
     }
+    entry.stale = false;
+    entry.changed.clear();
     return true;
   }
 
@@ -330,8 +344,7 @@ export class CurveStore implements PoolCurves {
       const entry = this.entries.peek(key);
       if (entry) {
         entry.stale = true;
-        entry.triedLow = 1;
-        entry.triedHigh = 0;
+        entry.changed.add(address);
       }
     }
   }
@@ -348,6 +361,7 @@ export class CurveStore implements PoolCurves {
     entry.curve = undefined;
     entry.reads = undefined;
     entry.stale = false;
+    entry.changed.clear();
     entry.triedLow = 1;
     entry.triedHigh = 0;
   }
@@ -367,6 +381,11 @@ export class CurveStore implements PoolCurves {
     const seen = new Set<string>();
     for (const set of this.readers.values()) for (const key of set) if (!seen.has(key) && seen.add(key)) yield key;
   }
+}
+
+function sameContent(a: AccountData | null, b: AccountData | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.lamports === b.lamports && a.executable === b.executable && a.owner.equals(b.owner) && Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(b.data);
 }
 
 function keyOf(subject: CurveSubject): string {
