@@ -25,9 +25,13 @@ import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
 
 /** Curves kept (pool × direction). */
 const MAX_CURVES = 4_096;
-/** A math-quoted curve is made again when a request's clock is this much later (s); not used past MAX_AGE_S. */
-const REMAKE_AFTER_S = 10n;
-const MAX_AGE_S = 60n;
+/**
+ * A math-quoted curve is made again when a request's clock is this much later (s), for what moves
+ * with the clock alone (fee schedulers, activation times); used up to MAX_AGE_S meanwhile (it only
+ * chooses: the answer is quoted at the request's clock).
+ */
+const REMAKE_AFTER_S = 60n;
+const MAX_AGE_S = 300n;
 /** A program-quoted curve is used for at most this many slots after the one it was made or checked at (while its check runs). */
 const MAX_SLOT_LAG = 150n;
 /** Rounds of reads for what the ladder's larger amounts need. */
