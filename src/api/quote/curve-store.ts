@@ -22,6 +22,7 @@ import type { PoolCurve } from "../../core/quote/pool-curve.js";
 import type { AccountData } from "../../core/solana/account.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
+import { BudgetedQueue } from "./curve-budget.js";
 
 /** Curves kept (pool × direction). */
 const MAX_CURVES = 4_096;
@@ -60,15 +61,6 @@ export interface CurveEvent {
   readonly ms: number;
 }
 
-export interface CurveStoreStats {
-  readonly curves: number;
-  readonly made: number;
-  readonly points: number;
-  readonly buildMs: number;
-  readonly slotChecks: number;
-  readonly slotMoves: number;
-}
-
 interface Entry {
   readonly key: string;
   readonly address: string;
@@ -92,32 +84,20 @@ export class CurveStore implements PoolCurves {
   private readonly entries: BoundedLruMap<string, Entry>;
   /** Account → the curves that read it. */
   private readonly readers = new Map<string, Set<string>>();
-  private readonly queue: Entry[] = [];
-  private running = false;
-  private windowStart = performance.now();
-  private windowMs = 0;
-  private readonly sliceMs: number;
-  private readonly budgetMs: number;
+  private readonly work: BudgetedQueue<Entry>;
   private readonly unsubscribe: () => void;
   private closed = false;
-  private counts = { made: 0, points: 0, buildMs: 0, slotChecks: 0, slotMoves: 0 };
 
   constructor(private readonly options: CurveStoreOptions) {
-    this.sliceMs = options.sliceMs ?? 2;
-    this.budgetMs = options.budgetMsPerSecond ?? 200;
+    this.work = new BudgetedQueue((entry) => this.runJob(entry), options.sliceMs ?? 2, options.budgetMsPerSecond ?? 200, (error) => options.onError?.(error));
     this.entries = new BoundedLruMap(MAX_CURVES, (_key, entry) => this.forget(entry));
     this.unsubscribe = options.feed.onChange((address) => this.changed(address));
   }
 
   close(): void {
     this.closed = true;
+    this.work.close();
     this.unsubscribe();
-  }
-
-  stats(): CurveStoreStats {
-    let curves = 0;
-    for (const key of this.allKeys()) if (this.entries.peek(key)?.curve) curves += 1;
-    return { curves, ...this.counts };
   }
 
   curveFor(subject: CurveSubject): PoolCurve | undefined {
@@ -168,56 +148,17 @@ export class CurveStore implements PoolCurves {
     const queued = entry.pending !== undefined;
     entry.pending = subject;
     entry.job = job;
-    if (!queued) this.queue.push(entry);
-    this.kick();
+    if (!queued) this.work.push(entry);
   }
 
-  private kick(): void {
-    if (this.running || this.closed || this.queue.length === 0) return;
-    this.running = true;
-    setImmediate(() => {
-      this.drain().catch((error: unknown) => this.options.onError?.(error));
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (!this.closed && this.queue.length > 0) {
-        const entry = this.queue.shift()!;
-        const subject = entry.pending;
-        const job = entry.job;
-        entry.pending = undefined;
-        entry.job = undefined;
-        if (!subject || this.entries.peek(entry.key) !== entry) continue;
-        try {
-          if (job === "check") await this.check(entry, subject);
-          else await this.make(entry, subject);
-        } catch (error) {
-          this.options.onError?.(error);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-    this.kick();
-  }
-
-  /** Waits until the budget allows `sliceMs` more, then yields to requests. */
-  private async turn(): Promise<void> {
-    for (;;) {
-      const now = performance.now();
-      if (now - this.windowStart >= 1_000) {
-        this.windowStart = now;
-        this.windowMs = 0;
-      }
-      if (this.windowMs + this.sliceMs <= this.budgetMs) break;
-      await new Promise((resolve) => setTimeout(resolve, 1_000 - (now - this.windowStart)).unref());
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-
-  private spent(ms: number): void {
-    this.windowMs += ms;
+  private async runJob(entry: Entry): Promise<void> {
+    const subject = entry.pending;
+    const job = entry.job;
+    entry.pending = undefined;
+    entry.job = undefined;
+    if (!subject || this.entries.peek(entry.key) !== entry) return;
+    if (job === "check") await this.check(entry, subject);
+    else await this.make(entry, subject);
   }
 
   private async make(entry: Entry, subject: CurveSubject): Promise<void> {
@@ -237,7 +178,7 @@ export class CurveStore implements PoolCurves {
     for (let round = 0; round < READ_ROUNDS; round++) {
       const started = performance.now();
       const needed = subject.accountsNeeded(gridAmount(high), accounts);
-      this.spent(performance.now() - started);
+      this.work.spent(performance.now() - started);
       if (needed.length === 0) break;
       const neededBy = new Map(needed.map((k) => [base58Of(k), [subject.address] as readonly string[]]));
       const read = await this.options.accounts.ensure(needed, neededBy);
@@ -259,14 +200,14 @@ export class CurveStore implements PoolCurves {
       if (old && ladder.next === old.first && ladder.next >= low) ladder.takeKnown(old.outs, old.feeMint);
       if (!ladder.step()) break;
       const now = performance.now();
-      if (now - sliceStart >= this.sliceMs) {
-        this.spent(now - sliceStart);
-        await this.turn();
+      if (now - sliceStart >= this.work.sliceMs) {
+        this.work.spent(now - sliceStart);
+        await this.work.turn();
         if (this.closed || this.changedSince(generation, accounts)) return; // made again when next asked
         sliceStart = performance.now();
       }
     }
-    this.spent(performance.now() - sliceStart);
+    this.work.spent(performance.now() - sliceStart);
     if (this.entries.peek(entry.key) !== entry || this.changedSince(generation, accounts)) return;
     const curve = ladder.curve();
     this.forget(entry);
@@ -282,9 +223,6 @@ export class CurveStore implements PoolCurves {
       set.add(entry.key);
     }
     const ms = performance.now() - started;
-    this.counts.made += 1;
-    this.counts.points += curve?.outs.length ?? 0;
-    this.counts.buildMs += ms;
     this.options.onCurve?.({ kind: "made", pool: entry.address, points: curve?.outs.length ?? 0, ms });
   }
 
@@ -293,20 +231,18 @@ export class CurveStore implements PoolCurves {
     const curve = entry.curve;
     const reads = entry.reads;
     if (!curve || !reads || !this.current(entry, subject)) return;
-    await this.turn();
+    await this.work.turn();
     const started = performance.now();
     const mid = curve.first + Math.floor(curve.outs.length / 2);
     const amount = gridAmount(mid);
     const q = subject.quoteMany ? (await subject.quoteMany([amount], reads, subject.clock))[0] : subject.quote(amount, reads, subject.clock);
     const ms = performance.now() - started;
-    this.spent(ms);
-    this.counts.slotChecks += 1;
+    this.work.spent(ms);
     if (q && q.complete && curveOut(curve, amount) === q.outAmount) {
       entry.curve = { ...curve, clock: subject.clock };
       this.options.onCurve?.({ kind: "slot-kept", pool: entry.address, points: 1, ms });
       return;
     }
-    this.counts.slotMoves += 1;
     this.options.onCurve?.({ kind: "slot-moved", pool: entry.address, points: 1, ms });
     entry.triedLow = 1;
     entry.triedHigh = 0;
@@ -340,7 +276,7 @@ export class CurveStore implements PoolCurves {
 
   private changed(address: string): void {
     this.changes += 1;
-    if (this.running) this.changedAt.set(address, this.changes);
+    if (this.work.busy) this.changedAt.set(address, this.changes);
     else if (this.changedAt.size > 0) this.changedAt.clear();
     const keys = this.readers.get(address);
     if (!keys) return;
@@ -381,10 +317,6 @@ export class CurveStore implements PoolCurves {
     }
   }
 
-  private *allKeys(): Iterable<string> {
-    const seen = new Set<string>();
-    for (const set of this.readers.values()) for (const key of set) if (!seen.has(key) && seen.add(key)) yield key;
-  }
 }
 
 function sameContent(a: AccountData | null, b: AccountData | null): boolean {
