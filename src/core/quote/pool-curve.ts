@@ -95,14 +95,13 @@ export function curveQuote(curve: PoolCurve, amount: bigint): PoolQuote | undefi
 }
 
 /**
- * The output per input near zero, for the price impact: the rate at the curve's point nearest
- * `probe` (at least its first point), as a quote at that amount would give; undefined when the
- * curve holds no point at or below 100 × probe (too coarse to say).
+ * The output per input near zero, for the price impact: the rate at the grid point at or below
+ * `probe` — the same quote the exact probe makes (route-search.ts pathMarginalRate), so an answer's
+ * price impact is the same with or without the curve; undefined when the curve lacks that point.
  */
 export function curveRate(curve: PoolCurve, probe: bigint): number | undefined {
-  if (curve.outs.length === 0) return undefined;
-  const at = Math.max(0, Math.min(curve.outs.length - 1, gridIndexBelow(probe) - curve.first));
-  if (GRID[curve.first + at]! > probe * 100n) return undefined;
+  const at = gridIndexBelow(probe) - curve.first;
+  if (at < 0 || at >= curve.outs.length) return undefined;
   const out = curve.outs[at]!;
   return out > 0 ? out / GRID_FLOAT[curve.first + at]! : undefined;
 }

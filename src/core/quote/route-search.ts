@@ -10,6 +10,7 @@
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
 import type { PublicKey } from "@solana/web3.js";
 import { groupByPair, pairKey } from "./market.js";
+import { gridAmount, gridIndexBelow } from "./pool-curve.js";
 
 /** A pool the router may use, with its state bound in. */
 export interface RoutablePool {
@@ -448,7 +449,8 @@ export function pathMarginalRate(path: RoutePath): number | undefined {
     mints: [path.legs[0]!.inputMint, ...path.legs.map((l) => l.outputMint)],
     accounts: 0,
   };
-  const probeIn = path.inAmount / 10_000n > 0n ? path.inAmount / 10_000n : 1n;
+  // At the curves' grid point (pool-curve.ts) at or below a ten-thousandth: a curve's point there is this same quote.
+  const probeIn = gridAmount(gridIndexBelow(path.inAmount / 10_000n > 0n ? path.inAmount / 10_000n : 1n));
   const probe = quotePath(template, probeIn, "ExactIn");
   if (!probe) return undefined;
   // Rate from amounts big enough that integer rounding does not dominate.
