@@ -26,6 +26,7 @@ import { executeSwap } from "./swap-execute.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
 import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
 import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
+import { withRestRequests } from "../rest-requests/rest-request-shapes.js";
 import { watchExecution } from "./swap-v2-watch.js";
 
 export type SwapV2Handlers = Pick<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch">;
@@ -79,5 +80,5 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
     executeAndWatch: (req, context) => watchExecution({ ...executeDeps, ...deps }, req, context.signal),
   };
 
-  return { build, order, execute, handlers, restRoutes: swapV2RestRoutes({ build, order, execute }) };
+  return { build, order, execute, handlers, restRoutes: withRestRequests(swapV2RestRoutes({ build, order, execute })) };
 }
