@@ -175,6 +175,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
     ...(options.shadowRate ? { shadow: shadowOptions(options) } : {}),
     ...(deps.poolRates ? { onRoute: onRouteSampling(deps.poolRates) } : {}),
+    ...(options.onError ? { curves: { onError: (error: unknown) => options.onError!(error, "making a pool curve") } } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);
