@@ -72,6 +72,9 @@ export async function loadPeerRouter(rpcUrl: string, pools: readonly string[]): 
     cluster: "mainnet-beta",
     marketsCache: await readMarkets(rpcUrl, pools),
     routeCacheDuration: -1,
+    // Without it the peer looks up its referrer's token accounts (getTokenAccountsByOwner), which
+    // the localnet does not serve and a quote does not need.
+    quoteMintToReferrer: new Map(),
   });
   let fetched = false;
   return {
