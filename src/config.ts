@@ -201,8 +201,8 @@ function chainSettings(read: EnvReader): ChainSettings {
     chainStateTtlMs: read.int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)"),
     lookupTables: read.keys("LOOKUP_TABLES", []),
     relayTipAccounts,
-    localnetProgramsDir: read.str("LOCALNET_PROGRAMS_DIR"),
-    localnetAccountsDir: read.str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== ""),
+    localnetProgramsDir: read.dir("LOCALNET_PROGRAMS_DIR"),
+    localnetAccountsDir: read.dirs("LOCALNET_ACCOUNTS_DIR"),
   };
 }
 

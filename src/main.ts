@@ -18,6 +18,7 @@ import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/open-store.js";
+import { DataDirLockedError, lockDataDir } from "./store/data-dir-lock.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap-api.js";
@@ -27,7 +28,7 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
-import { ExecutionConfirmations } from "./api/trigger/execution-confirmations.js";
+import { ExecutionConfirmations } from "./landing/index.js";
 import { createSwapV2Api } from "./api/swap-v2/swap-v2-api.js";
 
 /** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
@@ -117,7 +118,11 @@ export interface Service {
  * routes through the server's extension points.
  */
 export async function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
+  // Before anything opens: a second process on one embedded database would corrupt it.
+  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
   const shutdown = createShutdown(logger);
+  // Registered first, so released last (after the store closes).
+  if (lock) shutdown.hook("DATA_DIR lock", () => lock.release());
   try {
     return await startService(config, logger, extra, shutdown);
   } catch (error) {
@@ -241,12 +246,17 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   return { swap, readiness };
 }
 
-/** One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once. */
+/**
+ * One landing loop for the process (trigger and swap Execute): a restart resumes each pending send
+ * once. Statuses are read from every configured endpoint: the main RPC, the other SOLANA_RPC_URLS
+ * (each on its own, not as failover) and the SEND_RPC_URLS.
+ */
 function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
   const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
-  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
+  const readers = config.solanaRpcUrls.slice(1).map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  shutdown.hook("send endpoints", async () => [...senders, ...readers].forEach((s) => s.close()));
   return new ExecutionConfirmations(
-    { chain, store, logger, senders },
+    { chain, store, logger, senders, readers },
     { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
   );
 }
@@ -345,7 +355,24 @@ function startTriggerBackground(config: Config, chain: RpcSolanaChain, store: St
   return listing;
 }
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
+/** `npm start -- --help`: printed, exit 0, nothing started. */
+export const SWAPD_USAGE = `usage: npm start [-- --help]
+swapd: Solana swap instructions, quotes and trigger orders (Jupiter's REST API, Connect and gRPC) on one port.
+Configured by environment variables (the full list: docs/configuration.md); the main ones:
+  HOST, PORT             listen address (default 127.0.0.1:8080)
+  SOLANA_RPC_URL         a Solana JSON-RPC endpoint; unset: the embedded local chain with demo content
+  DATABASE_URL           postgres://… for a shared PostgreSQL; unset: embedded PGlite under DATA_DIR
+  DATA_DIR               the embedded database's directory (default ./data; one swapd process per directory)
+  LOCALNET_PROGRAMS_DIR  <programId>.so files for the embedded chain
+  LOCALNET_ACCOUNTS_DIR  account snapshots (solana account --output json) for the embedded chain, comma-separated
+  LOG_LEVEL              debug, info (default), warn, error
+Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error or a DATA_DIR in use; 1 otherwise.`;
+
+export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): Promise<Service | undefined> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${SWAPD_USAGE}\n`);
+    return undefined;
+  }
   let config: Config;
   try {
     config = loadConfig(env);
@@ -364,6 +391,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Servic
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((e: unknown) => {
+    if (e instanceof DataDirLockedError) {
+      process.stderr.write(`swapd: ${e.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`swapd: failed to start: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(1);
   });

@@ -18,6 +18,7 @@ import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
+import { streamStopSignal, throwIfShuttingDown } from "../../server/context.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
@@ -102,8 +103,9 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
     },
     async *watchQuote(req, context) {
       const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
+      const stop = streamStopSignal(context);
       try {
-        for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
+        for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, stop, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
         })) {
           yield "quote" in event
@@ -111,10 +113,10 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
-        // The client went away mid-quote: the stream is over, there is no one to tell.
-        if (context.signal.aborted) return;
-        throw error;
+        // Stopped mid-quote: the client went away (no one to tell), or shutdown (said below).
+        if (!stop.aborted) throw error;
       }
+      throwIfShuttingDown(context);
     },
     programIdToLabel() {
       return create(ProgramIdToLabelResponseSchema, { labels: engine.programIdToLabel });

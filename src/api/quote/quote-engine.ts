@@ -8,6 +8,7 @@ import type { AccountSource, AccountState } from "../../chain/account-source.js"
 import type { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
+import { unsupportedSwapModeMessage } from "../../core/amm/define-adapter.js";
 import type { Market } from "../../core/quote/market.js";
 import { pairKey } from "../../core/quote/market.js";
 import type { CandidateDecision } from "../../core/quote/pair-candidates.js";
@@ -153,7 +154,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     } finally {
       session?.end();
     }
-    if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)`);
+    if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`);
     if (sampled(deps.shadow)) {
       const shadow = deps.shadow;
       // In the background: the answer does not wait for the programs.
@@ -177,4 +178,21 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     parse,
     programIdToLabel: planner.programIdToLabel,
   };
+}
+
+/**
+ * For an ExactOut request no route fills: the pool kinds among the markets considered that cannot
+ * swap ExactOut at all, in their adapters' words (as swap-instructions refuses them), so the answer
+ * says why rather than only that no route was found.
+ */
+function exactOutRefusals(request: ParsedQuoteRequest, markets: readonly Market[], adapters: readonly AmmAdapter<any>[]): string {
+  if (request.swapMode !== "ExactOut") return "";
+  const cannot = new Map<string, number>();
+  for (const market of markets) {
+    const adapter = adapters.find((a) => a.programId.equals(market.programId));
+    if (adapter !== undefined && !adapter.supportsExactOut) cannot.set(adapter.label, (cannot.get(adapter.label) ?? 0) + 1);
+  }
+  if (cannot.size === 0) return "";
+  const kinds = [...cannot].map(([label, n]) => `${unsupportedSwapModeMessage(label, "ExactOut")} (${n} of the markets)`);
+  return `; ${kinds.join("; ")}; ask ExactIn, or other dexes`;
 }

@@ -12,6 +12,7 @@ import {
 } from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
 import { base58Of } from "../solana/base58-strings.js";
+import { MAX_PLATFORM_FEE_BPS } from "../jupiter/route-plan.js";
 
 /** A u64 as it may arrive: a decimal string (Jupiter JSON), a JS integer or a bigint (protobuf). */
 export type U64Input = string | number | bigint;
@@ -254,8 +255,7 @@ function parseQuote(raw: unknown): ParsedQuote {
   let platformFee: ParsedQuote["platformFee"] = null;
   if (!isAbsent(raw.platformFee)) {
     if (!isObject(raw.platformFee)) throw new ValidationError(`${f}.platformFee`, "object", "must be an object or null");
-    // feeBps is a u8 on chain (V1).
-    const feeBps = parseOptionalIntegerInRange(`${f}.platformFee.feeBps`, raw.platformFee.feeBps, 0, 255) ?? 0;
+    const feeBps = parseOptionalIntegerInRange(`${f}.platformFee.feeBps`, raw.platformFee.feeBps, 0, MAX_PLATFORM_FEE_BPS) ?? 0;
     const amount = parseOptionalU64(`${f}.platformFee.amount`, raw.platformFee.amount) ?? 0n;
     platformFee = { amount, feeBps };
   }
