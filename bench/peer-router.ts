@@ -61,7 +61,7 @@ async function readMarkets(rpcUrl: string, pools: readonly string[]): Promise<ob
  */
 export async function loadPeerRouter(rpcUrl: string, pools: readonly string[]): Promise<PeerRouter> {
   const require = createRequire(`${PEER_DIR}package.json`);
-  /* eslint-disable @typescript-eslint/no-explicit-any -- the peer's types are not in swapd's tree */
+  // `any`: the peer's types live in its own folder, outside swapd's tree.
   const core = require(PEER_CORE) as any;
   const web3 = require("@solana/web3.js") as any;
   const JSBI = require("jsbi") as any;
@@ -94,5 +94,4 @@ export async function loadPeerRouter(rpcUrl: string, pools: readonly string[]): 
       return BigInt(best.outAmount.toString());
     },
   };
-  /* eslint-enable @typescript-eslint/no-explicit-any */
 }
