@@ -305,6 +305,7 @@ export class RpcSolanaChain implements SolanaChain {
         logs?: string[] | null;
         unitsConsumed?: number;
         replacementBlockhash?: LatestBlockhash | null;
+        returnData?: { programId?: unknown; data?: unknown } | null;
       };
       if (v === null || typeof v !== "object") throw new TypeError("unexpected simulateTransaction value");
       return {
@@ -312,6 +313,7 @@ export class RpcSolanaChain implements SolanaChain {
         logs: v.logs ?? [],
         unitsConsumed: typeof v.unitsConsumed === "number" ? v.unitsConsumed : null,
         replacementBlockhash: v.replacementBlockhash ? parseBlockhash(v.replacementBlockhash) : null,
+        returnData: parseReturnData(v.returnData),
       };
     });
   }
@@ -450,4 +452,10 @@ export class RpcSolanaChain implements SolanaChain {
       return { ok: false, latencyMs: Date.now() - started, error: (error as Error).message };
     }
   }
+}
+
+/** `returnData: {programId, data: [base64, "base64"]}` of a simulation; null when absent or malformed. */
+function parseReturnData(value: { programId?: unknown; data?: unknown } | null | undefined): SimulationResult["returnData"] {
+  if (value === null || value === undefined || typeof value.programId !== "string" || !Array.isArray(value.data) || typeof value.data[0] !== "string") return null;
+  return { programId: value.programId, data: new Uint8Array(Buffer.from(value.data[0], "base64")) };
 }

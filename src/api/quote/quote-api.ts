@@ -23,7 +23,9 @@ import { swapRequestFromProto } from "../swap/proto-mapping.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
 import type { ShadowOptions } from "./quote-shadow.js";
-import type { QuoteEngine } from "./quote-engine.js";
+import type { QuoteEngine, QuoteEngineDeps } from "./quote-engine.js";
+import { recordRouteRates } from "../../core/swap/auto-slippage.js";
+import type { PoolRateHistory } from "../../core/swap/auto-slippage.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
 import { quoteRestRoutes } from "./quote-rest-routes.js";
 import { createSwapTransaction } from "./swap-transaction.js";
@@ -90,6 +92,8 @@ export interface QuoteApiDeps {
   readonly accounts: AccountSource;
   readonly swapInstructions: SwapInstructionsOperation;
   readonly lookupTables: LookupTableIndex;
+  /** Where every route's pools' rates are sampled (automatic slippage). */
+  readonly poolRates?: PoolRateHistory;
 }
 
 /** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
@@ -139,6 +143,10 @@ function shadowOptions(options: QuoteApiOptions): ShadowOptions {
   };
 }
 
+function onRouteSampling(history: PoolRateHistory): QuoteEngineDeps["onRoute"] {
+  return (route, slotOf) => recordRouteRates(history, route, slotOf);
+}
+
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
   const { chain, accounts, lookupTables } = deps;
   const adapters = options.adapters ?? ammAdapters;
@@ -166,6 +174,8 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
     ...(options.shadowRate ? { shadow: shadowOptions(options) } : {}),
+    ...(deps.poolRates ? { onRoute: onRouteSampling(deps.poolRates) } : {}),
+    ...(options.onError ? { curves: { onError: (error: unknown) => options.onError!(error, "making a pool curve") } } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);

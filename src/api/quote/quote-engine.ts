@@ -18,11 +18,13 @@ import { createQuotePlanner } from "../../core/quote/quote-planner.js";
 import type { ProgramQuotes, QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
-import { marginalRate } from "../../core/quote/route-search.js";
 import type { Route } from "../../core/quote/route-search.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { CandidateStore } from "./candidate-store.js";
+import { recordCurveEvent } from "./curve-metrics.js";
+import { CurveStore } from "./curve-store.js";
+import type { CurveStoreOptions } from "./curve-store.js";
 import type { CandidateSession } from "./candidate-store.js";
 import { NoRouteError } from "./no-route-error.js";
 import { runShadowCheck, sampled } from "./quote-shadow.js";
@@ -45,6 +47,13 @@ export interface QuoteEngineDeps {
   readonly shadow?: ShadowOptions;
   /** How long a kept candidate decision is used at most (candidate-store.ts); default DEFAULT_CANDIDATE_MAX_AGE_MS. */
   readonly candidateMaxAgeMs?: number;
+  /** Told each route found, with the slot each pool's state was read at (automatic slippage samples the pools' rates). */
+  readonly onRoute?: (route: Route, slotOf: (address: string) => number | undefined) => void;
+  /**
+   * The pools' curves (curve-store.ts): searches read them and quote exactly only the route they
+   * pick. On with live state (made only where every change is reported); `false` turns them off.
+   */
+  readonly curves?: false | Pick<CurveStoreOptions, "sliceMs" | "budgetMsPerSecond" | "onCurve" | "onError">;
 }
 
 export interface QuoteOutcome {
@@ -113,9 +122,36 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
+/** The slot an address was last read at in `rounds`, if it was. */
+function slotReader(rounds: readonly ReadonlyMap<string, AccountState>[]): (address: string) => number | undefined {
+  return (address) => {
+    for (let i = rounds.length - 1; i >= 0; i--) {
+      const state = rounds[i]!.get(address);
+      if (state) return state.slot;
+    }
+    return undefined;
+  };
+}
+
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
+  // Curves and candidate decisions are kept only where every change of what they read is reported (live state).
+  const feed = deps.accounts.changes;
+  const curveOptions = deps.curves === false ? undefined : (deps.curves ?? {});
+  const curves =
+    feed && curveOptions
+      ? new CurveStore({
+          feed,
+          accounts: deps.accounts,
+          ...curveOptions,
+          onCurve: (event) => {
+            recordCurveEvent(event);
+            curveOptions.onCurve?.(event);
+          },
+        })
+      : undefined;
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
+    ...(curves ? { curves } : {}),
     ...(deps.programQuotes ? { programQuotes: deps.programQuotes } : {}),
     ...(deps.intermediateTokens ? { intermediateTokens: deps.intermediateTokens } : {}),
     ...(deps.limits ? { limits: deps.limits } : {}),
@@ -123,8 +159,6 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const clockMs = deps.clock ?? (() => performance.now());
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
 
-  // Candidate decisions are kept only where every change of what they read is reported (live state).
-  const feed = deps.accounts.changes;
   const store = feed
     ? new CandidateStore({ feed, pools: deps.markets, ...(deps.candidateMaxAgeMs !== undefined ? { maxAgeMs: deps.candidateMaxAgeMs } : {}) })
     : undefined;
@@ -160,10 +194,11 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
       // In the background: the answer does not wait for the programs.
       runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
     }
+    deps.onRoute?.(route, slotReader(read));
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,
-      marginalRate: marginalRate(route),
+      marginalRate: plan.marginalRate(route),
     });
     // Built only when asked: with a kept decision it names every pool of the pair. (An outcome that
     // could build it later held the plan and every account read: the quote path's young garbage
