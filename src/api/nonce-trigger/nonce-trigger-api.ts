@@ -31,8 +31,9 @@ import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { armNonceOrderOperation } from "./arm-nonce-order.js";
 import { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
 import { createNonceOrderOperation } from "./create-nonce-order.js";
-import type { CreateNonceOrderResult } from "./create-nonce-order.js";
 import { nonceOrderToJson, nonceOrderToProto } from "./nonce-order-message.js";
+import { nonceTriggerRestRoutes } from "./nonce-trigger-rest-routes.js";
+import type { NonceOrderOperations } from "./nonce-trigger-rest-routes.js";
 
 export { NonceTriggerService };
 
@@ -63,63 +64,10 @@ function legFromProto(leg: LegRequest | undefined): LegInput | null {
   return leg === undefined ? null : { price: leg.price, minOutAmount: leg.minOutAmount.toString(), trailBps: leg.trailBps === 0 ? undefined : leg.trailBps };
 }
 
-function createResultJson(r: CreateNonceOrderResult) {
+/** The NonceTriggerService handlers over the operations (proto ↔ operations). */
+function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<typeof NonceTriggerService>> {
+  const { createOrder, arm, cancel, list } = ops;
   return {
-    orderId: r.orderId,
-    nonceAccount: r.nonceAccount,
-    nonceAccountTransaction: r.nonceAccountTransaction === null ? null : Buffer.from(r.nonceAccountTransaction).toString("base64"),
-    currentOutAmount: r.currentOutAmount.toString(),
-    legs: r.legs.map((l) => ({
-      kind: l.kind,
-      legIndex: l.legIndex,
-      routeIndex: l.routeIndex,
-      transaction: Buffer.from(l.transaction).toString("base64"),
-      triggerOutAmount: l.triggerOutAmount?.toString() ?? null,
-      minOutAmount: l.minOutAmount.toString(),
-      quotedOutAmount: l.quotedOutAmount.toString(),
-      routeLabel: l.routeLabel,
-    })),
-  };
-}
-
-function base64List(field: string, value: unknown): Uint8Array[] {
-  if (!Array.isArray(value)) throw new ValidationError(field, "array", "must be an array of base64 wire transactions");
-  return value.map((v, i) => {
-    if (typeof v !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) throw new ValidationError(`${field}[${i}]`, "base64", "must be a base64 wire transaction");
-    return new Uint8Array(Buffer.from(v, "base64"));
-  });
-}
-
-function jsonBody(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ValidationError("body", "json_object", "must be a JSON object");
-  return body as Record<string, unknown>;
-}
-
-export function createNonceTriggerApi(deps: {
-  readonly chain: SolanaChain;
-  readonly store: Store;
-  readonly engine: QuoteEngine;
-  readonly accounts: AccountSource;
-  readonly swapInstructions: SwapInstructionsOperation;
-  readonly logger: Logger;
-  readonly leadership: Leadership;
-  readonly senders?: readonly Pick<SolanaChain, "sendTransaction" | "url">[];
-  readonly keeper?: NonceKeeperOptions & { readonly watchPollMs?: number };
-}): NonceTriggerApi {
-  const keeper = new NonceKeeper(
-    { store: deps.store, chain: deps.chain, feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs), logger: deps.logger, leadership: deps.leadership, ...(deps.senders ? { senders: deps.senders } : {}) },
-    deps.keeper ?? {},
-  );
-  const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions };
-  const createOrder = createNonceOrderOperation(opDeps);
-  const arm = armNonceOrderOperation({ ...opDeps, onArmed: () => keeper.nudge() });
-  const cancel = cancelNonceOrderOperation(opDeps);
-  const list = (taker: unknown): Promise<StoredNonceOrder[]> => {
-    if (typeof taker !== "string" || taker === "") throw new ValidationError("taker", "required", "is required");
-    return deps.store.nonceOrders.listByTaker(taker);
-  };
-
-  const handlers: Partial<ServiceImpl<typeof NonceTriggerService>> = {
     async createOrder(req) {
       const input: CreateNonceOrderInput = {
         taker: req.taker,
@@ -168,28 +116,35 @@ export function createNonceTriggerApi(deps: {
       }
     },
   };
+}
 
-  const restRoutes: RestRoute[] = [
-    { method: "POST", path: "/trigger/v2/createOrder", handler: async (req) => ({ status: 200, body: createResultJson(await createOrder(jsonBody(req.body) as CreateNonceOrderInput)) }) },
-    {
-      method: "POST",
-      path: "/trigger/v2/arm",
-      handler: async (req) => {
-        const body = jsonBody(req.body);
-        return { status: 200, body: { order: nonceOrderToJson(await arm({ orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) })) } };
-      },
-    },
-    {
-      method: "POST",
-      path: "/trigger/v2/cancelOrder",
-      handler: async (req) => {
-        const body = jsonBody(req.body);
-        const r = await cancel({ orderId: body["orderId"], taker: body["taker"] });
-        return { status: 200, body: { transaction: Buffer.from(r.transaction).toString("base64"), order: nonceOrderToJson(r.order) } };
-      },
-    },
-    { method: "GET", path: "/trigger/v2/orders", handler: async (req) => ({ status: 200, body: { orders: (await list(req.query.get("taker"))).map(nonceOrderToJson) } }) },
-  ];
+export function createNonceTriggerApi(deps: {
+  readonly chain: SolanaChain;
+  readonly store: Store;
+  readonly engine: QuoteEngine;
+  readonly accounts: AccountSource;
+  readonly swapInstructions: SwapInstructionsOperation;
+  readonly logger: Logger;
+  readonly leadership: Leadership;
+  readonly senders?: readonly Pick<SolanaChain, "sendTransaction" | "url">[];
+  readonly keeper?: NonceKeeperOptions & { readonly watchPollMs?: number };
+}): NonceTriggerApi {
+  const keeper = new NonceKeeper(
+    { store: deps.store, chain: deps.chain, feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs), logger: deps.logger, leadership: deps.leadership, ...(deps.senders ? { senders: deps.senders } : {}) },
+    deps.keeper ?? {},
+  );
+  const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions };
+  const createOrder = createNonceOrderOperation(opDeps);
+  const arm = armNonceOrderOperation({ ...opDeps, onArmed: () => keeper.nudge() });
+  const cancel = cancelNonceOrderOperation(opDeps);
+  const list = (taker: unknown): Promise<StoredNonceOrder[]> => {
+    if (typeof taker !== "string" || taker === "") throw new ValidationError("taker", "required", "is required");
+    return deps.store.nonceOrders.listByTaker(taker);
+  };
+
+  const handlers = nonceTriggerHandlers({ createOrder, arm, cancel, list });
+
+  const restRoutes = nonceTriggerRestRoutes({ createOrder, arm, cancel, list });
 
   return { keeper, handlers, restRoutes, start: () => keeper.start(), close: () => keeper.close() };
 }

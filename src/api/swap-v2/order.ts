@@ -237,6 +237,23 @@ function buildInputOf(input: OrderInput, referral: { feeBps: number } | undefine
   };
 }
 
+/** The order's build; a missing referral token account (derived here) is the referral account's fault. */
+async function buildForTaker(
+  build: BuildOperation,
+  input: BuildInput,
+  options: Parameters<BuildOperation>[1],
+  referral: { readonly feeAccount: string | undefined; readonly feeMint: string | undefined } | undefined,
+): Promise<BuildOutcome> {
+  try {
+    return await build(input, options);
+  } catch (error) {
+    if (referral && error instanceof ValidationError && error.field === "feeAccount") {
+      throw new ValidationError("referralAccount", "referral_token_account", `has no initialized referral token account ${referral.feeAccount} for the output mint ${referral.feeMint} (the referral program's initializeReferralTokenAccount creates it)`);
+    }
+    throw error;
+  }
+}
+
 export function createOrder(deps: {
   readonly build: BuildOperation;
   readonly store: Pick<Store, "transaction">;
@@ -274,22 +291,13 @@ export function createOrder(deps: {
         autoSlippage: quoted.autoSlippage,
       };
     }
-    let built;
-    try {
-      built = await deps.build(buildInput, {
-        prioritization,
-        slippageDefault: "auto",
-        path: "order",
-        ...(present(input.receiver) ? { receiver: String(input.receiver) } : {}),
-        ...(tipLamports !== undefined ? { tipLamports } : {}),
-      });
-    } catch (error) {
-      // The referral token account is derived here: a missing one is the referral account's fault.
-      if (referral && error instanceof ValidationError && error.field === "feeAccount") {
-        throw new ValidationError("referralAccount", "referral_token_account", `has no initialized referral token account ${feeAccount} for the output mint ${feeMint} (the referral program's initializeReferralTokenAccount creates it)`);
-      }
-      throw error;
-    }
+    const built = await buildForTaker(deps.build, buildInput, {
+      prioritization,
+      slippageDefault: "auto",
+      path: "order",
+      ...(present(input.receiver) ? { receiver: String(input.receiver) } : {}),
+      ...(tipLamports !== undefined ? { tipLamports } : {}),
+    }, referral ? { feeAccount, feeMint } : undefined);
     const { instructions } = built;
     const { wire, requestId, expireAt, signatures } = await assembleAndIssue(deps.store, built);
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;

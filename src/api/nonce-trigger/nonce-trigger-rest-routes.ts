@@ -1,0 +1,103 @@
+/**
+ * The `/trigger/v2/...` REST routes of nonce orders (Jupiter-style JSON: the contract's JSON names),
+ * each with its request's fields declared from the contract's messages, so a near-miss or repeated
+ * name is refused like on every other REST route.
+ */
+import type { CreateNonceOrderInput } from "../../core/nonce-trigger/create-request.js";
+import { ValidationError } from "../../core/validation-error.js";
+import {
+  ArmRequestSchema,
+  CancelOrderRequestSchema,
+  CreateOrderRequestSchema,
+  GetOrdersRequestSchema,
+} from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
+import { requestShapeOf } from "../../server/json-request-screen.js";
+import type { RestRoute } from "../../server/rest.js";
+import type { StoredNonceOrder } from "../../store/index.js";
+import type { armNonceOrderOperation } from "./arm-nonce-order.js";
+import type { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
+import type { CreateNonceOrderResult, createNonceOrderOperation } from "./create-nonce-order.js";
+import { nonceOrderToJson } from "./nonce-order-message.js";
+
+export interface NonceOrderOperations {
+  readonly createOrder: ReturnType<typeof createNonceOrderOperation>;
+  readonly arm: ReturnType<typeof armNonceOrderOperation>;
+  readonly cancel: ReturnType<typeof cancelNonceOrderOperation>;
+  list(taker: unknown): Promise<StoredNonceOrder[]>;
+}
+
+const REQUESTS = {
+  createOrder: { body: requestShapeOf(CreateOrderRequestSchema) },
+  arm: { body: requestShapeOf(ArmRequestSchema) },
+  cancelOrder: { body: requestShapeOf(CancelOrderRequestSchema) },
+  orders: { query: requestShapeOf(GetOrdersRequestSchema) },
+} as const;
+
+export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
+  return [
+    {
+      method: "POST",
+      path: "/trigger/v2/createOrder",
+      request: REQUESTS.createOrder,
+      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body) as CreateNonceOrderInput)) }),
+    },
+    {
+      method: "POST",
+      path: "/trigger/v2/arm",
+      request: REQUESTS.arm,
+      handler: async (req) => {
+        const body = jsonBody(req.body);
+        const order = await ops.arm({ orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) });
+        return { status: 200, body: { order: nonceOrderToJson(order) } };
+      },
+    },
+    {
+      method: "POST",
+      path: "/trigger/v2/cancelOrder",
+      request: REQUESTS.cancelOrder,
+      handler: async (req) => {
+        const body = jsonBody(req.body);
+        const r = await ops.cancel({ orderId: body["orderId"], taker: body["taker"] });
+        return { status: 200, body: { transaction: Buffer.from(r.transaction).toString("base64"), order: nonceOrderToJson(r.order) } };
+      },
+    },
+    {
+      method: "GET",
+      path: "/trigger/v2/orders",
+      request: REQUESTS.orders,
+      handler: async (req) => ({ status: 200, body: { orders: (await ops.list(req.query.get("taker"))).map(nonceOrderToJson) } }),
+    },
+  ];
+}
+
+function createResultJson(r: CreateNonceOrderResult) {
+  return {
+    orderId: r.orderId,
+    nonceAccount: r.nonceAccount,
+    nonceAccountTransaction: r.nonceAccountTransaction === null ? null : Buffer.from(r.nonceAccountTransaction).toString("base64"),
+    currentOutAmount: r.currentOutAmount.toString(),
+    legs: r.legs.map((l) => ({
+      kind: l.kind,
+      legIndex: l.legIndex,
+      routeIndex: l.routeIndex,
+      transaction: Buffer.from(l.transaction).toString("base64"),
+      triggerOutAmount: l.triggerOutAmount?.toString() ?? null,
+      minOutAmount: l.minOutAmount.toString(),
+      quotedOutAmount: l.quotedOutAmount.toString(),
+      routeLabel: l.routeLabel,
+    })),
+  };
+}
+
+function base64List(field: string, value: unknown): Uint8Array[] {
+  if (!Array.isArray(value)) throw new ValidationError(field, "array", "must be an array of base64 wire transactions");
+  return value.map((v, i) => {
+    if (typeof v !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) throw new ValidationError(`${field}[${i}]`, "base64", "must be a base64 wire transaction");
+    return new Uint8Array(Buffer.from(v, "base64"));
+  });
+}
+
+function jsonBody(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ValidationError("body", "json_object", "must be a JSON object");
+  return body as Record<string, unknown>;
+}
