@@ -27,7 +27,7 @@ export interface BenchOptions {
   readonly out: string | undefined;
   /** Write the results to the tracked bench/results/latest.json (the figures the README quotes). */
   readonly record: boolean;
-  /** Service entry file (default src/main.ts). */
+  /** Service entry file (default dist/main.js, the compiled build, as `npm start` and the Docker image run it). */
   readonly entry: string;
 }
 
@@ -53,7 +53,7 @@ export const USAGE = `npm run bench -- [options]
   --out FILE             results JSON (default bench/results/local/latest.json, ignored by git;
                          none with --target health)
   --record               write the results to the tracked bench/results/latest.json instead
-  --entry FILE           service entry (default src/main.ts)`;
+  --entry FILE           service entry (default dist/main.js, compiled first when stale; a .ts entry runs through tsx)`;
 
 const DEFAULTS: BenchOptions = {
   targets: ROUTE_IDS,
@@ -71,7 +71,7 @@ const DEFAULTS: BenchOptions = {
   grpc: false,
   out: undefined,
   record: false,
-  entry: "src/main.ts",
+  entry: "dist/main.js",
 };
 
 export class UsageError extends Error {}

@@ -1,10 +1,11 @@
 /**
- * The service under test as a child process, started the way it runs in production
- * (`node --import tsx src/main.ts`, configured only through the environment), on a free loopback
- * port, talking to the given Solana RPC URL. Optionally with `--cpu-prof` (written on exit).
+ * The service under test as a child process, started the way it runs in production and under
+ * `npm start` (the compiled build, `node dist/main.js`, compiled first when the sources are newer;
+ * configured only through the environment), on a free loopback port, talking to the given Solana
+ * RPC URL. Optionally with `--cpu-prof` (written on exit).
  */
 import { endsWithBench } from "./children.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,7 +19,7 @@ export interface ServiceProcessOptions {
   readonly logLevel?: string;
   /** Folder for a V8 CPU profile of the whole run (written when the service exits). */
   readonly cpuProfileDir?: string;
-  /** Entry file relative to the repo (default `src/main.ts`, the production entry). */
+  /** Entry file relative to the repo (default `dist/main.js`, the production entry; a `.ts` entry runs through tsx). */
   readonly entry?: string;
   /** More environment (e.g. LOOKUP_TABLES). */
   readonly env?: Readonly<Record<string, string>>;
@@ -36,6 +37,17 @@ export interface ServiceProcess {
 }
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** What production and `npm start` run. */
+export const COMPILED_ENTRY = "dist/main.js";
+
+/**
+ * Compiles dist/ when the sources are newer (scripts/build-if-stale.mjs, what `npm start` runs
+ * first): a bench measures the build that ships, never a stale one. `buf` needs its plugins on PATH.
+ */
+export function ensureCompiledBuild(): void {
+  const PATH = `${join(REPO_ROOT, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`;
+  execFileSync(process.execPath, [join(REPO_ROOT, "scripts/build-if-stale.mjs")], { cwd: REPO_ROOT, env: { ...process.env, PATH }, stdio: ["ignore", "ignore", "inherit"] });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -86,9 +98,11 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
     ...opts.env,
   });
   // The compiled service (`dist/main.js`, what the Docker image runs) needs no TypeScript loader.
-  const nodeArgs = (opts.entry ?? "src/main.ts").endsWith(".js") ? [] : ["--import", "tsx"];
+  const entry = opts.entry ?? COMPILED_ENTRY;
+  if (entry === COMPILED_ENTRY) ensureCompiledBuild();
+  const nodeArgs = entry.endsWith(".js") ? [] : ["--import", "tsx"];
   if (opts.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir);
-  const child = endsWithBench(spawn(process.execPath, [...nodeArgs, opts.entry ?? "src/main.ts"], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
+  const child = endsWithBench(spawn(process.execPath, [...nodeArgs, entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
 
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

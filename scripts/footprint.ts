@@ -1,6 +1,6 @@
 /**
  * `npm run footprint [-- --idle-seconds N]`: the service's memory as a user first meets it. Starts
- * `node --import tsx src/main.ts` (as `npm start` does) on a fresh DATA_DIR, waits until it
+ * the compiled build `node dist/main.js` (as `npm start` does, after its `prefootprint` compiled it when stale) on a fresh DATA_DIR, waits until it
  * listens, lets it sit idle (default 60 s), and prints its resident set (from /proc) and what the
  * service itself reports in `/metrics` (V8 heap, external memory), against the targets:
  * ≤ 350 MB with the embedded chain and database, ≤ 200 MB with SOLANA_RPC_URL and DATABASE_URL (the
@@ -41,7 +41,7 @@ function gaugeMb(metrics: string, name: string): number {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "swapd-footprint-"));
-const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+const child = spawn(process.execPath, ["dist/main.js"], {
   cwd: REPO_ROOT,
   env: { ...process.env, DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info" },
   stdio: ["ignore", "pipe", "inherit"],

@@ -5,6 +5,8 @@
  * - `blackhole()`: connections stay open but nothing passes either way (a silent network);
  * - `stallAfterReply()`: existing connections pass; each new one gets the server's first reply
  *   (e.g. a websocket's 101 Switching Protocols) and then nothing passes either way;
+ * - `jitter(maxMs)`: the server's replies reach each client connection late by a random 0..maxMs
+ *   per chunk (in order on a connection, out of order across connections), as on a busy network;
  * - `restore()`: new connections pass again; connections broken before stay broken (a blackholed one
  *   keeps swallowing bytes until its owner gives up on it), as after a real network fault.
  */
@@ -20,6 +22,7 @@ export interface TcpProxy {
   cut(): void;
   blackhole(): void;
   stallAfterReply(): void;
+  jitter(maxMs: number): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -27,6 +30,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   let mode: ProxyMode = "pass";
   let accepted = 0;
+  let jitterMs = 0;
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket; dead: boolean }>();
   const server = net.createServer((client) => {
     accepted++;
@@ -41,10 +45,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     const pair = { client, upstream, dead: mode === "blackhole" };
     const stallAfterReply = mode === "stall-after-reply";
     pairs.add(pair);
+    let replies = Promise.resolve();
     const forward = (from: net.Socket, to: net.Socket) => {
       from.on("data", (chunk: Buffer) => {
         // A blackholed link swallows bytes; a cut one is gone already.
-        if (!pair.dead && !to.destroyed) to.write(chunk);
+        const write = () => {
+          if (!pair.dead && !to.destroyed) to.write(chunk);
+        };
+        if (from === upstream && jitterMs > 0) {
+          const delay = Math.random() * jitterMs;
+          replies = replies.then(() => new Promise<void>((r) => setTimeout(r, delay))).then(write);
+        } else write();
         if (stallAfterReply && from === upstream) pair.dead = true;
       });
       from.on("close", () => {
@@ -80,8 +91,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     stallAfterReply() {
       mode = "stall-after-reply";
     },
+    jitter(maxMs) {
+      jitterMs = maxMs;
+    },
     restore() {
       mode = "pass";
+      jitterMs = 0;
     },
     close() {
       for (const { client, upstream } of pairs) {

@@ -27,7 +27,7 @@ import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
 import { runOrderTracker } from "./tracker/run-order-tracker.js";
-import { ExecutionConfirmations } from "./api/trigger/execution-confirmations.js";
+import { ExecutionConfirmations } from "./landing/index.js";
 import { createSwapV2Api } from "./api/swap-v2/swap-v2-api.js";
 
 /** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
@@ -241,12 +241,17 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   return { swap, readiness };
 }
 
-/** One landing loop for the process (trigger and swap Execute): a restart resumes each pending send once. */
+/**
+ * One landing loop for the process (trigger and swap Execute): a restart resumes each pending send
+ * once. Statuses are read from every configured endpoint: the main RPC, the other SOLANA_RPC_URLS
+ * (each on its own, not as failover) and the SEND_RPC_URLS.
+ */
 function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
   const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
-  shutdown.hook("send endpoints", async () => senders.forEach((s) => s.close()));
+  const readers = config.solanaRpcUrls.slice(1).map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  shutdown.hook("send endpoints", async () => [...senders, ...readers].forEach((s) => s.close()));
   return new ExecutionConfirmations(
-    { chain, store, logger, senders },
+    { chain, store, logger, senders, readers },
     { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
   );
 }

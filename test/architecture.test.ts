@@ -1,7 +1,7 @@
 /**
  * The shape of `src/` (generated code in src/gen excluded), read with the TypeScript compiler:
  * no import cycle between files or between folders; imports only point down the rooms
- *   core, metrics < runtime < config, chain, store < server < tracker, localnet, alt, markets < api < main
+ *   core, metrics < runtime < config, chain, store < server < tracker, landing, localnet, alt, markets < api < main
  * (`runtime` is the neutral room just above core and metrics: Shutdown, the order-change feed,
  * the one-port listener, shared by the server and the tools below the API); no catch that
  * swallows an error without saying why; at most 5 functions of 70 lines or more.

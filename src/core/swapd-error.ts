@@ -43,7 +43,13 @@ export type InputErrorCode =
   /** The order to cancel does not exist or is not the maker's (Jupiter: "no matching orders found"). */
   | "ORDER_NOT_FOUND"
   /** A REST JSON body whose value types do not fit the request (Jupiter/axum: HTTP 422). */
-  | "REQUEST_BODY_SHAPE";
+  | "REQUEST_BODY_SHAPE"
+  /** Execute: the signed transaction is not one this service issued (under the requestId). Never sent. */
+  | "TRANSACTION_NOT_ISSUED"
+  /** Execute: a required signature is missing or invalid. Never sent. */
+  | "TRANSACTION_NOT_SIGNED"
+  /** Execute: the transaction's blockhash can no longer land (block height past its last valid one). Never sent. */
+  | "TRANSACTION_EXPIRED";
 
 /** The request is well formed but the chain does not allow it (swap building). */
 export type PreconditionErrorCode =
@@ -85,6 +91,9 @@ export const SWAPD_ERROR_CODES: readonly SwapdErrorCode[] = [
   "CONFLICTING_PRIORITY_FEE",
   "ORDER_NOT_FOUND",
   "REQUEST_BODY_SHAPE",
+  "TRANSACTION_NOT_ISSUED",
+  "TRANSACTION_NOT_SIGNED",
+  "TRANSACTION_EXPIRED",
   "POOL_NOT_FOUND",
   "UNSUPPORTED_AMM",
   "POOL_MINTS_MISMATCH",

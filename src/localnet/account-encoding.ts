@@ -1,3 +1,4 @@
+import { Zstd } from "@hpcc-js/wasm-zstd";
 import bs58 from "bs58";
 import type { AccountData } from "../core/solana/account.js";
 import { JsonRpcError, RpcErrorCode, invalidParams } from "./json-rpc-error.js";
@@ -13,8 +14,16 @@ export const MAX_BASE58_ACCOUNT_BYTES = 128;
 /** u64::MAX: what validators report as `rentEpoch` for rent-exempt accounts. */
 const RENT_EXEMPT_EPOCH = 18446744073709551615;
 
+/**
+ * Zstandard (wasm, no native build): `base64+zstd` is what many clients ask for large accounts
+ * (Jupiter's router reads its pools so). Loaded once, when the localnet is first imported.
+ */
+const zstd = await Zstd.load();
+/** The level validators compress account data with (solana-account-decoder: `zstd::stream::write::Encoder::new(_, 0)`, the default, 3). */
+const ZSTD_LEVEL = 3;
+
 export interface AccountJson {
-  data: [string, "base64" | "base58"];
+  data: [string, "base64" | "base58" | "base64+zstd"];
   executable: boolean;
   lamports: number;
   owner: string;
@@ -24,7 +33,8 @@ export interface AccountJson {
 
 /**
  * An account in the RPC's JSON form. `jsonParsed` falls back to base64, as a validator does for
- * accounts it has no parser for; base58 is refused above MAX_BASE58_ACCOUNT_BYTES.
+ * accounts it has no parser for; base58 is refused above MAX_BASE58_ACCOUNT_BYTES; `base64+zstd` is
+ * the (sliced) data compressed as one Zstandard frame, then base64.
  */
 export function encodeAccount(account: AccountData, config: RpcConfig): AccountJson {
   const encoding = config.encoding ?? "base64";
@@ -49,6 +59,8 @@ export function encodeAccount(account: AccountData, config: RpcConfig): AccountJ
       );
     }
     encoded = [bs58.encode(data), "base58"];
+  } else if (encoding === "base64+zstd") {
+    encoded = [Buffer.from(zstd.compress(data, ZSTD_LEVEL)).toString("base64"), "base64+zstd"];
   } else {
     throw invalidParams(`encoding: unsupported ${JSON.stringify(encoding)}`);
   }

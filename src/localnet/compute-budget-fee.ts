@@ -3,7 +3,7 @@ import type { MessageCompiledInstruction, PublicKey } from "@solana/web3.js";
 import { COMPUTE_BUDGET_PROGRAM_ID } from "../core/solana/programs.js";
 
 /** Solana's base fee per signature. */
-const LAMPORTS_PER_SIGNATURE = 5000;
+export const LAMPORTS_PER_SIGNATURE = 5000;
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
 const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 // ComputeBudgetInstruction tags (solana-compute-budget-interface).

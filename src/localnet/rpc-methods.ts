@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { VersionedMessage } from "@solana/web3.js";
 import bs58 from "bs58";
 import { encodeAccount } from "./account-encoding.js";
-import { messageFee } from "./compute-budget-fee.js";
+import { LAMPORTS_PER_SIGNATURE, messageFee } from "./compute-budget-fee.js";
 import { JsonRpcError, RpcErrorCode, invalidParams } from "./json-rpc-error.js";
 import type { LocalChain } from "./local-chain.js";
 import { matchesFilters, parseProgramAccountFilters } from "./program-account-filter.js";
@@ -96,6 +96,14 @@ function clusterMethods(chain: LocalChain, withContext: WithContext): Record<str
       transactionCount: chain.recentRecords().length,
     }),
     getLatestBlockhash: () => withContext(chain.latestBlockhash()),
+    // Deprecated (removed from Agave 2.0's RPC) but still asked by older clients, Jupiter's
+    // JavaScript router among them: the latest blockhash with the fee per signature.
+    getRecentBlockhash: () => withContext({ blockhash: chain.latestBlockhash().blockhash, feeCalculator: { lamportsPerSignature: LAMPORTS_PER_SIGNATURE } }),
+    getFees: () => {
+      const { blockhash, lastValidBlockHeight } = chain.latestBlockhash();
+      // Block height equals the slot on the embedded chain.
+      return withContext({ blockhash, feeCalculator: { lamportsPerSignature: LAMPORTS_PER_SIGNATURE }, lastValidSlot: lastValidBlockHeight, lastValidBlockHeight });
+    },
     isBlockhashValid: (params) => withContext(chain.isBlockhashValid(stringParam(params[0], "blockhash"))),
     getMinimumBalanceForRentExemption: (params) =>
       Number(chain.minimumBalanceForRentExemption(integerParam(params[0] ?? 0, "dataLength"))),

@@ -1,6 +1,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { MAX_TRANSACTION_BYTES } from "../core/solana/transaction-message.js";
 import { invalidParams } from "./json-rpc-error.js";
 
 /**
@@ -9,8 +10,6 @@ import { invalidParams } from "./json-rpc-error.js";
  * checked against what the decoded value may be (a key: 44 characters; a transaction: 1232 bytes).
  */
 
-/** A transaction, and so a message, fits one packet: at most 1232 bytes (the RPC's limit too). */
-export const MAX_TRANSACTION_BYTES = 1232;
 /** The RPC's limit on `memcmp` filter bytes. */
 export const MAX_MEMCMP_BYTES = 128;
 

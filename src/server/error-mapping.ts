@@ -18,19 +18,47 @@ export interface ErrorMapping {
   readonly errorCode: string;
   /** The short `error` of bodies that put the message in `cause` (Jupiter's Trigger API), and the prefix of server-side failures. */
   readonly summary: string;
+  /**
+   * Jupiter's `/execute` code (Swap API: -1001 unknown, -1002 invalid transaction, -1003 not fully
+   * signed, -1004 invalid block height) for a refused execute's `{status: "Failed", error, code}`.
+   */
+  readonly executeCode: number;
 }
+
+/** Jupiter's `/execute` codes (dev.jup.ag API reference of `/execute`). */
+export const EXECUTE_CODES = {
+  success: 0,
+  failedToLand: -1000,
+  unknown: -1001,
+  invalidTransaction: -1002,
+  notFullySigned: -1003,
+  invalidBlockHeight: -1004,
+} as const;
 
 /** The summary of bad input that a `trigger` form replaces with its route's own (`invalid create order request`). */
 const INVALID_REQUEST = "invalid request";
-const INVALID = (errorCode: string, http = 400, summary = INVALID_REQUEST): ErrorMapping => ({ connect: Code.InvalidArgument, http, errorCode, summary });
+const INVALID = (errorCode: string, http = 400, summary = INVALID_REQUEST, executeCode: number = EXECUTE_CODES.invalidTransaction): ErrorMapping => ({
+  connect: Code.InvalidArgument,
+  http,
+  errorCode,
+  summary,
+  executeCode,
+});
 /** A route step (or the swap) the chain cannot serve: Jupiter's compose error. */
 const CANNOT_BUILD: ErrorMapping = {
   connect: Code.FailedPrecondition,
   http: 400,
   errorCode: "FAILED_TO_GET_SWAP_AND_ACCOUNT_METAS",
   summary: "cannot build the swap",
+  executeCode: EXECUTE_CODES.unknown,
 };
-const UNAVAILABLE = (errorCode: string, summary: string): ErrorMapping => ({ connect: Code.Unavailable, http: 503, errorCode, summary });
+const UNAVAILABLE = (errorCode: string, summary: string): ErrorMapping => ({
+  connect: Code.Unavailable,
+  http: 503,
+  errorCode,
+  summary,
+  executeCode: EXECUTE_CODES.unknown,
+});
 
 export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
   INVALID_INPUT: INVALID("INVALID_REQUEST"),
@@ -38,6 +66,9 @@ export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
   ORDER_NOT_FOUND: INVALID("ORDER_NOT_FOUND", 400, "no matching orders found"),
   // Jupiter (axum) answers a body whose JSON types do not fit with 422.
   REQUEST_BODY_SHAPE: INVALID("INVALID_REQUEST", 422),
+  TRANSACTION_NOT_ISSUED: INVALID("INVALID_REQUEST"),
+  TRANSACTION_NOT_SIGNED: INVALID("INVALID_REQUEST", 400, INVALID_REQUEST, EXECUTE_CODES.notFullySigned),
+  TRANSACTION_EXPIRED: INVALID("INVALID_REQUEST", 400, INVALID_REQUEST, EXECUTE_CODES.invalidBlockHeight),
   POOL_NOT_FOUND: CANNOT_BUILD,
   UNSUPPORTED_AMM: CANNOT_BUILD,
   POOL_MINTS_MISMATCH: CANNOT_BUILD,
@@ -51,14 +82,20 @@ export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
   AMM_POOL_DISABLED: CANNOT_BUILD,
   AMM_NO_LIQUIDITY: CANNOT_BUILD,
   AMM_ACCOUNT_MISSING: CANNOT_BUILD,
-  NO_ROUTE: { connect: Code.NotFound, http: 400, errorCode: "COULD_NOT_FIND_ANY_ROUTE", summary: "could not find any route" },
-  TRANSACTION_TOO_LARGE: { connect: Code.FailedPrecondition, http: 400, errorCode: "TRANSACTION_TOO_LARGE", summary: "transaction too large" },
+  NO_ROUTE: { connect: Code.NotFound, http: 400, errorCode: "COULD_NOT_FIND_ANY_ROUTE", summary: "could not find any route", executeCode: EXECUTE_CODES.unknown },
+  TRANSACTION_TOO_LARGE: {
+    connect: Code.FailedPrecondition,
+    http: 400,
+    errorCode: "TRANSACTION_TOO_LARGE",
+    summary: "transaction too large",
+    executeCode: EXECUTE_CODES.invalidTransaction,
+  },
   // Jupiter's own text for a failing RPC is "RPC client error".
   RPC_UNAVAILABLE: UNAVAILABLE("RPC_CLIENT_ERROR", "RPC client error"),
   RPC_ERROR: UNAVAILABLE("RPC_CLIENT_ERROR", "RPC client error"),
   DATABASE_UNAVAILABLE: UNAVAILABLE("DATABASE_UNAVAILABLE", "database unavailable"),
   SHUTTING_DOWN: UNAVAILABLE("SERVICE_SHUTTING_DOWN", "service shutting down"),
-  INTERNAL: { connect: Code.Internal, http: 500, errorCode: "INTERNAL_ERROR", summary: "internal error" },
+  INTERNAL: { connect: Code.Internal, http: 500, errorCode: "INTERNAL_ERROR", summary: "internal error", executeCode: EXECUTE_CODES.unknown },
 };
 
 /** The code of `error`: its own, or INTERNAL for anything not coded. */
@@ -92,15 +129,19 @@ export function toConnectError(error: unknown): ConnectError {
  *   bad input summarised as the route's `invalidRequest` (`invalid create order request`), plus the
  *   route's `extra` fields (Execute: `"status": "Failed"`) and a `signature` the error names;
  * - `listing` (getTriggerOrders): bad input `{"error": message, "code"}`, server-side failures as `trigger`.
+ * - `execute` (Swap API `/execute`): a refusal (4xx: nothing was sent) is Jupiter's execute body
+ *   `{"status": "Failed", "error": message, "code": <execute code>}`; server-side failures as `swap`.
  * INTERNAL is `{"error": "internal error", "errorCode": "INTERNAL_ERROR", "code": 500}` in every form (plus a `trigger` route's `extra`).
  */
 export type RestErrorForm =
   | { readonly layout: "swap" }
+  | { readonly layout: "execute" }
   | { readonly layout: "trigger"; readonly invalidRequest: string; readonly extra?: Readonly<Record<string, unknown>> }
   | { readonly layout: "listing" };
 
 export const SWAP_API_ERRORS: RestErrorForm = { layout: "swap" };
 export const LISTING_ERRORS: RestErrorForm = { layout: "listing" };
+export const EXECUTE_ERRORS: RestErrorForm = { layout: "execute" };
 
 /** `error` (anything a REST handler threw but a RestError) as its REST response in `form`. */
 export function toRestErrorResponse(error: unknown, form: RestErrorForm = SWAP_API_ERRORS): RestResponse {
@@ -111,6 +152,9 @@ export function toRestErrorResponse(error: unknown, form: RestErrorForm = SWAP_A
   const e = error as SwapdError;
   const serverSide = row.http >= 500;
   switch (form.layout) {
+    case "execute":
+      if (!serverSide) return { status: row.http, body: { status: "Failed", error: e.message, code: row.executeCode } };
+      return body(row, { error: `${row.summary}: ${e.message}`, errorCode: row.errorCode });
     case "swap":
       return body(row, { error: serverSide ? `${row.summary}: ${e.message}` : e.message, errorCode: row.errorCode });
     case "listing":

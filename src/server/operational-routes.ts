@@ -1,11 +1,21 @@
 /**
- * The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`.
+ * The operator's REST routes: `GET /healthz` (liveness), `GET /readyz` (readiness checks), `GET /metrics`,
+ * and the API reference: `GET /openapi.json` (made from the routes the server registered, openapi.ts),
+ * `GET /docs` (rendered, served offline) and `GET /` (leads there).
  * Floods of them cost little: `/readyz` requests that arrive while its checks run share that run,
  * and `/metrics` is rendered at most once per `metricsCacheMs`.
  */
+import type { DescService } from "@bufbuild/protobuf";
+import { API_REFERENCE_PAGE, swaggerUiAsset, swapdVersion } from "./api-reference.js";
 import { cachedMetricsRenderer } from "./metrics.js";
+import { openApiDocument } from "./openapi.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import { requestShapeOf } from "./json-request-screen.js";
+
+/** The operator's routes take no parameters (unknown ones are ignored). */
+const NO_PARAMETERS = { query: requestShapeOf(EmptySchema) };
 
 export interface OperationalRoutesOptions {
   readonly readiness: readonly ReadinessCheck[];
@@ -13,9 +23,11 @@ export interface OperationalRoutesOptions {
   readonly isShuttingDown: () => boolean;
   /** `METRICS_CACHE_MS` */
   readonly metricsCacheMs: number;
+  /** What the API reference documents: every REST route the server serves (read when asked) and the RPC services. */
+  readonly reference: { readonly routes: () => readonly RestRoute[]; readonly services: readonly DescService[] };
 }
 
-export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }: OperationalRoutesOptions): RestRoute[] {
+export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, reference }: OperationalRoutesOptions): RestRoute[] {
   const metrics = cachedMetricsRenderer(metricsCacheMs);
   let running: ReturnType<typeof runReadiness> | undefined;
   const checkOnce = () => {
@@ -25,10 +37,12 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
     return running;
   };
   return [
-    { method: "GET", path: "/healthz", handler: () => ({ status: 200, body: { status: "ok" } }) },
+    { method: "GET", path: "/healthz", request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
     {
+      summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
       method: "GET",
       path: "/readyz",
+      request: NO_PARAMETERS,
       handler: async () => {
         if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
         const checks = await checkOnce();
@@ -38,12 +52,58 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs }:
       },
     },
     {
+      summary: "Prometheus metrics",
+      produces: "text/plain",
       method: "GET",
       path: "/metrics",
+      request: NO_PARAMETERS,
       handler: async () => {
         const m = await metrics();
         return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
       },
+    },
+    {
+      method: "GET",
+      path: "/openapi.json",
+      request: NO_PARAMETERS,
+      summary: "this document: OpenAPI 3.1, made from the routes the server serves",
+      handler: () => ({ status: 200, body: openApiDocument({ routes: reference.routes(), services: reference.services, version: swapdVersion() }) }),
+    },
+    {
+      method: "GET",
+      path: "/docs",
+      request: NO_PARAMETERS,
+      summary: "the rendered API reference",
+      produces: "text/html",
+      handler: () => ({ status: 200, body: API_REFERENCE_PAGE, headers: { "content-type": "text/html; charset=utf-8" } }),
+    },
+    {
+      method: "GET",
+      path: "/docs/swagger-ui.css",
+      request: NO_PARAMETERS,
+      summary: "the reference's renderer (Swagger UI)",
+      produces: "text/css",
+      handler: () => ({ status: 200, body: swaggerUiAsset("swagger-ui.css"), headers: { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" } }),
+    },
+    {
+      method: "GET",
+      path: "/docs/swagger-ui-bundle.js",
+      request: NO_PARAMETERS,
+      summary: "the reference's renderer (Swagger UI)",
+      produces: "text/javascript",
+      handler: () => ({
+        status: 200,
+        body: swaggerUiAsset("swagger-ui-bundle.js"),
+        headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "max-age=3600" },
+      }),
+    },
+    {
+      method: "GET",
+      path: "/",
+      request: NO_PARAMETERS,
+      summary: "leads to /docs",
+      produces: "text/plain",
+      handler: () => ({ status: 302, body: "the API reference: /docs\n", headers: { location: "/docs" } }),
     },
   ];
 }

@@ -44,6 +44,10 @@ export interface RestRoute {
   readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
   /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
   readonly errors?: RestErrorForm;
+  /** One line for the API reference (openapi.ts). */
+  readonly summary?: string;
+  /** The content type of a successful answer, when not JSON (the API reference says it). */
+  readonly produces?: string;
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */
@@ -144,6 +148,11 @@ export class RestRouter {
     this.routes.set(`${route.method} ${route.path}`, route);
     this.paths.add(route.path);
     return this;
+  }
+
+  /** Every route served (aliases not repeated). */
+  list(): RestRoute[] {
+    return [...this.routes.values()];
   }
 
   /** The route for a method and path, `"method-not-allowed"` if only the path is known, or undefined. */

@@ -80,6 +80,8 @@ export interface RunningServer {
   readonly url: string;
   readonly health: HealthRegistry;
   readonly shutdown: Shutdown;
+  /** The REST routes served, the operational ones included. */
+  readonly restRoutes: readonly RestRoute[];
   /** Graceful close of the whole service (runs the shared shutdown). */
   close(): Promise<void>;
 }
@@ -117,9 +119,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   for (const s of [...served, Health]) for (const m of s.methods) rpcPaths.add(`/${s.typeName}/${m.name}`);
 
   // Later routes replace earlier ones: the operational routes cannot be shadowed.
-  const rest = new RestRouter([
+  const rest: RestRouter = new RestRouter([
     ...(opts.restRoutes ?? []),
-    ...operationalRoutes({ readiness: opts.readiness ?? [], isShuttingDown: () => shuttingDown, metricsCacheMs: config.metricsCacheMs }),
+    ...operationalRoutes({
+      readiness: opts.readiness ?? [],
+      isShuttingDown: () => shuttingDown,
+      metricsCacheMs: config.metricsCacheMs,
+      reference: { routes: () => rest.list(), services: [...served, Health] },
+    }),
   ]);
   const observeCall = createCallObserver({ logger, rpcPaths, rest });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
@@ -171,6 +178,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
     health,
     shutdown,
+    restRoutes: rest.list(),
     close: () => shutdown.run("close"),
   };
 }

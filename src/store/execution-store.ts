@@ -3,6 +3,14 @@ import { bigintToSql, bytesFromSql, dateFromSql, nullableBigintFromSql, nullable
 
 export type ExecutionStatus = "Pending" | "Success" | "Failed";
 
+/**
+ * What decided a final status: `chain` — the signature's status on chain (final for good);
+ * `refusal` — a node's preflight refused it (it may still land elsewhere); `expiry` — no endpoint
+ * knew it once its blockhash could no longer land (a lagging node may still show it). Only the
+ * chain's word overrides another.
+ */
+export type ExecutionDecider = "chain" | "refusal" | "expiry";
+
 /** One relayed transaction. Recorded as Pending BEFORE it is sent, so a restart can resume the wait. */
 export interface ExecutionRecord {
   readonly signature: string;
@@ -14,6 +22,10 @@ export interface ExecutionRecord {
   readonly lastValidBlockHeight: bigint | null;
   /** The signed wire transaction (re-sending it is harmless: same signature). */
   readonly signedTransaction: Uint8Array | null;
+  /** The slot it landed in (success or failure on chain); null when it did not land. */
+  readonly slot: bigint | null;
+  /** Null while Pending, and for records written before the chain decided outcomes. */
+  readonly decidedBy: ExecutionDecider | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -30,6 +42,8 @@ export interface ExecutionOutcome {
   readonly status: "Success" | "Failed";
   readonly code: number;
   readonly error: string | null;
+  readonly decidedBy: ExecutionDecider;
+  readonly slot?: bigint | null;
 }
 
 interface ExecutionRow {
@@ -41,6 +55,8 @@ interface ExecutionRow {
   error: string | null;
   last_valid_block_height: unknown;
   signed_transaction: unknown;
+  slot: unknown;
+  decided_by: ExecutionDecider | null;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -55,6 +71,8 @@ function fromRow(row: ExecutionRow): ExecutionRecord {
     error: row.error,
     lastValidBlockHeight: nullableBigintFromSql(row.last_valid_block_height),
     signedTransaction: row.signed_transaction === null ? null : bytesFromSql(row.signed_transaction),
+    slot: nullableBigintFromSql(row.slot),
+    decidedBy: row.decided_by ?? null,
     createdAt: dateFromSql(row.created_at),
     updatedAt: dateFromSql(row.updated_at),
   };
@@ -66,12 +84,16 @@ export class ExecutionStore {
   /**
    * Records a Pending execution unless this transaction (same signature or same message) was
    * already recorded; either way returns the record. `created` tells the caller whether it is
-   * the first to see it, i.e. whether it should send.
+   * the first to see it; the creator holds the send lease (`sender`, `leaseMs`) from the start
+   * (without one, the first to claim it sends).
    */
-  async begin(execution: NewExecution): Promise<{ readonly record: ExecutionRecord; readonly created: boolean }> {
+  async begin(
+    execution: NewExecution,
+    lease: { readonly sender: string; readonly leaseMs: number } | null = null,
+  ): Promise<{ readonly record: ExecutionRecord; readonly created: boolean }> {
     const inserted = await this.sql.query<ExecutionRow>(
-      `INSERT INTO executions (signature, request_id, message_hash, status, last_valid_block_height, signed_transaction)
-       VALUES ($1, $2, $3, 'Pending', $4, $5)
+      `INSERT INTO executions (signature, request_id, message_hash, status, last_valid_block_height, signed_transaction, sender, send_lease_until)
+       VALUES ($1, $2, $3, 'Pending', $4, $5, $6, now() + $7 * interval '1 millisecond')
        ON CONFLICT DO NOTHING
        RETURNING *`,
       [
@@ -80,6 +102,8 @@ export class ExecutionStore {
         execution.messageHash,
         bigintToSql(execution.lastValidBlockHeight),
         execution.signedTransaction,
+        lease?.sender ?? null,
+        lease?.leaseMs ?? 0,
       ],
     );
     if (inserted[0] !== undefined) return { record: fromRow(inserted[0]), created: true };
@@ -89,12 +113,32 @@ export class ExecutionStore {
     return { record: existing, created: false };
   }
 
-  /** Sets the final status once; a record that is already final keeps its first outcome. */
+  /**
+   * The send lease of a Pending execution: whoever holds it (a process's `sender` id, until
+   * `send_lease_until`) is the one that sends and re-broadcasts it; the others only read the
+   * chain. Taken when free or lapsed (its holder died), renewed by its holder. True when held.
+   */
+  async claimSend(signature: string, sender: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.sql.query<{ signature: string }>(
+      `UPDATE executions SET sender = $2, send_lease_until = now() + $3 * interval '1 millisecond'
+       WHERE signature = $1 AND status = 'Pending'
+         AND (sender IS NULL OR sender = $2 OR send_lease_until IS NULL OR send_lease_until < now())
+       RETURNING signature`,
+      [signature, sender, leaseMs],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Sets the final status: a Pending record takes any outcome; a final one only the chain's word,
+   * and only over an outcome the chain did not decide (a refusal, an expiry, or a record from
+   * before outcomes said who decided them). The chain's outcome is never replaced.
+   */
   async finish(signature: string, outcome: ExecutionOutcome): Promise<ExecutionRecord | null> {
     await this.sql.query(
-      `UPDATE executions SET status = $2, code = $3, error = $4, updated_at = now()
-       WHERE signature = $1 AND status = 'Pending'`,
-      [signature, outcome.status, outcome.code, outcome.error],
+      `UPDATE executions SET status = $2, code = $3, error = $4, slot = $5, decided_by = $6, updated_at = now()
+       WHERE signature = $1 AND (status = 'Pending' OR ($6 = 'chain' AND decided_by IS DISTINCT FROM 'chain'))`,
+      [signature, outcome.status, outcome.code, outcome.error, bigintToSql(outcome.slot ?? null), outcome.decidedBy],
     );
     return this.findBySignature(signature);
   }

@@ -123,4 +123,16 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: "landing decided by the chain: the landed slot and what decided an execution's status, the send lease (one sender across replicas); results without amounts out",
+    statements: [
+      "ALTER TABLE executions ADD COLUMN slot numeric(20,0)",
+      "ALTER TABLE executions ADD COLUMN decided_by text CHECK (decided_by IN ('chain', 'refusal', 'expiry'))",
+      "ALTER TABLE executions ADD COLUMN sender text",
+      "ALTER TABLE executions ADD COLUMN send_lease_until timestamptz",
+      // Failed swaps were recorded with amounts 0 beside their slot: nothing swapped is no result.
+      "DELETE FROM swap_results WHERE input_amount = 0 AND output_amount = 0",
+    ],
+  },
 ];

@@ -7,7 +7,7 @@
 import { VersionedTransaction } from "@solana/web3.js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordCreatedOrder } from "../../src/api/trigger/record-created-order.js";
+import { recordCreatedOrder } from "../../src/landing/index.js";
 import { transactionMessageHash } from "../../src/core/trigger/index.js";
 import { DEMO } from "../../src/localnet/demo-seed.js";
 import { NATIVE_MINT, startTriggerHarness, type TriggerHarness } from "./trigger-harness.js";
@@ -45,7 +45,7 @@ describe("recordCreatedOrder", () => {
 
   it("records the order a landed create opens: amounts, mints, decimals, openTx, Open", async () => {
     const { order, record } = await issueCreate("25000000", "150000000");
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record);
+    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
     const stored = await h.store.orders.get(order);
     expect(stored).toMatchObject({
       maker: DEMO.wallet.toBase58(),
@@ -64,11 +64,11 @@ describe("recordCreatedOrder", () => {
 
   it("keeps what the tracker already learned, filling in only the creation signature", async () => {
     const { order, record } = await issueCreate("31000000", "190000000");
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record);
+    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
     const first = (await h.store.orders.get(order))!;
     await h.store.orders.upsert({ ...first, openTx: "", status: "Completed", rawRemainingMakingAmount: 0n, rawRemainingTakingAmount: 0n, closeTx: "close" });
     await h.store.db.query("UPDATE orders SET open_tx = '' WHERE order_key = $1", [order]);
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record);
+    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
     expect(await h.store.orders.get(order)).toMatchObject({ status: "Completed", rawRemainingMakingAmount: 0n, closeTx: "close", openTx: record.signature });
   });
 });

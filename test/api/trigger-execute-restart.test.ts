@@ -27,7 +27,7 @@ import { startTriggerHarness } from "./trigger-harness.js";
 import pino from "pino";
 import { Code } from "@connectrpc/connect";
 import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
-import { ExecutionInterruptedError } from "../../src/api/trigger/execution-interrupted-error.js";
+import { ExecutionInterruptedError } from "../../src/landing/index.js";
 import { toConnectError } from "../../src/server/error-mapping.js";
 import type { TriggerHarness } from "./trigger-harness.js";
 

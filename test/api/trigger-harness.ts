@@ -24,7 +24,7 @@ import { createTriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
 import type { TriggerOrderEntry } from "../../src/api/trigger/order-entry.js";
 import { createTriggerService } from "../../src/api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "../../src/api/trigger/trigger-rest-routes.js";
-import type { ConfirmationOptions } from "../../src/api/trigger/execution-confirmations.js";
+import type { ConfirmationOptions } from "../../src/landing/index.js";
 import { orderAccountData } from "../core/trigger/order-fixture.js";
 import { startTestServer } from "../server/helpers.js";
 
@@ -50,11 +50,19 @@ export interface TriggerHarness {
 }
 
 export async function startTriggerHarness(
-  options: { readonly openStore?: () => Promise<Store>; readonly confirmation?: ConfirmationOptions } = {},
+  options: {
+    readonly openStore?: () => Promise<Store>;
+    readonly confirmation?: ConfirmationOptions;
+    /** A localnet another harness started (a second replica): neither seeded nor closed here. */
+    readonly localnet?: Localnet;
+    /** The RPC URL the service uses (e.g. a counting proxy), given the localnet's. */
+    readonly chainUrl?: (localnetUrl: string) => string;
+  } = {},
 ): Promise<TriggerHarness> {
-  const localnet = await startLocalnet();
-  await seedDemo(localnet);
-  const chain = new RpcSolanaChain({ url: localnet.url });
+  const shared = options.localnet !== undefined;
+  const localnet = options.localnet ?? (await startLocalnet());
+  if (!shared) await seedDemo(localnet);
+  const chain = new RpcSolanaChain({ url: options.chainUrl?.(localnet.url) ?? localnet.url });
   const store = await (options.openStore ?? (() => openStore({ inMemory: true })))();
   const logger = pino({ level: "silent" });
   const orderEntry = createTriggerOrderEntry({ chain, store, logger, confirmation: options.confirmation ?? { pollIntervalMs: 20 } });
@@ -108,7 +116,8 @@ export async function startTriggerHarness(
       orderEntry.close();
       await server.close();
       await store.close();
-      await localnet.close();
+      chain.close();
+      if (!shared) await localnet.close();
     },
   };
 }

@@ -27,6 +27,7 @@ export const ROOM_LEVELS: Readonly<Record<string, number>> = {
   store: 2,
   server: 3,
   tracker: 4,
+  landing: 4,
   localnet: 4,
   alt: 4,
   markets: 4,

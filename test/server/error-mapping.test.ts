@@ -17,13 +17,14 @@ import { ChainRpcError, ChainUnavailableError } from "../../src/chain/chain-erro
 import { AmmError } from "../../src/core/amm/adapter.js";
 import { SwapPreconditionError } from "../../src/core/swap/precondition-error.js";
 import { SWAPD_ERROR_CODES, SwapdError } from "../../src/core/swapd-error.js";
+import type { InputErrorCode } from "../../src/core/swapd-error.js";
 import { ValidationError } from "../../src/core/validation-error.js";
 import { NoRouteError } from "../../src/api/quote/no-route-error.js";
-import { TransactionTooLargeError } from "../../src/api/quote/transaction-too-large-error.js";
+import { TransactionTooLargeError } from "../../src/core/swap/transaction-too-large-error.js";
 import { JsonBodyShapeError } from "../../src/api/swap/jupiter-request-json.js";
-import { ExecutionInterruptedError } from "../../src/api/trigger/execution-interrupted-error.js";
+import { ExecutionInterruptedError } from "../../src/landing/index.js";
 import { SwapInstructionsResponseSchema, SwapService } from "../../src/gen/swapd/swap/v1/swap_pb.js";
-import { ERROR_MAPPING, LISTING_ERRORS, SWAP_API_ERRORS, toConnectError } from "../../src/server/error-mapping.js";
+import { ERROR_MAPPING, EXECUTE_ERRORS, LISTING_ERRORS, SWAP_API_ERRORS, toConnectError, toRestErrorResponse } from "../../src/server/error-mapping.js";
 import type { RestRoute } from "../../src/server/rest.js";
 import { DatabaseUnavailableError } from "../../src/store/database-errors.js";
 import type { LogCapture } from "./helpers.js";
@@ -83,6 +84,22 @@ describe("the table", () => {
   it("maps every code, once, and nothing else", () => {
     expect(new Set(SWAPD_ERROR_CODES).size).toBe(SWAPD_ERROR_CODES.length);
     expect(Object.keys(ERROR_MAPPING).sort()).toEqual([...SWAPD_ERROR_CODES].sort());
+  });
+
+  it("execute refusals: Jupiter's /execute body with its execute code (dev.jup.ag /execute: -1002 invalid transaction, -1003 not fully signed, -1004 invalid block height); other failures keep the Swap API body", () => {
+    const refusals: [InputErrorCode, number][] = [
+      ["TRANSACTION_NOT_ISSUED", -1002],
+      ["INVALID_INPUT", -1002],
+      ["TRANSACTION_NOT_SIGNED", -1003],
+      ["TRANSACTION_EXPIRED", -1004],
+    ];
+    for (const [code, executeCode] of refusals) {
+      const error = new ValidationError("signedTransaction", "rule", "refused", code);
+      expect(toRestErrorResponse(error, EXECUTE_ERRORS), code).toEqual({ status: 400, body: { status: "Failed", error: "signedTransaction: refused", code: executeCode } });
+      expect(toConnectError(error).code, code).toBe(3); // INVALID_ARGUMENT over Connect and gRPC
+    }
+    const unavailable = toRestErrorResponse(new SwapdError("RPC_UNAVAILABLE", { method: "getBlockHeight", reason: "down", attempts: 3 }, "down"), EXECUTE_ERRORS);
+    expect(unavailable).toEqual({ status: 503, body: { error: "RPC client error: down", errorCode: "RPC_CLIENT_ERROR", code: 503 } });
   });
 
   it("every row: a Jupiter-style errorCode, an HTTP status in the class of its Connect code", () => {

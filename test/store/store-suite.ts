@@ -160,14 +160,41 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
         status: "Failed",
         code: 500,
         error: "instruction 6 (Limit Order v2 program) failed: custom program error 3012 (0xbc4): AccountNotInitialized",
+        decidedBy: "chain",
+        slot: 77n,
       });
-      expect(failed).toMatchObject({ status: "Failed", code: 500 });
-      // The first final outcome sticks.
-      const late = await store.executions.finish(sig, { status: "Success", code: 0, error: null });
-      expect(late?.status).toBe("Failed");
+      expect(failed).toMatchObject({ status: "Failed", code: 500, slot: 77n, decidedBy: "chain" });
+      // The chain's outcome sticks: neither another outcome nor the chain's word again replaces it.
+      const late = await store.executions.finish(sig, { status: "Success", code: 0, error: null, decidedBy: "chain", slot: 78n });
+      expect(late).toMatchObject({ status: "Failed", slot: 77n });
       expect((await store.executions.findByMessageHash(messageHash))?.error).toContain("AccountNotInitialized");
       expect((await store.executions.listPending()).map((e) => e.signature)).not.toContain(sig);
       expect(await store.executions.findBySignature(signature())).toBeNull();
+    });
+
+    it("an outcome the chain did not decide (refusal, expiry) is replaced by the chain's, and only by it", async () => {
+      for (const decidedBy of ["refusal", "expiry"] as const) {
+        const sig = signature();
+        await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash: hash(Buffer.from(sig)), lastValidBlockHeight: 1n, signedTransaction: Uint8Array.from([1]) });
+        await store.executions.finish(sig, { status: "Failed", code: 500, error: "refused", decidedBy });
+        expect(await store.executions.finish(sig, { status: "Failed", code: 500, error: "other", decidedBy: "expiry" })).toMatchObject({ error: "refused", decidedBy });
+        const corrected = await store.executions.finish(sig, { status: "Success", code: 0, error: null, decidedBy: "chain", slot: 9n });
+        expect(corrected).toMatchObject({ status: "Success", code: 0, error: null, decidedBy: "chain", slot: 9n });
+      }
+    });
+
+    it("send lease: held by its creator, refused to another process until it lapses, renewed by its holder", async () => {
+      const sig = signature();
+      const execution = { signature: sig, requestId: randomUUID(), messageHash: hash(Buffer.from(sig)), lastValidBlockHeight: 1n, signedTransaction: Uint8Array.from([1]) };
+      await store.executions.begin(execution, { sender: "a", leaseMs: 60_000 });
+      expect(await store.executions.claimSend(sig, "b", 60_000)).toBe(false);
+      expect(await store.executions.claimSend(sig, "a", 60_000)).toBe(true);
+      // A lapsed lease (its holder stopped renewing): another process takes it.
+      await store.db.query("UPDATE executions SET send_lease_until = now() - interval '1 second' WHERE signature = $1", [sig]);
+      expect(await store.executions.claimSend(sig, "b", 60_000)).toBe(true);
+      expect(await store.executions.claimSend(sig, "a", 60_000)).toBe(false);
+      await store.executions.finish(sig, { status: "Success", code: 0, error: null, decidedBy: "chain", slot: 1n });
+      expect(await store.executions.claimSend(sig, "b", 60_000)).toBe(false); // final: nothing to send
     });
 
     it("orders: upsert keeps creation facts, lists newest first with filters, pages and totals", async () => {

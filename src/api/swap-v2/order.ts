@@ -10,15 +10,13 @@
  * `priorityLevelWithMaxLamports`, fed with the written accounts' fee samples.
  */
 import { randomUUID } from "node:crypto";
-import { assembleTransactionMessage } from "../../core/swap/assemble.js";
+import { compileSwapTransaction } from "../../core/swap/assemble.js";
 import type { PrioritizationInput } from "../../core/swap/request.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import type { Store } from "../../store/index.js";
 import type { QuoteEngine } from "../quote/quote-engine.js";
-import { MAX_TRANSACTION_BYTES } from "../quote/swap-transaction.js";
-import { TransactionTooLargeError } from "../quote/transaction-too-large-error.js";
 import type { BuildInput, BuildOperation } from "./build.js";
 
 /** Jupiter's cap of the automatic priority fee (0.005 SOL), also the default `maxLamports` here. */
@@ -163,15 +161,12 @@ export function createOrder(deps: {
     const prioritization = orderPrioritization(input);
     const built = await deps.build(input, prioritization);
     const { instructions } = built;
-    const tx = assembleTransactionMessage(instructions, built.payer, instructions.blockhashWithMetadata.blockhash, instructions.lookupTableAccounts);
-    let wire: Uint8Array;
-    try {
-      wire = tx.serialize();
-    } catch (error) {
-      // web3.js refuses to write some oversized messages at all (e.g. over 256 accounts).
-      throw new TransactionTooLargeError(undefined, instructions.lookupTableAccounts.length, (error as Error).message);
-    }
-    if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length, instructions.lookupTableAccounts.length);
+    const { transaction: tx, wire } = compileSwapTransaction(
+      instructions,
+      built.payer,
+      instructions.blockhashWithMetadata.blockhash,
+      instructions.lookupTableAccounts,
+    );
     const message = tx.message.serialize();
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;
     const taker = built.taker.toBase58();

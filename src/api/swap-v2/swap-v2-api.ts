@@ -1,8 +1,8 @@
 /**
  * Jupiter's Swap API v2 in swapd, ready for `startServer`: Build, Order, Execute and
  * ExecuteAndWatch over Connect, and the REST paths (swap-v2-rest-routes.ts). Build and Order run on
- * the swap API's quote engine and builder; Execute on the landing machinery shared with trigger
- * Execute (one ExecutionConfirmations per process, so a restart resumes every pending send once).
+ * the swap API's quote engine and builder; Execute on the landing room (src/landing, shared with
+ * trigger Execute: one ExecutionConfirmations per process, whose swap handler records the amounts).
  *
  *   const confirmations = new ExecutionConfirmations({ chain, store, logger, senders }, options);
  *   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations });
@@ -17,12 +17,12 @@ import type { Store } from "../../store/index.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { QuoteApi } from "../quote/quote-api.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
-import type { ExecutionConfirmations } from "../trigger/execution-confirmations.js";
+import type { ExecutionConfirmations } from "../../landing/index.js";
 import { createBuild } from "./build.js";
 import type { BuildOperation } from "./build.js";
 import { createOrder, issueSwap } from "./order.js";
 import type { OrderOperation } from "./order.js";
-import { executeSwap, recordSwapResult } from "./swap-execute.js";
+import { executeSwap } from "./swap-execute.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
 import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
 import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
@@ -54,8 +54,6 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
   const build = createBuild({ engine: deps.swap.quote.engine, swapInstructions: deps.swap.swapInstructions, chain: deps.chain });
   const order = createOrder({ build, engine: deps.swap.quote.engine, store: deps.store });
   const executeDeps = { chain: deps.chain, store: deps.store, logger: deps.logger, confirmations: deps.confirmations };
-  // Every finished execution of an issued swap (also one resumed after a restart) gets its amounts recorded.
-  deps.confirmations.onFinished((record) => recordSwapResult(deps, record));
   const execute = (request: SwapExecuteRequest, requireRequestId: boolean) => executeSwap(executeDeps, request, { requireRequestId });
   // Transactions of `/swap/v1/swap` are recorded too, so that `/swap/v1/execute` can land them.
   deps.swap.quote.onSwapIssued(async (outcome, request) => {

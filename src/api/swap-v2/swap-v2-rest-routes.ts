@@ -4,13 +4,12 @@
  * transaction of `POST /swap/v1/swap`, found by its message; `requestId` not needed).
  */
 import type { RestRequest, RestRoute } from "../../server/rest.js";
-import { SWAP_API_ERRORS } from "../../server/error-mapping.js";
+import { EXECUTE_ERRORS, SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { BuildInput, BuildOperation } from "./build.js";
 import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
 import type { OrderInput, OrderOperation } from "./order.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
-import { executeRefusalResponse } from "./swap-v2-errors.js";
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name).flatMap((v) => v.split(",")).filter((v) => v !== "");
@@ -60,18 +59,12 @@ export interface SwapV2Operations {
 }
 
 export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
+  // A refusal answers Jupiter's /execute body with its execute code (the one mapping's EXECUTE_ERRORS form).
   const execute = (requireRequestId: boolean) => async (req: RestRequest) => {
-    try {
-      if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
-        throw new ValidationError("body", "object", "must be a JSON object with signedTransaction and requestId");
-      }
-      return { status: 200, body: executeToJupiterJson(await ops.execute(executeBody(req), requireRequestId)) };
-    } catch (error) {
-      // A refusal answers Jupiter's /execute body with its code; everything else goes to the one mapping.
-      const refused = executeRefusalResponse(error);
-      if (refused === undefined) throw error;
-      return refused;
+    if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+      throw new ValidationError("body", "object", "must be a JSON object with signedTransaction and requestId");
     }
+    return { status: 200, body: executeToJupiterJson(await ops.execute(executeBody(req), requireRequestId)) };
   };
   return [
     {
@@ -86,7 +79,7 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
       errors: SWAP_API_ERRORS,
       handler: async (req) => ({ status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) }),
     },
-    { method: "POST", path: "/swap/v2/execute", errors: SWAP_API_ERRORS, handler: execute(true) },
-    { method: "POST", path: "/swap/v1/execute", errors: SWAP_API_ERRORS, handler: execute(false) },
+    { method: "POST", path: "/swap/v2/execute", errors: EXECUTE_ERRORS, handler: execute(true) },
+    { method: "POST", path: "/swap/v1/execute", errors: EXECUTE_ERRORS, handler: execute(false) },
   ];
 }

@@ -1,11 +1,17 @@
 import { transactionMessageHash } from "../../core/trigger/index.js";
 import { ValidationError } from "../../core/validation-error.js";
+import {
+  checkSignatures,
+  FAILED_EXECUTION_CODE,
+  landOnce,
+  parseSignedTransaction,
+  parseSignedWire,
+  transactionSignature,
+  UNCONFIRMED_ERROR,
+} from "../../landing/index.js";
+import type { ExecutionConfirmations } from "../../landing/index.js";
 import type { ExecutionRecord } from "../../store/index.js";
-import { FAILED_EXECUTION_CODE, UNCONFIRMED_ERROR } from "./execution-confirmations.js";
-import type { ExecutionConfirmations } from "./execution-confirmations.js";
-import { landOnce } from "./land-once.js";
 import type { OrderEntryDeps } from "./order-entry-deps.js";
-import { checkSignatures, parseSignedTransaction, transactionSignature } from "./signed-transaction.js";
 
 export interface ExecuteRequest {
   /** The requestId CreateOrder/CancelOrder(s) answered. */
@@ -23,9 +29,6 @@ export interface ExecuteResult {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Solana's packet size: no valid transaction is longer. */
-const MAX_TRANSACTION_BYTES = 1232;
 
 export function parseRequestId(value: unknown): string {
   if (value === undefined || value === null || value === "") throw new ValidationError("requestId", "required", "is required");
@@ -33,21 +36,6 @@ export function parseRequestId(value: unknown): string {
     throw new ValidationError("requestId", "uuid", "must be the UUID that CreateOrder, CancelOrder or CancelOrders returned");
   }
   return value.toLowerCase();
-}
-
-export function parseWire(value: unknown): Uint8Array {
-  const field = "signedTransaction";
-  if (value === undefined || value === null || value === "" || (value instanceof Uint8Array && value.length === 0)) {
-    throw new ValidationError(field, "required", "is required");
-  }
-  let wire: Uint8Array;
-  if (value instanceof Uint8Array) wire = value;
-  else if (typeof value === "string" && BASE64.test(value)) wire = Buffer.from(value, "base64");
-  else throw new ValidationError(field, "base64", "must be a base64-encoded signed transaction");
-  if (wire.length > MAX_TRANSACTION_BYTES) {
-    throw new ValidationError(field, "transaction", `must be at most ${MAX_TRANSACTION_BYTES} bytes`);
-  }
-  return wire;
 }
 
 function executionResult(record: ExecutionRecord): ExecuteResult {
@@ -75,11 +63,11 @@ export async function executeTransaction(
   request: ExecuteRequest,
 ): Promise<ExecuteResult> {
   const requestId = parseRequestId(request.requestId);
-  const tx = parseSignedTransaction("signedTransaction", parseWire(request.signedTransaction));
+  const tx = parseSignedTransaction("signedTransaction", parseSignedWire(request.signedTransaction));
   const messageHash = transactionMessageHash(tx.message);
   const issued = await deps.store.issuedTransactions.find(requestId, messageHash);
   if (issued === null || !Buffer.from(issued.message).equals(Buffer.from(tx.message))) {
-    throw new ValidationError("signedTransaction", "issued", "does not match any transaction issued under this requestId");
+    throw new ValidationError("signedTransaction", "issued", "does not match any transaction issued under this requestId", "TRANSACTION_NOT_ISSUED");
   }
   checkSignatures("signedTransaction", tx);
   const signature = transactionSignature(tx);

@@ -243,14 +243,34 @@ function quoteAccounts(pool: MeteoraDammV1Pool, _params: QuoteParams, accounts: 
   return [...first, ...unread([a.lpMint, b.lpMint, a.tokenVault, b.tokenVault], accounts)];
 }
 
+/** A vault's quote state, kept per version of the four accounts it is read from (the route search quotes one state at many amounts). */
+interface KeptVaultState {
+  readonly lpMint: AccountData;
+  readonly poolLp: AccountData;
+  readonly reserve: AccountData;
+  readonly state: DammV1VaultState;
+}
+const vaultStates = new WeakMap<AccountData, KeptVaultState>();
+
 function vaultState(vault: PublicKey, mint: PublicKey, poolLp: PublicKey, accounts: AccountMap): DammV1VaultState {
+  const vaultAccount = requiredAccount(accounts, vault, "Meteora vault");
   const v = vaultAccounts(vault, mint, accounts);
-  return {
-    ...v,
-    lpSupply: mintSupplyDecoder.decode(requiredAccount(accounts, v.lpMint, "Meteora vault LP mint").data).supply,
+  const lpMintAccount = requiredAccount(accounts, v.lpMint, "Meteora vault LP mint");
+  const poolLpAccount = requiredAccount(accounts, poolLp, "Meteora pool vault-LP account");
+  const reserveAccount = requiredAccount(accounts, v.tokenVault, "Meteora vault token account");
+  const kept = vaultStates.get(vaultAccount);
+  if (kept !== undefined && kept.lpMint === lpMintAccount && kept.poolLp === poolLpAccount && kept.reserve === reserveAccount) return kept.state;
+  const state: DammV1VaultState = {
+    totalAmount: v.totalAmount,
+    lastUpdatedLockedProfit: v.lastUpdatedLockedProfit,
+    lastReport: v.lastReport,
+    lockedProfitDegradation: v.lockedProfitDegradation,
+    lpSupply: mintSupplyDecoder.decode(lpMintAccount.data).supply,
     poolLp: tokenAmount(accounts, poolLp, "Meteora pool vault-LP account"),
     reserve: tokenAmount(accounts, v.tokenVault, "Meteora vault token account"),
   };
+  vaultStates.set(vaultAccount, { lpMint: lpMintAccount, poolLp: poolLpAccount, reserve: reserveAccount, state });
+  return state;
 }
 
 function quote(pool: MeteoraDammV1Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
@@ -271,7 +291,7 @@ function quote(pool: MeteoraDammV1Pool, params: QuoteParams, accounts: AccountMa
     if (error instanceof DammV1SwapRefused) return none(error.message);
     throw error;
   }
-  if (swap.outAmount <= 0n) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+  if (swap.outAmount <= 0n) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "the input is too small to pay any output" };
   return { inAmount: params.amount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
 }
 

@@ -320,15 +320,37 @@ function quote(pool: MeteoraDlmmPool, params: QuoteParams, accounts: AccountMap,
   if (pool.parameters.functionType === 2 || pool.parameters.collectFeeMode !== 0) {
     return none("limit-order and fee-in-Y pairs swap by rules newer than the DLMM build modelled");
   }
-  const indices = meteoraDlmmSwapBinArrayIndices(pool, readExtension(pool, accounts), swapForY);
-  if (indices.length === 0) return none("no bin array with liquidity in the swap direction");
-  const arrays = indices.map((index) =>
-    decodeMeteoraDlmmBinArray(requiredAccount(accounts, meteoraDlmmBinArrayAddress(pool.address, index), "DLMM bin array")),
-  );
+  const arrays = swapBinArrays(pool, readExtension(pool, accounts), swapForY, accounts);
+  if (arrays.length === 0) return none("no bin array with liquidity in the swap direction");
   const { left, out, fee } = dlmmSwapExactIn(pool, arrays, params.amount, swapForY, clock.unixTimestamp);
-  const filled = { inAmount: params.amount - left, outAmount: out, feeAmount: fee, feeMint };
-  if (left === 0n) return { ...filled, complete: true };
-  return { ...filled, complete: false, reason: `${params.amount} needs more than the ${arrays.length} bin array(s) a swap step passes` };
+  if (left === 0n) return { inAmount: params.amount, outAmount: out, feeAmount: fee, feeMint, complete: true };
+  return { inAmount: params.amount - left, outAmount: out, feeAmount: fee, feeMint, complete: false, reason: `${params.amount} needs more than the ${arrays.length} bin array(s) a swap step passes` };
+}
+
+/** The bin arrays a swap passes, decoded; kept per pair version and direction while every array account is the same version. */
+interface KeptBinArrays {
+  readonly extension: BitmapExtension | null;
+  readonly accounts: readonly AccountData[];
+  readonly arrays: readonly DlmmBinArray[];
+}
+const keptBinArrays = new WeakMap<MeteoraDlmmPool, [KeptBinArrays | undefined, KeptBinArrays | undefined]>();
+
+function swapBinArrays(pool: MeteoraDlmmPool, extension: BitmapExtension | null, swapForY: boolean, accounts: AccountMap): readonly DlmmBinArray[] {
+  let kept = keptBinArrays.get(pool);
+  if (kept === undefined) keptBinArrays.set(pool, (kept = [undefined, undefined]));
+  const side = swapForY ? 0 : 1;
+  const last = kept[side];
+  if (last !== undefined && last.extension === extension) {
+    let same = true;
+    for (const account of last.accounts) same &&= accounts.get(base58Of(account.address)) === account;
+    if (same) return last.arrays;
+  }
+  const arrayAccounts = meteoraDlmmSwapBinArrayIndices(pool, extension, swapForY).map((index) =>
+    requiredAccount(accounts, meteoraDlmmBinArrayAddress(pool.address, index), "DLMM bin array"),
+  );
+  const arrays = arrayAccounts.map(decodeMeteoraDlmmBinArray);
+  kept[side] = { extension, accounts: arrayAccounts, arrays };
+  return arrays;
 }
 
 // ── Adapter ─────────────────────────────────────────────────────────────────────────────────

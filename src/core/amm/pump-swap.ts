@@ -249,6 +249,9 @@ interface PumpSwapFees {
   readonly creatorFeeBps: bigint;
 }
 
+/** Decoded once per account version, as the configs: the route search quotes one state at many amounts. */
+const mintSupply = perAccountVersion((account: AccountData) => mintSupplyDecoder.decode(account.data).supply);
+
 const decodeFeeConfig = perAccountVersion((account: AccountData) => {
   expectAnchorAccount(account, FEE_CONFIG_DISCRIMINATOR, 8 + 1 + 32 + 24 + 4, "pump fee config");
   return feeConfigDecoder.decode(account.data);
@@ -264,7 +267,7 @@ function feesOf(pool: PumpSwapPool, accounts: AccountMap, reserves: { base: bigi
   }
   const config = decodeFeeConfig(feeConfig);
   if (!pool.creator.equals(pumpPoolAuthority(pool.baseMint)) || config.feeTiers.length === 0) return config.flatFees;
-  const supply = mintSupplyDecoder.decode(requiredAccount(accounts, pool.baseMint, "PumpSwap base mint").data).supply;
+  const supply = mintSupply(requiredAccount(accounts, pool.baseMint, "PumpSwap base mint"));
   const marketCap = (reserves.quote * supply) / reserves.base;
   let tier = config.feeTiers[0]!;
   for (const candidate of config.feeTiers) if (marketCap >= candidate.marketCapLamportsThreshold) tier = candidate;
@@ -291,14 +294,14 @@ function quote(pool: PumpSwapPool, params: QuoteParams, accounts: AccountMap, _c
   const creatorFeeBps = pool.coinCreator.equals(PublicKey.default) ? 0n : fees.creatorFeeBps;
   if (sells) {
     const gross = (quoteReserve * params.amount) / (base + params.amount);
-    const feeAmount = [fees.lpFeeBps, fees.protocolFeeBps, creatorFeeBps].reduce((sum, bps) => sum + ceilDiv(gross * bps, BPS), 0n);
-    if (feeAmount >= gross) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+    const feeAmount = ceilDiv(gross * fees.lpFeeBps, BPS) + ceilDiv(gross * fees.protocolFeeBps, BPS) + ceilDiv(gross * creatorFeeBps, BPS);
+    if (feeAmount >= gross) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint: pool.quoteMint, complete: false, reason: "the input is too small to pay any output" };
     return { inAmount: params.amount, outAmount: gross - feeAmount, feeAmount, feeMint: pool.quoteMint, complete: true };
   }
   // A buy of a quote amount: the part left after all fees goes into the curve.
   const intoCurve = (params.amount * BPS) / (BPS + fees.lpFeeBps + fees.protocolFeeBps + creatorFeeBps);
   const outAmount = (base * intoCurve) / (quoteReserve + intoCurve);
-  if (outAmount <= 0n) return { ...none("the input is too small to pay any output"), inAmount: params.amount };
+  if (outAmount <= 0n) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint: pool.quoteMint, complete: false, reason: "the input is too small to pay any output" };
   return { inAmount: params.amount, outAmount, feeAmount: params.amount - intoCurve, feeMint: pool.quoteMint, complete: true };
 }
 

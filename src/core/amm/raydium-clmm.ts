@@ -403,6 +403,32 @@ function walk(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: 
   return undefined;
 }
 
+/** The tick arrays a swap passes, decoded; kept per pool version and direction while the extension and every array account are the same versions. */
+interface KeptTickArrays {
+  readonly extension: BitmapExtension | null;
+  readonly accounts: readonly AccountData[];
+  readonly arrays: readonly ClmmTickArray[];
+}
+const keptTickArrays = new WeakMap<RaydiumClmmPool, [KeptTickArrays | undefined, KeptTickArrays | undefined]>();
+
+function swapTickArrays(pool: RaydiumClmmPool, extension: BitmapExtension | null, zeroForOne: boolean, accounts: AccountMap): readonly ClmmTickArray[] {
+  let kept = keptTickArrays.get(pool);
+  if (kept === undefined) keptTickArrays.set(pool, (kept = [undefined, undefined]));
+  const side = zeroForOne ? 0 : 1;
+  const last = kept[side];
+  if (last !== undefined && last.extension === extension) {
+    let same = true;
+    for (const account of last.accounts) same &&= accounts.get(base58Of(account.address)) === account;
+    if (same) return last.arrays;
+  }
+  const arrayAccounts = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne).map((start) =>
+    requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array"),
+  );
+  const arrays = arrayAccounts.map(decodeTickArray);
+  kept[side] = { extension, accounts: arrayAccounts, arrays };
+  return arrays;
+}
+
 function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap, _clock: QuoteClock): PoolQuote {
   const zeroForOne = params.aToB;
   const exactIn = params.swapMode === "ExactIn";
@@ -410,10 +436,7 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
   if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
   const feeRate = tradeFeeRate(pool, accounts);
   const extension = readExtension(pool, accounts);
-  const starts = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne);
-  const arrays = starts.map((start) =>
-    decodeTickArray(requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array")),
-  );
+  const arrays = swapTickArrays(pool, extension, zeroForOne, accounts);
   const result = (s: Pick<WalkState, "remaining" | "calculated" | "fee">, reason?: string): PoolQuote => {
     const filled = params.amount - s.remaining;
     const [inAmount, outAmount] = exactIn ? [filled, s.calculated] : [s.calculated, filled];
@@ -430,8 +453,8 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
     liquidity: pool.liquidity,
     tick: pool.tickCurrent,
     arrayIndex: 0,
-    currentStart: starts[0]!,
-    matchedCurrentArray: starts[0] === arrayStartOf(pool.tickCurrent, pool.tickSpacing),
+    currentStart: arrays[0]!.startTickIndex,
+    matchedCurrentArray: arrays[0]!.startTickIndex === arrayStartOf(pool.tickCurrent, pool.tickSpacing),
   };
   const end = walk(pool, extension, arrays, state, feeRate, exactIn, zeroForOne);
   return result(state, end && `${params.amount} ${end.reason}`);

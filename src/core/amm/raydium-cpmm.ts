@@ -320,44 +320,72 @@ const decodeConfig = perAccountVersion((account: AccountData): RaydiumCpmmConfig
   return configCodec.decode(account.data);
 });
 
-function currentPool(pool: RaydiumCpmmPool, accounts: AccountMap): RaydiumCpmmPoolState {
-  return decodePoolState(requiredAccount(accounts, pool.address, "Raydium CPMM pool"));
+/** What a quote reads of one state (pool, config and vault versions): kept while they are the same versions. */
+interface CpmmQuoteState {
+  readonly pool: AccountData;
+  readonly config: AccountData;
+  readonly vaultA: AccountData;
+  readonly vaultB: AccountData;
+  readonly state: RaydiumCpmmPoolState;
+  /** The vaults less the fees owed to protocol, fund and creator: what the program trades against. */
+  readonly reserveA: bigint;
+  readonly reserveB: bigint;
+  /** By direction: [a→b, b→a]. */
+  readonly fees: readonly [CpmmFeeRates, CpmmFeeRates];
 }
+const quoteStates = new WeakMap<RaydiumCpmmPool, CpmmQuoteState>();
 
-function config(state: RaydiumCpmmPoolState, accounts: AccountMap): RaydiumCpmmConfig {
-  return decodeConfig(requiredAccount(accounts, state.configId, "Raydium CPMM amm config"));
-}
-
-function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
-  const state = currentPool(pool, accounts);
-  const { aToB } = params;
-  const feeMint = aToB ? state.mintA : state.mintB;
-  const none = { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false };
-  if ((state.status & SWAP_DISABLED_BIT) !== 0) return { ...none, reason: "swaps are disabled on the pool" };
-  if (clock.unixTimestamp < state.openTime) return { ...none, reason: `the pool opens at ${state.openTime}` };
-  const cfg = config(state, accounts);
-  // The program trades against the vaults less the fees owed to protocol, fund and creator.
-  const reserveA = tokenAmount(accounts, state.vaultA, "Raydium CPMM vault") - state.protocolFeesMintA - state.fundFeesMintA - state.creatorFeesMintA;
-  const reserveB = tokenAmount(accounts, state.vaultB, "Raydium CPMM vault") - state.protocolFeesMintB - state.fundFeesMintB - state.creatorFeesMintB;
-  if (reserveA <= 0n || reserveB <= 0n) return { ...none, reason: "the pool has no liquidity" };
-  const [reserveIn, reserveOut] = aToB ? [reserveA, reserveB] : [reserveB, reserveA];
+function quoteState(pool: RaydiumCpmmPool, accounts: AccountMap): CpmmQuoteState {
+  const poolAccount = requiredAccount(accounts, pool.address, "Raydium CPMM pool");
+  const state = decodePoolState(poolAccount);
+  const configAccount = requiredAccount(accounts, state.configId, "Raydium CPMM amm config");
+  const vaultA = requiredAccount(accounts, state.vaultA, "Raydium CPMM vault");
+  const vaultB = requiredAccount(accounts, state.vaultB, "Raydium CPMM vault");
+  const kept = quoteStates.get(pool);
+  if (kept !== undefined && kept.pool === poolAccount && kept.config === configAccount && kept.vaultA === vaultA && kept.vaultB === vaultB) return kept;
+  const cfg = decodeConfig(configAccount);
   // fee_on: 0 both tokens (from the input), 1 only token 0, 2 only token 1.
-  const creatorFeeOnInput = state.feeOn === 0 || (state.feeOn === 1) === aToB;
-  const fees: CpmmFeeRates = {
+  const feesFor = (aToB: boolean): CpmmFeeRates => ({
     tradeFeeRate: cfg.tradeFeeRate,
     protocolFeeRate: cfg.protocolFeeRate,
     fundFeeRate: cfg.fundFeeRate,
     creatorFeeRate: state.enableCreatorFee ? cfg.creatorFeeRate : 0n,
-    creatorFeeOnInput,
+    creatorFeeOnInput: state.feeOn === 0 || (state.feeOn === 1) === aToB,
+  });
+  const made: CpmmQuoteState = {
+    pool: poolAccount,
+    config: configAccount,
+    vaultA,
+    vaultB,
+    state,
+    reserveA: tokenAmount(accounts, state.vaultA, "Raydium CPMM vault") - state.protocolFeesMintA - state.fundFeesMintA - state.creatorFeesMintA,
+    reserveB: tokenAmount(accounts, state.vaultB, "Raydium CPMM vault") - state.protocolFeesMintB - state.fundFeesMintB - state.creatorFeesMintB,
+    fees: [feesFor(true), feesFor(false)],
   };
+  quoteStates.set(pool, made);
+  return made;
+}
+
+function quote(pool: RaydiumCpmmPool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote {
+  const q = quoteState(pool, accounts);
+  const { state } = q;
+  const { aToB } = params;
+  const feeMint = aToB ? state.mintA : state.mintB;
+  const none = (reason: string, inAmount = 0n): PoolQuote => ({ inAmount, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason });
+  if ((state.status & SWAP_DISABLED_BIT) !== 0) return none("swaps are disabled on the pool");
+  if (clock.unixTimestamp < state.openTime) return none(`the pool opens at ${state.openTime}`);
+  if (q.reserveA <= 0n || q.reserveB <= 0n) return none("the pool has no liquidity");
+  const reserveIn = aToB ? q.reserveA : q.reserveB;
+  const reserveOut = aToB ? q.reserveB : q.reserveA;
+  const fees = q.fees[aToB ? 0 : 1];
   if (params.amount <= 0n) throw new AmmError("quote amount must be positive");
   if (params.swapMode === "ExactIn") {
     const swap = cpmmSwapBaseInput(params.amount, reserveIn, reserveOut, fees);
-    if (swap.outAmount <= 0n) return { ...none, inAmount: params.amount, reason: "the input is too small to pay any output" };
+    if (swap.outAmount <= 0n) return none("the input is too small to pay any output", params.amount);
     return { inAmount: swap.inAmount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
   }
   const swap = cpmmSwapBaseOutput(params.amount, reserveIn, reserveOut, fees);
-  if (swap === undefined) return { ...none, reason: `the pool holds less than ${params.amount} of the output` };
+  if (swap === undefined) return none(`the pool holds less than ${params.amount} of the output`);
   return { inAmount: swap.inAmount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
 }
 

@@ -1,6 +1,9 @@
 import { Transaction, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import type { AddressLookupTableAccount, PublicKey, TransactionInstruction } from "@solana/web3.js";
 
+/** Solana's limit of a serialized transaction (IPv6 MTU minus headers): one packet. */
+export const MAX_TRANSACTION_BYTES = 1232;
+
 export interface TransactionMessageOptions {
   /** A legacy message instead of v0 (lookup tables are then ignored: legacy cannot use them). */
   readonly legacy?: boolean;

@@ -4,9 +4,14 @@
 // adapter: Orca's legacy SDK parses the pool and tick arrays and picks the three tick arrays a swap
 // passes (`SwapUtils.getTickArrayPublicKeys`); whirlpools-core computes on that. The adapter must
 // give the same amounts and fee, or say it is incomplete exactly where Orca's math runs out of arrays.
+// Then the same against Orca's TypeScript quote (@orca-so/whirlpools-sdk `swapQuoteWithParams`) on the
+// SDK's own parse of the same accounts, at 1,000 never-repeated amounts per pool, both directions and modes.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ParsableTickArray, ParsableWhirlpool, SwapUtils } from "@orca-so/whirlpools-sdk";
+import { NO_TOKEN_EXTENSION_CONTEXT, ParsableTickArray, ParsableWhirlpool, SwapUtils, swapQuoteWithParams } from "@orca-so/whirlpools-sdk";
+import type { TickArray, WhirlpoolData } from "@orca-so/whirlpools-sdk";
+import { Percentage } from "@orca-so/common-sdk";
+import BN from "bn.js";
 import { swapQuoteByInputToken, swapQuoteByOutputToken } from "@orca-so/whirlpools-core";
 import type { TickArrayFacade, WhirlpoolFacade } from "@orca-so/whirlpools-core";
 import { PublicKey } from "@solana/web3.js";
@@ -144,6 +149,87 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-core
       // Both outcomes occur: most amounts fit, the largest run past the three arrays.
       expect(complete).toBeGreaterThan(CASES_PER_POOL / 2);
       expect(incomplete).toBeGreaterThan(5);
+    });
+  }
+});
+
+/** Orca's TypeScript SDK's view of the pool: its parse of the pool and of the arrays a swap passes, up to the first missing one. */
+function sdkState(address: PublicKey, accounts: AccountMap, aToB: boolean): { whirlpool: WhirlpoolData; arrays: TickArray[] } {
+  const whirlpool = ParsableWhirlpool.parse(address, rawAccount(accounts.get(address.toBase58())!))!;
+  const arrays: TickArray[] = [];
+  for (const key of SwapUtils.getTickArrayPublicKeys(whirlpool.tickCurrentIndex, whirlpool.tickSpacing, aToB, WHIRLPOOL_PROGRAM_ID, address)) {
+    const account = accounts.get(key.toBase58());
+    if (!account) break; // the swap cannot cross into an array that does not exist
+    const data = ParsableTickArray.parse(key, rawAccount(account))!;
+    if (arrays.some((a) => a.data!.startTickIndex === data.startTickIndex)) continue; // near the range's ends an array repeats
+    arrays.push({ address: key, startTickIndex: data.startTickIndex, data });
+  }
+  return { whirlpool, arrays };
+}
+
+function sdkQuote(state: ReturnType<typeof sdkState>, params: QuoteParams) {
+  const exactIn = params.swapMode === "ExactIn";
+  try {
+    const q = swapQuoteWithParams(
+      {
+        whirlpoolData: state.whirlpool,
+        tokenAmount: new BN(params.amount.toString()),
+        otherAmountThreshold: SwapUtils.getDefaultOtherAmountThreshold(exactIn),
+        sqrtPriceLimit: SwapUtils.getDefaultSqrtPriceLimit(params.aToB),
+        aToB: params.aToB,
+        amountSpecifiedIsInput: exactIn,
+        tickArrays: state.arrays,
+        oracleData: null,
+        tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
+        timestampInSeconds: new BN(CLOCK.unixTimestamp.toString()),
+      },
+      Percentage.fromFraction(0, 100),
+    );
+    return { inAmount: BigInt(q.estimatedAmountIn.toString()), outAmount: BigInt(q.estimatedAmountOut.toString()), feeAmount: BigInt(q.estimatedFeeAmount.toString()) };
+  } catch {
+    // The SDK throws when the swap runs past the tick arrays given.
+    return undefined;
+  }
+}
+
+describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-sdk's TypeScript quote on the same state", () => {
+  const accounts = CHAIN_DIR ? chainAccounts(CHAIN_DIR) : new Map();
+  const SDK_CASES_PER_POOL = 1_000;
+
+  for (const { name, address } of POOLS) {
+    it(`${name}: ${SDK_CASES_PER_POOL} never-repeated amounts, both directions and modes`, () => {
+      const next = random(address.toBuffer()[1]! + 7);
+      const pool = whirlpoolAdapter.decodePool(accounts.get(address.toBase58())!);
+      const states = new Map([true, false].map((aToB) => [aToB, sdkState(address, accounts, aToB)]));
+      const asked = new Set<string>();
+      const outcomes = { complete: 0, incomplete: 0, aToB: 0, exactOut: 0 };
+      while (asked.size < SDK_CASES_PER_POOL) {
+        const params: QuoteParams = {
+          aToB: next() < 0.5,
+          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut") as SwapMode,
+          amount: BigInt(Math.max(1, Math.floor(10 ** (next() * 13.5)))),
+        };
+        const key = `${params.aToB}:${params.swapMode}:${params.amount}`;
+        if (asked.has(key)) continue;
+        asked.add(key);
+        if (params.aToB) outcomes.aToB++;
+        if (params.swapMode === "ExactOut") outcomes.exactOut++;
+        const quote = whirlpoolAdapter.quote!(pool, params, accounts, CLOCK);
+        const expected = sdkQuote(states.get(params.aToB)!, params);
+        const label = `${params.swapMode} ${params.amount} ${params.aToB ? "A→B" : "B→A"}`;
+        if (expected === undefined) {
+          expect(quote.complete, label).toBe(false);
+          outcomes.incomplete++;
+        } else {
+          expect({ inAmount: quote.inAmount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, complete: quote.complete }, label).toEqual({ ...expected, complete: true });
+          outcomes.complete++;
+        }
+      }
+      // Both directions and modes, amounts that fit and amounts past the three arrays.
+      expect(outcomes.aToB).toBeGreaterThan(SDK_CASES_PER_POOL / 3);
+      expect(outcomes.exactOut).toBeGreaterThan(SDK_CASES_PER_POOL / 3);
+      expect(outcomes.complete).toBeGreaterThan(SDK_CASES_PER_POOL / 2);
+      expect(outcomes.incomplete).toBeGreaterThan(10);
     });
   }
 });

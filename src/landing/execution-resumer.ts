@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { ExecutionRecord, Store } from "../../store/index.js";
-import type { ExecutionConfirmations } from "./execution-confirmations.js";
+import type { ExecutionRecord, Store } from "../store/index.js";
+import type { ExecutionConfirmations } from "./confirmations.js";
 
 export interface ResumedExecutions {
   /** How many Pending executions were found. */
@@ -11,9 +11,10 @@ export interface ResumedExecutions {
 
 /**
  * At startup: every execution still Pending (the process stopped between recording it and
- * seeing it confirmed) is followed again. If the chain has never seen its signature and its
- * blockhash is still valid, it is re-sent (it may have died before sending; the same signature
- * cannot land twice); otherwise its status is polled until it is final or the blockhash expired.
+ * seeing it confirmed) is followed again. If no endpoint has seen its signature and its blockhash
+ * is still valid, the holder of its send lease re-sends it (the process may have died before
+ * sending; the same signature cannot land twice); otherwise its status is polled until the chain
+ * decides it.
  */
 export async function resumePendingExecutions(deps: {
   readonly store: Pick<Store, "executions">;
@@ -24,7 +25,7 @@ export async function resumePendingExecutions(deps: {
   if (pending.length > 0) deps.logger.info({ count: pending.length }, "resuming pending executions");
   const settled = Promise.all(
     pending.map((record) =>
-      deps.confirmations.settle(record, "ifUnseen").catch((error: unknown) => {
+      deps.confirmations.settle(record).catch((error: unknown) => {
         deps.logger.error({ err: error, signature: record.signature }, "resuming an execution failed");
         return record;
       }),

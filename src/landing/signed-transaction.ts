@@ -3,7 +3,8 @@ import { getShortU16Decoder } from "@solana/kit";
 import bs58 from "bs58";
 import { VersionedTransaction } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
-import { ValidationError } from "../../core/validation-error.js";
+import { MAX_TRANSACTION_BYTES } from "../core/solana/transaction-message.js";
+import { ValidationError } from "../core/validation-error.js";
 
 /** A signed wire transaction as Execute receives it. */
 export interface SignedTransaction {
@@ -15,6 +16,23 @@ export interface SignedTransaction {
   readonly signers: readonly PublicKey[];
   /** Program id of each top-level instruction, by index (for readable failures). */
   readonly instructionProgramIds: readonly PublicKey[];
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Execute's `signedTransaction` as bytes: bytes (gRPC/Connect) or base64 text (REST), at most one packet. */
+export function parseSignedWire(value: unknown, field = "signedTransaction"): Uint8Array {
+  if (value === undefined || value === null || value === "" || (value instanceof Uint8Array && value.length === 0)) {
+    throw new ValidationError(field, "required", "is required");
+  }
+  let wire: Uint8Array;
+  if (value instanceof Uint8Array) wire = value;
+  else if (typeof value === "string" && BASE64.test(value)) wire = Buffer.from(value, "base64");
+  else throw new ValidationError(field, "base64", "must be a base64-encoded signed transaction");
+  if (wire.length > MAX_TRANSACTION_BYTES) {
+    throw new ValidationError(field, "transaction", `must be at most ${MAX_TRANSACTION_BYTES} bytes`);
+  }
+  return wire;
 }
 
 /** The wire format's signature count (compact-u16) in front of the signatures. */
@@ -67,10 +85,10 @@ export function checkSignatures(field: string, tx: SignedTransaction): void {
   tx.signers.forEach((signer, i) => {
     const signature = tx.signatures[i]!;
     if (signature.every((b) => b === 0)) {
-      throw new ValidationError(field, "signature", `is missing the signature of required signer ${signer.toBase58()}`);
+      throw new ValidationError(field, "signature", `is missing the signature of required signer ${signer.toBase58()}`, "TRANSACTION_NOT_SIGNED");
     }
     if (!isValidEd25519Signature(tx.message, signature, signer)) {
-      throw new ValidationError(field, "signature", `has an invalid signature for required signer ${signer.toBase58()}`);
+      throw new ValidationError(field, "signature", `has an invalid signature for required signer ${signer.toBase58()}`, "TRANSACTION_NOT_SIGNED");
     }
   });
 }

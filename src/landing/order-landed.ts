@@ -1,20 +1,28 @@
 import type { Logger } from "pino";
-import type { SolanaChain } from "../../chain/solana-chain.js";
-import { createdOrderOfMessage } from "../../core/trigger/index.js";
-import { LIMIT_ORDER_V2_PROGRAM_ID } from "../../core/solana/programs.js";
-import type { ExecutionRecord, Store } from "../../store/index.js";
+import type { SolanaChain } from "../chain/solana-chain.js";
+import { createdOrderOfMessage } from "../core/trigger/index.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID } from "../core/solana/programs.js";
+import type { ExecutionRecord, Store, StoredIssuedTransaction } from "../store/index.js";
+import type { LandedHandler } from "./landed-handler.js";
+
+export interface OrderLandedDeps {
+  readonly chain: SolanaChain;
+  readonly store: Pick<Store, "orders">;
+  readonly logger: Logger;
+}
+
+/** The `create_order` kind's landed handler. */
+export function orderLanded(deps: OrderLandedDeps): LandedHandler {
+  return ({ record, issued }) => recordCreatedOrder(deps, record, issued);
+}
 
 /**
  * After a create transaction issued here lands, the order goes into the store with its creation
  * signature, so history lists it and the tracker follows its fills and closing from then on.
  * An order the tracker already knows keeps its progress; only a missing `openTx` is filled in.
  */
-export async function recordCreatedOrder(
-  deps: { readonly chain: SolanaChain; readonly store: Pick<Store, "issuedTransactions" | "orders">; readonly logger: Logger },
-  execution: ExecutionRecord,
-): Promise<void> {
-  const issued = await deps.store.issuedTransactions.find(execution.requestId, execution.messageHash);
-  if (issued === null || issued.kind !== "create_order") return;
+export async function recordCreatedOrder(deps: OrderLandedDeps, execution: ExecutionRecord, issued: StoredIssuedTransaction): Promise<void> {
+  if (issued.kind !== "create_order") return;
   const created = createdOrderOfMessage(issued.message);
   if (created === null) return;
   const orderKey = created.order.toBase58();

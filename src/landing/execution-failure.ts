@@ -1,7 +1,7 @@
 import type { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../chain/solana-chain.js";
-import { describeTransactionError } from "../../core/trigger/index.js";
-import type { RpcTransactionError } from "../../core/trigger/index.js";
+import type { SolanaChain } from "../chain/solana-chain.js";
+import { describeTransactionError } from "../core/trigger/index.js";
+import type { RpcTransactionError } from "../core/trigger/index.js";
 
 /** Transaction-level errors that mean "an instruction's program is missing or not executable". */
 const PROGRAM_LOAD_ERRORS: ReadonlySet<string> = new Set(["InvalidProgramForExecution", "ProgramAccountNotFound"]);

@@ -1,4 +1,4 @@
-import { SwapdError } from "../../core/swapd-error.js";
+import { SwapdError } from "../core/swapd-error.js";
 
 /** Graceful shutdown stopped the wait for a confirmation; the execution stays recorded and resumes on restart. */
 export class ExecutionInterruptedError extends SwapdError<"SHUTTING_DOWN"> {
