@@ -1,7 +1,7 @@
 /**
  * The market catalog: the markets (pools) the router may use, held by mint pair in hash maps (a
  * pair's markets are one lookup, whatever the number of markets), merged from four sources
- * (`MarketSource`, each in chain/market-catalog/):
+ * (`MarketSource`, each its own file in chain/):
  *
  * - the operator's markets (`MarketsFileSource`: MARKETS_FILE, watched, and `POST /markets`);
  * - the service's own listing (`ProgramListingSource`: MARKET_LISTING, every pool of each program);
@@ -22,15 +22,15 @@ import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
 import type { DiscoverySettings } from "../core/quote/market-limits.js";
 import type { UnlistedProgram } from "./program-listings.js";
-import { searchLayoutOf } from "./market-catalog/pool-layouts.js";
-import { PairRevisions } from "./market-catalog/pair-revisions.js";
-import { MarketsFileSource } from "./market-catalog/markets-file-source.js";
-import { ProgramListingSource } from "./market-catalog/program-listing-source.js";
-import type { ListingSettings } from "./market-catalog/program-listing-source.js";
-import { SubscriptionSource } from "./market-catalog/subscription-source.js";
-import { PairDiscovery } from "./market-catalog/pair-discovery.js";
-import type { AddMarketsResult } from "./market-catalog/market-resolution.js";
-import type { MarketSource } from "./market-catalog/market-source.js";
+import { searchLayoutOf } from "./market-pool-layouts.js";
+import { PairRevisions } from "./market-pair-revisions.js";
+import { MarketsFileSource } from "./markets-file-source.js";
+import { ProgramListingSource } from "./market-listing-source.js";
+import type { ListingSettings } from "./market-listing-source.js";
+import { SubscriptionSource } from "./market-subscription-source.js";
+import { PairDiscovery } from "./market-pair-discovery.js";
+import type { AddMarketsResult } from "./market-resolution.js";
+import type { MarketSource } from "./market-source.js";
 
 export type { Market, MarketSource, DiscoverySettings, ListingSettings, AddMarketsResult };
 

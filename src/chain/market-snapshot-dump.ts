@@ -7,7 +7,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import { searchLayoutOf } from "./market-catalog/pool-layouts.js";
+import { searchLayoutOf } from "./market-pool-layouts.js";
 import { maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { MARKET_SNAPSHOT_VERSION } from "../core/quote/market-snapshot.js";
 import type { MarketSnapshot, SnapshotMarket, SnapshotProgram } from "../core/quote/market-snapshot.js";

@@ -31,13 +31,13 @@ import type {
   ProgramAccountsOptions,
   SolanaChain,
 } from "./solana-chain.js";
-import type { RpcContext } from "./rpc-chain/rpc-context.js";
-import { viaConnection } from "./rpc-chain/rpc-context.js";
-import { AccountReads } from "./rpc-chain/account-reads.js";
-import { BlockhashCache } from "./rpc-chain/blockhash-cache.js";
-import { LookupTableCache } from "./rpc-chain/lookup-table-cache.js";
-import { sendTransaction, simulateTransaction } from "./rpc-chain/transaction-sends.js";
-import { checkHealth, getSignatureStatuses, getSignaturesForAddress, getTransaction } from "./rpc-chain/status-reads.js";
+import type { RpcContext } from "./rpc-context.js";
+import { viaConnection } from "./rpc-context.js";
+import { AccountReads } from "./rpc-account-reads.js";
+import { BlockhashCache } from "./rpc-blockhash-cache.js";
+import { LookupTableCache } from "./rpc-lookup-table-cache.js";
+import { sendTransaction, simulateTransaction } from "./rpc-transaction-sends.js";
+import { checkHealth, getSignatureStatuses, getSignaturesForAddress, getTransaction } from "./rpc-status-reads.js";
 
 const BLOCKHASH_MAX_AGE_MS = 1_000;
 
@@ -57,9 +57,9 @@ export interface RpcSolanaChainOptions extends RpcTransportOptions {
 
 /**
  * `SolanaChain` over JSON-RPC: web3.js `Connection` for the reads whose answers it validates
- * (transactions, statuses, signatures, program accounts; rpc-chain/status-reads.ts), direct
- * JSON-RPC for the hot path (accounts, blockhash, fees: batchable; rpc-chain/account-reads.ts)
- * and for send/simulate (full control of errors; rpc-chain/transaction-sends.ts). All go through
+ * (transactions, statuses, signatures, program accounts; rpc-status-reads.ts), direct
+ * JSON-RPC for the hot path (accounts, blockhash, fees: batchable; rpc-account-reads.ts)
+ * and for send/simulate (full control of errors; rpc-transaction-sends.ts). All go through
  * the same `RpcTransport` (timeouts, retries, round-trip counting). This class only wires them.
  */
 export class RpcSolanaChain implements SolanaChain {

@@ -32,6 +32,9 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
   "src/runtime/connection-limits.ts": "unowned",
   "src/core/quote/route-search.ts": "unowned",
   "src/core/amm/raydium-clmm.ts": "unowned",
+  // Past 400 lines since the merge of `amm-speed` (src/core/amm is that branch's).
+  "src/core/amm/raydium-cpmm.ts": "amm-speed",
+  "src/core/amm/whirlpool.ts": "amm-speed",
   "src/core/swap/request.ts": "unowned",
 };
 

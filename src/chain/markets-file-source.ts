@@ -6,10 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { watchFile, unwatchFile } from "node:fs";
-import type { SolanaChain } from "../solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
-import type { Market } from "../../core/quote/market.js";
-import { parseMarketsFileContent } from "../../core/quote/market-snapshot.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { Market } from "../core/quote/market.js";
+import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import { MarketTable } from "./market-table.js";
 import { resolveMarkets, snapshotMarkets } from "./market-resolution.js";
 import type { AddMarketsResult } from "./market-resolution.js";

@@ -4,14 +4,14 @@
  * where the provider refuses batches); program accounts.
  */
 import type { GetProgramAccountsFilter, PublicKey } from "@solana/web3.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { base58Of, publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
-import { accountFromJson, contextSlot, contextValue } from "../account-json.js";
-import { ChainRpcError } from "../chain-errors.js";
-import type { MintAccountCache } from "../mint-account-cache.js";
-import type { JsonRpcAnswer, JsonRpcCall } from "../rpc-transport.js";
-import type { PrioritizationFee, ProgramAccountsOptions, ReadBatchRequest, ReadBatchResult } from "../solana-chain.js";
-import type { BlockhashCache } from "./blockhash-cache.js";
+import type { AccountData } from "../core/solana/account.js";
+import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { accountFromJson, contextSlot, contextValue } from "./account-json.js";
+import { ChainRpcError } from "./chain-errors.js";
+import type { MintAccountCache } from "./mint-account-cache.js";
+import type { JsonRpcAnswer, JsonRpcCall } from "./rpc-transport.js";
+import type { PrioritizationFee, ProgramAccountsOptions, ReadBatchRequest, ReadBatchResult } from "./solana-chain.js";
+import type { BlockhashCache } from "./rpc-blockhash-cache.js";
 import { chunks, parseAccounts, parseAnswer, parseBlockhash, parseFees, uniqueKeys, viaConnection } from "./rpc-context.js";
 import type { RpcContext } from "./rpc-context.js";
 

@@ -4,14 +4,14 @@
  * kept in `DATA_DIR/markets` when configured so a restart reads them instead of listing again. A
  * program listed whole is not searched by discovery any more.
  */
-import type { SolanaChain } from "../solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
-import type { Market } from "../../core/quote/market.js";
-import { keepListing, readKeptListing } from "../kept-listings.js";
-import { ProgramListings } from "../program-listings.js";
-import type { UnlistedProgram } from "../program-listings.js";
-import type { ProgramListing } from "../market-snapshot-dump.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AmmAdapter } from "../core/amm/adapter.js";
+import { base58Of } from "../core/solana/base58-strings.js";
+import type { Market } from "../core/quote/market.js";
+import { keepListing, readKeptListing } from "./kept-listings.js";
+import { ProgramListings } from "./program-listings.js";
+import type { UnlistedProgram } from "./program-listings.js";
+import type { ProgramListing } from "./market-snapshot-dump.js";
 import { MarketTable } from "./market-table.js";
 import { snapshotMarkets } from "./market-resolution.js";
 import type { MarketSource } from "./market-source.js";

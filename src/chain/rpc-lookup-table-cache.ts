@@ -1,8 +1,8 @@
 /** Address lookup tables read once and kept (a refresh reads them again; a closed or foreign account leaves the cache). */
 import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
+import type { AccountData } from "../core/solana/account.js";
+import { base58Of } from "../core/solana/base58-strings.js";
 
 export class LookupTableCache {
   private readonly tables = new Map<string, AddressLookupTableAccount>();

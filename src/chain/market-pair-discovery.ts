@@ -8,17 +8,17 @@
  * has `timeoutMs` for one attempt.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { SolanaChain } from "../solana-chain.js";
-import type { AmmAdapter, PoolMintLayout } from "../../core/amm/adapter.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
-import { mintFilter, poolAccountFilters } from "../../core/quote/pool-mint-offsets.js";
-import { marketOfAccount, pairKey } from "../../core/quote/market.js";
-import type { Market } from "../../core/quote/market.js";
-import type { DiscoverySettings } from "../../core/quote/market-limits.js";
-import { TokenBucket } from "../token-bucket.js";
-import { DiscoveryCache } from "./discovery-cache.js";
-import type { Discovery } from "./discovery-cache.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AccountData } from "../core/solana/account.js";
+import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { mintFilter, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
+import { marketOfAccount, pairKey } from "../core/quote/market.js";
+import type { Market } from "../core/quote/market.js";
+import type { DiscoverySettings } from "../core/quote/market-limits.js";
+import { TokenBucket } from "./token-bucket.js";
+import { DiscoveryCache } from "./market-discovery-cache.js";
+import type { Discovery } from "./market-discovery-cache.js";
 import type { MarketSource } from "./market-source.js";
 
 /** A discovery call waits at most this long for the rate limit; past it the discovery fails (remembered briefly). */

@@ -2,8 +2,8 @@
  * The latest blockhash, kept at most `maxAgeMs` (≤ 1 s): concurrent callers share one request, and
  * an answer never replaces one requested later.
  */
-import type { LatestBlockhash } from "../solana-chain.js";
-import { contextValue } from "../account-json.js";
+import type { LatestBlockhash } from "./solana-chain.js";
+import { contextValue } from "./account-json.js";
 import { parseAnswer, parseBlockhash } from "./rpc-context.js";
 import type { RpcContext } from "./rpc-context.js";
 

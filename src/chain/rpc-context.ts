@@ -4,12 +4,12 @@
  */
 import { SolanaJSONRPCError, Transaction, VersionedTransaction } from "@solana/web3.js";
 import type { Commitment, Connection, Finality, PublicKey } from "@solana/web3.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { base58Of } from "../../core/solana/base58-strings.js";
-import { accountFromJson } from "../account-json.js";
-import { ChainRpcError, ChainUnavailableError, isChainError } from "../chain-errors.js";
-import type { RpcTransport } from "../rpc-transport.js";
-import type { LatestBlockhash, PrioritizationFee } from "../solana-chain.js";
+import type { AccountData } from "../core/solana/account.js";
+import { base58Of } from "../core/solana/base58-strings.js";
+import { accountFromJson } from "./account-json.js";
+import { ChainRpcError, ChainUnavailableError, isChainError } from "./chain-errors.js";
+import type { RpcTransport } from "./rpc-transport.js";
+import type { LatestBlockhash, PrioritizationFee } from "./solana-chain.js";
 
 export interface RpcContext {
   readonly transport: RpcTransport;

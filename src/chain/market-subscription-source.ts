@@ -3,11 +3,11 @@
  * program): new pools enter and closed ones leave as they happen. Known pools are recognised by
  * address before any decoding (a busy program announces every swap).
  */
-import type { AmmAdapter, PoolMintLayout } from "../../core/amm/adapter.js";
-import type { AccountData } from "../../core/solana/account.js";
-import { marketOfAccount } from "../../core/quote/market.js";
-import type { Market } from "../../core/quote/market.js";
-import { ProgramSubscriptions } from "../program-subscriptions.js";
+import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AccountData } from "../core/solana/account.js";
+import { marketOfAccount } from "../core/quote/market.js";
+import type { Market } from "../core/quote/market.js";
+import { ProgramSubscriptions } from "./program-subscriptions.js";
 import { MarketTable } from "./market-table.js";
 import type { MarketSource } from "./market-source.js";
 

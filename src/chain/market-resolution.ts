@@ -3,13 +3,13 @@
  * to learn its AMM and mints), or a snapshot's entries taken as listed (no RPC call).
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
-import { base58Of, publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
-import { marketOfAccount } from "../../core/quote/market.js";
-import type { Market, MarketSource as MarketOrigin } from "../../core/quote/market.js";
-import { marketOfSnapshotEntry } from "../../core/quote/market-snapshot.js";
-import type { SnapshotMarket } from "../../core/quote/market-snapshot.js";
+import type { SolanaChain } from "./solana-chain.js";
+import type { AmmAdapter } from "../core/amm/adapter.js";
+import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
+import { marketOfAccount } from "../core/quote/market.js";
+import type { Market, MarketSource as MarketOrigin } from "../core/quote/market.js";
+import { marketOfSnapshotEntry } from "../core/quote/market-snapshot.js";
+import type { SnapshotMarket } from "../core/quote/market-snapshot.js";
 
 /** Listed pools read per group: 10 getMultipleAccounts of 100 keys in parallel, groups one after another. */
 const RESOLVE_GROUP = 1_000;

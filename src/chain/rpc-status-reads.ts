@@ -4,7 +4,7 @@
  * slot and block height; and the health probe.
  */
 import type { ConfirmedSignatureInfo, PublicKey, SignatureStatus, VersionedTransactionResponse } from "@solana/web3.js";
-import type { ChainHealth, SignaturesForAddressOptions } from "../solana-chain.js";
+import type { ChainHealth, SignaturesForAddressOptions } from "./solana-chain.js";
 import { chunks, viaConnection } from "./rpc-context.js";
 import type { RpcContext } from "./rpc-context.js";
 

@@ -3,7 +3,7 @@
  * markets added at run time, the service's program listing, the program subscriptions, and pair
  * discovery. The catalog asks each source the same three questions and merges the answers.
  */
-import type { Market } from "../../core/quote/market.js";
+import type { Market } from "../core/quote/market.js";
 
 export interface MarketSource {
   /** Every market the source holds now. */

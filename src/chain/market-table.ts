@@ -3,8 +3,8 @@
  * as it is, a map only from the second on: most of a listed program's pools are the only pool of
  * their pair and of one of their tokens, and an empty map costs more than the market itself.
  */
-import { pairKey } from "../../core/quote/market.js";
-import type { Market, MarketSource as MarketOrigin } from "../../core/quote/market.js";
+import { pairKey } from "../core/quote/market.js";
+import type { Market, MarketSource as MarketOrigin } from "../core/quote/market.js";
 
 export class MarketTable {
   readonly byAddress = new Map<string, Market>();

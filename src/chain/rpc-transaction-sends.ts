@@ -1,8 +1,8 @@
 /** Simulating and sending transactions over direct JSON-RPC (full control of errors; a send is never retried). */
 import type { Transaction, VersionedTransaction } from "@solana/web3.js";
-import { contextValue } from "../account-json.js";
-import { ChainUnavailableError } from "../chain-errors.js";
-import type { LatestBlockhash, SimulationResult } from "../solana-chain.js";
+import { contextValue } from "./account-json.js";
+import { ChainUnavailableError } from "./chain-errors.js";
+import type { LatestBlockhash, SimulationResult } from "./solana-chain.js";
 import { parseAnswer, parseBlockhash, wireOf } from "./rpc-context.js";
 import type { RpcContext } from "./rpc-context.js";
 

@@ -4,10 +4,10 @@
  * answering; nothing found: `negativeTtlMs`; failed: `failureTtlMs`, so a failing RPC is not asked
  * again at once. Tokens are held in a bounded LRU; hub pairs (at most hubs² of them) in a map.
  */
-import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
-import { groupByPair } from "../../core/quote/market.js";
-import type { Market } from "../../core/quote/market.js";
-import type { DiscoverySettings } from "../../core/quote/market-limits.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
+import { groupByPair } from "../core/quote/market.js";
+import type { Market } from "../core/quote/market.js";
+import type { DiscoverySettings } from "../core/quote/market-limits.js";
 
 /** One discovery, as remembered. */
 export interface Discovery {

@@ -3,8 +3,8 @@
  * the pair's revision. The most recent `capacity` pairs are remembered; an older one answers the
  * newest forgotten revision (never lower than its real one, so a check can only be too careful).
  */
-import { BoundedLruMap } from "../../core/solana/bounded-lru-map.js";
-import { pairKey } from "../../core/quote/market.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
+import { pairKey } from "../core/quote/market.js";
 
 export class PairRevisions {
   private revision = 0;
