@@ -7,6 +7,8 @@
  * alternate and medians are taken (as bench/run.ts). Targets: p50 ≤ 2 ms direct, ≤ 10 ms 2-hop,
  * 0 round trips warm; a missed target exits 1. Results: bench/results/local/quote-latest.json
  * (ignored by git), or the tracked bench/results/quote-latest.json with `--record`.
+ * Then, with SWAPD_CHAIN_DIR, the fresh-amount bench over every venue of the bench chain
+ * (venues-fresh-bench.ts; `--fresh-only`: that one alone).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -19,6 +21,7 @@ import type { LoadRequest } from "./load.js";
 import { startLocalnetProcess } from "./localnet-process.js";
 import { BENCH_INTERMEDIATES, BENCH_X, BENCH_Y, TWO_HOP_CANDIDATE_POOLS } from "./quote-markets.js";
 import { startServiceProcess } from "./service-process.js";
+import { formatFreshReport, runVenuesFreshBench } from "./venues-fresh-bench.js";
 import type { ServiceProcess } from "./service-process.js";
 import { counterSum, fetchMetrics } from "./service-metrics.js";
 import { median, percentile } from "./statistics.js";
@@ -87,7 +90,7 @@ async function phase(kind: Kind, service: ServiceProcess): Promise<Phase> {
   };
 }
 
-async function main(): Promise<number> {
+async function demoBench(): Promise<number> {
   log("starting the chain with the bench markets and the service");
   const localnet = await startLocalnetProcess(30_000, CHILD);
   let service: ServiceProcess | undefined;
@@ -179,6 +182,19 @@ async function main(): Promise<number> {
     await service?.stop();
     await localnet.stop();
   }
+}
+
+/** The demo chain's figures, then the fresh-amount one over every venue of the bench chain (`--fresh-only`: that one alone). */
+async function main(): Promise<number> {
+  const demo = process.argv.includes("--fresh-only") ? 0 : await demoBench();
+  const options = { rounds: ROUNDS, phaseMs: PHASE_MS, concurrency: arg("--fresh-concurrency", 2), log };
+  const fresh = await runVenuesFreshBench(options);
+  if (!fresh) return demo;
+  process.stdout.write(`${formatFreshReport(fresh, options)}\n`);
+  const out = resolve(REPO_ROOT, process.argv.includes("--record") ? "bench/results/quote-fresh-latest.json" : "bench/results/local/quote-fresh-latest.json");
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), ...fresh }, null, 2)}\n`);
+  return demo !== 0 ? demo : fresh.checks.every((c) => c.passed) ? 0 : 1;
 }
 
 process.exitCode = await main();

@@ -28,7 +28,8 @@ export function startVenuesChain(): Promise<LocalnetProcess> {
 }
 
 export function startVenuesService(chain: LocalnetProcess, cpuProfileDir?: string): Promise<ServiceProcess> {
-  return startServiceProcess({ solanaRpcUrl: chain.url, env: VENUES_SERVICE_ENV, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
+  // A loaded shared machine compiles the service slowly.
+  return startServiceProcess({ solanaRpcUrl: chain.url, env: VENUES_SERVICE_ENV, startTimeoutMs: 180_000, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
 }
 
 export interface VenueQuote {

@@ -73,6 +73,11 @@ export interface Config {
    * user's token accounts exist), ms; at most 1000, like the blockhash cache; 0 = read every time.
    */
   readonly chainStateTtlMs: number;
+  /** How often the recent prioritization fees (global and per write-locked account set in use) are read in the background, ms. */
+  readonly priorityFeeRefreshMs: number;
+  /** Automatic slippage's floor and the operator's maximum, basis points. */
+  readonly autoSlippageMinBps: number;
+  readonly autoSlippageMaxBps: number;
   /** Live account state: its source (`auto` picks Yellowstone when configured, else the websocket), or `off`. */
   readonly liveSource: LiveSourceSetting;
   /** PubSub websocket; undefined → derived from the RPC URL as web3.js does (or the embedded chain's). */
@@ -173,6 +178,7 @@ type ChainSettings = Pick<
   | "rpcBreakerHalfOpenMs"
   | "rpcRetryBudgetPercent"
   | "chainStateTtlMs" | "lookupTables" | "relayTipAccounts" | "localnetProgramsDir" | "localnetAccountsDir"
+  | "priorityFeeRefreshMs" | "autoSlippageMinBps" | "autoSlippageMaxBps"
 >;
 
 function chainSettings(read: EnvReader): ChainSettings {
@@ -199,11 +205,20 @@ function chainSettings(read: EnvReader): ChainSettings {
     rpcBreakerHalfOpenMs: read.int("RPC_BREAKER_HALF_OPEN_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
     rpcRetryBudgetPercent: read.int("RPC_RETRY_BUDGET_PERCENT", 10, 0, 100, "must be an integer 0–100 (percent of calls)"),
     chainStateTtlMs: read.int("CHAIN_STATE_TTL_MS", 1_000, 0, 1_000, "must be an integer 0–1000 (ms)"),
+    priorityFeeRefreshMs: read.int("PRIORITY_FEE_REFRESH_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
+    ...autoSlippageSettings(read),
     lookupTables: read.keys("LOOKUP_TABLES", []),
     relayTipAccounts,
-    localnetProgramsDir: read.str("LOCALNET_PROGRAMS_DIR"),
-    localnetAccountsDir: read.str("LOCALNET_ACCOUNTS_DIR")?.split(",").map((d) => d.trim()).filter((d) => d !== ""),
+    localnetProgramsDir: read.dir("LOCALNET_PROGRAMS_DIR"),
+    localnetAccountsDir: read.dirs("LOCALNET_ACCOUNTS_DIR"),
   };
+}
+
+function autoSlippageSettings(read: EnvReader): Pick<Config, "autoSlippageMinBps" | "autoSlippageMaxBps"> {
+  const autoSlippageMinBps = read.int("AUTO_SLIPPAGE_MIN_BPS", 10, 0, 10_000, "must be an integer 0–10000 (basis points)");
+  const autoSlippageMaxBps = read.int("AUTO_SLIPPAGE_MAX_BPS", 300, 0, 10_000, "must be an integer 0–10000 (basis points)");
+  if (autoSlippageMaxBps < autoSlippageMinBps) read.problems.push("AUTO_SLIPPAGE_MAX_BPS: must be at least AUTO_SLIPPAGE_MIN_BPS");
+  return { autoSlippageMinBps, autoSlippageMaxBps };
 }
 
 function storeSettings(read: EnvReader): Pick<Config, "databaseUrl" | "dataDir" | "databaseTimeoutMs"> {

@@ -14,15 +14,22 @@ import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startLiveChain } from "./chain/live/live-chain.js";
+import { PriorityFeeKeeper } from "./chain/priority-fee-keeper.js";
+import { DEFAULT_MOVE_WINDOW_SLOTS } from "./core/swap/auto-slippage.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/open-store.js";
+import { DataDirLockedError, lockDataDir } from "./store/data-dir-lock.js";
 import { startReplicaCoordination } from "./store/replica-coordination.js";
 import { startRetentionJob } from "./store/retention-job.js";
 import { createSwapApi } from "./api/swap-api.js";
+import type { SwapApi } from "./api/swap-api.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "./core/quote/quote-planner.js";
 import { createTriggerOrderEntry } from "./api/trigger/order-entry.js";
+import { createNonceTriggerApi, NonceTriggerService } from "./api/nonce-trigger/nonce-trigger-api.js";
+import type { NonceTriggerApi } from "./api/nonce-trigger/nonce-trigger-api.js";
+import type { Leadership } from "./store/leader-election.js";
 import { createTriggerService } from "./api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "./api/trigger/trigger-rest-routes.js";
 import { createTriggerListing, type TriggerListing } from "./api/trigger/trigger-listing-service.js";
@@ -117,7 +124,11 @@ export interface Service {
  * routes through the server's extension points.
  */
 export async function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
+  // Before anything opens: a second process on one embedded database would corrupt it.
+  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
   const shutdown = createShutdown(logger);
+  // Registered first, so released last (after the store closes).
+  if (lock) shutdown.hook("DATA_DIR lock", () => lock.release());
   try {
     return await startService(config, logger, extra, shutdown);
   } catch (error) {
@@ -145,7 +156,8 @@ async function startService(
   const confirmations = startExecutionConfirmations(config, chain.chain, store, logger, shutdown);
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
   const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
-  const listing = startTriggerBackground(config, chain.chain, store, logger, shutdown);
+  const { listing, leadership } = startTriggerBackground(config, chain.chain, store, logger, shutdown);
+  const nonceTriggers = startNonceTriggers(config, chain.chain, swap, store, leadership, logger, shutdown);
 
   const server = await startServer({
     ...extra,
@@ -153,7 +165,8 @@ async function startService(
     logger,
     shutdown,
     services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
-    restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...(extra.restRoutes ?? [])],
+    extraServices: [{ service: NonceTriggerService, impl: nonceTriggers.handlers }, ...(extra.extraServices ?? [])],
+    restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...nonceTriggers.restRoutes, ...(extra.restRoutes ?? [])],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
     readiness: [...readinessChecks(config, chain.chain, store, live), ...swapReadiness, ...(extra.readiness ?? [])],
   });
@@ -176,6 +189,18 @@ async function startService(
   return { config, logger, server, shutdown };
 }
 
+/** The recent prioritization fees, kept warm in the background from now on. */
+function startPriorityFees(config: Config, chain: RpcSolanaChain, logger: Logger, shutdown: Shutdown): PriorityFeeKeeper {
+  const keeper = new PriorityFeeKeeper({
+    chain,
+    refreshMs: config.priorityFeeRefreshMs,
+    onError: (err) => logger.warn({ err }, "priority fees: background read failed (kept samples served, retried)"),
+  });
+  keeper.start();
+  shutdown.hook("priority fees", async () => keeper.close());
+  return keeper;
+}
+
 /** The swap and quote API over the chain (and the live state), with the program quoter (on by default), and its readiness checks. */
 async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain | undefined, logger: Logger, shutdown: Shutdown) {
   const programQuoter = await startProgramQuoter({
@@ -189,6 +214,8 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
   });
   if (programQuoter) shutdown.hook("program quoter", () => programQuoter.close());
   const swap = createSwapApi({
+    priorityFees: startPriorityFees(config, chain.chain, logger, shutdown),
+    autoSlippage: { minBps: config.autoSlippageMinBps, maxBps: config.autoSlippageMaxBps, windowSlots: DEFAULT_MOVE_WINDOW_SLOTS },
     chain: chain.chain,
     lookupTables: config.lookupTables,
     relayTipAccounts: config.relayTipAccounts,
@@ -326,7 +353,13 @@ function readinessChecks(config: Config, chain: RpcSolanaChain, store: Store, li
  * changes reach all), the order tracker and the retention job; returns the listing over the feed.
  * Their stop hooks come after the store's, so they stop before it closes.
  */
-function startTriggerBackground(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): TriggerListing {
+function startTriggerBackground(
+  config: Config,
+  chain: RpcSolanaChain,
+  store: Store,
+  logger: Logger,
+  shutdown: Shutdown,
+): { listing: TriggerListing; leadership: Leadership } {
   const replicas = startReplicaCoordination({ store, leaderCheckMs: config.leaderCheckMs, logger });
   shutdown.hook("replica coordination", () => replicas.close());
   const listing = createTriggerListing({ chain, store, feed: replicas.feed });
@@ -347,10 +380,42 @@ function startTriggerBackground(config: Config, chain: RpcSolanaChain, store: St
     logger,
   });
   shutdown.hook("retention job", () => retention.stop());
-  return listing;
+  return { listing, leadership: replicas.leadership };
 }
 
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Service> {
+/**
+ * Nonce orders (take-profit, stop-loss, OCO, trailing): the API and its keeper, which runs on the
+ * leader only (the same leadership as the order tracker) and stops before the store closes.
+ */
+function startNonceTriggers(config: Config, chain: RpcSolanaChain, swap: SwapApi, store: Store, leadership: Leadership, logger: Logger, shutdown: Shutdown): NonceTriggerApi {
+  const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
+  const api = createNonceTriggerApi({ chain, store, engine: swap.quote.engine, accounts: swap.accounts, swapInstructions: swap.swapInstructions, logger, leadership, senders });
+  api.start();
+  shutdown.hook("nonce order keeper", async () => {
+    await api.close();
+    senders.forEach((s) => s.close());
+  });
+  return api;
+}
+
+/** `npm start -- --help`: printed, exit 0, nothing started. */
+export const SWAPD_USAGE = `usage: npm start [-- --help]
+swapd: Solana swap instructions, quotes and trigger orders (Jupiter's REST API, Connect and gRPC) on one port.
+Configured by environment variables (the full list: docs/configuration.md); the main ones:
+  HOST, PORT             listen address (default 127.0.0.1:8080)
+  SOLANA_RPC_URL         a Solana JSON-RPC endpoint; unset: the embedded local chain with demo content
+  DATABASE_URL           postgres://… for a shared PostgreSQL; unset: embedded PGlite under DATA_DIR
+  DATA_DIR               the embedded database's directory (default ./data; one swapd process per directory)
+  LOCALNET_PROGRAMS_DIR  <programId>.so files for the embedded chain
+  LOCALNET_ACCOUNTS_DIR  account snapshots (solana account --output json) for the embedded chain, comma-separated
+  LOG_LEVEL              debug, info (default), warn, error
+Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error or a DATA_DIR in use; 1 otherwise.`;
+
+export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): Promise<Service | undefined> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${SWAPD_USAGE}\n`);
+    return undefined;
+  }
   let config: Config;
   try {
     config = loadConfig(env);
@@ -369,6 +434,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Servic
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((e: unknown) => {
+    if (e instanceof DataDirLockedError) {
+      process.stderr.write(`swapd: ${e.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`swapd: failed to start: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(1);
   });

@@ -18,14 +18,29 @@ import { createAccountSource, createSwapInstructions } from "./swap/swap-instruc
 import type { SwapInstructionsDeps, SwapInstructionsOperation } from "./swap/swap-instructions.js";
 import { createLookupTableIndex, createQuoteApi } from "./quote/quote-api.js";
 import type { QuoteApi, QuoteApiOptions } from "./quote/quote-api.js";
+import { PriorityFeeKeeper } from "../chain/priority-fee-keeper.js";
+import { DEFAULT_AUTO_SLIPPAGE, PoolRateHistory } from "../core/swap/auto-slippage.js";
+import type { AutoSlippageSettings } from "../core/swap/auto-slippage.js";
+import type { AccountSource } from "../chain/account-source.js";
 
 export interface SwapApi {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly quote: QuoteApi;
+  /** The account source the quote and swap paths share (the live cache when there is one). */
+  readonly accounts: AccountSource;
   readonly service: SwapV1ServiceImpl;
   readonly restRoutes: readonly RestRoute[];
   /** Connect JSON codecs of the hot calls (`startServer`'s `jsonCodecs`). */
   readonly jsonCodecs: readonly UnaryJsonCodec[];
+  /**
+   * The recent prioritization fees: `deps.priorityFees` (which the builder then prices from) or,
+   * without it, a keeper of its own for the PriorityFees calls only, started on their first use.
+   */
+  readonly priorityFees: PriorityFeeKeeper;
+  /** Recent rates of the pools quoted (automatic slippage reads them). */
+  readonly poolRates: PoolRateHistory;
+  /** Automatic slippage's bounds (deps.autoSlippage or the defaults). */
+  readonly autoSlippage: AutoSlippageSettings;
   /** Loads MARKETS_FILE and the discovered lookup tables. */
   start(): Promise<void>;
   close(): void;
@@ -36,15 +51,24 @@ export function createSwapApi(deps: SwapInstructionsDeps & { readonly quote?: Qu
   // One account source for both paths: the live cache when there is one (memory, and its change
   // notifications drive WatchQuote), reads on their way joined, misses batched.
   const accounts = deps.accounts ?? createAccountSource(deps);
-  const swapInstructions = createSwapInstructions({ ...deps, accounts, discoveredLookupTables: () => lookupTables.current() });
-  const quote = createQuoteApi({ chain: deps.chain, accounts, swapInstructions, lookupTables }, deps.quote ?? {});
+  const poolRates = new PoolRateHistory();
+  const swapInstructions = createSwapInstructions({ ...deps, accounts, poolRates, discoveredLookupTables: () => lookupTables.current() });
+  const quote = createQuoteApi({ chain: deps.chain, accounts, swapInstructions, lookupTables, poolRates }, deps.quote ?? {});
+  const priorityFees = deps.priorityFees ?? new PriorityFeeKeeper({ chain: deps.chain });
   return {
     swapInstructions,
     quote,
+    priorityFees,
+    poolRates,
+    autoSlippage: deps.autoSlippage ?? DEFAULT_AUTO_SLIPPAGE,
+    accounts,
     service: createSwapService(swapInstructions, quote.handlers),
     restRoutes: [swapInstructionsRestRoute(swapInstructions), ...quote.restRoutes],
     jsonCodecs: [swapInstructionsJsonCodec],
     start: () => quote.start(),
-    close: () => quote.close(),
+    close: () => {
+      quote.close();
+      if (!deps.priorityFees) priorityFees.close();
+    },
   };
 }

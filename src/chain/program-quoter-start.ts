@@ -93,7 +93,9 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
     logger.warn({ err: String(error) }, "program quoter off: LiteSVM (its native binary) did not load on this platform; program-quoted AMMs are not quoted");
     return undefined;
   }
-  const quoter = new ProgramQuoter();
+  // Curves of program-quoted pools (ladders of simulations) run in worker threads beside the event loop.
+  const { defaultProgramQuoteWorkers } = await import("./program-quote-workers.js");
+  const quoter = new ProgramQuoter({ workers: defaultProgramQuoteWorkers() });
   const labels: string[] = [];
   const shadowLabels: string[] = [];
   const pending = new Map<string, Pending>();
@@ -191,6 +193,7 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
       closed = true;
       clearInterval(retryTimer);
       clearInterval(refreshTimer);
+      void quoter.close();
     },
   };
 }

@@ -10,20 +10,20 @@
  * (state account versions, slot, time, amount, direction), and a state account is copied into the
  * SVM only when its version changed (a 1 MiB program-state account is not copied per quote).
  */
-import { ACCOUNT_SIZE } from "@solana/spl-token";
-import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import { ComputeBudgetProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { getTransactionDecoder } from "@solana/kit";
-import type { EncodedAccount, Transaction as KitTransaction } from "@solana/kit";
-import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import type { Transaction as KitTransaction } from "@solana/kit";
 import { AmmError } from "../core/amm/adapter.js";
 import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapParams } from "../core/amm/adapter.js";
 import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { JUPITER_V6_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
-import { encodeTokenAccount } from "../core/solana/token-accounts.js";
+import { JUPITER_V6_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+import { SvmExecutor, TAKER_SOURCE_BALANCE } from "./program-quote-executor.js";
+import type { ExecAccount, ExecJob, ExecResult } from "./program-quote-executor.js";
+import { ProgramQuoteWorkers } from "./program-quote-workers.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
 /** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
@@ -31,14 +31,6 @@ export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 /** Memoised quotes: this many (step, state, clock) entries, each of up to AMOUNTS_PER_MEMO_ENTRY amounts. */
 const MEMO_ENTRIES = 256;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
-const TAKER_LAMPORTS = 1_000_000_000_000n;
-/**
- * What the taker's source token account holds: more than any amount quoted, so that it is written
- * once per mint rather than per quote (simulations leave the SVM's accounts as they were; writing
- * two token accounts per quote — their keys decoded from base58 by LiteSVM — was a fifth of a quote's
- * CPU). A real taker holds at least the amount too; the route moves exactly the amount.
- */
-const TAKER_SOURCE_BALANCE = 2n ** 63n;
 /** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
 const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
 /** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
@@ -52,6 +44,11 @@ export interface ProgramQuoterOptions {
    * it. Default 0, what swapd's swaps carry without a priority fee.
    */
   readonly computeUnitPrice?: number;
+  /**
+   * Worker threads for ladders of quotes (`quoteMany`: the pools' curves), each with its own SVM;
+   * 0 (default): they run in this thread. Single quotes run in this thread.
+   */
+  readonly workers?: number;
 }
 
 /** What a quote read: the amounts, and the compute units the route used. */
@@ -65,6 +62,9 @@ const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
 const TAKER_KEY = TAKER.publicKey;
 const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
 const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
+const TAKER_TEXT = TAKER_KEY.toBase58();
+const TAKER_SOURCE_TEXT = TAKER_SOURCE.toBase58();
+const TAKER_DESTINATION_TEXT = TAKER_DESTINATION.toBase58();
 /** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
 const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
 
@@ -106,15 +106,16 @@ interface CachedSwap {
 }
 
 export class ProgramQuoter {
-  private readonly svm: LiteSVM;
+  private readonly executor = new SvmExecutor();
+  private readonly workers: ProgramQuoteWorkers | undefined;
+  /** The workers' programs loaded (awaited before their first job). */
+  private workersReady: Promise<void> = Promise.resolve();
   private readonly programs = new Set<string>();
-  /** The account version (object identity: the live cache hands out one object per version) last copied in. */
-  private readonly written = new Map<string, AccountData>();
+  /** Each account version (object identity: the live cache hands out one object per version) as the executor takes it. */
+  private readonly execAccounts = new WeakMap<AccountData, ExecAccount>();
   private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
   private readonly resident = new Map<string, boolean>();
-  /** The taker's token accounts as last written into the SVM: mint, token program, amount. */
-  private readonly takerAccounts = new Map<string, string>();
   private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
   /**
@@ -125,20 +126,27 @@ export class ProgramQuoter {
   private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();
   private readonly computeUnits: number;
   private readonly computeUnitPrice: number;
-  private readonly rentReserve: bigint;
 
   constructor(options: ProgramQuoterOptions = {}) {
     this.computeUnits = options.computeUnits ?? DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS;
     this.computeUnitPrice = options.computeUnitPrice ?? 0;
-    // Simulation only: signatures and blockhashes are the quoter's own, history is not kept.
-    this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
-    this.rentReserve = this.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
-    this.writeAccount(TAKER_KEY, { lamports: TAKER_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId, executable: false });
+    this.workers = options.workers ? new ProgramQuoteWorkers(options.workers) : undefined;
+  }
+
+  /** Stops the worker threads. */
+  async close(): Promise<void> {
+    await this.workers?.close();
   }
 
   /** Loads (or replaces, after an upgrade) a program's binary. */
   addProgram(programId: PublicKey, elf: Uint8Array): void {
-    this.svm.addProgram(programId.toBase58() as never, elf);
+    this.executor.addProgram(programId.toBase58(), elf);
+    if (this.workers) {
+      const workers = this.workers;
+      const loading = workers.addProgram(programId.toBase58(), elf);
+      const before = this.workersReady;
+      this.workersReady = Promise.all([before, loading]).then(() => undefined);
+    }
     this.programs.add(base58Of(programId));
     this.memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
     this.swaps = new WeakMap(); // which accounts are resident changed
@@ -182,11 +190,81 @@ export class ProgramQuoter {
       programQuoteMetrics.memoHits.inc();
       return known;
     }
+    if (params.amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${params.amount} is over ${TAKER_SOURCE_BALANCE}`);
     const started = process.hrtime.bigint();
-    const result = this.execute(swap.swap, params.amount, prepared.state, clock);
+    const job = this.jobOf(swap.swap, prepared.state, clock);
+    this.executor.write(this.execState(prepared.state));
+    const result = this.quoteOf(swap.swap, params.amount, this.executor.run(job, [params.amount])[0]!);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
+  }
+
+  /**
+   * Quotes of `amounts` through `pool` in `params`' direction at `clock` (a pool's curve), in a
+   * worker thread when there are workers; not memoised (a ladder's amounts are asked once).
+   */
+  async quoteMany<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<ProgramQuote[]> {
+    if (params.swapMode !== "ExactIn") throw new AmmError(`${adapter.label} is quoted by its program, ExactIn only`);
+    for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
+      if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
+    }
+    for (const amount of amounts) if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
+    const swap = this.swapOf(adapter, pool, params, accounts);
+    const prepared = this.prepared(adapter, swap, accounts);
+    const job = this.jobOf(swap.swap, prepared.state, clock);
+    const state = this.execState(prepared.state);
+    let results: ExecResult[];
+    if (this.workers) {
+      await this.workersReady;
+      results = await this.workers.run(state, job, amounts);
+    } else {
+      this.executor.write(state);
+      results = this.executor.run(job, amounts);
+    }
+    return results.map((r, i) => this.quoteOf(swap.swap, amounts[i]!, r));
+  }
+
+  private execState(state: readonly AccountData[]): ExecAccount[] {
+    return state.map((account) => {
+      let exec = this.execAccounts.get(account);
+      if (exec === undefined) {
+        exec = { address: base58Of(account.address), owner: base58Of(account.owner), lamports: account.lamports, data: account.data, executable: account.executable };
+        this.execAccounts.set(account, exec);
+      }
+      return exec;
+    });
+  }
+
+  /** What the executor runs for `swap` over `state` at `clock` (amounts apart). */
+  private jobOf(swap: QuoteSwap, state: readonly AccountData[], clock: QuoteClock): ExecJob {
+    const byAddress = new Map(state.map((a) => [base58Of(a.address), a]));
+    const tokenProgram = (mint: PublicKey) => {
+      const account = byAddress.get(base58Of(mint));
+      if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
+      return base58Of(account.owner);
+    };
+    const template = this.templateOf(swap);
+    return {
+      messageBytes: template.transaction.messageBytes as unknown as Uint8Array,
+      signatures: template.transaction.signatures as unknown as Record<string, Uint8Array | null>,
+      amountOffset: template.amountOffset,
+      taker: TAKER_TEXT,
+      source: { address: TAKER_SOURCE_TEXT, mint: base58Of(swap.sourceMint), tokenProgram: tokenProgram(swap.sourceMint) },
+      destination: { address: TAKER_DESTINATION_TEXT, mint: base58Of(swap.destinationMint), tokenProgram: tokenProgram(swap.destinationMint) },
+      slot: clock.slot,
+      unixTimestamp: clock.unixTimestamp,
+    };
+  }
+
+  private quoteOf(swap: QuoteSwap, amount: bigint, r: ExecResult): ProgramQuote {
+    const feeMint = swap.sourceMint;
+    if (!r.complete) {
+      programQuoteMetrics.refusals.inc();
+      return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, ...(r.reason !== undefined ? { reason: r.reason } : {}), unitsConsumed: r.unitsConsumed };
+    }
+    // The program does not say which part of the price is its fee.
+    return { inAmount: amount, outAmount: r.outAmount, feeAmount: 0n, feeMint, complete: true, unitsConsumed: r.unitsConsumed };
   }
 
   /** The memo of `prepared`'s quotes at `clock`: a quote depends on the step, the state's versions, the slot and time, and the amount. */
@@ -313,8 +391,7 @@ export class ProgramQuoter {
     if (this.programs.has(address)) return true;
     let resident = this.resident.get(address);
     if (resident === undefined) {
-      const account = this.svm.getAccount(address as never) as { exists: boolean; executable?: boolean; programAddress?: string };
-      resident = account.exists && (account.executable === true || account.programAddress === "Sysvar1111111111111111111111111111111111111");
+      resident = this.executor.isResident(address);
       this.resident.set(address, resident);
     }
     return resident;
@@ -329,62 +406,12 @@ export class ProgramQuoter {
     return id;
   }
 
-  private execute(swap: QuoteSwap, amount: bigint, state: readonly AccountData[], clock: QuoteClock): ProgramQuote {
-    for (const account of state) {
-      const address = base58Of(account.address);
-      if (this.written.get(address) === account) continue;
-      this.writeAccount(account.address, account);
-      this.written.set(address, account);
-    }
-    const byAddress = new Map(state.map((a) => [base58Of(a.address), a]));
-    const tokenProgram = (mint: PublicKey) => {
-      const account = byAddress.get(base58Of(mint));
-      if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
-      return account.owner;
-    };
-    if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
-    this.writeTakerTokenAccount(TAKER_SOURCE, swap.sourceMint, tokenProgram(swap.sourceMint), TAKER_SOURCE_BALANCE);
-    this.writeTakerTokenAccount(TAKER_DESTINATION, swap.destinationMint, tokenProgram(swap.destinationMint), 0n);
-    const svmClock = this.svm.getClock();
-    svmClock.slot = clock.slot;
-    svmClock.unixTimestamp = clock.unixTimestamp;
-    this.svm.setClock(svmClock);
-
-    const result = this.svm.simulateTransaction(this.transactionFor(swap, amount));
-    const feeMint = swap.sourceMint;
-    if (result instanceof FailedTransactionMetadata) {
-      programQuoteMetrics.refusals.inc();
-      const logs = result.meta().logs();
-      return {
-        inAmount: 0n,
-        outAmount: 0n,
-        feeAmount: 0n,
-        feeMint,
-        complete: false,
-        reason: `the program refused the swap: ${String(result.err())}${logs.length ? ` (${logs[logs.length - 1]})` : ""}`,
-        unitsConsumed: Number(result.meta().computeUnitsConsumed()),
-      };
-    }
-    // Jupiter's route returns the amount it delivered (u64); its token checks ensure it arrived.
-    const returned = result.meta().returnData().data();
-    if (returned.length !== 8) throw new Error(`program quote: Jupiter returned ${returned.length} bytes, not the u64 amount out`);
-    return {
-      inAmount: amount,
-      outAmount: Buffer.from(returned).readBigUInt64LE(0),
-      // The program does not say which part of the price is its fee.
-      feeAmount: 0n,
-      feeMint,
-      complete: true,
-      unitsConsumed: Number(result.meta().computeUnitsConsumed()),
-    };
-  }
-
   /**
-   * The quote's transaction for `amount`. Compiled once per route shape, then only the amount is
-   * written into it: compiling (base58 of every key) and signing were most of a quote's cost.
+   * The quote's transaction, for any amount. Compiled once per route shape, then only the amount is
+   * written into it (by the executor, at `amountOffset`): compiling (base58 of every key) and signing were most of a quote's cost.
    * Signatures are not checked here, so the taker's is a placeholder.
    */
-  private transactionFor(swap: QuoteSwap, amount: bigint): KitTransaction {
+  private templateOf(swap: QuoteSwap): { readonly transaction: KitTransaction; readonly amountOffset: number } {
     const data = Buffer.from(swap.route.data);
     const shape = swap.shape;
     let template = this.templates.get(shape);
@@ -403,34 +430,6 @@ export class ProgramQuoter {
       template = { transaction, amountOffset: at + data.length - ROUTE_DATA_AMOUNTS_SIZE };
       this.templates.set(shape, template);
     }
-    const message = template.transaction.messageBytes as unknown as Uint8Array;
-    Buffer.from(message.buffer, message.byteOffset, message.byteLength).writeBigUInt64LE(amount, template.amountOffset);
-    return template.transaction;
-  }
-
-  /** The taker's token account of `mint` at `address` holding `amount`, unless it already does. */
-  private writeTakerTokenAccount(address: PublicKey, mint: PublicKey, tokenProgram: PublicKey, amount: bigint): void {
-    const content = `${base58Of(mint)}|${base58Of(tokenProgram)}|${amount}`;
-    const addressText = base58Of(address);
-    if (this.takerAccounts.get(addressText) === content) return;
-    this.takerAccounts.set(addressText, content);
-    const native = mint.equals(NATIVE_MINT);
-    this.writeAccount(address, {
-      lamports: this.rentReserve + (native ? amount : 0n),
-      data: encodeTokenAccount(mint, TAKER_KEY, amount, native ? this.rentReserve : null),
-      owner: tokenProgram,
-      executable: false,
-    });
-  }
-
-  private writeAccount(address: PublicKey, account: Omit<AccountData, "address">): void {
-    this.svm.setAccount({
-      address: address.toBase58(),
-      data: account.data,
-      lamports: account.lamports,
-      programAddress: account.owner.toBase58(),
-      executable: account.executable,
-      space: BigInt(account.data.length),
-    } as unknown as EncodedAccount);
+    return template;
   }
 }

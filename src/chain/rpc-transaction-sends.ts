@@ -15,6 +15,7 @@ export async function simulateTransaction(rpc: RpcContext, tx: VersionedTransact
       logs?: string[] | null;
       unitsConsumed?: number;
       replacementBlockhash?: LatestBlockhash | null;
+      returnData?: { programId?: unknown; data?: unknown } | null;
     };
     if (v === null || typeof v !== "object") throw new TypeError("unexpected simulateTransaction value");
     return {
@@ -22,6 +23,7 @@ export async function simulateTransaction(rpc: RpcContext, tx: VersionedTransact
       logs: v.logs ?? [],
       unitsConsumed: typeof v.unitsConsumed === "number" ? v.unitsConsumed : null,
       replacementBlockhash: v.replacementBlockhash ? parseBlockhash(v.replacementBlockhash) : null,
+      returnData: parseReturnData(v.returnData),
     };
   });
 }
@@ -35,4 +37,10 @@ export async function sendTransaction(rpc: RpcContext, wire: Uint8Array, options
   const answer = await rpc.transport.call("sendTransaction", [Buffer.from(wire).toString("base64"), config], { retry: false });
   if (typeof answer !== "string") throw new ChainUnavailableError("sendTransaction", "malformed answer (expected a signature)", 1);
   return answer;
+}
+
+/** `returnData: {programId, data: [base64, "base64"]}` of a simulation; null when absent or malformed. */
+function parseReturnData(value: { programId?: unknown; data?: unknown } | null | undefined): SimulationResult["returnData"] {
+  if (value === null || value === undefined || typeof value.programId !== "string" || !Array.isArray(value.data) || typeof value.data[0] !== "string") return null;
+  return { programId: value.programId, data: new Uint8Array(Buffer.from(value.data[0], "base64")) };
 }

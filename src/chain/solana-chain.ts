@@ -31,6 +31,8 @@ export interface SimulationResult {
   readonly unitsConsumed: number | null;
   /** The blockhash the node used instead of the transaction's own. */
   readonly replacementBlockhash: LatestBlockhash | null;
+  /** What the last instruction that set return data returned (e.g. a Jupiter route's out amount). */
+  readonly returnData?: { readonly programId: string; readonly data: Uint8Array } | null;
 }
 
 export interface MintInfo {

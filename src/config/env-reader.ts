@@ -3,6 +3,7 @@
  * a `NAME: rule` line to `problems` for a value that breaks the rule, so that one start names every
  * mistake at once.
  */
+import { statSync } from "node:fs";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -21,6 +22,30 @@ export class EnvReader {
   str(name: string): string | undefined {
     const v = this.env[name]?.trim();
     return v === undefined || v === "" ? undefined : v;
+  }
+
+  /** A directory that exists (a missing one is named with its path here, not met later as a raw ENOENT); undefined when unset. */
+  dir(name: string): string | undefined {
+    const dir = this.str(name);
+    if (dir !== undefined) this.checkDirectory(name, dir);
+    return dir;
+  }
+
+  /** Comma-separated directories that exist, as `dir`. */
+  dirs(name: string): string[] | undefined {
+    const dirs = this.str(name)?.split(",").map((d) => d.trim()).filter((d) => d !== "");
+    for (const dir of dirs ?? []) this.checkDirectory(name, dir);
+    return dirs;
+  }
+
+  private checkDirectory(name: string, dir: string): void {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(dir).isDirectory();
+    } catch {
+      // Missing or unreadable: said just below, with the path.
+    }
+    if (!isDirectory) this.problems.push(`${name}: no such directory: ${dir}`);
   }
 
   /** A decimal integer in [min, max]; `rule` is the problem line's text. */

@@ -9,6 +9,7 @@ import { outcomeWithoutExecution } from "./transaction-outcome.js";
 import type { ExecutionOutcome } from "./transaction-outcome.js";
 import { resolveAccountKeys } from "./lookup-table-keys.js";
 import { keypairFromSeedText } from "./seeded-keypair.js";
+import { advancedNonceAccount, decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import { readAccount, readProgramAccounts, svmAddress, writeAccount } from "./svm-accounts.js";
 import type { AccountInput } from "./svm-accounts.js";
 import { tokenBalances } from "./token-balances.js";
@@ -77,6 +78,23 @@ export class LocalChain {
   isBlockhashValid(blockhash: string): boolean {
     const lastValid = this.validBlockhashes.get(blockhash);
     return lastValid !== undefined && lastValid >= this.blockHeight;
+  }
+
+  /**
+   * A transaction's blockhash is usable: a recent blockhash still valid, or a durable nonce — its
+   * first instruction advances a nonce account whose stored value is the transaction's blockhash
+   * (as a validator checks; LiteSVM then executes it).
+   */
+  private isAgeValid(tx: VersionedTransaction): boolean {
+    if (this.isBlockhashValid(tx.message.recentBlockhash)) return true;
+    const first = tx.message.compiledInstructions[0];
+    const keys = tx.message.staticAccountKeys;
+    if (first === undefined) return false;
+    const programId = keys[first.programIdIndex];
+    if (programId === undefined) return false;
+    const nonceAccount = advancedNonceAccount(programId, first.data, first.accountKeyIndexes.map((i) => keys[i]!).filter(Boolean));
+    if (nonceAccount === null) return false;
+    return decodeNonceAccount(this.getAccount(nonceAccount))?.nonce === tx.message.recentBlockhash;
   }
 
   /** Moves to a new slot with a fresh blockhash, keeping SlotHashes and the clock in step. */
@@ -194,7 +212,7 @@ export class LocalChain {
       replacementBlockhash = this.latestBlockhash();
       tx.message.recentBlockhash = replacementBlockhash.blockhash;
       bytes = tx.serialize();
-    } else if (!this.isBlockhashValid(tx.message.recentBlockhash)) {
+    } else if (!this.isAgeValid(tx)) {
       return outcomeWithoutExecution("BlockhashNotFound");
     }
     this.svm.withSigverify(options.sigVerify);
@@ -217,7 +235,7 @@ export class LocalChain {
     if (!first) throw new TransactionRejectedError("invalid", "transaction has no signatures");
     const signature = bs58.encode(first);
     if (this.history.get(signature)) return { signature };
-    if (!this.isBlockhashValid(tx.message.recentBlockhash)) {
+    if (!this.isAgeValid(tx)) {
       throw new TransactionRejectedError("preflight", "Transaction simulation failed: Blockhash not found", outcomeWithoutExecution("BlockhashNotFound"));
     }
     if (!options.skipPreflight) {

@@ -1,3 +1,4 @@
+import { envReader } from "../config/env-reader.js";
 import { DEMO, seedDemo } from "./demo-seed.js";
 import { startLocalnet } from "./start-localnet.js";
 
@@ -5,11 +6,30 @@ import { startLocalnet } from "./start-localnet.js";
  * `npm run localnet`: the embedded chain alone, with the demo content, on LOCALNET_PORT
  * (default 8899 and websocket 8900, like solana-test-validator).
  */
-const localnet = await startLocalnet({
-  port: Number(process.env.LOCALNET_PORT ?? 8899),
-  programsDir: process.env.LOCALNET_PROGRAMS_DIR || undefined,
-  accountsDir: process.env.LOCALNET_ACCOUNTS_DIR || undefined,
-});
+const LOCALNET_USAGE = `usage: npm run localnet [-- --help]
+The embedded chain alone (LiteSVM behind JSON-RPC and a websocket), with swapd's demo content.
+  LOCALNET_PORT          JSON-RPC port (default 8899; the websocket on the next port)
+  LOCALNET_PROGRAMS_DIR  load <programId>.so files from this directory
+  LOCALNET_ACCOUNTS_DIR  load account snapshots (solana account --output json) from these directories, comma-separated
+Exit codes: 0 on SIGTERM or SIGINT; 2 on a configuration error; 1 otherwise.`;
+
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  process.stdout.write(`${LOCALNET_USAGE}\n`);
+  process.exit(0);
+}
+const problems: string[] = [];
+const read = envReader(process.env, problems);
+const settings = {
+  port: read.int("LOCALNET_PORT", 8899, 0, 65_535, "must be an integer 0–65535"),
+  programsDir: read.dir("LOCALNET_PROGRAMS_DIR"),
+  accountsDir: read.dirs("LOCALNET_ACCOUNTS_DIR"),
+};
+if (problems.length > 0) {
+  process.stderr.write(`localnet: invalid configuration:\n  ${problems.join("\n  ")}\n`);
+  process.exit(2);
+}
+const localnet = await startLocalnet(settings);
 await seedDemo(localnet);
 console.log(`localnet (LiteSVM) JSON-RPC: ${localnet.url}  websocket: ${localnet.websocketUrl}`);
 console.log(`demo wallet ${DEMO.wallet.toBase58()}  demo USDC mint ${DEMO.usdcMint.toBase58()}`);

@@ -1,6 +1,5 @@
 /** Context values every handler can read (`ctx.values.get(key)`). */
-import { createContextKey } from "@connectrpc/connect";
-import type { Code } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
 
 /** Per-call information. */
 export interface CallInfo {
@@ -20,3 +19,19 @@ export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { d
  * WatchTriggerOrders) must end when it fires, so that shutdown does not wait for them.
  */
 export const streamShutdownKey = createContextKey<AbortSignal>(new AbortController().signal, { description: "swapd stream shutdown" });
+
+/** What a server stream stops on: its client went away, or graceful shutdown began. */
+export function streamStopSignal(ctx: HandlerContext): AbortSignal {
+  return AbortSignal.any([ctx.signal, ctx.values.get(streamShutdownKey)]);
+}
+
+/**
+ * Throws UNAVAILABLE when a server stream stopped because the service is shutting down, so the
+ * client reads a status it can act on (reconnect: another replica, or this one once restarted)
+ * rather than a stream that simply ended or a connection torn down at the drain timeout.
+ */
+export function throwIfShuttingDown(ctx: HandlerContext): void {
+  if (ctx.values.get(streamShutdownKey).aborted && !ctx.signal.aborted) {
+    throw new ConnectError("swapd is shutting down: the stream ends here; reconnect to continue", Code.Unavailable);
+  }
+}

@@ -1,9 +1,10 @@
 /**
- * Whether a JSON text repeats a member name within one object. JSON.parse keeps the last of
- * duplicate names silently; protobuf-es refuses them, so a fast path that parses with JSON.parse
- * must find them first. Only for text JSON.parse has accepted (the scan assumes well-formed JSON).
- * A member name written with escapes counts as a possible duplicate (`"a"` and `"\u0061"` are one
- * name): the caller then leaves the text to protobuf-es.
+ * The first member name a JSON text repeats within one object, as a path
+ * (`quoteResponse.routePlan[1].swapInfo.inAmount`). JSON.parse keeps the last of duplicate names
+ * silently, so a body that says `"makingAmount"` twice would mean whichever came last; every JSON
+ * request is refused instead (protobuf-es refuses them too, on the Connect and gRPC paths). Only for
+ * text JSON.parse has accepted (the scan assumes well-formed JSON). Names written with escapes are
+ * compared by what they decode to (`"a"` and `"\u0061"` are one name).
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -13,9 +14,17 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
-export function mayRepeatJsonKeys(text: string): boolean {
-  /** Member names seen per open object; null for an open array. */
-  const open: (Set<string> | null)[] = [];
+/** An open object (its names so far, and the current one) or an open array (the current element's index). */
+type Open = { names: Set<string>; name: string } | { index: number };
+
+function pathOf(open: readonly Open[], last: string): string {
+  let path = "";
+  for (const o of open.slice(0, -1)) path += "names" in o ? (path === "" ? o.name : `.${o.name}`) : `[${o.index}]`;
+  return path === "" ? last : `${path}.${last}`;
+}
+
+export function repeatedJsonKey(text: string): string | undefined {
+  const open: Open[] = [];
   let expectName = false;
   let i = 0;
   while (i < text.length) {
@@ -32,27 +41,29 @@ export function mayRepeatJsonKeys(text: string): boolean {
         else end++;
       }
       if (expectName) {
-        if (escaped) return true;
-        const names = open[open.length - 1]!;
-        const name = text.slice(i + 1, end);
-        if (names.has(name)) return true;
-        names.add(name);
+        const object = open[open.length - 1] as { names: Set<string>; name: string };
+        const name = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (object.names.has(name)) return pathOf(open, name);
+        object.names.add(name);
+        object.name = name;
         expectName = false;
       }
       i = end + 1;
       continue;
     }
     if (c === OPEN_OBJECT) {
-      open.push(new Set());
+      open.push({ names: new Set(), name: "" });
       expectName = true;
     } else if (c === OPEN_ARRAY) {
-      open.push(null);
+      open.push({ index: 0 });
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       open.pop();
     } else if (c === COMMA) {
-      expectName = open[open.length - 1] != null;
+      const top = open[open.length - 1];
+      if (top !== undefined && "index" in top) top.index++;
+      else expectName = top !== undefined;
     }
     i++;
   }
-  return false;
+  return undefined;
 }

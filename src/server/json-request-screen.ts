@@ -32,6 +32,8 @@ interface FieldShape {
   readonly message?: RequestShape;
   /** A map field: its JSON keys are data, its values are checked. */
   readonly map?: true;
+  /** A list field: a query parameter may be given more than once. */
+  readonly list?: true;
 }
 
 /** The names and integer fields of one request message, from its descriptor. */
@@ -81,7 +83,7 @@ export function requestShapeOf(desc: DescMessage, aliases: JsonNameAliases = {})
       // Well-known types (Timestamp, Struct, wrappers) have JSON forms of their own: values, not field sets.
       const nested = inner && !inner.typeName.startsWith("google.protobuf.") ? build(inner) : undefined;
       const integer = integerOf(scalar);
-      const f: FieldShape = { jsonName: field.jsonName, ...(integer ? { integer } : {}), ...(nested ? { message: nested } : {}), ...(field.fieldKind === "map" ? { map: true as const } : {}) };
+      const f: FieldShape = { jsonName: field.jsonName, ...(integer ? { integer } : {}), ...(nested ? { message: nested } : {}), ...(field.fieldKind === "map" ? { map: true as const } : {}), ...(field.fieldKind === "list" ? { list: true as const } : {}) };
       fields.set(field.jsonName, f);
       fields.set(field.name, f);
       names.push(field.jsonName);
@@ -259,9 +261,20 @@ export function screenJsonRequest(shape: RequestShape, text: string, parsed?: un
   return found && new ValidationError(pathOf(found.segments), found.rule, found.detail);
 }
 
-/** The refusal of a query string's parameter names, or undefined. */
-export function screenQueryParameters(shape: RequestShape, query: URLSearchParams): ValidationError | undefined {
-  for (const key of new Set(query.keys())) {
+/**
+ * The refusal of a query string's parameters, or undefined: one given more than once that is not a
+ * list of the route's request (`amount=1&amount=5` has no one meaning; a reader taking the first
+ * would quietly drop the other), and a name that is a near miss of a known one. Without a shape
+ * every repeat is refused.
+ */
+export function screenQueryParameters(shape: RequestShape | undefined, query: URLSearchParams): ValidationError | undefined {
+  const keys = new Set(query.keys());
+  for (const key of keys) {
+    const count = query.getAll(key).length;
+    if (count > 1 && shape?.fields.get(key)?.list !== true) return new ValidationError(key, "repeated", `must be given once, got ${count} values`);
+  }
+  if (shape === undefined) return undefined;
+  for (const key of keys) {
     if (shape.fields.has(key)) continue;
     const suggestion = nearMissOf(key, shape.names);
     if (suggestion !== undefined) return new ValidationError(key, "unknown_parameter", `unknown parameter; did you mean ${suggestion}?`);

@@ -5,7 +5,8 @@
  */
 import type http from "node:http";
 import type http2 from "node:http2";
-import type { ValidationError } from "../core/validation-error.js";
+import { ValidationError } from "../core/validation-error.js";
+import { repeatedJsonKey } from "./json-duplicate-keys.js";
 import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
 import type { RestErrorForm } from "./error-mapping.js";
 import type { RestResponse } from "./rest-response.js";
@@ -75,9 +76,9 @@ function refused(refusal: ValidationError): RestError {
   return new RestError(400, refusal.message, { errorCode: "INVALID_REQUEST" });
 }
 
-/** Throws a 400 for a query parameter that is a near miss of one of the route's. */
+/** Throws a 400 for a query parameter given twice (unless a list of the route's) or a near miss of one of the route's. */
 export function screenQuery(shape: RequestShape | undefined, query: URLSearchParams): void {
-  const refusal = shape && screenQueryParameters(shape, query);
+  const refusal = screenQueryParameters(shape, query);
   if (refusal) throw refused(refusal);
 }
 
@@ -88,8 +89,9 @@ export function toJson(body: unknown): string {
 
 /**
  * Reads a JSON body: 415 unless `Content-Type: application/json`, 413 over `limit` bytes (stops
- * reading), 400 on malformed JSON, and 400 when `shape` is given and the screen refuses the body
- * (a near-miss field name, an inexact integer). An empty body is `undefined`.
+ * reading), 400 on malformed JSON or a member name given twice in one object (whatever the route),
+ * and 400 when `shape` is given and the screen refuses the body (a near-miss field name, an inexact
+ * integer). An empty body is `undefined`.
  */
 export async function readJsonBody(req: NodeRequest, limit: number, shape?: RequestShape): Promise<unknown> {
   const ct = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
@@ -115,6 +117,8 @@ export async function readJsonBody(req: NodeRequest, limit: number, shape?: Requ
   } catch (e) {
     throw new RestError(400, `Failed to parse the request body as JSON: ${(e as Error).message}`);
   }
+  const repeated = repeatedJsonKey(text);
+  if (repeated !== undefined) throw refused(new ValidationError(repeated, "duplicate_key", "given more than once; send each field once"));
   const refusal = shape && screenJsonRequest(shape, text, json);
   if (refusal) throw refused(refusal);
   return json;

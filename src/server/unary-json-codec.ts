@@ -38,7 +38,7 @@ import {
   parseContentType,
   trailerMux,
 } from "@connectrpc/connect/protocol-connect";
-import { mayRepeatJsonKeys } from "./json-duplicate-keys.js";
+import { repeatedJsonKey } from "./json-duplicate-keys.js";
 import { requestShapeOf, screenJsonRequest } from "./json-request-screen.js";
 import { jsonRequestRefusalKey } from "./json-request-screen-rpc.js";
 import { wrapUniversalHandler } from "./wrapped-handler.js";
@@ -95,7 +95,7 @@ function parsed(bytes: Uint8Array): { text: string; json: unknown } {
   const text = decoder.decode(bytes);
   try {
     const json: unknown = JSON.parse(text);
-    return { text, json: mayRepeatJsonKeys(text) ? undefined : json };
+    return { text, json: repeatedJsonKey(text) === undefined ? json : undefined };
   } catch {
     // Not UTF-8 JSON: no JSON, so the call goes down connect-es's own path, which reports it.
     return { text, json: undefined };

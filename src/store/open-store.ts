@@ -10,6 +10,7 @@ import { quoteIdentifier } from "./quote-identifier.js";
 import { TrackerCursorStore } from "./tracker-cursor-store.js";
 import { TradeStore } from "./trade-store.js";
 import { SwapOrderStore } from "./swap-order-store.js";
+import { NonceOrderStore } from "./nonce-order-store.js";
 
 export interface OpenStoreOptions {
   /** postgres:// or postgresql:// URL → PostgreSQL via pg. */
@@ -38,6 +39,7 @@ export interface Stores {
   readonly trades: TradeStore;
   readonly trackerCursors: TrackerCursorStore;
   readonly swapOrders: SwapOrderStore;
+  readonly nonceOrders: NonceOrderStore;
 }
 
 export interface Store extends Stores {
@@ -59,6 +61,7 @@ function storesOver(sql: SqlExecutor): Stores {
     trades: new TradeStore(sql),
     trackerCursors: new TrackerCursorStore(sql),
     swapOrders: new SwapOrderStore(sql),
+    nonceOrders: new NonceOrderStore(sql),
   };
 }
 

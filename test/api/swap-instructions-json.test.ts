@@ -10,7 +10,7 @@ import {
   type SwapInstructionsResponse,
 } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { swapInstructionsRequestFromJson, swapInstructionsResponseToJson } from "../../src/api/swap/swap-instructions-json-codec.js";
-import { mayRepeatJsonKeys } from "../../src/server/json-duplicate-keys.js";
+import { repeatedJsonKey } from "../../src/server/json-duplicate-keys.js";
 import { SWAP_ROUTES, swapInstructionsMessage } from "../../bench/bench-requests.js";
 import { demoSolToUsdc, toProtoJson } from "./swap-stack.js";
 
@@ -307,26 +307,28 @@ describe("SwapInstructions JSON response writer", () => {
   });
 });
 
-describe("mayRepeatJsonKeys", () => {
-  it("finds a repeated member name at any depth, and only within one object", () => {
-    expect(mayRepeatJsonKeys('{"a":1,"a":2}')).toBe(true);
-    expect(mayRepeatJsonKeys('{"x":{"b":[{"c":1,"c":1}]}}')).toBe(true);
-    expect(mayRepeatJsonKeys('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}')).toBe(false);
-    expect(mayRepeatJsonKeys('{"a":"\\"a\\",\\"a\\":","b":1}')).toBe(false);
-    expect(mayRepeatJsonKeys('["a","a",{"a":1}]')).toBe(false);
-    expect(mayRepeatJsonKeys(' { "a" : 1 , "b" : { } , "a" : 3 } ')).toBe(true);
+describe("repeatedJsonKey", () => {
+  it("finds a repeated member name at any depth, and only within one object, with its path", () => {
+    expect(repeatedJsonKey('{"a":1,"a":2}')).toBe("a");
+    expect(repeatedJsonKey('{"x":{"b":[{"c":1},{"c":1,"c":1}]}}')).toBe("x.b[1].c");
+    expect(repeatedJsonKey('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}')).toBeUndefined();
+    expect(repeatedJsonKey('{"a":"\\"a\\",\\"a\\":","b":1}')).toBeUndefined();
+    expect(repeatedJsonKey('["a","a",{"a":1}]')).toBeUndefined();
+    expect(repeatedJsonKey('[1,[2,3],{"a":1,"a":2}]')).toBe("[2].a");
+    expect(repeatedJsonKey(' { "a" : 1 , "b" : { } , "a" : 3 } ')).toBe("a");
   });
 
-  it("treats an escaped member name as a possible repeat (\\u0061 is a)", () => {
-    expect(mayRepeatJsonKeys('{"a":1,"\\u0061":2}')).toBe(true);
-    expect(mayRepeatJsonKeys('{"\\n":1}')).toBe(true);
+  it("compares escaped member names by what they decode to (\\u0061 is a)", () => {
+    expect(repeatedJsonKey('{"a":1,"\\u0061":2}')).toBe("a");
+    expect(repeatedJsonKey('{"\\n":1}')).toBeUndefined();
+    expect(repeatedJsonKey('{"\\n":1,"o":{"\\u000a":1,"\\n":2}}')).toBe("o.\n");
   });
 
   it("agrees with protobuf-es on duplicate names in real requests", () => {
     const text = JSON.stringify(toProtoJson(demoSolToUsdc()));
     const doubled = text.replace('"userPublicKey":', '"userPublicKey":"x","userPublicKey":');
-    expect(mayRepeatJsonKeys(text)).toBe(false);
-    expect(mayRepeatJsonKeys(doubled)).toBe(true);
+    expect(repeatedJsonKey(text)).toBeUndefined();
+    expect(repeatedJsonKey(doubled)).toBe("userPublicKey");
     expect(() => fromJsonString(SwapInstructionsRequestSchema, text, READ_OPTIONS)).not.toThrow();
     expect(() => fromJsonString(SwapInstructionsRequestSchema, doubled, READ_OPTIONS)).toThrow(/duplicate/);
   });

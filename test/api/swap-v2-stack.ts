@@ -10,6 +10,7 @@ import pino from "pino";
 import { PublicKey } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { createSwapApi } from "../../src/api/swap-api.js";
+import { PriorityFeeKeeper } from "../../src/chain/priority-fee-keeper.js";
 import type { SwapApi } from "../../src/api/swap-api.js";
 import { createSwapV2Api } from "../../src/api/swap-v2/swap-v2-api.js";
 import type { SwapV2Api } from "../../src/api/swap-v2/swap-v2-api.js";
@@ -55,6 +56,8 @@ export async function startSwapV2Stack(
     readonly senders?: (localnetUrl: string) => readonly TransactionSender[] | Promise<readonly TransactionSender[]>;
     readonly pollIntervalMs?: number;
     readonly rebroadcastIntervalMs?: number;
+    /** Keep the prioritization fees warm in the background (the builder then never reads them itself). */
+    readonly priorityFeeRefreshMs?: number;
   } = {},
 ): Promise<SwapV2Stack> {
   const localnet = await startLocalnet({
@@ -65,7 +68,10 @@ export async function startSwapV2Stack(
   const chain = new RpcSolanaChain({ url: (await options.chainUrl?.(localnet.url)) ?? localnet.url });
   const store = await openStore({ inMemory: true });
   const logger = pino({ level: "silent" });
+  const priorityFees = options.priorityFeeRefreshMs === undefined ? undefined : new PriorityFeeKeeper({ chain, refreshMs: options.priorityFeeRefreshMs });
+  priorityFees?.start();
   const swap = createSwapApi({
+    ...(priorityFees ? { priorityFees } : {}),
     chain,
     relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS,
     random: () => 0.5,
@@ -111,6 +117,7 @@ export async function startSwapV2Stack(
       grpcClient.close();
       confirmations.close();
       swap.close();
+      priorityFees?.close();
       await server.close();
       await store.close();
       chain.close();

@@ -22,6 +22,8 @@ const KNOWN_LONG_CLASSES: Readonly<Record<string, string>> = {
   "src/chain/program-quoter.ts:ProgramQuoter": "curves",
   // 257 lines; no branch owns it yet (the lead decides).
   "src/chain/live/live-account-cache.ts:LiveAccountCache": "unowned",
+  // Past 250 lines since later merges into main; src/localnet belongs to `amm-speed`.
+  "src/localnet/local-chain.ts:LocalChain": "amm-speed",
 };
 
 /** Files of 400+ lines on main when this test was written (more than the 2 allowed), and who shrinks them. */
@@ -35,6 +37,9 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
   // Past 400 lines since the merge of `amm-speed` (src/core/amm is that branch's).
   "src/core/amm/raydium-cpmm.ts": "amm-speed",
   "src/core/amm/whirlpool.ts": "amm-speed",
+  // Past 400 lines after later merges into main (configuration and wiring work of issue #32).
+  "src/config.ts": "unowned",
+  "src/main.ts": "unowned",
   "src/core/swap/request.ts": "unowned",
 };
 
@@ -42,6 +47,8 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
 const KNOWN_SILENT_CATCHES: readonly string[] = [
   // `load(p).catch(() => undefined)` in the retry loop: src/chain/program-quoter*.ts belongs to `curves`.
   "src/chain/program-quoter-start.ts",
+  // Added by `curves` (src/chain/program-quote*.ts is that branch's).
+  "src/chain/program-quote-workers.ts",
 ];
 
 function readSources(): Map<string, string> {

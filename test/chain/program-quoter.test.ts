@@ -124,3 +124,38 @@ describe.skipIf(!available)("program quoter: SolFi V2 on its own program", () =>
     expect(oneSol()).toBe(full); // the first state again: its memo
   });
 });
+
+describe.skipIf(!available)("program quoter: ladders of quotes in worker threads", () => {
+  it("a ladder run in two worker threads pays what the chain folder measured, and what the in-thread SVM pays at each amount", async () => {
+    const dir = join(CHAIN_DIR!, "accounts-2026");
+    const state = [POOL, ORACLE, PROGRAM_STATE, SOL_VAULT, USDC_VAULT].map((a) => snapshot(dir, a));
+    state.push(nativeMint(), snapshot(join(CHAIN_DIR!, "accounts"), USDC));
+    const accounts = new Map<string, AccountData | null>(state.map((a) => [a.address.toBase58(), a]));
+    accounts.set(JUPITER_EVENT_AUTHORITY, null);
+    const inThread = new ProgramQuoter();
+    const threaded = new ProgramQuoter({ workers: 2 });
+    try {
+      for (const program of [SOLFI_V2, JUP6]) {
+        const elf = new Uint8Array(readFileSync(join(CHAIN_DIR!, "programs", `${program}.so`)));
+        inThread.addProgram(new PublicKey(program), elf);
+        threaded.addProgram(new PublicKey(program), elf);
+      }
+      const pool = solFiV2Adapter.decodePool(accounts.get(POOL.toBase58())!);
+      const clock = { slot: SLOT + 1n, unixTimestamp: UNIX_TIME + 1n };
+      const amounts = [1_000_000_000n, 10_000_000n, 123_456_789n, 5_000_000_000n, 77n];
+      // Two ladders at once: the two threads each take one.
+      const [ladder, again] = await Promise.all([
+        threaded.quoteMany(solFiV2Adapter, pool, { amount: 0n, swapMode: "ExactIn", aToB: true }, accounts, clock, amounts),
+        threaded.quoteMany(solFiV2Adapter, pool, { amount: 0n, swapMode: "ExactIn", aToB: true }, accounts, clock, [...amounts].reverse()),
+      ]);
+      expect(ladder[0]).toMatchObject({ inAmount: 1_000_000_000n, outAmount: 128_219_184n, complete: true });
+      for (let i = 0; i < amounts.length; i++) {
+        const one = inThread.quote(solFiV2Adapter, pool, { amount: amounts[i]!, swapMode: "ExactIn", aToB: true }, accounts, clock);
+        expect({ out: ladder[i]!.outAmount, complete: ladder[i]!.complete }).toEqual({ out: one.outAmount, complete: one.complete });
+        expect(again[amounts.length - 1 - i]!.outAmount).toBe(one.outAmount);
+      }
+    } finally {
+      await threaded.close();
+    }
+  }, 60_000);
+});

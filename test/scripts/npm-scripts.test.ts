@@ -24,7 +24,32 @@ async function gitStatus(): Promise<string> {
 beforeAll(async () => {
   statusBefore = await gitStatus();
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** Every process group a test here started: whatever is left of them is killed after the file, pass or fail. */
+const groups = new Set<number>();
+afterAll(() => {
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Gone already (the usual case).
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** `npm <args>` to its end (in a group of its own, killed whole at `timeoutMs`): exit code, stdout, stderr. */
+async function npmToEnd(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn("npm", args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  groups.add(child.pid!);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -54,6 +79,7 @@ interface Script {
 /** `npm run <args>` in a process group of its own (so that whatever it leaves can be seen, and cleaned up). */
 function npm(args: string[], env: Record<string, string> = {}): Script {
   const child = spawn("npm", args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  groups.add(child.pid!);
   let output = "";
   const waiters = new Set<() => void>();
   const collect = (d: Buffer) => {
@@ -103,9 +129,9 @@ describe("the README's npm scripts", () => {
       await run(
         process.execPath,
         ["--import", "tsx", "--input-type=module", "-e", 'import { DEMO_WALLET } from "./src/localnet/demo-accounts.ts"; import { mkdirSync, writeFileSync } from "node:fs"; mkdirSync(".scratch", { recursive: true }); writeFileSync(".scratch/demo-keypair.json", JSON.stringify([...DEMO_WALLET.secretKey]));'],
-        { cwd: repoRoot },
+        { cwd: repoRoot, timeout: 60_000 },
       );
-      const alt = await run("npm", ["run", "--silent", "alt", "--", "create", "--keypair", ".scratch/demo-keypair.json", "--market", DEMO_POOLS.raydiumCpSolUsdc.toBase58(), "--rpc", `http://127.0.0.1:${port}`], { cwd: repoRoot });
+      const alt = await run("npm", ["run", "--silent", "alt", "--", "create", "--keypair", ".scratch/demo-keypair.json", "--market", DEMO_POOLS.raydiumCpSolUsdc.toBase58(), "--rpc", `http://127.0.0.1:${port}`], { cwd: repoRoot, timeout: 60_000 });
       expect(alt.stdout).toMatch(/^table \w+: \d+ addresses added$/m);
     } finally {
       await terminateAndCheck(localnet, 10_000);
@@ -139,6 +165,32 @@ describe("the README's npm scripts", () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toMatch(/^fetch-programs: the RPC at http:\/\/127\.0\.0\.1:\d+\/? is unreachable \(.*\); nothing was written$/m);
   }, 60_000);
+
+  it.each([
+    ["start", "usage: npm start"],
+    ["localnet", "usage: npm run localnet"],
+    ["markets", "usage: npm run markets"],
+    ["alt", "usage: npm run alt"],
+  ])("npm run %s -- --help: prints the usage and exits 0, starting nothing", async (script, usage) => {
+    const answer = await npmToEnd(["run", "--silent", script, "--", "--help"], { PORT: "0", DATA_DIR: join(scratch, "help-data") });
+    expect(answer.code, answer.stderr).toBe(0);
+    // (npm start first says whether the generated code is up to date: its prestart step.)
+    expect(answer.stdout.replace(/^generated code is up to date.*\n/, "").startsWith(usage), answer.stdout).toBe(true);
+    expect(answer.stdout).not.toMatch(/listening|JSON-RPC: http/);
+  }, 120_000);
+
+  it.each([
+    ["start", "LOCALNET_PROGRAMS_DIR"],
+    ["start", "LOCALNET_ACCOUNTS_DIR"],
+    ["localnet", "LOCALNET_PROGRAMS_DIR"],
+    ["localnet", "LOCALNET_ACCOUNTS_DIR"],
+  ])("npm run %s with a missing %s folder: exit 2, one line naming the variable and the path, no stack", async (script, variable) => {
+    const missing = join(scratch, "no-such-folder");
+    const answer = await npmToEnd(["run", "--silent", script], { [variable]: missing, PORT: "0", LOCALNET_PORT: "0", DATA_DIR: join(scratch, "missing-data") });
+    expect(answer.code, answer.stderr).toBe(2);
+    expect(answer.stderr.split("\n").filter((l) => l.includes(variable))).toEqual([`  ${variable}: no such directory: ${missing}`]);
+    expect(answer.stderr).not.toMatch(/ENOENT|\n\s+at /);
+  }, 120_000);
 
   it("leaves the clone as it was (git status)", async () => {
     expect(await gitStatus()).toBe(statusBefore);

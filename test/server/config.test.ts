@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_RELAY_TIP_ACCOUNTS, loadConfig, redactUrl } from "../../src/config.js";
 
@@ -21,6 +24,8 @@ describe("loadConfig", () => {
   });
 
   it("reads every variable", () => {
+    // The localnet folders must exist (a missing one is refused by name).
+    const [p, a, b] = ["p", "a", "b"].map((name) => mkdtempSync(join(tmpdir(), `swapd-config-${name}-`)));
     const c = loadConfig({
       HOST: "0.0.0.0",
       PORT: "9000",
@@ -29,8 +34,8 @@ describe("loadConfig", () => {
       DATA_DIR: "/tmp/x",
       LOOKUP_TABLES: "6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr, Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX",
       RELAY_TIP_ACCOUNTS: "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
-      LOCALNET_PROGRAMS_DIR: "/p",
-      LOCALNET_ACCOUNTS_DIR: "/a, /b",
+      LOCALNET_PROGRAMS_DIR: p!,
+      LOCALNET_ACCOUNTS_DIR: `${a}, ${b}`,
       LOCALNET_CLOCK: "390838754:1767360940",
       PROGRAM_QUOTED_AMMS: "SolFi V2",
       PROGRAM_QUOTE_REFRESH_MS: "0",
@@ -44,14 +49,15 @@ describe("loadConfig", () => {
       port: 9000,
       lookupTables: ["6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr", "Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX"],
       relayTipAccounts: ["3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"],
-      localnetProgramsDir: "/p",
-      localnetAccountsDir: ["/a", "/b"],
+      localnetProgramsDir: p,
+      localnetAccountsDir: [a, b],
       programQuote: { amms: ["SolFi V2"], refreshMs: 0, localnetClock: { slot: 390838754, unixTimestamp: 1767360940n } },
       logLevel: "debug",
       maxBodyBytes: 2048,
       shutdownTimeoutMs: 500,
       rpcTimeoutMs: 1500,
     });
+    for (const dir of [p, a, b]) rmSync(dir!, { recursive: true });
   });
 
   it("reports every problem with the variable name and the rule", () => {

@@ -191,3 +191,44 @@ describe("a JSON number above 2^53 for an integer is refused, not rounded", () =
     expect(swapAsString.status).toBe(200);
   });
 });
+
+describe("a field or parameter given twice is refused, naming it (JSON.parse keeps the last, URLSearchParams.get the first)", () => {
+  /** The body text with `"name":` written twice: first `first`, then the body's own value. */
+  function twice(body: Record<string, unknown>, name: string, first: string): string {
+    const text = JSON.stringify(body);
+    const at = text.indexOf(`"${name}":`);
+    return `${text.slice(0, at)}"${name}":${first},${text.slice(at)}`;
+  }
+
+  it("REST bodies: createOrder's makingAmount, swap-instructions' nested inAmount, /swap/v2/execute's requestId", async () => {
+    const order = twice(createOrderBody("900000000000"), "makingAmount", '"1000"');
+    expect(JSON.parse(order).params.makingAmount).toBe("900000000000"); // what JSON.parse alone would have used
+    expect(await rest("/trigger/v1/createOrder", order)).toEqual({ status: 400, message: "params.makingAmount: given more than once; send each field once" });
+    const swap = twice({ userPublicKey: WALLET, quoteResponse: quoteResponse() }, "userPublicKey", `"${SOL}"`);
+    expect(await rest("/swap/v1/swap-instructions", swap)).toEqual({ status: 400, message: "userPublicKey: given more than once; send each field once" });
+    const nested = twice({ userPublicKey: WALLET, quoteResponse: quoteResponse() }, "percent", "50");
+    expect(await rest("/swap/v1/swap", nested)).toEqual({ status: 400, message: "quoteResponse.routePlan[0].percent: given more than once; send each field once" });
+    const execute = twice({ signedTransaction: "AQ==", requestId: "a" }, "requestId", '"b"');
+    expect(await rest("/swap/v2/execute", execute)).toEqual({ status: 400, message: "requestId: given more than once; send each field once" });
+  });
+
+  it("Connect and gRPC-JSON refuse the same body (protobuf-es)", async () => {
+    const order = twice(createOrderBody("900000000000"), "makingAmount", '"1000"');
+    expect(await connect(CREATE_ORDER, order)).toMatchObject({ status: 400, code: "invalid_argument" });
+    expect((await grpcJson(CREATE_ORDER, order)).grpcStatus).toBe(INVALID_ARGUMENT);
+  });
+
+  it("REST query: a repeated scalar on /swap/v1/quote, /swap/v2/order and /swap/v2/build", async () => {
+    const pair = `inputMint=${SOL}&outputMint=${USDC}`;
+    expect(await rest(`/swap/v1/quote?${pair}&amount=1000000&amount=5000000000`)).toEqual({ status: 400, message: "amount: must be given once, got 2 values" });
+    expect(await rest(`/v6/quote?${pair}&amount=1000000&slippageBps=50&slippageBps=5000`)).toEqual({ status: 400, message: "slippageBps: must be given once, got 2 values" });
+    expect(await rest(`/swap/v2/order?${pair}&amount=1000000&amount=5000000000`)).toEqual({ status: 400, message: "amount: must be given once, got 2 values" });
+    expect(await rest(`/swap/v2/order?${pair}&amount=1000000&maxLamports=1&maxLamports=2`)).toEqual({ status: 400, message: "maxLamports: must be given once, got 2 values" });
+    expect(await rest(`/swap/v2/build?${pair}&amount=1000000&taker=${WALLET}&taker=${SOL}`)).toEqual({ status: 400, message: "taker: must be given once, got 2 values" });
+  });
+
+  it("a list parameter may still be repeated (dexes=A&dexes=B is both)", async () => {
+    const res = await fetch(`${swapd.url}/swap/v1/quote?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&dexes=Raydium%20CP&dexes=Whirlpool`);
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+});

@@ -18,11 +18,14 @@ import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { ProgramIdToLabelResponseSchema, WatchQuoteResponseSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { SwapInstructionsRequest as ProtoSwapInstructionsRequest, SwapService } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type { RestRoute } from "../../server/rest.js";
+import { streamStopSignal, throwIfShuttingDown } from "../../server/context.js";
 import { swapRequestFromProto } from "../swap/proto-mapping.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { createQuoteEngine } from "./quote-engine.js";
 import type { ShadowOptions } from "./quote-shadow.js";
-import type { QuoteEngine } from "./quote-engine.js";
+import type { QuoteEngine, QuoteEngineDeps } from "./quote-engine.js";
+import { recordRouteRates } from "../../core/swap/auto-slippage.js";
+import type { PoolRateHistory } from "../../core/swap/auto-slippage.js";
 import { quoteRequestFromProto, quoteResponseToProto, swapTransactionToProto } from "./quote-proto.js";
 import { quoteRestRoutes } from "./quote-rest-routes.js";
 import { createSwapTransaction } from "./swap-transaction.js";
@@ -89,6 +92,8 @@ export interface QuoteApiDeps {
   readonly accounts: AccountSource;
   readonly swapInstructions: SwapInstructionsOperation;
   readonly lookupTables: LookupTableIndex;
+  /** Where every route's pools' rates are sampled (automatic slippage). */
+  readonly poolRates?: PoolRateHistory;
 }
 
 /** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
@@ -102,8 +107,9 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
     },
     async *watchQuote(req, context) {
       const parsed = parseWatchQuote(engine, req.quote ? quoteRequestFromProto(req.quote) : undefined, req.minIntervalMs);
+      const stop = streamStopSignal(context);
       try {
-        for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, context.signal, {
+        for await (const event of watchQuotes(engine, accounts, parsed.request, parsed.minIntervalMs, stop, {
           ...(options.watchPollMs !== undefined ? { pollMs: options.watchPollMs } : {}),
         })) {
           yield "quote" in event
@@ -111,10 +117,10 @@ function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOper
             : create(WatchQuoteResponseSchema, { error: event.error });
         }
       } catch (error) {
-        // The client went away mid-quote: the stream is over, there is no one to tell.
-        if (context.signal.aborted) return;
-        throw error;
+        // Stopped mid-quote: the client went away (no one to tell), or shutdown (said below).
+        if (!stop.aborted) throw error;
       }
+      throwIfShuttingDown(context);
     },
     programIdToLabel() {
       return create(ProgramIdToLabelResponseSchema, { labels: engine.programIdToLabel });
@@ -135,6 +141,10 @@ function shadowOptions(options: QuoteApiOptions): ShadowOptions {
       : {}),
     ...(options.onError ? { onError: (error: unknown) => options.onError!(error, "quote shadow check") } : {}),
   };
+}
+
+function onRouteSampling(history: PoolRateHistory): QuoteEngineDeps["onRoute"] {
+  return (route, slotOf) => recordRouteRates(history, route, slotOf);
 }
 
 export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}): QuoteApi {
@@ -164,6 +174,8 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.intermediateTokens ? { intermediateTokens: options.intermediateTokens } : {}),
     ...(options.maxPoolsPerPair !== undefined ? { limits: { maxPoolsPerPair: options.maxPoolsPerPair } } : {}),
     ...(options.shadowRate ? { shadow: shadowOptions(options) } : {}),
+    ...(deps.poolRates ? { onRoute: onRouteSampling(deps.poolRates) } : {}),
+    ...(options.onError ? { curves: { onError: (error: unknown) => options.onError!(error, "making a pool curve") } } : {}),
   });
   const issuedListeners: SwapIssuedListener[] = [];
   const swapTransaction = createSwapTransaction(deps.swapInstructions, issuedListeners);

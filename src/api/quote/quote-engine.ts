@@ -8,6 +8,7 @@ import type { AccountSource, AccountState } from "../../chain/account-source.js"
 import type { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AmmAdapter } from "../../core/amm/adapter.js";
+import { unsupportedSwapModeMessage } from "../../core/amm/define-adapter.js";
 import type { Market } from "../../core/quote/market.js";
 import { pairKey } from "../../core/quote/market.js";
 import type { CandidateDecision } from "../../core/quote/pair-candidates.js";
@@ -17,11 +18,13 @@ import { createQuotePlanner } from "../../core/quote/quote-planner.js";
 import type { ProgramQuotes, QuoteLimits, QuotePlan, QuotePlanner } from "../../core/quote/quote-planner.js";
 import { quoteResponseJson } from "../../core/quote/quote-response.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
-import { marginalRate } from "../../core/quote/route-search.js";
 import type { Route } from "../../core/quote/route-search.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { CandidateStore } from "./candidate-store.js";
+import { recordCurveEvent } from "./curve-metrics.js";
+import { CurveStore } from "./curve-store.js";
+import type { CurveStoreOptions } from "./curve-store.js";
 import type { CandidateSession } from "./candidate-store.js";
 import { NoRouteError } from "./no-route-error.js";
 import { runShadowCheck, sampled } from "./quote-shadow.js";
@@ -44,6 +47,13 @@ export interface QuoteEngineDeps {
   readonly shadow?: ShadowOptions;
   /** How long a kept candidate decision is used at most (candidate-store.ts); default DEFAULT_CANDIDATE_MAX_AGE_MS. */
   readonly candidateMaxAgeMs?: number;
+  /** Told each route found, with the slot each pool's state was read at (automatic slippage samples the pools' rates). */
+  readonly onRoute?: (route: Route, slotOf: (address: string) => number | undefined) => void;
+  /**
+   * The pools' curves (curve-store.ts): searches read them and quote exactly only the route they
+   * pick. On with live state (made only where every change is reported); `false` turns them off.
+   */
+  readonly curves?: false | Pick<CurveStoreOptions, "sliceMs" | "budgetMsPerSecond" | "onCurve" | "onError">;
 }
 
 export interface QuoteOutcome {
@@ -112,9 +122,36 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
   return slot === Number.MAX_SAFE_INTEGER ? 0 : slot;
 }
 
+/** The slot an address was last read at in `rounds`, if it was. */
+function slotReader(rounds: readonly ReadonlyMap<string, AccountState>[]): (address: string) => number | undefined {
+  return (address) => {
+    for (let i = rounds.length - 1; i >= 0; i--) {
+      const state = rounds[i]!.get(address);
+      if (state) return state.slot;
+    }
+    return undefined;
+  };
+}
+
 export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
+  // Curves and candidate decisions are kept only where every change of what they read is reported (live state).
+  const feed = deps.accounts.changes;
+  const curveOptions = deps.curves === false ? undefined : (deps.curves ?? {});
+  const curves =
+    feed && curveOptions
+      ? new CurveStore({
+          feed,
+          accounts: deps.accounts,
+          ...curveOptions,
+          onCurve: (event) => {
+            recordCurveEvent(event);
+            curveOptions.onCurve?.(event);
+          },
+        })
+      : undefined;
   const planner: QuotePlanner = createQuotePlanner({
     adapters: deps.adapters,
+    ...(curves ? { curves } : {}),
     ...(deps.programQuotes ? { programQuotes: deps.programQuotes } : {}),
     ...(deps.intermediateTokens ? { intermediateTokens: deps.intermediateTokens } : {}),
     ...(deps.limits ? { limits: deps.limits } : {}),
@@ -122,8 +159,6 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
   const clockMs = deps.clock ?? (() => performance.now());
   const parse = (input: QuoteRequestInput) => parseQuoteRequest(input, planner.labels);
 
-  // Candidate decisions are kept only where every change of what they read is reported (live state).
-  const feed = deps.accounts.changes;
   const store = feed
     ? new CandidateStore({ feed, pools: deps.markets, ...(deps.candidateMaxAgeMs !== undefined ? { maxAgeMs: deps.candidateMaxAgeMs } : {}) })
     : undefined;
@@ -153,16 +188,17 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     } finally {
       session?.end();
     }
-    if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)`);
+    if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`);
     if (sampled(deps.shadow)) {
       const shadow = deps.shadow;
       // In the background: the answer does not wait for the programs.
       runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
     }
+    deps.onRoute?.(route, slotReader(read));
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,
-      marginalRate: marginalRate(route),
+      marginalRate: plan.marginalRate(route),
     });
     // Built only when asked: with a kept decision it names every pool of the pair. (An outcome that
     // could build it later held the plan and every account read: the quote path's young garbage
@@ -177,4 +213,21 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     parse,
     programIdToLabel: planner.programIdToLabel,
   };
+}
+
+/**
+ * For an ExactOut request no route fills: the pool kinds among the markets considered that cannot
+ * swap ExactOut at all, in their adapters' words (as swap-instructions refuses them), so the answer
+ * says why rather than only that no route was found.
+ */
+function exactOutRefusals(request: ParsedQuoteRequest, markets: readonly Market[], adapters: readonly AmmAdapter<any>[]): string {
+  if (request.swapMode !== "ExactOut") return "";
+  const cannot = new Map<string, number>();
+  for (const market of markets) {
+    const adapter = adapters.find((a) => a.programId.equals(market.programId));
+    if (adapter !== undefined && !adapter.supportsExactOut) cannot.set(adapter.label, (cannot.get(adapter.label) ?? 0) + 1);
+  }
+  if (cannot.size === 0) return "";
+  const kinds = [...cannot].map(([label, n]) => `${unsupportedSwapModeMessage(label, "ExactOut")} (${n} of the markets)`);
+  return `; ${kinds.join("; ")}; ask ExactIn, or other dexes`;
 }

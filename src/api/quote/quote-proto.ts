@@ -5,8 +5,8 @@ import type { QuoteRequest, QuoteResponse, SwapResponse } from "../../gen/swapd/
 import type { QuoteRequestInput } from "../../core/quote/quote-request.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
-import { prioritizationTypeToProto } from "../swap/proto-mapping.js";
-import { prioritizationTypeJson } from "../swap/jupiter-response-json.js";
+import { dynamicSlippageReportToProto, prioritizationTypeToProto } from "../swap/proto-mapping.js";
+import { dynamicSlippageReportJson, prioritizationTypeJson } from "../swap/jupiter-response-json.js";
 import type { SwapTransactionOutcome } from "./swap-transaction.js";
 
 /** proto3 has no unset string or repeated: "" and [] are "not given". */
@@ -69,6 +69,7 @@ export function swapTransactionToProto(outcome: SwapTransactionOutcome): SwapRes
     prioritizationType: prioritizationTypeToProto(i.prioritizationType),
     ...(i.simulationSlot !== undefined ? { simulationSlot: i.simulationSlot } : {}),
     ...(i.simulationError ? { simulationError: i.simulationError } : {}),
+    ...(i.dynamicSlippage ? { dynamicSlippageReport: dynamicSlippageReportToProto(i.dynamicSlippage) } : {}),
     addressLookupTableAddresses: i.addressLookupTableAddresses.map((k) => base58Of(k)),
     transactionSize: outcome.swapTransaction.length,
   });
@@ -84,7 +85,7 @@ export function swapTransactionToJupiterJson(outcome: SwapTransactionOutcome): R
     computeUnitLimit: i.computeUnitLimit,
     prioritizationType: prioritizationTypeJson(i.prioritizationType),
     simulationSlot: i.simulationSlot === undefined ? null : Number(i.simulationSlot),
-    dynamicSlippageReport: null,
+    dynamicSlippageReport: dynamicSlippageReportJson(i),
     simulationError: i.simulationError ?? null,
     addressesByLookupTableAddress: null,
   };

@@ -80,11 +80,13 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
     {
       method: "GET",
       path: "/swap/v1/program-id-to-label",
+      request: REST_REQUESTS.programIdToLabel,
       handler: () => ({ status: 200, body: engine.programIdToLabel }),
     },
     {
       method: "POST",
       path: "/markets",
+      request: REST_REQUESTS.markets,
       errors: SWAP_API_ERRORS,
       async handler(req: RestRequest) {
         const addresses = marketAddresses(req.body);

@@ -16,8 +16,14 @@ import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import type { Store } from "../../store/index.js";
-import type { QuoteEngine } from "../quote/quote-engine.js";
-import type { BuildInput, BuildOperation } from "./build.js";
+import { NoRouteError } from "../quote/no-route-error.js";
+import type { SwapInstructionsOutcome } from "../swap/swap-instructions.js";
+import type { BuildInput, BuildOperation, BuildOutcome } from "./build.js";
+import type { AutoSlippageChoice } from "../../core/swap/auto-slippage.js";
+import { parseIntegerInRange, parsePublicKey } from "../../core/request-fields.js";
+import { referralTokenAccount } from "../../core/jupiter/referral.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ID } from "../../core/solana/programs.js";
+import type { PublicKey } from "@solana/web3.js";
 
 /** Jupiter's cap of the automatic priority fee (0.005 SOL), also the default `maxLamports` here. */
 export const DEFAULT_ORDER_MAX_LAMPORTS = 5_000_000n;
@@ -30,6 +36,12 @@ export interface OrderInput extends BuildInput {
   readonly priorityFeeLamports?: unknown;
   readonly priorityLevel?: unknown;
   readonly maxLamports?: unknown;
+  readonly receiver?: unknown;
+  readonly referralAccount?: unknown;
+  readonly referralFee?: unknown;
+  readonly jitoTipLamports?: unknown;
+  readonly broadcastFeeType?: unknown;
+  readonly excludeRouters?: readonly string[] | undefined;
 }
 
 export interface OrderOutcome {
@@ -42,8 +54,14 @@ export interface OrderOutcome {
   readonly taker: string | null;
   readonly payer: string | null;
   readonly signatureFeeLamports: number;
+  /** The priority fee and the tip. */
   readonly prioritizationFeeLamports: number;
+  /** Rent of the accounts the transaction creates and leaves open. */
+  readonly rentFeeLamports: number;
   readonly totalTimeMs: number;
+  /** The referral fee: where it goes and in which mint, when one was asked for. */
+  readonly referral: { readonly account: string; readonly feeBps: number; readonly feeMint: string } | null;
+  readonly autoSlippage: AutoSlippageChoice | undefined;
 }
 
 export type OrderOperation = (input: OrderInput) => Promise<OrderOutcome>;
@@ -53,6 +71,10 @@ function present(value: unknown): boolean {
 }
 
 const PRIORITY_LEVELS = new Set(["medium", "high", "veryHigh"]);
+/** Jupiter's routers (the v2 document's enum); swapd's own routing is what "metis" names. */
+export const ROUTERS = ["metis", "jupiterz", "dflow", "okx"] as const;
+/** Rent-exempt minimum of a 165-byte token account, lamports. */
+const TOKEN_ACCOUNT_RENT_LAMPORTS = 2_039_280;
 
 function u64Text(field: string, value: unknown): string {
   const text = typeof value === "bigint" || typeof value === "number" ? String(value) : value;
@@ -62,23 +84,77 @@ function u64Text(field: string, value: unknown): string {
   return text;
 }
 
-/** The order's fee rule (see the module comment); bad values are refused by their query name. */
+/**
+ * The order's fee rule: `priorityFeeLamports` paid exactly ("exactFee", the default) or as the cap of
+ * the `priorityLevel` estimate ("maxCap"); without it, the `priorityLevel` percentile (medium 25th,
+ * high 50th, veryHigh 75th) of the recent fees of the written accounts, capped at `maxLamports`
+ * (default 5,000,000, Jupiter's cap of "auto"). Bad values are refused by their query name.
+ */
 export function orderPrioritization(input: OrderInput): PrioritizationInput {
-  if (present(input.priorityFeeLamports)) {
-    return { kind: "lamports", lamports: u64Text("priorityFeeLamports", input.priorityFeeLamports) };
-  }
+  const feeType = broadcastFeeTypeOf(input.broadcastFeeType);
   const level = present(input.priorityLevel) ? input.priorityLevel : "medium";
   if (typeof level !== "string" || !PRIORITY_LEVELS.has(level)) {
     throw new ValidationError("priorityLevel", "enum", 'must be "medium", "high" or "veryHigh"');
+  }
+  if (present(input.priorityFeeLamports)) {
+    const lamports = u64Text("priorityFeeLamports", input.priorityFeeLamports);
+    return feeType === "maxCap" ? { kind: "priorityLevel", level, maxLamports: lamports } : { kind: "lamports", lamports };
   }
   const maxLamports = present(input.maxLamports) ? u64Text("maxLamports", input.maxLamports) : DEFAULT_ORDER_MAX_LAMPORTS.toString();
   return { kind: "priorityLevel", level, maxLamports };
 }
 
+function broadcastFeeTypeOf(value: unknown): "maxCap" | "exactFee" {
+  if (!present(value)) return "exactFee";
+  if (value !== "maxCap" && value !== "exactFee") throw new ValidationError("broadcastFeeType", "enum", 'must be "maxCap" or "exactFee"');
+  return value;
+}
+
+/** `excludeRouters`: Jupiter's router names; excluding "metis" (swapd's routing) leaves no route. */
+function checkRouters(excludeRouters: readonly string[] | undefined): void {
+  for (const router of excludeRouters ?? []) {
+    if (!(ROUTERS as readonly string[]).includes(router)) {
+      throw new ValidationError("excludeRouters", "enum", `must list routers among ${ROUTERS.join(", ")}, got ${JSON.stringify(router)}`);
+    }
+  }
+  if (excludeRouters?.includes("metis")) throw new NoRouteError('excludeRouters excludes "metis", the only router swapd has');
+}
+
+/** `referralAccount` + `referralFee` (50–255 bps): both or neither. */
+function referralOf(input: OrderInput): { account: PublicKey; feeBps: number } | undefined {
+  if (!present(input.referralAccount) && !present(input.referralFee)) return undefined;
+  if (!present(input.referralAccount)) throw new ValidationError("referralAccount", "required", "is required with referralFee");
+  if (!present(input.referralFee)) throw new ValidationError("referralFee", "required", "is required with referralAccount");
+  const account = parsePublicKey("referralAccount", input.referralAccount);
+  const feeBps = parseIntegerInRange("referralFee", input.referralFee, 50, 255);
+  return { account, feeBps };
+}
+
 /** Jupiter answers `mode` "manual" when optional parameters were used, "ultra" otherwise. */
 function modeOf(input: OrderInput): "ultra" | "manual" {
-  const optional = [input.slippageBps, input.excludeDexes?.length ? input.excludeDexes : undefined, input.priorityFeeLamports, input.priorityLevel, input.maxLamports, input.payer];
+  const optional = [
+    input.slippageBps,
+    input.excludeDexes?.length ? input.excludeDexes : undefined,
+    input.excludeRouters?.length ? input.excludeRouters : undefined,
+    input.priorityFeeLamports,
+    input.priorityLevel,
+    input.maxLamports,
+    input.payer,
+    input.receiver,
+    input.referralAccount,
+    input.jitoTipLamports,
+    input.broadcastFeeType,
+  ];
   return optional.some(present) ? "manual" : "ultra";
+}
+
+/** Rent the transaction leaves locked: each account its setup creates, but the wSOL account its cleanup closes. */
+function rentOf(instructions: SwapInstructionsOutcome): number {
+  const closed = instructions.cleanupInstruction?.keys[0]?.pubkey;
+  const created = instructions.setupInstructions.filter(
+    (ix) => ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && !(closed && ix.keys[1]?.pubkey.equals(closed)),
+  );
+  return created.length * TOKEN_ACCOUNT_RENT_LAMPORTS;
 }
 
 /** What an issued swap transaction is: its exact message and what it swaps. */
@@ -125,9 +201,44 @@ export async function issueSwap(store: Pick<Store, "transaction">, swap: SwapToI
   return { requestId, expireAt };
 }
 
+/** The built swap as one v0 transaction for the taker (at most 1,232 bytes), recorded for Execute. */
+async function assembleAndIssue(store: Pick<Store, "transaction">, built: BuildOutcome) {
+  const { instructions } = built;
+  const { transaction: tx, wire } = compileSwapTransaction(
+    instructions,
+    built.payer,
+    instructions.blockhashWithMetadata.blockhash,
+    instructions.lookupTableAccounts,
+  );
+  const { requestId, expireAt } = await issueSwap(store, {
+    message: tx.message.serialize(),
+    lastValidBlockHeight: instructions.blockhashWithMetadata.lastValidBlockHeight,
+    taker: built.taker.toBase58(),
+    inputMint: built.quote.inputMint,
+    outputMint: built.quote.outputMint,
+    inAmount: BigInt(built.quote.inAmount),
+    outAmount: BigInt(built.quote.outAmount),
+  });
+  return { wire, requestId, expireAt, signatures: tx.message.header.numRequiredSignatures };
+}
+
+/** Order's parameters on top of Build's: the referral's fee account, the documented subset of Build's. */
+function buildInputOf(input: OrderInput, referral: { feeBps: number } | undefined, feeAccount: string | undefined): BuildInput {
+  return {
+    inputMint: input.inputMint,
+    outputMint: input.outputMint,
+    amount: input.amount,
+    taker: input.taker,
+    slippageBps: input.slippageBps,
+    swapMode: input.swapMode,
+    excludeDexes: input.excludeDexes,
+    payer: input.payer,
+    ...(referral ? { platformFeeBps: referral.feeBps, feeAccount } : {}),
+  };
+}
+
 export function createOrder(deps: {
   readonly build: BuildOperation;
-  readonly engine: Pick<QuoteEngine, "quote">;
   readonly store: Pick<Store, "transaction">;
   readonly clock?: () => number;
 }): OrderOperation {
@@ -135,18 +246,20 @@ export function createOrder(deps: {
   return async function order(input) {
     const started = clock();
     const mode = modeOf(input);
+    checkRouters(input.excludeRouters);
+    const referral = referralOf(input);
+    const prioritization = orderPrioritization(input);
+    const tipLamports = present(input.jitoTipLamports) ? BigInt(u64Text("jitoTipLamports", input.jitoTipLamports)) : undefined;
+    if (present(input.receiver)) parsePublicKey("receiver", input.receiver);
+    const feeMint = present(input.outputMint) && typeof input.outputMint === "string" ? input.outputMint : undefined;
+    const feeAccount = referral && feeMint ? referralTokenAccount(referral.account, parsePublicKey("outputMint", feeMint)).toBase58() : undefined;
+    const buildInput = buildInputOf(input, referral, feeAccount);
+    const referralOut = referral && feeMint ? { account: referral.account.toBase58(), feeBps: referral.feeBps, feeMint } : null;
     if (!present(input.taker)) {
-      const { response } = await deps.engine.quote({
-        inputMint: input.inputMint,
-        outputMint: input.outputMint,
-        amount: input.amount,
-        slippageBps: input.slippageBps,
-        swapMode: input.swapMode ?? "ExactIn",
-        excludeDexes: input.excludeDexes,
-      });
+      const quoted = await deps.build.quote(buildInput, { slippageDefault: "auto", path: "order" });
       return {
         mode,
-        quote: response,
+        quote: quoted.quote,
         transaction: null,
         requestId: randomUUID(),
         lastValidBlockHeight: null,
@@ -155,30 +268,32 @@ export function createOrder(deps: {
         payer: null,
         signatureFeeLamports: 0,
         prioritizationFeeLamports: 0,
+        rentFeeLamports: 0,
         totalTimeMs: clock() - started,
+        referral: referralOut,
+        autoSlippage: quoted.autoSlippage,
       };
     }
-    const prioritization = orderPrioritization(input);
-    const built = await deps.build(input, prioritization);
+    let built;
+    try {
+      built = await deps.build(buildInput, {
+        prioritization,
+        slippageDefault: "auto",
+        path: "order",
+        ...(present(input.receiver) ? { receiver: String(input.receiver) } : {}),
+        ...(tipLamports !== undefined ? { tipLamports } : {}),
+      });
+    } catch (error) {
+      // The referral token account is derived here: a missing one is the referral account's fault.
+      if (referral && error instanceof ValidationError && error.field === "feeAccount") {
+        throw new ValidationError("referralAccount", "referral_token_account", `has no initialized referral token account ${feeAccount} for the output mint ${feeMint} (the referral program's initializeReferralTokenAccount creates it)`);
+      }
+      throw error;
+    }
     const { instructions } = built;
-    const { transaction: tx, wire } = compileSwapTransaction(
-      instructions,
-      built.payer,
-      instructions.blockhashWithMetadata.blockhash,
-      instructions.lookupTableAccounts,
-    );
-    const message = tx.message.serialize();
+    const { wire, requestId, expireAt, signatures } = await assembleAndIssue(deps.store, built);
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;
     const taker = built.taker.toBase58();
-    const { requestId, expireAt } = await issueSwap(deps.store, {
-      message: tx.message.serialize(),
-      lastValidBlockHeight,
-      taker,
-      inputMint: built.quote.inputMint,
-      outputMint: built.quote.outputMint,
-      inAmount: BigInt(built.quote.inAmount),
-      outAmount: BigInt(built.quote.outAmount),
-    });
     return {
       mode,
       quote: built.quote,
@@ -188,9 +303,12 @@ export function createOrder(deps: {
       expireAt,
       taker,
       payer: built.payer.toBase58(),
-      signatureFeeLamports: LAMPORTS_PER_SIGNATURE * tx.message.header.numRequiredSignatures,
-      prioritizationFeeLamports: Number(instructions.prioritizationFeeLamports),
+      signatureFeeLamports: LAMPORTS_PER_SIGNATURE * signatures,
+      prioritizationFeeLamports: Number(instructions.prioritizationFeeLamports) + Number(tipLamports ?? 0n),
+      rentFeeLamports: rentOf(instructions),
       totalTimeMs: clock() - started,
+      referral: referralOut,
+      autoSlippage: built.autoSlippage,
     };
   };
 }

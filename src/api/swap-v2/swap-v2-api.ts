@@ -24,11 +24,14 @@ import { createOrder, issueSwap } from "./order.js";
 import type { OrderOperation } from "./order.js";
 import { executeSwap } from "./swap-execute.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
-import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto } from "./swap-v2-proto.js";
+import { buildInputFromProto, buildToProto, executeResultToProto, orderInputFromProto, orderToProto, priorityFeesToProto } from "./swap-v2-proto.js";
 import { swapV2RestRoutes } from "./swap-v2-rest-routes.js";
+import { priorityFeesEstimate } from "./priority-fees.js";
+import type { PriorityFeeKeeper } from "../../chain/priority-fee-keeper.js";
+import type { AutoSlippageSettings, PoolRateHistory } from "../../core/swap/auto-slippage.js";
 import { watchExecution } from "./swap-v2-watch.js";
 
-export type SwapV2Handlers = Pick<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch">;
+export type SwapV2Handlers = Pick<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch" | "priorityFees">;
 
 export interface SwapV2Api {
   readonly build: BuildOperation;
@@ -40,7 +43,13 @@ export interface SwapV2Api {
 
 export interface SwapV2Deps {
   /** The swap API (api/swap-api.ts): its quote engine and builder. */
-  readonly swap: { readonly quote: Pick<QuoteApi, "engine" | "onSwapIssued">; readonly swapInstructions: SwapInstructionsOperation };
+  readonly swap: {
+    readonly quote: Pick<QuoteApi, "engine" | "onSwapIssued">;
+    readonly swapInstructions: SwapInstructionsOperation;
+    readonly priorityFees: PriorityFeeKeeper;
+    readonly poolRates: PoolRateHistory;
+    readonly autoSlippage: AutoSlippageSettings;
+  };
   readonly chain: SolanaChain;
   readonly store: Store;
   readonly logger: Logger;
@@ -51,8 +60,15 @@ export interface SwapV2Deps {
 }
 
 export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
-  const build = createBuild({ engine: deps.swap.quote.engine, swapInstructions: deps.swap.swapInstructions, chain: deps.chain });
-  const order = createOrder({ build, engine: deps.swap.quote.engine, store: deps.store });
+  const build = createBuild({
+    engine: deps.swap.quote.engine,
+    swapInstructions: deps.swap.swapInstructions,
+    chain: deps.chain,
+    poolRates: deps.swap.poolRates,
+    autoSlippage: deps.swap.autoSlippage,
+  });
+  const order = createOrder({ build, store: deps.store });
+  const priorityFees = (accounts: readonly string[]) => priorityFeesEstimate(deps.swap.priorityFees, accounts);
   const executeDeps = { chain: deps.chain, store: deps.store, logger: deps.logger, confirmations: deps.confirmations };
   const execute = (request: SwapExecuteRequest, requireRequestId: boolean) => executeSwap(executeDeps, request, { requireRequestId });
   // Transactions of `/swap/v1/swap` are recorded too, so that `/swap/v1/execute` can land them.
@@ -77,7 +93,8 @@ export function createSwapV2Api(deps: SwapV2Deps): SwapV2Api {
     order: async (req) => orderToProto(await order(orderInputFromProto(req))),
     execute: async (req) => executeResultToProto(await execute(req, true)),
     executeAndWatch: (req, context) => watchExecution({ ...executeDeps, ...deps }, req, context.signal),
+    priorityFees: (req) => priorityFeesToProto(priorityFees(req.accounts)),
   };
 
-  return { build, order, execute, handlers, restRoutes: swapV2RestRoutes({ build, order, execute }) };
+  return { build, order, execute, handlers, restRoutes: swapV2RestRoutes({ build, order, execute, priorityFees }) };
 }

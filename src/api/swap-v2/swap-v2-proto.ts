@@ -2,9 +2,11 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
+  AutoSlippageSchema,
   BuildResponseSchema,
   ExecuteResponseSchema,
   OrderResponseSchema,
+  PriorityFeesResponseSchema,
 } from "../../gen/swapd/swap/v1/swap_pb.js";
 import type {
   BuildRequest,
@@ -12,11 +14,14 @@ import type {
   ExecuteResponse,
   OrderRequest,
   OrderResponse,
+  PriorityFeesResponse,
 } from "../../gen/swapd/swap/v1/swap_pb.js";
 import { quoteResponseToProto } from "../quote/quote-proto.js";
 import { instructionToProto } from "../swap/proto-mapping.js";
 import type { BuildInput, BuildOutcome } from "./build.js";
-import { addressesByLookupTable } from "./jupiter-v2-json.js";
+import { addressesByLookupTable, isGasless, SWAPD_ROUTER } from "./jupiter-v2-json.js";
+import type { AutoSlippageChoice } from "../../core/swap/auto-slippage.js";
+import type { PriorityFeesEstimate } from "./priority-fees.js";
 import type { OrderInput, OrderOutcome } from "./order.js";
 import type { SwapExecuteResult } from "./swap-execute.js";
 
@@ -37,6 +42,15 @@ export function buildInputFromProto(req: BuildRequest): BuildInput {
     feeAccount: given(req.feeAccount, ""),
     mode: given(req.mode, ""),
     payer: given(req.payer, ""),
+    swapMode: given(req.swapMode, ""),
+    autoSlippage: req.autoSlippage,
+    wrapAndUnwrapSol: req.wrapAndUnwrapSol,
+    destinationTokenAccount: given(req.destinationTokenAccount, ""),
+    nativeDestinationAccount: given(req.nativeDestinationAccount, ""),
+    blockhashSlotsToExpiry: req.blockhashSlotsToExpiry,
+    tipAmount: req.tipAmount,
+    computeUnitPricePercentile: given(req.computeUnitPricePercentile, ""),
+    forJitoBundle: req.forJitoBundle,
   };
 }
 
@@ -52,7 +66,27 @@ export function orderInputFromProto(req: OrderRequest): OrderInput {
     priorityLevel: given(req.priorityLevel, ""),
     maxLamports: req.maxLamports,
     payer: given(req.payer, ""),
+    swapMode: given(req.swapMode, ""),
+    receiver: given(req.receiver, ""),
+    referralAccount: given(req.referralAccount, ""),
+    referralFee: req.referralFee,
+    jitoTipLamports: req.jitoTipLamports,
+    broadcastFeeType: given(req.broadcastFeeType, ""),
+    excludeRouters: req.excludeRouters.length ? req.excludeRouters : undefined,
   };
+}
+
+function autoSlippageToProto(choice: AutoSlippageChoice | undefined) {
+  return choice ? { autoSlippage: create(AutoSlippageSchema, { ...choice }) } : {};
+}
+
+export function priorityFeesToProto(estimate: PriorityFeesEstimate): PriorityFeesResponse {
+  return create(PriorityFeesResponseSchema, {
+    percentiles: estimate.percentiles.map((p) => ({ ...p })),
+    sampleCount: estimate.sampleCount,
+    forAccounts: estimate.forAccounts,
+    ...(estimate.readAt ? { readAt: timestampFromMs(estimate.readAt.getTime()) } : {}),
+  });
 }
 
 export function buildToProto(outcome: BuildOutcome): BuildResponse {
@@ -72,6 +106,7 @@ export function buildToProto(outcome: BuildOutcome): BuildResponse {
     swapInstruction: instructionToProto(ix.swapInstruction),
     ...(ix.cleanupInstruction ? { cleanupInstruction: instructionToProto(ix.cleanupInstruction) } : {}),
     otherInstructions: ix.otherInstructions.map(instructionToProto),
+    ...(ix.tipInstruction ? { tipInstruction: instructionToProto(ix.tipInstruction) } : {}),
     addressesByLookupTableAddress: Object.fromEntries(
       Object.entries(addressesByLookupTable(outcome)).map(([table, addresses]) => [table, { addresses }]),
     ),
@@ -83,6 +118,7 @@ export function buildToProto(outcome: BuildOutcome): BuildResponse {
     priceImpactPct: quote.priceImpactPct,
     contextSlot: quote.contextSlot,
     ...(quote.platformFee ? { platformFee: quote.platformFee } : {}),
+    ...autoSlippageToProto(outcome.autoSlippage),
   });
 }
 
@@ -99,20 +135,27 @@ export function orderToProto(order: OrderOutcome): OrderResponse {
     slippageBps: quote.slippageBps,
     priceImpactPct: quote.priceImpactPct,
     routePlan: quote.routePlan,
-    feeBps: 0,
+    feeBps: order.referral?.feeBps ?? 0,
     signatureFeeLamports: BigInt(order.signatureFeeLamports),
     prioritizationFeeLamports: BigInt(order.prioritizationFeeLamports),
-    rentFeeLamports: 0n,
+    rentFeeLamports: BigInt(order.rentFeeLamports),
     swapType: "aggregator",
-    router: "swapd",
+    router: SWAPD_ROUTER,
     transaction: order.transaction ?? new Uint8Array(),
     lastValidBlockHeight: order.lastValidBlockHeight ?? 0n,
-    gasless: false,
+    gasless: isGasless(order),
     requestId: order.requestId,
     totalTime: order.totalTimeMs,
     taker: order.taker ?? "",
     ...(order.expireAt ? { expireAt: timestampFromMs(order.expireAt.getTime()) } : {}),
     contextSlot: quote.contextSlot,
+    platformFee: quote.platformFee ?? { amount: 0n, feeBps: 0 },
+    feeMint: order.referral?.feeMint ?? "",
+    referralAccount: order.referral?.account ?? "",
+    signatureFeePayer: order.payer ?? "",
+    prioritizationFeePayer: order.payer ?? "",
+    rentFeePayer: order.payer ?? "",
+    ...autoSlippageToProto(order.autoSlippage),
   });
 }
 

@@ -1,7 +1,9 @@
 /**
  * Jupiter's Swap API v2 REST paths — `GET /swap/v2/build`, `GET /swap/v2/order`,
  * `POST /swap/v2/execute` — and swapd's `POST /swap/v1/execute` (not a Jupiter path: lands a
- * transaction of `POST /swap/v1/swap`, found by its message; `requestId` not needed).
+ * transaction of `POST /swap/v1/swap`, found by its message; `requestId` not needed) and
+ * `GET /swap/v2/priority-fees` (the fee estimate per percentile). Each declares its request's
+ * fields (rest-request-shapes.ts): a near-miss name (`slipageBps`) is refused naming the right one.
  */
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import { EXECUTE_ERRORS, SWAP_API_ERRORS } from "../../server/error-mapping.js";
@@ -10,6 +12,9 @@ import type { BuildInput, BuildOperation } from "./build.js";
 import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
 import type { OrderInput, OrderOperation } from "./order.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
+import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
+import { priorityFeesToJson } from "./priority-fees.js";
+import type { PriorityFeesEstimate } from "./priority-fees.js";
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name).flatMap((v) => v.split(",")).filter((v) => v !== "");
@@ -32,16 +37,38 @@ function buildInputFromQuery(query: URLSearchParams): BuildInput {
     feeAccount: get("feeAccount"),
     mode: get("mode"),
     payer: get("payer"),
+    wrapAndUnwrapSol: get("wrapAndUnwrapSol"),
+    destinationTokenAccount: get("destinationTokenAccount"),
+    nativeDestinationAccount: get("nativeDestinationAccount"),
+    blockhashSlotsToExpiry: get("blockhashSlotsToExpiry"),
+    tipAmount: get("tipAmount"),
+    computeUnitPricePercentile: get("computeUnitPricePercentile"),
+    forJitoBundle: get("forJitoBundle"),
+    autoSlippage: get("autoSlippage"),
   };
 }
 
+/** Order's parameters: Build's that Jupiter's /order documents, and its own. */
 function orderInputFromQuery(query: URLSearchParams): OrderInput {
   const get = (name: string) => query.get(name) ?? undefined;
   return {
-    ...buildInputFromQuery(query),
+    inputMint: get("inputMint"),
+    outputMint: get("outputMint"),
+    amount: get("amount"),
+    taker: get("taker"),
+    slippageBps: get("slippageBps"),
+    swapMode: get("swapMode"),
+    excludeDexes: listParam(query, "excludeDexes"),
+    payer: get("payer"),
     priorityFeeLamports: get("priorityFeeLamports"),
     priorityLevel: get("priorityLevel"),
     maxLamports: get("maxLamports"),
+    receiver: get("receiver"),
+    referralAccount: get("referralAccount"),
+    referralFee: get("referralFee"),
+    jitoTipLamports: get("jitoTipLamports"),
+    broadcastFeeType: get("broadcastFeeType"),
+    excludeRouters: listParam(query, "excludeRouters"),
   };
 }
 
@@ -56,6 +83,7 @@ export interface SwapV2Operations {
   readonly build: BuildOperation;
   readonly order: OrderOperation;
   execute(request: SwapExecuteRequest, requireRequestId: boolean): Promise<SwapExecuteResult>;
+  priorityFees(accounts: readonly string[]): PriorityFeesEstimate;
 }
 
 export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
@@ -70,16 +98,25 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
     {
       method: "GET",
       path: "/swap/v2/build",
+      request: REST_REQUESTS.build,
       errors: SWAP_API_ERRORS,
       handler: async (req) => ({ status: 200, body: buildToJupiterJson(await ops.build(buildInputFromQuery(req.query))) }),
     },
     {
       method: "GET",
       path: "/swap/v2/order",
+      request: REST_REQUESTS.order,
       errors: SWAP_API_ERRORS,
       handler: async (req) => ({ status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) }),
     },
-    { method: "POST", path: "/swap/v2/execute", errors: EXECUTE_ERRORS, handler: execute(true) },
-    { method: "POST", path: "/swap/v1/execute", errors: EXECUTE_ERRORS, handler: execute(false) },
+    {
+      method: "GET",
+      path: "/swap/v2/priority-fees",
+      request: REST_REQUESTS.priorityFees,
+      errors: SWAP_API_ERRORS,
+      handler: (req) => ({ status: 200, body: priorityFeesToJson(ops.priorityFees(listParam(req.query, "accounts") ?? [])) }),
+    },
+    { method: "POST", path: "/swap/v2/execute", request: REST_REQUESTS.swapExecute, errors: EXECUTE_ERRORS, handler: execute(true) },
+    { method: "POST", path: "/swap/v1/execute", request: REST_REQUESTS.swapExecute, errors: EXECUTE_ERRORS, handler: execute(false) },
   ];
 }

@@ -8,6 +8,7 @@ import bs58 from "bs58";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { SwapInstructionsOutcome } from "./swap-instructions.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
+import { MOVE_FACTOR } from "../../core/swap/auto-slippage.js";
 
 export interface JupiterInstructionJson {
   readonly programId: string;
@@ -34,6 +35,29 @@ export function prioritizationTypeJson(type: SwapInstructionsOutcome["prioritiza
   };
 }
 
+/**
+ * Jupiter's `dynamicSlippageReport` for v1's `dynamicSlippage` (null without it): the slippage chosen
+ * and its threshold; swapd's automatic slippage does not simulate, so `simulatedIncurredSlippageBps`
+ * is null, `amplificationRatio` is the factor on the pool moves and `categoryName` names the method.
+ * swapd's additions: the inputs of the formula (core/swap/auto-slippage.ts).
+ */
+export function dynamicSlippageReportJson(outcome: SwapInstructionsOutcome): Record<string, unknown> | null {
+  const d = outcome.dynamicSlippage;
+  if (!d) return null;
+  return {
+    slippageBps: d.choice.slippageBps,
+    otherAmount: Number(d.otherAmountThreshold),
+    simulatedIncurredSlippageBps: null,
+    amplificationRatio: String(MOVE_FACTOR),
+    categoryName: "poolMoves",
+    heuristicMaxSlippageBps: d.choice.maxBps,
+    priceImpactBps: d.choice.priceImpactBps,
+    poolMoveBps: d.choice.poolMoveBps,
+    windowSlots: d.choice.windowSlots,
+    minBps: d.choice.minBps,
+  };
+}
+
 export function swapResponseToJupiterJson(outcome: SwapInstructionsOutcome): Record<string, unknown> {
   const { blockhashWithMetadata: b } = outcome;
   return {
@@ -50,7 +74,7 @@ export function swapResponseToJupiterJson(outcome: SwapInstructionsOutcome): Rec
     simulationSlot: outcome.simulationSlot === undefined ? null : Number(outcome.simulationSlot),
     // swapd's addition (live chain state): the slot of the oldest pool state used.
     ...(outcome.contextSlot === undefined ? {} : { contextSlot: Number(outcome.contextSlot) }),
-    dynamicSlippageReport: null,
+    dynamicSlippageReport: dynamicSlippageReportJson(outcome),
     simulationError: outcome.simulationError ?? null,
     addressesByLookupTableAddress: null,
     blockhashWithMetadata: {

@@ -2,7 +2,11 @@
  * Proto ↔ domain for SwapService.SwapInstructions. Requests become the core's raw request (the
  * core validates); proto-only shapes the core does not model are refused here, before any RPC.
  */
+import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { DynamicSlippageReportSchema } from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { DynamicSlippageReport } from "../../gen/swapd/swap/v1/swap_pb.js";
+import { MOVE_FACTOR } from "../../core/swap/auto-slippage.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import type { PrioritizationInput, QuoteInput, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { ValidationError } from "../../core/validation-error.js";
@@ -156,6 +160,17 @@ export function prioritizationTypeToProto(type: SwapInstructionsOutcome["priorit
   return { $typeName: "swapd.swap.v1.PrioritizationType", kind: { case: "computeBudget", value: computeBudget } };
 }
 
+/** v1's `dynamicSlippage` as Jupiter's report (see jupiter-response-json.ts's dynamicSlippageReportJson). */
+export function dynamicSlippageReportToProto(d: NonNullable<SwapInstructionsOutcome["dynamicSlippage"]>): DynamicSlippageReport {
+  return create(DynamicSlippageReportSchema, {
+    slippageBps: d.choice.slippageBps,
+    otherAmount: d.otherAmountThreshold,
+    amplificationRatio: String(MOVE_FACTOR),
+    categoryName: "poolMoves",
+    heuristicMaxSlippageBps: d.choice.maxBps,
+  });
+}
+
 export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstructionsResponse {
   const { blockhash, lastValidBlockHeight, fetchedAtMs } = outcome.blockhashWithMetadata;
   const response: SwapInstructionsResponse = {
@@ -174,6 +189,7 @@ export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstr
   if (prioritizationType) response.prioritizationType = prioritizationType;
   if (outcome.simulationSlot !== undefined) response.simulationSlot = outcome.simulationSlot;
   if (outcome.contextSlot !== undefined) response.contextSlot = outcome.contextSlot;
+  if (outcome.dynamicSlippage) response.dynamicSlippageReport = dynamicSlippageReportToProto(outcome.dynamicSlippage);
   if (outcome.simulationError) {
     response.simulationError = { $typeName: "swapd.swap.v1.SimulationError", errorCode: outcome.simulationError.errorCode, error: outcome.simulationError.error };
   }

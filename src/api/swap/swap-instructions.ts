@@ -39,6 +39,10 @@ import type { ImmutablePoolCache, RoutePool } from "../../core/swap/route-pools.
 import { AccountSource } from "../../chain/account-source.js";
 import { ChainStateCache, DEFAULT_CHAIN_STATE_TTL_MS } from "../../chain/chain-state-cache.js";
 import { ConfiguredLookupTables } from "../../chain/configured-lookup-tables.js";
+import type { PriorityFeeKeeper } from "../../chain/priority-fee-keeper.js";
+import { chooseAutoSlippage, DEFAULT_AUTO_SLIPPAGE } from "../../core/swap/auto-slippage.js";
+import type { AutoSlippageChoice, AutoSlippageSettings, PoolRateHistory } from "../../core/swap/auto-slippage.js";
+import { autoSlippageBps } from "../../metrics/auto-slippage-metrics.js";
 import { simulateSwap } from "./simulate-swap.js";
 import type { SimulationFailure } from "./simulate-swap.js";
 import { PROGRAM_AUTHORITY_COUNT } from "../../core/jupiter/pdas.js";
@@ -77,6 +81,15 @@ export interface SwapInstructionsDeps {
    * short-lived copies); one is created if omitted (`createAccountSource`).
    */
   readonly accounts?: AccountSource;
+  /**
+   * Recent prioritization fees kept warm in the background (chain/priority-fee-keeper.ts): with it,
+   * no request reads fees itself (an account set seen first is priced from the global samples).
+   */
+  readonly priorityFees?: PriorityFeeKeeper;
+  /** Recent pool rates (sampled by the quote engine), for `dynamicSlippage`; without them it is accepted and ignored. */
+  readonly poolRates?: PoolRateHistory;
+  /** Automatic slippage's bounds (AUTO_SLIPPAGE_MIN_BPS / MAX_BPS). Default DEFAULT_AUTO_SLIPPAGE. */
+  readonly autoSlippage?: AutoSlippageSettings;
 }
 
 export interface BlockhashWithMetadata {
@@ -97,12 +110,15 @@ export interface SwapInstructionsOutcome extends SwapInstructionsResult {
   readonly contextSlot?: bigint;
   /** The chosen lookup tables' contents (`addressLookupTableAddresses`), to compile the transaction with. */
   readonly lookupTableAccounts: readonly AddressLookupTableAccount[];
+  /** `dynamicSlippage`: what was chosen (the transaction uses it) and the threshold that follows. */
+  readonly dynamicSlippage?: { readonly choice: AutoSlippageChoice; readonly otherAmountThreshold: bigint };
 }
 
 export type SwapInstructionsOperation = (request: SwapInstructionsRequest) => Promise<SwapInstructionsOutcome>;
 
 function needsFeeSamples(parsed: ParsedSwapRequest): boolean {
-  return parsed.prioritization.kind === "auto" || parsed.prioritization.kind === "priorityLevel";
+  const kind = parsed.prioritization.kind;
+  return kind === "auto" || kind === "priorityLevel" || kind === "percentile";
 }
 
 function toLookupTable(account: AddressLookupTableAccount): LookupTable {
@@ -124,6 +140,9 @@ export function createAccountSource(deps: Pick<SwapInstructionsDeps, "chain" | "
 interface SwapContext {
   readonly chain: SolanaChain;
   readonly live: LiveChain | undefined;
+  readonly priorityFees: PriorityFeeKeeper | undefined;
+  readonly poolRates: PoolRateHistory | undefined;
+  readonly autoSlippage: AutoSlippageSettings;
   readonly accounts: AccountSource;
   readonly now: () => number;
   readonly random: () => number;
@@ -172,7 +191,8 @@ async function readFirst(ctx: SwapContext, parsed: ParsedSwapRequest, readKeys: 
   }
   const shortLived = ctx.accounts.shortLived;
   const feeAccounts = needsFeeSamples(parsed) ? planPriorityFeeAccounts(parsed) : undefined;
-  const cachedFees = feeAccounts && (ctx.live?.background.feeSamples(feeAccounts) ?? shortLived.freshFees(feeAccounts));
+  const cachedFees =
+    feeAccounts && (ctx.priorityFees?.samples(feeAccounts).samples ?? ctx.live?.background.feeSamples(feeAccounts) ?? shortLived.freshFees(feeAccounts));
   const keptBlockhash = ctx.live?.background.blockhash();
   const readAt = ctx.now();
   const [read, lookupTableAccounts] = await Promise.all([
@@ -244,7 +264,9 @@ function pickOne<T>(items: readonly T[], random: () => number): T | undefined {
 }
 
 async function swapInstructions(ctx: SwapContext, request: SwapInstructionsRequest): Promise<SwapInstructionsOutcome> {
-  const parsed = parseSwapInstructionsRequest(request); // throws before any RPC call
+  const asked = parseSwapInstructionsRequest(request); // throws before any RPC call
+  const dynamicSlippage = asked.dynamicSlippage && ctx.poolRates ? chooseDynamicSlippage(ctx.poolRates, ctx.autoSlippage, asked) : undefined;
+  const parsed = dynamicSlippage ? withParsedSlippage(asked, dynamicSlippage) : asked;
   // Load-balanced over the program authorities at random, like Jupiter.
   const programAuthorityId = Math.min(PROGRAM_AUTHORITY_COUNT - 1, Math.floor(ctx.random() * PROGRAM_AUTHORITY_COUNT));
   const readKeys = routeReadKeys(parsed); // derived once, used by every step below
@@ -280,7 +302,23 @@ async function swapInstructions(ctx: SwapContext, request: SwapInstructionsReque
     simulationError,
     ...(oldestSlot !== undefined ? { contextSlot: BigInt(oldestSlot) } : {}),
     lookupTableAccounts: first.lookupTableAccounts.filter((t) => result.addressLookupTableAddresses.some((k) => k.equals(t.key))),
+    ...(dynamicSlippage ? { dynamicSlippage: { choice: dynamicSlippage, otherAmountThreshold: parsed.quote.otherAmountThreshold } } : {}),
   };
+}
+
+/** v1's `dynamicSlippage`: the slippage automatic slippage chooses for the quote's route (core/swap/auto-slippage.ts). */
+function chooseDynamicSlippage(history: PoolRateHistory, settings: AutoSlippageSettings, parsed: ParsedSwapRequest): AutoSlippageChoice {
+  const legs = parsed.quote.routePlan.map((s) => ({ pool: base58Of(s.ammKey), inputMint: base58Of(s.inputMint) }));
+  const choice = chooseAutoSlippage({ priceImpactPct: parsed.quote.priceImpactPct, poolMoveBps: history.moveBps(legs, settings.windowSlots) }, settings);
+  autoSlippageBps.observe({ path: "swap" }, choice.slippageBps);
+  return choice;
+}
+
+function withParsedSlippage(parsed: ParsedSwapRequest, choice: AutoSlippageChoice): ParsedSwapRequest {
+  const { quote } = parsed;
+  const bps = BigInt(choice.slippageBps);
+  const otherAmountThreshold = quote.swapMode === "ExactIn" ? (quote.outAmount * (10_000n - bps)) / 10_000n : (quote.inAmount * (10_000n + bps)) / 10_000n;
+  return { ...parsed, quote: { ...quote, slippageBps: choice.slippageBps, otherAmountThreshold } };
 }
 
 /** Creates the operation; the pool cache lives as long as the returned function, mints are cached by the chain. */
@@ -290,6 +328,9 @@ export function createSwapInstructions(deps: SwapInstructionsDeps): SwapInstruct
   const ctx: SwapContext = {
     chain: deps.chain,
     live: deps.live,
+    priorityFees: deps.priorityFees,
+    poolRates: deps.poolRates,
+    autoSlippage: deps.autoSlippage ?? DEFAULT_AUTO_SLIPPAGE,
     accounts,
     now,
     random: deps.random ?? Math.random,

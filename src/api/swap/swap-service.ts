@@ -5,7 +5,7 @@ import { swapRequestFromProto, swapResponseToProto } from "./proto-mapping.js";
 import type { SwapInstructionsOperation } from "./swap-instructions.js";
 
 /** The methods served here; Swap API v2's (Build, Order, Execute, ExecuteAndWatch) are api/swap-v2's. */
-export type SwapV1ServiceImpl = Omit<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch">;
+export type SwapV1ServiceImpl = Omit<ServiceImpl<typeof SwapService>, "build" | "order" | "execute" | "executeAndWatch" | "priorityFees">;
 
 export function createSwapService(
   swapInstructions: SwapInstructionsOperation,

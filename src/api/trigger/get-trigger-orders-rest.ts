@@ -1,5 +1,4 @@
 import { validateGetTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
-import { ValidationError } from "../../core/validation-error.js";
 import { toJupiterOrderRecord } from "../../core/trigger/order-record.js";
 import { LISTING_ERRORS } from "../../server/error-mapping.js";
 import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js";
@@ -21,15 +20,9 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
     request: REST_REQUESTS.getTriggerOrders,
     errors: LISTING_ERRORS,
     handler: async (req: RestRequest): Promise<RestResponse> => {
+      // A repeated parameter was refused before this runs (server/json-request-screen.ts).
       const query: Record<string, string | undefined> = {};
-      for (const name of QUERY_PARAMS) {
-        // A repeated parameter has no one meaning (which `user` was meant?): refused, not first-wins.
-        const values = req.query.getAll(name);
-        if (values.length > 1) {
-          throw new ValidationError(name, "repeated", `must be given once, got ${values.length} values`);
-        }
-        query[name] = values[0];
-      }
+      for (const name of QUERY_PARAMS) query[name] = req.query.get(name) ?? undefined;
       const page = await listTriggerOrders(deps, validateGetTriggerOrdersRequest(query));
       return {
         status: 200,

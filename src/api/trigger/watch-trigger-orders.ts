@@ -4,7 +4,7 @@ import { validateWatchTriggerOrdersRequest } from "../../core/trigger/get-trigge
 import type { ValidWatchTriggerOrdersRequest } from "../../core/trigger/get-trigger-orders-request.js";
 import { SnapshotEndSchema, WatchTriggerOrdersResponseSchema } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { WatchTriggerOrdersRequest, WatchTriggerOrdersResponse } from "../../gen/swapd/trigger/v1/trigger_pb.js";
-import { streamShutdownKey } from "../../server/context.js";
+import { streamStopSignal, throwIfShuttingDown } from "../../server/context.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { OrderChangeFeed } from "../../runtime/order-change-feed.js";
 import { subscribeOrderChanges } from "../../tracker/order-change-subscription.js";
@@ -27,7 +27,7 @@ function matchesMints(order: StoredOrder, request: ValidWatchTriggerOrdersReques
 /**
  * TriggerService.WatchTriggerOrders: the user's open orders (from chain), a snapshot-end marker,
  * then every change the tracker publishes for the user, read back from the store, until the
- * client cancels or the server shuts down (then the stream ends cleanly).
+ * client cancels or the server shuts down (then the stream ends at once with UNAVAILABLE).
  */
 export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
   return async function* watchTriggerOrders(
@@ -35,7 +35,7 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
     ctx: HandlerContext,
   ): AsyncGenerator<WatchTriggerOrdersResponse> {
     const valid = validateWatchTriggerOrdersRequest(request);
-    const stop = AbortSignal.any([ctx.signal, ctx.values.get(streamShutdownKey)]);
+    const stop = streamStopSignal(ctx);
     // Subscribed before the snapshot is read, so a change during it is not missed.
     const changes = subscribeOrderChanges(deps.feed, valid.user.toBase58(), stop);
     try {
@@ -57,5 +57,6 @@ export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
     } finally {
       changes.close();
     }
+    throwIfShuttingDown(ctx);
   };
 }

@@ -1,6 +1,6 @@
 import { EXACT_OUT_SWAP_VARIANTS } from "../jupiter/exact-out-variants.js";
 import { AmmError } from "./adapter.js";
-import type { AmmAdapter } from "./adapter.js";
+import type { AmmAdapter, SwapMode } from "./adapter.js";
 
 /**
  * An AMM's adapter with the checks every AMM shares, made in this one place: the pool account
@@ -8,6 +8,11 @@ import type { AmmAdapter } from "./adapter.js";
  * before any of the AMM's own code runs, and an ExactOut step whose variant Jupiter's exact-out
  * routes do not execute is refused after the build picked it. Every file in core/amm ends with one of these.
  */
+/** How an AMM that cannot swap in a mode refuses it (swap-instructions, and a quote no route fills). */
+export function unsupportedSwapModeMessage(label: string, swapMode: SwapMode): string {
+  return `${label} does not support ${swapMode}`;
+}
+
 export function defineAmmAdapter<Pool>(amm: AmmAdapter<Pool>): AmmAdapter<Pool> {
   return {
     ...amm,
@@ -19,7 +24,7 @@ export function defineAmmAdapter<Pool>(amm: AmmAdapter<Pool>): AmmAdapter<Pool> 
     },
     build(pool, params, accounts) {
       if (params.swapMode === "ExactOut" && !amm.supportsExactOut) {
-        throw new AmmError(`${amm.label} does not support ExactOut`, "AMM_UNSUPPORTED_SWAP_MODE");
+        throw new AmmError(unsupportedSwapModeMessage(amm.label, "ExactOut"), "AMM_UNSUPPORTED_SWAP_MODE");
       }
       const built = amm.build(pool, params, accounts);
       if (params.swapMode === "ExactOut" && !EXACT_OUT_SWAP_VARIANTS.has(built.swap.kind)) {

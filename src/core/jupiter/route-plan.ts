@@ -3,6 +3,9 @@ import type { Codec } from "@solana/kit";
 import type { SwapVariant } from "./swap-variant.js";
 import { getSwapCodec } from "./swap-codec.js";
 
+/** The V1 route instructions take the platform fee as one byte of basis points (`platformFeeBps: u8`). */
+export const MAX_PLATFORM_FEE_BPS = 255;
+
 /** One step of a V1 route plan: which AMM, which share of the input slot, which token slots. */
 export interface RoutePlanStep {
   readonly swap: SwapVariant;

@@ -35,8 +35,11 @@ import { accountsOf, amountKeys, decidedPairs, labelsKey, marketsToRead, needsUp
 import type { CandidateDecision, CandidateDecisions, Leg, LegRequest } from "./pair-candidates.js";
 import { labelAllowed } from "./quote-request.js";
 import type { ParsedQuoteRequest } from "./quote-request.js";
-import { findBestRoute } from "./route-search.js";
+import { findBestRoute, marginalRate } from "./route-search.js";
 import type { RoutablePool, Route } from "./route-search.js";
+import { curvePathRate, findBestRouteOnCurves } from "./curve-routing.js";
+import type { CurveLookup } from "./curve-routing.js";
+import type { CurveSubject, PoolCurves } from "./curve-port.js";
 import { StepSamples } from "./step-sample.js";
 
 /** Mainnet SOL (wSOL), USDC and USDT: Jupiter's stable intermediate tokens. */
@@ -102,6 +105,8 @@ export interface ProgramQuotes {
   accountsNeeded(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
   /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
   quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+  /** Quotes of several amounts (a pool's curve), off the event loop where the implementation can; AmmError when it cannot quote. */
+  quoteMany?(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
 }
 
 export interface QuotePlannerOptions {
@@ -111,6 +116,8 @@ export interface QuotePlannerOptions {
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   readonly limits?: Partial<QuoteLimits>;
+  /** The pools' curves (curve-port.ts): ExactIn searches read them, and quote exactly only the route they pick. */
+  readonly curves?: PoolCurves;
 }
 
 /** Which markets a request can use: those of `pairs` (each pair either order). */
@@ -160,6 +167,8 @@ export interface QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
   route(): Route | undefined;
+  /** The route's output per input near zero (for the price impact): from the pools' curves where `route()` had them. */
+  marginalRate(route: Route): number | undefined;
   /**
    * `route`'s ExactIn legs through AMMs with math whose programs the program quoter holds, to be
    * quoted again by those programs at the plan's clock: the math is held to the program.
@@ -229,6 +238,7 @@ export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
     mintMovesInFull: new WeakMap(),
     samples: new StepSamples(),
     programQuotes: options.programQuotes,
+    curves: options.curves,
     mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
     decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
     versionIds: new WeakMap(),
@@ -292,6 +302,7 @@ interface SharedState {
   readonly mintMovesInFull: WeakMap<AccountData, boolean>;
   readonly samples: StepSamples;
   readonly programQuotes: ProgramQuotes | undefined;
+  readonly curves: PoolCurves | undefined;
   /** Math quotes by (pool; every account its quote read, at its version; mode; direction; clock), then by amount. */
   readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
   /** Deciding quotes by (pool state; pool; mode; direction), then by amount, with the clock they were made at. */
@@ -406,6 +417,8 @@ class PoolQuotePlan implements QuotePlan {
   private readonly paramsAToB: QuoteParams;
   private readonly paramsBToA: QuoteParams;
   private needers = new Map<string, readonly string[]>();
+  /** The curves `route()` searched on (none without curves or for ExactOut). */
+  private curveLookup: CurveLookup | undefined;
 
   constructor(
     private readonly shared: SharedState,
@@ -510,7 +523,7 @@ class PoolQuotePlan implements QuotePlan {
           maxPerPair: maxPoolsPerPair,
           splitStepPercent,
         });
-    return findBestRoute({
+    const search = {
       inputMint: this.inputMint,
       outputMint: this.outputMint,
       amount: this.request.amount,
@@ -521,7 +534,90 @@ class PoolQuotePlan implements QuotePlan {
       maxSplits,
       splitStepPercent,
       splitCandidates,
-    });
+    };
+    const curves = this.shared.curves;
+    if (!curves || this.request.swapMode !== "ExactIn") return findBestRoute(search);
+    this.curveLookup = this.curveLookupOf(curves, kept, clock);
+    return findBestRouteOnCurves(search, this.curveLookup);
+  }
+
+  marginalRate(route: Route): number | undefined {
+    const lookup = this.curveLookup;
+    return lookup ? marginalRate(route, (path) => curvePathRate(path, lookup)) : marginalRate(route);
+  }
+
+  /** The curves of the pools a search may use, each pool handed to `curves` as read by this plan. */
+  private curveLookupOf(curves: PoolCurves, pools: readonly UsablePool[], clock: QuoteClock): CurveLookup {
+    const byAddress = new Map<string, UsablePool>();
+    for (const u of pools) byAddress.set(u.address, u);
+    const subjects = new Map<string, CurveSubject>();
+    const subjectOf = (address: string, aToB: boolean): CurveSubject | undefined => {
+      const key = aToB ? address : `${address}<`;
+      let subject = subjects.get(key);
+      if (subject === undefined) {
+        const u = byAddress.get(address);
+        if (!u) return undefined;
+        subjects.set(key, (subject = this.curveSubject(u.p, aToB, clock)));
+      }
+      return subject;
+    };
+    return {
+      curve: (address, aToB) => {
+        const subject = subjectOf(address, aToB);
+        return subject && curves.curveFor(subject);
+      },
+      missed: (address, aToB, amount) => {
+        const subject = subjectOf(address, aToB);
+        if (subject) curves.want(subject, amount);
+      },
+    };
+  }
+
+  /** The pool in one direction as this plan read it, its ExactIn quote bound to its decoded state. */
+  private curveSubject(p: DecodedPool, aToB: boolean, clock: QuoteClock): CurveSubject {
+    const { adapter, pool } = p;
+    const programQuotes = this.shared.programQuotes;
+    const accounts = this.accounts;
+    const programQuoted = !adapter.quote;
+    const paramsOf = (amount: bigint): QuoteParams => ({ amount, swapMode: "ExactIn", aToB });
+    return {
+      address: p.addressText,
+      aToB,
+      programQuoted,
+      clock,
+      reads: [p.addressText, ...(this.depsOf.get(p.addressText) ?? [])],
+      read: (address) => accounts.get(address),
+      accountsNeeded: (amount, read) => {
+        try {
+          if (programQuoted) return programQuotes ? programQuotes.accountsNeeded(adapter, pool, paramsOf(amount), read) : [];
+          return adapter.quoteAccounts ? adapter.quoteAccounts(pool, paramsOf(amount), read) : [];
+        } catch (error) {
+          if (!poolCannotQuote(error)) throw error;
+          return []; // cannot quote that far: the curve ends before it
+        }
+      },
+      quote: (amount, read, at) => {
+        try {
+          if (adapter.quote) return adapter.quote(pool, paramsOf(amount), read, at);
+          return programQuotes?.quote(adapter, pool, paramsOf(amount), read, at);
+        } catch (error) {
+          if (!poolCannotQuote(error)) throw error;
+          return undefined; // the curve ends before this amount
+        }
+      },
+      ...(programQuoted && programQuotes?.quoteMany
+        ? {
+            quoteMany: async (amounts: readonly bigint[], read: AccountMap, at: QuoteClock) => {
+              try {
+                return await programQuotes.quoteMany!(adapter, pool, paramsOf(0n), read, at, amounts);
+              } catch (error) {
+                if (!poolCannotQuote(error)) throw error;
+                return []; // the pool cannot be quoted now: no curve
+              }
+            },
+          }
+        : {}),
+    };
   }
 
   /** The pools read that can take part in a route, their quotes at `clock`. */

@@ -13,6 +13,7 @@ import {
   parseU64,
 } from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
+import { MAX_PLATFORM_FEE_BPS } from "../jupiter/route-plan.js";
 
 export interface QuoteRequestInput {
   readonly inputMint?: unknown;
@@ -95,7 +96,8 @@ export function parseQuoteRequest(input: QuoteRequestInput, knownLabels: Readonl
     restrictIntermediateTokens: parseOptionalBoolean("restrictIntermediateTokens", input.restrictIntermediateTokens) ?? true,
     onlyDirectRoutes: parseOptionalBoolean("onlyDirectRoutes", input.onlyDirectRoutes) ?? false,
     asLegacyTransaction: parseOptionalBoolean("asLegacyTransaction", input.asLegacyTransaction) ?? false,
-    platformFeeBps: parseOptionalIntegerInRange("platformFeeBps", input.platformFeeBps, 0, 10_000, "nullish-or-empty") ?? 0,
+    // Refused here, where the caller gives it, not later as the swap's quoteResponse.platformFee.feeBps.
+    platformFeeBps: parseOptionalIntegerInRange("platformFeeBps", input.platformFeeBps, 0, MAX_PLATFORM_FEE_BPS, "nullish-or-empty") ?? 0,
     maxAccounts:
       parseOptionalIntegerInRange("maxAccounts", input.maxAccounts, 1, MAX_MAX_ACCOUNTS, "nullish-or-empty") ?? DEFAULT_MAX_ACCOUNTS,
   };

@@ -10,6 +10,7 @@
 import type { PoolQuote, SwapMode } from "../amm/adapter.js";
 import type { PublicKey } from "@solana/web3.js";
 import { groupByPair, pairKey } from "./market.js";
+import { gridAmount, gridIndexBelow } from "./pool-curve.js";
 
 /** A pool the router may use, with its state bound in. */
 export interface RoutablePool {
@@ -77,7 +78,7 @@ export interface RouteSearchInput {
 }
 
 /** A path shape: its pools and the mints between them (`mints.length = pools.length + 1`). */
-interface PathTemplate {
+export interface PathTemplate {
   readonly pools: readonly RoutablePool[];
   readonly mints: readonly string[];
   readonly accounts: number;
@@ -439,23 +440,33 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
 }
 
 /**
- * The marginal rate of a route (output per input at a small amount through its first split's
- * path), for the price impact; undefined when a tiny amount does not quote.
+ * The marginal rate of a path (output per input at a ten-thousandth of its input, quoted), for
+ * the price impact; undefined when a tiny amount does not quote.
  */
-export function marginalRate(route: Route): number | undefined {
+export function pathMarginalRate(path: RoutePath): number | undefined {
+  const template: PathTemplate = {
+    pools: path.legs.map((l) => l.pool),
+    mints: [path.legs[0]!.inputMint, ...path.legs.map((l) => l.outputMint)],
+    accounts: 0,
+  };
+  // At the curves' grid point (pool-curve.ts) at or below a ten-thousandth: a curve's point there is this same quote.
+  const probeIn = gridAmount(gridIndexBelow(path.inAmount / 10_000n > 0n ? path.inAmount / 10_000n : 1n));
+  const probe = quotePath(template, probeIn, "ExactIn");
+  if (!probe) return undefined;
+  // Rate from amounts big enough that integer rounding does not dominate.
+  return Number(probe.outAmount) / Number(probe.inAmount);
+}
+
+/**
+ * The marginal rate of a route (the best of its splits' paths), for the price impact; undefined
+ * when a tiny amount does not quote. `rateOf` answers a path's rate without quoting when it can
+ * (curve-routing.ts: from the pools' curves).
+ */
+export function marginalRate(route: Route, rateOf: (path: RoutePath) => number | undefined = pathMarginalRate): number | undefined {
   let bestRate: number | undefined;
   for (const { path } of route.splits) {
-    const template: PathTemplate = {
-      pools: path.legs.map((l) => l.pool),
-      mints: [path.legs[0]!.inputMint, ...path.legs.map((l) => l.outputMint)],
-      accounts: 0,
-    };
-    const probeIn = path.inAmount / 10_000n > 0n ? path.inAmount / 10_000n : 1n;
-    const probe = quotePath(template, probeIn, "ExactIn");
-    if (!probe) continue;
-    // Rate from amounts big enough that integer rounding does not dominate.
-    const rate = Number(probe.outAmount) / Number(probe.inAmount);
-    if (bestRate === undefined || rate > bestRate) bestRate = rate;
+    const rate = rateOf(path);
+    if (rate !== undefined && (bestRate === undefined || rate > bestRate)) bestRate = rate;
   }
   return bestRate;
 }

@@ -6,10 +6,10 @@ import { TransactionTooLargeError } from "./transaction-too-large-error.js";
 /** The instruction groups of a swap. */
 export type InstructionGroups = Pick<
   SwapInstructionsResult,
-  "computeBudgetInstructions" | "setupInstructions" | "swapInstruction" | "cleanupInstruction" | "otherInstructions"
+  "computeBudgetInstructions" | "setupInstructions" | "swapInstruction" | "cleanupInstruction" | "otherInstructions" | "tipInstruction"
 >;
 
-/** All instructions in Jupiter's order: compute budget, setup, swap, cleanup, other (tip). */
+/** All instructions in Jupiter's order: compute budget, setup, swap, cleanup, other (a relay tip), then Swap API v2's tip. */
 export function orderedInstructions(result: InstructionGroups): TransactionInstruction[] {
   return [
     ...result.computeBudgetInstructions,
@@ -17,6 +17,7 @@ export function orderedInstructions(result: InstructionGroups): TransactionInstr
     result.swapInstruction,
     ...(result.cleanupInstruction ? [result.cleanupInstruction] : []),
     ...result.otherInstructions,
+    ...(result.tipInstruction ? [result.tipInstruction] : []),
   ];
 }
 

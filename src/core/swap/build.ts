@@ -115,6 +115,11 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
       SystemProgram.transfer({ fromPubkey: p.payer, toPubkey: inputs.relayTipAccount, lamports: p.lamports }),
     );
   }
+  let tipInstruction: TransactionInstruction | undefined;
+  if (parsed.tip) {
+    if (!inputs.relayTipAccount) throw new SwapPreconditionError("NOT_CONFIGURED", "no relay tip account configured");
+    tipInstruction = SystemProgram.transfer({ fromPubkey: parsed.tip.payer, toPubkey: inputs.relayTipAccount, lamports: parsed.tip.lamports });
+  }
   const pricing = pricingFor(p, inputs.prioritizationFees ?? []);
   const budgetPart = budget(pricing, DEFAULT_COMPUTE_UNIT_LIMIT, p.kind === "relayTip" ? p.lamports : undefined);
 
@@ -124,6 +129,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
     swapInstruction,
     cleanupInstruction: cleanup,
     otherInstructions,
+    ...(tipInstruction ? { tipInstruction } : {}),
   };
   return {
     ...budgetPart,

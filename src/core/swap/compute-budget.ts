@@ -5,6 +5,8 @@ import type { PriorityLevel, Prioritization } from "./request.js";
 export const DEFAULT_COMPUTE_UNIT_LIMIT = 1_400_000;
 /** `auto`: like `high`, capped at 0.005 SOL (Jupiter's documented cap). */
 export const AUTO_MAX_LAMPORTS = 5_000_000n;
+/** No cap on a percentile's price (u64's maximum). */
+const UNCAPPED_LAMPORTS = 0xffff_ffff_ffff_ffffn;
 /** Percentile of the recent fees per priority level (Jupiter docs). */
 export const PRIORITY_LEVEL_PERCENTILE: Readonly<Record<PriorityLevel, number>> = { medium: 25, high: 50, veryHigh: 75 };
 
@@ -37,6 +39,13 @@ export function pricingFor(prioritization: Prioritization, feeSamples: readonly 
         kind: "estimate",
         estimatedMicroLamports: percentile(feeSamples, PRIORITY_LEVEL_PERCENTILE[prioritization.level]),
         maxLamports: prioritization.maxLamports,
+      };
+    case "percentile":
+      // Uncapped: the caller asked for this percentile of the market, whatever it costs.
+      return {
+        kind: "estimate",
+        estimatedMicroLamports: percentile(feeSamples, prioritization.percentileBps / 100),
+        maxLamports: UNCAPPED_LAMPORTS,
       };
     case "lamports":
       return { kind: "fixedLamports", lamports: prioritization.lamports };

@@ -12,6 +12,8 @@ import {
 } from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
 import { base58Of } from "../solana/base58-strings.js";
+import { MAX_PLATFORM_FEE_BPS } from "../jupiter/route-plan.js";
+import { NATIVE_MINT } from "../solana/programs.js";
 
 /** A u64 as it may arrive: a decimal string (Jupiter JSON), a JS integer or a bigint (protobuf). */
 export type U64Input = string | number | bigint;
@@ -58,7 +60,9 @@ export type PrioritizationInput =
   | { readonly kind: "lamports"; readonly lamports: U64Input }
   | { readonly kind: "priorityLevel"; readonly level: string; readonly maxLamports: U64Input; readonly global?: boolean }
   | { readonly kind: "relayTip"; readonly lamports: U64Input }
-  | { readonly kind: "relayTipWithPayer"; readonly lamports: U64Input; readonly payer: string };
+  | { readonly kind: "relayTipWithPayer"; readonly lamports: U64Input; readonly payer: string }
+  /** A percentile (basis points 0–10000) of the recent fees, uncapped by a lamport total (Swap API v2's `computeUnitPricePercentile`). */
+  | { readonly kind: "percentile"; readonly percentileBps: number };
 
 /** The swap-instructions request as it arrives (raw: strings for keys and u64s). */
 export interface SwapInstructionsRequest {
@@ -80,6 +84,12 @@ export interface SwapInstructionsRequest {
   readonly dynamicSlippage?: boolean | null;
   readonly computeUnitPriceMicroLamports?: U64Input | null;
   readonly blockhashSlotsToExpiry?: number | null;
+  /** A relay (Jito) tip in lamports beside the compute unit price, paid by the payer (Swap API v2's `tipAmount` / `jitoTipLamports`). */
+  readonly tipLamports?: U64Input | null;
+  /** A wallet that receives the output (Swap API v2's `receiver`): its ATA is the destination, created when missing; SOL output goes to it as lamports. */
+  readonly receiver?: string | null;
+  /** An account, not a token account, that receives SOL output as lamports (V2 instructions only; the output must be SOL). */
+  readonly nativeDestinationAccount?: string | null;
 }
 
 export interface ParsedRouteStep {
@@ -116,7 +126,8 @@ export type Prioritization =
   | { readonly kind: "lamports"; readonly lamports: bigint }
   | { readonly kind: "priorityLevel"; readonly level: PriorityLevel; readonly maxLamports: bigint; readonly global: boolean }
   | { readonly kind: "microLamports"; readonly microLamports: bigint }
-  | { readonly kind: "relayTip"; readonly lamports: bigint; readonly payer: PublicKey };
+  | { readonly kind: "relayTip"; readonly lamports: bigint; readonly payer: PublicKey }
+  | { readonly kind: "percentile"; readonly percentileBps: number };
 
 export interface ParsedSwapRequest {
   readonly user: PublicKey;
@@ -135,6 +146,12 @@ export interface ParsedSwapRequest {
   readonly skipUserAccountsRpcCalls: boolean;
   readonly dynamicSlippage: boolean;
   readonly blockhashSlotsToExpiry: number | undefined;
+  /** A tip transfer beside the compute unit price (`tipInstruction`). */
+  readonly tip: { readonly lamports: bigint; readonly payer: PublicKey } | undefined;
+  /** Who receives the output when not the user (its ATA, or lamports for SOL output). */
+  readonly receiver: PublicKey | undefined;
+  /** Receives SOL output as lamports (also set from `receiver` when the output is SOL). */
+  readonly nativeDestinationAccount: PublicKey | undefined;
 }
 
 const PRIORITY_LEVELS: readonly PriorityLevel[] = ["medium", "high", "veryHigh"];
@@ -254,8 +271,7 @@ function parseQuote(raw: unknown): ParsedQuote {
   let platformFee: ParsedQuote["platformFee"] = null;
   if (!isAbsent(raw.platformFee)) {
     if (!isObject(raw.platformFee)) throw new ValidationError(`${f}.platformFee`, "object", "must be an object or null");
-    // feeBps is a u8 on chain (V1).
-    const feeBps = parseOptionalIntegerInRange(`${f}.platformFee.feeBps`, raw.platformFee.feeBps, 0, 255) ?? 0;
+    const feeBps = parseOptionalIntegerInRange(`${f}.platformFee.feeBps`, raw.platformFee.feeBps, 0, MAX_PLATFORM_FEE_BPS) ?? 0;
     const amount = parseOptionalU64(`${f}.platformFee.amount`, raw.platformFee.amount) ?? 0n;
     platformFee = { amount, feeBps };
   }
@@ -323,6 +339,8 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
     }
     case "relayTip":
       return { kind: "relayTip", lamports: parseU64(`${f}.relayTipLamports`, raw.lamports), payer: user };
+    case "percentile":
+      return { kind: "percentile", percentileBps: parseIntegerInRange(`${f}.percentile`, raw.percentileBps, 0, 10_000) };
     case "relayTipWithPayer": {
       const pf = `${f}.relayTipLamportsWithPayer`;
       return {
@@ -334,6 +352,34 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
     default:
       throw new ValidationError(f, "enum", "unknown prioritization kind");
   }
+}
+
+/**
+ * `receiver` and `nativeDestinationAccount`: each excludes `destinationTokenAccount` (and each
+ * other); the receiver must not be the user; a native destination needs SOL output (a receiver
+ * of SOL output becomes the native destination).
+ */
+function parseDestinations(
+  raw: SwapInstructionsRequest,
+  user: PublicKey,
+  quote: ParsedQuote,
+  destinationTokenAccount: PublicKey | undefined,
+): { receiver: PublicKey | undefined; nativeDestinationAccount: PublicKey | undefined } {
+  const receiver = parseOptionalPublicKey("receiver", raw.receiver);
+  let nativeDestinationAccount = parseOptionalPublicKey("nativeDestinationAccount", raw.nativeDestinationAccount);
+  const solOut = quote.outputMint.equals(NATIVE_MINT);
+  if (receiver !== undefined) {
+    if (receiver.equals(user)) throw new ValidationError("receiver", "not_taker", "must differ from the taker");
+    if (destinationTokenAccount !== undefined) throw new ValidationError("receiver", "exclusive", "cannot be combined with destinationTokenAccount");
+    if (nativeDestinationAccount !== undefined) throw new ValidationError("receiver", "exclusive", "cannot be combined with nativeDestinationAccount");
+    if (solOut) nativeDestinationAccount = receiver;
+  } else if (nativeDestinationAccount !== undefined) {
+    if (destinationTokenAccount !== undefined) {
+      throw new ValidationError("nativeDestinationAccount", "exclusive", "cannot be combined with destinationTokenAccount");
+    }
+    if (!solOut) throw new ValidationError("nativeDestinationAccount", "sol_output", "needs SOL as the output mint");
+  }
+  return { receiver, nativeDestinationAccount };
 }
 
 /**
@@ -389,10 +435,13 @@ export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): Pars
       throw new ValidationError(field, "token_account", "must be a token account, not a mint");
     }
   }
+  const tipLamports = parseOptionalU64("tipAmount", raw.tipLamports);
   return {
     user,
     quote,
     payer,
+    tip: tipLamports !== undefined && tipLamports > 0n ? { lamports: tipLamports, payer } : undefined,
+    ...parseDestinations(raw, user, quote, destinationTokenAccount),
     wrapAndUnwrapSol,
     useSharedAccounts,
     feeAccount,

@@ -26,7 +26,7 @@ export interface ResolvedRoute {
   readonly slotAccounts: readonly PublicKey[];
   /** The user's source token account (their ATA of the input mint; the wSOL ATA for SOL). */
   readonly userSourceTokenAccount: PublicKey;
-  /** Where the output lands: `destinationTokenAccount`, else the user's ATA of the output mint. */
+  /** Where the output lands: `destinationTokenAccount`, else the receiver's or the user's ATA of the output mint. */
   readonly userDestinationTokenAccount: PublicKey;
   readonly steps: readonly ResolvedStep[];
 }
@@ -59,7 +59,10 @@ export function resolveRoute(parsed: ParsedSwapRequest, mints: MintMap, programA
 
   const ata = (owner: PublicKey, mint: PublicKey) => associatedTokenAddress(owner, mint, mintInfo(mints, mint).tokenProgram);
   const userSourceTokenAccount = ata(parsed.user, quote.inputMint);
-  const userDestinationTokenAccount = parsed.destinationTokenAccount ?? ata(parsed.user, quote.outputMint);
+  // A receiver of a token gets it in its ATA (created in setup); SOL output to a native destination
+  // first lands in the user's wSOL account, which the program then pays out as lamports.
+  const destinationOwner = parsed.receiver !== undefined && parsed.nativeDestinationAccount === undefined ? parsed.receiver : parsed.user;
+  const userDestinationTokenAccount = parsed.destinationTokenAccount ?? ata(destinationOwner, quote.outputMint);
   const last = slotMints.length - 1;
   const slotAccounts = slotMints.map((mint, slot) => {
     if (shared) return ata(programAuthority, mint);

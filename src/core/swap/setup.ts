@@ -36,10 +36,10 @@ export function setupInstructions(
     created.add(key);
     return parsed.skipUserAccountsRpcCalls || !accounts.get(key); // known to exist: skipped
   };
-  const createAta = (mint: PublicKey) => {
+  const createAta = (mint: PublicKey, owner: PublicKey = user) => {
     const tokenProgram = mintInfo(mints, mint).tokenProgram;
-    if (needsAta(associatedTokenAddress(user, mint, tokenProgram))) {
-      instructions.push(createAssociatedTokenAccountIdempotent(payer, user, mint, tokenProgram));
+    if (needsAta(associatedTokenAddress(owner, mint, tokenProgram))) {
+      instructions.push(createAssociatedTokenAccountIdempotent(payer, owner, mint, tokenProgram));
     }
   };
 
@@ -53,7 +53,11 @@ export function setupInstructions(
   if (!route.shared) {
     for (const mint of route.slotMints.slice(1, -1)) createAta(mint);
   }
-  if (parsed.destinationTokenAccount === undefined) createAta(quote.outputMint);
+  if (parsed.destinationTokenAccount === undefined) {
+    // A receiver's ATA (paid by the payer); SOL to a native destination passes through the user's wSOL ATA.
+    const receiver = parsed.nativeDestinationAccount === undefined ? parsed.receiver : undefined;
+    createAta(quote.outputMint, receiver ?? user);
+  }
   return instructions;
 }
 

@@ -119,6 +119,8 @@ function routeInstruction(
       userTransferAuthority: parsed.user,
       userSourceTokenAccount: route.userSourceTokenAccount,
       userDestinationTokenAccount: route.userDestinationTokenAccount,
+      // SOL output paid out as lamports (`nativeDestinationAccount`; the program does it in the v2 family).
+      ...(parsed.nativeDestinationAccount ? { destinationTokenAccount: parsed.nativeDestinationAccount } : {}),
       destinationMint: quote.outputMint,
       platformFeeAccount: parsed.feeAccount,
       remainingAccounts: parts.remainingAccounts,

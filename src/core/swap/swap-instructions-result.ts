@@ -12,6 +12,8 @@ export interface SwapInstructionsResult {
   readonly swapInstruction: TransactionInstruction;
   readonly cleanupInstruction: TransactionInstruction | undefined;
   readonly otherInstructions: TransactionInstruction[];
+  /** Swap API v2's tip transfer (`tipAmount`), beside the compute unit price; absent without one. */
+  readonly tipInstruction?: TransactionInstruction;
   readonly addressLookupTableAddresses: PublicKey[];
   readonly computeUnitLimit: number;
   readonly prioritizationFeeLamports: bigint;

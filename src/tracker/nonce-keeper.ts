@@ -1,0 +1,274 @@
+/**
+ * The keeper of nonce orders. For every armed order it follows the live quote of its pair — one
+ * quote stream per pair, shared by the orders of that pair — and applies the trigger rule
+ * (core/nonce-trigger/order.ts). When a leg fires, each of its signed routes is simulated first
+ * (a route that cannot pay its floor is not sent; the order's note says why), the one paying most
+ * is claimed in the store (armed → triggered, before any send: one leg per order, whatever the
+ * keepers and restarts) and landed (nonce-leg-landing.ts); the chain's verdict finishes the order
+ * and voids the other legs. A nonce that moved without a leg of swapd's is the taker's cancel.
+ * Runs only while this process leads (the store's leader election); a new leader resumes the
+ * triggered orders from the store.
+ */
+import type { Logger } from "pino";
+import { PublicKey } from "@solana/web3.js";
+import type { SolanaChain } from "../chain/solana-chain.js";
+import { firingLeg, outAmountAt } from "../core/nonce-trigger/order.js";
+import type { NonceOrderSpec, PairPrice } from "../core/nonce-trigger/order.js";
+import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
+import { nonceLegsNotSent, nonceLegsVoided, nonceOrdersArmed, nonceOutcomes, nonceTriggerToLandingSeconds, nonceTriggers } from "../metrics/nonce-trigger-metrics.js";
+import type { Leadership } from "../store/leader-election.js";
+import type { NonceOrderOutcome, Store, StoredNonceOrder } from "../store/index.js";
+import { landNonceLeg } from "./nonce-leg-landing.js";
+import type { LegLandingDeps, LegVerdict } from "./nonce-leg-landing.js";
+import { chooseRoute } from "./nonce-leg-choice.js";
+
+/** The live quote of a pair at an amount, as a stream (the WatchQuote machinery, wired by the API). */
+export interface PairQuoteFeed {
+  watch(pair: { readonly inputMint: string; readonly outputMint: string; readonly amount: bigint }, signal: AbortSignal): AsyncIterable<PairPrice>;
+}
+
+export interface NonceKeeperOptions {
+  /** Re-reads the armed orders and their nonce accounts this often (cancels, other replicas' arms). Default 2000 ms. */
+  readonly refreshMs?: number;
+  /** A leg whose simulation could not pay its floor is tried again at most this often. Default 2000 ms. */
+  readonly retryNotSentMs?: number;
+  readonly pollMs?: number;
+  readonly rebroadcastMs?: number;
+}
+
+interface PairWatch {
+  readonly abort: AbortController;
+  readonly orders: Set<string>;
+}
+
+export class NonceKeeper {
+  private readonly orders = new Map<string, StoredNonceOrder>();
+  private readonly pairs = new Map<string, PairWatch>();
+  private readonly busy = new Set<string>();
+  private readonly notSentAt = new Map<string, number>();
+  private readonly stopping = new AbortController();
+  private leading: AbortController | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+  private readonly landing: LegLandingDeps;
+  private readonly refreshMs: number;
+  private readonly retryNotSentMs: number;
+
+  constructor(
+    private readonly deps: {
+      readonly store: Store;
+      readonly chain: SolanaChain;
+      readonly feed: PairQuoteFeed;
+      readonly logger: Logger;
+      readonly leadership: Leadership;
+      readonly senders?: LegLandingDeps["senders"];
+    },
+    options: NonceKeeperOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? 2_000;
+    this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
+    this.landing = {
+      chain: deps.chain,
+      ...(deps.senders ? { senders: deps.senders } : {}),
+      logger: deps.logger,
+      pollMs: options.pollMs ?? 400,
+      rebroadcastMs: options.rebroadcastMs ?? 2_000,
+    };
+  }
+
+  /** Starts following (when leading); call once. */
+  start(): void {
+    this.deps.leadership.onChange(() => this.nudge());
+    this.nudge();
+  }
+
+  /** Re-reads the store now (an order was armed or cancelled). */
+  nudge(): void {
+    clearTimeout(this.timer);
+    if (this.stopping.signal.aborted) return;
+    this.syncing ??= this.sync()
+      .catch((err: unknown) => this.deps.logger.warn({ err }, "nonce keeper refresh failed; retrying"))
+      .finally(() => {
+        this.syncing = undefined;
+        if (this.stopping.signal.aborted) return;
+        this.timer = setTimeout(() => this.nudge(), this.refreshMs);
+        this.timer.unref();
+      });
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    clearTimeout(this.timer);
+    this.leading?.abort();
+    await this.syncing;
+  }
+
+  private async sync(): Promise<void> {
+    if (!this.deps.leadership.isLeader()) {
+      this.leading?.abort();
+      this.leading = undefined;
+      this.orders.clear();
+      this.pairs.clear();
+      return;
+    }
+    this.leading ??= new AbortController();
+    const active = await this.deps.store.nonceOrders.active();
+    this.orders.clear();
+    for (const order of active) this.orders.set(order.orderId, order);
+    nonceOrdersArmed.set(active.filter((o) => o.status === "armed").length);
+    for (const order of active) {
+      if (order.status === "triggered" && !this.busy.has(order.orderId)) this.follow(order, order.triggeredLeg!, order.triggeredRoute!, "ifUnseen", null);
+    }
+    await this.checkNonces(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
+    this.watchPairs();
+  }
+
+  /** Armed orders whose nonce moved without a leg swapd sent: the taker's cancel (or a leg the taker sent). */
+  private async checkNonces(armed: readonly StoredNonceOrder[]): Promise<void> {
+    if (armed.length === 0) return;
+    const accounts = await this.deps.chain.getMultipleAccounts(armed.map((o) => new PublicKey(o.nonceAccount)));
+    for (const [i, order] of armed.entries()) {
+      if (decodeNonceAccount(accounts[i] ?? null)?.nonce === order.nonceValue) continue;
+      this.orders.delete(order.orderId);
+      const signatures = order.legs.map((l) => l.signature!).filter(Boolean);
+      const statuses = await this.deps.chain.getSignatureStatuses(signatures);
+      const sentByTaker = order.legs.find((_, j) => statuses[j] != null);
+      if (sentByTaker !== undefined) {
+        // The taker sent a leg themselves: follow it like one of swapd's (its claim records which).
+        if (await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex))) {
+          this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, "ifUnseen", null);
+        }
+        continue;
+      }
+      await this.finish(order, { status: "cancelled", note: "the nonce advanced without a leg: cancelled by the taker", sent: null });
+    }
+  }
+
+  private watchPairs(): void {
+    const wanted = new Map<string, StoredNonceOrder[]>();
+    for (const order of this.orders.values()) {
+      if (order.status !== "armed" || order.cancelRequested) continue;
+      const key = `${order.inputMint}|${order.outputMint}`;
+      wanted.set(key, [...(wanted.get(key) ?? []), order]);
+    }
+    for (const [key, watch] of this.pairs) {
+      if (!wanted.has(key)) {
+        watch.abort.abort();
+        this.pairs.delete(key);
+      }
+    }
+    for (const [key, orders] of wanted) {
+      const existing = this.pairs.get(key);
+      if (existing !== undefined) {
+        existing.orders.clear();
+        for (const o of orders) existing.orders.add(o.orderId);
+        continue;
+      }
+      const watch: PairWatch = { abort: new AbortController(), orders: new Set(orders.map((o) => o.orderId)) };
+      this.pairs.set(key, watch);
+      // The pair's reference amount: its largest order (a quote at a larger size is never better per unit).
+      const amount = orders.reduce((max, o) => (o.amount > max ? o.amount : max), 0n);
+      void this.runPair(key, { inputMint: orders[0]!.inputMint, outputMint: orders[0]!.outputMint, amount }, watch);
+    }
+  }
+
+  private async runPair(key: string, pair: { inputMint: string; outputMint: string; amount: bigint }, watch: PairWatch): Promise<void> {
+    const signal = AbortSignal.any([watch.abort.signal, this.stopping.signal, this.leading!.signal]);
+    try {
+      for await (const price of this.deps.feed.watch(pair, signal)) {
+        if (signal.aborted) break;
+        const at = performance.now();
+        for (const id of watch.orders) {
+          const order = this.orders.get(id);
+          if (order !== undefined) await this.onPrice(order, price, at);
+        }
+      }
+    } catch (err) {
+      if (!signal.aborted) this.deps.logger.warn({ err, pair: key }, "nonce keeper quote stream ended; restarting at the next refresh");
+    } finally {
+      if (this.pairs.get(key) === watch) this.pairs.delete(key);
+    }
+  }
+
+  private async onPrice(order: StoredNonceOrder, price: PairPrice, at: number): Promise<void> {
+    if (order.status !== "armed" || order.cancelRequested || this.busy.has(order.orderId)) return;
+    let peak = order.peakOutAmount;
+    if (order.trailBps !== null) {
+      const now = outAmountAt(price, order.amount);
+      if (peak === null || now > peak) {
+        peak = now;
+        this.orders.set(order.orderId, { ...order, peakOutAmount: now });
+        await this.deps.store.nonceOrders.raisePeak(order.orderId, now);
+      }
+    }
+    const spec: Pick<NonceOrderSpec, "legs" | "amount" | "trailBps"> = { amount: order.amount, trailBps: order.trailBps, legs: legSpecs(order) };
+    const legIndex = firingLeg(spec, price, peak);
+    if (legIndex === null) return;
+    if (performance.now() - (this.notSentAt.get(order.orderId) ?? Number.NEGATIVE_INFINITY) < this.retryNotSentMs) return;
+    this.busy.add(order.orderId);
+    void this.fire(order, legIndex, at).finally(() => this.busy.delete(order.orderId));
+  }
+
+  private async fire(order: StoredNonceOrder, legIndex: number, firedAt: number): Promise<void> {
+    try {
+      const choice = await chooseRoute(this.deps.chain, order, legIndex);
+      if ("notSent" in choice) {
+        nonceLegsNotSent.inc();
+        this.notSentAt.set(order.orderId, performance.now());
+        await this.deps.store.nonceOrders.setNote(order.orderId, choice.notSent);
+        return;
+      }
+      if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex)))) return;
+      nonceTriggers.inc({ kind: order.legs.find((l) => l.legIndex === legIndex)!.kind });
+      this.orders.set(order.orderId, { ...order, status: "triggered" });
+      await this.land(order, legIndex, choice.routeIndex, "send", firedAt);
+    } catch (err) {
+      this.deps.logger.error({ err, orderId: order.orderId }, "nonce order trigger failed; the keeper tries again at the next refresh");
+    }
+  }
+
+  private follow(order: StoredNonceOrder, legIndex: number, routeIndex: number, mode: "send" | "ifUnseen", firedAt: number | null): void {
+    this.busy.add(order.orderId);
+    void this.land(order, legIndex, routeIndex, mode, firedAt)
+      .catch((err: unknown) => this.deps.logger.error({ err, orderId: order.orderId }, "following a nonce leg failed; resumed at the next refresh"))
+      .finally(() => this.busy.delete(order.orderId));
+  }
+
+  private async land(order: StoredNonceOrder, legIndex: number, routeIndex: number, mode: "send" | "ifUnseen", firedAt: number | null): Promise<void> {
+    const leg = order.legs.find((l) => l.legIndex === legIndex && l.routeIndex === routeIndex)!;
+    const signal = AbortSignal.any([this.stopping.signal, this.leading?.signal ?? this.stopping.signal]);
+    const verdict = await landNonceLeg(
+      this.landing,
+      { signature: leg.signature!, wire: leg.signedTransaction!, nonceAccount: order.nonceAccount, nonceValue: order.nonceValue, taker: order.taker, inputMint: order.inputMint, outputMint: order.outputMint },
+      mode,
+      signal,
+    );
+    if (verdict === null) return;
+    if (firedAt !== null) nonceTriggerToLandingSeconds.observe((performance.now() - firedAt) / 1000);
+    await this.finish(order, outcomeOf(verdict, legIndex, routeIndex));
+  }
+
+  private async finish(order: StoredNonceOrder, outcome: NonceOrderOutcome): Promise<void> {
+    this.orders.delete(order.orderId);
+    if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.finish(order.orderId, outcome)))) return;
+    nonceOutcomes.inc({ status: outcome.status });
+    if (outcome.status !== "cancelled") nonceLegsVoided.inc(order.legs.length - (outcome.sent === null ? 0 : 1));
+    this.deps.logger.info({ orderId: order.orderId, status: outcome.status, note: outcome.note }, "nonce order finished");
+  }
+}
+
+function legSpecs(order: StoredNonceOrder): NonceOrderSpec["legs"] {
+  // One spec per leg (its first route carries the leg's trigger and floor).
+  return order.legs.filter((l) => l.routeIndex === 0).map((l) => ({ kind: l.kind, triggerOutAmount: l.triggerOutAmount, minOutAmount: l.minOutAmount }));
+}
+
+function outcomeOf(verdict: LegVerdict, legIndex: number, routeIndex: number): NonceOrderOutcome {
+  switch (verdict.status) {
+    case "landed":
+      return { status: "landed", note: null, sent: { legIndex, routeIndex, status: "landed", inAmount: verdict.inAmount, outAmount: verdict.outAmount, slot: verdict.slot, error: null } };
+    case "failed":
+      return { status: "failed", note: verdict.error, sent: { legIndex, routeIndex, status: "failed", inAmount: null, outAmount: null, slot: verdict.slot, error: verdict.error } };
+    case "not_landed":
+      return { status: "cancelled", note: "the nonce advanced before the leg landed: cancelled by the taker", sent: { legIndex, routeIndex, status: "voided", inAmount: null, outAmount: null, slot: null, error: null } };
+  }
+}

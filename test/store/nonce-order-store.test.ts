@@ -1,0 +1,105 @@
+// The nonce-order store on PostgreSQL and embedded PGlite (the same SQL): an order and its legs
+// round-trip with exact u64 amounts; arming is once; the keeper's claim (armed → triggered) is
+// won by exactly one of concurrent claimers, so no two legs of an order are ever sent; a finished
+// order keeps its first outcome and voids (or cancels) the other legs; one armed order per nonce.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/index.js";
+import type { NewNonceOrder, Store } from "../../src/store/index.js";
+import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
+
+const available = await postgresAvailable();
+const schema = `swapd_nonce_test_${randomBytes(6).toString("hex")}`;
+
+afterAll(async () => {
+  if (!available) return;
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+});
+
+const U64_MAX = 18_446_744_073_709_551_615n;
+
+function order(id: string, nonceAccount: string): NewNonceOrder {
+  return {
+    orderId: id,
+    kind: "oco",
+    taker: "Taker1111111111111111111111111111111111111",
+    inputMint: "So11111111111111111111111111111111111111112",
+    outputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    amount: U64_MAX,
+    nonceAccount,
+    nonceValue: "Nonce111111111111111111111111111111111111111",
+    trailBps: null,
+    legs: [
+      { legIndex: 0, routeIndex: 0, kind: "take_profit", triggerOutAmount: U64_MAX - 1n, minOutAmount: 5n, quotedOutAmount: 7n, message: new Uint8Array([1, 2, 3]), messageHash: `${id}-a` },
+      { legIndex: 1, routeIndex: 0, kind: "stop_loss", triggerOutAmount: 3n, minOutAmount: 2n, quotedOutAmount: 7n, message: new Uint8Array([4]), messageHash: `${id}-b` },
+    ],
+  };
+}
+
+const signed = [
+  { legIndex: 0, routeIndex: 0, signedTransaction: new Uint8Array([9, 9]), signature: "sigA" },
+  { legIndex: 1, routeIndex: 0, signedTransaction: new Uint8Array([8]), signature: "sigB" },
+];
+
+function suite(name: string, open: () => Promise<Store>) {
+  describe(`nonce orders on ${name}`, () => {
+    it("round-trips, arms once, one claim wins, the first outcome stays, the other legs are voided", { timeout: 120_000 }, async () => {
+      const store = await open();
+      try {
+        await store.transaction((s) => s.nonceOrders.create(order("o1", "N1")));
+        const issued = (await store.nonceOrders.find("o1"))!;
+        expect(issued.amount).toBe(U64_MAX);
+        expect(issued.legs.map((l) => [l.kind, l.triggerOutAmount, l.status])).toEqual([
+          ["take_profit", U64_MAX - 1n, "issued"],
+          ["stop_loss", 3n, "issued"],
+        ]);
+        expect(await store.nonceOrders.active()).toEqual([]);
+        expect(await store.nonceOrders.arm("o1", signed, null)).toBe(true);
+        expect(await store.nonceOrders.arm("o1", signed, null)).toBe(false);
+        expect((await store.nonceOrders.active()).map((o) => o.orderId)).toEqual(["o1"]);
+
+        const claims = await Promise.all([store.nonceOrders.trigger("o1", 0, 0), store.nonceOrders.trigger("o1", 1, 0), store.nonceOrders.trigger("o1", 0, 0)]);
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        const claimed = (await store.nonceOrders.find("o1"))!;
+        expect(claimed.status).toBe("triggered");
+        const sent = claimed.legs.filter((l) => l.status === "sent");
+        expect(sent).toHaveLength(1);
+        expect([sent[0]!.legIndex, sent[0]!.routeIndex]).toEqual([claimed.triggeredLeg, claimed.triggeredRoute]);
+
+        const outcome = { status: "landed" as const, note: null, sent: { legIndex: claimed.triggeredLeg!, routeIndex: 0, status: "landed" as const, inAmount: U64_MAX, outAmount: 6n, slot: 42n, error: null } };
+        expect(await store.nonceOrders.finish("o1", outcome)).toBe(true);
+        expect(await store.nonceOrders.finish("o1", { status: "cancelled", note: "late", sent: null })).toBe(false);
+        const finished = (await store.nonceOrders.find("o1"))!;
+        expect(finished.status).toBe("landed");
+        expect(finished.legs.map((l) => l.status).sort()).toEqual(["landed", "voided"]);
+        expect(finished.legs.find((l) => l.status === "landed")!.inAmount).toBe(U64_MAX);
+        expect(await store.nonceOrders.active()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("one armed order per nonce account; a cancel marks the open legs cancelled", { timeout: 120_000 }, async () => {
+      const store = await open();
+      try {
+        await store.transaction((s) => s.nonceOrders.create(order("p1", "N2")));
+        await store.transaction((s) => s.nonceOrders.create(order("p2", "N2")));
+        expect(await store.nonceOrders.arm("p1", signed, null)).toBe(true);
+        await expect(store.nonceOrders.arm("p2", signed, null)).rejects.toThrow(/nonce_orders_one_active_per_nonce/);
+        expect((await store.nonceOrders.find("p2"))!.status).toBe("issued");
+        expect(await store.nonceOrders.finish("p1", { status: "cancelled", note: "taker advanced the nonce", sent: null })).toBe(true);
+        expect((await store.nonceOrders.find("p1"))!.legs.map((l) => l.status)).toEqual(["cancelled", "cancelled"]);
+        expect(await store.nonceOrders.arm("p2", signed, null)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+suite("PGlite", () => openStore({ inMemory: true }));
+if (available) suite("PostgreSQL", () => openStore({ databaseUrl: TEST_DATABASE_URL, schema }));
