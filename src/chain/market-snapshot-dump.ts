@@ -2,12 +2,13 @@
  * A market snapshot read from the RPC once: one getProgramAccounts per AMM program, filtered by the
  * pool account's size (`dataSize`) and discriminator (where the program has one), and sliced to the
  * bytes between its two mints (`dataSlice`), so the node sends each pool's address and mints and
- * nothing else (Whirlpool: 112 of 653 bytes; Raydium CP: 64 of 637). Layouts come from each adapter's `poolMintLayout` (POOL_MINT_LAYOUTS).
+ * nothing else (Whirlpool: 112 of 653 bytes; Raydium CP: 64 of 637). Layouts come from each adapter's own `poolMintLayout` (`searchLayoutOf`).
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import { POOL_MINT_LAYOUTS, maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
+import { searchLayoutOf } from "./market-pool-layouts.js";
+import { maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
 import { MARKET_SNAPSHOT_VERSION } from "../core/quote/market-snapshot.js";
 import type { MarketSnapshot, SnapshotMarket, SnapshotProgram } from "../core/quote/market-snapshot.js";
 import type { SolanaChain } from "./solana-chain.js";
@@ -17,7 +18,7 @@ const DEFAULT_KEY = base58Of(PublicKey.default);
 
 export interface MarketDumpOptions {
   readonly chain: SolanaChain;
-  /** The AMMs to list (each must have a pool layout in POOL_MINT_LAYOUTS). */
+  /** The AMMs to list (each must be searchable: `searchLayoutOf` gives its pool layout). */
   readonly adapters: readonly AmmAdapter<any>[];
   /** One attempt per program, this long at most (a mainnet program's scan takes tens of seconds). */
   readonly timeoutMs: number;
@@ -39,7 +40,7 @@ export function mintSlice(layout: PoolMintLayout): { offset: number; length: num
 
 /** The adapter's pool layout; an AMM without one cannot be listed (a usage error, not the RPC's). */
 function layoutOf(adapter: AmmAdapter<any>): PoolMintLayout {
-  const layout = POOL_MINT_LAYOUTS[base58Of(adapter.programId)];
+  const layout = searchLayoutOf(adapter);
   if (!layout) throw new Error(`${adapter.label} (${base58Of(adapter.programId)}): no pool layout to list its pools by`);
   return layout;
 }

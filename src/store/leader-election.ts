@@ -69,7 +69,8 @@ class AdvisoryLockLeadership implements Leadership {
     const current = this.client;
     this.client = undefined;
     this.setLeader(false);
-    // Ending the session releases the advisory lock at once.
+    // Ending the session releases the advisory lock at once; if ending fails, the lock goes with the
+    // dead session when the server notices, so there is nothing else to do.
     await current?.end().catch(() => undefined);
   }
 
@@ -83,6 +84,8 @@ class AdvisoryLockLeadership implements Leadership {
   private drop(current: pg.Client | undefined): void {
     if (current === undefined || current !== this.client) return;
     this.client = undefined;
+    // The session already failed (the error was handled where it surfaced); ending it only frees the
+    // socket, and the lock leaves with the session either way.
     current.end().catch(() => undefined);
     this.setLeader(false);
   }

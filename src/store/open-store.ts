@@ -91,6 +91,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     }
     migrations = await applyMigrations(db, options.schema === undefined ? {} : { schema: options.schema });
   } catch (error) {
+    // The open failed and that error is what the caller must see; a failure to close the half-opened
+    // database as well adds nothing to it.
     await db.close().catch(() => undefined);
     throw error;
   }

@@ -79,6 +79,7 @@ class PostgresOrderChangeRelay implements OrderChangeRelay {
     clearTimeout(this.timer);
     const current = this.client;
     this.client = undefined;
+    // Closing: the session ends with the socket either way, so an error ending it changes nothing.
     await current?.end().catch(() => undefined);
   }
 
@@ -94,6 +95,8 @@ class PostgresOrderChangeRelay implements OrderChangeRelay {
   private drop(current: pg.Client): void {
     if (current !== this.client) return;
     this.client = undefined;
+    // The client already failed (that is why it is dropped and the error was handled where it
+    // surfaced); ending it only frees the socket, and a new session replaces it.
     current.end().catch(() => undefined);
     this.reconnectLater();
   }

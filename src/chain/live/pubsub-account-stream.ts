@@ -109,6 +109,8 @@ export class PubsubAccountStream implements AccountStream {
       if (id === undefined) continue;
       this.subscriptionOf.delete(address);
       this.addressOf.delete(id);
+      // The address is forgotten either way: an update for a subscription the node failed to drop
+      // finds no address and is ignored, and a socket that closed took every subscription with it.
       if (this.open) this.request("accountUnsubscribe", [id]).catch(() => {});
     }
   }
@@ -192,6 +194,7 @@ export class PubsubAccountStream implements AccountStream {
     if (!this.wanted.has(address) || this.subscriptionOf.has(address)) {
       // Unsubscribed while the subscription was on its way, or subscribed again meanwhile (the
       // cache dropped and re-read it) and the other subscription landed first: one per address.
+      // Best effort, as in `unsubscribe`: a stray subscription's updates name no wanted address.
       this.request("accountUnsubscribe", [id]).catch(() => {});
       return;
     }

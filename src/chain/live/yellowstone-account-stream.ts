@@ -101,6 +101,8 @@ export class YellowstoneAccountStream implements AccountStream {
   unsubscribe(addresses: readonly string[]): void {
     let changed = false;
     for (const a of addresses) changed = this.wanted.delete(a) || changed;
+    // Best effort: updates for addresses no longer wanted are dropped on arrival, and a stream that
+    // failed to take the filters is re-opened with the current ones.
     if (changed && this.open) this.writeFilters().catch(() => {});
   }
 
