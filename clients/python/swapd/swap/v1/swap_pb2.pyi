@@ -16,6 +16,22 @@ class AccountMeta(_message.Message):
     pubkey: str
     def __init__(self, pubkey: _Optional[str] = ..., is_signer: bool = ..., is_writable: bool = ...) -> None: ...
 
+class AutoSlippage(_message.Message):
+    __slots__ = ["max_bps", "min_bps", "pool_move_bps", "price_impact_bps", "slippage_bps", "window_slots"]
+    MAX_BPS_FIELD_NUMBER: _ClassVar[int]
+    MIN_BPS_FIELD_NUMBER: _ClassVar[int]
+    POOL_MOVE_BPS_FIELD_NUMBER: _ClassVar[int]
+    PRICE_IMPACT_BPS_FIELD_NUMBER: _ClassVar[int]
+    SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    WINDOW_SLOTS_FIELD_NUMBER: _ClassVar[int]
+    max_bps: int
+    min_bps: int
+    pool_move_bps: int
+    price_impact_bps: int
+    slippage_bps: int
+    window_slots: int
+    def __init__(self, slippage_bps: _Optional[int] = ..., price_impact_bps: _Optional[int] = ..., pool_move_bps: _Optional[int] = ..., window_slots: _Optional[int] = ..., min_bps: _Optional[int] = ..., max_bps: _Optional[int] = ...) -> None: ...
+
 class BlockhashWithMetadata(_message.Message):
     __slots__ = ["blockhash", "fetched_at", "last_valid_block_height"]
     BLOCKHASH_FIELD_NUMBER: _ClassVar[int]
@@ -27,35 +43,53 @@ class BlockhashWithMetadata(_message.Message):
     def __init__(self, blockhash: _Optional[str] = ..., last_valid_block_height: _Optional[int] = ..., fetched_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class BuildRequest(_message.Message):
-    __slots__ = ["amount", "dexes", "exclude_dexes", "fee_account", "input_mint", "max_accounts", "mode", "output_mint", "payer", "platform_fee_bps", "slippage_bps", "taker"]
+    __slots__ = ["amount", "auto_slippage", "blockhash_slots_to_expiry", "compute_unit_price_percentile", "destination_token_account", "dexes", "exclude_dexes", "fee_account", "for_jito_bundle", "input_mint", "max_accounts", "mode", "native_destination_account", "output_mint", "payer", "platform_fee_bps", "slippage_bps", "swap_mode", "taker", "tip_amount", "wrap_and_unwrap_sol"]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    AUTO_SLIPPAGE_FIELD_NUMBER: _ClassVar[int]
+    BLOCKHASH_SLOTS_TO_EXPIRY_FIELD_NUMBER: _ClassVar[int]
+    COMPUTE_UNIT_PRICE_PERCENTILE_FIELD_NUMBER: _ClassVar[int]
+    DESTINATION_TOKEN_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     DEXES_FIELD_NUMBER: _ClassVar[int]
     EXCLUDE_DEXES_FIELD_NUMBER: _ClassVar[int]
     FEE_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    FOR_JITO_BUNDLE_FIELD_NUMBER: _ClassVar[int]
     INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
     MAX_ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    NATIVE_DESTINATION_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
     PAYER_FIELD_NUMBER: _ClassVar[int]
     PLATFORM_FEE_BPS_FIELD_NUMBER: _ClassVar[int]
     SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
     TAKER_FIELD_NUMBER: _ClassVar[int]
+    TIP_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    WRAP_AND_UNWRAP_SOL_FIELD_NUMBER: _ClassVar[int]
     amount: int
+    auto_slippage: bool
+    blockhash_slots_to_expiry: int
+    compute_unit_price_percentile: str
+    destination_token_account: str
     dexes: _containers.RepeatedScalarFieldContainer[str]
     exclude_dexes: _containers.RepeatedScalarFieldContainer[str]
     fee_account: str
+    for_jito_bundle: bool
     input_mint: str
     max_accounts: int
     mode: str
+    native_destination_account: str
     output_mint: str
     payer: str
     platform_fee_bps: int
     slippage_bps: int
+    swap_mode: str
     taker: str
-    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., dexes: _Optional[_Iterable[str]] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., max_accounts: _Optional[int] = ..., platform_fee_bps: _Optional[int] = ..., fee_account: _Optional[str] = ..., mode: _Optional[str] = ..., payer: _Optional[str] = ...) -> None: ...
+    tip_amount: int
+    wrap_and_unwrap_sol: bool
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., dexes: _Optional[_Iterable[str]] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., max_accounts: _Optional[int] = ..., platform_fee_bps: _Optional[int] = ..., fee_account: _Optional[str] = ..., mode: _Optional[str] = ..., payer: _Optional[str] = ..., swap_mode: _Optional[str] = ..., auto_slippage: bool = ..., wrap_and_unwrap_sol: bool = ..., destination_token_account: _Optional[str] = ..., native_destination_account: _Optional[str] = ..., blockhash_slots_to_expiry: _Optional[int] = ..., tip_amount: _Optional[int] = ..., compute_unit_price_percentile: _Optional[str] = ..., for_jito_bundle: bool = ...) -> None: ...
 
 class BuildResponse(_message.Message):
-    __slots__ = ["addresses_by_lookup_table_address", "blockhash_with_metadata", "cleanup_instruction", "compute_budget_instructions", "context_slot", "in_amount", "input_mint", "other_amount_threshold", "other_instructions", "out_amount", "output_mint", "platform_fee", "price_impact_pct", "route_plan", "setup_instructions", "slippage_bps", "swap_instruction", "swap_mode", "tip_instruction"]
+    __slots__ = ["addresses_by_lookup_table_address", "auto_slippage", "blockhash_with_metadata", "cleanup_instruction", "compute_budget_instructions", "context_slot", "in_amount", "input_mint", "other_amount_threshold", "other_instructions", "out_amount", "output_mint", "platform_fee", "price_impact_pct", "route_plan", "setup_instructions", "slippage_bps", "swap_instruction", "swap_mode", "tip_instruction"]
     class AddressesByLookupTableAddressEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -64,6 +98,7 @@ class BuildResponse(_message.Message):
         value: LookupTableAddresses
         def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[LookupTableAddresses, _Mapping]] = ...) -> None: ...
     ADDRESSES_BY_LOOKUP_TABLE_ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    AUTO_SLIPPAGE_FIELD_NUMBER: _ClassVar[int]
     BLOCKHASH_WITH_METADATA_FIELD_NUMBER: _ClassVar[int]
     CLEANUP_INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
     COMPUTE_BUDGET_INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +118,7 @@ class BuildResponse(_message.Message):
     SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
     TIP_INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
     addresses_by_lookup_table_address: _containers.MessageMap[str, LookupTableAddresses]
+    auto_slippage: AutoSlippage
     blockhash_with_metadata: BlockhashWithMetadata
     cleanup_instruction: Instruction
     compute_budget_instructions: _containers.RepeatedCompositeFieldContainer[Instruction]
@@ -101,7 +137,7 @@ class BuildResponse(_message.Message):
     swap_instruction: Instruction
     swap_mode: str
     tip_instruction: Instruction
-    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., compute_budget_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., setup_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., swap_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., cleanup_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., other_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., tip_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., addresses_by_lookup_table_address: _Optional[_Mapping[str, LookupTableAddresses]] = ..., blockhash_with_metadata: _Optional[_Union[BlockhashWithMetadata, _Mapping]] = ..., price_impact_pct: _Optional[str] = ..., context_slot: _Optional[int] = ..., platform_fee: _Optional[_Union[PlatformFee, _Mapping]] = ...) -> None: ...
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., compute_budget_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., setup_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., swap_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., cleanup_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., other_instructions: _Optional[_Iterable[_Union[Instruction, _Mapping]]] = ..., tip_instruction: _Optional[_Union[Instruction, _Mapping]] = ..., addresses_by_lookup_table_address: _Optional[_Mapping[str, LookupTableAddresses]] = ..., blockhash_with_metadata: _Optional[_Union[BlockhashWithMetadata, _Mapping]] = ..., price_impact_pct: _Optional[str] = ..., context_slot: _Optional[int] = ..., platform_fee: _Optional[_Union[PlatformFee, _Mapping]] = ..., auto_slippage: _Optional[_Union[AutoSlippage, _Mapping]] = ...) -> None: ...
 
 class ComputeBudgetPrioritization(_message.Message):
     __slots__ = ["estimated_micro_lamports", "micro_lamports"]
@@ -197,35 +233,61 @@ class LookupTableAddresses(_message.Message):
     addresses: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, addresses: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class MarketsRequest(_message.Message):
+    __slots__ = ["address", "addresses", "pubkey"]
+    ADDRESSES_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    PUBKEY_FIELD_NUMBER: _ClassVar[int]
+    address: str
+    addresses: _containers.RepeatedScalarFieldContainer[str]
+    pubkey: str
+    def __init__(self, address: _Optional[str] = ..., addresses: _Optional[_Iterable[str]] = ..., pubkey: _Optional[str] = ...) -> None: ...
+
 class OrderRequest(_message.Message):
-    __slots__ = ["amount", "exclude_dexes", "input_mint", "max_lamports", "output_mint", "payer", "priority_fee_lamports", "priority_level", "slippage_bps", "taker"]
+    __slots__ = ["amount", "broadcast_fee_type", "exclude_dexes", "exclude_routers", "input_mint", "jito_tip_lamports", "max_lamports", "output_mint", "payer", "priority_fee_lamports", "priority_level", "receiver", "referral_account", "referral_fee", "slippage_bps", "swap_mode", "taker"]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    BROADCAST_FEE_TYPE_FIELD_NUMBER: _ClassVar[int]
     EXCLUDE_DEXES_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_ROUTERS_FIELD_NUMBER: _ClassVar[int]
     INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    JITO_TIP_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
     MAX_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
     PAYER_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    RECEIVER_FIELD_NUMBER: _ClassVar[int]
+    REFERRAL_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    REFERRAL_FEE_FIELD_NUMBER: _ClassVar[int]
     SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
     TAKER_FIELD_NUMBER: _ClassVar[int]
     amount: int
+    broadcast_fee_type: str
     exclude_dexes: _containers.RepeatedScalarFieldContainer[str]
+    exclude_routers: _containers.RepeatedScalarFieldContainer[str]
     input_mint: str
+    jito_tip_lamports: int
     max_lamports: int
     output_mint: str
     payer: str
     priority_fee_lamports: int
     priority_level: str
+    receiver: str
+    referral_account: str
+    referral_fee: int
     slippage_bps: int
+    swap_mode: str
     taker: str
-    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., priority_fee_lamports: _Optional[int] = ..., priority_level: _Optional[str] = ..., max_lamports: _Optional[int] = ..., payer: _Optional[str] = ...) -> None: ...
+    def __init__(self, input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., taker: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., exclude_dexes: _Optional[_Iterable[str]] = ..., priority_fee_lamports: _Optional[int] = ..., priority_level: _Optional[str] = ..., max_lamports: _Optional[int] = ..., payer: _Optional[str] = ..., swap_mode: _Optional[str] = ..., receiver: _Optional[str] = ..., referral_account: _Optional[str] = ..., referral_fee: _Optional[int] = ..., jito_tip_lamports: _Optional[int] = ..., broadcast_fee_type: _Optional[str] = ..., exclude_routers: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class OrderResponse(_message.Message):
-    __slots__ = ["context_slot", "expire_at", "fee_bps", "gasless", "in_amount", "input_mint", "last_valid_block_height", "mode", "other_amount_threshold", "out_amount", "output_mint", "price_impact_pct", "prioritization_fee_lamports", "rent_fee_lamports", "request_id", "route_plan", "router", "signature_fee_lamports", "slippage_bps", "swap_mode", "swap_type", "taker", "total_time", "transaction"]
+    __slots__ = ["auto_slippage", "context_slot", "expire_at", "fee_bps", "fee_mint", "gasless", "in_amount", "input_mint", "last_valid_block_height", "mode", "other_amount_threshold", "out_amount", "output_mint", "platform_fee", "price_impact_pct", "prioritization_fee_lamports", "prioritization_fee_payer", "referral_account", "rent_fee_lamports", "rent_fee_payer", "request_id", "route_plan", "router", "signature_fee_lamports", "signature_fee_payer", "slippage_bps", "swap_mode", "swap_type", "taker", "total_time", "transaction"]
+    AUTO_SLIPPAGE_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_SLOT_FIELD_NUMBER: _ClassVar[int]
     EXPIRE_AT_FIELD_NUMBER: _ClassVar[int]
     FEE_BPS_FIELD_NUMBER: _ClassVar[int]
+    FEE_MINT_FIELD_NUMBER: _ClassVar[int]
     GASLESS_FIELD_NUMBER: _ClassVar[int]
     INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
     IN_AMOUNT_FIELD_NUMBER: _ClassVar[int]
@@ -234,22 +296,29 @@ class OrderResponse(_message.Message):
     OTHER_AMOUNT_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
     OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PLATFORM_FEE_FIELD_NUMBER: _ClassVar[int]
     PRICE_IMPACT_PCT_FIELD_NUMBER: _ClassVar[int]
     PRIORITIZATION_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    PRIORITIZATION_FEE_PAYER_FIELD_NUMBER: _ClassVar[int]
+    REFERRAL_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     RENT_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    RENT_FEE_PAYER_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ROUTER_FIELD_NUMBER: _ClassVar[int]
     ROUTE_PLAN_FIELD_NUMBER: _ClassVar[int]
     SIGNATURE_FEE_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FEE_PAYER_FIELD_NUMBER: _ClassVar[int]
     SLIPPAGE_BPS_FIELD_NUMBER: _ClassVar[int]
     SWAP_MODE_FIELD_NUMBER: _ClassVar[int]
     SWAP_TYPE_FIELD_NUMBER: _ClassVar[int]
     TAKER_FIELD_NUMBER: _ClassVar[int]
     TOTAL_TIME_FIELD_NUMBER: _ClassVar[int]
     TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    auto_slippage: AutoSlippage
     context_slot: int
     expire_at: _timestamp_pb2.Timestamp
     fee_bps: int
+    fee_mint: str
     gasless: bool
     in_amount: int
     input_mint: str
@@ -258,20 +327,35 @@ class OrderResponse(_message.Message):
     other_amount_threshold: int
     out_amount: int
     output_mint: str
+    platform_fee: PlatformFee
     price_impact_pct: str
     prioritization_fee_lamports: int
+    prioritization_fee_payer: str
+    referral_account: str
     rent_fee_lamports: int
+    rent_fee_payer: str
     request_id: str
     route_plan: _containers.RepeatedCompositeFieldContainer[RoutePlanStep]
     router: str
     signature_fee_lamports: int
+    signature_fee_payer: str
     slippage_bps: int
     swap_mode: str
     swap_type: str
     taker: str
     total_time: float
     transaction: bytes
-    def __init__(self, mode: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., price_impact_pct: _Optional[str] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., fee_bps: _Optional[int] = ..., signature_fee_lamports: _Optional[int] = ..., prioritization_fee_lamports: _Optional[int] = ..., rent_fee_lamports: _Optional[int] = ..., swap_type: _Optional[str] = ..., router: _Optional[str] = ..., transaction: _Optional[bytes] = ..., last_valid_block_height: _Optional[int] = ..., gasless: bool = ..., request_id: _Optional[str] = ..., total_time: _Optional[float] = ..., taker: _Optional[str] = ..., expire_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., context_slot: _Optional[int] = ...) -> None: ...
+    def __init__(self, mode: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., other_amount_threshold: _Optional[int] = ..., swap_mode: _Optional[str] = ..., slippage_bps: _Optional[int] = ..., price_impact_pct: _Optional[str] = ..., route_plan: _Optional[_Iterable[_Union[RoutePlanStep, _Mapping]]] = ..., fee_bps: _Optional[int] = ..., signature_fee_lamports: _Optional[int] = ..., prioritization_fee_lamports: _Optional[int] = ..., rent_fee_lamports: _Optional[int] = ..., swap_type: _Optional[str] = ..., router: _Optional[str] = ..., transaction: _Optional[bytes] = ..., last_valid_block_height: _Optional[int] = ..., gasless: bool = ..., request_id: _Optional[str] = ..., total_time: _Optional[float] = ..., taker: _Optional[str] = ..., expire_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., context_slot: _Optional[int] = ..., platform_fee: _Optional[_Union[PlatformFee, _Mapping]] = ..., fee_mint: _Optional[str] = ..., referral_account: _Optional[str] = ..., auto_slippage: _Optional[_Union[AutoSlippage, _Mapping]] = ..., signature_fee_payer: _Optional[str] = ..., prioritization_fee_payer: _Optional[str] = ..., rent_fee_payer: _Optional[str] = ...) -> None: ...
+
+class PercentileFee(_message.Message):
+    __slots__ = ["level", "micro_lamports", "percentile_bps"]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    MICRO_LAMPORTS_FIELD_NUMBER: _ClassVar[int]
+    PERCENTILE_BPS_FIELD_NUMBER: _ClassVar[int]
+    level: str
+    micro_lamports: int
+    percentile_bps: int
+    def __init__(self, percentile_bps: _Optional[int] = ..., level: _Optional[str] = ..., micro_lamports: _Optional[int] = ...) -> None: ...
 
 class PlatformFee(_message.Message):
     __slots__ = ["amount", "fee_bps"]
@@ -306,6 +390,24 @@ class PrioritizationType(_message.Message):
     compute_budget: ComputeBudgetPrioritization
     relay_tip: RelayTipPrioritization
     def __init__(self, compute_budget: _Optional[_Union[ComputeBudgetPrioritization, _Mapping]] = ..., relay_tip: _Optional[_Union[RelayTipPrioritization, _Mapping]] = ...) -> None: ...
+
+class PriorityFeesRequest(_message.Message):
+    __slots__ = ["accounts"]
+    ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
+    accounts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, accounts: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PriorityFeesResponse(_message.Message):
+    __slots__ = ["for_accounts", "percentiles", "read_at", "sample_count"]
+    FOR_ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
+    PERCENTILES_FIELD_NUMBER: _ClassVar[int]
+    READ_AT_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    for_accounts: bool
+    percentiles: _containers.RepeatedCompositeFieldContainer[PercentileFee]
+    read_at: _timestamp_pb2.Timestamp
+    sample_count: int
+    def __init__(self, percentiles: _Optional[_Iterable[_Union[PercentileFee, _Mapping]]] = ..., sample_count: _Optional[int] = ..., read_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., for_accounts: bool = ...) -> None: ...
 
 class PriorityLevelWithMaxLamports(_message.Message):
     __slots__ = ["max_lamports", "priority_level"]

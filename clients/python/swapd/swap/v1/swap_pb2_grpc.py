@@ -60,6 +60,11 @@ class SwapServiceStub(object):
                 request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.SerializeToString,
                 response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.FromString,
                 )
+        self.PriorityFees = channel.unary_unary(
+                '/swapd.swap.v1.SwapService/PriorityFees',
+                request_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesRequest.SerializeToString,
+                response_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesResponse.FromString,
+                )
 
 
 class SwapServiceServicer(object):
@@ -156,6 +161,16 @@ class SwapServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PriorityFees(self, request, context):
+        """The current compute unit price estimate per percentile, from the recent prioritization fees
+        (getRecentPrioritizationFees) of the given write-locked accounts, kept warm in the background:
+        the answer never waits for the RPC (an account set seen for the first time answers from the
+        global samples and is refreshed from then on). REST: `GET /swap/v2/priority-fees`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SwapServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -203,6 +218,11 @@ def add_SwapServiceServicer_to_server(servicer, server):
                     servicer.ExecuteAndWatch,
                     request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.FromString,
                     response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.SerializeToString,
+            ),
+            'PriorityFees': grpc.unary_unary_rpc_method_handler(
+                    servicer.PriorityFees,
+                    request_deserializer=swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesRequest.FromString,
+                    response_serializer=swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -365,5 +385,22 @@ class SwapService(object):
         return grpc.experimental.unary_stream(request, target, '/swapd.swap.v1.SwapService/ExecuteAndWatch',
             swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchRequest.SerializeToString,
             swapd_dot_swap_dot_v1_dot_swap__pb2.ExecuteAndWatchResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def PriorityFees(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/swapd.swap.v1.SwapService/PriorityFees',
+            swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesRequest.SerializeToString,
+            swapd_dot_swap_dot_v1_dot_swap__pb2.PriorityFeesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -62,6 +62,11 @@ type SwapServiceClient interface {
 	// Execute, streaming its progress: `sent`, then `confirmed` (or `failed`), then `finalized`.
 	// The last message carries the result. Errors as Execute.
 	ExecuteAndWatch(ctx context.Context, in *ExecuteAndWatchRequest, opts ...grpc.CallOption) (SwapService_ExecuteAndWatchClient, error)
+	// The current compute unit price estimate per percentile, from the recent prioritization fees
+	// (getRecentPrioritizationFees) of the given write-locked accounts, kept warm in the background:
+	// the answer never waits for the RPC (an account set seen for the first time answers from the
+	// global samples and is refreshed from then on). REST: `GET /swap/v2/priority-fees`.
+	PriorityFees(ctx context.Context, in *PriorityFeesRequest, opts ...grpc.CallOption) (*PriorityFeesResponse, error)
 }
 
 type swapServiceClient struct {
@@ -199,6 +204,15 @@ func (x *swapServiceExecuteAndWatchClient) Recv() (*ExecuteAndWatchResponse, err
 	return m, nil
 }
 
+func (c *swapServiceClient) PriorityFees(ctx context.Context, in *PriorityFeesRequest, opts ...grpc.CallOption) (*PriorityFeesResponse, error) {
+	out := new(PriorityFeesResponse)
+	err := c.cc.Invoke(ctx, "/swapd.swap.v1.SwapService/PriorityFees", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SwapServiceServer is the server API for SwapService service.
 // All implementations must embed UnimplementedSwapServiceServer
 // for forward compatibility
@@ -248,6 +262,11 @@ type SwapServiceServer interface {
 	// Execute, streaming its progress: `sent`, then `confirmed` (or `failed`), then `finalized`.
 	// The last message carries the result. Errors as Execute.
 	ExecuteAndWatch(*ExecuteAndWatchRequest, SwapService_ExecuteAndWatchServer) error
+	// The current compute unit price estimate per percentile, from the recent prioritization fees
+	// (getRecentPrioritizationFees) of the given write-locked accounts, kept warm in the background:
+	// the answer never waits for the RPC (an account set seen for the first time answers from the
+	// global samples and is refreshed from then on). REST: `GET /swap/v2/priority-fees`.
+	PriorityFees(context.Context, *PriorityFeesRequest) (*PriorityFeesResponse, error)
 	mustEmbedUnimplementedSwapServiceServer()
 }
 
@@ -281,6 +300,9 @@ func (UnimplementedSwapServiceServer) Execute(context.Context, *ExecuteRequest) 
 }
 func (UnimplementedSwapServiceServer) ExecuteAndWatch(*ExecuteAndWatchRequest, SwapService_ExecuteAndWatchServer) error {
 	return status.Errorf(codes.Unimplemented, "method ExecuteAndWatch not implemented")
+}
+func (UnimplementedSwapServiceServer) PriorityFees(context.Context, *PriorityFeesRequest) (*PriorityFeesResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method PriorityFees not implemented")
 }
 func (UnimplementedSwapServiceServer) mustEmbedUnimplementedSwapServiceServer() {}
 
@@ -463,6 +485,24 @@ func (x *swapServiceExecuteAndWatchServer) Send(m *ExecuteAndWatchResponse) erro
 	return x.ServerStream.SendMsg(m)
 }
 
+func _SwapService_PriorityFees_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PriorityFeesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SwapServiceServer).PriorityFees(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/swapd.swap.v1.SwapService/PriorityFees",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SwapServiceServer).PriorityFees(ctx, req.(*PriorityFeesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _SwapService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "swapd.swap.v1.SwapService",
 	HandlerType: (*SwapServiceServer)(nil),
@@ -494,6 +534,10 @@ var _SwapService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Execute",
 			Handler:    _SwapService_Execute_Handler,
+		},
+		{
+			MethodName: "PriorityFees",
+			Handler:    _SwapService_PriorityFees_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
