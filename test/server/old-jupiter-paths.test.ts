@@ -45,7 +45,7 @@ describe("Jupiter's old /v6 paths", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "no route for GET /quote; swapd serves it at /swap/v1/quote and /v6/quote", code: 404 });
     const trigger = await fetch(`${swapd.url}/api/createOrder`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect(((await trigger.json()) as { error: string }).error).toBe("no route for POST /api/createOrder; swapd serves it at /trigger/v1/createOrder");
+    expect(((await trigger.json()) as { error: string }).error).toBe("no route for POST /api/createOrder; swapd serves it at /trigger/v1/createOrder and /trigger/v2/createOrder");
     const unrelated = await fetch(`${swapd.url}/nothing-here`);
     expect(((await unrelated.json()) as { error: string }).error).toBe("no route for GET /nothing-here");
   });
