@@ -46,11 +46,12 @@ describe("platformFeeBps bounds", () => {
     }
   });
 
-  test("Connect Quote and /swap/v2/build and /swap/v2/order name platformFeeBps, never quoteResponse.platformFee.feeBps", async () => {
+  // /swap/v2/order takes no platformFeeBps: its fee is Jupiter's referralAccount + referralFee (swap-v2-params tests).
+  test("Connect Quote and /swap/v2/build name platformFeeBps, never quoteResponse.platformFee.feeBps", async () => {
     const connect = await stack.post("/swapd.swap.v1.SwapService/Quote", { inputMint: SOL, outputMint: USDC, amount: "1000000000", platformFeeBps: max + 1 });
     expect(connect.status).toBe(400);
     expect(connect.body.message).toMatch(/^platformFeeBps: /);
-    for (const path of ["/swap/v2/build", "/swap/v2/order"]) {
+    for (const path of ["/swap/v2/build"]) {
       const answer = await stack.get(`${path}?${base}&taker=${taker}&platformFeeBps=${max + 1}&feeAccount=${feeAccount}`);
       expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(400);
       expect(answer.body.error).toMatch(/^platformFeeBps: /);
