@@ -7,30 +7,12 @@
  * swallows an error without saying why; at most 5 functions of 70 lines or more.
  * Each check is first shown to fail on a small made-up tree.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readSources } from "./architecture/read-sources.js";
 import { checkArchitecture, formatLongFunctions, LONG_FUNCTION_LINES } from "./architecture/architecture-check.js";
 
 const MAX_LONG_FUNCTIONS = 5;
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
-function readSources(): Map<string, string> {
-  const sources = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (rel !== "src/gen") walk(rel);
-      } else if (entry.name.endsWith(".ts")) {
-        sources.set(rel, fs.readFileSync(path.join(repoRoot, rel), "utf8"));
-      }
-    }
-  };
-  walk("src");
-  return sources;
-}
 
 const tree = (files: Record<string, string>) => checkArchitecture(new Map(Object.entries(files)));
 

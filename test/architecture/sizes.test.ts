@@ -5,13 +5,10 @@
  * that is listed below as known, each with the branch expected to remove it, so the test tells the
  * current state honestly and fails on anything new. Each check is first shown to fail on a made-up tree.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readSources } from "./read-sources.js";
 import { envReads, longClasses, longFiles, silentPromiseCatches } from "./size-check.js";
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const MAX_LONG_FILES = 2;
 
 /** Classes of 250+ lines on main when this test was written, and who removes them. */
@@ -51,21 +48,6 @@ const KNOWN_SILENT_CATCHES: readonly string[] = [
   "src/chain/program-quote-workers.ts",
 ];
 
-function readSources(): Map<string, string> {
-  const sources = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (rel !== "src/gen") walk(rel);
-      } else if (entry.name.endsWith(".ts")) {
-        sources.set(rel, fs.readFileSync(path.join(repoRoot, rel), "utf8"));
-      }
-    }
-  };
-  walk("src");
-  return sources;
-}
 
 const tree = (files: Record<string, string>) => new Map(Object.entries(files));
 const body = (n: number) => Array.from({ length: n }, (_, i) => `  m${i}(): void {}`).join("\n");
