@@ -43,6 +43,8 @@ export interface Config {
   readonly relayTipAccounts: readonly string[];
   /** SEND_RPC_URLS: more endpoints every landed transaction (Execute) is also sent through. */
   readonly sendRpcUrls: readonly string[];
+  /** BLOCK_ENGINE_URL: a block engine's bundle JSON-RPC; tipped transactions are also sent there as bundles. */
+  readonly blockEngineUrl: string | undefined;
   /** CONFIRM_POLL_MS / REBROADCAST_MS: Execute's status polls and re-broadcasts of an unseen transaction. */
   readonly confirmPollMs: number;
   readonly rebroadcastMs: number;
@@ -281,7 +283,7 @@ function backgroundJobSettings(read: EnvReader): Pick<Config, "trackerIntervalMs
 }
 
 /** Execute's landing loop: extra send endpoints, status polls and re-broadcasts. */
-function executeSettings(read: EnvReader): Pick<Config, "sendRpcUrls" | "confirmPollMs" | "rebroadcastMs"> {
+function executeSettings(read: EnvReader): Pick<Config, "sendRpcUrls" | "blockEngineUrl" | "confirmPollMs" | "rebroadcastMs"> {
   const sendRpcUrls: string[] = [];
   for (const [i, raw] of (read.str("SEND_RPC_URLS") ?? "").split(",").map((x) => x.trim()).entries()) {
     if (raw === "") continue;
@@ -296,6 +298,7 @@ function executeSettings(read: EnvReader): Pick<Config, "sendRpcUrls" | "confirm
   }
   return {
     sendRpcUrls,
+    blockEngineUrl: read.url("BLOCK_ENGINE_URL", ["http:", "https:"]),
     confirmPollMs: read.int("CONFIRM_POLL_MS", 1_000, 10, 600_000, "must be an integer 10–600000 (ms)"),
     rebroadcastMs: read.int("REBROADCAST_MS", 2_000, 100, 600_000, "must be an integer 100–600000 (ms)"),
   };

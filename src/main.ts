@@ -12,6 +12,7 @@ import { startServer, type RunningServer, type StartServerOptions } from "./serv
 import { createShutdown, installSignalHandlers, type Shutdown } from "./runtime/shutdown.js";
 import type { ReadinessCheck } from "./server/readiness.js";
 import { checkChainReadiness } from "./chain/chain-readiness.js";
+import { JsonRpcBlockEngine } from "./chain/block-engine.js";
 import { RpcSolanaChain } from "./chain/rpc-solana-chain.js";
 import { startLiveChain } from "./chain/live/live-chain.js";
 import { PriorityFeeKeeper } from "./chain/priority-fee-keeper.js";
@@ -276,9 +277,10 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
 function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
   const senders = config.sendRpcUrls.map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
   const readers = config.solanaRpcUrls.slice(1).map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
-  shutdown.hook("send endpoints", async () => [...senders, ...readers].forEach((s) => s.close()));
+  const engine = config.blockEngineUrl === undefined ? undefined : new JsonRpcBlockEngine({ url: config.blockEngineUrl, timeoutMs: config.rpcTimeoutMs });
+  shutdown.hook("send endpoints", async () => [...senders, ...readers, ...(engine ? [engine] : [])].forEach((s) => s.close()));
   return new ExecutionConfirmations(
-    { chain, store, logger, senders, readers },
+    { chain, store, logger, senders, readers, ...(engine ? { blockEngine: { engine, tipAccounts: config.relayTipAccounts } } : {}) },
     { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
   );
 }
