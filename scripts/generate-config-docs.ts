@@ -1,4 +1,4 @@
-// `npm run generate:config-docs`: rewrites docs/configuration.md's generated tables from src/config/schema.
+// `npm run generate:config-docs`: rewrites docs/configuration.md's generated tables from the schema (src/config/settings*.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { withGeneratedTables } from "../src/config/configuration-docs.js";

@@ -1,6 +1,6 @@
 /**
  * Configuration from the environment, validated once at startup. Every variable is declared once in
- * `config/schema/` (parser, default, room, doc line) and read by `readSettings`; `loadConfig(env)`
+ * `config/settings*.ts` (parser, default, room, doc line) and read by `readSettings`; `loadConfig(env)`
  * adds the rules between variables and shapes the result. Pure: it reads only the object it is given
  * and throws a `ConfigError` listing every problem, each as `NAME: rule` (e.g.
  * `PORT: must be an integer 0–65535`).
@@ -8,12 +8,12 @@
 import type { ConnectionLimits } from "./runtime/connection-limits.js";
 import type { DiscoverySettings } from "./core/quote/market-limits.js";
 import { edgeSettingsOf, type EdgeSettings } from "./config/edge-settings.js";
-import { SETTINGS, type Settings } from "./config/schema/index.js";
-import type { LiveSourceSetting, LocalnetClock } from "./config/schema/chain-settings.js";
-import type { LogLevel } from "./config/schema/server-settings.js";
+import { SETTINGS, type Settings } from "./config/settings.js";
+import type { LiveSourceSetting, LocalnetClock } from "./config/settings-chain.js";
+import type { LogLevel } from "./config/settings-server.js";
 import { rawValue, readSettings, type Env, type SettingValues } from "./config/setting-parsers.js";
 
-export { DEFAULT_RELAY_TIP_ACCOUNTS } from "./config/schema/quote-settings.js";
+export { DEFAULT_RELAY_TIP_ACCOUNTS } from "./config/settings-quote.js";
 export type { LiveSourceSetting, LogLevel };
 
 /** The program quoter (PROGRAM_QUOTED_AMMS, PROGRAM_QUOTE_REFRESH_MS, QUOTE_SHADOW_RATE) and the embedded chain's clock (LOCALNET_CLOCK). */
@@ -27,7 +27,7 @@ export interface ProgramQuoteSettings {
 }
 
 /**
- * The validated settings. Each field is named after its variable (see config/schema/ for what it
+ * The validated settings. Each field is named after its variable (see config/settings-*.ts for what it
  * means, its range and default); durations are in ms.
  */
 export interface Config {

@@ -2,10 +2,10 @@
  * docs/configuration.md's tables, generated from the schema (`npm run generate:config-docs`
  * rewrites the marked part of the file; test/config holds the file to this output).
  */
-import { SETTINGS } from "./schema/index.js";
+import { SETTINGS } from "./settings.js";
 import type { Room, Setting } from "./setting-parsers.js";
 
-export const GENERATED_BEGIN = "<!-- generated from src/config/schema by `npm run generate:config-docs`: edit the schema, not this table -->";
+export const GENERATED_BEGIN = "<!-- generated from src/config/settings*.ts by `npm run generate:config-docs`: edit the schema, not this table -->";
 export const GENERATED_END = "<!-- end of the generated tables -->";
 
 const ROOM_TITLES: Readonly<Record<Room, string>> = {

@@ -1,12 +1,12 @@
 /**
  * Access control at the edge (API keys, TLS, rate limits, CORS), built from the variables declared
- * in `schema/edge-settings-schema.ts`: the rules between variables and the derived defaults.
+ * in `settings-edge.ts`: the rules between variables and the derived defaults.
  * Everything is off when its variables are unset.
  */
-import type { EDGE_SETTINGS } from "./schema/edge-settings-schema.js";
+import type { EDGE_SETTINGS } from "./settings-edge.js";
 import type { SettingValues } from "./setting-parsers.js";
 
-export { API_KEY_RULE, isValidApiKey } from "./schema/edge-settings-schema.js";
+export { API_KEY_RULE, isValidApiKey } from "./settings-edge.js";
 
 export interface EdgeSettings {
   /** Keys from `API_KEYS` (the secrets themselves; never log them). */

@@ -1,4 +1,4 @@
-import { CHAIN_SETTINGS } from "../config/schema/chain-settings.js";
+import { CHAIN_SETTINGS } from "../config/settings-chain.js";
 import { integer, readSettings, setting } from "../config/setting-parsers.js";
 import { DEMO, seedDemo } from "./demo-seed.js";
 import { startLocalnet } from "./start-localnet.js";

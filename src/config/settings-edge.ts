@@ -1,5 +1,5 @@
 /** Access control at the edge: API keys, TLS, rate limits, CORS (src/config/edge-settings.ts builds them); all off by default. */
-import { decimal, flag, integer, list, setting, text, type Parser } from "../setting-parsers.js";
+import { decimal, flag, integer, list, setting, text, type Parser } from "./setting-parsers.js";
 
 /** Keys travel in headers: printable ASCII without spaces or commas, 8–256 characters. */
 const KEY_RE = /^[\x21-\x2b\x2d-\x7e]{8,256}$/;

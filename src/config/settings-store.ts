@@ -1,5 +1,5 @@
 /** The store and the background jobs over it; Execute's landing loop. */
-import { decimal, integer, setting, text, url, urlList } from "../setting-parsers.js";
+import { decimal, integer, setting, text, url, urlList } from "./setting-parsers.js";
 
 export const STORE_SETTINGS = {
   DATABASE_URL: setting({

@@ -1,6 +1,6 @@
 /** Quotes and swaps: where markets come from, route limits, swap building (lookup tables, tips, fees, slippage). */
-import { DEFAULT_DISCOVERY_SETTINGS as discovery, DEFAULT_MAX_POOLS_PER_PAIR } from "../../core/quote/market-limits.js";
-import { flag, integer, publicKeys, setting, text } from "../setting-parsers.js";
+import { DEFAULT_DISCOVERY_SETTINGS as discovery, DEFAULT_MAX_POOLS_PER_PAIR } from "../core/quote/market-limits.js";
+import { flag, integer, publicKeys, setting, text } from "./setting-parsers.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
 export const DEFAULT_RELAY_TIP_ACCOUNTS: readonly string[] = [

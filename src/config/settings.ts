@@ -3,11 +3,11 @@
  * line. `loadConfig` reads exactly these; docs/configuration.md's tables are generated from them
  * (`npm run generate:config-docs`).
  */
-import { CHAIN_SETTINGS, LIVE_SETTINGS } from "./chain-settings.js";
-import { EDGE_SETTINGS } from "./edge-settings-schema.js";
-import { QUOTE_SETTINGS } from "./quote-settings.js";
-import { SERVER_SETTINGS } from "./server-settings.js";
-import { LANDING_SETTINGS, STORE_SETTINGS } from "./store-settings.js";
+import { CHAIN_SETTINGS, LIVE_SETTINGS } from "./settings-chain.js";
+import { EDGE_SETTINGS } from "./settings-edge.js";
+import { QUOTE_SETTINGS } from "./settings-quote.js";
+import { SERVER_SETTINGS } from "./settings-server.js";
+import { LANDING_SETTINGS, STORE_SETTINGS } from "./settings-store.js";
 
 export const SETTINGS = {
   ...SERVER_SETTINGS,

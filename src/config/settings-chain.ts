@@ -1,6 +1,6 @@
 /** The chain: the RPC endpoints and their fault handling, the embedded chain, the program quoter, live chain state. */
-import { DEFAULT_LIVE_ACCOUNTS_MAX, DEFAULT_LIVE_POOLS_MAX } from "../../chain/live/live-account-cache.js";
-import { decimal, directories, directory, flag, integer, oneOf, setting, text, url, urlList, type Parser } from "../setting-parsers.js";
+import { DEFAULT_LIVE_ACCOUNTS_MAX, DEFAULT_LIVE_POOLS_MAX } from "../chain/live/live-account-cache.js";
+import { decimal, directories, directory, flag, integer, oneOf, setting, text, url, urlList, type Parser } from "./setting-parsers.js";
 
 export type LiveSourceSetting = "auto" | "websocket" | "yellowstone" | "polling" | "off";
 const LIVE_SOURCES: readonly LiveSourceSetting[] = ["auto", "websocket", "yellowstone", "polling", "off"];

@@ -1,6 +1,6 @@
 /** The listener and its limits against slow and hostile clients (src/server, src/runtime/connection-limits.ts). */
-import { DEFAULT_CONNECTION_LIMITS as limits } from "../../runtime/connection-limits.js";
-import { integer, oneOf, setting, text } from "../setting-parsers.js";
+import { DEFAULT_CONNECTION_LIMITS as limits } from "../runtime/connection-limits.js";
+import { integer, oneOf, setting, text } from "./setting-parsers.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
