@@ -34,10 +34,6 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
   // Past 400 lines since the merge of `amm-speed` (src/core/amm is that branch's).
   "src/core/amm/raydium-cpmm.ts": "amm-speed",
   "src/core/amm/whirlpool.ts": "amm-speed",
-  // Past 400 lines after later merges into main (configuration and wiring work of issue #32).
-  "src/config.ts": "unowned",
-  "src/main.ts": "unowned",
-  "src/core/swap/request.ts": "unowned",
 };
 
 /** Swallowing promise catches in files this work may not edit, with the branch that owns the file. */
