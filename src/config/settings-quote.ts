@@ -1,5 +1,6 @@
 /** Quotes and swaps: where markets come from, route limits, swap building (lookup tables, tips, fees, slippage). */
 import { DEFAULT_DISCOVERY_SETTINGS as discovery, DEFAULT_MAX_POOLS_PER_PAIR } from "../core/quote/market-limits.js";
+import { DEFAULT_CHAIN_STATE_TTL_MS } from "../chain/chain-state-cache.js";
 import { flag, integer, publicKeys, setting, text } from "./setting-parsers.js";
 
 /** The public tip accounts of Jito, the best-known Solana relay (Jito `getTipAccounts`). */
@@ -91,8 +92,8 @@ export const QUOTE_SETTINGS = {
   }),
   CHAIN_STATE_TTL_MS: setting({
     room: "quote",
-    parser: integer(0, 1_000, "ms"),
-    default: 1_000,
+    parser: integer(0, DEFAULT_CHAIN_STATE_TTL_MS, "ms"),
+    default: DEFAULT_CHAIN_STATE_TTL_MS,
     doc: "how long SwapInstructions reuses mutable chain reads (recent prioritization fees, whether the user's token accounts exist), like the ≤ 1 s blockhash cache; `0` = read every time",
   }),
   PRIORITY_FEE_REFRESH_MS: setting({
