@@ -4,18 +4,11 @@
  */
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import type { Logger } from "./server/logger.js";
-import type { StartServerOptions } from "./server/server.js";
 import { installSignalHandlers } from "./runtime/shutdown.js";
 import { DataDirLockedError } from "./store/data-dir-lock.js";
 import { buildApp, type Service } from "./app/build-app.js";
 
 export type { Service };
-
-/** `buildApp` with a given logger, as tests and scripts have called it. */
-export function runService(config: Config, logger: Logger, extra: Partial<StartServerOptions> = {}): Promise<Service> {
-  return buildApp(config, { logger, server: extra });
-}
 
 /** `npm start -- --help`: printed, exit 0, nothing started. */
 export const SWAPD_USAGE = `usage: npm start [-- --help]
