@@ -117,7 +117,7 @@ export const LIVE_SETTINGS = {
   SOLANA_WS_URL: setting({
     room: "live",
     parser: url(["ws:", "wss:"]),
-    defaultDoc: "derived from the RPC URL as web3.js does; the embedded chain's own",
+    defaultDoc: "derived from the RPC URL as web3.js does (`ws`/`wss`, port + 1 when a port is given); the embedded chain's own",
     doc: "PubSub websocket of the `websocket` source",
   }),
   YELLOWSTONE_GRPC_URL: setting({ room: "live", parser: url(httpUrl), doc: "Yellowstone gRPC Geyser endpoint" }),
@@ -133,13 +133,13 @@ export const LIVE_SETTINGS = {
     room: "live",
     parser: integer(1, 10_000_000),
     default: DEFAULT_LIVE_ACCOUNTS_MAX,
-    doc: "a ceiling on the accounts the live cache holds over all its pools (past it, least recently used pools leave too)",
+    doc: "a ceiling on the accounts the live cache holds over all its pools (past it, least recently used pools leave too); not an alias of `LIVE_POOLS_MAX`",
   }),
   LIVE_MAX_STALENESS_MS: setting({
     room: "live",
     parser: ms(100, 600_000),
     default: 1_000,
-    doc: "the oldest live state memory answers with; past it (stream frozen, down, or resyncing) requests read the RPC and `/readyz` says `degraded`",
+    doc: "the oldest live state memory answers with; past it (stream frozen, down, or resyncing) requests read the RPC and `/readyz` says `degraded` (with `polling`: `LIVE_POLL_MS` + this)",
   }),
   LIVE_CONNECT_TIMEOUT_MS: setting({
     room: "live",

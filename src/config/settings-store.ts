@@ -12,13 +12,13 @@ export const STORE_SETTINGS = {
     room: "store",
     parser: text("a directory"),
     default: "./data",
-    doc: "where the embedded database keeps its files; one process per directory (`DATA_DIR/swapd.lock`: a second start exits 2 naming the running one's pid)",
+    doc: "where the embedded database keeps its files; one process per directory (`DATA_DIR/swapd.lock`: a second start exits 2 naming the running one's pid; a lock left by a process that is gone is taken over)",
   }),
   DATABASE_TIMEOUT_MS: setting({
     room: "store",
     parser: integer(100, 600_000, "ms"),
     default: 5_000,
-    doc: "PostgreSQL: every database call answers within this + 0.25 s, whatever fails; past it `DATABASE_UNAVAILABLE`, and while the database is known down calls fail at once",
+    doc: "PostgreSQL: every database call answers within this + 0.25 s, whatever fails; past it 503 / `UNAVAILABLE` `DATABASE_UNAVAILABLE`, and while the database is known down calls fail at once",
   }),
   TRACKER_INTERVAL_MS: setting({ room: "store", parser: integer(100, 3_600_000, "ms"), default: 5_000, doc: "the order tracker's pause between passes" }),
   LEADER_CHECK_MS: setting({

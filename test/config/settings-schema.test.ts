@@ -42,7 +42,7 @@ describe("the configuration schema", () => {
     const switches = settings.filter(([, s]) => s.parser.accepts === "0 or 1" || s.parser.accepts === "true or false").map(([name]) => name);
     expect(switches.sort()).toEqual(["MARKET_LISTING", "MARKET_SUBSCRIPTIONS", "PUBLIC_METRICS", "PUBLIC_REFLECTION", "SWAPD_DEMO"]);
     for (const name of switches) {
-      const rpc = name === "SWAPD_DEMO" ? { SOLANA_RPC_URL: "https://rpc.example.com" } : {};
+      const rpc: Record<string, string> = name === "SWAPD_DEMO" ? { SOLANA_RPC_URL: "https://rpc.example.com" } : {};
       expect(problemsOf({ ...rpc, [name]: "1" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "TRUE" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "0" }), name).toEqual([]);
