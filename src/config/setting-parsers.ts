@@ -4,6 +4,10 @@
  * one `NAME: rule (got …)` line per broken rule, so that one start names every mistake at once.
  * Each parser here is the only reader of its kind of value (integers, decimals, flags, URLs, URL
  * lists, base58 key lists, directories).
+ *
+ * Not zod: the same declaration must also render the docs (accepted values, defaults as the docs say
+ * them) and keep each rule's exact wording (`NAME: must be an integer 0–65535 (got "x")`), which a
+ * schema library's issues would have to be mapped back to one by one.
  */
 import { statSync } from "node:fs";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
