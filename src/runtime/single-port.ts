@@ -9,7 +9,14 @@ import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import tls from "node:tls";
-import { DEFAULT_CONNECTION_LIMITS, http1ServerOptions, http2ServerOptions, startHttp1Timeouts, stopHttp1Timeouts, type ConnectionLimits } from "./connection-limits.js";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  http1ServerOptions,
+  http2ServerOptions,
+  startHttp1Timeouts,
+  stopHttp1Timeouts,
+  type ConnectionLimits,
+} from "./connection-limits.js";
 import { watchHttp2Sessions } from "./h2-session-watch.js";
 import { boundHttp1Pipelining } from "./http1-pipelining.js";
 import { requestLanes } from "./request-lanes.js";

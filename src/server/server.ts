@@ -237,6 +237,7 @@ function rpcRoutes(parts: {
 }): (router: ConnectRouter) => void {
   const { implementations, served, health, interceptors, jsonCodecs, maxBodyBytes, rpcPaths } = parts;
   const pipeline = rpcPipeline({
+    // The same settings as connect-node's router (connectHandlerFor), so that the codec path answers as it does.
     router: { interceptors, acceptCompression: ACCEPT_COMPRESSION, compressMinBytes: COMPRESS_MIN_BYTES, readMaxBytes: maxBodyBytes, jsonOptions: JSON_OPTIONS },
     jsonCodecs,
     specOf: (method) => {

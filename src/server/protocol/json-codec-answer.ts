@@ -4,8 +4,23 @@
  * bodies, and the response is compressed under the same negotiation as connect-es's own path.
  */
 import { Code, ConnectError, createHandlerContext, type MethodImplSpec } from "@connectrpc/connect";
-import { compressionNegotiate, createAsyncIterable, invokeUnaryImplementation, type UniversalServerRequest, type UniversalServerResponse } from "@connectrpc/connect/protocol";
-import { codeToHttpStatus, contentTypeUnaryJson, errorToJsonBytes, headerContentType, headerUnaryAcceptEncoding, headerUnaryContentLength, headerUnaryEncoding, trailerMux } from "@connectrpc/connect/protocol-connect";
+import {
+  compressionNegotiate,
+  createAsyncIterable,
+  invokeUnaryImplementation,
+  type UniversalServerRequest,
+  type UniversalServerResponse,
+} from "@connectrpc/connect/protocol";
+import {
+  codeToHttpStatus,
+  contentTypeUnaryJson,
+  errorToJsonBytes,
+  headerContentType,
+  headerUnaryAcceptEncoding,
+  headerUnaryContentLength,
+  headerUnaryEncoding,
+  trailerMux,
+} from "@connectrpc/connect/protocol-connect";
 import type { RouterSettings, UnaryJsonCodec } from "./unary-json-codec.js";
 
 /** A unary method's implementation, as the router holds it. */
@@ -44,7 +59,13 @@ function contextOf(req: UniversalServerRequest, codec: UnaryJsonCodec, options: 
 }
 
 /** The status and body of the implementation's answer to `input` (its error as a Connect error body). */
-async function invoke(context: CallContext, input: unknown, codec: UnaryJsonCodec, spec: UnaryImplSpec, options: RouterSettings): Promise<{ status: number; body: Uint8Array }> {
+async function invoke(
+  context: CallContext,
+  input: unknown,
+  codec: UnaryJsonCodec,
+  spec: UnaryImplSpec,
+  options: RouterSettings,
+): Promise<{ status: number; body: Uint8Array }> {
   try {
     const output = await invokeUnaryImplementation(spec, context, input as never, [...options.interceptors]);
     return { status: 200, body: Buffer.from(written(codec, output), "utf8") };

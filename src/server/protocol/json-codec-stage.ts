@@ -10,7 +10,13 @@
  */
 import type { DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type MethodImplSpec } from "@connectrpc/connect";
-import { createAsyncIterable, readAllBytes, type UniversalHandler, type UniversalServerRequest, type UniversalServerResponse } from "@connectrpc/connect/protocol";
+import {
+  createAsyncIterable,
+  readAllBytes,
+  type UniversalHandler,
+  type UniversalServerRequest,
+  type UniversalServerResponse,
+} from "@connectrpc/connect/protocol";
 import {
   codeToHttpStatus,
   contentTypeUnaryJson,
@@ -94,7 +100,11 @@ export function withUnaryJsonCodec(handler: UniversalHandler, codec: UnaryJsonCo
 }
 
 /** The stage: the codec's path in front of each method that has a codec and an implementation (`specOf`). */
-export function jsonCodecStage(codecs: readonly UnaryJsonCodec[], specOf: (method: DescMethodUnary) => MethodImplSpec | undefined, router: RouterSettings): HandlerStage {
+export function jsonCodecStage(
+  codecs: readonly UnaryJsonCodec[],
+  specOf: (method: DescMethodUnary) => MethodImplSpec | undefined,
+  router: RouterSettings,
+): HandlerStage {
   return (handler) => {
     const codec = codecs.find((c) => c.method === handler.method);
     const spec = codec && specOf(codec.method);
