@@ -238,7 +238,13 @@ function rpcRoutes(parts: {
   const { implementations, served, health, interceptors, jsonCodecs, maxBodyBytes, rpcPaths } = parts;
   const pipeline = rpcPipeline({
     // The same settings as connect-node's router (connectHandlerFor), so that the codec path answers as it does.
-    router: { interceptors, acceptCompression: ACCEPT_COMPRESSION, compressMinBytes: COMPRESS_MIN_BYTES, readMaxBytes: maxBodyBytes, jsonOptions: JSON_OPTIONS },
+    router: {
+      interceptors,
+      acceptCompression: ACCEPT_COMPRESSION,
+      compressMinBytes: COMPRESS_MIN_BYTES,
+      readMaxBytes: maxBodyBytes,
+      jsonOptions: JSON_OPTIONS,
+    },
     jsonCodecs,
     specOf: (method) => {
       const impl = implementations.find((s) => s.service.typeName === method.parent.typeName);
