@@ -238,7 +238,8 @@ function quoteSettings(read: EnvReader): QuoteSettings {
   const intermediateTokens = read.keys("INTERMEDIATE_TOKENS", []);
   const dd = DEFAULT_DISCOVERY_SETTINGS;
   const ms = (name: string, def: number) => read.int(name, def, 0, 86_400_000, "must be an integer 0–86400000 (ms)");
-  const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "0";
+  // On by default: new pools enter as they appear (the listing alone sees them at its next refresh).
+  const subscriptions = read.str("MARKET_SUBSCRIPTIONS") ?? "1";
   if (!["0", "1", "true", "false"].includes(subscriptions)) read.problems.push(`MARKET_SUBSCRIPTIONS: must be 0 or 1 (got ${JSON.stringify(subscriptions)})`);
   // On by default: a cold pair then costs its account reads, not a getProgramAccounts per program.
   const listing = read.str("MARKET_LISTING") ?? "1";
