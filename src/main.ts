@@ -19,6 +19,7 @@ import { DEFAULT_MOVE_WINDOW_SLOTS } from "./core/swap/auto-slippage.js";
 import type { LiveChain, LiveSource } from "./chain/live/live-chain.js";
 import { websocketUrlFor } from "./chain/live/pubsub-account-stream.js";
 import { subscriptionTrouble } from "./chain/market-subscription-source.js";
+import type { MarketIndex } from "./chain/market-index.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/open-store.js";
 import { DataDirLockedError, lockDataDir } from "./store/data-dir-lock.js";
@@ -257,15 +258,7 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     });
   }
   // Degraded, not down: a refused or dropped subscription leaves new pools to the listing and discovery.
-  const subscriptions = swap.quote.markets.subscriptionStatus();
-  if (subscriptions) logger.info({ amms: subscriptions.programs }, "market subscriptions: new pools of these AMMs enter as they appear (MARKET_SUBSCRIPTIONS=0 turns it off)");
-  readiness.push({
-    name: "market subscriptions",
-    async check() {
-      const trouble = subscriptionTrouble(swap.quote.markets.subscriptionStatus());
-      return trouble === undefined ? undefined : { degraded: trouble };
-    },
-  });
+  readiness.push(marketSubscriptionsReadiness(swap.quote.markets, logger));
   if (programQuoter) {
     // Degraded, not down: the other venues quote; a left-out AMM is read again until it loads.
     readiness.push({
@@ -277,6 +270,19 @@ async function startSwapApi(config: Config, chain: OpenedChain, live: LiveChain 
     });
   }
   return { swap, readiness };
+}
+
+/** Says which AMMs the market subscriptions follow; `/readyz` degraded while a provider refuses one or the websocket is down. */
+function marketSubscriptionsReadiness(markets: MarketIndex, logger: Logger): ReadinessCheck {
+  const subscriptions = markets.subscriptionStatus();
+  if (subscriptions) logger.info({ amms: subscriptions.programs }, "market subscriptions: new pools of these AMMs enter as they appear (MARKET_SUBSCRIPTIONS=0 turns it off)");
+  return {
+    name: "market subscriptions",
+    async check() {
+      const trouble = subscriptionTrouble(markets.subscriptionStatus());
+      return trouble === undefined ? undefined : { degraded: trouble };
+    },
+  };
 }
 
 /**
