@@ -28,7 +28,7 @@ import { MarketsFileSource } from "./markets-file-source.js";
 import { ProgramListingSource } from "./market-listing-source.js";
 import type { ListingSettings } from "./market-listing-source.js";
 import { SubscriptionSource } from "./market-subscription-source.js";
-import type { SubscriptionStatus } from "./market-subscription-source.js";
+import type { SubscriptionLimits, SubscriptionStatus } from "./market-subscription-source.js";
 import { PairDiscovery } from "./market-pair-discovery.js";
 import type { AddMarketsResult } from "./market-resolution.js";
 import type { MarketSource } from "./market-source.js";
@@ -58,6 +58,8 @@ export interface MarketIndexOptions {
   readonly onListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
   readonly subscriptionsUrl?: string;
+  /** Bounds of the subscriptions (pools held from announcements, wait before asking a refused program again). */
+  readonly subscriptionLimits?: SubscriptionLimits;
   readonly now?: () => number;
   readonly onError?: (error: unknown, what: string) => void;
 }
@@ -119,6 +121,7 @@ export class MarketIndex {
       onError,
       changed,
       knownElsewhere: (address) => this.listing.table.byAddress.has(address),
+      ...(options.subscriptionLimits ? { limits: options.subscriptionLimits } : {}),
       closed: (address, market) => {
         this.listing.table.delete(address);
         if (market) this.discovery.forget(market);

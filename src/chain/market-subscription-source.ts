@@ -31,7 +31,14 @@ export interface SubscriptionSourceOptions {
   readonly knownElsewhere: (address: string) => boolean;
   /** A closed pool: the other sources drop it too. */
   readonly closed: (address: string, market: Market | undefined) => void;
+  readonly limits?: SubscriptionLimits;
+}
+
+export interface SubscriptionLimits {
+  /** Pools held from announcements at most (default 200,000). */
   readonly maxPools?: number;
+  /** First wait before a refused program is asked again (default 1 min, doubling to 30 min). */
+  readonly refusedRetryMs?: number;
 }
 
 /** What the subscriptions do now (`/readyz`). */
@@ -86,6 +93,7 @@ export class SubscriptionSource extends TableMarketSource {
         },
         disconnected: (reason) => this.disconnected(reason),
       },
+      this.options.limits?.refusedRetryMs,
     );
     this.subscriptions.start();
   }
@@ -115,7 +123,7 @@ export class SubscriptionSource extends TableMarketSource {
       return;
     }
     if (this.table.byAddress.has(address) || this.notPools.has(address) || this.options.knownElsewhere(address)) return;
-    if (this.table.byAddress.size >= (this.options.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
+    if (this.table.byAddress.size >= (this.options.limits?.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
       if (!this.full) this.options.onError(new Error(`${this.table.byAddress.size} pools held`), "market subscriptions: full; further new pools enter at the listing's next refresh (by pair discovery where the listing is refused)");
       this.full = true;
       return;

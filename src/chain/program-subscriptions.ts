@@ -20,8 +20,8 @@ import { accountFromJson } from "./account-json.js";
 const PING_INTERVAL_MS = 5_000;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 30_000;
-/** A refused program is asked again after this, doubled each refusal up to the maximum. */
-const REFUSED_RETRY_BASE_MS = 60_000;
+/** A refused program is asked again after this (by default), doubled each refusal up to the maximum. */
+export const REFUSED_RETRY_BASE_MS = 60_000;
 const REFUSED_RETRY_MAX_MS = 30 * 60_000;
 /** The largest websocket message accepted (a pool notification is a few kB); a larger one drops the connection. */
 const MAX_MESSAGE_BYTES = 1 << 20;
@@ -63,6 +63,8 @@ export class ProgramSubscriptions {
     private readonly url: string,
     private readonly programs: readonly ProgramFilter[],
     private readonly events: ProgramSubscriptionEvents,
+    /** First wait before a refused program is asked again. */
+    private readonly refusedRetryMs: number = REFUSED_RETRY_BASE_MS,
   ) {}
 
   start(): void {
@@ -149,7 +151,7 @@ export class ProgramSubscriptions {
     }
     const refusals = (this.refusals.get(program) ?? 0) + 1;
     this.refusals.set(program, refusals);
-    const retryMs = Math.min(REFUSED_RETRY_MAX_MS, REFUSED_RETRY_BASE_MS * 2 ** (refusals - 1));
+    const retryMs = Math.min(REFUSED_RETRY_MAX_MS, this.refusedRetryMs * 2 ** (refusals - 1));
     const error = message.error;
     const reason = error ? `programSubscribe refused: ${error.message ?? "no message"}${error.code !== undefined ? ` (code ${error.code})` : ""}` : "programSubscribe answered no subscription id";
     this.events.refused?.(program, reason, retryMs);

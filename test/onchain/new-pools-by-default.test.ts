@@ -6,13 +6,11 @@
 // refuses `programSubscribe` for Raydium CP (as a rationing provider does): the log, `/readyz` and
 // `/metrics` name the AMM and the provider's answer, and the other programs stay followed.
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
-import WebSocket, { WebSocketServer } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { RAYDIUM_CPMM_PROGRAM_ID } from "../../src/core/amm/raydium-cpmm.js";
@@ -23,6 +21,8 @@ import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { createLogger } from "../../src/server/logger.js";
 import { LogCapture } from "../server/helpers.js";
+import { REFUSAL_MESSAGE, startRefusingPubsubProxy } from "../fixtures/refusing-pubsub-proxy.js";
+import type { RefusingPubsubProxy } from "../fixtures/refusing-pubsub-proxy.js";
 
 /** Raydium's own curve (SDK), 0.25 % trade fee (config index 0 of the written pools). */
 function sdkOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
@@ -97,53 +97,16 @@ describe("new pools by default (SOLANA_RPC_URL only)", () => {
   });
 });
 
-/**
- * A provider that refuses `programSubscribe` for one program: a real websocket server in front of
- * the localnet's, passing everything else both ways.
- */
-async function startRefusingProxy(upstreamUrl: string, refusedProgram: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  server.on("connection", (client) => {
-    const upstream = new WebSocket(upstreamUrl);
-    const pending: string[] = [];
-    upstream.on("open", () => pending.splice(0).forEach((m) => upstream.send(m)));
-    upstream.on("message", (raw) => client.send(String(raw)));
-    upstream.on("close", () => client.close());
-    upstream.on("error", () => client.close());
-    client.on("close", () => upstream.terminate());
-    client.on("message", (raw) => {
-      const text = String(raw);
-      const request = JSON.parse(text);
-      if (request.method === "programSubscribe" && request.params?.[0] === refusedProgram) {
-        client.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32602, message: "programSubscribe is not available for this program on your plan" } }));
-        return;
-      }
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-      else pending.push(text);
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `ws://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of server.clients) c.terminate();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe("a provider that refuses one program's subscription", () => {
   let localnet: Localnet;
-  let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
+  let proxy: RefusingPubsubProxy;
   let service: Service;
   let dataDir: string;
   const logs = new LogCapture();
 
   beforeAll(async () => {
     localnet = await startLocalnet({ port: 0 });
-    proxy = await startRefusingProxy(localnet.websocketUrl, RAYDIUM_CPMM_PROGRAM_ID.toBase58());
+    proxy = await startRefusingPubsubProxy(localnet.websocketUrl, RAYDIUM_CPMM_PROGRAM_ID.toBase58());
     dataDir = await mkdtemp(join(tmpdir(), "swapd-refused-sub-"));
     service = await startDefaultService(localnet, dataDir, logs, { SOLANA_WS_URL: proxy.url });
   }, 60_000);
@@ -158,7 +121,7 @@ describe("a provider that refuses one program's subscription", () => {
     const ready = await subscriptionReadiness(service);
     expect(ready.ok).toBe(true); // degraded, not down: quotes go on
     expect(ready.degraded).toContain("Raydium CP not followed");
-    expect(ready.degraded).toContain("programSubscribe is not available for this program on your plan");
+    expect(ready.degraded).toContain(REFUSAL_MESSAGE);
     expect(ready.degraded).not.toContain("Whirlpool");
 
     const warnings = logs.lines.filter((l) => String(l.msg).startsWith("market subscriptions: Raydium CP not followed"));
