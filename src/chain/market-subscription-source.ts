@@ -2,7 +2,8 @@
  * Pools announced by program subscriptions (PubSub `programSubscribe` to each searched AMM
  * program, on by default): new pools enter and closed ones leave as they happen. Known pools are
  * recognised by address before any decoding (a busy program announces every swap), and so are
- * accounts of a pool's size that turned out not to be pools (a bounded set).
+ * accounts of a pool's size that turned out not to be pools (a bounded set, each with its first
+ * bytes: an account allocated first and initialised as a pool later is decoded again).
  *
  * Bounded: at most `maxPools` pools held from announcements (past that, a new pool waits for the
  * listing's refresh or pair discovery, told once). A provider that refuses a program's
@@ -22,6 +23,8 @@ import { marketSubscriptionMetrics as metrics } from "./market-subscription-metr
 export const DEFAULT_MAX_STREAMED_POOLS = 200_000;
 /** Addresses remembered as "not a pool" (announced, decoded, refused), oldest forgotten first. */
 const NOT_POOLS_REMEMBERED = 10_000;
+/** How much of a not-a-pool account's data is remembered (a discriminator or status set later changes it). */
+const NOT_POOL_PREFIX_BYTES = 64;
 
 export interface SubscriptionSourceOptions {
   readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
@@ -60,7 +63,8 @@ export class SubscriptionSource extends TableMarketSource {
   private down: string | undefined;
   private connected = false;
   private readonly refused = new Map<string, string>();
-  private readonly notPools = new Set<string>();
+  /** Address → the first bytes of the data that did not decode as a pool. */
+  private readonly notPools = new Map<string, string>();
   private full = false;
   private markSubscribed: () => void = () => {};
   private readonly subscribed = new Promise<void>((resolve) => {
@@ -122,14 +126,15 @@ export class SubscriptionSource extends TableMarketSource {
       metrics.pools.set(this.table.byAddress.size);
       return;
     }
-    if (this.table.byAddress.has(address) || this.notPools.has(address) || this.options.knownElsewhere(address)) return;
+    if (this.table.byAddress.has(address) || this.options.knownElsewhere(address)) return;
+    if (this.notPools.get(address) === prefixOf(account)) return;
     if (this.table.byAddress.size >= (this.options.limits?.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
       if (!this.full) this.options.onError(new Error(`${this.table.byAddress.size} pools held`), "market subscriptions: full; further new pools enter at the listing's next refresh (by pair discovery where the listing is refused)");
       this.full = true;
       return;
     }
     const market = marketOfAccount(this.options.adapters, account, "discovered");
-    if (typeof market === "string") return this.rememberNotPool(address);
+    if (typeof market === "string") return this.rememberNotPool(address, account);
     this.table.set(market);
     metrics.pools.set(this.table.byAddress.size);
   }
@@ -165,10 +170,15 @@ export class SubscriptionSource extends TableMarketSource {
     this.down = reason;
   }
 
-  private rememberNotPool(address: string): void {
-    if (this.notPools.size >= NOT_POOLS_REMEMBERED) this.notPools.delete(this.notPools.values().next().value!);
-    this.notPools.add(address);
+  private rememberNotPool(address: string, account: AccountData): void {
+    this.notPools.delete(address);
+    if (this.notPools.size >= NOT_POOLS_REMEMBERED) this.notPools.delete(this.notPools.keys().next().value!);
+    this.notPools.set(address, prefixOf(account));
   }
+}
+
+function prefixOf(account: AccountData): string {
+  return Buffer.from(account.data.buffer, account.data.byteOffset, Math.min(NOT_POOL_PREFIX_BYTES, account.data.length)).toString("latin1");
 }
 
 /** What `/readyz` says of the subscriptions: why new pools are not followed (undefined: they are, or subscriptions are off). */

@@ -77,6 +77,40 @@ describe("program subscriptions: pools created after start-up", () => {
   });
 });
 
+describe("program subscriptions: an account allocated first and initialised as a pool later", () => {
+  let localnet: Localnet;
+  let index: MarketIndex;
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({ port: 0 });
+    index = new MarketIndex({ chain: new RpcSolanaChain({ url: localnet.url }), adapters: ammAdapters, hubTokens: [], subscriptionsUrl: localnet.websocketUrl });
+    await index.start();
+    await index.whenSubscribed();
+  });
+  afterAll(async () => {
+    index.close();
+    await localnet.close();
+  });
+
+  it("enters once initialised, though its first announcement (zeroed data) was not a pool", async () => {
+    const x = writeMint(localnet, "initialised later x", 6);
+    const y = writeMint(localnet, "initialised later y", 6);
+    const spec = { x, y, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 };
+    // The pool's own address and size, first written with zeroed data (allocated, not initialised).
+    const pool = writeCpPool({ setAccount: () => {} }, spec).pool;
+    const notified = async () => (await marketSubscriptionMetrics.notifications.get()).values[0]?.value ?? 0;
+    const before = await notified();
+    localnet.setAccount(pool.address, { lamports: pool.lamports, data: new Uint8Array(pool.data.length), owner: RAYDIUM_CPMM_PROGRAM_ID });
+    for (let i = 0; i < 100 && (await notified()) === before; i++) await sleep(20);
+    expect(await notified()).toBeGreaterThan(before);
+    expect(index.subscriptionStatus()!.pools).toBe(0);
+
+    writeCpPool(localnet, spec);
+    for (let i = 0; i < 100 && index.subscriptionStatus()!.pools === 0; i++) await sleep(20);
+    expect(index.subscriptionStatus()!.pools).toBe(1);
+  });
+});
+
 describe("program subscriptions: a refusing provider, and the bound on pools held", () => {
   let localnet: Localnet;
   let proxy: RefusingPubsubProxy;
