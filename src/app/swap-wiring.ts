@@ -5,6 +5,8 @@ import { startProgramQuoter } from "../chain/program-quoter-start.js";
 import { PriorityFeeKeeper } from "../chain/priority-fee-keeper.js";
 import type { RpcSolanaChain } from "../chain/rpc-solana-chain.js";
 import type { LiveChain } from "../chain/live/live-chain.js";
+import { subscriptionTrouble } from "../chain/market-subscription-source.js";
+import type { MarketIndex } from "../chain/market-index.js";
 import { ammAdapters } from "../core/amm/registry.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_MOVE_WINDOW_SLOTS } from "../core/swap/auto-slippage.js";
@@ -77,7 +79,23 @@ export async function startSwapApi(
   });
   shutdown.hook("quote engine", () => swap.close());
   await swap.start();
-  return { swap, readiness: swapReadiness(config, swap, programQuoter) };
+  const readiness = swapReadiness(config, swap, programQuoter);
+  // Degraded, not down: a refused or dropped subscription leaves new pools to the listing and discovery.
+  readiness.push(marketSubscriptionsReadiness(swap.quote.markets, logger));
+  return { swap, readiness };
+}
+
+/** Says which AMMs the market subscriptions follow; `/readyz` degraded while a provider refuses one or the websocket is down. */
+function marketSubscriptionsReadiness(markets: MarketIndex, logger: Logger): ReadinessCheck {
+  const subscriptions = markets.subscriptionStatus();
+  if (subscriptions) logger.info({ amms: subscriptions.programs }, "market subscriptions: new pools of these AMMs enter as they appear (MARKET_SUBSCRIPTIONS=0 turns it off)");
+  return {
+    name: "market subscriptions",
+    async check() {
+      const trouble = subscriptionTrouble(markets.subscriptionStatus());
+      return trouble === undefined ? undefined : { degraded: trouble };
+    },
+  };
 }
 
 /** Degraded, not down: a program the RPC will not list is searched by pair meanwhile; a left-out AMM is read again until it loads. */

@@ -55,14 +55,17 @@ export const QUOTE_SETTINGS = {
     room: "quote",
     parser: ttl,
     default: 1_800_000,
-    doc: "with `MARKET_LISTING=1`: each program is listed again after this long; `0` = never (use `MARKET_SUBSCRIPTIONS=1` for new pools)",
+    doc: "with `MARKET_LISTING=1`: each program is listed again after this long; `0` = never (new pools then come from `MARKET_SUBSCRIPTIONS`, on by default)",
   }),
   MARKET_LISTING_TIMEOUT_MS: setting({ room: "quote", parser: integer(1_000, 600_000, "ms"), default: 120_000, doc: "with `MARKET_LISTING=1`: one attempt per program and round, at most this long" }),
   MARKET_SUBSCRIPTIONS: setting({
     room: "quote",
     parser: flag("0 or 1"),
-    default: false,
-    doc: "`1`: subscribe to each AMM program over the websocket so new pools enter the market index (and closed ones leave) without polling",
+    // On by default: new pools enter as they appear (the listing alone sees them at its next refresh).
+    default: true,
+    doc:
+      "each AMM program is followed over the websocket so new pools enter the market index (and closed ones leave) without polling; a refused program is asked again " +
+      "(backoff 1 min → 30 min) and named in `/readyz`; `0` turns it off",
   }),
   MAX_POOLS_PER_PAIR: setting({
     room: "quote",
