@@ -19,18 +19,19 @@
  * `RangeError` of its math or layout) is left out of the route; any other error is a bug and
  * propagates (the API answers INTERNAL and logs it).
  *
- * The pieces are under plan/: the interfaces (plan-types.ts), the candidate pairs, the plan itself
- * (pool-quote-plan.ts) and the modules it is made of.
+ * The pieces sit beside it: the interfaces (plan-types.ts), the candidate pairs
+ * (plan-candidate-pairs.ts), one request's plan (pool-quote-plan.ts) and the plan-*.ts modules it is
+ * made of (flat in this folder, so that no folder imports back into core/quote).
  */
 import { base58Of } from "../solana/base58-strings.js";
 import { decidedPairs } from "./pair-candidates.js";
-import { candidatePairs, legRequestOf } from "./plan/candidate-pairs.js";
-import { DEFAULT_INTERMEDIATE_TOKENS, DEFAULT_QUOTE_LIMITS } from "./plan/plan-types.js";
-import type { QuoteLimits, QuotePlanner, QuotePlannerOptions } from "./plan/plan-types.js";
-import { PoolQuotePlan } from "./plan/pool-quote-plan.js";
-import { createSharedState } from "./plan/shared-state.js";
+import { candidatePairs, legRequestOf } from "./plan-candidate-pairs.js";
+import { DEFAULT_INTERMEDIATE_TOKENS, DEFAULT_QUOTE_LIMITS } from "./plan-types.js";
+import type { QuoteLimits, QuotePlanner, QuotePlannerOptions } from "./plan-types.js";
+import { PoolQuotePlan } from "./pool-quote-plan.js";
+import { createSharedState } from "./plan-shared-state.js";
 
-export { DEFAULT_INTERMEDIATE_TOKENS, DEFAULT_QUOTE_LIMITS, poolCannotQuote } from "./plan/plan-types.js";
+export { DEFAULT_INTERMEDIATE_TOKENS, DEFAULT_QUOTE_LIMITS, poolCannotQuote } from "./plan-types.js";
 export type {
   CandidatePairs,
   ProgramQuotes,
@@ -41,7 +42,7 @@ export type {
   ShadowCheck,
   ShadowResult,
   SuppliedAccount,
-} from "./plan/plan-types.js";
+} from "./plan-types.js";
 
 export function createQuotePlanner(options: QuotePlannerOptions): QuotePlanner {
   const adapters = new Map(options.adapters.map((a) => [base58Of(a.programId), a]));

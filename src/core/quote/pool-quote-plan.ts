@@ -1,33 +1,33 @@
 /**
  * One request's plan (quote-planner.ts makes it): the rounds of reads (the pools and the Clock,
  * then what the pools' quotes need, then pools entering kept sets), then the route over the pools
- * that can quote. The work is in the modules beside it: what was read (plan-reads.ts), the pools'
- * quotes (pool-quotes.ts), leg decisions and their upkeep (leg-decisions.ts, leg-upkeep.ts), the
- * curves (curve-subjects.ts) and the shadow check (shadow-check.ts).
+ * that can quote. The work is in the modules beside it: what was read (plan-reads.ts), the
+ * pools' quotes (plan-pool-quotes.ts), leg decisions and their upkeep (plan-leg-decisions.ts,
+ * plan-leg-upkeep.ts), the curves (plan-curve-subjects.ts) and the shadow check (plan-shadow-check.ts).
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { QuoteClock } from "../../amm/adapter.js";
-import { base58Of } from "../../solana/base58-strings.js";
-import { CLOCK_SYSVAR } from "../../solana/clock-sysvar.js";
-import type { CurveLookup } from "../curve-routing.js";
-import { curvePathRate, findBestRouteOnCurves } from "../curve-routing.js";
-import type { Market } from "../market.js";
-import { accountsOf, marketsToRead, needsUpdate, planLegs } from "../pair-candidates.js";
-import type { CandidateDecision, CandidateDecisions } from "../pair-candidates.js";
-import { prunePools } from "../pool-pruning.js";
-import { labelAllowed } from "../quote-request.js";
-import type { ParsedQuoteRequest } from "../quote-request.js";
-import { findBestRoute, marginalRate } from "../route-search.js";
-import type { Route } from "../route-search.js";
-import { legRequestOf } from "./candidate-pairs.js";
-import { curveLookupOf } from "./curve-subjects.js";
-import { LegDecisions } from "./leg-decisions.js";
-import { bringUpToDate } from "./leg-upkeep.js";
+import type { QuoteClock } from "../amm/adapter.js";
+import { base58Of } from "../solana/base58-strings.js";
+import { CLOCK_SYSVAR } from "../solana/clock-sysvar.js";
+import type { CurveLookup } from "./curve-routing.js";
+import { curvePathRate, findBestRouteOnCurves } from "./curve-routing.js";
+import type { Market } from "./market.js";
+import { accountsOf, marketsToRead, needsUpdate, planLegs } from "./pair-candidates.js";
+import type { CandidateDecision, CandidateDecisions } from "./pair-candidates.js";
+import { prunePools } from "./pool-pruning.js";
+import { labelAllowed } from "./quote-request.js";
+import type { ParsedQuoteRequest } from "./quote-request.js";
+import { findBestRoute, marginalRate } from "./route-search.js";
+import type { Route } from "./route-search.js";
+import { legRequestOf } from "./plan-candidate-pairs.js";
+import { curveLookupOf } from "./plan-curve-subjects.js";
+import { LegDecisions } from "./plan-leg-decisions.js";
+import { bringUpToDate } from "./plan-leg-upkeep.js";
 import type { CandidatePairs, QuotePlan, ShadowCheck, SuppliedAccount } from "./plan-types.js";
 import { PlanReads } from "./plan-reads.js";
-import { PoolQuotes, UsablePool } from "./pool-quotes.js";
-import { shadowCheck } from "./shadow-check.js";
-import type { DecodedPool, SharedState } from "./shared-state.js";
+import { PoolQuotes, UsablePool } from "./plan-pool-quotes.js";
+import { shadowCheck } from "./plan-shadow-check.js";
+import type { DecodedPool, SharedState } from "./plan-shared-state.js";
 
 export class PoolQuotePlan implements QuotePlan {
   readonly markets: readonly Market[];
@@ -165,7 +165,7 @@ export class PoolQuotePlan implements QuotePlan {
     return out;
   }
 
-  /** Kept decisions brought up to date (leg-upkeep.ts): the markets to read next. */
+  /** Kept decisions brought up to date (plan-leg-upkeep.ts): the markets to read next. */
   private bringUpToDate(): Market[] {
     if (!this.legDecisions.legs.some(needsUpdate)) return [];
     const clock = this.reads.clock();

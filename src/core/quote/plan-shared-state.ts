@@ -3,12 +3,12 @@
  * version (decoded pools, mint checks, math-quote memos and their keys), and the shapes they hold.
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter, PoolQuote } from "../../amm/adapter.js";
-import type { AccountData } from "../../solana/account.js";
-import { BoundedLruMap } from "../../solana/bounded-lru-map.js";
-import type { PoolCurves } from "../curve-port.js";
-import type { Market } from "../market.js";
-import { StepSamples } from "../step-sample.js";
+import type { AmmAdapter, PoolQuote } from "../amm/adapter.js";
+import type { AccountData } from "../solana/account.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
+import type { PoolCurves } from "./curve-port.js";
+import type { Market } from "./market.js";
+import { StepSamples } from "./step-sample.js";
 import type { ProgramQuotes, QuoteLimits } from "./plan-types.js";
 
 /**

@@ -2,14 +2,14 @@
  * The curves of the pools a search may use (curve-port.ts): each pool in one direction handed to
  * the curves as the plan read it, its ExactIn quote bound to its decoded state.
  */
-import type { QuoteClock, QuoteParams } from "../../amm/adapter.js";
-import type { AccountMap } from "../../solana/account.js";
-import type { CurveLookup } from "../curve-routing.js";
-import type { CurveSubject, PoolCurves } from "../curve-port.js";
+import type { QuoteClock, QuoteParams } from "../amm/adapter.js";
+import type { AccountMap } from "../solana/account.js";
+import type { CurveLookup } from "./curve-routing.js";
+import type { CurveSubject, PoolCurves } from "./curve-port.js";
 import { poolCannotQuote } from "./plan-types.js";
 import type { PlanReads } from "./plan-reads.js";
-import type { UsablePool } from "./pool-quotes.js";
-import type { DecodedPool } from "./shared-state.js";
+import type { UsablePool } from "./plan-pool-quotes.js";
+import type { DecodedPool } from "./plan-shared-state.js";
 
 export function curveLookupOf(reads: PlanReads, curves: PoolCurves, pools: readonly UsablePool[], clock: QuoteClock): CurveLookup {
   const byAddress = new Map<string, UsablePool>();

@@ -4,15 +4,15 @@
  * step's account count. `UsablePool` is a pool bound to them for pruning and route search.
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { PoolQuote, QuoteClock, QuoteParams, SwapMode } from "../../amm/adapter.js";
-import { BoundedLruMap } from "../../solana/bounded-lru-map.js";
-import { CLOCK_SYSVAR } from "../../solana/clock-sysvar.js";
-import type { PrunablePool } from "../pool-pruning.js";
-import type { RoutablePool } from "../route-search.js";
+import type { PoolQuote, QuoteClock, QuoteParams, SwapMode } from "../amm/adapter.js";
+import { BoundedLruMap } from "../solana/bounded-lru-map.js";
+import { CLOCK_SYSVAR } from "../solana/clock-sysvar.js";
+import type { PrunablePool } from "./pool-pruning.js";
+import type { RoutablePool } from "./route-search.js";
 import { poolCannotQuote } from "./plan-types.js";
 import type { PlanReads } from "./plan-reads.js";
-import { AMOUNTS_PER_MEMO_ENTRY, NO_QUOTE } from "./shared-state.js";
-import type { AmountQuotes, DecodedPool, MemoKeys } from "./shared-state.js";
+import { AMOUNTS_PER_MEMO_ENTRY, NO_QUOTE } from "./plan-shared-state.js";
+import type { AmountQuotes, DecodedPool, MemoKeys } from "./plan-shared-state.js";
 
 /**
  * A deciding quote is reused over later clocks for this long (s), like a kept decision

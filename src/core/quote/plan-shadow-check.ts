@@ -3,13 +3,13 @@
  * programs the program quoter holds, quoted again by those programs at the plan's clock.
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { QuoteParams } from "../../amm/adapter.js";
-import { base58Of } from "../../solana/base58-strings.js";
-import type { Route } from "../route-search.js";
+import type { QuoteParams } from "../amm/adapter.js";
+import { base58Of } from "../solana/base58-strings.js";
+import type { Route } from "./route-search.js";
 import { poolCannotQuote } from "./plan-types.js";
 import type { ShadowCheck, ShadowResult } from "./plan-types.js";
 import type { PlanReads } from "./plan-reads.js";
-import type { DecodedPool } from "./shared-state.js";
+import type { DecodedPool } from "./plan-shared-state.js";
 
 interface ShadowTarget {
   readonly p: DecodedPool;

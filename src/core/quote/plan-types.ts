@@ -3,15 +3,15 @@
  * in (limits, program quotes, curves) and what it takes back (accounts to read, route, shadow check).
  */
 import type { PublicKey } from "@solana/web3.js";
-import { AmmError } from "../../amm/adapter.js";
-import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../../amm/adapter.js";
-import type { AccountData, AccountMap } from "../../solana/account.js";
-import type { Market } from "../market.js";
-import { DEFAULT_MAX_POOLS_PER_PAIR } from "../market-limits.js";
-import type { CandidateDecision, CandidateDecisions } from "../pair-candidates.js";
-import type { ParsedQuoteRequest } from "../quote-request.js";
-import type { Route } from "../route-search.js";
-import type { PoolCurves } from "../curve-port.js";
+import { AmmError } from "../amm/adapter.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../amm/adapter.js";
+import type { AccountData, AccountMap } from "../solana/account.js";
+import type { Market } from "./market.js";
+import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
+import type { CandidateDecision, CandidateDecisions } from "./pair-candidates.js";
+import type { ParsedQuoteRequest } from "./quote-request.js";
+import type { Route } from "./route-search.js";
+import type { PoolCurves } from "./curve-port.js";
 
 /** Mainnet SOL (wSOL), USDC and USDT: Jupiter's stable intermediate tokens. */
 export const DEFAULT_INTERMEDIATE_TOKENS: readonly string[] = [

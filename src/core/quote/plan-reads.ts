@@ -3,16 +3,16 @@
  * follows from them alone — the decoded pools (Token-2022 filter included), the state versions a
  * memo is keyed by, the clock, and the direction the request uses a pool in.
  */
-import { base58Of } from "../../solana/base58-strings.js";
-import type { AccountData } from "../../solana/account.js";
-import { CLOCK_SYSVAR, decodeClock } from "../../solana/clock-sysvar.js";
-import type { QuoteClock } from "../../amm/adapter.js";
-import { decodeMintInfo } from "../../solana/token-accounts.js";
-import type { Market } from "../market.js";
-import type { ParsedQuoteRequest } from "../quote-request.js";
+import { base58Of } from "../solana/base58-strings.js";
+import type { AccountData } from "../solana/account.js";
+import { CLOCK_SYSVAR, decodeClock } from "../solana/clock-sysvar.js";
+import type { QuoteClock } from "../amm/adapter.js";
+import { decodeMintInfo } from "../solana/token-accounts.js";
+import type { Market } from "./market.js";
+import type { ParsedQuoteRequest } from "./quote-request.js";
 import { poolCannotQuote } from "./plan-types.js";
 import type { SuppliedAccount } from "./plan-types.js";
-import type { DecodedPool, SharedState } from "./shared-state.js";
+import type { DecodedPool, SharedState } from "./plan-shared-state.js";
 
 export class PlanReads {
   readonly accounts = new Map<string, AccountData | null>();

@@ -4,14 +4,14 @@
  * exact amount), a second leg over what its first leg reaches. Decisions made are kept in `made`
  * for the edge to store.
  */
-import type { PoolQuote, QuoteClock, SwapMode } from "../../amm/adapter.js";
-import type { Market } from "../market.js";
-import { NO_SCORES, amountBucket, scoresOf, selectCandidates } from "../pool-pruning.js";
-import type { CandidateRange, PoolScores, PrunablePool } from "../pool-pruning.js";
-import { secondLegKeys } from "../pair-candidates.js";
-import type { CandidateDecision, Leg } from "../pair-candidates.js";
+import type { PoolQuote, QuoteClock, SwapMode } from "../amm/adapter.js";
+import type { Market } from "./market.js";
+import { NO_SCORES, amountBucket, scoresOf, selectCandidates } from "./pool-pruning.js";
+import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
+import { secondLegKeys } from "./pair-candidates.js";
+import type { CandidateDecision, Leg } from "./pair-candidates.js";
 import type { PlanReads } from "./plan-reads.js";
-import type { PoolQuotes, UsablePool } from "./pool-quotes.js";
+import type { PoolQuotes, UsablePool } from "./plan-pool-quotes.js";
 
 /**
  * A second leg is decided over what its first leg reaches widened by 1/this on each side: a
@@ -56,7 +56,7 @@ export class LegDecisions {
   constructor(
     readonly reads: PlanReads,
     readonly quotes: PoolQuotes,
-    /** The legs; a decided leg is replaced once brought up to date (leg-upkeep.ts). */
+    /** The legs; a decided leg is replaced once brought up to date (plan-leg-upkeep.ts). */
     readonly legs: Leg[],
   ) {}
 

@@ -1,9 +1,9 @@
 /** Which token pairs' markets a request can use, and the per-request leg request (pair-candidates.ts) the planner decides by. */
-import { base58Of } from "../../solana/base58-strings.js";
-import type { Market } from "../market.js";
-import { amountKeys, labelsKey } from "../pair-candidates.js";
-import type { LegRequest } from "../pair-candidates.js";
-import type { ParsedQuoteRequest } from "../quote-request.js";
+import { base58Of } from "../solana/base58-strings.js";
+import type { Market } from "./market.js";
+import { amountKeys, labelsKey } from "./pair-candidates.js";
+import type { LegRequest } from "./pair-candidates.js";
+import type { ParsedQuoteRequest } from "./quote-request.js";
 import type { CandidatePairs, QuoteLimits } from "./plan-types.js";
 
 export function candidatePairs(request: ParsedQuoteRequest, configured: readonly string[], knownMarkets: () => Iterable<Market>): CandidatePairs {

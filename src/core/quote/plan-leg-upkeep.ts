@@ -3,15 +3,15 @@
  * has its changed pools priced again and the others' scores kept, or is undecided when that no
  * longer holds (every pool it judged is then read and it is decided again).
  */
-import type { QuoteClock } from "../../amm/adapter.js";
-import type { Market } from "../market.js";
-import { amountBucket, rescoreCandidates } from "../pool-pruning.js";
-import type { CandidateRange, PrunablePool } from "../pool-pruning.js";
-import { needsUpdate } from "../pair-candidates.js";
-import type { Leg } from "../pair-candidates.js";
-import { reached } from "./leg-decisions.js";
-import type { ChosenLeg, LegDecisions } from "./leg-decisions.js";
-import type { UsablePool } from "./pool-quotes.js";
+import type { QuoteClock } from "../amm/adapter.js";
+import type { Market } from "./market.js";
+import { amountBucket, rescoreCandidates } from "./pool-pruning.js";
+import type { CandidateRange, PrunablePool } from "./pool-pruning.js";
+import { needsUpdate } from "./pair-candidates.js";
+import type { Leg } from "./pair-candidates.js";
+import { reached } from "./plan-leg-decisions.js";
+import type { ChosenLeg, LegDecisions } from "./plan-leg-decisions.js";
+import type { UsablePool } from "./plan-pool-quotes.js";
 
 /**
  * Decided legs with changed pools (or a changed first leg) brought up to date in `d.legs`. Returns
