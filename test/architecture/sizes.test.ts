@@ -30,10 +30,6 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
   // Issue #32's protocol-edge item splits it (HTTP/1 pipelining, HTTP/2 watchdog, lanes); no branch seen yet.
   "src/runtime/connection-limits.ts": "unowned",
   "src/core/quote/route-search.ts": "unowned",
-  "src/core/amm/raydium-clmm.ts": "unowned",
-  // Past 400 lines since the merge of `amm-speed` (src/core/amm is that branch's).
-  "src/core/amm/raydium-cpmm.ts": "amm-speed",
-  "src/core/amm/whirlpool.ts": "amm-speed",
   // Past 400 lines after later merges into main (configuration and wiring work of issue #32).
   "src/config.ts": "unowned",
   "src/main.ts": "unowned",
