@@ -2,14 +2,17 @@
  * `npm run bench:adapters`: each adapter's quote (`adapter.quote`, what the route search calls) beside
  * the AMM's own SDK on the same state, at amounts never asked before, in one process. States: the bench
  * chain's pools (bench/amm-pools.ts and the demo Raydium CP pool, written into an in-process localnet),
- * plus the 2022 Whirlpool SOL/USDC pool with its tick arrays from SWAPD_CHAIN_DIR (skipped with a line
- * without it). Both sides decode the accounts once (the adapter per account version, the SDK with its
- * own coders before timing) and are then timed per quote over the same fresh amounts, both directions,
- * alternating rounds; outputs must be equal (a mismatch is printed and fails the run). Reported: µs per
- * quote each (median of the rounds after a warm-up round, CPU time of this process), and adapter ÷ SDK.
+ * a Meteora DLMM pair with bin arrays written here with the SDK's coder, plus the 2022 Whirlpool SOL/USDC
+ * pool with its tick arrays from SWAPD_CHAIN_DIR (skipped with a line without it). Both sides decode the
+ * accounts once (the adapter per account version, the SDK with its own coders before timing) and are
+ * then timed per quote over the same fresh amounts, both directions, alternating rounds; outputs must be
+ * equal where the SDK quotes (a mismatch is printed and fails the run). Reported: µs per quote each
+ * (median of the rounds after a warm-up round, CPU time of this process), and adapter ÷ SDK.
  * Exit 0 when every adapter is at or below its SDK and Whirlpool ≤ 60 µs; 1 otherwise.
  */
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { ClmmConfigLayout, CpmmConfigInfoLayout, CpmmPoolInfoLayout, CurveCalculator, PoolInfoLayout, TickArrayBitmapExtensionLayout, TickArrayLayout, liquidityStateV4Layout, swapInternal } from "@raydium-io/raydium-sdk-v2";
 import { CpAmm, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
 import { buyQuoteInput, OFFLINE_PUMP_AMM_PROGRAM, sellBaseInput } from "@pump-fun/pump-swap-sdk";
@@ -52,6 +55,11 @@ const dlmmV13 = require("@meteora-ag/dlmm-v1-3");
 const dlmmProgram = require("@meteora-ag/dlmm").createProgram(new Connection("http://127.0.0.1:9"));
 const DLMM_PROGRAM = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
 const DLMM_BINS_PER_ARRAY = 70;
+
+// A full collection before each timed loop, so neither side pays for the garbage of the other (the SDKs'
+// bn.js arithmetic makes much) or of the setup (process CPU counts the collector's threads too).
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
 
 const QUOTES_PER_ROUND = Number(process.env["BENCH_QUOTES"] ?? 1_000);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
@@ -389,11 +397,13 @@ for (const c of cases) {
     const ours: bigint[] = [];
     const theirs: (bigint | undefined)[] = [];
     const runOurs = () => {
+      collectGarbage();
       const start = cpuMicros();
       for (const w of work) ours.push(c.adapter.quote!(pool, { amount: w.amount, swapMode: "ExactIn", aToB: w.aToB }, view, c.clock).outAmount);
       if (round > 0) adapterTimes.push((cpuMicros() - start) / work.length);
     };
     const runTheirs = () => {
+      collectGarbage();
       const start = cpuMicros();
       for (const w of work) theirs.push(c.sdk(w.amount, w.aToB));
       if (round > 0) sdkTimes.push((cpuMicros() - start) / work.length);
