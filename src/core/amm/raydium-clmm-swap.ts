@@ -40,6 +40,8 @@ export interface ClmmTick {
   readonly liquidityNet: bigint;
   /** `liquidity_gross != 0` */
   readonly initialized: boolean;
+  /** Its square-root price, computed on first use (kept with the array's account version). */
+  sqrtPriceX64: bigint | undefined;
 }
 
 export interface ClmmTickArray {
@@ -53,7 +55,7 @@ export const decodeClmmTickArray = perAccountVersion((account: AccountData): Clm
   const decoded = tickArrayDecoder.decode(account.data);
   return {
     startTickIndex: decoded.startTickIndex,
-    ticks: decoded.ticks.map((t) => ({ tick: t.tick, liquidityNet: t.liquidityNet, initialized: t.liquidityGross !== 0n })),
+    ticks: decoded.ticks.map((t) => ({ tick: t.tick, liquidityNet: t.liquidityNet, initialized: t.liquidityGross !== 0n, sqrtPriceX64: undefined })),
   };
 });
 
@@ -138,7 +140,7 @@ export function clmmWalk(pool: ClmmWalkPool, arrays: readonly ClmmTickArray[], s
     const next = nextTick(pool, arrays, s, zeroForOne);
     if (next === undefined || "reason" in next) return next;
     const tickNext = Math.min(Math.max(next.tick, CLMM_MIN_TICK), CLMM_MAX_TICK);
-    const priceNext = clmmSqrtPriceAtTick(tickNext);
+    const priceNext = tickNext === next.tick ? (next.sqrtPriceX64 ??= clmmSqrtPriceAtTick(tickNext)) : clmmSqrtPriceAtTick(tickNext);
     const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
     const start = s.price;
     const step = clmmSwapStep(s.price, target, s.liquidity, s.remaining, feeRate, exactIn, zeroForOne);
@@ -150,7 +152,8 @@ export function clmmWalk(pool: ClmmWalkPool, arrays: readonly ClmmTickArray[], s
       if (next.initialized) s.liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
       if (s.liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
       s.tick = zeroForOne ? tickNext - 1 : tickNext;
-    } else if (s.price !== start) {
+    } else if (s.price !== start && s.remaining !== 0n) {
+      // The tick only matters to a next step (the loop ends when nothing remains; no amount reads it).
       s.tick = clmmTickAtSqrtPrice(s.price);
     }
   }
