@@ -105,7 +105,7 @@ describe("loadConfig", () => {
       "https://a.example.com",
       "http://127.0.0.1:8899",
     ]);
-    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http or https URL/);
+    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http: or https: URL \(got ws:…\)/);
     expect(() => loadConfig({ REBROADCAST_MS: "5" })).toThrow(/REBROADCAST_MS: must be an integer 100–600000/);
     expect(loadConfig({ CONFIRM_POLL_MS: "250" }).confirmPollMs).toBe(250);
   });
