@@ -14,13 +14,8 @@ const MAX_LONG_FILES = 2;
 /** Classes of 250+ lines on main when this test was written, and who removes them (none left). */
 const KNOWN_LONG_CLASSES: Readonly<Record<string, string>> = {};
 
-/** Files of 400+ lines on main when this test was written (more than the 2 allowed), and who shrinks them. */
-const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {
-  "src/core/amm/raydium-clmm.ts": "unowned",
-  // Past 400 lines since the merge of `amm-speed` (src/core/amm is that branch's).
-  "src/core/amm/raydium-cpmm.ts": "amm-speed",
-  "src/core/amm/whirlpool.ts": "amm-speed",
-};
+/** Files of 400+ lines beyond the 2 allowed, and who shrinks them (none left). */
+const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {};
 
 /** Swallowing promise catches in files this work may not edit, with the branch that owns the file (none left). */
 const KNOWN_SILENT_CATCHES: readonly string[] = [];
