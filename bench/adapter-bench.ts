@@ -2,15 +2,18 @@
  * `npm run bench:adapters`: each adapter's quote (`adapter.quote`, what the route search calls) beside
  * the AMM's own SDK on the same state, at amounts never asked before, in one process. States: the bench
  * chain's pools (bench/amm-pools.ts and the demo Raydium CP pool, written into an in-process localnet),
- * plus the 2022 Whirlpool SOL/USDC pool with its tick arrays from SWAPD_CHAIN_DIR (skipped with a line
- * without it). Both sides decode the accounts once (the adapter per account version, the SDK with its
- * own coders before timing) and are then timed per quote over the same fresh amounts, both directions,
- * alternating rounds; outputs must be equal (a mismatch is printed and fails the run). Reported: µs per
- * quote each (median of the rounds after a warm-up round, CPU time of this process), and adapter ÷ SDK.
+ * a Meteora DLMM pair with bin arrays written here with the SDK's coder, plus the 2022 Whirlpool SOL/USDC
+ * pool with its tick arrays from SWAPD_CHAIN_DIR (skipped with a line without it). Both sides decode the
+ * accounts once (the adapter per account version, the SDK with its own coders before timing) and are
+ * then timed per quote over the same fresh amounts, both directions, alternating rounds; outputs must be
+ * equal where the SDK quotes (a mismatch is printed and fails the run). Reported: µs per quote each
+ * (median of the rounds after a warm-up round, CPU time of this process), and adapter ÷ SDK.
  * Exit 0 when every adapter is at or below its SDK and Whirlpool ≤ 60 µs; 1 otherwise.
  */
 import { createRequire } from "node:module";
-import { CpmmConfigInfoLayout, CpmmPoolInfoLayout, CurveCalculator } from "@raydium-io/raydium-sdk-v2";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { ClmmConfigLayout, CpmmConfigInfoLayout, CpmmPoolInfoLayout, CurveCalculator, PoolInfoLayout, TickArrayBitmapExtensionLayout, TickArrayLayout, liquidityStateV4Layout, swapInternal } from "@raydium-io/raydium-sdk-v2";
 import { CpAmm, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
 import { buyQuoteInput, OFFLINE_PUMP_AMM_PROGRAM, sellBaseInput } from "@pump-fun/pump-swap-sdk";
 import { NO_TOKEN_EXTENSION_CONTEXT, ParsableTickArray, ParsableWhirlpool, SwapUtils, swapQuoteWithParams } from "@orca-so/whirlpools-sdk";
@@ -36,10 +39,28 @@ const { meteoraDammV1Adapter } = (await dist("meteora-damm-v1")) as typeof impor
 const { meteoraDammV2Adapter } = (await dist("meteora-damm-v2")) as typeof import("../src/core/amm/meteora-damm-v2.js");
 const { PUMP_SWAP_GLOBAL_CONFIG, pumpSwapAdapter } = (await dist("pump-swap")) as typeof import("../src/core/amm/pump-swap.js");
 const { raydiumCpmmAdapter } = (await dist("raydium-cpmm")) as typeof import("../src/core/amm/raydium-cpmm.js");
+const { RAYDIUM_CLMM_PROGRAM_ID, raydiumClmmAdapter } = (await dist("raydium-clmm")) as typeof import("../src/core/amm/raydium-clmm.js");
+const { raydiumAmmV4Adapter } = (await dist("raydium-amm-v4")) as typeof import("../src/core/amm/raydium-amm-v4.js");
+const { meteoraDlmmAdapter } = (await dist("meteora-dlmm")) as typeof import("../src/core/amm/meteora-dlmm.js");
+const { meteoraDlmmBinPrice } = (await dist("meteora-dlmm-math")) as typeof import("../src/core/amm/meteora-dlmm-math.js");
 const { WHIRLPOOL_PROGRAM_ID, whirlpoolAdapter } = (await dist("whirlpool")) as typeof import("../src/core/amm/whirlpool.js");
 
 const require = createRequire(import.meta.url);
 const { calculateSwapQuote, createProgram: createDammV1Programs } = require("@meteora-ag/dynamic-amm-sdk/dist/cjs/src/amm/utils.js");
+// Not re-exported by the package index: Raydium's AMM v4 swap math.
+const RaydiumLiquidity = require("@raydium-io/raydium-sdk-v2/lib/raydium/liquidity/liquidity.js").default;
+// The CJS builds (the ESM ones cannot be loaded by Node): 1.3.x is the SDK of the DLMM program build swapd
+// executes on; the current one's coder writes the accounts.
+const dlmmV13 = require("@meteora-ag/dlmm-v1-3");
+const dlmmProgram = require("@meteora-ag/dlmm").createProgram(new Connection("http://127.0.0.1:9"));
+const DLMM_PROGRAM = new PublicKey("LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo");
+const DLMM_BINS_PER_ARRAY = 70;
+
+// A full collection before each AMM's warm-up round, so none pays for the garbage of the setup or of the
+// AMM before it (process CPU counts the collector's threads too). Not before every timed loop: a forced
+// collection shrinks the young generation, and both sides then ran ~2× slower (more scavenges).
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
 
 const QUOTES_PER_ROUND = Number(process.env["BENCH_QUOTES"] ?? 1_000);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
@@ -91,6 +112,129 @@ const cases: Case[] = [];
       const creatorOnInput = pool.feeOn === 0 || (pool.feeOn === 1) === aToB;
       const q = CurveCalculator.swapBaseInput(new BN(amount.toString()), rIn, rOut, config.tradeFeeRate, pool.enableCreatorFee ? config.creatorFeeRate : new BN(0), config.protocolFeeRate, config.fundFeeRate, creatorOnInput);
       return big(q.outputAmount);
+    },
+  });
+}
+
+// Raydium CLMM: the bench's SOL/USDC pool (a wide and a narrow position); the SDK's swap simulation
+// (`swapInternal`) over the tick arrays the swap step passes, decoded with the SDK's layouts.
+{
+  const address = BENCH_POOLS.raydiumClmmSolUsdc;
+  const poolInfo = PoolInfoLayout.decode(raw(address));
+  const configInfo = ClmmConfigLayout.decode(raw(poolInfo.configId));
+  // The bench pool has no bitmap extension (its arrays are within the pool's own bitmap).
+  const noExtension = TickArrayBitmapExtensionLayout.decode(Buffer.alloc(TickArrayBitmapExtensionLayout.span));
+  const tickArrayDiscriminator = Buffer.from([192, 155, 85, 205, 49, 249, 129, 42]);
+  const decoded = raydiumClmmAdapter.decodePool(read(address)!);
+  // The tick arrays the program gets: what the swap step passes, per direction, in swap order.
+  const arrays = (zeroForOne: boolean) => {
+    const reads = new Map<string, AccountData | null>();
+    for (let round = 0; round < 3; round++) {
+      for (const key of raydiumClmmAdapter.quoteAccounts!(decoded, { amount: 1n, swapMode: "ExactIn", aToB: zeroForOne }, reads)) reads.set(key.toBase58(), read(key));
+    }
+    return [...reads.values()]
+      .filter((a): a is AccountData => a !== null && Buffer.from(a.data.subarray(0, 8)).equals(tickArrayDiscriminator))
+      .map((a) => ({ address: a.address, value: TickArrayLayout.decode(Buffer.from(a.data)) }))
+      .sort((x, y) => (zeroForOne ? y.value.startTickIndex - x.value.startTickIndex : x.value.startTickIndex - y.value.startTickIndex));
+  };
+  const tickArrays = [arrays(false), arrays(true)] as const;
+  cases.push({
+    name: "Raydium CLMM", adapter: raydiumClmmAdapter, pool: address, clock: clock2026,
+    range: { aToB: [1e6, 1e13], bToA: [1e4, 1e12] },
+    sdk: (amount, aToB) => {
+      try {
+        const q = swapInternal({
+          programId: RAYDIUM_CLMM_PROGRAM_ID, poolId: address, poolInfo, tickArrays: tickArrays[aToB ? 1 : 0], configInfo,
+          tickarrayBitmapExtension: noExtension, amountSpecified: new BN(amount.toString()), sqrtPriceLimitX64: new BN(0),
+          zeroForOne: aToB, isBaseInput: true, blockTimestamp: Number(clock2026.unixTimestamp), includeExtraTickArrays: false,
+        });
+        return q.allTrade ? big(q.amountCalculated) : undefined;
+      } catch {
+        return undefined; // past the arrays passed: the adapter says incomplete (the tests check)
+      }
+    },
+  });
+}
+
+// Raydium AMM v4: the bench's SwapOnly SOL/USDC pool; the SDK's `computeAmountOut` on its vaults less the PnL owed.
+{
+  const state = liquidityStateV4Layout.decode(raw(BENCH_POOLS.raydiumAmmV4SolUsdc));
+  const poolInfo = {
+    version: 4,
+    mintA: { address: state.baseMint.toBase58(), decimals: state.baseDecimal.toNumber() },
+    mintB: { address: state.quoteMint.toBase58(), decimals: state.quoteDecimal.toNumber() },
+    baseReserve: tokenAmount(state.baseVault).sub(state.baseNeedTakePnl),
+    quoteReserve: tokenAmount(state.quoteVault).sub(state.quoteNeedTakePnl),
+  };
+  cases.push({
+    name: "Raydium AMM v4", adapter: raydiumAmmV4Adapter, pool: BENCH_POOLS.raydiumAmmV4SolUsdc, clock: clock2026,
+    range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
+    sdk: (amount, aToB) => {
+      const [mintIn, mintOut] = aToB ? [state.baseMint, state.quoteMint] : [state.quoteMint, state.baseMint];
+      const q = RaydiumLiquidity.prototype.computeAmountOut.call({}, { poolInfo, amountIn: new BN(amount.toString()), mintIn, mintOut, slippage: 0 });
+      return big(q.amountOut);
+    },
+  });
+}
+
+// Meteora DLMM: a pair written here (the bench chain's mainnet pair has no bin arrays), re-encoded from
+// the chain's mainnet pair by the SDK's coder with bin step 10 at 150 USDC per SOL (bin -1,898) and seven bin arrays
+// of liquidity around it; @meteora-ag/dlmm 1.3's `swapQuote` (the SDK of the program build swapd runs)
+// over the three bin arrays the swap passes, partial fills allowed, its clock pinned to the bench's.
+{
+  const pairAddress = PublicKey.findProgramAddressSync([Buffer.from("adapter bench dlmm pair")], DLMM_PROGRAM)[0];
+  const activeId = -1_898;
+  const binStep = 10;
+  const activeArray = Math.floor(activeId / DLMM_BINS_PER_ARRAY);
+  const arrayIndices = [-3, -2, -1, 0, 1, 2, 3].map((i) => activeArray + i);
+  const decodedRealPair = dlmmProgram.coder.accounts.decode("lbPair", raw(BENCH_POOLS.meteoraDlmmPair));
+  const pairData: Buffer = await dlmmProgram.coder.accounts.encode("lbPair", {
+    ...decodedRealPair, activeId, binStep, status: 0, activationType: 0, activationPoint: new BN(0),
+    parameters: { ...decodedRealPair.parameters, baseFactor: 10_000, filterPeriod: 30, decayPeriod: 600, reductionFactor: 5_000, variableFeeControl: 40_000, maxVolatilityAccumulator: 350_000 },
+    vParameters: { ...decodedRealPair.vParameters, volatilityAccumulator: 20_000, volatilityReference: 10_000, indexReference: activeId - 5, lastUpdateTimestamp: new BN((clock2026.unixTimestamp - 10n).toString()) },
+    // 16 u64 words, bit index + 512 for each initialized bin array.
+    binArrayBitmap: Array.from({ length: 16 }, (_, word) => arrayIndices.reduce((bits, i) => (Math.floor((i + 512) / 64) === word ? bits.or(new BN(1).shln((i + 512) % 64)) : bits), new BN(0))),
+  });
+  localnet.setAccount(pairAddress, { lamports: 1_000_000_000n, data: pairData, owner: DLMM_PROGRAM });
+  const { discriminator, layout } = dlmmProgram.coder.accounts.accountLayouts.get("binArray");
+  const zero = new BN(0);
+  const sdkArrays = new Map<number, unknown>();
+  for (const index of arrayIndices) {
+    const bins = Array.from({ length: DLMM_BINS_PER_ARRAY }, (_, i) => {
+      const id = index * DLMM_BINS_PER_ARRAY + i;
+      // 10 SOL in each bin above the active one, 1,500 USDC below, half of each in the active bin.
+      const x = id > activeId ? 10_000_000_000n : id === activeId ? 5_000_000_000n : 0n;
+      const y = id < activeId ? 1_500_000_000n : id === activeId ? 750_000_000n : 0n;
+      return {
+        amountX: new BN(x.toString()), amountY: new BN(y.toString()), price: new BN(meteoraDlmmBinPrice(id, binStep).toString()), liquiditySupply: zero,
+        fulfilledOrderAmountX: zero, fulfilledOrderAmountY: zero, limitOrderFeeAskSide: zero, limitOrderFeeBidSide: zero, feeAmountXPerTokenStored: zero,
+        feeAmountYPerTokenStored: zero, openOrderAmount: zero, totalProcessingOrderAmount: zero, processedOrderRemainingAmount: zero, orderAge: 0,
+        limitOrderAskSide: 0, padding1: [0, 0, 0],
+      };
+    });
+    const body = Buffer.alloc(layout.span);
+    layout.encode({ index: new BN(index), version: 1, padding1: [0, 0, 0, 0, 0, 0, 0], lbPair: pairAddress, bins }, body);
+    const address = dlmmV13.deriveBinArray(pairAddress, new BN(index), DLMM_PROGRAM)[0] as PublicKey;
+    localnet.setAccount(address, { lamports: 100_000_000n, data: Buffer.concat([Buffer.from(discriminator), body]), owner: DLMM_PROGRAM });
+    sdkArrays.set(index, { publicKey: address, account: dlmmProgram.coder.accounts.decode("binArray", Buffer.concat([Buffer.from(discriminator), body])) });
+  }
+  const swapArrays = (swapForY: boolean) => [0, 1, 2].map((i) => sdkArrays.get(activeArray + (swapForY ? -i : i)));
+  const directions = [swapArrays(false), swapArrays(true)] as const;
+  const sdk = Object.assign(Object.create(dlmmV13.default.prototype), { lbPair: dlmmProgram.coder.accounts.decode("lbPair", pairData), binArrayBitmapExtension: null });
+  const now = Number(clock2026.unixTimestamp) * 1000;
+  cases.push({
+    name: "Meteora DLMM", adapter: meteoraDlmmAdapter, pool: pairAddress, clock: clock2026,
+    range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
+    sdk: (amount, aToB) => {
+      const wallClock = Date.now;
+      Date.now = () => now;
+      try {
+        return big(sdk.swapQuote(new BN(amount.toString()), aToB, zero, directions[aToB ? 1 : 0], true).outAmount);
+      } catch {
+        return undefined; // no liquidity in the direction
+      } finally {
+        Date.now = wallClock;
+      }
     },
   });
 }
@@ -244,6 +388,7 @@ for (const c of cases) {
   let mismatches = 0;
   let compared = 0;
   // Round 0 warms both sides up (JIT) and is not counted.
+  collectGarbage();
   for (let round = 0; round <= ROUNDS; round++) {
     // Amounts never asked before: new ones every round, for both sides alike.
     const half = QUOTES_PER_ROUND / 2;

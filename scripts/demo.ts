@@ -19,7 +19,7 @@ import {
 import { loadConfig } from "../src/config.js";
 import { startEmbeddedChain } from "../src/localnet/embedded-chain.js";
 import { DEMO, DEMO_WALLET } from "../src/localnet/demo-accounts.js";
-import { runService } from "../src/main.js";
+import { buildApp } from "../src/app/build-app.js";
 import { createLogger } from "../src/server/logger.js";
 
 const SOL = "So11111111111111111111111111111111111111112";
@@ -68,7 +68,7 @@ export async function runDemo(print: (line: string) => void = (l) => process.std
   const embedded = await startEmbeddedChain({ programsDir: dir!, port: 0 });
   print(`1. embedded chain ${embedded.localnet.url} with ${NEEDED.length} real programs from ${dir}, demo wallet and pool seeded`);
   const logger = createLogger("error");
-  const service = await runService(loadConfig({ PORT: "0", SOLANA_RPC_URL: embedded.localnet.url, DATA_DIR: dataDir, LOG_LEVEL: "error" }), logger);
+  const service = await buildApp(loadConfig({ PORT: "0", SOLANA_RPC_URL: embedded.localnet.url, DATA_DIR: dataDir, LOG_LEVEL: "error" }), { logger });
   const api = service.server.url;
   print(`2. swapd listening on ${api}`);
   try {

@@ -79,7 +79,11 @@ async function measure(): Promise<number> {
     ["V8 heap total", gaugeMb(metrics, "nodejs_heap_size_total_bytes")],
     ["external (WASM, buffers, native)", gaugeMb(metrics, "nodejs_external_memory_bytes")],
   ];
+  // What the figure includes: the program quoter's AMMs (loaded = 1) and the market listing's pools.
+  const loaded = metrics.split("\n").filter((l) => l.startsWith("swapd_program_quoted_amm_loaded{") && l.endsWith(" 1"));
+  const programQuoted = loaded.map((l) => /amm="([^"]*)"/.exec(l)?.[1]).filter(Boolean);
   process.stdout.write(`swapd footprint, ${mode}\n`);
+  process.stdout.write(`  program-quoted AMMs loaded: ${programQuoted.length > 0 ? programQuoted.join(", ") : "none (the quoter is off: no Jupiter v6 on the chain, or PROGRAM_QUOTED_AMMS=none)"}\n`);
   for (const [name, mb] of rows) process.stdout.write(`  ${name.padEnd(34)} ${mb.toFixed(0).padStart(6)} MB\n`);
   const passed = rss <= targetMb;
   process.stdout.write(`${passed ? "PASS" : "FAIL"}  RSS after ${idleSeconds} s idle ≤ ${targetMb} MB: ${rss.toFixed(0)} MB\n`);

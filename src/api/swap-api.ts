@@ -9,7 +9,7 @@
  *   startServer({ ..., services: { swap: swap.service }, restRoutes: [...swap.restRoutes] });
  */
 import type { RestRoute } from "../server/rest.js";
-import type { UnaryJsonCodec } from "../server/unary-json-codec.js";
+import type { UnaryJsonCodec } from "../server/protocol/unary-json-codec.js";
 import { swapInstructionsJsonCodec } from "./swap/swap-instructions-json-codec.js";
 import { swapInstructionsRestRoute } from "./swap/rest-swap-instructions.js";
 import { createSwapService } from "./swap/swap-service.js";

@@ -28,11 +28,12 @@ import { MarketsFileSource } from "./markets-file-source.js";
 import { ProgramListingSource } from "./market-listing-source.js";
 import type { ListingSettings } from "./market-listing-source.js";
 import { SubscriptionSource } from "./market-subscription-source.js";
+import type { SubscriptionLimits, SubscriptionStatus } from "./market-subscription-source.js";
 import { PairDiscovery } from "./market-pair-discovery.js";
 import type { AddMarketsResult } from "./market-resolution.js";
 import type { MarketSource } from "./market-source.js";
 
-export type { Market, MarketSource, DiscoverySettings, ListingSettings, AddMarketsResult };
+export type { Market, MarketSource, DiscoverySettings, ListingSettings, AddMarketsResult, SubscriptionStatus };
 
 /** Pairs whose last pool-set change is remembered (older ones answer the newest forgotten revision). */
 const PAIR_REVISIONS = 100_000;
@@ -57,6 +58,8 @@ export interface MarketIndexOptions {
   readonly onListed?: (label: string, pools: number, ms: number) => void;
   /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
   readonly subscriptionsUrl?: string;
+  /** Bounds of the subscriptions (pools held from announcements, wait before asking a refused program again). */
+  readonly subscriptionLimits?: SubscriptionLimits;
   readonly now?: () => number;
   readonly onError?: (error: unknown, what: string) => void;
 }
@@ -118,6 +121,7 @@ export class MarketIndex {
       onError,
       changed,
       knownElsewhere: (address) => this.listing.table.byAddress.has(address),
+      ...(options.subscriptionLimits ? { limits: options.subscriptionLimits } : {}),
       closed: (address, market) => {
         this.listing.table.delete(address);
         if (market) this.discovery.forget(market);
@@ -152,9 +156,14 @@ export class MarketIndex {
     return this.listing.whenListed();
   }
 
-  /** Resolves once every program subscription is confirmed (the first time). */
+  /** Resolves once every program subscription was answered (confirmed or refused), the first time. */
   whenSubscribed(): Promise<void> {
     return this.streamed.whenSubscribed();
+  }
+
+  /** The program subscriptions now (undefined: not started, no websocket URL): which AMMs, refused ones, a websocket down. */
+  subscriptionStatus(): SubscriptionStatus | undefined {
+    return this.streamed.started ? this.streamed.status() : undefined;
   }
 
   /** A pool account as a program subscription announced it: a new pool enters the catalog, a closed one (`null`) leaves it. */

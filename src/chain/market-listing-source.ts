@@ -7,14 +7,12 @@
 import type { SolanaChain } from "./solana-chain.js";
 import type { AmmAdapter } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import type { Market } from "../core/quote/market.js";
 import { keepListing, readKeptListing } from "./kept-listings.js";
 import { ProgramListings } from "./program-listings.js";
 import type { UnlistedProgram } from "./program-listings.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
-import { MarketTable } from "./market-table.js";
+import { TableMarketSource } from "./market-table.js";
 import { snapshotMarkets } from "./market-resolution.js";
-import type { MarketSource } from "./market-source.js";
 
 /** MARKET_LISTING's settings. */
 export interface ListingSettings {
@@ -42,16 +40,15 @@ export interface ProgramListingSourceOptions {
   readonly changed: (pair: string) => void;
 }
 
-export class ProgramListingSource implements MarketSource {
-  /** Pools of the programs the service listed whole. */
-  readonly table: MarketTable;
+/** Its table holds the pools of the programs the service listed whole. */
+export class ProgramListingSource extends TableMarketSource {
   /** Programs listed whole, with their pools' addresses. */
   private readonly listedPrograms = new Map<string, Set<string>>();
   private listings: ProgramListings | undefined;
   private listingRound: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ProgramListingSourceOptions) {
-    this.table = new MarketTable(options.changed);
+    super(options.changed);
   }
 
   get started(): boolean {
@@ -111,18 +108,6 @@ export class ProgramListingSource implements MarketSource {
   /** Resolves once every program was listed (or failed to be) once. */
   whenListed(): Promise<void> {
     return this.listingRound;
-  }
-
-  all(): Iterable<Market> {
-    return this.table.byAddress.values();
-  }
-
-  withToken(t: string): Iterable<Market> {
-    return this.table.token(t);
-  }
-
-  forPair(x: string, y: string): Iterable<Market> {
-    return this.table.pair(x, y);
   }
 
   close(): void {

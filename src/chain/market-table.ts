@@ -5,6 +5,7 @@
  */
 import { pairKey } from "../core/quote/market.js";
 import type { Market, MarketSource as MarketOrigin } from "../core/quote/market.js";
+import type { MarketSource } from "./market-source.js";
 
 export class MarketTable {
   readonly byAddress = new Map<string, Market>();
@@ -62,6 +63,32 @@ export class MarketTable {
   token(t: string): Iterable<Market> {
     return marketsOf(this.byToken.get(t));
   }
+}
+
+/**
+ * A market source that holds its markets in one table (the markets file, the listing, the
+ * subscriptions): the catalog's three questions answered from it, once for all of them.
+ */
+export abstract class TableMarketSource implements MarketSource {
+  readonly table: MarketTable;
+
+  constructor(changed: (pair: string) => void) {
+    this.table = new MarketTable(changed);
+  }
+
+  all(): Iterable<Market> {
+    return this.table.byAddress.values();
+  }
+
+  withToken(t: string): Iterable<Market> {
+    return this.table.token(t);
+  }
+
+  forPair(x: string, y: string): Iterable<Market> {
+    return this.table.pair(x, y);
+  }
+
+  abstract close(): void;
 }
 
 /** A key's markets: the one market, or a map by address once there are more. */

@@ -8,12 +8,10 @@ import { readFile } from "node:fs/promises";
 import { watchFile, unwatchFile } from "node:fs";
 import type { SolanaChain } from "./solana-chain.js";
 import type { AmmAdapter } from "../core/amm/adapter.js";
-import type { Market } from "../core/quote/market.js";
 import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
-import { MarketTable } from "./market-table.js";
+import { TableMarketSource } from "./market-table.js";
 import { resolveMarkets, snapshotMarkets } from "./market-resolution.js";
 import type { AddMarketsResult } from "./market-resolution.js";
-import type { MarketSource } from "./market-source.js";
 
 /** How often a MARKETS_FILE is checked for changes. */
 const MARKETS_FILE_POLL_MS = 1_000;
@@ -26,15 +24,14 @@ export interface MarketsFileSourceOptions {
   readonly changed: (pair: string) => void;
 }
 
-export class MarketsFileSource implements MarketSource {
-  private readonly table: MarketTable;
+export class MarketsFileSource extends TableMarketSource {
   private fileMarkets = new Set<string>();
   /** Programs the current MARKETS_FILE lists whole (a snapshot's): discovery leaves them out. */
   private snapshotPrograms: ReadonlySet<string> = new Set();
   private watching: string | undefined;
 
   constructor(private readonly options: MarketsFileSourceOptions) {
-    this.table = new MarketTable(options.changed);
+    super(options.changed);
   }
 
   /** Loads the file (if configured) and watches it; a bad file later is reported, not fatal. */
@@ -73,18 +70,6 @@ export class MarketsFileSource implements MarketSource {
     const result = await resolveMarkets(this.options.chain, this.options.adapters, addresses, "added");
     for (const market of result.added) if (!this.table.byAddress.has(market.addressText)) this.table.set(market);
     return result;
-  }
-
-  all(): Iterable<Market> {
-    return this.table.byAddress.values();
-  }
-
-  withToken(t: string): Iterable<Market> {
-    return this.table.token(t);
-  }
-
-  forPair(x: string, y: string): Iterable<Market> {
-    return this.table.pair(x, y);
   }
 
   close(): void {

@@ -64,7 +64,11 @@ export class ProgramQuoteWorkers {
       if (at >= 0 && !this.closed) {
         const replacement = this.start();
         this.threads[at] = replacement;
-        for (const p of this.programs) this.post(replacement, { kind: "program", id: this.nextId++, programId: p.programId, elf: p.elf }).catch(() => {});
+        for (const p of this.programs) {
+          // Nothing waits on a replacement's program load: if it fails, the jobs that need the
+          // program fail with the SVM's own error, and their curves are made again when asked.
+          this.post(replacement, { kind: "program", id: this.nextId++, programId: p.programId, elf: p.elf }).catch(() => undefined);
+        }
       }
     };
     thread.worker.on("error", fail);

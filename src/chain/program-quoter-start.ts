@@ -12,7 +12,7 @@ import type { Logger } from "pino";
 import type { AmmAdapter } from "../core/amm/adapter.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { ProgramBinaries, ProgramNotDeployedError } from "./program-binaries.js";
-import type { ProgramQuoter } from "./program-quoter.js";
+import type { ProgramQuoter, ProgramQuoterOptions } from "./program-quoter.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 import type { SolanaChain } from "./solana-chain.js";
 
@@ -70,6 +70,46 @@ interface Pending {
 
 /** Starts the program quoter, or answers undefined when no program-quoted AMM is enabled or deployed. */
 export async function startProgramQuoter(options: ProgramQuoterStartOptions): Promise<RunningProgramQuoter | undefined> {
+  const { wanted, shadowed, explicit } = selectAmms(options);
+  if (wanted.length === 0 && shadowed.length === 0) return undefined;
+  const { logger } = options;
+  const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger });
+  const quoter = await newQuoter(explicit, logger);
+  if (!quoter) return undefined;
+  const loader = new ProgramLoader(quoter, binaries, explicit, options.retryMs ?? FIRST_RETRY_MS, logger);
+  try {
+    await loader.load(pendingItem(JUPITER_LABEL, undefined, "jupiter"));
+  } catch (error) {
+    // No Jupiter v6 on this chain: nothing can be program-quoted (or checked).
+    if (!explicit) {
+      logger.info({ err: String(error) }, "program quoter off: this chain has no Jupiter v6 program");
+      return undefined;
+    }
+    throw error;
+  }
+  for (const adapter of wanted) await loader.load(pendingItem(adapter.label, adapter, "quoted"));
+  // A math AMM whose program this chain does not have is simply not checked.
+  for (const adapter of shadowed) await loader.load(pendingItem(adapter.label, adapter, "shadow"));
+  const { labels, shadowLabels, pending } = loader;
+  if (labels.length === 0 && shadowLabels.length === 0 && pending.size === 0) return undefined;
+  if (labels.length > 0) logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
+  if (shadowLabels.length > 0) logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
+  const stopTimers = startTimers(loader, binaries, options.refreshMs, logger);
+  return {
+    quoter,
+    labels,
+    shadowLabels,
+    leftOut: () => leftOutOf(wanted, pending),
+    close() {
+      loader.closed = true;
+      stopTimers();
+      void quoter.close();
+    },
+  };
+}
+
+/** The program-quoted AMMs to load, and the math AMMs to load for shadow checks; an unknown label named is a start error. */
+function selectAmms(options: ProgramQuoterStartOptions): { wanted: AmmAdapter<any>[]; shadowed: AmmAdapter<any>[]; explicit: boolean } {
   const candidates = options.adapters.filter((a) => a.quotedByProgram);
   const explicit = options.amms !== "auto";
   const wanted = options.amms === "auto" ? candidates : candidates.filter((a) => options.amms.includes(a.label));
@@ -80,13 +120,15 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
     }
   }
   const shadowed = options.shadowMathAmms ? options.adapters.filter((a) => a.quote !== undefined) : [];
-  if (wanted.length === 0 && shadowed.length === 0) return undefined;
-  const { logger } = options;
-  const binaries = new ProgramBinaries({ chain: options.chain, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger });
+  return { wanted, shadowed, explicit };
+}
+
+/** The quoter with its worker threads, or undefined (said once) where LiteSVM does not load and no AMM was named. */
+async function newQuoter(explicit: boolean, logger: Logger): Promise<ProgramQuoter | undefined> {
   // Loaded only now: LiteSVM is a native addon that a service without program-quoted AMMs never needs.
-  let ProgramQuoter: typeof import("./program-quoter.js").ProgramQuoter;
+  let ProgramQuoterClass: new (options: ProgramQuoterOptions) => ProgramQuoter;
   try {
-    ({ ProgramQuoter } = await import("./program-quoter.js"));
+    ({ ProgramQuoter: ProgramQuoterClass } = await import("./program-quoter.js"));
   } catch (error) {
     // A platform LiteSVM has no binary for: "auto" serves the other venues (said once), a named AMM cannot be quoted.
     if (explicit) throw new Error(`PROGRAM_QUOTED_AMMS: the program quoter cannot run here (LiteSVM did not load: ${String(error)})`);
@@ -95,105 +137,111 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   }
   // Curves of program-quoted pools (ladders of simulations) run in worker threads beside the event loop.
   const { defaultProgramQuoteWorkers } = await import("./program-quote-workers.js");
-  const quoter = new ProgramQuoter({ workers: defaultProgramQuoteWorkers() });
-  const labels: string[] = [];
-  const shadowLabels: string[] = [];
-  const pending = new Map<string, Pending>();
-  const retryMs = options.retryMs ?? FIRST_RETRY_MS;
-  let closed = false;
+  return new ProgramQuoterClass({ workers: defaultProgramQuoteWorkers() });
+}
+
+function pendingItem(label: string, adapter: AmmAdapter<any> | undefined, role: Pending["role"]): Pending {
+  return { label, adapter, role, failures: 0, reason: "", nextAt: 0 };
+}
+
+/** Loads programs into the quoter; what the RPC could not serve stays pending and is read again with a doubling backoff. */
+class ProgramLoader {
+  readonly labels: string[] = [];
+  readonly shadowLabels: string[] = [];
+  readonly pending = new Map<string, Pending>();
+  closed = false;
+  private retrying = false;
+
+  constructor(
+    readonly quoter: ProgramQuoter,
+    private readonly binaries: ProgramBinaries,
+    private readonly explicit: boolean,
+    readonly retryMs: number,
+    private readonly logger: Logger,
+  ) {}
 
   /** Reads one program; true when loaded, false when left out (pending when the RPC failed). */
-  const load = async (item: Pending): Promise<boolean> => {
+  async load(item: Pending): Promise<boolean> {
     const programId = item.adapter?.programId ?? JUPITER_V6_PROGRAM_ID;
     try {
-      quoter.addProgram(programId, (await binaries.load(programId)).elf);
+      this.quoter.addProgram(programId, (await this.binaries.load(programId)).elf);
     } catch (error) {
-      if (error instanceof ProgramNotDeployedError) {
-        pending.delete(item.label);
-        if (item.role === "jupiter" || (item.role === "quoted" && explicit)) throw new Error(`PROGRAM_QUOTED_AMMS: ${item.label}: ${error.message}`);
-        // "auto": an AMM whose program this chain does not have is simply not quoted (or checked).
-        if (item.role === "quoted") logger.info({ amm: item.label }, `program quoter: ${item.label} left out: ${error.message}`);
-        return false;
-      }
-      item.failures++;
-      item.reason = `its binary could not be read from the RPC: ${String(error)}`;
-      item.nextAt = Date.now() + Math.min(retryMs * 2 ** (item.failures - 1), LONGEST_RETRY_MS);
-      pending.set(item.label, item);
-      programQuoteMetrics.binaryLoadFailures.inc({ amm: item.label });
-      if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 0);
-      logger.warn({ amm: item.label, failures: item.failures, retryInMs: item.nextAt - Date.now(), err: String(error) }, `program quoter: ${item.label} left out for now: ${item.reason}; read again later`);
+      if (error instanceof ProgramNotDeployedError) return this.notDeployed(item, error);
+      this.failed(item, error);
       return false;
     }
-    pending.delete(item.label);
-    if (item.role === "quoted") labels.push(item.label);
-    if (item.role === "shadow") shadowLabels.push(item.label);
+    this.pending.delete(item.label);
+    if (item.role === "quoted") this.labels.push(item.label);
+    if (item.role === "shadow") this.shadowLabels.push(item.label);
     if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 1);
-    if (item.failures > 0) logger.info({ amm: item.label, failures: item.failures }, `program quoter: ${item.label} loaded after all`);
+    if (item.failures > 0) this.logger.info({ amm: item.label, failures: item.failures }, `program quoter: ${item.label} loaded after all`);
     return true;
-  };
-  const item = (label: string, adapter: AmmAdapter<any> | undefined, role: Pending["role"]): Pending => ({ label, adapter, role, failures: 0, reason: "", nextAt: 0 });
-
-  try {
-    await load(item(JUPITER_LABEL, undefined, "jupiter"));
-  } catch (error) {
-    // No Jupiter v6 on this chain: nothing can be program-quoted (or checked).
-    if (!explicit) {
-      logger.info({ err: String(error) }, "program quoter off: this chain has no Jupiter v6 program");
-      return undefined;
-    }
-    throw error;
   }
-  for (const adapter of wanted) await load(item(adapter.label, adapter, "quoted"));
-  // A math AMM whose program this chain does not have is simply not checked.
-  for (const adapter of shadowed) await load(item(adapter.label, adapter, "shadow"));
-  if (labels.length === 0 && shadowLabels.length === 0 && pending.size === 0) return undefined;
-  if (labels.length > 0) logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
-  if (shadowLabels.length > 0) logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
+
+  /** A program the chain does not have: Jupiter's, or a named AMM's, is an error; under "auto" the AMM is left out. */
+  private notDeployed(item: Pending, error: ProgramNotDeployedError): false {
+    this.pending.delete(item.label);
+    if (item.role === "jupiter" || (item.role === "quoted" && this.explicit)) throw new Error(`PROGRAM_QUOTED_AMMS: ${item.label}: ${error.message}`);
+    // "auto": an AMM whose program this chain does not have is simply not quoted (or checked).
+    if (item.role === "quoted") this.logger.info({ amm: item.label }, `program quoter: ${item.label} left out: ${error.message}`);
+    return false;
+  }
+
+  /** The RPC did not serve the binary: left out for now (said, counted), read again later. */
+  private failed(item: Pending, error: unknown): void {
+    item.failures++;
+    item.reason = `its binary could not be read from the RPC: ${String(error)}`;
+    item.nextAt = Date.now() + Math.min(this.retryMs * 2 ** (item.failures - 1), LONGEST_RETRY_MS);
+    this.pending.set(item.label, item);
+    programQuoteMetrics.binaryLoadFailures.inc({ amm: item.label });
+    if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 0);
+    this.logger.warn({ amm: item.label, failures: item.failures, retryInMs: item.nextAt - Date.now(), err: String(error) }, `program quoter: ${item.label} left out for now: ${item.reason}; read again later`);
+  }
 
   /** Reads again, Jupiter first, what is due; a program whose retry fails waits longer. */
-  let retrying = false;
-  const retryDue = async (): Promise<void> => {
-    if (retrying || closed) return;
-    retrying = true;
+  async retryDue(): Promise<void> {
+    if (this.retrying || this.closed) return;
+    this.retrying = true;
     try {
-      const jupiter = pending.get(JUPITER_LABEL);
-      if (jupiter && jupiter.nextAt <= Date.now()) await load(jupiter).catch((error: unknown) => logger.warn({ err: String(error) }, "program quoter: Jupiter v6 is gone from the chain"));
-      for (const p of [...pending.values()]) if (p.role !== "jupiter" && p.nextAt <= Date.now()) await load(p).catch(() => undefined);
+      const jupiter = this.pending.get(JUPITER_LABEL);
+      if (jupiter && jupiter.nextAt <= Date.now()) await this.load(jupiter).catch((error: unknown) => this.logger.warn({ err: String(error) }, "program quoter: Jupiter v6 is gone from the chain"));
+      for (const p of [...this.pending.values()]) {
+        if (p.role === "jupiter" || p.nextAt > Date.now()) continue;
+        // `load` throws only for a named AMM whose program is now gone from the chain: it stays left out, said here.
+        await this.load(p).catch((error: unknown) => this.logger.warn({ amm: p.label, err: String(error) }, `program quoter: ${p.label} left out: its program is gone from the chain`));
+      }
     } finally {
-      retrying = false;
+      this.retrying = false;
     }
-  };
-  const retryTimer = setInterval(() => void retryDue(), Math.min(retryMs, 1_000));
+  }
+}
+
+/** The retry timer, and the upgrade check every `refreshMs` (none when 0); returns what stops them. */
+function startTimers(loader: ProgramLoader, binaries: ProgramBinaries, refreshMs: number | undefined, logger: Logger): () => void {
+  const retryTimer = setInterval(() => void loader.retryDue(), Math.min(loader.retryMs, 1_000));
   retryTimer.unref();
   const refreshTimer =
-    options.refreshMs && options.refreshMs > 0
+    refreshMs && refreshMs > 0
       ? setInterval(() => {
           binaries
             .refresh()
-            .then((upgraded) => upgraded.forEach((b) => quoter.addProgram(b.programId, b.elf)))
+            .then((upgraded) => upgraded.forEach((b) => loader.quoter.addProgram(b.programId, b.elf)))
             .catch((error: unknown) => logger.warn({ err: String(error) }, "program quoter: could not look for upgraded programs; keeps the loaded ones"));
-        }, options.refreshMs)
+        }, refreshMs)
       : undefined;
   refreshTimer?.unref();
-
-  return {
-    quoter,
-    labels,
-    shadowLabels,
-    leftOut() {
-      // Without Jupiter's binary no AMM is quoted: each is left out for that reason, unless its own.
-      const jupiter = pending.get(JUPITER_LABEL);
-      return wanted.flatMap((adapter) => {
-        const own = pending.get(adapter.label);
-        if (own) return [{ amm: adapter.label, reason: own.reason }];
-        return jupiter ? [{ amm: adapter.label, reason: `Jupiter v6: ${jupiter.reason}` }] : [];
-      });
-    },
-    close() {
-      closed = true;
-      clearInterval(retryTimer);
-      clearInterval(refreshTimer);
-      void quoter.close();
-    },
+  return () => {
+    clearInterval(retryTimer);
+    clearInterval(refreshTimer);
   };
+}
+
+/** The wanted AMMs not quoted now, and why: without Jupiter's binary each is left out for that reason, unless its own. */
+function leftOutOf(wanted: readonly AmmAdapter<any>[], pending: ReadonlyMap<string, Pending>): LeftOutAmm[] {
+  const jupiter = pending.get(JUPITER_LABEL);
+  return wanted.flatMap((adapter) => {
+    const own = pending.get(adapter.label);
+    if (own) return [{ amm: adapter.label, reason: own.reason }];
+    return jupiter ? [{ amm: adapter.label, reason: `Jupiter v6: ${jupiter.reason}` }] : [];
+  });
 }

@@ -10,19 +10,18 @@
  * (state account versions, slot, time, amount, direction), and a state account is copied into the
  * SVM only when its version changed (a 1 MiB program-state account is not copied per quote).
  */
-import { ComputeBudgetProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
-import type { TransactionInstruction } from "@solana/web3.js";
-import { getTransactionDecoder } from "@solana/kit";
-import type { Transaction as KitTransaction } from "@solana/kit";
+import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../core/amm/adapter.js";
-import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams, SwapParams } from "../core/amm/adapter.js";
-import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
+import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../core/amm/adapter.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
-import { JUPITER_V6_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { SvmExecutor, TAKER_SOURCE_BALANCE } from "./program-quote-executor.js";
-import type { ExecAccount, ExecJob, ExecResult } from "./program-quote-executor.js";
+import type { ExecAccount, ExecResult } from "./program-quote-executor.js";
+import { QuoteSwaps } from "./program-quote-swaps.js";
+import type { CachedSwap, QuoteSwap } from "./program-quote-swaps.js";
+import { QuoteTransactions } from "./program-quote-transactions.js";
 import { ProgramQuoteWorkers } from "./program-quote-workers.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
@@ -31,10 +30,6 @@ export const DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS = 400_000;
 /** Memoised quotes: this many (step, state, clock) entries, each of up to AMOUNTS_PER_MEMO_ENTRY amounts. */
 const MEMO_ENTRIES = 256;
 const AMOUNTS_PER_MEMO_ENTRY = 64;
-/** Any 64 bytes but zeros (which read as "not signed"): the quoter's SVM does not verify signatures. */
-const PLACEHOLDER_SIGNATURE = Buffer.alloc(64, 1);
-/** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
-const ROUTE_DATA_AMOUNTS_SIZE = 19;
 
 export interface ProgramQuoterOptions {
   /** The compute-unit limit of one quote's route. */
@@ -56,28 +51,6 @@ export interface ProgramQuote extends PoolQuote {
   readonly unitsConsumed: number;
 }
 
-/** The made-up taker: fixed keys no real chain holds a token account for. */
-const TAKER = Keypair.fromSeed(new Uint8Array(32).fill(7));
-/** One key object (`Keypair.publicKey` makes a new one per use, whose base58 text is then computed anew). */
-const TAKER_KEY = TAKER.publicKey;
-const TAKER_SOURCE = Keypair.fromSeed(new Uint8Array(32).fill(8)).publicKey;
-const TAKER_DESTINATION = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey;
-const TAKER_TEXT = TAKER_KEY.toBase58();
-const TAKER_SOURCE_TEXT = TAKER_SOURCE.toBase58();
-const TAKER_DESTINATION_TEXT = TAKER_DESTINATION.toBase58();
-/** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
-const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
-
-
-/** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
-interface QuoteSwap {
-  readonly route: TransactionInstruction;
-  readonly sourceMint: PublicKey;
-  readonly destinationMint: PublicKey;
-  /** The route's keys and its data up to the amounts: equal for every amount of one step. */
-  readonly shape: string;
-}
-
 /** Quotes of one step over one state at one clock, by amount. */
 type AmountQuotes = BoundedLruMap<bigint, ProgramQuote>;
 
@@ -93,18 +66,6 @@ interface PreparedQuote {
   quotes?: { readonly clock: string; readonly byAmount: AmountQuotes };
 }
 
-/** A quote's swap, and the versions of the accounts its build read (`undefined`: not read yet). */
-interface CachedSwap {
-  readonly reads: readonly (AccountData | null | undefined)[];
-  readonly tokenProgram: PublicKey;
-  readonly swap: QuoteSwap;
-  /** The accounts the quote writes into the SVM, and their base58 text. */
-  readonly stateKeys: readonly PublicKey[];
-  readonly stateKeyTexts: readonly string[];
-  /** Over the state last quoted. */
-  prepared?: PreparedQuote;
-}
-
 export class ProgramQuoter {
   private readonly executor = new SvmExecutor();
   private readonly workers: ProgramQuoteWorkers | undefined;
@@ -115,21 +76,13 @@ export class ProgramQuoter {
   private readonly execAccounts = new WeakMap<AccountData, ExecAccount>();
   private memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
   private readonly versionIds = new WeakMap<AccountData, number>();
-  private readonly resident = new Map<string, boolean>();
-  private readonly templates = new BoundedLruMap<string, { readonly transaction: KitTransaction; readonly amountOffset: number }>(MEMO_ENTRIES);
   private nextVersionId = 1;
-  /**
-   * Per pool (decoded per account version), by direction: its swap for any amount. Route search
-   * asks each pool for up to ~13 amounts per request, and building the step, encoding Jupiter's route and
-   * printing its keys per amount was a third of a six-venue quote's CPU.
-   */
-  private swaps = new WeakMap<object, [CachedSwap | undefined, CachedSwap | undefined]>();
-  private readonly computeUnits: number;
-  private readonly computeUnitPrice: number;
+  /** Each pool's swap for any amount, per direction (program-quote-swaps.ts). */
+  private readonly swaps = new QuoteSwaps<PreparedQuote>(this.programs, (address) => this.executor.isResident(address));
+  private readonly transactions: QuoteTransactions;
 
   constructor(options: ProgramQuoterOptions = {}) {
-    this.computeUnits = options.computeUnits ?? DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS;
-    this.computeUnitPrice = options.computeUnitPrice ?? 0;
+    this.transactions = new QuoteTransactions(options.computeUnits ?? DEFAULT_PROGRAM_QUOTE_COMPUTE_UNITS, options.computeUnitPrice ?? 0, MEMO_ENTRIES);
     this.workers = options.workers ? new ProgramQuoteWorkers(options.workers) : undefined;
   }
 
@@ -149,7 +102,7 @@ export class ProgramQuoter {
     }
     this.programs.add(base58Of(programId));
     this.memo = new BoundedLruMap<string, AmountQuotes>(MEMO_ENTRIES);
-    this.swaps = new WeakMap(); // which accounts are resident changed
+    this.swaps.reset(); // which accounts are resident changed
   }
 
   hasProgram(programId: PublicKey): boolean {
@@ -167,9 +120,9 @@ export class ProgramQuoter {
    */
   accountsNeeded<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
     // What the build reads (tick/bin arrays, markets) first: the step's accounts depend on them.
-    const dependencies = adapter.dependencies(pool, this.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
+    const dependencies = adapter.dependencies(pool, this.swaps.swapParams(adapter, pool, params)).filter((key) => !accounts.has(base58Of(key)));
     if (dependencies.length > 0) return dependencies;
-    return this.swapOf(adapter, pool, params, accounts).stateKeys.filter((key) => !accounts.has(base58Of(key)));
+    return this.swaps.swapOf(adapter, pool, params, accounts).stateKeys.filter((key) => !accounts.has(base58Of(key)));
   }
 
   /**
@@ -182,7 +135,7 @@ export class ProgramQuoter {
     for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
     }
-    const swap = this.swapOf(adapter, pool, params, accounts);
+    const swap = this.swaps.swapOf(adapter, pool, params, accounts);
     const prepared = this.prepared(adapter, swap, accounts);
     const memo = this.quotesAt(prepared, clock);
     const known = memo.get(params.amount);
@@ -192,7 +145,7 @@ export class ProgramQuoter {
     }
     if (params.amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${params.amount} is over ${TAKER_SOURCE_BALANCE}`);
     const started = process.hrtime.bigint();
-    const job = this.jobOf(swap.swap, prepared.state, clock);
+    const job = this.transactions.jobOf(swap.swap, prepared.state, clock);
     this.executor.write(this.execState(prepared.state));
     const result = this.quoteOf(swap.swap, params.amount, this.executor.run(job, [params.amount])[0]!);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
@@ -210,9 +163,9 @@ export class ProgramQuoter {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
     }
     for (const amount of amounts) if (amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${amount} is over ${TAKER_SOURCE_BALANCE}`);
-    const swap = this.swapOf(adapter, pool, params, accounts);
+    const swap = this.swaps.swapOf(adapter, pool, params, accounts);
     const prepared = this.prepared(adapter, swap, accounts);
-    const job = this.jobOf(swap.swap, prepared.state, clock);
+    const job = this.transactions.jobOf(swap.swap, prepared.state, clock);
     const state = this.execState(prepared.state);
     let results: ExecResult[];
     if (this.workers) {
@@ -234,27 +187,6 @@ export class ProgramQuoter {
       }
       return exec;
     });
-  }
-
-  /** What the executor runs for `swap` over `state` at `clock` (amounts apart). */
-  private jobOf(swap: QuoteSwap, state: readonly AccountData[], clock: QuoteClock): ExecJob {
-    const byAddress = new Map(state.map((a) => [base58Of(a.address), a]));
-    const tokenProgram = (mint: PublicKey) => {
-      const account = byAddress.get(base58Of(mint));
-      if (!account) throw new AmmError(`program quote: mint ${base58Of(mint)} does not exist`);
-      return base58Of(account.owner);
-    };
-    const template = this.templateOf(swap);
-    return {
-      messageBytes: template.transaction.messageBytes as unknown as Uint8Array,
-      signatures: template.transaction.signatures as unknown as Record<string, Uint8Array | null>,
-      amountOffset: template.amountOffset,
-      taker: TAKER_TEXT,
-      source: { address: TAKER_SOURCE_TEXT, mint: base58Of(swap.sourceMint), tokenProgram: tokenProgram(swap.sourceMint) },
-      destination: { address: TAKER_DESTINATION_TEXT, mint: base58Of(swap.destinationMint), tokenProgram: tokenProgram(swap.destinationMint) },
-      slot: clock.slot,
-      unixTimestamp: clock.unixTimestamp,
-    };
   }
 
   private quoteOf(swap: QuoteSwap, amount: bigint, r: ExecResult): ProgramQuote {
@@ -282,7 +214,7 @@ export class ProgramQuoter {
   }
 
   /** The swap's state in `accounts` and its memo stem; kept while every state account is the same version. */
-  private prepared(adapter: AmmAdapter<any>, cached: CachedSwap, accounts: AccountMap): PreparedQuote {
+  private prepared(adapter: AmmAdapter<any>, cached: CachedSwap<PreparedQuote>, accounts: AccountMap): PreparedQuote {
     const versions: (AccountData | null)[] = [];
     for (const text of cached.stateKeyTexts) {
       const account = accounts.get(text);
@@ -297,106 +229,6 @@ export class ProgramQuoter {
     return (cached.prepared = { versions, state, memoStem });
   }
 
-  private swapParams<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams): SwapParams {
-    const [first, second] = adapter.mints(pool);
-    const [sourceMint, destinationMint] = params.aToB ? [first, second] : [second, first];
-    return {
-      sourceMint,
-      destinationMint,
-      sourceTokenAccount: TAKER_SOURCE,
-      destinationTokenAccount: TAKER_DESTINATION,
-      tokenTransferAuthority: TAKER_KEY,
-      user: TAKER_KEY,
-      inAmount: params.amount,
-      outAmount: 0n,
-      swapMode: "ExactIn",
-    };
-  }
-
-  /**
-   * The quote's swap through `pool` in `params`' direction (for any amount: the route's amounts are
-   * written per quote) and the state accounts it reads, built again only when what the build read
-   * changed: the adapter's dependencies, and the route's token program (the source mint's owner).
-   */
-  private swapOf<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap): CachedSwap {
-    const swapParams = this.swapParams(adapter, pool, params);
-    const reads = adapter.dependencies(pool, swapParams).map((key) => accounts.get(base58Of(key)));
-    const tokenProgram = this.tokenProgramOf(swapParams.sourceMint, accounts);
-    if (typeof pool !== "object" || pool === null) return this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads);
-    let byDirection = this.swaps.get(pool);
-    if (byDirection === undefined) {
-      byDirection = [undefined, undefined];
-      this.swaps.set(pool, byDirection);
-    }
-    const direction = params.aToB ? 1 : 0;
-    const cached = byDirection[direction];
-    if (cached && cached.tokenProgram.equals(tokenProgram) && cached.reads.length === reads.length && cached.reads.every((account, i) => account === reads[i])) {
-      return cached;
-    }
-    return (byDirection[direction] = this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads));
-  }
-
-  private cachedSwap<Pool>(
-    adapter: AmmAdapter<Pool>,
-    pool: Pool,
-    swapParams: SwapParams,
-    tokenProgram: PublicKey,
-    accounts: AccountMap,
-    reads: CachedSwap["reads"],
-  ): CachedSwap {
-    const swap = this.swapFor(adapter, pool, swapParams, tokenProgram, accounts);
-    const stateKeys = this.stateKeys(swap);
-    return { reads, tokenProgram, swap, stateKeys, stateKeyTexts: stateKeys.map(base58Of) };
-  }
-
-  private swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapParams, tokenProgram: PublicKey, accounts: AccountMap): QuoteSwap {
-    const { sourceMint, destinationMint } = swapParams;
-    const step = adapter.build(pool, swapParams, accounts);
-    const route = getRouteInstruction(
-      {
-        tokenProgram,
-        userTransferAuthority: TAKER_KEY,
-        userSourceTokenAccount: TAKER_SOURCE,
-        userDestinationTokenAccount: TAKER_DESTINATION,
-        destinationMint,
-        remainingAccounts: step.accounts,
-      },
-      { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: swapParams.inAmount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
-    );
-    const data = Buffer.from(route.data);
-    // The route's data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8).
-    const shape = `${route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - ROUTE_DATA_AMOUNTS_SIZE).toString("hex")}`;
-    return { route, sourceMint, destinationMint, shape };
-  }
-
-  /** A mint's token program, from its account (SPL Token until the mint has been read). */
-  private tokenProgramOf(mint: PublicKey, accounts: AccountMap): PublicKey {
-    return accounts.get(base58Of(mint))?.owner ?? TOKEN_PROGRAM_ID;
-  }
-
-  /** The accounts a quote writes into the SVM: the route's, less programs, sysvars and the taker's. */
-  private stateKeys(swap: QuoteSwap): PublicKey[] {
-    const keys = new Map<string, PublicKey>();
-    for (const { pubkey } of swap.route.keys) {
-      const text = base58Of(pubkey);
-      if (NOT_STATE.has(text) || keys.has(text) || this.isResident(text)) continue;
-      keys.set(text, pubkey);
-    }
-    for (const mint of [swap.sourceMint, swap.destinationMint]) keys.set(base58Of(mint), mint);
-    return [...keys.values()];
-  }
-
-  /** Programs and sysvars the SVM holds itself (loaded programs, builtins, sysvars, Jupiter's PDAs are not). */
-  private isResident(address: string): boolean {
-    if (this.programs.has(address)) return true;
-    let resident = this.resident.get(address);
-    if (resident === undefined) {
-      resident = this.executor.isResident(address);
-      this.resident.set(address, resident);
-    }
-    return resident;
-  }
-
   private versionId(account: AccountData): number {
     let id = this.versionIds.get(account);
     if (id === undefined) {
@@ -404,32 +236,5 @@ export class ProgramQuoter {
       this.versionIds.set(account, id);
     }
     return id;
-  }
-
-  /**
-   * The quote's transaction, for any amount. Compiled once per route shape, then only the amount is
-   * written into it (by the executor, at `amountOffset`): compiling (base58 of every key) and signing were most of a quote's cost.
-   * Signatures are not checked here, so the taker's is a placeholder.
-   */
-  private templateOf(swap: QuoteSwap): { readonly transaction: KitTransaction; readonly amountOffset: number } {
-    const data = Buffer.from(swap.route.data);
-    const shape = swap.shape;
-    let template = this.templates.get(shape);
-    if (!template) {
-      const tx = new Transaction({ feePayer: TAKER_KEY, blockhash: PublicKey.default.toBase58(), lastValidBlockHeight: 0 });
-      // Both compute-budget instructions, as swapd's swaps carry them: SolFi V2 prices by the
-      // transaction's compute-unit price (0, 1,000 and 1,000,000 µ-lamports and no price at all
-      // give four different outputs for 1 SOL), so a quote assumes the swap's own.
-      tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: this.computeUnits }));
-      tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: this.computeUnitPrice }));
-      tx.add(swap.route);
-      tx.addSignature(TAKER_KEY, PLACEHOLDER_SIGNATURE);
-      const transaction = getTransactionDecoder().decode(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
-      const at = Buffer.from(transaction.messageBytes).indexOf(data);
-      if (at < 0) throw new Error("program quote: the route's data is not in its compiled message");
-      template = { transaction, amountOffset: at + data.length - ROUTE_DATA_AMOUNTS_SIZE };
-      this.templates.set(shape, template);
-    }
-    return template;
   }
 }

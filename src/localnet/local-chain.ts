@@ -8,6 +8,7 @@ import { executeOnSvm } from "./execution-outcome.js";
 import { outcomeWithoutExecution } from "./transaction-outcome.js";
 import type { ExecutionOutcome } from "./transaction-outcome.js";
 import { resolveAccountKeys } from "./lookup-table-keys.js";
+import { LocalSlotClock, type LocalChainClock } from "./local-slot-clock.js";
 import { keypairFromSeedText } from "./seeded-keypair.js";
 import { advancedNonceAccount, decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import { readAccount, readProgramAccounts, svmAddress, writeAccount } from "./svm-accounts.js";
@@ -18,66 +19,48 @@ import { TransactionHistory } from "./transaction-history.js";
 import type { TransactionRecord } from "./transaction-history.js";
 import { TransactionRejectedError } from "./transaction-rejected-error.js";
 
-/** How many blocks a blockhash stays valid (Solana's MAX_PROCESSING_AGE). */
-const BLOCKHASH_VALIDITY_BLOCKS = 150;
-const SLOT_HASHES_KEPT = 150;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
-
-/** Where the embedded chain's clock starts. */
-export interface LocalChainClock {
-  readonly slot: number;
-  readonly unixTimestamp: bigint;
-}
 
 /**
  * The embedded chain: a LiteSVM instance plus what a validator's RPC needs and LiteSVM lacks —
- * advancing slots and blockhashes (one slot per landed transaction), a window of valid blockhashes,
- * a SlotHashes sysvar that lists recent slots (so lookup tables can be created at `getSlot()`),
- * and the history of executed transactions (transaction-history.ts). Accounts are read and
- * written through svm-accounts.ts, transactions run through execution-outcome.ts.
+ * advancing slots and blockhashes, one slot per landed transaction (local-slot-clock.ts), and the
+ * history of executed transactions (transaction-history.ts). Accounts are read and written
+ * through svm-accounts.ts, transactions run through execution-outcome.ts.
  */
 export class LocalChain {
   readonly svm: LiteSVM;
   readonly faucet: Keypair = keypairFromSeedText("swapd localnet faucet");
-  private slotValue = 1;
-  private readonly validBlockhashes = new Map<string, number>();
-  private readonly slotHashes: { slot: bigint; hash: string }[] = [];
+  private readonly clock: LocalSlotClock;
   private readonly history = new TransactionHistory();
   private readonly writeListeners = new Set<(keys: readonly PublicKey[], slot: number) => void>();
-
-  /** Seconds added to the wall clock for the Clock sysvar (0: the chain's time is now). */
-  private readonly unixTimeOffset: number;
 
   /**
    * `clock` starts the chain at a given slot and time (snapshots of oracle-priced pools only swap
    * near the slot they were taken at); time then runs with the wall clock, one slot per landed transaction.
    */
   constructor(clock?: LocalChainClock) {
-    this.unixTimeOffset = clock ? Number(clock.unixTimestamp) - Math.floor(Date.now() / 1000) : 0;
     // Blockhash validity is checked here (a window of recent hashes) instead of by LiteSVM,
     // which accepts only its single latest blockhash.
     this.svm = new LiteSVM().withNativeMints().withBlockhashCheck(false);
     writeAccount(this.svm, this.faucet.publicKey, { lamports: FAUCET_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId });
-    this.enterSlot(clock?.slot ?? 1);
+    this.clock = new LocalSlotClock(this.svm, clock);
   }
 
   get slot(): number {
-    return this.slotValue;
+    return this.clock.slot;
   }
 
   /** Block height equals the slot: the embedded chain never skips a slot. */
   get blockHeight(): number {
-    return this.slotValue;
+    return this.clock.slot;
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
-    const blockhash = this.svm.latestBlockhash();
-    return { blockhash, lastValidBlockHeight: this.validBlockhashes.get(blockhash) ?? this.blockHeight };
+    return this.clock.latestBlockhash();
   }
 
   isBlockhashValid(blockhash: string): boolean {
-    const lastValid = this.validBlockhashes.get(blockhash);
-    return lastValid !== undefined && lastValid >= this.blockHeight;
+    return this.clock.isBlockhashValid(blockhash);
   }
 
   /**
@@ -97,33 +80,13 @@ export class LocalChain {
     return decodeNonceAccount(this.getAccount(nonceAccount))?.nonce === tx.message.recentBlockhash;
   }
 
-  /** Moves to a new slot with a fresh blockhash, keeping SlotHashes and the clock in step. */
-  private enterSlot(slot: number): void {
-    this.slotValue = slot;
-    this.svm.warpToSlot(BigInt(slot));
-    this.svm.expireBlockhash();
-    const clock = this.svm.getClock();
-    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000) + this.unixTimeOffset);
-    this.svm.setClock(clock);
-    const blockhash = this.svm.latestBlockhash();
-    this.validBlockhashes.set(blockhash, slot + BLOCKHASH_VALIDITY_BLOCKS);
-    for (const [hash, lastValid] of this.validBlockhashes) {
-      if (lastValid < slot) this.validBlockhashes.delete(hash);
-    }
-    // LiteSVM's warp leaves a single SlotHashes entry; the lookup-table program needs the
-    // recent slots (newest first) to accept `recentSlot` = a slot a client just read.
-    this.slotHashes.unshift({ slot: BigInt(slot), hash: blockhash });
-    this.slotHashes.length = Math.min(this.slotHashes.length, SLOT_HASHES_KEPT);
-    this.svm.setSlotHashes(this.slotHashes as unknown as Parameters<LiteSVM["setSlotHashes"]>[0]);
-  }
-
   getAccount(key: PublicKey): AccountData | null {
     return readAccount(this.svm, key);
   }
 
   setAccount(key: PublicKey, account: AccountInput): void {
     writeAccount(this.svm, key, account);
-    this.accountsWritten([key], this.slotValue);
+    this.accountsWritten([key], this.clock.slot);
   }
 
   /**
@@ -265,7 +228,7 @@ export class LocalChain {
     });
     const record: TransactionRecord = {
       signature,
-      slot: this.slotValue,
+      slot: this.clock.slot,
       blockTime: Math.floor(Date.now() / 1000),
       wire: new Uint8Array(wire),
       transaction: tx,
@@ -281,7 +244,7 @@ export class LocalChain {
       postTokenBalances,
     };
     // The next slot first: listeners (signature subscriptions) see the chain past this transaction.
-    this.enterSlot(this.slotValue + 1);
+    this.clock.enterSlot(this.clock.slot + 1);
     this.history.add(record);
     const written = outcome.err === null ? keys.filter((_, i) => message.isAccountWritable(i)) : keys.slice(0, 1);
     this.accountsWritten(written, record.slot);

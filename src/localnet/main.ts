@@ -1,4 +1,5 @@
-import { envReader } from "../config/env-reader.js";
+import { CHAIN_SETTINGS } from "../config/settings-chain.js";
+import { integer, readSettings, setting } from "../config/setting-parsers.js";
 import { DEMO, seedDemo } from "./demo-seed.js";
 import { startLocalnet } from "./start-localnet.js";
 
@@ -19,12 +20,17 @@ if (args.includes("--help") || args.includes("-h")) {
   process.exit(0);
 }
 const problems: string[] = [];
-const read = envReader(process.env, problems);
-const settings = {
-  port: read.int("LOCALNET_PORT", 8899, 0, 65_535, "must be an integer 0–65535"),
-  programsDir: read.dir("LOCALNET_PROGRAMS_DIR"),
-  accountsDir: read.dirs("LOCALNET_ACCOUNTS_DIR"),
-};
+// The embedded chain's folders mean what they mean to swapd; the port is this command's own.
+const values = readSettings(
+  process.env,
+  {
+    LOCALNET_PORT: setting({ room: "chain", parser: integer(0, 65_535), default: 8899, doc: "JSON-RPC port (the websocket on the next)" }),
+    LOCALNET_PROGRAMS_DIR: CHAIN_SETTINGS.LOCALNET_PROGRAMS_DIR,
+    LOCALNET_ACCOUNTS_DIR: CHAIN_SETTINGS.LOCALNET_ACCOUNTS_DIR,
+  },
+  problems,
+);
+const settings = { port: values.LOCALNET_PORT, programsDir: values.LOCALNET_PROGRAMS_DIR, accountsDir: values.LOCALNET_ACCOUNTS_DIR };
 if (problems.length > 0) {
   process.stderr.write(`localnet: invalid configuration:\n  ${problems.join("\n  ")}\n`);
   process.exit(2);

@@ -1,7 +1,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { LocalChain } from "./local-chain.js";
-import type { LocalChainClock } from "./local-chain.js";
+import type { LocalChainClock } from "./local-slot-clock.js";
 import type { AccountInput } from "./svm-accounts.js";
 import { startRpcServer } from "./rpc-server.js";
 import type { LocalnetRpcStats } from "./rpc-server.js";

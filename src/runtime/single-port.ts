@@ -10,16 +10,16 @@ import http2 from "node:http2";
 import net from "node:net";
 import tls from "node:tls";
 import {
-  http1ServerOptions,
-  startHttp1Timeouts,
-  boundHttp1Pipelining,
   DEFAULT_CONNECTION_LIMITS,
+  http1ServerOptions,
   http2ServerOptions,
+  startHttp1Timeouts,
   stopHttp1Timeouts,
-  watchHttp2Sessions,
-  requestLanes,
   type ConnectionLimits,
 } from "./connection-limits.js";
+import { watchHttp2Sessions } from "./h2-session-watch.js";
+import { boundHttp1Pipelining } from "./http1-pipelining.js";
+import { requestLanes } from "./request-lanes.js";
 import { H2AddressGuard } from "./h2-address-guard.js";
 import { admitHttp2Connection } from "./h2-refusal.js";
 

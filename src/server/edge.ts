@@ -21,8 +21,8 @@ import type { EdgeSettings } from "../config/edge-settings.js";
 import { RateLimiter } from "./rate-limit.js";
 import { restError, toJson, type NodeRequest, type NodeResponse } from "./rest.js";
 import { clientCertSubject, tlsServerOptions, TlsReloader } from "./tls.js";
+import { HEALTH_SERVICE, METRICS_PATH, OPERATIONAL_REST_PATHS } from "../runtime/operational-paths.js";
 
-const HEALTH_SERVICE = "grpc.health.v1.Health";
 const REFLECTION_SERVICES = new Set(["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
 const EXECUTE_PATHS = new Set([
   "/swapd.trigger.v1.TriggerService/Execute",
@@ -149,8 +149,8 @@ function sendRest(res: NodeResponse, status: number, message: string, headers: R
 /** A REST or operational request: true when refused here (401 / 429, Jupiter's error body). */
 function screenRest(gate: Gate, caller: Caller, req: NodeRequest, res: NodeResponse, path: string): boolean {
   const method = req.method ?? "GET";
-  const operational = (method === "GET" || method === "HEAD") && (path === "/healthz" || path === "/readyz" || path === "/metrics");
-  if (operational && (path !== "/metrics" || gate.settings.publicMetrics)) return false;
+  const operational = (method === "GET" || method === "HEAD") && OPERATIONAL_REST_PATHS.has(path);
+  if (operational && (path !== METRICS_PATH || gate.settings.publicMetrics)) return false;
   const refused = refusal(caller);
   if (refused !== undefined) {
     sendRest(res, 401, refused, { "www-authenticate": 'Bearer realm="swapd"' });

@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
+import { LIVENESS_PATH } from "../runtime/operational-paths.js";
 
 export function probeHealth(env: NodeJS.ProcessEnv, report: (line: string) => void = () => {}): Promise<0 | 1> {
   const port = Number(env.PORT || 8080);
@@ -22,7 +23,7 @@ export function probeHealth(env: NodeJS.ProcessEnv, report: (line: string) => vo
       options = {
         host: "127.0.0.1",
         port,
-        path: "/healthz",
+        path: LIVENESS_PATH,
         timeout: 3000,
         agent: false,
         ...(useTls

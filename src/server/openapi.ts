@@ -7,7 +7,7 @@
  */
 import { createRegistry, ScalarType, type DescEnum, type DescField, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { ERROR_MAPPING, SWAP_API_ERRORS, type RestErrorForm } from "./error-mapping.js";
-import type { RequestShape } from "./json-request-screen.js";
+import type { RequestShape } from "./protocol/request-shape.js";
 import { REST_PATH_ALIASES, type RestRoute } from "./rest.js";
 
 type Schema = Record<string, unknown>;

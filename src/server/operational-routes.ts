@@ -9,10 +9,11 @@ import type { DescService } from "@bufbuild/protobuf";
 import { API_REFERENCE_PAGE, swaggerUiAsset, swapdVersion } from "./api-reference.js";
 import { cachedMetricsRenderer } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
+import { LIVENESS_PATH, METRICS_PATH, READINESS_PATH } from "../runtime/operational-paths.js";
 import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { requestShapeOf } from "./json-request-screen.js";
+import { requestShapeOf } from "./protocol/request-shape.js";
 
 /** The operator's routes take no parameters (unknown ones are ignored). */
 const NO_PARAMETERS = { query: requestShapeOf(EmptySchema) };
@@ -29,6 +30,26 @@ export interface OperationalRoutesOptions {
 
 export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, reference }: OperationalRoutesOptions): RestRoute[] {
   const metrics = cachedMetricsRenderer(metricsCacheMs);
+  return [
+    { method: "GET", path: LIVENESS_PATH, request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
+    readinessRoute(readiness, isShuttingDown),
+    {
+      summary: "Prometheus metrics",
+      produces: "text/plain",
+      method: "GET",
+      path: METRICS_PATH,
+      request: NO_PARAMETERS,
+      handler: async () => {
+        const m = await metrics();
+        return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
+      },
+    },
+    ...referenceRoutes(reference),
+  ];
+}
+
+/** `GET /readyz`: requests that arrive while the checks run share that run. */
+function readinessRoute(readiness: readonly ReadinessCheck[], isShuttingDown: () => boolean): RestRoute {
   let running: ReturnType<typeof runReadiness> | undefined;
   const checkOnce = () => {
     running ??= runReadiness(readiness).finally(() => {
@@ -36,32 +57,36 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
     });
     return running;
   };
+  return {
+    summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
+    method: "GET",
+    path: READINESS_PATH,
+    request: NO_PARAMETERS,
+    handler: async () => {
+      if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
+      const checks = await checkOnce();
+      const ok = Object.values(checks).every((c) => c.ok);
+      const degraded = Object.values(checks).some((c) => "degraded" in c);
+      return { status: ok ? 200 : 503, body: { status: ok ? (degraded ? "degraded" : "ready") : "not ready", checks } };
+    },
+  };
+}
+
+/** A static asset of the rendered reference (Swagger UI), cached by browsers for an hour. */
+function rendererAsset(name: "swagger-ui.css" | "swagger-ui-bundle.js", contentType: string): RestRoute {
+  return {
+    method: "GET",
+    path: `/docs/${name}`,
+    request: NO_PARAMETERS,
+    summary: "the reference's renderer (Swagger UI)",
+    produces: contentType,
+    handler: () => ({ status: 200, body: swaggerUiAsset(name), headers: { "content-type": `${contentType}; charset=utf-8`, "cache-control": "max-age=3600" } }),
+  };
+}
+
+/** The API reference: `/openapi.json`, `/docs` and its renderer's assets, and `/` leading there. */
+function referenceRoutes(reference: OperationalRoutesOptions["reference"]): RestRoute[] {
   return [
-    { method: "GET", path: "/healthz", request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
-    {
-      summary: "readiness: the chain and database checks, 200 or 503 with each check's result",
-      method: "GET",
-      path: "/readyz",
-      request: NO_PARAMETERS,
-      handler: async () => {
-        if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
-        const checks = await checkOnce();
-        const ok = Object.values(checks).every((c) => c.ok);
-        const degraded = Object.values(checks).some((c) => "degraded" in c);
-        return { status: ok ? 200 : 503, body: { status: ok ? (degraded ? "degraded" : "ready") : "not ready", checks } };
-      },
-    },
-    {
-      summary: "Prometheus metrics",
-      produces: "text/plain",
-      method: "GET",
-      path: "/metrics",
-      request: NO_PARAMETERS,
-      handler: async () => {
-        const m = await metrics();
-        return { status: 200, body: m.body, headers: { "content-type": m.contentType } };
-      },
-    },
     {
       method: "GET",
       path: "/openapi.json",
@@ -77,26 +102,8 @@ export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, r
       produces: "text/html",
       handler: () => ({ status: 200, body: API_REFERENCE_PAGE, headers: { "content-type": "text/html; charset=utf-8" } }),
     },
-    {
-      method: "GET",
-      path: "/docs/swagger-ui.css",
-      request: NO_PARAMETERS,
-      summary: "the reference's renderer (Swagger UI)",
-      produces: "text/css",
-      handler: () => ({ status: 200, body: swaggerUiAsset("swagger-ui.css"), headers: { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" } }),
-    },
-    {
-      method: "GET",
-      path: "/docs/swagger-ui-bundle.js",
-      request: NO_PARAMETERS,
-      summary: "the reference's renderer (Swagger UI)",
-      produces: "text/javascript",
-      handler: () => ({
-        status: 200,
-        body: swaggerUiAsset("swagger-ui-bundle.js"),
-        headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "max-age=3600" },
-      }),
-    },
+    rendererAsset("swagger-ui.css", "text/css"),
+    rendererAsset("swagger-ui-bundle.js", "text/javascript"),
     {
       method: "GET",
       path: "/",

@@ -6,8 +6,9 @@
 import type http from "node:http";
 import type http2 from "node:http2";
 import { ValidationError } from "../core/validation-error.js";
-import { repeatedJsonKey } from "./json-duplicate-keys.js";
-import { screenJsonRequest, screenQueryParameters, type RequestShape } from "./json-request-screen.js";
+import { repeatedJsonKey } from "./protocol/json-duplicate-keys.js";
+import { screenJsonRequest, screenQueryParameters } from "./protocol/json-request-screen.js";
+import type { RequestShape } from "./protocol/request-shape.js";
 import type { RestErrorForm } from "./error-mapping.js";
 import type { RestResponse } from "./rest-response.js";
 
@@ -40,7 +41,7 @@ export interface RestRoute {
   /**
    * The request's fields, from the contract's message (`requestShapeOf`): a near-miss name of one
    * of them, in the body or the query, or an inexact JSON number for an integer, is refused (400)
-   * before the handler runs (json-request-screen.ts).
+   * before the handler runs (protocol/json-request-screen.ts).
    */
   readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
   /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */

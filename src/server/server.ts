@@ -13,14 +13,13 @@
  *   streams should end when `ctx.values.get(streamShutdownKey)` aborts (graceful shutdown).
  *
  * This file only wires the parts: per-call id, labels, metrics and log line (call-observer.ts),
- * REST dispatch (rest-dispatch.ts), unknown procedures (unknown-procedure.ts), `/healthz`,
+ * the RPC request pipeline (protocol/pipeline.ts), REST dispatch (rest-dispatch.ts), unknown procedures (unknown-procedure.ts), `/healthz`,
  * `/readyz`, `/metrics` (operational-routes.ts), access control — API keys, TLS, rate limits,
  * CORS — (edge.ts), the port itself (src/runtime/single-port.ts).
  */
 import type { AddressInfo } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import { createContextValues, createServiceImplSpec, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
-import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
@@ -29,24 +28,22 @@ import { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
 import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
-import { createCallObserver } from "./call-observer.js";
+import { createCallObserver, type CallObserver } from "./call-observer.js";
 import { createEdge, type Edge } from "./edge.js";
 import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
-import { withJsonErrorPaths } from "./json-error-path.js";
-import { createJsonRequestScreenInterceptor, withJsonRequestScreen } from "./json-request-screen-rpc.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
 import type { ReadinessCheck } from "./readiness.js";
 import { registerReflection } from "./reflection.js";
-import { createRequestDecodeInterceptor, withRequestDecodeErrors } from "./request-decode-errors.js";
+import { createJsonRequestScreenInterceptor, createRequestDecodeInterceptor, rpcPipeline, servePipelined } from "./protocol/pipeline.js";
+import type { UnaryJsonCodec } from "./protocol/unary-json-codec.js";
 import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
 import { createSinglePortServer, type SinglePortServer } from "../runtime/single-port.js";
 import { answerUnknownProcedure } from "./unknown-procedure.js";
-import { withUnaryJsonCodec, type UnaryJsonCodec } from "./unary-json-codec.js";
 
 export interface ExtraService {
   readonly service: DescService;
@@ -65,7 +62,7 @@ export interface StartServerOptions {
   readonly readiness?: readonly ReadinessCheck[];
   readonly extraServices?: readonly ExtraService[];
   readonly interceptors?: readonly Interceptor[];
-  /** Hand-written Connect JSON codecs of hot unary methods (unary-json-codec.ts); the rest use protobuf-es. */
+  /** Hand-written Connect JSON codecs of hot unary methods (protocol/unary-json-codec.ts); the rest use protobuf-es. */
   readonly jsonCodecs?: readonly UnaryJsonCodec[];
   /** Shared shutdown; one is created if omitted. */
   readonly shutdown?: Shutdown;
@@ -117,20 +114,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   const rpcPaths = new Set<string>();
   for (const s of [...served, Health]) for (const m of s.methods) rpcPaths.add(`/${s.typeName}/${m.name}`);
-
-  // Later routes replace earlier ones: the operational routes cannot be shadowed.
-  const rest: RestRouter = new RestRouter([
-    ...(opts.restRoutes ?? []),
-    ...operationalRoutes({
-      readiness: opts.readiness ?? [],
-      isShuttingDown: () => shuttingDown,
-      metricsCacheMs: config.metricsCacheMs,
-      reference: { routes: () => rest.list(), services: [...served, Health] },
-    }),
-  ]);
-  const observeCall = createCallObserver({ logger, rpcPaths, rest });
-  const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
-
+  const rest = restRouterFor(opts, served, () => shuttingDown);
   const interceptors = [
     createCallCodeInterceptor(logger),
     createRequestDecodeInterceptor(),
@@ -144,9 +128,45 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     ...extra,
   ];
   const routes = rpcRoutes({ implementations, served, health, interceptors, jsonCodecs: opts.jsonCodecs ?? [], maxBodyBytes: config.maxBodyBytes, rpcPaths });
-
+  const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
   const connectHandler = connectHandlerFor({ routes, interceptors, maxBodyBytes: config.maxBodyBytes, edge, streamShutdown, rest, dispatchRest });
-  const handler = (req: NodeRequest, res: NodeResponse) => {
+  const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, connectHandler });
+
+  const sp = createSinglePortServer(handler, { sniffTimeoutMs, limits: config.connectionLimits, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
+  const addr = await listenOrClose(sp, config, edge);
+  edge.watch(sp.server);
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  shutdown.hook("server", async () => {
+    shuttingDown = true;
+    await closeGracefully({ sp, edge, health, streamShutdown, timeoutMs: config.shutdownTimeoutMs, logger });
+  });
+  const url = `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`;
+  return { host: addr.address, port: addr.port, url, health, shutdown, restRoutes: rest.list(), close: () => shutdown.run("close") };
+}
+
+/** The REST routes: the caller's, then the operational ones (later routes replace earlier ones: those cannot be shadowed). */
+function restRouterFor(opts: StartServerOptions, served: readonly DescService[], isShuttingDown: () => boolean): RestRouter {
+  const rest: RestRouter = new RestRouter([
+    ...(opts.restRoutes ?? []),
+    ...operationalRoutes({
+      readiness: opts.readiness ?? [],
+      isShuttingDown,
+      metricsCacheMs: opts.config.metricsCacheMs,
+      reference: { routes: () => rest.list(), services: [...served, Health] },
+    }),
+  ]);
+  return rest;
+}
+
+/** Every request: a valid target, observed (id, labels, metrics, log line), screened by the edge, then Connect's. */
+function requestHandlerFor(parts: {
+  readonly logger: Logger;
+  readonly observeCall: CallObserver;
+  readonly edge: Edge;
+  readonly connectHandler: (req: NodeRequest, res: NodeResponse) => void;
+}): (req: NodeRequest, res: NodeResponse) => void {
+  const { logger, observeCall, edge, connectHandler } = parts;
+  return (req, res) => {
     const url = requestUrl(req);
     if (url === undefined) {
       answerInvalidRequestTarget(req, res, logger);
@@ -157,29 +177,6 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     infoOf.set(req, info);
     if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
     connectHandler(req, res);
-  };
-
-  const sp = createSinglePortServer(handler, {
-    sniffTimeoutMs,
-    limits: config.connectionLimits,
-    ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
-  });
-  const addr = await listenOrClose(sp, config, edge);
-  edge.watch(sp.server);
-  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  shutdown.hook("server", async () => {
-    shuttingDown = true;
-    await closeGracefully({ sp, edge, health, streamShutdown, timeoutMs: config.shutdownTimeoutMs, logger });
-  });
-
-  return {
-    host: addr.address,
-    port: addr.port,
-    url: `${edge.tlsOptions ? "https" : "http"}://${host}:${addr.port}`,
-    health,
-    shutdown,
-    restRoutes: rest.list(),
-    close: () => shutdown.run("close"),
   };
 }
 
@@ -226,8 +223,8 @@ function connectHandlerFor(parts: {
 }
 
 /**
- * The Connect routes: the services, health and reflection, every handler wrapped (JSON error
- * paths, undecodable requests, the JSON codec path of hot unary methods) and labelled by its path.
+ * The Connect routes: the services, health and reflection, every handler served through the
+ * request pipeline (protocol/pipeline.ts) and labelled by its path.
  */
 function rpcRoutes(parts: {
   readonly implementations: readonly ExtraService[];
@@ -239,29 +236,27 @@ function rpcRoutes(parts: {
   readonly rpcPaths: Set<string>;
 }): (router: ConnectRouter) => void {
   const { implementations, served, health, interceptors, jsonCodecs, maxBodyBytes, rpcPaths } = parts;
-  const withJsonCodec = (handler: UniversalHandler): UniversalHandler => {
-    const codec = jsonCodecs.find((c) => c.method === handler.method);
-    const served = codec && implementations.find((s) => s.service.typeName === codec.method.parent.typeName);
-    if (!codec || !served) return handler;
-    return withUnaryJsonCodec(handler, codec, {
-      spec: createServiceImplSpec(served.service, served.impl).methods[codec.method.localName]!,
-      interceptors: [...interceptors],
+  const pipeline = rpcPipeline({
+    // The same settings as connect-node's router (connectHandlerFor), so that the codec path answers as it does.
+    router: {
+      interceptors,
       acceptCompression: ACCEPT_COMPRESSION,
       compressMinBytes: COMPRESS_MIN_BYTES,
       readMaxBytes: maxBodyBytes,
       jsonOptions: JSON_OPTIONS,
-    });
-  };
+    },
+    jsonCodecs,
+    specOf: (method) => {
+      const impl = implementations.find((s) => s.service.typeName === method.parent.typeName);
+      return impl && createServiceImplSpec(impl.service, impl.impl).methods[method.localName];
+    },
+    callCodeOf: (req) => req.contextValues?.get(callInfoKey),
+  });
   return (router) => {
     for (const { service, impl } of implementations) router.service(service, impl);
     router.service(Health, health.impl());
     registerReflection(router, [...served, Health]);
-    // Connect JSON decode errors name the JSON path (quoteResponse.inAmount), not the proto field.
-    // Undecodable protobuf request messages are INVALID_ARGUMENT, not connect-es's INTERNAL.
-    // Hot unary methods with a JSON codec take its path when the call allows it (else the above).
-    // JSON requests with a near-miss field name or an inexact integer are refused (json-request-screen.ts).
-    const wrap = (h: UniversalHandler) => withJsonCodec(withJsonRequestScreen(withRequestDecodeErrors(withJsonErrorPaths(h)), maxBodyBytes));
-    router.handlers.splice(0, router.handlers.length, ...router.handlers.map(wrap));
+    servePipelined(router, pipeline);
     // Every registered procedure (reflection included) is labelled by its path in metrics and logs.
     for (const handler of router.handlers) rpcPaths.add(handler.requestPath);
   };

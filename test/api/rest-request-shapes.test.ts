@@ -1,12 +1,11 @@
-// Every REST route the whole service serves (runService: swap, quote, Swap API v2, trigger, listing,
+// Every REST route the whole service serves (buildApp: swap, quote, Swap API v2, trigger, listing,
 // operational) declares its request's fields, so that a near-miss parameter name is refused naming
 // the right one instead of passing silently (`slipageBps` would be 50 bps, `tacker` no transaction).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runService } from "../../src/main.js";
-import type { Service } from "../../src/main.js";
+import { buildApp, type Service } from "../../src/app/build-app.js";
 import { createLogger } from "../../src/server/logger.js";
 import { LogCapture, testConfig } from "../server/helpers.js";
 
@@ -17,7 +16,7 @@ describe("REST request shapes", () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "swapd-shapes-"));
-    service = await runService(testConfig({ DATA_DIR: dataDir, LIVE_SOURCE: "off" }), createLogger("silent", new LogCapture()));
+    service = await buildApp(testConfig({ DATA_DIR: dataDir, LIVE_SOURCE: "off" }), { logger: createLogger("silent", new LogCapture()) });
   }, 120_000);
   afterAll(async () => {
     await service?.shutdown.run("test");

@@ -1,4 +1,4 @@
-// The SwapInstructions JSON codec (compiled from the descriptors: server/json-codec-from-descriptors.ts) against protobuf-es, the
+// The SwapInstructions JSON codec (compiled from the descriptors: server/protocol/json-reader-from-descriptor.ts and json-writer-from-descriptor.ts) against protobuf-es, the
 // reader and writer connect-es uses for every other call: on every request the fast reader takes,
 // it must build exactly protobuf-es's message; on every request protobuf-es refuses, it must step
 // aside; and the writer must produce protobuf-es's text byte for byte.
@@ -10,7 +10,7 @@ import {
   type SwapInstructionsResponse,
 } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { swapInstructionsRequestFromJson, swapInstructionsResponseToJson } from "../../src/api/swap/swap-instructions-json-codec.js";
-import { repeatedJsonKey } from "../../src/server/json-duplicate-keys.js";
+import { repeatedJsonKey } from "../../src/server/protocol/json-duplicate-keys.js";
 import { SWAP_ROUTES, swapInstructionsMessage } from "../../bench/bench-requests.js";
 import { demoSolToUsdc, toProtoJson } from "./swap-stack.js";
 

@@ -5,7 +5,7 @@
 import { gunzipSync } from "node:zlib";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UnaryJsonCodec } from "../../src/server/unary-json-codec.js";
+import type { UnaryJsonCodec } from "../../src/server/protocol/unary-json-codec.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { startTestServer, type LogCapture } from "../server/helpers.js";
 import { demoSolToUsdc, startSwapStack, toProtoJson, type SwapStack } from "./swap-stack.js";

@@ -16,7 +16,7 @@ import ts from "typescript";
  * The rooms of `src/`, lowest first; a file may import from its own level and the ones below.
  * `runtime` is the neutral room just above `core` / `metrics`: pieces that both the server and the
  * tools below the API share at run time (shutdown, the order-change feed, the one-port listener).
- * `main` and `healthcheck` are the entry points.
+ * `main` and `healthcheck` are the entry points; `app` (buildApp) is the wiring at their level.
  */
 export const ROOM_LEVELS: Readonly<Record<string, number>> = {
   core: 0,
@@ -32,6 +32,7 @@ export const ROOM_LEVELS: Readonly<Record<string, number>> = {
   alt: 4,
   markets: 4,
   api: 5,
+  app: 6,
   main: 6,
   healthcheck: 6,
 };

@@ -1,11 +1,14 @@
-// docs/configuration.md lists every setting the service reads, and only those: the variables loadConfig reads
-// (recorded by handing it an environment that notes each name asked for, under a few configurations) equal the names
+// docs/configuration.md lists every setting the service reads, and only those: its tables are exactly what
+// `npm run generate:config-docs` renders from the schema (src/config/settings*.ts); the variables loadConfig reads (recorded by handing it
+// an environment that notes each name asked for, under a few configurations) are the schema's and equal the names
 // in the first column of that file's tables; the other tables that describe settings (docs/operations.md, the
 // README's) name only variables loadConfig reads.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { withGeneratedTables } from "../../src/config/configuration-docs.js";
+import { SETTINGS } from "../../src/config/settings.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -53,6 +56,13 @@ describe("docs/configuration.md", () => {
   it("names exactly the variables the configuration reads", () => {
     expect(read.size).toBeGreaterThan(40);
     expect([...tableVariables("docs/configuration.md")].sort()).toEqual([...read].sort());
+    expect(Object.keys(SETTINGS).sort()).toEqual([...read].sort());
+  });
+
+  it("its tables are the ones generated from the schema (npm run generate:config-docs)", () => {
+    const doc = readFileSync(`${root}/docs/configuration.md`, "utf8");
+    expect(doc).toContain("<!-- generated from src/config/settings");
+    expect(withGeneratedTables(doc)).toBe(doc);
   });
 
   it("the other settings tables (docs/operations.md, README) name only variables the configuration reads", () => {

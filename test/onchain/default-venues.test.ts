@@ -1,4 +1,4 @@
-// Every venue out of the box: the service wired as `npm start` wires it (runService over loadConfig),
+// Every venue out of the box: the service wired as `npm start` wires it (buildApp over loadConfig),
 // pointed with SOLANA_RPC_URL alone at a chain holding the real programs and the 2026 SOL/USDC
 // snapshots (Meteora DAMM v2, SolFi V2, HumidiFi) at their slot and time — no PROGRAM_QUOTED_AMMS,
 // no MARKETS_FILE. The program quoter must be on by itself, HumidiFi quoted and executed through
@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { HUMIDIFI_PROGRAM_ID } from "../../src/core/amm/humidifi.js";
 import { SOLFI_V2_PROGRAM_ID } from "../../src/core/amm/solfi-v2.js";
-import { runService } from "../../src/main.js";
-import type { Service } from "../../src/main.js";
+import { buildApp, type Service } from "../../src/app/build-app.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { createLogger } from "../../src/server/logger.js";
@@ -44,7 +43,7 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     dataDir = await mkdtemp(join(tmpdir(), "swapd-venues-"));
     const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir });
     expect(config.programQuote.amms).toBe("auto");
-    service = await runService(config, createLogger("info", logs));
+    service = await buildApp(config, { logger: createLogger("info", logs) });
   }, 120_000);
   afterAll(async () => {
     await service?.shutdown.run("test done");

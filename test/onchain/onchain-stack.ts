@@ -28,7 +28,7 @@ import type { AmmAdapter, PoolQuote, QuoteParams } from "../../src/core/amm/adap
 import type { AccountData } from "../../src/core/solana/account.js";
 import { DEMO_WALLET, seedDemo } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
-import type { LocalChainClock } from "../../src/localnet/local-chain.js";
+import type { LocalChainClock } from "../../src/localnet/local-slot-clock.js";
 import { loadAccountsDir } from "../../src/localnet/snapshots.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";

@@ -1,5 +1,5 @@
 /**
- * The API reference of the whole service (`runService`, embedded chain): `/openapi.json` validates as OpenAPI 3.1
+ * The API reference of the whole service (`buildApp`, embedded chain): `/openapi.json` validates as OpenAPI 3.1
  * (@seriousme/openapi-schema-validator, the specification's own JSON schemas) and documents exactly the REST routes
  * the server registered (plus the `/v6` aliases it serves), with the query parameters of the quote's contract
  * message; `/docs` renders it in headless Chromium (Debian's `chromium`, driven by playwright-core) with no request
@@ -13,7 +13,7 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QuoteRequestSchema, SwapService } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { TriggerService } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
-import { runService, type Service } from "../../src/main.js";
+import { buildApp, type Service } from "../../src/app/build-app.js";
 import { createLogger } from "../../src/server/logger.js";
 import { REST_PATH_ALIASES } from "../../src/server/rest.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
@@ -36,7 +36,7 @@ let doc: OpenApi;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "swapd-api-reference-"));
   const database: Record<string, string> = (await postgresAvailable()) ? { DATABASE_URL: TEST_DATABASE_URL } : { DATA_DIR: dataDir };
-  service = await runService(testConfig(database), createLogger("info", new LogCapture()));
+  service = await buildApp(testConfig(database), { logger: createLogger("info", new LogCapture()) });
   const r = await fetch(`${service.server.url}/openapi.json`);
   expect(r.status).toBe(200);
   doc = (await r.json()) as OpenApi;

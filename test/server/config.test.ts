@@ -105,7 +105,7 @@ describe("loadConfig", () => {
       "https://a.example.com",
       "http://127.0.0.1:8899",
     ]);
-    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http or https URL/);
+    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http: or https: URL \(got ws:…\)/);
     expect(() => loadConfig({ REBROADCAST_MS: "5" })).toThrow(/REBROADCAST_MS: must be an integer 100–600000/);
     expect(loadConfig({ CONFIRM_POLL_MS: "250" }).confirmPollMs).toBe(250);
   });
@@ -144,9 +144,13 @@ describe("loadConfig", () => {
   it("market index settings: discovery limits, MARKET_SUBSCRIPTIONS, MARKET_LISTING, MAX_POOLS_PER_PAIR (defaults, values, refusals by name)", () => {
     expect(loadConfig({})).toMatchObject({
       discovery: { negativeTtlMs: 600_000, failureTtlMs: 30_000, timeoutMs: 30_000, maxRps: 10, cacheEntries: 10_000 },
-      marketSubscriptions: false,
+      marketSubscriptions: true,
       maxPoolsPerPair: 20,
     });
+    // Subscriptions on by default too (with any chain); 0 turns them off.
+    expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).marketSubscriptions).toBe(true);
+    expect(loadConfig({ MARKET_SUBSCRIPTIONS: "0" }).marketSubscriptions).toBe(false);
+    expect(loadConfig({ MARKET_SUBSCRIPTIONS: "false" }).marketSubscriptions).toBe(false);
     // On by default (with any chain); 0 turns it off.
     expect(loadConfig({}).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
@@ -160,12 +164,12 @@ describe("loadConfig", () => {
         DISCOVERY_TIMEOUT_MS: "8000",
         DISCOVERY_MAX_RPS: "3",
         DISCOVERY_CACHE_ENTRIES: "50",
-        MARKET_SUBSCRIPTIONS: "1",
+        MARKET_SUBSCRIPTIONS: "0",
         MAX_POOLS_PER_PAIR: "7",
       }),
     ).toMatchObject({
       discovery: { negativeTtlMs: 1000, failureTtlMs: 2000, timeoutMs: 8000, maxRps: 3, cacheEntries: 50 },
-      marketSubscriptions: true,
+      marketSubscriptions: false,
       maxPoolsPerPair: 7,
     });
     let err: ConfigError | undefined;

@@ -77,7 +77,11 @@ describe("rate limits per API key", () => {
     expect(exhausted.length).toBeGreaterThan(0);
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(10 - exhausted.length);
     expect(((exhausted[0] as PromiseRejectedResult).reason as grpc.ServiceError).details).toContain("rate limit exceeded");
-    const connect = await connectJson(fetch, server.url, "/swapdtest.v1.SlowService/Sleep", { ms: 1 }, { "x-api-key": KEY_B });
+    // A burst, not one call: on a loaded machine the bucket may have refilled a token since the gRPC burst.
+    const burst = await Promise.all(
+      Array.from({ length: 2 * BURST }, () => connectJson(fetch, server.url, "/swapdtest.v1.SlowService/Sleep", { ms: 1 }, { "x-api-key": KEY_B })),
+    );
+    const connect = burst.find((answer) => answer.status !== 200) ?? burst[0]!;
     expect([connect.status, connect.body?.code]).toEqual([429, "resource_exhausted"]);
     expect(Number(connect.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await sleep(1100);

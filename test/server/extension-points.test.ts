@@ -6,7 +6,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { describe, expect, it } from "vitest";
 import { SwapInstructionsResponseSchema, SwapService } from "../../src/gen/swapd/swap/v1/swap_pb.js";
-import { runService } from "../../src/main.js";
+import { buildApp } from "../../src/app/build-app.js";
 import { createLogger } from "../../src/server/logger.js";
 import { restError, RestError } from "../../src/server/rest.js";
 import { callInfoKey } from "../../src/server/server.js";
@@ -106,7 +106,7 @@ describe("extension points", () => {
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
     });
     try {
-      await expect(runService(config, createLogger("info", logs))).rejects.toThrow(/EADDRINUSE/);
+      await expect(buildApp(config, { logger: createLogger("info", logs) })).rejects.toThrow(/EADDRINUSE/);
       expect(logs.lines.filter((l) => l.msg === "shutting down")).toEqual([expect.objectContaining({ reason: "startup failed" })]);
       expect(logs.lines.some((l) => l.msg === "shutdown complete")).toBe(true);
     } finally {
@@ -121,7 +121,7 @@ describe("extension points", () => {
       SOLANA_RPC_URL: "https://user:pw@rpc.example.com/?api-key=topsecret",
       DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:5432/test",
     });
-    const service = await runService(config, createLogger("info", logs));
+    const service = await buildApp(config, { logger: createLogger("info", logs) });
     try {
       const start = logs.lines.filter((l) => l.msg === "swapd listening");
       expect(start).toHaveLength(1);

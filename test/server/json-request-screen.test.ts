@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { REST_REQUESTS } from "../../src/api/rest-requests/rest-request-shapes.js";
-import { nearMissOf, requestShapeOf, screenJsonRequest, screenQueryParameters } from "../../src/server/json-request-screen.js";
+import { nearMissOf, screenJsonRequest, screenQueryParameters } from "../../src/server/protocol/json-request-screen.js";
+import { requestShapeOf } from "../../src/server/protocol/request-shape.js";
 import { ProgramIdToLabelResponseSchema } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 
 const openapi = (name: string) => readFileSync(new URL(`../fixtures/reference/openapi/${name}`, import.meta.url), "utf8");

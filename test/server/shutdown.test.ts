@@ -1,6 +1,6 @@
 /**
  * SIGTERM while calls are in flight: they complete, new connections are refused, the process
- * exits 0. Runs the real wiring (runService + installSignalHandlers) in a child process.
+ * exits 0. Runs the real wiring (buildApp + installSignalHandlers) in a child process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";

@@ -11,7 +11,7 @@ import {
   CreateOrderRequestSchema,
   GetOrdersRequestSchema,
 } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
-import { requestShapeOf } from "../../server/json-request-screen.js";
+import { requestShapeOf } from "../../server/protocol/request-shape.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { StoredNonceOrder } from "../../store/index.js";
 import type { armNonceOrderOperation } from "./arm-nonce-order.js";

@@ -1,11 +1,11 @@
 /**
  * The fields of each REST request, from the contract's messages (the REST paths take Jupiter's
  * JSON, which has the contract's JSON names), plus the Jupiter names the REST readers accept beside
- * them. The REST routes screen their requests against these (server/json-request-screen.ts); every
+ * them. The REST routes screen their requests against these (server/protocol/json-request-screen.ts); every
  * route declares one (test/api/rest-request-shapes.test.ts), a route without parameters the empty one.
  */
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { requestShapeOf, type JsonNameAliases } from "../../server/json-request-screen.js";
+import { requestShapeOf, type JsonNameAliases } from "../../server/protocol/request-shape.js";
 import {
   BuildRequestSchema,
   ExecuteRequestSchema as SwapExecuteRequestSchema,

@@ -20,7 +20,7 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
     request: REST_REQUESTS.getTriggerOrders,
     errors: LISTING_ERRORS,
     handler: async (req: RestRequest): Promise<RestResponse> => {
-      // A repeated parameter was refused before this runs (server/json-request-screen.ts).
+      // A repeated parameter was refused before this runs (server/protocol/json-request-screen.ts).
       const query: Record<string, string | undefined> = {};
       for (const name of QUERY_PARAMS) query[name] = req.query.get(name) ?? undefined;
       const page = await listTriggerOrders(deps, validateGetTriggerOrdersRequest(query));

@@ -17,6 +17,7 @@ import type { SolanaChain } from "../solana-chain.js";
 import type { AccountStream } from "./account-stream.js";
 import type { LiveAccount, LiveAccountChange, LiveAccounts, LiveAccountsStatus } from "./live-accounts.js";
 import { liveAccountsGauge, liveNotificationsTotal, livePoolEvictionsTotal, livePoolsGauge, liveReconnectsTotal, liveResyncsTotal } from "./live-metrics.js";
+import { ConfirmingReads } from "./confirming-reads.js";
 import { LivePools } from "./live-pools.js";
 import type { EvictedGroup } from "./live-pools.js";
 
@@ -75,10 +76,10 @@ export class LiveAccountCache implements LiveAccounts {
   private unsyncedSince: number;
   private syncGeneration = 0;
   private streamSlot: number | undefined;
-  private readonly toConfirm = new Set<string>();
+  /** Accounts read before their subscription was in place, read once more after it. */
+  private readonly confirming: ConfirmingReads;
   /** Adopted in this turn of the event loop, subscribed together at its end. */
   private readonly toFollow = new Set<string>();
-  private confirmTimer: NodeJS.Timeout | undefined;
   private readonly sweepTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -91,6 +92,7 @@ export class LiveAccountCache implements LiveAccounts {
     this.unsyncedSince = this.now();
     this.onEvict = options.onEvict ?? (() => {});
     this.entries = new LivePools(options.maxPools ?? DEFAULT_LIVE_POOLS_MAX, options.maxAccounts ?? DEFAULT_LIVE_ACCOUNTS_MAX);
+    this.confirming = new ConfirmingReads({ read: (addresses) => this.reread(addresses), held: (a) => this.entries.has(a), onError: this.onError });
     const idleMs = options.idleMs ?? DEFAULT_LIVE_IDLE_MS;
     // Four rounds per idle period: a pool unused for more than four rounds is dropped.
     this.sweepTimer = setInterval(() => this.sweep(), Math.max(10, Math.floor(idleMs / 4)));
@@ -180,7 +182,7 @@ export class LiveAccountCache implements LiveAccounts {
     this.stream.subscribe(addresses).then(
       () => {
         // Subscribed on the same connection the reads were not covered by: read them once more.
-        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) for (const a of addresses) this.confirm(a);
+        if (!this.stream.coversPastUpdates && generation === this.syncGeneration) for (const a of addresses) this.confirming.add(a);
       },
       () => {
         // Down: the resync after the reconnect reads them again.
@@ -229,7 +231,7 @@ export class LiveAccountCache implements LiveAccounts {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweepTimer);
-    clearTimeout(this.confirmTimer);
+    this.confirming.close();
     await this.stream.close();
   }
 
@@ -243,28 +245,6 @@ export class LiveAccountCache implements LiveAccounts {
     if (!changed) return;
     entry.account = account === null ? null : { ...account, address: entry.account?.address ?? publicKeyFromBase58(address) };
     if (fromStream || changed) for (const listener of this.listeners) listener({ address, account: entry.account, slot });
-  }
-
-  private confirm(address: string): void {
-    this.toConfirm.add(address);
-    this.confirmTimer ??= setTimeout(() => void this.readConfirmations(), 0);
-  }
-
-  private async readConfirmations(): Promise<void> {
-    // Confirmations asked for while this read is on its way get a read of their own (left waiting
-    // for the next subscription instead, an account whose update fell in the gap stayed stale).
-    this.confirmTimer = undefined;
-    const addresses = [...this.toConfirm].filter((a) => this.entries.has(a));
-    this.toConfirm.clear();
-    try {
-      await this.reread(addresses);
-    } catch (error) {
-      this.onError(error, "confirming read");
-      for (const a of addresses) this.toConfirm.add(a);
-      if (this.closed || this.confirmTimer !== undefined) return;
-      this.confirmTimer = setTimeout(() => void this.readConfirmations(), RETRY_MS);
-      this.confirmTimer.unref();
-    }
   }
 
   /** Reads `addresses` (in batches) and applies what is not older than the cache. */

@@ -25,12 +25,13 @@ import type { BitmapExtension } from "./array-bitmap.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
-import { i128InPlace, i32InPlace, u128InPlace } from "./in-place-numbers.js";
 import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { requiredAccount, unread } from "./quote-accounts.js";
 import { base58Of } from "../solana/base58-strings.js";
-import { CLMM_MAX_SQRT_PRICE_X64, CLMM_MIN_SQRT_PRICE_X64, clmmSqrtPriceAtTick, clmmSwapStep, clmmTickAtSqrtPrice } from "./raydium-clmm-math.js";
+import { CLMM_MAX_TICK, CLMM_MIN_TICK } from "./raydium-clmm-math.js";
+import { CLMM_TICK_ARRAY_SIZE, clmmArrayStartOf, clmmWalk, decodeClmmTickArray } from "./raydium-clmm-swap.js";
+import type { ClmmTickArray, WalkState } from "./raydium-clmm-swap.js";
 
 export const RAYDIUM_CLMM_PROGRAM_ID = new PublicKey("CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK");
 
@@ -39,10 +40,6 @@ const POOL_STATE_ACCOUNT_SIZE = 1544;
 const BITMAP_EXTENSION_DISCRIMINATOR = [60, 150, 36, 219, 97, 128, 139, 153];
 /** The extension holds 14 rows of 512 bits each side of the pool's own bitmap. */
 const EXTENSION_ROWS = 14;
-/** Ticks per tick array and the tick range (raydium-clmm `TICK_ARRAY_SIZE`, `MIN_TICK`/`MAX_TICK`). */
-const TICK_ARRAY_SIZE = 60;
-const MIN_TICK = -443636;
-const MAX_TICK = 443636;
 /** Pools whose derived extension address is remembered. */
 const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** Initialized tick arrays passed per swap step (same depth as Whirlpool's three). */
@@ -74,25 +71,6 @@ const poolStateDecoder = getStructDecoder(poolStateFields);
 
 /** `TickArrayBitmapExtension`: pool id, then positive and negative rows. */
 const readExtensionAt = bitmapExtensionReader(EXTENSION_ROWS, BITMAP_EXTENSION_DISCRIMINATOR, "Raydium CLMM tick array bitmap extension");
-
-const TICK_ARRAY_DISCRIMINATOR = [192, 155, 85, 205, 49, 249, 129, 42];
-
-/** `TickState`: tick, liquidity_net, liquidity_gross, then fee and reward growths and padding (168 bytes). */
-const tickStateDecoder = getStructDecoder([
-  ["tick", i32InPlace()],
-  ["liquidityNet", i128InPlace()],
-  ["liquidityGross", u128InPlace()],
-  ["growthsAndPadding", skip(2 * 16 + 3 * 16 + 13 * 4)],
-]);
-
-/** `TickArrayState` up to its ticks (initialized count, recent epoch and padding follow). */
-const tickArrayDecoder = getStructDecoder([
-  ["discriminator", skip(8)],
-  ["poolId", skip(32)],
-  ["startTickIndex", i32InPlace()],
-  ["ticks", getArrayDecoder(tickStateDecoder, { size: TICK_ARRAY_SIZE })],
-]);
-const TICK_ARRAY_MIN_SIZE = tickArrayDecoder.fixedSize;
 
 const AMM_CONFIG_DISCRIMINATOR = [218, 244, 33, 104, 203, 203, 43, 111];
 
@@ -183,8 +161,8 @@ export function raydiumClmmSwapTickArrayStarts(
   extension: BitmapExtension | null,
   zeroForOne: boolean,
 ): number[] {
-  const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
-  const range = { lowest: Math.floor(MIN_TICK / ticksInArray), highest: Math.floor(MAX_TICK / ticksInArray) };
+  const ticksInArray = CLMM_TICK_ARRAY_SIZE * pool.tickSpacing;
+  const range = { lowest: Math.floor(CLMM_MIN_TICK / ticksInArray), highest: Math.floor(CLMM_MAX_TICK / ticksInArray) };
   const indices = initializedArraysFrom(
     Math.floor(pool.tickCurrent / ticksInArray),
     zeroForOne ? -1 : 1,
@@ -252,62 +230,13 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
 }
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
-// The program's `swap_internal` over the tick arrays `build` passes, with its own per-step math
-// (raydium-clmm-math.ts): a swap that would need a fourth array stops there and says so.
-
-interface ClmmTick {
-  readonly tick: number;
-  readonly liquidityNet: bigint;
-  /** `liquidity_gross != 0` */
-  readonly initialized: boolean;
-}
-
-interface ClmmTickArray {
-  readonly startTickIndex: number;
-  readonly ticks: readonly ClmmTick[];
-}
-
-/** Decoded once per account version. */
-const decodeTickArray = perAccountVersion((account: AccountData): ClmmTickArray => {
-  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_MIN_SIZE, "Raydium CLMM TickArrayState");
-  const decoded = tickArrayDecoder.decode(account.data);
-  return {
-    startTickIndex: decoded.startTickIndex,
-    ticks: decoded.ticks.map((t) => ({ tick: t.tick, liquidityNet: t.liquidityNet, initialized: t.liquidityGross !== 0n })),
-  };
-});
-
-function arrayStartOf(tick: number, tickSpacing: number): number {
-  const ticksInArray = TICK_ARRAY_SIZE * tickSpacing;
-  return Math.floor(tick / ticksInArray) * ticksInArray;
-}
-
-/** `TickArrayState::next_initialized_tick`: within this array only, strictly past `tick` upwards, at or below it downwards. */
-function nextInitializedTick(array: ClmmTickArray, tick: number, tickSpacing: number, zeroForOne: boolean): ClmmTick | undefined {
-  if (arrayStartOf(tick, tickSpacing) !== array.startTickIndex) return undefined;
-  const offset = Math.trunc((tick - array.startTickIndex) / tickSpacing);
-  if (zeroForOne) {
-    for (let i = offset; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
-  } else {
-    for (let i = offset + 1; i < TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
-  }
-  return undefined;
-}
-
-/** `TickArrayState::first_initialized_tick`: the first initialized tick in the swap's direction. */
-function firstInitializedTick(array: ClmmTickArray, zeroForOne: boolean): ClmmTick | undefined {
-  if (zeroForOne) {
-    for (let i = TICK_ARRAY_SIZE - 1; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
-  } else {
-    for (let i = 0; i < TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
-  }
-  return undefined;
-}
+// The program's `swap_internal` over the tick arrays `build` passes (raydium-clmm-swap.ts), with its
+// own per-step math (raydium-clmm-math.ts): a swap that would need a fourth array stops there and says so.
 
 /** The start of the next initialized tick array past `start` in the swap's direction, per the bitmaps. */
 function nextInitializedArrayStart(pool: RaydiumClmmPool, extension: BitmapExtension | null, start: number, zeroForOne: boolean): number | undefined {
-  const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
-  const range = { lowest: Math.floor(MIN_TICK / ticksInArray), highest: Math.floor(MAX_TICK / ticksInArray) };
+  const ticksInArray = CLMM_TICK_ARRAY_SIZE * pool.tickSpacing;
+  const range = { lowest: Math.floor(CLMM_MIN_TICK / ticksInArray), highest: Math.floor(CLMM_MAX_TICK / ticksInArray) };
   const [index] = initializedArraysFrom(start / ticksInArray + (zeroForOne ? -1 : 1), zeroForOne ? -1 : 1, range, 1, (i) =>
     isArrayInitialized(pool.tickArrayBitmap, extension, i, negativeRowBit),
   );
@@ -338,71 +267,6 @@ function tradeFeeRate(pool: RaydiumClmmPool, accounts: AccountMap): bigint {
   return tradeFeeRateOf(requiredAccount(accounts, pool.ammConfig, "Raydium CLMM amm config"));
 }
 
-/** Where a swap stands between steps (`swap_internal`'s `SwapState`, plus the array it is in). */
-interface WalkState {
-  remaining: bigint;
-  calculated: bigint;
-  fee: bigint;
-  price: bigint;
-  liquidity: bigint;
-  tick: number;
-  arrayIndex: number;
-  currentStart: number;
-  matchedCurrentArray: boolean;
-}
-
-/** How a walk ended short of the amount: the pool's liquidity ran out, or the arrays passed did. */
-type WalkEnd = undefined | { readonly reason: string };
-
-/**
- * The next initialized tick the swap moves towards, moving on to the next initialized array when
- * this one has none left; a reason when the pool or the arrays passed have no more.
- */
-function nextTick(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, zeroForOne: boolean): ClmmTick | WalkEnd {
-  let next = nextInitializedTick(arrays[s.arrayIndex]!, s.tick, pool.tickSpacing, zeroForOne);
-  if (next === undefined && !s.matchedCurrentArray) {
-    s.matchedCurrentArray = true;
-    next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
-  }
-  if (next !== undefined) return next;
-  const nextStart = nextInitializedArrayStart(pool, extension, s.currentStart, zeroForOne);
-  if (nextStart === undefined) return undefined;
-  while (arrays[s.arrayIndex]!.startTickIndex !== nextStart) {
-    s.arrayIndex++;
-    if (s.arrayIndex >= arrays.length) return { reason: `needs more than the ${arrays.length} tick arrays a swap passes` };
-  }
-  s.currentStart = nextStart;
-  next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
-  if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
-  return next;
-}
-
-/** `swap_internal`'s loop over the arrays passed: step to each initialized tick, crossing it, until the amount is spent. */
-function walk(pool: RaydiumClmmPool, extension: BitmapExtension | null, arrays: readonly ClmmTickArray[], s: WalkState, feeRate: bigint, exactIn: boolean, zeroForOne: boolean): WalkEnd {
-  const limit = zeroForOne ? CLMM_MIN_SQRT_PRICE_X64 + 1n : CLMM_MAX_SQRT_PRICE_X64 - 1n;
-  while (s.remaining !== 0n && s.price !== limit && s.tick < MAX_TICK && s.tick > MIN_TICK) {
-    const next = nextTick(pool, extension, arrays, s, zeroForOne);
-    if (next === undefined || "reason" in next) return next;
-    const tickNext = Math.min(Math.max(next.tick, MIN_TICK), MAX_TICK);
-    const priceNext = clmmSqrtPriceAtTick(tickNext);
-    const target = (zeroForOne ? priceNext < limit : priceNext > limit) ? limit : priceNext;
-    const start = s.price;
-    const step = clmmSwapStep(s.price, target, s.liquidity, s.remaining, feeRate, exactIn, zeroForOne);
-    s.price = step.sqrtPriceNext;
-    s.remaining -= exactIn ? step.amountIn + step.feeAmount : step.amountOut;
-    s.calculated += exactIn ? step.amountOut : step.amountIn + step.feeAmount;
-    s.fee += step.feeAmount;
-    if (s.price === priceNext) {
-      if (next.initialized) s.liquidity += zeroForOne ? -next.liquidityNet : next.liquidityNet;
-      if (s.liquidity < 0n) throw new AmmError(`Raydium CLMM pool ${pool.address.toBase58()}: liquidity below zero crossing tick ${tickNext}`);
-      s.tick = zeroForOne ? tickNext - 1 : tickNext;
-    } else if (s.price !== start) {
-      s.tick = clmmTickAtSqrtPrice(s.price);
-    }
-  }
-  return undefined;
-}
-
 /** The tick arrays a swap passes, decoded; kept per pool version and direction while the extension and every array account are the same versions. */
 interface KeptTickArrays {
   readonly extension: BitmapExtension | null;
@@ -424,7 +288,7 @@ function swapTickArrays(pool: RaydiumClmmPool, extension: BitmapExtension | null
   const arrayAccounts = raydiumClmmSwapTickArrayStarts(pool, extension, zeroForOne).map((start) =>
     requiredAccount(accounts, raydiumClmmTickArrayAddress(pool.address, start), "Raydium CLMM tick array"),
   );
-  const arrays = arrayAccounts.map(decodeTickArray);
+  const arrays = arrayAccounts.map(decodeClmmTickArray);
   kept[side] = { extension, accounts: arrayAccounts, arrays };
   return arrays;
 }
@@ -454,9 +318,10 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
     tick: pool.tickCurrent,
     arrayIndex: 0,
     currentStart: arrays[0]!.startTickIndex,
-    matchedCurrentArray: arrays[0]!.startTickIndex === arrayStartOf(pool.tickCurrent, pool.tickSpacing),
+    matchedCurrentArray: arrays[0]!.startTickIndex === clmmArrayStartOf(pool.tickCurrent, pool.tickSpacing),
   };
-  const end = walk(pool, extension, arrays, state, feeRate, exactIn, zeroForOne);
+  const walkPool = { address: pool.address, tickSpacing: pool.tickSpacing, nextArrayStart: (start: number, down: boolean) => nextInitializedArrayStart(pool, extension, start, down) };
+  const end = clmmWalk(walkPool, arrays, state, feeRate, exactIn, zeroForOne);
   return result(state, end && `${params.amount} ${end.reason}`);
 }
 

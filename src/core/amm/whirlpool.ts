@@ -1,50 +1,39 @@
-import {
-  fixDecoderSize,
-  getArrayDecoder,
-  getBytesDecoder,
-  getI32Decoder,
-  getStructDecoder,
-  getU128Decoder,
-  getU16Decoder,
-  getU64Decoder,
-} from "@solana/kit";
+import { fixDecoderSize, getBytesDecoder, getI32Decoder, getStructDecoder, getU128Decoder, getU16Decoder, getU64Decoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
+import { swapQuoteByInputToken, swapQuoteByOutputToken } from "@orca-so/whirlpools-core";
+import type { WhirlpoolFacade } from "@orca-so/whirlpools-core";
+import BN from "bn.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { memoisedDerivation } from "../solana/memoised-derivation.js";
-import { perAccountVersion } from "../solana/per-account-version.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { MEMO_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../solana/programs.js";
+import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
+import { base58Of } from "../solana/base58-strings.js";
 import { AmmError } from "./adapter.js";
 import type { PoolQuote, QuoteClock, QuoteParams, SwapAndAccountMetas, SwapParams } from "./adapter.js";
-import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { defineAmmAdapter } from "./define-adapter.js";
 import { isToken2022, tokenProgramOfMint } from "./mint-token-program.js";
 import { skip } from "./skipped-bytes.js";
-import { boolInPlace, i128InPlace, i32InPlace, u128InPlace } from "./in-place-numbers.js";
 import { fieldOffset } from "./field-offsets.js";
 import { swapsFromFirstMint } from "./swap-direction.js";
 import { largestFillable } from "./largest-fillable.js";
 import { unread } from "./quote-accounts.js";
-import { base58Of } from "../solana/base58-strings.js";
-import { swapQuoteByInputToken, swapQuoteByOutputToken } from "@orca-so/whirlpools-core";
-import type { TickArrayFacade, TickFacade, WhirlpoolFacade } from "@orca-so/whirlpools-core";
-import { NO_TOKEN_EXTENSION_CONTEXT, SwapUtils } from "@orca-so/whirlpools-sdk";
-// The function `swapQuoteWithParams` (the SDK's public quote) calls: the same swap, without the
-// slippage bounds (0 here), the copy of the arrays and the spread of the result it adds (~5 %).
-import { simulateSwap } from "@orca-so/whirlpools-sdk/dist/quotes/swap/swap-quote-impl.js";
-import type { TickArray, TickArrayData, TickData, WhirlpoolData, WhirlpoolRewardInfoData } from "@orca-so/whirlpools-sdk";
-import BN from "bn.js";
+import {
+  WHIRLPOOL_MAX_TICK_INDEX,
+  WHIRLPOOL_MIN_TICK_INDEX,
+  WHIRLPOOL_TICK_ARRAY_SIZE,
+  decodeWhirlpoolTickArray,
+  whirlpoolSwap,
+  whirlpoolTickArrayFacade,
+} from "./whirlpool-swap.js";
+import type { WhirlpoolSwap, WhirlpoolSwapPool, WhirlpoolTickArray } from "./whirlpool-swap.js";
 
 export const WHIRLPOOL_PROGRAM_ID = new PublicKey("whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc");
 
 const WHIRLPOOL_DISCRIMINATOR = [63, 149, 209, 12, 225, 128, 99, 9];
 const WHIRLPOOL_ACCOUNT_SIZE = 653;
-/** Ticks per tick array and the tick range (orca-so/whirlpools `TICK_ARRAY_SIZE`, `MIN/MAX_TICK_INDEX`). */
-const TICK_ARRAY_SIZE = 88;
-const MIN_TICK_INDEX = -443636;
-const MAX_TICK_INDEX = 443636;
 /** Pools whose derived oracle address is remembered. */
 const POOL_ADDRESS_MEMO_ENTRIES = 10_000;
 /** The swap instruction takes exactly three tick arrays. */
@@ -73,25 +62,6 @@ const whirlpoolFields = [
   ["tokenVaultB", getPublicKeyCodec()],
 ] as const;
 const whirlpoolDecoder = getStructDecoder(whirlpoolFields);
-
-const TICK_ARRAY_DISCRIMINATOR = [69, 97, 189, 190, 110, 7, 66, 187];
-
-/** `Tick`: initialized, liquidity_net, liquidity_gross, then fee growths (2 × u128) and reward growths (3 × u128). */
-const tickDecoder = getStructDecoder([
-  ["initialized", boolInPlace()],
-  ["liquidityNet", i128InPlace()],
-  ["liquidityGross", u128InPlace()],
-  ["growthsOutside", skip(5 * 16)],
-]);
-
-/** The fixed-size `TickArray`: start tick index, 88 ticks, whirlpool. */
-const tickArrayDecoder = getStructDecoder([
-  ["discriminator", skip(8)],
-  ["startTickIndex", i32InPlace()],
-  ["ticks", getArrayDecoder(tickDecoder, { size: TICK_ARRAY_SIZE })],
-  ["whirlpool", skip(32)],
-]);
-const TICK_ARRAY_ACCOUNT_SIZE = tickArrayDecoder.fixedSize;
 
 // ── Pool ────────────────────────────────────────────────────────────────────────────────────
 
@@ -156,13 +126,13 @@ export const whirlpoolOracleAddress = memoisedDerivation(
  * the tick sits exactly on an array's upper edge. Stops at the tick range's ends; the caller pads.
  */
 export function whirlpoolSwapTickArrayStarts(pool: WhirlpoolPool, aToB: boolean): number[] {
-  const ticksInArray = TICK_ARRAY_SIZE * pool.tickSpacing;
-  const lowestStart = Math.floor(MIN_TICK_INDEX / ticksInArray) * ticksInArray;
+  const ticksInArray = WHIRLPOOL_TICK_ARRAY_SIZE * pool.tickSpacing;
+  const lowestStart = Math.floor(WHIRLPOOL_MIN_TICK_INDEX / ticksInArray) * ticksInArray;
   const firstArray = Math.floor((pool.tickCurrentIndex + (aToB ? 0 : pool.tickSpacing)) / ticksInArray);
   const starts: number[] = [];
   for (let i = 0; i < SWAP_TICK_ARRAY_COUNT; i++) {
     const start = (firstArray + (aToB ? -i : i)) * ticksInArray;
-    if (start < lowestStart || start > MAX_TICK_INDEX) break;
+    if (start < lowestStart || start > WHIRLPOOL_MAX_TICK_INDEX) break;
     starts.push(start);
   }
   return starts;
@@ -227,59 +197,12 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
 
 // ── Quote ───────────────────────────────────────────────────────────────────────────────────
 // Orca's own swap math on the tick arrays the swap step passes (`swapTickArrays`), so a quote stops
-// where the swap would: the TypeScript quote of @orca-so/whirlpools-sdk (`swapQuoteWithParams`'s `simulateSwap`) on
-// the pool and tick arrays converted to its form once per account version. Orca's wasm
-// (@orca-so/whirlpools-core, the program's Rust) converted three tick arrays of BigInts across the
-// JS↔wasm boundary on every call: ~750 µs a quote against ~50 µs (bench/adapter-bench.ts). Both
-// give the same amounts (test/core/amm/whirlpool-quote.test.ts holds the adapter to each).
-// Adaptive-fee pools stay on whirlpools-core: the SDK quotes them only with their oracle's state.
-
-/** The SDK's tick for every uninitialized tick (the math reads only `initialized` and `liquidityNet` of a tick). */
-const ZERO_BN = new BN(0);
-const UNINITIALIZED_TICK: TickData = {
-  initialized: false,
-  liquidityNet: ZERO_BN,
-  liquidityGross: ZERO_BN,
-  feeGrowthOutsideA: ZERO_BN,
-  feeGrowthOutsideB: ZERO_BN,
-  rewardGrowthsOutside: [ZERO_BN, ZERO_BN, ZERO_BN],
-};
-
-/** A fixed-size `TickArray`, decoded once per account version: for the SDK, and as the wasm's facade. */
-interface DecodedTickArray {
-  readonly sdk: TickArrayData;
-  /** Built on first use (adaptive-fee pools only). */
-  facade: TickArrayFacade | undefined;
-}
-
-const decodeTickArray = perAccountVersion((account: AccountData): DecodedTickArray => {
-  expectAnchorAccount(account, TICK_ARRAY_DISCRIMINATOR, TICK_ARRAY_ACCOUNT_SIZE, "Whirlpool TickArray");
-  const decoded = tickArrayDecoder.decode(account.data);
-  const ticks = decoded.ticks.map((tick): TickData =>
-    tick.initialized
-      ? { ...UNINITIALIZED_TICK, initialized: true, liquidityNet: new BN(tick.liquidityNet.toString()), liquidityGross: new BN(tick.liquidityGross.toString()) }
-      : UNINITIALIZED_TICK,
-  );
-  return { sdk: { whirlpool: account.address, startTickIndex: decoded.startTickIndex, ticks }, facade: undefined };
-});
-
-/** Fee and reward growth outside are left 0: a swap quote reads only `initialized` and the liquidity of the ticks it crosses. */
-function tickArrayFacade(decoded: DecodedTickArray): TickArrayFacade {
-  decoded.facade ??= {
-    startTickIndex: decoded.sdk.startTickIndex,
-    ticks: decoded.sdk.ticks.map(
-      (tick): TickFacade => ({
-        initialized: tick.initialized,
-        liquidityNet: BigInt(tick.liquidityNet.toString()),
-        liquidityGross: BigInt(tick.liquidityGross.toString()),
-        feeGrowthOutsideA: 0n,
-        feeGrowthOutsideB: 0n,
-        rewardGrowthsOutside: [0n, 0n, 0n],
-      }),
-    ),
-  };
-  return decoded.facade;
-}
+// where the swap would: the loop of @orca-so/whirlpools-sdk's TypeScript quote over its per-step
+// math (whirlpool-swap.ts), on the pool and tick arrays converted once per account version. Orca's
+// wasm (@orca-so/whirlpools-core, the program's Rust) converted three tick arrays of BigInts across
+// the JS↔wasm boundary on every call: ~750 µs a quote (bench/adapter-bench.ts). Both give the same
+// amounts (test/core/amm/whirlpool-quote.test.ts holds the adapter to each). Adaptive-fee pools stay
+// on whirlpools-core: the SDK quotes them only with their oracle's state.
 
 /** The swap step's three tick-array addresses (near the range's ends one repeats). */
 function quoteAccounts(pool: WhirlpoolPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
@@ -289,8 +212,8 @@ function quoteAccounts(pool: WhirlpoolPool, params: QuoteParams, accounts: Accou
 /** What a quote of one pool version needs besides the tick arrays, made on its first quote. */
 interface PoolQuoteState {
   readonly adaptiveFee: boolean;
-  /** The pool in the SDK's form (growth accumulators and rewards do not enter a swap's amounts). */
-  readonly sdk: WhirlpoolData;
+  /** The pool as the swap loop reads it. */
+  readonly swapPool: WhirlpoolSwapPool;
   /** The swap's tick-array addresses (deduplicated), by direction. */
   readonly tickArrays: readonly [PublicKey[], PublicKey[]];
   /** The tick arrays last loaded, by direction: kept while every account is the same version. */
@@ -302,14 +225,12 @@ interface PoolQuoteState {
 /** The tick arrays the program will see, in swap order, up to the first that does not exist (the swap cannot cross into it). */
 interface LoadedTickArrays {
   readonly versions: readonly (AccountData | null)[];
-  readonly decoded: readonly DecodedTickArray[];
-  readonly sdk: readonly TickArray[];
+  readonly decoded: readonly WhirlpoolTickArray[];
   /** One of them does not exist. */
   readonly missing: boolean;
 }
 
 const quoteStates = new WeakMap<WhirlpoolPool, PoolQuoteState>();
-const NO_REWARD_DATA = [0, 1, 2].map((): WhirlpoolRewardInfoData => ({ mint: PublicKey.default, vault: PublicKey.default, extension: [], emissionsPerSecondX64: ZERO_BN, growthGlobalX64: ZERO_BN }));
 
 function quoteStateOf(pool: WhirlpoolPool): PoolQuoteState {
   const kept = quoteStates.get(pool);
@@ -317,26 +238,12 @@ function quoteStateOf(pool: WhirlpoolPool): PoolQuoteState {
   const feeTierIndex = pool.feeTierIndexSeed[0]! | (pool.feeTierIndexSeed[1]! << 8);
   const state: PoolQuoteState = {
     adaptiveFee: feeTierIndex !== pool.tickSpacing,
-    sdk: {
-      whirlpoolsConfig: PublicKey.default,
-      whirlpoolBump: [0],
+    swapPool: {
+      tickSpacing: pool.tickSpacing,
       feeRate: pool.feeRate,
-      protocolFeeRate: pool.protocolFeeRate,
       liquidity: new BN(pool.liquidity.toString()),
       sqrtPrice: new BN(pool.sqrtPrice.toString()),
       tickCurrentIndex: pool.tickCurrentIndex,
-      protocolFeeOwedA: ZERO_BN,
-      protocolFeeOwedB: ZERO_BN,
-      tokenMintA: pool.tokenMintA,
-      tokenVaultA: pool.tokenVaultA,
-      feeGrowthGlobalA: ZERO_BN,
-      tokenMintB: pool.tokenMintB,
-      tokenVaultB: pool.tokenVaultB,
-      feeGrowthGlobalB: ZERO_BN,
-      rewardLastUpdatedTimestamp: ZERO_BN,
-      rewardInfos: NO_REWARD_DATA,
-      tickSpacing: pool.tickSpacing,
-      feeTierIndexSeed: [...pool.feeTierIndexSeed],
     },
     tickArrays: [[...new Set(swapTickArrays(pool, true))], [...new Set(swapTickArrays(pool, false))]],
     loaded: [undefined, undefined],
@@ -354,53 +261,19 @@ function loadedTickArrays(state: PoolQuoteState, aToB: boolean, accounts: Accoun
   for (let i = 0; i < keys.length && same; i++) same = accounts.get(base58Of(keys[i]!)) === last!.versions[i];
   if (same) return last!;
   const versions: (AccountData | null)[] = [];
-  const decoded: DecodedTickArray[] = [];
+  const decoded: WhirlpoolTickArray[] = [];
   let missing = false;
   for (const key of keys) {
     const account = accounts.get(base58Of(key));
     if (account === undefined) throw new AmmError(`Whirlpool tick array ${key.toBase58()} was not read`);
     versions.push(account);
     if (account === null) missing = true;
-    else if (!missing) decoded.push(decodeTickArray(account));
+    else if (!missing) decoded.push(decodeWhirlpoolTickArray(account));
   }
-  const sdk = decoded.map((d, i): TickArray => ({ address: keys[i]!, startTickIndex: d.sdk.startTickIndex, data: d.sdk }));
-  return (state.loaded[side] = { versions, decoded, sdk, missing });
+  return (state.loaded[side] = { versions, decoded, missing });
 }
 
-interface Swap {
-  readonly inAmount: bigint;
-  readonly outAmount: bigint;
-  readonly feeAmount: bigint;
-}
-
-const SQRT_PRICE_LIMIT = [SwapUtils.getDefaultSqrtPriceLimit(false), SwapUtils.getDefaultSqrtPriceLimit(true)] as const;
-const OTHER_AMOUNT_THRESHOLD = [SwapUtils.getDefaultOtherAmountThreshold(false), SwapUtils.getDefaultOtherAmountThreshold(true)] as const;
-const bigintOf = (bn: BN): bigint => BigInt(bn.toString());
-/** The clock's time as the SDK takes it, kept while the clock is the same (the route search quotes many amounts at one clock). */
-let lastTimestamp: { readonly unix: bigint; readonly bn: BN } = { unix: 0n, bn: ZERO_BN };
-function timestampOf(clock: QuoteClock): BN {
-  if (lastTimestamp.unix !== clock.unixTimestamp) lastTimestamp = { unix: clock.unixTimestamp, bn: new BN(clock.unixTimestamp.toString()) };
-  return lastTimestamp.bn;
-}
-
-function sdkSwap(state: PoolQuoteState, arrays: LoadedTickArrays, params: QuoteParams, amount: bigint, clock: QuoteClock): Swap {
-  const exactIn = params.swapMode === "ExactIn";
-  const q = simulateSwap({
-    whirlpoolData: state.sdk,
-    tokenAmount: new BN(amount.toString()),
-    otherAmountThreshold: OTHER_AMOUNT_THRESHOLD[exactIn ? 1 : 0],
-    sqrtPriceLimit: SQRT_PRICE_LIMIT[params.aToB ? 1 : 0],
-    aToB: params.aToB,
-    amountSpecifiedIsInput: exactIn,
-    tickArrays: arrays.sdk as TickArray[],
-    oracleData: null,
-    tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
-    timestampInSeconds: timestampOf(clock),
-  });
-  return { inAmount: bigintOf(q.estimatedAmountIn), outAmount: bigintOf(q.estimatedAmountOut), feeAmount: bigintOf(q.estimatedFeeAmount) };
-}
-
-function wasmSwap(state: PoolQuoteState, pool: WhirlpoolPool, arrays: LoadedTickArrays, params: QuoteParams, amount: bigint, clock: QuoteClock): Swap {
+function wasmSwap(state: PoolQuoteState, pool: WhirlpoolPool, arrays: LoadedTickArrays, params: QuoteParams, amount: bigint, clock: QuoteClock): WhirlpoolSwap {
   state.facade ??= {
     feeTierIndexSeed: pool.feeTierIndexSeed,
     tickSpacing: pool.tickSpacing,
@@ -414,7 +287,7 @@ function wasmSwap(state: PoolQuoteState, pool: WhirlpoolPool, arrays: LoadedTick
     rewardLastUpdatedTimestamp: 0n,
     rewardInfos: [0, 1, 2].map(() => ({ emissionsPerSecondX64: 0n, growthGlobalX64: 0n })),
   };
-  const facades = arrays.decoded.map(tickArrayFacade);
+  const facades = arrays.decoded.map(whirlpoolTickArrayFacade);
   if (params.swapMode === "ExactIn") {
     // The specified token is the input: A when swapping A → B.
     const q = swapQuoteByInputToken(amount, params.aToB, 0, state.facade, null, facades, clock.unixTimestamp);
@@ -430,19 +303,20 @@ function quote(pool: WhirlpoolPool, params: QuoteParams, accounts: AccountMap, c
   const arrays = loadedTickArrays(state, params.aToB, accounts);
   // Verified on the real programs: a route step with a missing tick array swaps (ExactIn), but
   // Jupiter's exact_out_route refuses it (InvalidAccountData) whatever the amount.
-  if (arrays.sdk.length === 0 || (arrays.missing && params.swapMode === "ExactOut")) {
+  if (arrays.decoded.length === 0 || (arrays.missing && params.swapMode === "ExactOut")) {
     return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "a tick array the swap step passes does not exist" };
   }
+  const exactIn = params.swapMode === "ExactIn";
   const swap = state.adaptiveFee
     ? (amount: bigint) => wasmSwap(state, pool, arrays, params, amount, clock)
-    : (amount: bigint) => sdkSwap(state, arrays, params, amount, clock);
-  let done: Swap;
+    : (amount: bigint) => whirlpoolSwap(state.swapPool, arrays.decoded, amount, exactIn, params.aToB);
+  let done: WhirlpoolSwap;
   try {
     done = swap(params.amount);
   } catch (err) {
     // The math refuses a swap that runs past the arrays given, as the program does: quote the
     // largest amount that stays within them instead.
-    const reason = `${params.amount} does not fit in the ${arrays.sdk.length} tick array(s) a swap passes (${String(err)})`;
+    const reason = `${params.amount} does not fit in the ${arrays.decoded.length} tick array(s) a swap passes (${String(err)})`;
     const fit = largestFillable(params.amount, swap);
     return fit === undefined
       ? { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason }

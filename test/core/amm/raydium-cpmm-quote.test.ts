@@ -5,8 +5,9 @@ import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { cpmmSwapBaseInput, cpmmSwapBaseOutput, getRaydiumCpmmPoolCodec, raydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
-import type { CpmmFeeRates } from "../../../src/core/amm/raydium-cpmm.js";
+import { getRaydiumCpmmPoolCodec, raydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
+import { cpmmSwapBaseInput, cpmmSwapBaseOutput } from "../../../src/core/amm/raydium-cpmm-math.js";
+import type { CpmmFeeRates } from "../../../src/core/amm/raydium-cpmm-math.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 
