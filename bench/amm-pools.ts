@@ -275,14 +275,14 @@ function meteoraDammV1Pool(): SeedAccount[] {
   out.push({
     address: pool,
     owner: METEORA_DAMM_V1_PROGRAM_ID,
-    data: encodeAnchorAccount((ammProgram as any).coder, "pool", {
+    data: encodeAnchorAccount((ammProgram).coder, "pool", {
       lpMint: key("damm v1 lp mint"),
       tokenAMint: NATIVE_MINT,
       tokenBMint: USDC,
-      aVault: vaults[0]!.vault,
-      bVault: vaults[1]!.vault,
-      aVaultLp: vaults[0]!.vaultLp,
-      bVaultLp: vaults[1]!.vaultLp,
+      aVault: vaults[0].vault,
+      bVault: vaults[1].vault,
+      aVaultLp: vaults[0].vaultLp,
+      bVaultLp: vaults[1].vaultLp,
       aVaultLpBump: 254,
       enabled: true,
       protocolTokenAFee: key("damm v1 protocol fee a"),

@@ -84,7 +84,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     return n;
   };
   for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i]!;
+    const flag = argv[i];
     const v = argv[i + 1];
     switch (flag) {
       case "--routes": {

@@ -185,8 +185,8 @@ export function formatReport(r: BenchReport): string {
     fmt(k.cpuMsPerRequest.loadGenerator, 3),
   ];
   const rows = [header, ...r.summaries.map(row)];
-  const widths = header.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));
-  const line = (x: string[]) => x.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const widths = header.map((_, i) => Math.max(...rows.map((x) => x[i].length)));
+  const line = (x: string[]) => x.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   const s = r.settings;
   return [
     `swapd bench: SwapInstructions per route vs the no-op, ${s.concurrency} keep-alive connections, ${s.rounds} rounds × ${s.phaseMs} ms per phase (medians), ` +

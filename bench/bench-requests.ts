@@ -103,8 +103,8 @@ export function routeById(id: string): SwapRoute {
 
 /** A Jupiter-shaped quote response over the route's steps. */
 function quoteOf(route: SwapRoute): Record<string, unknown> {
-  const first = route.steps[0]!;
-  const last = route.steps[route.steps.length - 1]!;
+  const first = route.steps[0];
+  const last = route.steps[route.steps.length - 1];
   return {
     inputMint: first.inputMint,
     inAmount: first.inAmount.toString(),

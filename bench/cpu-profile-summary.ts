@@ -44,7 +44,7 @@ export function layerOf(frame: ProfileNode["callFrame"]): string {
   const src = /\/src\/([^/]+)\//.exec(url);
   if (src && !url.includes("node_modules")) return `src/${src[1]}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1]!;
+  if (pkg) return pkg[1];
   if (url.startsWith("node:") || url === "") return "node internals";
   return url.replace(/^file:\/\/.*\/(bench|test)\//, "$1/");
 }

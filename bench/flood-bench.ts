@@ -153,7 +153,7 @@ async function runPhases(swapd: Awaited<ReturnType<typeof startSwapdProcess>>, i
     const afterGc = await memoryOf(inspector);
     const l = report.latenciesMs;
     const slowest = l
-      .map((ms, i) => ({ ms, at: report.startedAtMs[i]! }))
+      .map((ms, i) => ({ ms, at: report.startedAtMs[i] }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 3)
       .map((x) => `${x.ms.toFixed(0)} ms at ${(x.at / 1000).toFixed(1)} s`)
@@ -187,7 +187,7 @@ async function runPhases(swapd: Awaited<ReturnType<typeof startSwapdProcess>>, i
 }
 
 function verdict(results: readonly PhaseResult[]): boolean {
-  const baseline = results[0]!;
+  const baseline = results[0];
   let ok = true;
   console.log(`baseline RSS (after the warm-up, 5 s of probes and a full GC): ${baseline.rssAfterGcMb} MB; the baseline phase's peak: ${baseline.rssPeakMb} MB`);
   for (const r of results) {

@@ -12,5 +12,5 @@ let stop = false;
 process.on("message", (m: { type?: string }) => {
   if (m?.type === "stop") stop = true;
 });
-const report = await rapidResetFlood(port!, clients!, () => stop);
+const report = await rapidResetFlood(port, clients, () => stop);
 process.send({ type: "report", report }, () => process.exit(0));

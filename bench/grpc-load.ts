@@ -32,7 +32,7 @@ export function grpcLoadFor(kind: RequestKind, serviceUrl: string, timeoutMs = 1
   const address = `${url.hostname}:${url.port}`;
   const Client = kind === HEALTH ? pkg.grpc.health.v1.Health : pkg.swapd.swap.v1.SwapService;
   const client = new Client(address, grpc.credentials.createInsecure()) as grpc.Client & Record<string, UnaryMethod>;
-  const method = (kind === HEALTH ? client.Check : client.SwapInstructions)!.bind(client);
+  const method = (kind === HEALTH ? client.Check : client.SwapInstructions).bind(client);
   const message = kind === HEALTH ? { service: "" } : swapInstructionsMessage(kind);
   const accept = (res: unknown): boolean =>
     kind === HEALTH ? (res as { status?: string }).status === "SERVING" : (res as { swapInstruction?: unknown }).swapInstruction != null;

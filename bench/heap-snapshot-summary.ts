@@ -35,15 +35,15 @@ export function summarizeHeapSnapshot(path: string): HeapGroup[] {
   const fields = file.snapshot.meta.node_fields;
   const types = file.snapshot.meta.node_types[0] as readonly string[];
   const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f));
-  if (typeAt! < 0 || nameAt! < 0 || sizeAt! < 0) throw new Error(`${path}: not a V8 heap snapshot (node fields ${fields.join(",")})`);
+  if (typeAt < 0 || nameAt < 0 || sizeAt < 0) throw new Error(`${path}: not a V8 heap snapshot (node fields ${fields.join(",")})`);
   const groups = new Map<string, { count: number; bytes: number }>();
   for (let i = 0; i < file.nodes.length; i += fields.length) {
-    const type = types[file.nodes[i + typeAt!]!] ?? "unknown";
+    const type = types[file.nodes[i + typeAt]] ?? "unknown";
     const name =
-      type === "object" || type === "native" ? file.strings[file.nodes[i + nameAt!]!]! : STRING_TYPES.has(type) ? "(string)" : `(${type})`;
+      type === "object" || type === "native" ? file.strings[file.nodes[i + nameAt]] : STRING_TYPES.has(type) ? "(string)" : `(${type})`;
     const group = groups.get(name) ?? { count: 0, bytes: 0 };
     group.count += 1;
-    group.bytes += file.nodes[i + sizeAt!]!;
+    group.bytes += file.nodes[i + sizeAt];
     groups.set(name, group);
   }
   return [...groups].map(([name, g]) => ({ name, ...g })).sort((a, b) => b.bytes - a.bytes);

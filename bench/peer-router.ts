@@ -62,9 +62,9 @@ async function readMarkets(rpcUrl: string, pools: readonly string[]): Promise<ob
 export async function loadPeerRouter(rpcUrl: string, pools: readonly string[]): Promise<PeerRouter> {
   const require = createRequire(`${PEER_DIR}package.json`);
   // `any`: the peer's types live in its own folder, outside swapd's tree.
-  const core = require(PEER_CORE) as any;
-  const web3 = require("@solana/web3.js") as any;
-  const JSBI = require("jsbi") as any;
+  const core = require(PEER_CORE);
+  const web3 = require("@solana/web3.js");
+  const JSBI = require("jsbi");
   const version = (require(`${PEER_CORE}/package.json`) as { version: string }).version;
   const connection = new web3.Connection(rpcUrl, "processed");
   const jupiter = await core.Jupiter.load({

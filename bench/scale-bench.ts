@@ -120,7 +120,7 @@ const list = (text: string) => text.split(",").filter(Boolean).map(Number);
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
 const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
@@ -266,7 +266,7 @@ async function dumpSnapshot(url: string, file: string): Promise<{ pools: number;
   const args = ["--import", "tsx", MARKETS_COMMAND, "dump", "--rpc", url, "--out", file, "--timeout-ms", String(LONG_RPC.timeoutMs)];
   const child = endsWithBench(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }));
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const code = await new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
   if (code !== 0) throw new Error(`markets dump exited with ${code}: ${output.slice(-500)}`);
   const pools = parseMarketsFileContent(file, readFileSync(file, "utf8")).markets.length;
@@ -290,7 +290,7 @@ async function liveSettled(live: LiveChain, maxMs: number): Promise<number> {
 const phase = (c: ScaleCase, what: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${c.name}: ${what}\n`);
 
 async function runCase(c: ScaleCase): Promise<ScaleResult> {
-  const loadAverage = round(loadavg()[0]!);
+  const loadAverage = round(loadavg()[0]);
   phase(c, "writing the chain's pools");
   const chainChild = await startChain(c.chain);
   const dir = mkdtempSync(join(tmpdir(), "swapd-scale-"));
@@ -308,15 +308,15 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     const startupMs = round(performance.now() - t0);
     const [pair, ...others] = chainChild.pairs;
     // A 2-hop pair's legs meet at its own intermediate mint.
-    const hubs = pair!.m ? { intermediateTokens: [pair!.m] } : {};
+    const hubs = pair.m ? { intermediateTokens: [pair.m] } : {};
     const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
-    const withSnapshot = await coldQuote(chainChild, engine, pair!);
+    const withSnapshot = await coldQuote(chainChild, engine, pair);
     for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
     const liveSettleMs = await liveSettled(live, 60_000);
     phase(c, "warm quotes");
-    const warm = await warmQuotes(engine, pair!, c.quotes);
+    const warm = await warmQuotes(engine, pair, c.quotes);
     phase(c, "quotes right after a pool changed");
-    const afterChange = await quotesAfterAChange(chainChild, live, () => engine.quote({ inputMint: pair!.x, outputMint: pair!.y, amount: "1000000000", slippageBps: 50 }));
+    const afterChange = await quotesAfterAChange(chainChild, live, () => engine.quote({ inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 }));
     const liveStatus = live.accounts.status();
     const afterWarm = await chainChild.stats();
     (globalThis as { gc?: () => void }).gc?.();
@@ -329,16 +329,16 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     const discovering = new MarketIndex({ chain: plainChain, adapters: ammAdapters, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
     const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters, ...hubs });
     phase(c, "cold quote without the snapshot");
-    const without = await coldQuote(chainChild, plain, pair!).catch(async (error: unknown) => {
+    const without = await coldQuote(chainChild, plain, pair).catch(async (error: unknown) => {
       const calls = minus(await chainChild.stats(), afterWarm);
       return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
     });
-    const listed = await coldQuoteWithListing(chainChild, pair!, hubs);
+    const listed = await coldQuoteWithListing(chainChild, pair, hubs);
     if (listed.outAmount !== withSnapshot.outAmount) throw new Error(`the listing's cold quote paid ${listed.outAmount}, the snapshot's ${withSnapshot.outAmount}`);
     // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
-    const pairPoolsFound = pair!.m
-      ? (await discovering.forPair(pair!.x, pair!.m)).length + (await discovering.forPair(pair!.m, pair!.y)).length
-      : (await discovering.forPair(pair!.x, pair!.y)).length;
+    const pairPoolsFound = pair.m
+      ? (await discovering.forPair(pair.x, pair.m)).length + (await discovering.forPair(pair.m, pair.y)).length
+      : (await discovering.forPair(pair.x, pair.y)).length;
     return {
       scenario: c.scenario,
       pairPoolsFound,
@@ -416,7 +416,7 @@ async function main(): Promise<void> {
 
 const caseArg = process.argv.indexOf("--case");
 if (caseArg >= 0) {
-  runCase(JSON.parse(process.argv[caseArg + 1]!) as ScaleCase).then(
+  runCase(JSON.parse(process.argv[caseArg + 1]) as ScaleCase).then(
     (result) => process.send!({ type: "result", result }, () => process.exit(0)),
     (error: unknown) => process.send!({ type: "error", error: String((error as Error)?.stack ?? error) }, () => process.exit(1)),
   );

@@ -33,8 +33,8 @@ process.on("message", (message: { type?: string; nth?: number }) => {
   if (message?.type === "stats") send({ type: "stats", stats: localnet.stats() });
   // A change to the first pair's nth pool from the end: the service times the quote after it.
   if (message?.type === "bump") {
-    const pools = written[0]!.pools;
-    send({ type: "bumped", ...bumpVault(localnet, pools[pools.length - 1 - (message.nth ?? 0)] ?? pools[0]!) });
+    const pools = written[0].pools;
+    send({ type: "bumped", ...bumpVault(localnet, pools[pools.length - 1 - (message.nth ?? 0)] ?? pools[0]) });
   }
 });
 // The parent going away (normally or not) ends the chain too.

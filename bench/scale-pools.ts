@@ -64,7 +64,7 @@ export function writePairPools(localnet: Localnet, x: LocalMint, y: LocalMint, c
     // Encoded over the template's bytes: the SDK layout leaves its unnamed fields (the Anchor
     // discriminator first) unwritten, and a pool without it is no pool.
     const data = Buffer.from(template.pool.data);
-    CpmmPoolInfoLayout.encode({ ...state, vaultA: vaults[0]!, vaultB: vaults[1]! }, data);
+    CpmmPoolInfoLayout.encode({ ...state, vaultA: vaults[0], vaultB: vaults[1] }, data);
     const pool = randomKey();
     localnet.setAccount(pool, { lamports: template.pool.lamports, data, owner: template.pool.owner });
     out.push(pool);
@@ -103,7 +103,7 @@ export function writePairs(localnet: Localnet, label: string, pairs: number, poo
 
 /** One more unit in a pool's first vault (a swap's worth of change); returns the vault and its new bytes. */
 export function bumpVault(localnet: Localnet, pool: PublicKey): { vault: string; data: string } {
-  const vault = CpmmPoolInfoLayout.decode(Buffer.from(localnet.getAccount(pool)!.data)).vaultA as PublicKey;
+  const vault = CpmmPoolInfoLayout.decode(Buffer.from(localnet.getAccount(pool)!.data)).vaultA;
   const account = localnet.getAccount(vault)!;
   const data = Buffer.from(account.data);
   const token = AccountLayout.decode(data);
@@ -118,14 +118,14 @@ export function writeUnrelatedPools(localnet: Localnet, count: number): Record<s
   const templates: PoolTemplate[] = [cp, ...CARBON_POOLS.map(carbonPool)];
   const written: Record<string, number> = {};
   for (let i = 0; i < count; i++) {
-    const template = templates[i % templates.length]!;
+    const template = templates[i % templates.length];
     const program = template.owner.toBase58();
-    const layout = POOL_MINT_LAYOUTS[program]!;
+    const layout = POOL_MINT_LAYOUTS[program];
     const data = Buffer.from(template.data);
     let mints = [randomBytes(32), randomBytes(32)];
     if (layout.sortedMints) mints = mints.sort(Buffer.compare);
-    mints[0]!.copy(data, layout.mintOffsets[0]);
-    mints[1]!.copy(data, layout.mintOffsets[1]);
+    mints[0].copy(data, layout.mintOffsets[0]);
+    mints[1].copy(data, layout.mintOffsets[1]);
     localnet.setAccount(randomKey(), { lamports: template.lamports, data, owner: template.owner });
     written[program] = (written[program] ?? 0) + 1;
   }

@@ -13,7 +13,7 @@ export function samplesOf(text: string, name: string): Sample[] {
     const labelsEnd = line.indexOf("}");
     const labels: Record<string, string> = {};
     if (line[name.length] === "{") {
-      for (const m of line.slice(name.length + 1, labelsEnd).matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]!] = m[2]!;
+      for (const m of line.slice(name.length + 1, labelsEnd).matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]] = m[2]!;
     }
     const value = Number(line.slice(labelsEnd >= 0 ? labelsEnd + 1 : name.length).trim().split(" ")[0]);
     out.push({ labels, value });

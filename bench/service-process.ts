@@ -112,8 +112,8 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
     for (const l of chunk.toString("utf8").split("\n")) if (l.trim()) lines.push(l);
     if (lines.length > 40) lines.splice(0, lines.length - 40);
   };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
   const recentOutput = () => lines.join("\n");
 
   const url = `http://127.0.0.1:${port}`;

@@ -215,7 +215,7 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
   }
   const deadline = Date.now() + minutes * 60_000;
   const workers = Array.from({ length: clients }, async (_, w) => {
-    for (let i = w; Date.now() < deadline; i++) await mix[i % mix.length]!();
+    for (let i = w; Date.now() < deadline; i++) await mix[i % mix.length]();
   });
 
   const samples: Array<{ t: number; rss: number; rssAfterGc: number; liveHeap: number; issued: number; stale: number }> = [];
@@ -276,7 +276,7 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
 
   // Warm-up: the first minute (or the first third of a short run), and the warm-up heap snapshot.
   const warm = samples.filter((s) => s.t >= baselineAfterSeconds);
-  const first = warm[0] ?? samples[0]!;
+  const first = warm[0] ?? samples[0];
   const end = samples.at(-1)!;
   const base = first.rssAfterGc;
   const last = end.rssAfterGc;

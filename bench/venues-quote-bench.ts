@@ -77,10 +77,10 @@ async function measure(url: string, servicePid: number, quoting: readonly string
     quoteNewAmountEach: (n) => quoteRequest(url, QUERY.replace("amount=1000000000", `amount=${1_000_000_000 + 1 + n + amountOffset}`)),
   };
   type Kind = keyof typeof requests;
-  const kinds = Object.keys(requests) as Kind[];
+  const kinds = Object.keys(requests);
   let amountOffset = 0; // each phase's amounts are new too
   const run = async (kind: Kind, durationMs: number) => {
-    const r = await runVaryingLoad(requests[kind]!, { concurrency: CONCURRENCY, durationMs, maxRequests: 2_000_000 });
+    const r = await runVaryingLoad(requests[kind], { concurrency: CONCURRENCY, durationMs, maxRequests: 2_000_000 });
     amountOffset += r.requests;
     return r;
   };
@@ -96,21 +96,21 @@ async function measure(url: string, servicePid: number, quoting: readonly string
       const r = await run(kind, PHASE_MS);
       const cpuAfter = processCpuMs(servicePid);
       if (r.errors > 0) throw new Error(`${kind}: ${r.errors} errors, first: ${r.firstError}`);
-      results[kind]!.p50.push(percentile(r.latenciesMs, 50));
-      results[kind]!.p99.push(percentile(r.latenciesMs, 99));
-      results[kind]!.rps.push(r.requestsPerSecond);
-      if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) results[kind]!.cpuMs.push((cpuAfter - cpuBefore) / r.requests);
+      results[kind].p50.push(percentile(r.latenciesMs, 50));
+      results[kind].p99.push(percentile(r.latenciesMs, 99));
+      results[kind].rps.push(r.requestsPerSecond);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && r.requests > 0) results[kind].cpuMs.push((cpuAfter - cpuBefore) / r.requests);
     }
   }
-  const noop = median(results["noop"]!.p50);
-  const quote = median(results["quote"]!.p50);
+  const noop = median(results["noop"].p50);
+  const quote = median(results["quote"].p50);
   console.log(`venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}, load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
   for (const kind of kinds) {
-    const r = results[kind]!;
+    const r = results[kind];
     const cpu = r.cpuMs.length > 0 ? `  service CPU ${median(r.cpuMs).toFixed(3)} ms/request` : "";
     console.log(`  ${kind.padEnd(22)} p50 ${median(r.p50).toFixed(2)} ms  p99 ${median(r.p99).toFixed(2)} ms  ${median(r.rps).toFixed(0)} req/s${cpu}`);
   }
-  const withoutWhirlpool = median(results["quoteWithoutWhirlpool"]!.p50);
+  const withoutWhirlpool = median(results["quoteWithoutWhirlpool"].p50);
   console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)} (without Whirlpool ${(withoutWhirlpool / noop).toFixed(1)}); target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
   return quote <= TARGET_P50_MS ? 0 : 1;
 }

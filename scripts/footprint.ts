@@ -55,7 +55,7 @@ process.once("SIGINT", stop);
 async function measure(): Promise<number> {
   const started = Date.now();
   const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on("line", (line) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
       try {
         const address = (JSON.parse(line) as { address?: unknown }).address;
         if (typeof address === "string" && address.startsWith("http")) resolve(address);

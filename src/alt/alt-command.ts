@@ -52,7 +52,7 @@ export function parseAltArgs(argv: readonly string[], env: NodeJS.ProcessEnv): A
     }
   };
   for (let i = 0; i < rest.length; i += 2) {
-    const [flag, value] = [rest[i]!, rest[i + 1]];
+    const [flag, value] = [rest[i], rest[i + 1]];
     if (value === undefined) throw new AltUsageError(`${flag}: needs a value`);
     if (flag === "--keypair") keypairFile = value;
     else if (flag === "--table") table = key(flag, value);
@@ -73,7 +73,7 @@ async function readAccounts(connection: Connection, keys: readonly PublicKey[]):
     const chunk = keys.slice(i, i + 100);
     const infos = await connection.getMultipleAccountsInfo([...chunk]);
     infos.forEach((info, j) =>
-      out.push(info ? { address: chunk[j]!, owner: info.owner, lamports: BigInt(info.lamports), data: new Uint8Array(info.data), executable: info.executable } : null),
+      out.push(info ? { address: chunk[j], owner: info.owner, lamports: BigInt(info.lamports), data: new Uint8Array(info.data), executable: info.executable } : null),
     );
   }
   return out;
@@ -85,9 +85,9 @@ async function loadMarkets(connection: Connection, addresses: readonly PublicKey
   const markets: TableMarket[] = [];
   const pools = await readAccounts(connection, addresses);
   pools.forEach((account, i) => {
-    if (!account) throw new Error(`market ${base58Of(addresses[i]!)}: no such account`);
+    if (!account) throw new Error(`market ${base58Of(addresses[i])}: no such account`);
     const adapter = adapterForOwner(account.owner);
-    if (!adapter) throw new Error(`market ${base58Of(addresses[i]!)}: owned by ${base58Of(account.owner)}, not a supported AMM`);
+    if (!adapter) throw new Error(`market ${base58Of(addresses[i])}: owned by ${base58Of(account.owner)}, not a supported AMM`);
     accounts.set(base58Of(account.address), account);
     markets.push({ adapter, pool: adapter.decodePool(account) });
   });
@@ -117,7 +117,7 @@ async function loadMarkets(connection: Connection, addresses: readonly PublicKey
     }
     if (wanted.size === 0) break;
     const keys = [...wanted.values()];
-    (await readAccounts(connection, keys)).forEach((account, i) => accounts.set(base58Of(keys[i]!), account));
+    (await readAccounts(connection, keys)).forEach((account, i) => accounts.set(base58Of(keys[i]), account));
   }
   return { markets, accounts };
 }

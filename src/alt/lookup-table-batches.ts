@@ -52,7 +52,7 @@ export function createTableBatches(authority: PublicKey, payer: PublicKey, recen
   const added = fresh.slice(0, LOOKUP_TABLE_CAPACITY);
   const batches = extendBatches(table, authority, payer, added);
   if (batches.length === 0) batches.push([]);
-  batches[0]!.unshift(create);
+  batches[0].unshift(create);
   return { table, transactions: batches, added, left: fresh.slice(LOOKUP_TABLE_CAPACITY) };
 }
 

@@ -151,7 +151,7 @@ export class AccountSource {
     const batchRead = nothing ? Promise.resolve(NOTHING_READ) : this.chain.readBatch({ ...extras, accounts: misses.map((m) => m.key) });
     misses.forEach((miss, i) => this.track(miss.address, batchRead.then((b) => this.stateOf(b, i))));
     const [batch, joinedStates] = await Promise.all([batchRead, Promise.all(joined.map(([, read]) => read))]);
-    joined.forEach(([address], i) => out.set(address, joinedStates[i]!));
+    joined.forEach(([address], i) => out.set(address, joinedStates[i]));
     misses.forEach((miss, i) => {
       const state = this.stateOf(batch, i);
       if (miss.user) this.shortLived.rememberAccount(miss.address, state.account, readAt);

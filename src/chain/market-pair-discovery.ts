@@ -164,7 +164,7 @@ export class PairDiscovery implements MarketSource {
     this.calls += calls.length;
     return Promise.all(
       calls.map(async (call, i) => {
-        if (waits[i]! > 0) await sleep(waits[i]!);
+        if (waits[i] > 0) await sleep(waits[i]);
         return call();
       }),
     );

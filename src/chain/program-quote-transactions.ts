@@ -45,7 +45,7 @@ export class QuoteTransactions {
     const template = this.templateOf(swap);
     return {
       messageBytes: template.transaction.messageBytes as unknown as Uint8Array,
-      signatures: template.transaction.signatures as unknown as Record<string, Uint8Array | null>,
+      signatures: template.transaction.signatures,
       amountOffset: template.amountOffset,
       taker: TAKER_TEXT,
       source: { address: TAKER_SOURCE_TEXT, mint: base58Of(swap.sourceMint), tokenProgram: tokenProgram(swap.sourceMint) },

@@ -95,7 +95,7 @@ export class ProgramQuoteWorkers {
   /** Runs `job` at `amounts` on the least busy thread, its state accounts sent where that thread lacks their version. */
   run(state: readonly ExecAccount[], job: ExecJob, amounts: readonly bigint[]): Promise<ExecResult[]> {
     if (this.closed) return Promise.reject(new Error("program quote workers are closed"));
-    let thread = this.threads[0]!;
+    let thread = this.threads[0];
     for (const t of this.threads) if (t.inFlight < thread.inFlight) thread = t;
     const accounts = state.filter((a) => thread.sent.get(a.address) !== a);
     for (const a of accounts) thread.sent.set(a.address, a);

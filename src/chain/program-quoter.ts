@@ -147,7 +147,7 @@ export class ProgramQuoter {
     const started = process.hrtime.bigint();
     const job = this.transactions.jobOf(swap.swap, prepared.state, clock);
     this.executor.write(this.execState(prepared.state));
-    const result = this.quoteOf(swap.swap, params.amount, this.executor.run(job, [params.amount])[0]!);
+    const result = this.quoteOf(swap.swap, params.amount, this.executor.run(job, [params.amount])[0]);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
@@ -175,7 +175,7 @@ export class ProgramQuoter {
       this.executor.write(state);
       results = this.executor.run(job, amounts);
     }
-    return results.map((r, i) => this.quoteOf(swap.swap, amounts[i]!, r));
+    return results.map((r, i) => this.quoteOf(swap.swap, amounts[i], r));
   }
 
   private execState(state: readonly AccountData[]): ExecAccount[] {

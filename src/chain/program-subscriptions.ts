@@ -195,7 +195,7 @@ interface Message {
 function parse(text: string): Message | undefined {
   try {
     const message = JSON.parse(text) as unknown;
-    return message !== null && typeof message === "object" ? (message as Message) : undefined;
+    return message !== null && typeof message === "object" ? (message) : undefined;
   } catch {
     return undefined; // not JSON: nothing a node would send; ignored
   }

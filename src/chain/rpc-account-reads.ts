@@ -71,8 +71,8 @@ export class AccountReads {
     const requestedAt = Date.now();
     const answers = await this.send(calls);
     const resultOf = (i: number): unknown => {
-      const answer = answers[i]!;
-      if ("error" in answer) throw new ChainRpcError(calls[i]!.method, answer.error.code, answer.error.message, answer.error.data);
+      const answer = answers[i];
+      if ("error" in answer) throw new ChainRpcError(calls[i].method, answer.error.code, answer.error.message, answer.error.data);
       return answer.result;
     };
     const read = parseAnswer("batch", () => accountChunks.flatMap((part, i) => parseAccounts(part, contextValue(resultOf(i)))));

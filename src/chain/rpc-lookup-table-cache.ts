@@ -14,7 +14,7 @@ export class LookupTableCache {
     const missing = options.refresh ? [...keys] : keys.filter((k) => !this.tables.has(base58Of(k)));
     const accounts = missing.length > 0 ? await this.read(missing) : [];
     accounts.forEach((account, i) => {
-      const key = missing[i]!;
+      const key = missing[i];
       if (account && account.owner.equals(AddressLookupTableProgram.programId)) {
         const state = AddressLookupTableAccount.deserialize(account.data);
         this.tables.set(base58Of(key), new AddressLookupTableAccount({ key, state }));

@@ -162,7 +162,7 @@ export class RpcSolanaChain implements SolanaChain {
     const read = unknown.length > 0 ? await this.getMultipleAccounts(unknown) : [];
     read.forEach((account, i) => {
       this.mintAccounts.remember(account);
-      accounts.set(base58Of(unknown[i]!), account);
+      accounts.set(base58Of(unknown[i]), account);
     });
     const out = new Map<string, MintInfo | null>();
     for (const key of keys) {

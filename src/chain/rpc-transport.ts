@@ -124,8 +124,8 @@ export class RpcTransport {
   /** One JSON-RPC call; a node error becomes `ChainRpcError`. */
   async call<T>(method: string, params: readonly unknown[], options: RequestOptions): Promise<T> {
     const [answer] = await this.batchOrSingle([{ method, params }], options, false);
-    if ("error" in answer!) throw new ChainRpcError(method, answer.error.code, answer.error.message, answer.error.data);
-    return answer!.result as T;
+    if ("error" in answer) throw new ChainRpcError(method, answer.error.code, answer.error.message, answer.error.data);
+    return answer.result as T;
   }
 
   /** Several calls in ONE HTTP request (a JSON-RPC batch); answers come back in call order. */
@@ -135,7 +135,7 @@ export class RpcTransport {
 
   private async batchOrSingle(calls: readonly JsonRpcCall[], options: RequestOptions, asBatch: boolean): Promise<JsonRpcAnswer[]> {
     const requests = calls.map((c) => ({ jsonrpc: "2.0", id: this.nextId++, method: c.method, params: c.params }));
-    const label = asBatch ? "batch" : calls[0]!.method;
+    const label = asBatch ? "batch" : calls[0].method;
     const { json } = await this.post(asBatch ? requests : requests[0], label, calls.map((c) => c.method), options);
     const whole = json as { error?: { code: number; message: string; data?: unknown } } | null;
     if (asBatch && whole && !Array.isArray(whole) && whole.error) {
@@ -163,7 +163,7 @@ export class RpcTransport {
   readonly fetchForConnection = async (_input: unknown, init?: { body?: unknown }): Promise<Response> => {
     const body = JSON.parse(String(init?.body)) as { method?: string } | { method?: string }[];
     const methods = (Array.isArray(body) ? body : [body]).map((c) => String(c?.method));
-    const label = Array.isArray(body) ? "batch" : methods[0]!;
+    const label = Array.isArray(body) ? "batch" : methods[0];
     const { text } = await this.post(body, label, methods, { retry: !methods.includes("sendTransaction") });
     return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
   };

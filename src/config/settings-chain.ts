@@ -33,6 +33,10 @@ const programQuotedAmms: Parser<readonly string[] | "auto"> = {
 const ms = (min: number, max: number) => integer(min, max, "ms");
 const httpUrl = ["http:", "https:"];
 
+/** Typed as the settings' values, so the schema infers the union rather than "auto". */
+const AUTO_AMMS: readonly string[] | "auto" = "auto";
+const AUTO_LIVE_SOURCE: LiveSourceSetting = "auto";
+
 export const CHAIN_SETTINGS = {
   SOLANA_RPC_URL: setting({
     room: "chain",
@@ -87,7 +91,7 @@ export const CHAIN_SETTINGS = {
   PROGRAM_QUOTED_AMMS: setting({
     room: "chain",
     parser: programQuotedAmms,
-    default: "auto" as readonly string[] | "auto",
+    default: AUTO_AMMS,
     defaultDoc: "`auto`, with any chain",
     doc:
       "AMMs quoted by executing their own programs (see [amms.md](amms.md#proprietary-amms-quoted-by-their-own-programs)): labels (`SolFi V2`, `HumidiFi`), " +
@@ -111,7 +115,7 @@ export const LIVE_SETTINGS = {
   LIVE_SOURCE: setting({
     room: "live",
     parser: oneOf(LIVE_SOURCES),
-    default: "auto" as LiveSourceSetting,
+    default: AUTO_LIVE_SOURCE,
     doc: "live chain state (see [operations.md](operations.md#live-chain-state)): `auto` = Yellowstone when `YELLOWSTONE_GRPC_URL` is set, else the PubSub websocket; `off`: every request reads",
   }),
   SOLANA_WS_URL: setting({

@@ -8,10 +8,13 @@ const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debu
 const ms = (min: number, max: number) => integer(min, max, "ms");
 const limitMs = ms(100, 3_600_000);
 
+/** Typed as the setting's value, so the schema infers LogLevel rather than "info". */
+const DEFAULT_LOG_LEVEL: LogLevel = "info";
+
 export const SERVER_SETTINGS = {
   HOST: setting({ room: "server", parser: text("a host name or address"), default: "127.0.0.1", doc: "listen address (the Docker image sets `0.0.0.0`)" }),
   PORT: setting({ room: "server", parser: integer(0, 65_535), default: 8080, doc: "listen port for every protocol; `0` picks a free port" }),
-  LOG_LEVEL: setting({ room: "server", parser: oneOf(LOG_LEVELS), default: "info" as LogLevel, doc: "pino log level" }),
+  LOG_LEVEL: setting({ room: "server", parser: oneOf(LOG_LEVELS), default: DEFAULT_LOG_LEVEL, doc: "pino log level" }),
   MAX_BODY_BYTES: setting({
     room: "server",
     parser: integer(1, 2 ** 31 - 1, "bytes"),

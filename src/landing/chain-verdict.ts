@@ -42,7 +42,7 @@ export async function lookAtChain(deps: ChainVerdictDeps, followed: FollowedTran
   const { record } = followed;
   const status = await signatureStatus(deps.readers, record.signature);
   if (status !== null && (status.err !== null || status.confirmationStatus !== "processed")) {
-    return { landed: await chainOutcome(deps, followed, status.err as RpcTransactionError | null, BigInt(status.slot)) };
+    return { landed: await chainOutcome(deps, followed, status.err, BigInt(status.slot)) };
   }
   if (status !== null) return "processed";
   let height: number | undefined;
@@ -52,7 +52,7 @@ export async function lookAtChain(deps: ChainVerdictDeps, followed: FollowedTran
   }
   // Expired (or a re-check): the transaction itself, from any endpoint, before saying it did not land.
   const landed = await landedTransaction(deps.readers, record.signature);
-  if (landed !== null) return { landed: await chainOutcome(deps, followed, (landed.meta?.err ?? null) as RpcTransactionError | null, BigInt(landed.slot)) };
+  if (landed !== null) return { landed: await chainOutcome(deps, followed, (landed.meta?.err ?? null), BigInt(landed.slot)) };
   if (height === undefined) return "unseen";
   // One last look: it may have landed just before the expiry.
   return (await signatureStatus(deps.readers, record.signature)) === null ? { expiredAt: height } : "processed";

@@ -21,7 +21,7 @@ export async function explainTransactionFailure(
     const programs = await chain.getMultipleAccounts(context.instructionProgramIds).catch(() => null);
     const index = programs?.findIndex((account) => account === null || !account.executable) ?? -1;
     if (index >= 0) {
-      const programId = context.instructionProgramIds[index]!.toBase58();
+      const programId = context.instructionProgramIds[index].toBase58();
       const described = describeTransactionError(
         { InstructionError: [index, err] },
         { instructionProgramIds: context.instructionProgramIds },

@@ -68,7 +68,7 @@ export function parseSignedTransaction(field: string, wire: Uint8Array): SignedT
     message,
     signatures: tx.signatures,
     signers: keys.slice(0, required),
-    instructionProgramIds: tx.message.compiledInstructions.map((ix) => keys[ix.programIdIndex]!),
+    instructionProgramIds: tx.message.compiledInstructions.map((ix) => keys[ix.programIdIndex]),
   };
 }
 
@@ -83,7 +83,7 @@ function isValidEd25519Signature(message: Uint8Array, signature: Uint8Array, sig
 /** Every required signer must have signed the message (a zero-filled slot is a missing signature). */
 export function checkSignatures(field: string, tx: SignedTransaction): void {
   tx.signers.forEach((signer, i) => {
-    const signature = tx.signatures[i]!;
+    const signature = tx.signatures[i];
     if (signature.every((b) => b === 0)) {
       throw new ValidationError(field, "signature", `is missing the signature of required signer ${signer.toBase58()}`, "TRANSACTION_NOT_SIGNED");
     }
@@ -95,5 +95,5 @@ export function checkSignatures(field: string, tx: SignedTransaction): void {
 
 /** The transaction's id: its first signature (the fee payer's), base58. */
 export function transactionSignature(tx: SignedTransaction): string {
-  return bs58.encode(tx.signatures[0]!);
+  return bs58.encode(tx.signatures[0]);
 }

@@ -75,7 +75,7 @@ export class LocalChain {
     if (first === undefined) return false;
     const programId = keys[first.programIdIndex];
     if (programId === undefined) return false;
-    const nonceAccount = advancedNonceAccount(programId, first.data, first.accountKeyIndexes.map((i) => keys[i]!).filter(Boolean));
+    const nonceAccount = advancedNonceAccount(programId, first.data, first.accountKeyIndexes.map((i) => keys[i]).filter(Boolean));
     if (nonceAccount === null) return false;
     return decodeNonceAccount(this.getAccount(nonceAccount))?.nonce === tx.message.recentBlockhash;
   }

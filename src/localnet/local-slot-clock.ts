@@ -65,6 +65,6 @@ export class LocalSlotClock {
     // recent slots (newest first) to accept `recentSlot` = a slot a client just read.
     this.slotHashes.unshift({ slot: BigInt(slot), hash: blockhash });
     this.slotHashes.length = Math.min(this.slotHashes.length, SLOT_HASHES_KEPT);
-    this.svm.setSlotHashes(this.slotHashes as unknown as Parameters<LiteSVM["setSlotHashes"]>[0]);
+    this.svm.setSlotHashes(this.slotHashes);
   }
 }

@@ -19,8 +19,8 @@ export function resolveAccountKeys(message: VersionedMessage, getAccount: (key: 
     const table = getAccount(lookup.accountKey);
     if (!table) return { keys: [...message.staticAccountKeys], loaded: { writable: [], readonly: [] } };
     const { addresses } = AddressLookupTableAccount.deserialize(table.data);
-    for (const i of lookup.writableIndexes) if (addresses[i]) writable.push(addresses[i]!);
-    for (const i of lookup.readonlyIndexes) if (addresses[i]) readonly.push(addresses[i]!);
+    for (const i of lookup.writableIndexes) if (addresses[i]) writable.push(addresses[i]);
+    for (const i of lookup.readonlyIndexes) if (addresses[i]) readonly.push(addresses[i]);
   }
   return {
     keys: [...message.staticAccountKeys, ...writable, ...readonly],

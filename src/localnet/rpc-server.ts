@@ -56,7 +56,7 @@ export async function startRpcServer(chain: LocalChain, port: number, host: stri
   const makeServer = () => {
     const server = createSinglePortServer((req, res) => {
       // HTTP/2 is gRPC (Geyser); HTTP/1.1 is JSON-RPC.
-      if (req.httpVersionMajor === 2) geyserHandler(req as Http2ServerRequest, res as Http2ServerResponse);
+      if (req.httpVersionMajor === 2) geyserHandler(req, res);
       else handleJsonRpc(req as IncomingMessage, res as ServerResponse);
     });
     server.h1.on("upgrade", (req, socket, head) => subscriptions.handleUpgrade(req, socket, head));

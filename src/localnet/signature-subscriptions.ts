@@ -71,7 +71,7 @@ export class SignatureSubscriptions {
     const param = req.params?.[0];
     if (req.method === "signatureSubscribe" && typeof param === "string") return this.subscribeSignature(client, req.id, param);
     if (req.method === "accountSubscribe" && typeof param === "string") {
-      return this.subscribeAccount(client, req.id, param, (req.params?.[1] ?? {}) as { encoding?: string });
+      return this.subscribeAccount(client, req.id, param, (req.params?.[1] ?? {}));
     }
     if (req.method === "programSubscribe" && typeof param === "string") return this.subscribeProgram(client, req.id, param, req.params?.[1]);
     if (req.method === "slotSubscribe") return this.subscribeSlot(client, req.id);
@@ -236,5 +236,5 @@ function requestOf(client: Client, raw: string): SubscriptionRequest | undefined
     client.send({ jsonrpc: "2.0", id: null, error: new JsonRpcError(RpcErrorCode.invalidRequest, "Invalid request").toJSON() });
     return undefined;
   }
-  return parsed as SubscriptionRequest;
+  return parsed;
 }

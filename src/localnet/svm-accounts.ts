@@ -36,7 +36,7 @@ export function writeAccount(svm: LiteSVM, key: PublicKey, account: AccountInput
     programAddress: svmAddress(account.owner),
     executable: account.executable ?? false,
     space: BigInt(account.data.length),
-  } as EncodedAccount);
+  });
 }
 
 export function readProgramAccounts(svm: LiteSVM, owner: PublicKey): AccountData[] {

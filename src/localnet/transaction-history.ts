@@ -53,7 +53,7 @@ export class TransactionHistory {
   signaturesFor(key: string): readonly TransactionRecord[] {
     const sigs = this.signaturesByAddress.get(key) ?? [];
     const out: TransactionRecord[] = [];
-    for (let i = sigs.length - 1; i >= 0; i -= 1) out.push(this.bySignature.get(sigs[i]!)!);
+    for (let i = sigs.length - 1; i >= 0; i -= 1) out.push(this.bySignature.get(sigs[i])!);
     return out;
   }
 

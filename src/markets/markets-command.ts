@@ -47,7 +47,7 @@ export function parseMarketsArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   let adapters: readonly AmmAdapter<any>[] = LISTABLE;
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   for (let i = 0; i < rest.length; i += 2) {
-    const [flag, value] = [rest[i]!, rest[i + 1]];
+    const [flag, value] = [rest[i], rest[i + 1]];
     if (value === undefined) throw new MarketsUsageError(`${flag}: needs a value`);
     if (flag === "--rpc") rpcUrl = value;
     else if (flag === "--out") out = value;

@@ -58,7 +58,7 @@ export function http2ServerOptions(limits: ConnectionLimits): http2.ServerOption
     settings: { maxConcurrentStreams: limits.h2MaxConcurrentStreams },
     // MB of nghttp2 state and queued frames per session; past it new streams are refused.
     maxSessionMemory: 10,
-  } as http2.ServerOptions;
+  };
 }
 
 /** Options for `http.createServer`: Node's own headers / request / keep-alive timeouts. */

@@ -41,7 +41,7 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
     }
   };
   return (req, res) => {
-    const path = (req.url ?? "/").split("?", 1)[0]!;
+    const path = (req.url ?? "/").split("?", 1)[0];
     if (PROBE_PATHS.has(path)) {
       handler(req, res);
       return;

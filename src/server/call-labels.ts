@@ -58,8 +58,8 @@ export function requestIdFrom(given: string | string[] | undefined): string {
  */
 export function callCode(kind: CallLabel["kind"], handlerCode: Code | undefined, grpcStatus: string | undefined, httpStatus: number): string {
   if (kind === "rest") return String(httpStatus);
-  const c = handlerCode ?? (grpcStatus !== undefined ? (Number(grpcStatus) as Code) : undefined);
-  if (c !== undefined) return (c as number) === 0 ? "ok" : codeToString(c);
+  const c = handlerCode ?? (grpcStatus !== undefined ? (Number(grpcStatus)) : undefined);
+  if (c !== undefined) return (c) === 0 ? "ok" : codeToString(c);
   return httpStatus === 200 ? "ok" : (CONNECT_HTTP_CODES[httpStatus] ?? `http_${httpStatus}`);
 }
 

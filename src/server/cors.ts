@@ -30,7 +30,7 @@ export function createCors(origins: "*" | readonly string[]): CorsHandler {
     if (req.headers.origin === undefined) return "continue";
     let continued = false;
     // The middleware is synchronous: it answers an OPTIONS request (204) or calls next() at once.
-    apply(req as never, res as never, () => {
+    apply(req, res, () => {
       continued = true;
     });
     return continued ? "continue" : "preflight-answered";

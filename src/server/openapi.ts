@@ -166,7 +166,7 @@ function errorResponses(form: RestErrorForm): Record<string, Schema> {
 
 function operationId(method: string, path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
-  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join("") || method.toLowerCase();
+  return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join("") || method.toLowerCase();
 }
 
 /** The route's group: its path up to the version (`swap/v1`, `trigger/v1`), or the first segment. */

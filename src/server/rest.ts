@@ -95,7 +95,7 @@ export function toJson(body: unknown): string {
  * integer). An empty body is `undefined`.
  */
 export async function readJsonBody(req: NodeRequest, limit: number, shape?: RequestShape): Promise<unknown> {
-  const ct = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const ct = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
   if (ct !== "application/json" && !ct.endsWith("+json")) {
     throw new RestError(415, "Expected request with `Content-Type: application/json`");
   }

@@ -11,11 +11,11 @@ export function answerUnknownProcedure(req: NodeRequest, res: NodeResponse, path
     const status = { "grpc-status": String(Code.Unimplemented), "grpc-message": encodeURIComponent(message) };
     if (req.httpVersion === "2.0" && !ct.startsWith("application/grpc-web")) {
       // gRPC over HTTP/2: the status goes in trailers.
-      res.writeHead(200, { "content-type": ct.split(";")[0]! });
+      res.writeHead(200, { "content-type": ct.split(";")[0] });
       res.addTrailers(status);
     } else {
       // gRPC-web: a trailers-only response carries the status in the headers.
-      res.writeHead(200, { "content-type": ct.split(";")[0]!, ...status });
+      res.writeHead(200, { "content-type": ct.split(";")[0], ...status });
     }
     res.end();
     req.resume();

@@ -25,7 +25,7 @@ export async function createPgliteDataDir(dataDir: string): Promise<void> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const db = new PGlite(process.argv[2]!, { startParams: PGLITE_START_PARAMS });
+  const db = new PGlite(process.argv[2], { startParams: PGLITE_START_PARAMS });
   await db.waitReady;
   await db.close();
 }

@@ -168,7 +168,7 @@ export class NonceKeeper {
       this.pairs.set(key, watch);
       // The pair's reference amount: its largest order (a quote at a larger size is never better per unit).
       const amount = orders.reduce((max, o) => (o.amount > max ? o.amount : max), 0n);
-      void this.runPair(key, { inputMint: orders[0]!.inputMint, outputMint: orders[0]!.outputMint, amount }, watch);
+      void this.runPair(key, { inputMint: orders[0].inputMint, outputMint: orders[0].outputMint, amount }, watch);
     }
   }
 

@@ -23,7 +23,7 @@ export async function chooseRoute(chain: SolanaChain, order: StoredNonceOrder, l
   for (const route of routes) {
     const simulated = await chain.simulateTransaction(route.signedTransaction!);
     if (simulated.err !== null) {
-      const why = describeTransactionError(simulated.err as RpcTransactionError, { logs: simulated.logs }).message;
+      const why = describeTransactionError(simulated.err, { logs: simulated.logs }).message;
       reasons.push(`route ${route.routeIndex}: ${why}`);
       continue;
     }

@@ -62,7 +62,7 @@ async function verdictOf(chain: SolanaChain, leg: LegToLand): Promise<LegVerdict
   const landed = await chain.getTransaction(leg.signature);
   if (landed === null) return null; // confirmed but not served yet: the next look reads it
   if (status.err !== null) {
-    const error = describeTransactionError(status.err as RpcTransactionError, {
+    const error = describeTransactionError(status.err, {
       instructionProgramIds: programIdsOf(landed),
       ...(landed.meta?.logMessages ? { logs: landed.meta.logMessages } : {}),
     }).message;

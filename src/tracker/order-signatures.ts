@@ -24,7 +24,7 @@ export async function newSignaturesOldestFirst(
     });
     newestFirst.push(...page);
     if (page.length < SIGNATURES_PER_CALL) break;
-    before = page[page.length - 1]!.signature;
+    before = page[page.length - 1].signature;
   }
   return newestFirst.reverse();
 }

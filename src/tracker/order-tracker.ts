@@ -182,7 +182,7 @@ export class OrderTracker {
       const txs = await Promise.all(window.map((info) => this.chain.getTransaction(info.signature)));
       for (const [i, tx] of txs.entries()) {
         if (tx === null) return { transactions, failedAttempts, processed };
-        const info = window[i]!;
+        const info = window[i];
         if (info.err === null) {
           transactions.push(extractTransactionEvents(tx, LIMIT_ORDER_V2_PROGRAM_ID, this.eventAuthority));
         } else {

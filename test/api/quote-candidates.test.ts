@@ -85,7 +85,7 @@ describe("candidate decisions kept across quotes", () => {
     }
   };
   const quote = () => engine.quote({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(AMOUNT), slippageBps: 50 });
-  const poolsOf = (route: { splits: readonly { path: { legs: readonly { pool: { address: string } }[] } }[] }) => route.splits.map((s) => s.path.legs[0]!.pool.address);
+  const poolsOf = (route: { splits: readonly { path: { legs: readonly { pool: { address: string } }[] } }[] }) => route.splits.map((s) => s.path.legs[0].pool.address);
 
   it("a warm quote reads only the kept pools; a pruned pool that comes to pay more than every kept one is routed at once", async () => {
     const first = await quote();

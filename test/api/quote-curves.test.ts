@@ -67,8 +67,8 @@ describe("quotes on curves (embedded chain, live cache, CP pools)", () => {
     stack = await startQuoteApiStack({
       seeders: [
         (localnet) => {
-          changing = writePool(localnet, SPECS[0]!);
-          writePool(localnet, SPECS[1]!);
+          changing = writePool(localnet, SPECS[0]);
+          writePool(localnet, SPECS[1]);
         },
       ],
       quote: { intermediateTokens: [SOL, USDC] },
@@ -113,12 +113,12 @@ describe("quotes on curves (embedded chain, live cache, CP pools)", () => {
 
     // One pool's reserves move on chain (its curve was made over the old ones).
     const made = await curvesMade();
-    const moved = { ...SPECS[0]!, sol: 700n * E9, usdc: 121_000n * E6 };
+    const moved = { ...SPECS[0], sol: 700n * E9, usdc: 121_000n * E6 };
     const changed = writePool(stack.localnet, moved);
     expect(changed).toBe(changing);
     const amount = 33n * E9 + 271_828_182n;
     // Until the live cache has the change, answers pay the old reserves' amounts: wait for the new ones.
-    const oldReserves = { sol: SPECS[0]!.sol, usdc: SPECS[0]!.usdc };
+    const oldReserves = { sol: SPECS[0].sol, usdc: SPECS[0].usdc };
     reserves.set(changed, oldReserves);
     await until(async () => {
       const { body } = await stack.get(`/swap/v1/quote?inputMint=${SOL}&outputMint=${USDC}&amount=${amount}&dexes=Raydium%20CP`);

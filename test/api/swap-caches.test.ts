@@ -64,7 +64,7 @@ function delta(before: ReturnType<typeof counters>) {
   return { roundTrips: now.roundTrips - before.roundTrips, simulations: now.simulations - before.simulations, localnetHttp: now.localnetHttp - before.localnetHttp };
 }
 
-const readKeys = (i: number) => keysRead(stack.batches[i]!);
+const readKeys = (i: number) => keysRead(stack.batches[i]);
 
 describe("round trips", () => {
   test("cold: pool, mints, user accounts, fees and blockhash in ONE batch; warm: one round trip without pool or mints", async () => {
@@ -166,7 +166,7 @@ describe("a second batch only for accounts derived from the pools", () => {
     expect(readKeys(first)).toEqual(expect.arrayContaining([LB_PAIR.toBase58(), PUMP]));
     expect(readKeys(first)).not.toContain(DEMO_POOL);
     expect(readKeys(first + 1)).toEqual([EXTENSION.toBase58()]);
-    expect(stack.batches[first + 1]!.latestBlockhash).toBeFalsy();
+    expect(stack.batches[first + 1].latestBlockhash).toBeFalsy();
     // The extension does not exist: its slot in the DLMM step holds the DLMM program id (Jupiter's "absent").
     const accounts = body.swapInstruction.accounts.map((a: { pubkey: string }) => a.pubkey);
     expect(accounts).toContain(LB_PAIR.toBase58());
@@ -246,7 +246,7 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
   const ataOf = (owner: PublicKey, mint: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
   /** The ATAs that `setup` creates (CreateIdempotent = ATA program, data [1]); [2] = the account. */
   const createdAtas = (setup: TransactionInstruction[]) =>
-    setup.filter((ix) => ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && ix.data[0] === 1).map((ix) => ix.keys[1]!.pubkey.toBase58());
+    setup.filter((ix) => ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && ix.data[0] === 1).map((ix) => ix.keys[1].pubkey.toBase58());
   const usdc = new PublicKey(USDC);
 
   function seedTokenAccount(address: PublicKey, owner: PublicKey, mint: PublicKey): void {
@@ -278,11 +278,11 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
     await swap.swapInstructions(solToUsdcFor(WALLET));
     expect(delta(before)).toEqual({ roundTrips: 1, simulations: 0, localnetHttp: 1 });
     expect(batches.length - first).toBe(1);
-    const keys = keysRead(batches[first]!);
+    const keys = keysRead(batches[first]);
     const wallet = new PublicKey(WALLET);
     expect(keys).toEqual(expect.arrayContaining([ataOf(wallet, usdc).toBase58(), ataOf(wallet, NATIVE_MINT).toBase58()]));
     for (const cached of [DEMO_POOL, SOL, USDC]) expect(keys).not.toContain(cached);
-    expect(batches[first]!.prioritizationFeeAccounts?.map((k) => k.toBase58())).toEqual([DEMO_POOL]);
+    expect(batches[first].prioritizationFeeAccounts?.map((k) => k.toBase58())).toEqual([DEMO_POOL]);
 
     clock += TTL - 1; // still fresh
     before = counters();

@@ -164,7 +164,7 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 function mutate(json: Record<string, any>, random: () => number): Record<string, any> {
   const copy = structuredClone(json);
   const all = slots(copy);
-  const slot = all[Math.floor(random() * all.length)]!;
+  const slot = all[Math.floor(random() * all.length)];
   const roll = random();
   const parent = slot.parent as any;
   if (roll < 0.75 || Array.isArray(parent)) {
@@ -191,7 +191,7 @@ describe("SwapInstructions JSON request reader", () => {
     const base = corpus();
     const counts = { accepted: 0, declinedValid: 0, refused: 0 };
     for (let i = 0; i < 4000; i++) {
-      let json = base[i % base.length]!;
+      let json = base[i % base.length];
       const changes = 1 + Math.floor(random() * 3);
       for (let c = 0; c < changes; c++) json = mutate(json, random);
       const verdict = judge(json);
@@ -250,13 +250,13 @@ describe("SwapInstructions JSON response writer", () => {
     const random = seeded(0xc0dec);
     const int = (n: number) => Math.floor(random() * n);
     const maybe = <T>(make: () => T): T | undefined => (random() < 0.5 ? make() : undefined);
-    const text = () => ["", "a", "So11111111111111111111111111111111111111112", 'q"\\/\b\f\n\r\t', "\u0000\u001f\u007f", "é✓𝄞", "\ud800x", "\u2028"][int(8)]!;
-    const u64 = () => [0n, 1n, 2n ** 53n + 1n, 2n ** 64n - 1n, BigInt(int(1e9))][int(5)]!;
+    const text = () => ["", "a", "So11111111111111111111111111111111111111112", 'q"\\/\b\f\n\r\t', "\u0000\u001f\u007f", "é✓𝄞", "\ud800x", "\u2028"][int(8)];
+    const u64 = () => [0n, 1n, 2n ** 53n + 1n, 2n ** 64n - 1n, BigInt(int(1e9))][int(5)];
     const bytes = () => Uint8Array.from({ length: int(40) }, () => int(256));
     const instruction = () => ({ programId: text(), accounts: Array.from({ length: int(4) }, () => ({ pubkey: text(), isSigner: random() < 0.5, isWritable: random() < 0.5 })), data: bytes() });
     const instructions = () => Array.from({ length: int(4) }, instruction);
-    const nanos = () => [0, 1, 999_999_999, 120_000_000, 123_000, 123_456_000, 100, int(1e9)][int(8)]!;
-    const seconds = () => [0n, -1n, 1_700_000_000n, -62_135_596_800n, 253_402_300_799n, BigInt(int(2e9))][int(6)]!;
+    const nanos = () => [0, 1, 999_999_999, 120_000_000, 123_000, 123_456_000, 100, int(1e9)][int(8)];
+    const seconds = () => [0n, -1n, 1_700_000_000n, -62_135_596_800n, 253_402_300_799n, BigInt(int(2e9))][int(6)];
     const prioritizationType = () =>
       [
         { kind: { case: undefined } },

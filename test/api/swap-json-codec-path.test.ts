@@ -59,7 +59,7 @@ async function call(served: Served, body: Body, headers: Record<string, string> 
     headers: { "content-type": "application/json", "x-api-key": API_KEY, "accept-encoding": "identity", ...headers },
     body: typeof body === "string" ? body : body(),
     ...(typeof body === "string" ? {} : { duplex: "half" }),
-  } as RequestInit);
+  });
   const encoding = res.headers.get("content-encoding");
   const raw = Buffer.from(await res.arrayBuffer());
   // fetch does not decode for us when asked for gzip explicitly; decode here to compare the messages.

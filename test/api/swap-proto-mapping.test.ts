@@ -39,7 +39,7 @@ function outcome(overrides: Partial<SwapInstructionsOutcome>): SwapInstructionsO
     simulationError: undefined,
     lookupTableAccounts: [],
     ...overrides,
-  } as SwapInstructionsOutcome;
+  };
 }
 
 const OUTCOMES: [string, SwapInstructionsOutcome][] = [

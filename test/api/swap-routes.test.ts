@@ -30,7 +30,7 @@ const DZK = whirlpool.tokenMintB.toBase58();
 // A second Raydium CP pool SOL/USDC (config index 1) for the split.
 const [mA, mB] = [new PublicKey(SOL), new PublicKey(USDC)].sort((x, y) => Buffer.compare(x.toBuffer(), y.toBuffer()));
 const secondPool = demoRaydiumCpmmPool({
-  mintA: mA!, mintB: mB!, decimalsA: mA!.toBase58() === SOL ? 9 : 6, decimalsB: mB!.toBase58() === SOL ? 9 : 6,
+  mintA: mA, mintB: mB, decimalsA: mA.toBase58() === SOL ? 9 : 6, decimalsB: mB.toBase58() === SOL ? 9 : 6,
   reserveA: 10n ** 12n, reserveB: 10n ** 12n, configIndex: 1,
 });
 
@@ -60,11 +60,11 @@ const ata = (owner: PublicKey, mint: string) => getAssociatedTokenAddressSync(ne
 function decode(ix: InstructionJson, layouts: string[]) {
   const decoded = plain(coder.instruction.decode(Buffer.from(ix.data, "base64")));
   const fixedNames = namesOf(decoded.name);
-  const fixed = Object.fromEntries(fixedNames.map((n, i) => [n, ix.accounts[i]!.pubkey]));
+  const fixed = Object.fromEntries(fixedNames.map((n, i) => [n, ix.accounts[i].pubkey]));
   let at = fixedNames.length;
   const steps = layouts.map((layout) => {
     const names = namesOf(layout);
-    const step = Object.fromEntries(names.map((n, i) => [n, ix.accounts[at + i]!.pubkey]));
+    const step = Object.fromEntries(names.map((n, i) => [n, ix.accounts[at + i].pubkey]));
     at += names.length;
     return step;
   });
@@ -78,7 +78,7 @@ function createdAtas(setup: InstructionJson[]) {
     .filter((ix) => ix.programId === ATA_PROGRAM)
     .map((ix) => {
       expect(Buffer.from(ix.data, "base64")).toEqual(Buffer.from([1]));
-      return { ata: ix.accounts[1]!.pubkey, owner: ix.accounts[2]!.pubkey, mint: ix.accounts[3]!.pubkey };
+      return { ata: ix.accounts[1].pubkey, owner: ix.accounts[2].pubkey, mint: ix.accounts[3].pubkey };
     });
 }
 
@@ -183,7 +183,7 @@ describe("split route: two Raydium CP pools for one hop", () => {
     expect([data.readUInt32LE(0), data.readBigUInt64LE(4)]).toEqual([2, 1_000_000_000n]); // System Transfer
     expect(transfer.accounts.map((a) => a.pubkey)).toEqual([WALLET, ata(user, SOL)]);
     const sync = setup.find((ix) => ix.programId === TOKEN)!;
-    expect([Buffer.from(sync.data, "base64")[0], sync.accounts[0]!.pubkey]).toEqual([17, ata(user, SOL)]); // SyncNative
+    expect([Buffer.from(sync.data, "base64")[0], sync.accounts[0].pubkey]).toEqual([17, ata(user, SOL)]); // SyncNative
     expect(setup.map((ix) => ix.programId)).toEqual([ATA_PROGRAM, "11111111111111111111111111111111", TOKEN]);
     // And the wSOL account is closed afterwards.
     expect(body.cleanupInstruction.accounts[0].pubkey).toBe(ata(user, SOL));

@@ -52,11 +52,11 @@ describe("Swap API v2 answers against Jupiter's published document", () => {
       expect(answer.status, path).toBe(200);
       expectValid("GET", path.slice(0, path.indexOf("?")), answer);
     }
-    const order = (await stack.get(paths[3]!)).body;
+    const order = (await stack.get(paths[3])).body;
     expect(order.router).toBe("metis");
     expect(order.gasless).toBe(true);
     expect(order.signatureFeePayer).toBe(payer.publicKey.toBase58());
-    const build = (await stack.get(paths[5]!)).body;
+    const build = (await stack.get(paths[5])).body;
     expect(build.tipInstruction.programId).toBe("11111111111111111111111111111111");
     expect(build.autoSlippage.slippageBps).toBe(build.slippageBps);
   });

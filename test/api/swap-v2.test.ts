@@ -22,7 +22,7 @@ describe("Swap API v2 over the demo pool (no Jupiter program on the chain)", () 
   const base = `inputMint=${SOL}&outputMint=${USDC}&amount=1000000000`;
 
   test("bad input is refused by field and rule, nothing recorded", async () => {
-    const rowsBefore = (await stack.store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions"))[0]!.n;
+    const rowsBefore = (await stack.store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions"))[0].n;
     const cases: [string, string, string][] = [
       ["/swap/v2/build", base, "taker"],
       ["/swap/v2/build", `${base}&taker=${taker.publicKey.toBase58()}&swapMode=ExactOut`, "swapMode"],
@@ -43,12 +43,12 @@ describe("Swap API v2 over the demo pool (no Jupiter program on the chain)", () 
     expect(execute.body).toMatchObject({ status: "Failed", code: -1002 });
     expect(execute.body.error).toContain("requestId");
     expect((await stack.post("/swap/v2/execute", [])).status).toBe(400);
-    expect((await stack.store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions"))[0]!.n).toBe(rowsBefore);
+    expect((await stack.store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions"))[0].n).toBe(rowsBefore);
   });
 
   test("/order refuses the /build parameters Jupiter's v2 document does not declare for /order (platformFeeBps, feeAccount), naming each", async () => {
     const doc = parse(readFileSync(referencePath("openapi/jup-ag-docs.swap-v2.yaml"), "utf8")) as { paths: Record<string, { get: { parameters: { name?: string }[] } }> };
-    const names = (path: string) => doc.paths[path]!.get.parameters.flatMap((p) => (p.name ? [p.name] : []));
+    const names = (path: string) => doc.paths[path].get.parameters.flatMap((p) => (p.name ? [p.name] : []));
     const buildOnly = names("/build").filter((n) => !names("/order").includes(n));
     expect(buildOnly).toContain("platformFeeBps");
     // swapd's /order still takes `mode` and others of /build's (not yet decided); the fee fields must not pass silently.

@@ -31,13 +31,13 @@ function limitOrderInstructions(wire: Uint8Array): DecodedInstruction[] {
   expect(tx.message.addressTableLookups).toEqual([]);
   expect(tx.signatures.every((s) => s.every((b) => b === 0))).toBe(true); // unsigned
   return tx.message.compiledInstructions
-    .filter((ix) => keys[ix.programIdIndex]!.equals(LIMIT_ORDER_V2_PROGRAM_ID))
+    .filter((ix) => keys[ix.programIdIndex].equals(LIMIT_ORDER_V2_PROGRAM_ID))
     .map((ix) => {
       const decoded = limitOrderCoder.instruction.decode(Buffer.from(ix.data));
       if (decoded === null) throw new Error("BorshCoder could not decode the instruction");
       const idlAccounts = limitOrderIdl.instructions.find((i) => i.name === decoded.name)!.accounts as { name: string }[];
       expect(ix.accountKeyIndexes.length).toBe(idlAccounts.length);
-      const accounts = Object.fromEntries(idlAccounts.map((a, i) => [a.name, keys[ix.accountKeyIndexes[i]!]!.toBase58()]));
+      const accounts = Object.fromEntries(idlAccounts.map((a, i) => [a.name, keys[ix.accountKeyIndexes[i]].toBase58()]));
       return { name: decoded.name, data: decoded.data as Record<string, unknown>, accounts };
     });
 }
@@ -78,8 +78,8 @@ describe("CreateOrder", () => {
     expect(answer.requestId).toMatch(UUID_V4);
     const [init, ...others] = limitOrderInstructions(answer.transaction);
     expect(others).toEqual([]);
-    expect(init!.name).toBe("initialize_order");
-    const params = (init!.data as { params: InitializeOrderParams }).params;
+    expect(init.name).toBe("initialize_order");
+    const params = (init.data as { params: InitializeOrderParams }).params;
     const inputMint = sellSol ? NATIVE_MINT : usdc;
     const outputMint = sellSol ? usdc : NATIVE_MINT;
     expect(params.making_amount.toString()).toBe(sellSol ? "250000000" : "40000000");
@@ -89,7 +89,7 @@ describe("CreateOrder", () => {
     expect(params.slippage_bps).toBe(50);
     const order = orderPda(maker, params.unique_id);
     expect(answer.order).toBe(order.toBase58());
-    expect(init!.accounts).toMatchObject({
+    expect(init.accounts).toMatchObject({
       payer: maker.toBase58(),
       maker: maker.toBase58(),
       order: order.toBase58(),
@@ -108,10 +108,10 @@ describe("CreateOrder", () => {
     const issued = await h.store.issuedTransactions.findByRequestId(answer.requestId);
     expect(issued).toHaveLength(1);
     expect(issued[0]).toMatchObject({ kind: "create_order", maker: maker.toBase58(), orderKeys: [answer.order] });
-    expect(Buffer.from(issued[0]!.message)).toEqual(Buffer.from(VersionedTransaction.deserialize(answer.transaction).message.serialize()));
+    expect(Buffer.from(issued[0].message)).toEqual(Buffer.from(VersionedTransaction.deserialize(answer.transaction).message.serialize()));
     const blockhash = VersionedTransaction.deserialize(answer.transaction).message.recentBlockhash;
     expect(h.localnet.chain.isBlockhashValid(blockhash)).toBe(true);
-    expect(Number(issued[0]!.lastValidBlockHeight)).toBeGreaterThanOrEqual(h.localnet.chain.blockHeight + 140);
+    expect(Number(issued[0].lastValidBlockHeight)).toBeGreaterThanOrEqual(h.localnet.chain.blockHeight + 140);
     return params;
   }
 
@@ -217,11 +217,11 @@ describe("CancelOrder", () => {
     for (const answer of answers) {
       expect(answer.requestId).toMatch(UUID_V4);
       const tx = VersionedTransaction.deserialize(answer.transaction);
-      expect(tx.message.staticAccountKeys[0]!.equals(maker)).toBe(true); // fee payer = maker
+      expect(tx.message.staticAccountKeys[0].equals(maker)).toBe(true); // fee payer = maker
       const [cancel, ...rest] = limitOrderInstructions(answer.transaction);
       expect(rest).toEqual([]);
-      expect(cancel!.name).toBe("cancel_order");
-      expect(cancel!.accounts).toEqual({
+      expect(cancel.name).toBe("cancel_order");
+      expect(cancel.accounts).toEqual({
         signer: maker.toBase58(),
         maker: maker.toBase58(),
         order: order.toBase58(),
@@ -241,7 +241,7 @@ describe("CancelOrder", () => {
     const order = await placeOrderAccount(h.localnet, maker, NATIVE_MINT, usdc);
     const answer = await h.connect.cancelOrder({ maker: maker.toBase58(), order: order.toBase58() });
     const [cancel] = limitOrderInstructions(answer.transaction);
-    expect(cancel!.accounts["maker_input_mint_account"]).toBe(LIMIT_ORDER_V2_PROGRAM_ID.toBase58());
+    expect(cancel.accounts["maker_input_mint_account"]).toBe(LIMIT_ORDER_V2_PROGRAM_ID.toBase58());
   });
 
   it("an order of another maker, or no order at all: 400 \"no matching orders found\" naming `order`, nothing written", async () => {
@@ -281,7 +281,7 @@ describe("CancelOrders", () => {
       const cancelled = perTx.flat().map((ix) => {
         expect(ix.name).toBe("cancel_order");
         expect(ix.accounts["maker"]).toBe(owner.toBase58());
-        return ix.accounts["order"]!;
+        return ix.accounts["order"];
       });
       expect(new Set(cancelled)).toEqual(mine);
       const issued = await h.store.issuedTransactions.findByRequestId(answer.requestId);
@@ -297,7 +297,7 @@ describe("CancelOrders", () => {
     const b = await placeOrderAccount(h.localnet, maker, NATIVE_MINT, usdc);
     const answer = await h.grpc<{ transactions: Buffer[] }>("CancelOrders", { maker: maker.toBase58(), orders: [a.toBase58(), b.toBase58()] });
     expect(answer.transactions).toHaveLength(1);
-    expect(limitOrderInstructions(answer.transactions[0]!).map((ix) => ix.accounts["order"])).toEqual([a.toBase58(), b.toBase58()]);
+    expect(limitOrderInstructions(answer.transactions[0]).map((ix) => ix.accounts["order"])).toEqual([a.toBase58(), b.toBase58()]);
     const foreign = await placeOrderAccount(h.localnet, Keypair.generate().publicKey, usdc, NATIVE_MINT);
     const refused = await h.rest("/trigger/v1/cancelOrders", { maker: maker.toBase58(), orders: [a.toBase58(), foreign.toBase58()] });
     expect(refused).toMatchObject({ status: 400, body: { error: "no matching orders found", cause: expect.stringMatching(/^orders\[1\]: /) } });

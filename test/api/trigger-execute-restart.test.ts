@@ -117,7 +117,7 @@ describe("Execute survives a restart", () => {
     await seedStore.close();
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
-    const signature = bs58.encode(tx.signatures[0]!);
+    const signature = bs58.encode(tx.signatures[0]);
     const signedTransaction = Buffer.from(tx.serialize()).toString("base64");
 
     const env = { SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir };
@@ -176,7 +176,7 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     const requestId = await issueTransactions(h.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight: blockhash.lastValidBlockHeight });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
-    const signature = bs58.encode(tx.signatures[0]!);
+    const signature = bs58.encode(tx.signatures[0]);
     await h.store.executions.begin({
       signature,
       requestId,
@@ -215,7 +215,7 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     const requestId = await issueTransactions(h.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
-    const signature = bs58.encode(tx.signatures[0]!);
+    const signature = bs58.encode(tx.signatures[0]);
     const sendsBefore = h.localnet.stats().calls["sendTransaction"] ?? 0;
     const executing = slow.execute({ requestId, signedTransaction: tx.serialize() }).then(
       () => null,

@@ -104,7 +104,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
       const to = Keypair.generate().publicKey;
       const { requestId, unsigned } = await issue(h, [transfer(to, 7_000_000)], DEMO.wallet);
       const signedTransaction = sign(unsigned, DEMO_WALLET);
-      const expectedSignature = VersionedTransaction.deserialize(Buffer.from(signedTransaction, "base64")).signatures[0]!;
+      const expectedSignature = VersionedTransaction.deserialize(Buffer.from(signedTransaction, "base64")).signatures[0];
       const sendsBefore = sends();
 
       const first = await h.rest("/trigger/v1/execute", { requestId, signedTransaction });
@@ -154,7 +154,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
       const { requestId, unsigned } = await issue(h, [transfer(to, 1_000_000)], DEMO.wallet);
       const tx = VersionedTransaction.deserialize(unsigned);
       // The transfer's lamports (u64 LE after the u32 instruction index) in the message: 1_000_000 → 9_000_000.
-      const ix = tx.message.compiledInstructions[0]!;
+      const ix = tx.message.compiledInstructions[0];
       expect(Buffer.from(ix.data).readBigUInt64LE(4)).toBe(1_000_000n);
       Buffer.from(ix.data.buffer, ix.data.byteOffset, ix.data.length).writeBigUInt64LE(9_000_000n, 4);
       const tampered = new VersionedTransaction(tx.message);
@@ -217,7 +217,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
       const unsigned = Buffer.from(created.body["transaction"] as string, "base64");
       const message = VersionedTransaction.deserialize(unsigned).message;
       const loIndex = message.compiledInstructions.findIndex((ix) =>
-        message.staticAccountKeys[ix.programIdIndex]!.equals(LIMIT_ORDER_V2_PROGRAM_ID),
+        message.staticAccountKeys[ix.programIdIndex].equals(LIMIT_ORDER_V2_PROGRAM_ID),
       );
       expect(loIndex).toBeGreaterThan(0);
       const answer = await h.connect.execute({
@@ -238,7 +238,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
       const to = Keypair.generate().publicKey;
       const { requestId, unsigned } = await issue(h, [transfer(to, 1_000_000)], DEMO.wallet);
       const signedTransaction = sign(unsigned, DEMO_WALLET);
-      const lastValid = (await h.store.issuedTransactions.findByRequestId(requestId))[0]!.lastValidBlockHeight!;
+      const lastValid = (await h.store.issuedTransactions.findByRequestId(requestId))[0].lastValidBlockHeight!;
       // The localnet makes a block per landed transaction: land enough of them to pass the expiry.
       const faucetTarget = Keypair.generate().publicKey;
       while (BigInt(h.localnet.chain.blockHeight) <= lastValid) h.localnet.airdrop(faucetTarget, 1_000_000_000n);

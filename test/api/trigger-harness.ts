@@ -109,7 +109,7 @@ export async function startTriggerHarness(
     async rowCounts() {
       const [issued] = await store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions");
       const [executions] = await store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM executions");
-      return { issued: Number(issued!.n), executions: Number(executions!.n) };
+      return { issued: Number(issued.n), executions: Number(executions.n) };
     },
     async close() {
       grpcClient.close();

@@ -79,7 +79,7 @@ function iso(seconds: number | bigint): string {
 }
 
 function ui(raw: bigint, mint: PublicKey): string {
-  return new Decimal(raw.toString()).div(new Decimal(10).pow(DECIMALS[mint.toBase58()]!)).toFixed();
+  return new Decimal(raw.toString()).div(new Decimal(10).pow(DECIMALS[mint.toBase58()])).toFixed();
 }
 
 function expectedRecord(o: Fixture) {
@@ -127,7 +127,7 @@ async function rest(query: Record<string, string>): Promise<{ status: number; bo
 beforeAll(async () => {
   localnet = await startLocalnet();
   for (const mint of [WSOL, USDC, T22, PUMP]) {
-    localnet.setAccount(mint, { lamports: 1_461_600n, data: mintData(DECIMALS[mint.toBase58()]!), owner: mint.equals(T22) ? TOKEN_2022 : TOKEN });
+    localnet.setAccount(mint, { lamports: 1_461_600n, data: mintData(DECIMALS[mint.toBase58()]), owner: mint.equals(T22) ? TOKEN_2022 : TOKEN });
   }
   for (const o of [...userOrders, ...otherOrders]) {
     localnet.setAccount(o.key, { lamports: 3_048_480n, data: await encodeOrderAccount(o), owner: LO_V2 });
@@ -160,8 +160,8 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
   it("formats amounts like the real example (same order, same fields)", async () => {
     const { body } = await rest({ user: user.toBase58(), orderStatus: "active", inputMint: WSOL.toBase58(), outputMint: USDC.toBase58() });
     expect(body.orders).toHaveLength(1);
-    const real = realActive.orders[0]!;
-    const ours = (body.orders as Record<string, unknown>[]).find((o) => o.orderKey === userOrders[0]!.key.toBase58())!;
+    const real = realActive.orders[0];
+    const ours = (body.orders as Record<string, unknown>[]).find((o) => o.orderKey === userOrders[0].key.toBase58())!;
     for (const field of [
       "inputMint", "outputMint", "makingAmount", "takingAmount", "remainingMakingAmount", "remainingTakingAmount",
       "rawMakingAmount", "rawTakingAmount", "rawRemainingMakingAmount", "rawRemainingTakingAmount",
@@ -184,7 +184,7 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     expect(byOutput.body.orders.map((o: { orderKey: string }) => o.orderKey)).toEqual(wantOutput.map((o) => o.key.toBase58()));
 
     const both = await rest({ user: user.toBase58(), orderStatus: "active", inputMint: WSOL.toBase58(), outputMint: T22.toBase58() });
-    expect(both.body.orders).toEqual([expectedRecord(userOrders[1]!)]);
+    expect(both.body.orders).toEqual([expectedRecord(userOrders[1])]);
   });
 
   it("another maker sees only theirs; a wallet without orders gets an empty page", async () => {
@@ -197,7 +197,7 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
   it("records seen orders for the tracker, and shows the creation tx and fills the store knows", async () => {
     const known = await store.orders.getMany(userOrders.map((o) => o.key.toBase58()));
     expect(known.size).toBe(userOrders.length);
-    const partly = userOrders[1]!;
+    const partly = userOrders[1];
     const stored = known.get(partly.key.toBase58())!;
     expect(stored).toMatchObject({ status: "Open", maker: user.toBase58(), rawMakingAmount: partly.making, feeBps: 10, openTx: "" });
 
@@ -227,18 +227,18 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     const expected = newestFirst(userOrders).slice(0, 10);
     expect(res.orders.map((o) => o.orderKey)).toEqual(expected.map((o) => o.key.toBase58()));
     expect(res).toMatchObject({ totalPages: 2, page: 1, hasMoreData: true, orderStatus: "active" });
-    const withExpiry = res.orders.find((o) => o.orderKey === userOrders[1]!.key.toBase58())!;
+    const withExpiry = res.orders.find((o) => o.orderKey === userOrders[1].key.toBase58())!;
     expect(withExpiry).toMatchObject({
       rawMakingAmount: 3_599_980_699n, rawRemainingMakingAmount: 1_000_000_001n, makingAmount: "3.599980699",
       // 119999356633 raw of a 9-decimal Token-2022 mint.
       takingAmount: "119.999356633", slippageBps: 69, status: OrderStatus.OPEN,
     });
     expect(withExpiry.expiredAt?.seconds).toBe(1_900_000_000n);
-    const noExpiry = res.orders.find((o) => o.orderKey === userOrders[0]!.key.toBase58());
+    const noExpiry = res.orders.find((o) => o.orderKey === userOrders[0].key.toBase58());
     expect(noExpiry === undefined || noExpiry.expiredAt === undefined).toBe(true);
     const page2 = await client.getTriggerOrders({ user: user.toBase58(), orderStatus: "ORDER_STATUS_FILTER_ACTIVE", page: 2 }); // the former enum name
 
     expect(page2).toMatchObject({ page: 2, hasMoreData: false, orderStatus: "active" });
-    expect(page2.orders.find((o) => o.orderKey === userOrders[0]!.key.toBase58())?.expiredAt).toBeUndefined();
+    expect(page2.orders.find((o) => o.orderKey === userOrders[0].key.toBase58())?.expiredAt).toBeUndefined();
   });
 });

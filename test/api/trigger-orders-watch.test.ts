@@ -199,7 +199,7 @@ describe("bad input names the field", () => {
     ["inputMint", { user: user.toBase58(), orderStatus: "active", inputMint: "So1111" }],
     ["outputMint", { user: user.toBase58(), orderStatus: "active", outputMint: "!" }],
   ])("REST getTriggerOrders: %s → 400", async (field, query) => {
-    const res = await fetch(`${server.url}/trigger/v1/getTriggerOrders?${new URLSearchParams(query as Record<string, string>)}`);
+    const res = await fetch(`${server.url}/trigger/v1/getTriggerOrders?${new URLSearchParams(query)}`);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; code: number };
     expect(body.code).toBe(400);

@@ -61,7 +61,7 @@ export interface ArchitectureFindings {
 /** `src/server/x.ts` → `server`; `src/main.ts` → `main`. */
 export function roomOf(file: string): string {
   const parts = file.split("/");
-  return parts.length === 2 ? parts[1]!.replace(/\.ts$/, "") : parts[1]!;
+  return parts.length === 2 ? parts[1].replace(/\.ts$/, "") : parts[1];
 }
 
 function parse(file: string, source: string): ts.SourceFile {
@@ -234,7 +234,7 @@ function findLongFunctions(file: string, sf: ts.SourceFile): LongFunction[] {
       const start = lineOf(sf, node);
       const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
       const lines = end - start + 1;
-      if (lines >= LONG_FUNCTION_LINES) found.push({ file, line: start, name: functionName(node as ts.FunctionLikeDeclaration), lines });
+      if (lines >= LONG_FUNCTION_LINES) found.push({ file, line: start, name: functionName(node), lines });
     }
     ts.forEachChild(node, visit);
   };

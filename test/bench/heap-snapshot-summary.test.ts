@@ -25,14 +25,14 @@ describe("heap snapshot summary", () => {
   it("counts objects by constructor and finds the group that grew between two snapshots", () => {
     execFileSync(process.execPath, ["-e", child], { timeout: 60_000 });
     const [before, after] = readdirSync(dir).sort().map((f) => summarizeHeapSnapshot(path.join(dir, f)));
-    expect(before!.find((g) => g.name === "SoakLeakProbe")).toBeUndefined();
-    const probes = after!.find((g) => g.name === "SoakLeakProbe");
+    expect(before.find((g) => g.name === "SoakLeakProbe")).toBeUndefined();
+    const probes = after.find((g) => g.name === "SoakLeakProbe");
     expect(probes?.count).toBe(KEPT);
     // An object with one in-object field is at least a map pointer, properties, elements and the field.
     expect(probes!.bytes).toBeGreaterThanOrEqual(KEPT * 4 * 4);
-    const growth = heapGrowth(before!, after!);
+    const growth = heapGrowth(before, after);
     expect(growth.find((g) => g.name === "SoakLeakProbe")).toMatchObject({ countDelta: KEPT, bytesDelta: probes!.bytes });
     expect(growth.slice(0, 5).map((g) => g.name)).toContain("SoakLeakProbe");
-    expect(totalBytes(after!)).toBeGreaterThan(totalBytes(before!));
+    expect(totalBytes(after)).toBeGreaterThan(totalBytes(before));
   });
 });

@@ -56,17 +56,17 @@ describe("AccountSource against the localnet", () => {
     let now = 1_000;
     const kept = new AccountSource({ chain, shortLived: new ChainStateCache(500, () => now) });
     localnet.resetStats();
-    await Promise.all([kept.read({ accounts: [], userAccounts: [mints[0]!] }), kept.read({ accounts: [], userAccounts: [mints[0]!] })]);
+    await Promise.all([kept.read({ accounts: [], userAccounts: [mints[0]] }), kept.read({ accounts: [], userAccounts: [mints[0]] })]);
     expect(localnet.stats().httpRequests).toBe(1);
-    await kept.read({ accounts: [], userAccounts: [mints[0]!] });
+    await kept.read({ accounts: [], userAccounts: [mints[0]] });
     expect(localnet.stats().httpRequests).toBe(1); // fresh copy
     now += 500;
-    await kept.read({ accounts: [], userAccounts: [mints[0]!] });
+    await kept.read({ accounts: [], userAccounts: [mints[0]] });
     expect(localnet.stats().httpRequests).toBe(2); // lapsed
 
     const never = new AccountSource({ chain, shortLived: new ChainStateCache(0) });
     localnet.resetStats();
-    await Promise.all([never.read({ accounts: [], userAccounts: [mints[1]!] }), never.read({ accounts: [], userAccounts: [mints[1]!] })]);
+    await Promise.all([never.read({ accounts: [], userAccounts: [mints[1]] }), never.read({ accounts: [], userAccounts: [mints[1]] })]);
     expect(localnet.stats().httpRequests).toBe(2);
   });
 

@@ -29,7 +29,7 @@ export function whirlpoolRequest(hops: 1 | 2): Record<string, unknown> {
   const first = { ammKey: SOL_USDC.toBase58(), label: "Whirlpool", inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "40000000" };
   const second = { ammKey: SAMO_USDC.toBase58(), label: "Whirlpool", inputMint: USDC, outputMint: SAMO, inAmount: "40000000", outAmount: "5000000000000" };
   const steps = hops === 1 ? [first] : [first, second];
-  const last = steps[steps.length - 1]!;
+  const last = steps[steps.length - 1];
   return {
     userPublicKey: USER,
     // The caller knows its token accounts: no user-account reads (they keep a short TTL cache otherwise).
@@ -90,7 +90,7 @@ export async function startLiveStack(
 /** The pool as Orca's SDK decodes it from the chain (independent of swapd's decoder). */
 export function whirlpoolOnChain(localnet: Localnet, pool: PublicKey) {
   const account = localnet.getAccount(pool)!;
-  return ParsableWhirlpool.parse(pool, { ...account, lamports: Number(account.lamports), data: Buffer.from(account.data) } as never)!;
+  return ParsableWhirlpool.parse(pool, { ...account, lamports: Number(account.lamports), data: Buffer.from(account.data) })!;
 }
 
 /** Writes a new current tick into the pool account on the chain (byte offset of `tick_current_index` in the Whirlpool layout). */

@@ -79,6 +79,6 @@ test("a configured table extended on chain is used by the next response, from th
   const reads = localnet.stats().calls.getMultipleAccounts ?? 0;
   const after = await api.swapInstructions(request);
   expect(after.addressLookupTableAddresses.map((k) => k.toBase58())).toEqual([table.toBase58()]);
-  expect(after.lookupTableAccounts[0]!.state.addresses.map((k) => k.toBase58())).toContain(pool.vaultA.address.toBase58());
+  expect(after.lookupTableAccounts[0].state.addresses.map((k) => k.toBase58())).toContain(pool.vaultA.address.toBase58());
   expect((localnet.stats().calls.getMultipleAccounts ?? 0) - reads).toBe(0);
 });

@@ -133,13 +133,13 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
     expect(dropped.has(shared.address.toBase58())).toBe(false);
     expect(held(shared.address)).toBe(true);
     // The pools last used are held; the first ones are out, accounts and all.
-    const last = pools[POOLS - 1]!;
+    const last = pools[POOLS - 1];
     expect([last.pool, ...last.vaults].every(held)).toBe(true);
-    expect([pools[0]!.pool, ...pools[0]!.vaults].some(held)).toBe(false);
+    expect([pools[0].pool, ...pools[0].vaults].some(held)).toBe(false);
   });
 
   it("a pool dropped and used again follows the chain: an update made while it was out, and one made after it came back, reach its quotes", async () => {
-    const p = pools[0]!;
+    const p = pools[0];
     expect(held(p.pool)).toBe(false);
     const first = await quoteBoth(p);
     expect(first.cached).toBe(first.fresh);
@@ -165,7 +165,7 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
   });
 
   it("a WatchQuote whose pool the cache drops quotes again at once, so it keeps following the pool: a later change reaches the watcher without its poll", async () => {
-    const p = pools[1]!;
+    const p = pools[1];
     const controller = new AbortController();
     // A poll far beyond the test: only notifications can bring the second answer.
     const watch = watchQuotes(cached, cachedAccounts, cached.parse(request(p)), 0, controller.signal, { pollMs: 600_000 });

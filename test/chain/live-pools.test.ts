@@ -24,9 +24,9 @@ describe("LivePools", () => {
     addPool(pools, "p3");
     const out = pools.evict();
     expect(out).toHaveLength(1);
-    expect(out[0]!.reason).toBe("pools");
-    const gone = out[0]!.pool;
-    expect([...out[0]!.dropped].sort()).toEqual([gone, `${gone}-vault-a`, `${gone}-vault-b`].sort());
+    expect(out[0].reason).toBe("pools");
+    const gone = out[0].pool;
+    expect([...out[0].dropped].sort()).toEqual([gone, `${gone}-vault-a`, `${gone}-vault-b`].sort());
     expect(pools.has("mint")).toBe(true);
     expect(pools.poolCount).toBe(2);
     expect(pools.accountCount).toBe(2 * 3 + 1);
@@ -51,15 +51,15 @@ describe("LivePools", () => {
     const out = pools.evict();
     expect(out.map((e) => e.reason)).toEqual(["accounts"]);
     expect(pools.accountCount).toBeLessThanOrEqual(8);
-    expect(out[0]!.dropped).toHaveLength(3);
+    expect(out[0].dropped).toHaveLength(3);
     // Rounds: used pools stay, the unused one leaves in the sweep that makes it unused for more than `idleRounds` rounds.
     const kept = [...["p1", "p2", "p3"]].filter((p) => pools.hasPool(p));
     expect(kept).toHaveLength(2);
     for (let round = 0; round < 2; round++) {
-      pools.use(kept[0]!);
+      pools.use(kept[0]);
       expect(pools.sweep(2)).toEqual([]);
     }
-    pools.use(kept[0]!);
+    pools.use(kept[0]);
     expect(pools.sweep(2).map((e) => e.pool)).toEqual([kept[1]]);
   });
 

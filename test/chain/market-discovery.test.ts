@@ -65,19 +65,19 @@ describe("market discovery through a counting RPC proxy", () => {
 
   it("a cold pair: one getProgramAccounts per program and mint position of the new token; the pair and its legs found; the next quote sends none", async () => {
     const token = freshMint();
-    const direct = [0, 1].map((i) => writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: i }));
-    const leg = writeCpPool(localnet, { x: hubs[1]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const direct = [0, 1].map((i) => writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: i }));
+    const leg = writeCpPool(localnet, { x: hubs[1], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const index = indexWith();
-    const [x, y] = [hubs[0]!.address.toBase58(), token.address.toBase58()];
+    const [x, y] = [hubs[0].address.toBase58(), token.address.toBase58()];
     // The hub pairs are looked up once for all pairs; warm them first so the count is the pair's own.
     await quoteLookups(index, x, freshMint().address.toBase58());
     proxy.resetCalls();
     const lists = await quoteLookups(index, x, y);
     // Nothing but the new token's scan: two calls per AMM program, whatever the number of legs.
     expect(proxy.byMethod()).toEqual({ getProgramAccounts: SCANNED_PROGRAMS * 2 });
-    expect(addresses(lists[0]!)).toEqual(direct.map((p) => p.pool.address.toBase58()).sort());
+    expect(addresses(lists[0])).toEqual(direct.map((p) => p.pool.address.toBase58()).sort());
     // Leg hub1 → token (the candidate pair [hub1, y] is at index 4).
-    expect(addresses(lists[4]!)).toEqual([leg.pool.address.toBase58()]);
+    expect(addresses(lists[4])).toEqual([leg.pool.address.toBase58()]);
     proxy.resetCalls();
     await quoteLookups(index, x, y);
     expect(proxy.calls()).toBe(0);
@@ -90,7 +90,7 @@ describe("market discovery through a counting RPC proxy", () => {
     let pairs = 0;
     for (let i = 0; i < mints.length && pairs < 1_000; i++) {
       for (let j = i + 1; j < mints.length && pairs < 1_000; j++, pairs++) {
-        const lists = await quoteLookups(index, mints[i]!, mints[j]!);
+        const lists = await quoteLookups(index, mints[i], mints[j]);
         expect(lists.every((l) => l.length === 0)).toBe(true);
       }
     }
@@ -102,15 +102,15 @@ describe("market discovery through a counting RPC proxy", () => {
     expect(index.discoveryEntries).toBe(46);
     // Past the cap, the least recently used are dropped: memory stays bounded whatever clients send.
     const small = indexWith({ cacheEntries: 8 });
-    for (const m of mints) await small.forPair(m, mints[0]!);
+    for (const m of mints) await small.forPair(m, mints[0]);
     expect(small.discoveryEntries).toBeLessThanOrEqual(8);
   });
 
   it("a getProgramAccounts that takes 8 s succeeds once (no retry) and is remembered", async () => {
     const token = freshMint();
-    const pool = writeCpPool(localnet, { x: hubs[2]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const pool = writeCpPool(localnet, { x: hubs[2], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const index = indexWith();
-    const [x, y] = [hubs[2]!.address.toBase58(), token.address.toBase58()];
+    const [x, y] = [hubs[2].address.toBase58(), token.address.toBase58()];
     proxy.delay("getProgramAccounts", 8_000);
     try {
       proxy.resetCalls();
@@ -128,7 +128,7 @@ describe("market discovery through a counting RPC proxy", () => {
 
   it("a lookup that times out is reported and not sent again until DISCOVERY_FAILURE_TTL_MS has passed", async () => {
     const token = freshMint();
-    writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const errors: string[] = [];
     const index = new MarketIndex({
       chain: new RpcSolanaChain({ url: proxy.url }),
@@ -137,7 +137,7 @@ describe("market discovery through a counting RPC proxy", () => {
       discovery: { maxRps: 1_000, timeoutMs: 300, failureTtlMs: 60_000 },
       onError: (error) => errors.push((error as Error).message),
     });
-    const [x, y] = [hubs[0]!.address.toBase58(), token.address.toBase58()];
+    const [x, y] = [hubs[0].address.toBase58(), token.address.toBase58()];
     proxy.delay("getProgramAccounts", 1_500);
     try {
       proxy.resetCalls();
@@ -156,7 +156,7 @@ describe("market discovery through a counting RPC proxy", () => {
     const tokens = Array.from({ length: 10 }, () => freshMint().address.toBase58());
     const index = indexWith({ maxRps: 2 });
     proxy.resetCalls();
-    const x = hubs[0]!.address.toBase58();
+    const x = hubs[0].address.toBase58();
     await Promise.all(tokens.map((t) => index.forPair(x, t)));
     // The burst lets two whole scans through at once, then 2 calls per second for the 2 s a scan may
     // wait for its turn: no third scan fits; a refused scan sends nothing.
@@ -179,17 +179,17 @@ describe("market discovery through a counting RPC proxy", () => {
 
   it("what a cold quote costs in all, on the proxy: without a snapshot the new token's scan and the reads; with one, the reads alone", async () => {
     const token = freshMint();
-    writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
-    writeCpPool(localnet, { x: hubs[1]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    writeCpPool(localnet, { x: hubs[1], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const hubKeys = hubs.map((h) => h.address.toBase58());
     const quoteOnce = async (index: MarketIndex, chain: RpcSolanaChain, output: string) => {
       const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: hubKeys });
-      return engine.quote({ inputMint: hubKeys[0]!, outputMint: output, amount: "1000000", slippageBps: 50 });
+      return engine.quote({ inputMint: hubKeys[0], outputMint: output, amount: "1000000", slippageBps: 50 });
     };
     // Without a snapshot: the hub pairs warmed by an earlier quote, then the pair with the new token.
     const chain = new RpcSolanaChain({ url: proxy.url });
     const discovering = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: hubKeys, discovery: { maxRps: 1_000 } });
-    await quoteOnce(discovering, chain, hubKeys[2]!).catch(() => undefined);
+    await quoteOnce(discovering, chain, hubKeys[2]).catch(() => undefined);
     proxy.resetCalls();
     const without = await quoteOnce(discovering, chain, token.address.toBase58());
     const withoutCalls = proxy.byMethod();

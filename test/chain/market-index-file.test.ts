@@ -33,7 +33,7 @@ describe("MARKETS_FILE with 10,000 pools", () => {
     for (let i = 0; i < PAIRS; i++) {
       // One pool written in full; its account copied to 9 more addresses (the index reads only the
       // pool account: owner and mints), which spares 45,000 PDA derivations.
-      const pool = writeCpPool(localnet, { x: mints[i]!, y: mints[i + 1]!, reserveX: 10n ** 9n, reserveY: 10n ** 9n, configIndex: 0 }).pool;
+      const pool = writeCpPool(localnet, { x: mints[i], y: mints[i + 1], reserveX: 10n ** 9n, reserveY: 10n ** 9n, configIndex: 0 }).pool;
       const pools = [pool.address.toBase58()];
       for (let c = 1; c < POOLS_PER_PAIR; c++) {
         const address = Keypair.generate().publicKey;
@@ -61,19 +61,19 @@ describe("MARKETS_FILE with 10,000 pools", () => {
     expect(proxy.calls("getMultipleAccounts")).toBe((PAIRS * POOLS_PER_PAIR) / 100);
     expect(proxy.calls()).toBe((PAIRS * POOLS_PER_PAIR) / 100);
     for (const i of [0, 1, 499, 999]) {
-      const [x, y] = [mints[i]!.address.toBase58(), mints[i + 1]!.address.toBase58()];
-      expect((await index.forPair(y, x)).map((m) => m.addressText).sort()).toEqual([...poolsOfPair[i]!].sort());
+      const [x, y] = [mints[i].address.toBase58(), mints[i + 1].address.toBase58()];
+      expect((await index.forPair(y, x)).map((m) => m.addressText).sort()).toEqual([...poolsOfPair[i]].sort());
     }
     // Not a listed pair (mints 0 and 2 have no pool together): nothing, and no RPC call.
     proxy.resetCalls();
-    expect(await index.forPair(mints[0]!.address.toBase58(), mints[2]!.address.toBase58())).toEqual([]);
+    expect(await index.forPair(mints[0].address.toBase58(), mints[2].address.toBase58())).toEqual([]);
     expect(proxy.calls()).toBe(0);
 
     // The operator keeps the first half of the pairs: the rest leave on reload, no restart.
     writeFileSync(file, JSON.stringify(poolsOfPair.slice(0, PAIRS / 2).flat()));
     await index.reloadFile();
-    expect((await index.forPair(mints[0]!.address.toBase58(), mints[1]!.address.toBase58())).length).toBe(POOLS_PER_PAIR);
-    expect(await index.forPair(mints[999]!.address.toBase58(), mints[1000]!.address.toBase58())).toEqual([]);
+    expect((await index.forPair(mints[0].address.toBase58(), mints[1].address.toBase58())).length).toBe(POOLS_PER_PAIR);
+    expect(await index.forPair(mints[999].address.toBase58(), mints[1000].address.toBase58())).toEqual([]);
     expect(index.known()).toHaveLength((PAIRS / 2) * POOLS_PER_PAIR);
   }, 120_000);
 });
@@ -88,13 +88,13 @@ describe("MARKETS_FILE snapshots reloaded at random", () => {
     // mints across reloads (as on chain), which pools the file lists varies.
     const pairsOfPools = [[0, 1], [1, 0], [0, 1], [0, 1], [0, 2], [1, 2], [2, 3], [3, 4], [0, 4], [1, 3], [2, 4], [0, 3]];
     const pools = pairsOfPools.map(() => Keypair.generate().publicKey.toBase58());
-    const mintsOf = pairsOfPools.map(([a, b]) => [tokens[a!]!, tokens[b!]!] as [string, string]);
+    const mintsOf = pairsOfPools.map(([a, b]) => [tokens[a], tokens[b]] as [string, string]);
     // Nothing here reaches the chain: snapshot entries carry their mints, and discovery is off.
     const index = new MarketIndex({ chain: new RpcSolanaChain({ url: "http://127.0.0.1:9" }), adapters: ammAdapters, marketsFile: file, discoveryTtlMs: 0 });
     const next = seededRandom(7);
     try {
       for (let round = 0; round < 40; round++) {
-        const listed = pools.map((address, i) => ({ address, mints: mintsOf[i]! })).filter(() => next(2) === 0);
+        const listed = pools.map((address, i) => ({ address, mints: mintsOf[i] })).filter(() => next(2) === 0);
         writeFileSync(file, JSON.stringify({ version: 1, writtenAt: "2026-11-25T00:00:00Z", programs: [], markets: listed.map((m) => ({ ...m, program })) }));
         await index.reloadFile();
         for (const x of tokens) {

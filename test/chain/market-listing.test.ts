@@ -57,7 +57,7 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
   const quoteOnce = (index: MarketIndex, output: string) => {
     const chain = new RpcSolanaChain({ url: proxy.url });
     const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: hubKeys() });
-    return engine.quote({ inputMint: hubKeys()[0]!, outputMint: output, amount: "1000000", slippageBps: 50 });
+    return engine.quote({ inputMint: hubKeys()[0], outputMint: output, amount: "1000000", slippageBps: 50 });
   };
   const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 10_000) => {
     const end = Date.now() + ms;
@@ -80,8 +80,8 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
 
   it("one getProgramAccounts per program at start; then a cold pair costs its reads alone (≤ 10 calls), the same quote as discovery by token", async () => {
     const token = freshMint();
-    const direct = [0, 1].map((i) => writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 2n * 10n ** 12n, configIndex: i }));
-    const leg = writeCpPool(localnet, { x: hubs[1]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const direct = [0, 1].map((i) => writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 2n * 10n ** 12n, configIndex: i }));
+    const leg = writeCpPool(localnet, { x: hubs[1], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const index = listingIndex({ refreshMs: 0 });
     proxy.resetCalls();
     await index.start();
@@ -90,8 +90,8 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
 
     proxy.resetCalls();
     const y = token.address.toBase58();
-    expect(addresses(await index.forPair(hubKeys()[0]!, y))).toEqual(direct.map((p) => p.pool.address.toBase58()).sort());
-    expect(addresses(await index.forPair(hubKeys()[1]!, y))).toEqual([leg.pool.address.toBase58()]);
+    expect(addresses(await index.forPair(hubKeys()[0], y))).toEqual(direct.map((p) => p.pool.address.toBase58()).sort());
+    expect(addresses(await index.forPair(hubKeys()[1], y))).toEqual([leg.pool.address.toBase58()]);
     expect(proxy.calls()).toBe(0);
     const listed = await quoteOnce(index, y);
     const calls = proxy.byMethod();
@@ -103,7 +103,7 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     const found = await quoteOnce(discovering, y);
     expect(listed.response.outAmount).toBe(found.response.outAmount);
     expect(listed.response.routePlan.map((s) => s.swapInfo.ammKey)).toEqual(found.response.routePlan.map((s) => s.swapInfo.ammKey));
-    expect(direct.map((p) => p.pool.address.toBase58())).toContain(listed.response.routePlan[0]!.swapInfo.ammKey);
+    expect(direct.map((p) => p.pool.address.toBase58())).toContain(listed.response.routePlan[0].swapInfo.ammKey);
   });
 
   it("a program the RPC refuses stays searched by pair (its two calls per token only), is told, and is listed once the RPC answers", async () => {
@@ -124,10 +124,10 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
 
       // A cold pair: only the refused program is searched, at the token's two mint positions.
       const token = freshMint();
-      const pool = writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+      const pool = writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
       proxy.refuse("getProgramAccounts", undefined, program);
       proxy.resetCalls();
-      expect(addresses(await index.forPair(hubKeys()[0]!, token.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
+      expect(addresses(await index.forPair(hubKeys()[0], token.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
       expect(proxy.calls("getProgramAccounts")).toBe(2);
     } finally {
       proxy.refuse("getProgramAccounts", undefined, program);
@@ -136,21 +136,21 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     await until("Raydium CP listed after the refusal ended", () => listedLabels.includes("Raydium CP"));
     expect(index.unlistedPrograms()).toEqual([]);
     proxy.resetCalls();
-    expect(await index.forPair(hubKeys()[0]!, freshMint().address.toBase58())).toEqual([]);
+    expect(await index.forPair(hubKeys()[0], freshMint().address.toBase58())).toEqual([]);
     expect(proxy.calls()).toBe(0);
   });
 
   it("each refresh brings pools created since and drops pools that are gone", async () => {
     const token = freshMint();
-    const first = writeCpPool(localnet, { x: hubs[2]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+    const first = writeCpPool(localnet, { x: hubs[2], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const index = listingIndex({ refreshMs: 300 });
     await index.start();
     await index.whenListed();
-    const [x, y] = [hubKeys()[2]!, token.address.toBase58()];
+    const [x, y] = [hubKeys()[2], token.address.toBase58()];
     expect(addresses(await index.forPair(x, y))).toEqual([first.pool.address.toBase58()]);
     const revision = index.pairRevision(x, y);
 
-    const second = writeCpPool(localnet, { x: hubs[2]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 1 });
+    const second = writeCpPool(localnet, { x: hubs[2], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 1 });
     await until("the new pool listed", async () => (await index.forPair(x, y)).length === 2);
     expect(addresses(await index.forPair(x, y))).toEqual([first.pool.address, second.pool.address].map((a) => a.toBase58()).sort());
     expect(index.pairRevision(x, y)).toBeGreaterThan(revision);
@@ -180,7 +180,7 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     const keepDir = await mkdtemp(join(tmpdir(), "swapd-listings-"));
     try {
       const token = freshMint();
-      const pool = writeCpPool(localnet, { x: hubs[0]!, y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
+      const pool = writeCpPool(localnet, { x: hubs[0], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
       const listedLabels: string[] = [];
       const first = listingIndex({ refreshMs: 0, keepDir }, { listed: listedLabels });
       await first.start();
@@ -195,7 +195,7 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
       await restarted.whenListed();
       expect(proxy.byMethod()).toEqual({});
       expect(restartedLabels).toEqual([]);
-      expect(addresses(await restarted.forPair(hubKeys()[0]!, token.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
+      expect(addresses(await restarted.forPair(hubKeys()[0], token.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
       expect(proxy.calls()).toBe(0);
 
       // With a refresh period, each kept program is listed again once its period has run since the kept time.

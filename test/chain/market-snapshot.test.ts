@@ -53,9 +53,9 @@ describe("npm run markets -- dump", () => {
     for (let i = 0; i < 4; i++) mints.push(writeMint(localnet, `snapshot test mint ${i}`, 6));
     // Two pools of m0/m1 (the quoted pair) with different depths, one of m1/m2; each CP pool comes
     // with its config and observation accounts, owned by the same program (other sizes).
-    cpPool(mints[0]!, mints[1]!, 0);
-    cpPool(mints[0]!, mints[1]!, 1, 10n ** 10n);
-    cpPool(mints[1]!, mints[2]!, 0);
+    cpPool(mints[0], mints[1], 0);
+    cpPool(mints[0], mints[1], 1, 10n ** 10n);
+    cpPool(mints[1], mints[2], 0);
     for (const path of FIXTURE_POOLS) {
       for (let i = 0; i < COPIES; i++) {
         const account = carbonAccount(path, Keypair.generate().publicKey);
@@ -90,7 +90,7 @@ describe("npm run markets -- dump", () => {
     expect(content.completePrograms.sort()).toEqual(LISTABLE.map((a) => a.programId.toBase58()).sort());
     // The programs discovery trusts to keep a pair's mints in byte order do so in the real mainnet
     // pools here (Whirlpool, Raydium CLMM) and in Raydium's layout (CP).
-    const sorted = content.markets.filter((m) => POOL_MINT_LAYOUTS[m.program]!.sortedMints);
+    const sorted = content.markets.filter((m) => POOL_MINT_LAYOUTS[m.program].sortedMints);
     expect(new Set(sorted.map((m) => m.program)).size).toBe(3);
     for (const m of sorted) expect(Buffer.compare(new PublicKey(m.mints[0]).toBuffer(), new PublicKey(m.mints[1]).toBuffer())).toBe(-1);
   });
@@ -104,7 +104,7 @@ describe("npm run markets -- dump", () => {
     await index.start();
     try {
       const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters });
-      const [x, y] = [mints[0]!.address, mints[1]!.address];
+      const [x, y] = [mints[0].address, mints[1].address];
       proxy.resetCalls();
       const quote = await engine.quote({ inputMint: x.toBase58(), outputMint: y.toBase58(), amount: "1000000000", slippageBps: 50 });
       const calls = proxy.byMethod();
@@ -129,9 +129,9 @@ describe("npm run markets -- dump", () => {
     const index = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, marketsFile: file });
     await index.start();
     try {
-      const [x, y] = [mints[2]!.address.toBase58(), mints[3]!.address.toBase58()];
+      const [x, y] = [mints[2].address.toBase58(), mints[3].address.toBase58()];
       expect(await index.forPair(x, y)).toEqual([]);
-      const pool = cpPool(mints[2]!, mints[3]!, 0);
+      const pool = cpPool(mints[2], mints[3], 0);
       await dump(file);
       await vi.waitFor(async () => expect((await index.forPair(y, x)).map((m) => m.addressText)).toEqual([pool.address.toBase58()]), { timeout: 10_000, interval: 100 });
     } finally {

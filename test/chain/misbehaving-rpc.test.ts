@@ -116,7 +116,7 @@ describe("chain layer against a misbehaving RPC server", () => {
     const chain = new RpcSolanaChain({ url, ...options });
     expect(await chain.getSlot()).toBe(99);
     expect(arrivals).toHaveLength(2);
-    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(950);
   });
 
   it("503 with a Retry-After longer than the request budget fails at once, naming it", async () => {

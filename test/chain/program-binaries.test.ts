@@ -60,6 +60,6 @@ describe("program binaries from the chain", () => {
     localnet.chain.addProgram(programId, elfInSvm(localnet, TOKEN_2022));
     const upgraded = await binaries.refresh();
     expect(upgraded).toHaveLength(1);
-    expect(Buffer.from(upgraded[0]!.elf).equals(Buffer.from(elfInSvm(localnet, TOKEN_2022)))).toBe(true);
+    expect(Buffer.from(upgraded[0].elf).equals(Buffer.from(elfInSvm(localnet, TOKEN_2022)))).toBe(true);
   });
 });

@@ -74,7 +74,7 @@ describe("program quoter start: a binary the RPC does not serve", () => {
     expect(running!.quoter.canQuote(humidiFiAdapter)).toBe(false);
     const leftOut = running!.leftOut();
     expect(leftOut.map((o) => o.amm)).toEqual(["HumidiFi"]);
-    expect(leftOut[0]!.reason).toMatch(/could not be read from the RPC.*too large/);
+    expect(leftOut[0].reason).toMatch(/could not be read from the RPC.*too large/);
     expect(await loadedGauge("HumidiFi")).toBe(0);
     const warning = logs.lines.find((l) => l["amm"] === "HumidiFi" && l["level"] === "warn");
     expect(String(warning?.["msg"])).toMatch(/HumidiFi left out for now/);

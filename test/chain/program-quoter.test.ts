@@ -150,9 +150,9 @@ describe.skipIf(!available)("program quoter: ladders of quotes in worker threads
       ]);
       expect(ladder[0]).toMatchObject({ inAmount: 1_000_000_000n, outAmount: 128_219_184n, complete: true });
       for (let i = 0; i < amounts.length; i++) {
-        const one = inThread.quote(solFiV2Adapter, pool, { amount: amounts[i]!, swapMode: "ExactIn", aToB: true }, accounts, clock);
-        expect({ out: ladder[i]!.outAmount, complete: ladder[i]!.complete }).toEqual({ out: one.outAmount, complete: one.complete });
-        expect(again[amounts.length - 1 - i]!.outAmount).toBe(one.outAmount);
+        const one = inThread.quote(solFiV2Adapter, pool, { amount: amounts[i], swapMode: "ExactIn", aToB: true }, accounts, clock);
+        expect({ out: ladder[i].outAmount, complete: ladder[i].complete }).toEqual({ out: one.outAmount, complete: one.complete });
+        expect(again[amounts.length - 1 - i].outAmount).toBe(one.outAmount);
       }
     } finally {
       await threaded.close();

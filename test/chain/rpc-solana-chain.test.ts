@@ -75,11 +75,11 @@ describe("RpcSolanaChain against the localnet", () => {
     expect(server.calls).toEqual({ getMultipleAccounts: 3 });
     expect(result).toHaveLength(250);
     result.forEach((account, i) => {
-      const want = expected.get(keys[i]!.toBase58());
+      const want = expected.get(keys[i].toBase58());
       if (want === null) {
         expect(account).toBeNull();
       } else {
-        expect(account?.address.equals(keys[i]!)).toBe(true);
+        expect(account?.address.equals(keys[i])).toBe(true);
         expect(Array.from(account!.data)).toEqual(Array.from(want!));
         expect(account!.lamports).toBe(BigInt(1_000_000 + i));
       }
@@ -92,7 +92,7 @@ describe("RpcSolanaChain against the localnet", () => {
     const fresh = new RpcSolanaChain({ url: localnet.url });
     const before = fresh.stats().roundTrips;
     localnet.resetStats();
-    const batch = await fresh.readBatch({ accounts: keys, prioritizationFeeAccounts: [keys[0]!], latestBlockhash: true });
+    const batch = await fresh.readBatch({ accounts: keys, prioritizationFeeAccounts: [keys[0]], latestBlockhash: true });
     expect(fresh.stats().roundTrips - before).toBe(1);
     expect(localnet.stats().httpRequests).toBe(1);
     expect(localnet.stats().calls).toEqual({ getMultipleAccounts: 3, getRecentPrioritizationFees: 1, getLatestBlockhash: 1 });
@@ -231,7 +231,7 @@ describe("RpcSolanaChain against the localnet", () => {
       { memcmp: { offset: 0, bytes: DEMO.usdcMint.toBase58() } },
     ]);
     expect(holders.map((h) => h.address.toBase58())).toEqual([DEMO.walletUsdcAccount.toBase58()]);
-    expect(AccountLayout.decode(Buffer.from(holders[0]!.data)).amount).toBe(DEMO.walletUsdcAmount);
+    expect(AccountLayout.decode(Buffer.from(holders[0].data)).amount).toBe(DEMO.walletUsdcAmount);
 
     const notAMint = Keypair.generate().publicKey;
     const { result: mints, clientRoundTrips } = await measure(() => chain.getMints([DEMO.usdcMint, NATIVE_MINT, DEMO.walletUsdcAccount, notAMint]));

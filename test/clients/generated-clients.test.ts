@@ -120,10 +120,10 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
     expect(quote, stdout).not.toBeNull();
     const [, inAmount, inputMint, outAmount, outputMint, threshold, swapMode, ammKey] = quote!;
     expect({ inAmount, inputMint, outputMint, swapMode }).toEqual({ inAmount: "1000000000", inputMint: SOL, outputMint: USDC, swapMode: "ExactIn" });
-    expect(BigInt(outAmount!)).toBe(constantProductOut(1_000_000_000n));
+    expect(BigInt(outAmount)).toBe(constantProductOut(1_000_000_000n));
     expect(outAmount).toBe(restQuote.outAmount);
-    expect(BigInt(threshold!)).toBe((BigInt(outAmount!) * 9_950n) / 10_000n);
-    expect(ammKey).toBe(restQuote.routePlan[0]!.swapInfo.ammKey);
+    expect(BigInt(threshold)).toBe((BigInt(outAmount) * 9_950n) / 10_000n);
+    expect(ammKey).toBe(restQuote.routePlan[0].swapInfo.ammKey);
     expect(stdout).toMatch(/^SwapInstructions: swap instruction to JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 with \d+ accounts, \d+ setup instructions, compute unit limit \d+$/m);
   }
 
@@ -131,10 +131,10 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
   function expectCreateOrderLine(stdout: string): { order: string; requestId: string } {
     const created = /^CreateOrder: order (\S+), request (\S+), unsigned transaction of (\d+) bytes$/m.exec(stdout);
     expect(created, stdout).not.toBeNull();
-    expect(bs58.decode(created![1]!)).toHaveLength(32);
+    expect(bs58.decode(created![1])).toHaveLength(32);
     expect(created![2]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(Number(created![3])).toBeGreaterThan(200);
-    return { order: created![1]!, requestId: created![2]! };
+    return { order: created![1], requestId: created![2] };
   }
 
   it("Python: Health/Check, Quote, SwapInstructions, CreateOrder", async () => {
@@ -167,7 +167,7 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
     expect(executed, stdout).not.toBeNull();
     expect(executed![1]).toBe("EXECUTION_STATUS_FAILED");
     expect(executed![2]).toBe("500");
-    expect(bs58.decode(executed![3]!)).toHaveLength(64);
+    expect(bs58.decode(executed![3])).toHaveLength(64);
     expect(executed![4]).toMatch(new RegExp(`InvalidProgramForExecution: program ${LIMIT_ORDER_V2} is not deployed on this chain`));
   }, 300_000);
 });

@@ -18,8 +18,8 @@ function tableVariables(file: string): Set<string> {
   let settingsTable = false;
   let previous = "";
   for (const line of readFileSync(`${root}/${file}`, "utf8").split("\n")) {
-    if (line.startsWith("| ") && !previous.startsWith("|")) settingsTable = line.split("|")[1]!.trim() === "variable";
-    else if (settingsTable && line.startsWith("| ")) for (const m of line.split("|")[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]!);
+    if (line.startsWith("| ") && !previous.startsWith("|")) settingsTable = line.split("|")[1].trim() === "variable";
+    else if (settingsTable && line.startsWith("| ")) for (const m of line.split("|")[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
     previous = line;
   }
   return names;

@@ -30,7 +30,7 @@ const modeOf = (adapter: (typeof ammAdapters)[number]) => (adapter.quotedByProgr
 /** "Raydium (AMM v4)" → ["Raydium", "AMM v4"]. */
 const namesOf = (cell: string) => {
   const m = /^(.*?)(?: \((.*)\))?$/.exec(cell)!;
-  return { label: m[1]!.trim(), alias: m[2] };
+  return { label: m[1].trim(), alias: m[2] };
 };
 
 describe("README.md's AMM table", () => {
@@ -39,32 +39,32 @@ describe("README.md's AMM table", () => {
   it("has a row for every registered AMM, with its /quote mode as the adapter says", () => {
     expect(rows.length).toBeGreaterThanOrEqual(ammAdapters.length);
     for (const adapter of ammAdapters) {
-      const row = rows.find((r) => namesOf(r[0]!).label === adapter.label);
+      const row = rows.find((r) => namesOf(r[0]).label === adapter.label);
       expect(row, `no README row for ${adapter.label}`).toBeDefined();
-      expect(row![1]!.split(/[;,: ]/)[0], adapter.label).toBe(modeOf(adapter));
+      expect(row![1].split(/[;,: ]/)[0], adapter.label).toBe(modeOf(adapter));
     }
   });
 
   it("names as proof test files that exist and are about that AMM", () => {
     for (const adapter of ammAdapters) {
-      const row = rows.find((r) => namesOf(r[0]!).label === adapter.label)!;
-      const files = [...row[2]!.matchAll(/`([^`]+\.test\.ts)`/g)].map((m) => m[1]!);
+      const row = rows.find((r) => namesOf(r[0]).label === adapter.label)!;
+      const files = [...row[2].matchAll(/`([^`]+\.test\.ts)`/g)].map((m) => m[1]);
       expect(files.length, adapter.label).toBeGreaterThan(0);
       expect(files.some((f) => f.startsWith("test/onchain/")), `${adapter.label}: no test on the real programs`).toBe(true);
-      const alias = namesOf(row[0]!).alias;
+      const alias = namesOf(row[0]).alias;
       for (const file of files) {
         expect(existsSync(join(root, file)), file).toBe(true);
         const text = read(file);
         const about = [adapter.label, adapter.programId.toBase58(), ...(alias ? [alias] : [])].some((name) => text.includes(name));
         expect(about, `${file} does not name ${adapter.label}`).toBe(true);
       }
-      expect(row[3]!.length, `${adapter.label}: no binary / state date`).toBeGreaterThan(3);
+      expect(row[3].length, `${adapter.label}: no binary / state date`).toBeGreaterThan(3);
     }
   });
 
   it("says no, with a reason, for every AMM named that is not built", () => {
     const built = new Set(ammAdapters.map((a) => a.label));
-    const unbuilt = rows.filter((r) => !built.has(namesOf(r[0]!).label));
+    const unbuilt = rows.filter((r) => !built.has(namesOf(r[0]).label));
     expect(unbuilt.map((r) => r[0]).join(", ")).toContain("Tessera V");
     for (const row of unbuilt) expect(row[1], row[0]).toMatch(/^no: \S/);
   });
@@ -75,10 +75,10 @@ describe("docs/amms.md's table of supported AMMs", () => {
 
   it("has a row for every registered AMM, with its program id and /quote mode as the adapter says", () => {
     for (const adapter of ammAdapters) {
-      const row = rows.find((r) => r[0] === adapter.label || r[0]!.startsWith(`${adapter.label} (`));
+      const row = rows.find((r) => r[0] === adapter.label || r[0].startsWith(`${adapter.label} (`));
       expect(row, `no docs/amms.md row for ${adapter.label}`).toBeDefined();
       expect(row![1]).toBe(`\`${adapter.programId.toBase58()}\``);
-      expect(row![4]!.split(/[;,:( ]/)[0], adapter.label).toBe(modeOf(adapter));
+      expect(row![4].split(/[;,:( ]/)[0], adapter.label).toBe(modeOf(adapter));
     }
   });
 });

@@ -19,7 +19,7 @@ export function embeddedChainBlocks(file: string, markdown: string): DocBlock[] 
   const lines = markdown.split("\n");
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== MARKER) continue;
+    if (lines[i].trim() !== MARKER) continue;
     if (lines[i + 1] !== "```sh") throw new Error(`${file}:${i + 1}: ${MARKER} must be followed by a \`\`\`sh fence`);
     const end = lines.indexOf("```", i + 2);
     if (end < 0) throw new Error(`${file}:${i + 2}: unterminated shell block`);
@@ -36,8 +36,8 @@ function expectedLines(body: readonly string[]): string[] {
   for (const line of body) {
     const start = /^# → (.*)$/.exec(line);
     const more = /^# {3,}(\S.*)$/.exec(line);
-    if (start) expected.push(start[1]!);
-    else if (open && more) expected[expected.length - 1] += more[1]!;
+    if (start) expected.push(start[1]);
+    else if (open && more) expected[expected.length - 1] += more[1];
     open = start !== null || (open && more !== null);
   }
   return expected;

@@ -35,8 +35,8 @@ async function runFile(blocks: readonly DocBlock[], url: string, cwd: string): P
   const code = await new Promise<number>((resolve) => child.once("close", (c) => resolve(c ?? -1)));
   const parts = stdout.split(new RegExp(`\\n${END} \\d+\\n`));
   const runs = blocks.map((block, i): BlockRun => {
-    if (i < parts.length - 1) return { block, output: parts[i]!, exitCode: 0 };
-    if (i === parts.length - 1) return { block, output: parts[i]!, exitCode: code };
+    if (i < parts.length - 1) return { block, output: parts[i], exitCode: 0 };
+    if (i === parts.length - 1) return { block, output: parts[i], exitCode: code };
     return { block };
   });
   return { runs, stderr };

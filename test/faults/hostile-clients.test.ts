@@ -105,7 +105,7 @@ describe("slow and hostile clients", () => {
     expect(statuses).toEqual([200, 200, 200, 200]);
     expect(allClosed).toBe(true);
     // Node answers the timed-out request with 408 before closing.
-    expect(clients[0]!.received().toString("latin1")).toMatch(/^HTTP\/1\.1 408/);
+    expect(clients[0].received().toString("latin1")).toMatch(/^HTTP\/1\.1 408/);
   });
 
   it("a stalled HTTP/2 preface and a silent connection are dropped after the headers timeout", async () => {

@@ -103,11 +103,11 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
       const tx = VersionedTransaction.deserialize(compiled.transaction);
       tx.sign([DEMO_WALLET]);
       const wire = Buffer.from(tx.serialize());
-      const signature = bs58.encode(tx.signatures[0]!);
+      const signature = bs58.encode(tx.signatures[0]);
 
       const before = proxy.calls("sendTransaction");
       const answers = await Promise.all(
-        Array.from({ length: CALLERS }, (_, i) => execute(replicas[i % 2]!, Math.floor(i / 2) % 3, requestId, wire)),
+        Array.from({ length: CALLERS }, (_, i) => execute(replicas[i % 2], Math.floor(i / 2) % 3, requestId, wire)),
       );
       sendsPerRound.push(proxy.calls("sendTransaction") - before);
       expect(answers).toEqual(Array.from({ length: CALLERS }, () => ({ signature, status: "Success", code: 0 })));
@@ -125,7 +125,7 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
     const requestId = await issueTransactions(a.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
-    const signature = bs58.encode(tx.signatures[0]!);
+    const signature = bs58.encode(tx.signatures[0]);
     // What a process killed right after recording leaves: Pending, its lease running for 1.5 s more.
     await a.store.executions.begin(
       { signature, requestId, messageHash: transactionMessageHash(compiled.message), lastValidBlockHeight: BigInt(lastValidBlockHeight), signedTransaction: tx.serialize() },

@@ -36,7 +36,7 @@ const throwingSlowService: ExtraService = {
   impl: {
     async sleep(req: Message & { ms?: number }) {
       if (req.ms === 13) throw new ConnectError("parse binary: raised by the handler itself", Code.Internal);
-      return create(SleepResponse, { sleptMs: req.ms ?? 0 } as never);
+      return create(SleepResponse, { sleptMs: req.ms ?? 0 });
     },
   },
 };
@@ -70,7 +70,7 @@ function frames(body: Buffer): Array<{ flags: number; data: Buffer }> {
   const out: Array<{ flags: number; data: Buffer }> = [];
   for (let at = 0; at + 5 <= body.length; ) {
     const length = body.readUInt32BE(at + 1);
-    out.push({ flags: body[at]!, data: body.subarray(at + 5, at + 5 + length) });
+    out.push({ flags: body[at], data: body.subarray(at + 5, at + 5 + length) });
     at += 5 + length;
   }
   return out;
@@ -174,7 +174,7 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
     const trailers = await http2Grpc(SWAP_INSTRUCTIONS, frame(TRUNCATED));
     expect(trailers[":status"]).toBe("200");
     expect(trailers["grpc-status"]).toBe(String(GRPC_INVALID_ARGUMENT));
-    expect(decodeURIComponent(trailers["grpc-message"]!)).toMatch(/SwapInstructionsRequest from protobuf binary: premature EOF/);
+    expect(decodeURIComponent(trailers["grpc-message"])).toMatch(/SwapInstructionsRequest from protobuf binary: premature EOF/);
   });
 
   it("gRPC-web (fetch, application/grpc-web+proto): trailer frame grpc-status 3; the log line says invalid_argument", async () => {
@@ -182,7 +182,7 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
     expect(r.status).toBe(200);
     const trailer = grpcWebTrailer(Buffer.from(await r.arrayBuffer()));
     expect(trailer["grpc-status"]).toBe(String(GRPC_INVALID_ARGUMENT));
-    expect(decodeURIComponent(trailer["grpc-message"]!)).toMatch(/^cannot decode message grpc\.health\.v1\.HealthCheckRequest from protobuf binary: premature EOF/);
+    expect(decodeURIComponent(trailer["grpc-message"])).toMatch(/^cannot decode message grpc\.health\.v1\.HealthCheckRequest from protobuf binary: premature EOF/);
     const line = lastLine((l) => l["procedure"] === HEALTH_CHECK && l["protocol"] === "grpc-web");
     expect(line).toMatchObject({ code: "invalid_argument" });
   });
@@ -197,7 +197,7 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
   });
 
   it("a valid message still works on each protocol (the rewrite touches only failures)", async () => {
-    const request = Buffer.from(toBinary(SleepRequest, create(SleepRequest, { ms: 1 } as never)));
+    const request = Buffer.from(toBinary(SleepRequest, create(SleepRequest, { ms: 1 })));
     const grpcOk = await new Promise<{ sleptMs: number }>((resolve, reject) =>
       grpcClient.makeUnaryRequest(
         "/swapdtest.v1.SlowService/Sleep",
@@ -211,11 +211,11 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
     const web = await post("/swapdtest.v1.SlowService/Sleep", "application/grpc-web+proto", frame(request));
     const body = Buffer.from(await web.arrayBuffer());
     expect(grpcWebTrailer(body)["grpc-status"]).toBe("0");
-    expect(fromBinary(SleepResponse, frames(body)[0]!.data)).toMatchObject({ sleptMs: 1 });
+    expect(fromBinary(SleepResponse, frames(body)[0].data)).toMatchObject({ sleptMs: 1 });
   });
 
   it("a handler's own INTERNAL with the same text stays INTERNAL (only request decoding is rewritten)", async () => {
-    const request = Buffer.from(toBinary(SleepRequest, create(SleepRequest, { ms: 13 } as never)));
+    const request = Buffer.from(toBinary(SleepRequest, create(SleepRequest, { ms: 13 })));
     const err = await grpcUnaryRaw("/swapdtest.v1.SlowService/Sleep", request);
     expect(err.code).toBe(grpc.status.INTERNAL);
     const web = await post("/swapdtest.v1.SlowService/Sleep", "application/grpc-web+proto", frame(request));
@@ -240,7 +240,7 @@ describe("undecodable JSON → INVALID_ARGUMENT on the JSON codecs", () => {
   it("gRPC with the JSON codec (application/grpc+json, http2 client): grpc-status 3", async () => {
     const trailers = await http2Grpc(HEALTH_CHECK, frame(Buffer.from("{not json")), "application/grpc+json");
     expect(trailers["grpc-status"]).toBe(String(GRPC_INVALID_ARGUMENT));
-    expect(decodeURIComponent(trailers["grpc-message"]!)).toMatch(/HealthCheckRequest from JSON/);
+    expect(decodeURIComponent(trailers["grpc-message"])).toMatch(/HealthCheckRequest from JSON/);
   });
 
   it("gRPC-web with the JSON codec (fetch, application/grpc-web+json): trailer grpc-status 3", async () => {

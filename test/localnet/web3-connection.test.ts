@@ -117,7 +117,7 @@ describe("localnet with an unmodified web3.js Connection", () => {
     );
     expect(confirmation.value.err).toBeNull();
     expect(tx.message.addressTableLookups).toHaveLength(1);
-    expect(tx.message.addressTableLookups[0]!.writableIndexes).toEqual([0]); // the ATA came from the table
+    expect(tx.message.addressTableLookups[0].writableIndexes).toEqual([0]); // the ATA came from the table
     expect(AccountLayout.decode((await connection.getAccountInfo(ata))!.data).amount).toBe(1_000_000n);
 
     const status = await connection.getSignatureStatuses([signature]);
@@ -137,7 +137,7 @@ describe("localnet with an unmodified web3.js Connection", () => {
     expect(innerPrograms).toContain(SystemProgram.programId.toBase58());
     // fee = 5000 per signature + ceil(1000 µlamports × 200k CU / 1e6) = 5000 + 200
     expect(fetched?.meta?.fee).toBe(5200);
-    expect(fetched!.meta!.preBalances[0]! - fetched!.meta!.postBalances[0]!).toBeGreaterThan(1_000_000);
+    expect(fetched!.meta!.preBalances[0] - fetched!.meta!.postBalances[0]).toBeGreaterThan(1_000_000);
 
     // Token balances: the ATA did not exist before; after, it holds 0.001 wrapped SOL (9 decimals).
     const ataIndex = keys.staticAccountKeys.length; // first loaded (writable) address
@@ -183,7 +183,7 @@ describe("localnet with an unmodified web3.js Connection", () => {
     const error = await connection.sendTransaction(tooMuch).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SendTransactionError);
     expect((error as SendTransactionError).logs?.some((l) => l.includes("insufficient lamports"))).toBe(true);
-    const status = await connection.getSignatureStatus(bs58.encode(tooMuch.signatures[0]!));
+    const status = await connection.getSignatureStatus(bs58.encode(tooMuch.signatures[0]));
     expect(status.value).toBeNull();
 
     // Without preflight it lands as failed and is kept.

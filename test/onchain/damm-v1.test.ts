@@ -52,14 +52,14 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     stack.localnet.airdrop(creator.publicKey, 100_000_000_000n);
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
     // The SDK's own address of a permissionless constant-product pool at the default 0.25 % fee.
-    pool = derivePoolAddress(connection as any, mintA as any, mintB as any, 9, 6, false, new BN(25) as any) as unknown as PublicKey;
+    pool = derivePoolAddress(connection as any, mintA, mintB, 9, 6, false, new BN(25));
     const rent = (size: number) => stack.localnet.chain.minimumBalanceForRentExemption(size);
 
     // The vault program creates both vaults (vault, token vault and LP mint at its PDAs) ...
     const vaults = [mintA, mintB].map((mint) => {
-      const { vaultPda, tokenVaultPda, lpMintPda } = getVaultPdas(mint as any, METEORA_VAULT_PROGRAM_ID as any);
-      const vault = vaultPda as unknown as PublicKey;
-      return { mint, vault, tokenVault: tokenVaultPda as unknown as PublicKey, lpMint: lpMintPda as unknown as PublicKey, vaultLp: vaultLpAddress(vault, pool) };
+      const { vaultPda, tokenVaultPda, lpMintPda } = getVaultPdas(mint, METEORA_VAULT_PROGRAM_ID);
+      const vault = vaultPda;
+      return { mint, vault, tokenVault: tokenVaultPda, lpMint: lpMintPda, vaultLp: vaultLpAddress(vault, pool) };
     });
     const initializeVaults = await Promise.all(vaults.map((v) => vaultProgram.methods
       .initialize()
@@ -68,22 +68,22 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
         rent: SYSVAR_RENT_PUBKEY, tokenProgram: TOKEN_PROGRAM_ID, systemProgram: SystemProgram.programId,
       } as any)
       .instruction()));
-    await stack.send(creator, initializeVaults as any);
+    await stack.send(creator, initializeVaults);
     // ... and takes the liquidity, minting the vault LP into the pool's vault-LP token accounts. The
     // DAMM v1 program signs for the pool as its A vault-LP account (PDA [a_vault, pool], the bump kept
     // in the pool), so that account owns both (owned by the pool itself, the program's withdraw fails
     // with "owner does not match").
-    const authority = vaults[0]!.vaultLp;
-    for (const [v, amount] of [[vaults[0]!, 1_000_000_000_000n], [vaults[1]!, 150_000_000_000n]] as const) {
+    const authority = vaults[0].vaultLp;
+    for (const [v, amount] of [[vaults[0], 1_000_000_000_000n], [vaults[1], 150_000_000_000n]] as const) {
       stack.localnet.setAccount(v.vaultLp, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(v.lpMint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
       const deposit = await vaultProgram.methods
         .deposit(new BN(amount.toString()), new BN(0))
         .accounts({
           vault: v.vault, tokenVault: v.tokenVault, lpMint: v.lpMint, userToken: fundTokenAccount(stack.localnet, creator.publicKey, v.mint, amount),
           userLp: v.vaultLp, user: creator.publicKey, tokenProgram: TOKEN_PROGRAM_ID,
-        } as any)
+        })
         .instruction();
-      await stack.send(creator, [deposit as any]);
+      await stack.send(creator, [deposit]);
       expect(tokenBalance(stack.localnet, v.vaultLp)).toBeGreaterThan(0n);
     }
 
@@ -99,9 +99,9 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     // The pool account in the program's layout, sized as the program allocates it (its largest curve variant).
     const zero = new BN(0);
     const poolState = {
-      lpMint, tokenAMint: mintA, tokenBMint: mintB, aVault: vaults[0]!.vault, bVault: vaults[1]!.vault,
-      aVaultLp: vaults[0]!.vaultLp, bVaultLp: vaults[1]!.vaultLp,
-      aVaultLpBump: PublicKey.findProgramAddressSync([vaults[0]!.vault.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID)[1],
+      lpMint, tokenAMint: mintA, tokenBMint: mintB, aVault: vaults[0].vault, bVault: vaults[1].vault,
+      aVaultLp: vaults[0].vaultLp, bVaultLp: vaults[1].vaultLp,
+      aVaultLpBump: PublicKey.findProgramAddressSync([vaults[0].vault.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID)[1],
       enabled: true, protocolTokenAFee, protocolTokenBFee, feeLastUpdatedAt: zero, padding0: new Array(24).fill(0),
       // 0.25 % trade fee, a fifth of it to the protocol.
       fees: { tradeFeeNumerator: new BN(250), tradeFeeDenominator: new BN(100_000), protocolTradeFeeNumerator: new BN(20), protocolTradeFeeDenominator: new BN(100) },
@@ -129,8 +129,8 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const amount = aToB ? 2_000_000_000n : 300_000_000n;
       const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 12n);
       const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
-      const amm = await AmmImpl.create(connection as any, pool as any);
-      const quote = amm.getSwapQuote(inputMint as any, new BN(amount.toString()) as any, 0);
+      const amm = await AmmImpl.create(connection as any, pool);
+      const quote = amm.getSwapQuote(inputMint, new BN(amount.toString()), 0);
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
       // swapd's own quote from the same chain state says the same.

@@ -66,7 +66,7 @@ describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {
       const quote = sdk.getQuote({
         inAmount: new BN(amount.toString()), inputTokenMint: inputMint, slippage: 0, poolState,
         currentTime: Number(unixTimestamp), currentSlot: Number(slot), tokenADecimal: 9, tokenBDecimal: 6,
-      } as any);
+      });
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
 

@@ -53,7 +53,7 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
 
   const get = async (path: string) => {
     const res = await fetch(`${service.server.url}${path}`);
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) };
   };
   const quote = (inputMint: PublicKey, outputMint: PublicKey, amount: bigint, dexes?: string) =>
     get(`/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50${dexes ? `&dexes=${encodeURIComponent(dexes)}` : ""}`);

@@ -65,8 +65,8 @@ describe.skipIf(!hasChainDir())("nonce orders across a keeper restart", () => {
         expect(received).toBeGreaterThan(0n);
         expect(BigInt(done.legs[0].outAmount)).toBe(received);
         expect(done.legs[0].signature).toBe(tpSignature);
-        expect(localnet.chain.getRecord(tpSignature!)?.err).toBeNull();
-        expect(localnet.chain.getRecord(slSignature!)).toBeUndefined();
+        expect(localnet.chain.getRecord(tpSignature)?.err).toBeNull();
+        expect(localnet.chain.getRecord(slSignature)).toBeUndefined();
         expect(done.legs[1].status).toBe("voided");
       } finally {
         await second.close();

@@ -86,8 +86,8 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     // The stop-loss leg, sent now, is refused by the chain (its nonce moved): nothing more leaves the taker.
     const solAfter = stack.localnet.chain.getAccount(taker.publicKey)!.lamports;
     expect(solBefore - solAfter).toBeGreaterThanOrEqual(ONE_SOL);
-    await expect(stack.chain.sendTransaction(Buffer.from(signed[1]!, "base64"))).rejects.toThrow(/Blockhash not found/i);
-    await expect(stack.chain.sendTransaction(Buffer.from(signed[1]!, "base64"), { skipPreflight: true })).rejects.toThrow(/Blockhash not found/i);
+    await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"))).rejects.toThrow(/Blockhash not found/i);
+    await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"), { skipPreflight: true })).rejects.toThrow(/Blockhash not found/i);
     expect(stack.localnet.chain.getAccount(taker.publicKey)!.lamports).toBe(solAfter);
     expect(tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(received);
   });

@@ -217,7 +217,7 @@ export function walletBalance(localnet: Localnet, wallet: PublicKey, mint: Publi
 /** Sends `instructions` signed by `signers` (first = fee payer) as a legacy transaction straight to the chain; throws when it fails. */
 export function sendLegacy(localnet: Localnet, instructions: TransactionInstruction[], signers: Keypair[]): TransactionRecord {
   const chain = localnet.chain;
-  const tx = new Transaction({ feePayer: signers[0]!.publicKey, ...chain.latestBlockhash() }).add(...instructions);
+  const tx = new Transaction({ feePayer: signers[0].publicKey, ...chain.latestBlockhash() }).add(...instructions);
   tx.sign(...signers);
   const { signature } = chain.sendTransaction(tx.serialize(), { skipPreflight: false });
   return chain.getRecord(signature)!;
@@ -278,7 +278,7 @@ export function executeSwapAnswer(localnet: Localnet, answer: any, signer: Keypa
   const { signature } = localnet.chain.sendTransaction(wire, { skipPreflight: true });
   const record = localnet.chain.getRecord(signature)!;
   const innerPrograms = record.innerInstructions.flatMap((list) =>
-    list.instructions.map((ix) => record.accountKeys[ix.programIdIndex]!.toBase58()),
+    list.instructions.map((ix) => record.accountKeys[ix.programIdIndex].toBase58()),
   );
   return { record, innerPrograms, bytes: wire.length };
 }
@@ -289,7 +289,7 @@ export function invokedByJupiter(executed: ExecutedSwap, program: PublicKey): bo
   return executed.record.logs.some((line, i, logs) => {
     if (line !== `Program ${program.toBase58()} invoke [2]`) return false;
     // the nearest enclosing invoke [1] above it is Jupiter's
-    for (let j = i - 1; j >= 0; j--) if (logs[j]!.endsWith("invoke [1]")) return logs[j] === `Program ${jup} invoke [1]`;
+    for (let j = i - 1; j >= 0; j--) if (logs[j].endsWith("invoke [1]")) return logs[j] === `Program ${jup} invoke [1]`;
     return false;
   });
 }
@@ -321,8 +321,8 @@ export async function executeQuote(
   const executed = executeSwapAnswer(stack.localnet, answer.body, signer);
   const fee = BigInt(executed.record.fee);
   const after = [walletBalance(stack.localnet, signer.publicKey, input), walletBalance(stack.localnet, signer.publicKey, output)];
-  const paid = before[0]! - after[0]! - (input.equals(NATIVE_MINT) ? fee : 0n);
-  const got = after[1]! - before[1]! + (output.equals(NATIVE_MINT) ? fee : 0n);
+  const paid = before[0] - after[0] - (input.equals(NATIVE_MINT) ? fee : 0n);
+  const got = after[1] - before[1] + (output.equals(NATIVE_MINT) ? fee : 0n);
   return { ...executed, answer: answer.body, paid, got };
 }
 
@@ -366,7 +366,7 @@ export function executeExactOutAround(
     accounts: [tokenProgram, user, source, destination, none, readonly(step.inputMint), readonly(step.outputMint), none, none, readonly(eventAuthority), readonly(route.programId), ...stepAccounts],
   };
   const { record } = executeSwapAnswer(localnet, { ...exactInAnswer, swapInstruction: exactOutRoute });
-  const index = record.transaction.message.compiledInstructions.findIndex((ix) => record.accountKeys[ix.programIdIndex]!.equals(new PublicKey(route.programId)));
+  const index = record.transaction.message.compiledInstructions.findIndex((ix) => record.accountKeys[ix.programIdIndex].equals(new PublicKey(route.programId)));
   return { record, index };
 }
 

@@ -105,7 +105,7 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
 
   for (const [inputMint, outputMint] of [[SAMO, USDC], [USDC, SAMO]] as const) {
     it(`Meteora DLMM ExactIn ${inputMint.equals(SAMO) ? "SAMO → USDC" : "USDC → SAMO"} across two bin arrays`, async () => {
-      const read = () => meteoraDlmmAdapter.decodePool(stack.localnet.getAccount(dlmmPair)!) as MeteoraDlmmPool;
+      const read = () => meteoraDlmmAdapter.decodePool(stack.localnet.getAccount(dlmmPair)!);
       const before = read();
       // What the three bin arrays of the step can fill, by the adapter's quote over accounts read from the chain.
       const aToB = inputMint.equals(before.tokenXMint);

@@ -51,9 +51,9 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     await stack.restoreSnapshots();
     const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 1_000_000_000, slippageBps: 50 });
     expect(quote.routePlan).toHaveLength(1);
-    expect(quote.routePlan[0]!.swapInfo.ammKey).toBe(WHIRLPOOL_SOL_USDC);
-    expect(quote.routePlan[0]!.swapInfo.label).toBe("Whirlpool");
-    expect(quote.routePlan[0]!.percent).toBe(100);
+    expect(quote.routePlan[0].swapInfo.ammKey).toBe(WHIRLPOOL_SOL_USDC);
+    expect(quote.routePlan[0].swapInfo.label).toBe("Whirlpool");
+    expect(quote.routePlan[0].percent).toBe(100);
     expect(quote.inAmount).toBe("1000000000");
     expect(BigInt(quote.otherAmountThreshold)).toBe((BigInt(quote.outAmount) * 9950n) / 10000n);
     expect(quote.contextSlot).toBeGreaterThan(0);
@@ -61,7 +61,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     const swap = await stack.jupiter.swapPost({ swapRequest: { userPublicKey: user.publicKey.toBase58(), quoteResponse: quote } });
     const tx = VersionedTransaction.deserialize(Buffer.from(swap.swapTransaction, "base64"));
     expect(tx.serialize().length).toBeLessThanOrEqual(1232);
-    expect(tx.message.staticAccountKeys[0]!.toBase58()).toBe(user.publicKey.toBase58());
+    expect(tx.message.staticAccountKeys[0].toBase58()).toBe(user.publicKey.toBase58());
     expect(swap.lastValidBlockHeight).toBeGreaterThan(0);
     const before = balance(user.publicKey, USDC);
     await stack.signAndSend(swap.swapTransaction, user);
@@ -75,8 +75,8 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
       [WHIRLPOOL_SOL_USDC, SOL, USDC, 100],
       [WHIRLPOOL_SAMO_USDC, USDC, SAMO, 100],
     ]);
-    expect(quote.routePlan[0]!.swapInfo.outAmount).toBe(quote.routePlan[1]!.swapInfo.inAmount);
-    expect(quote.outAmount).toBe(quote.routePlan[1]!.swapInfo.outAmount);
+    expect(quote.routePlan[0].swapInfo.outAmount).toBe(quote.routePlan[1].swapInfo.inAmount);
+    expect(quote.outAmount).toBe(quote.routePlan[1].swapInfo.outAmount);
 
     // Plain, this route is 1,215 bytes; a relay tip adds an instruction and the tip account.
     const plain = await stack.post("/swap/v1/swap", { userPublicKey: user.publicKey.toBase58(), quoteResponse: quote });
@@ -112,7 +112,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
 
   it("ExactOut USDC from SOL: the Whirlpool quote's inAmount is exactly what the swap takes, the output exactly the amount asked", async () => {
     await stack.restoreSnapshots();
-    const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 25_000_000, swapMode: "ExactOut" as any });
+    const quote = await stack.jupiter.quoteGet({ inputMint: SOL, outputMint: USDC, amount: 25_000_000, swapMode: "ExactOut" });
     expect(quote.swapMode).toBe("ExactOut");
     expect(quote.outAmount).toBe("25000000");
     expect(BigInt(quote.otherAmountThreshold)).toBe((BigInt(quote.inAmount) * 10050n) / 10000n);

@@ -103,10 +103,10 @@ describe.skipIf(!available)("QUOTE_SHADOW_RATE: math-quoted legs checked against
       await until(async () => (await checks("Whirlpool", "mismatch")) > before, "the shadow check");
       expect(mismatches).toHaveLength(1);
       const [m] = mismatches;
-      expect(m!.label).toBe("Whirlpool");
-      expect(m!.inAmount).toBe(1_000_000_000n);
-      expect(m!.mathOut.toString()).toBe(res.body.outAmount);
-      expect(m!.programOut).toBe(m!.mathOut + 1n);
+      expect(m.label).toBe("Whirlpool");
+      expect(m.inAmount).toBe(1_000_000_000n);
+      expect(m.mathOut.toString()).toBe(res.body.outAmount);
+      expect(m.programOut).toBe(m.mathOut + 1n);
     } finally {
       skew = 0n;
     }

@@ -61,9 +61,9 @@ describe.skipIf(!hasChainDir())("swap Execute through a block engine (BLOCK_ENGI
     const tipsBefore = tipsTotal(stack);
 
     const [first, second] = await Promise.all([0, 1].map(() => stack.post("/swap/v2/execute", { signedTransaction, requestId })));
-    expect(first!.body.status, first!.body.error).toBe("Success");
-    expect(second!.body).toEqual(first!.body);
-    const signature: string = first!.body.signature;
+    expect(first.body.status, first.body.error).toBe("Success");
+    expect(second.body).toEqual(first.body);
+    const signature: string = first.body.signature;
     // The main RPC received the transaction and lost it; the engine took the bundle and delivered it twice.
     expect(rpc.sendsDropped).toBeGreaterThanOrEqual(1);
     const bundle = engine.bundles.find((b) => b.signatures.includes(signature))!;
@@ -73,7 +73,7 @@ describe.skipIf(!hasChainDir())("swap Execute through a block engine (BLOCK_ENGI
 
     const bundlesAfterLanding = engine.sendBundleCalls;
     const third = await stack.post("/swap/v2/execute", { signedTransaction, requestId });
-    expect(third.body).toEqual(first!.body);
+    expect(third.body).toEqual(first.body);
     expect(engine.sendBundleCalls).toBe(bundlesAfterLanding); // a landed execution is answered, not sent again
 
     // Once: the tip accounts together gained the tip, the taker's USDC is the answer's output, and
@@ -81,8 +81,8 @@ describe.skipIf(!hasChainDir())("swap Execute through a block engine (BLOCK_ENGI
     const record = stack.localnet.chain.getRecord(signature)!;
     expect(tipsTotal(stack) - tipsBefore).toBe(tip);
     const usdc = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
-    expect(first!.body.outputAmountResult).toBe(usdc.toString());
-    expect(first!.body.inputAmountResult).toBe("500000000");
+    expect(first.body.outputAmountResult).toBe(usdc.toString());
+    expect(first.body.inputAmountResult).toBe("500000000");
     const ataRent = stack.localnet.chain.minimumBalanceForRentExemption(165);
     expect(takerBefore - lamports(stack, taker.publicKey)).toBe(500_000_000n + tip + BigInt(record.fee) + BigInt(ataRent));
   });

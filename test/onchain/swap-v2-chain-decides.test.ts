@@ -131,7 +131,7 @@ describe.skipIf(!hasChainDir())("swap Execute: the chain decides, not the send's
     });
     lagging.rewrite("getTransaction", () => null);
     const { taker, requestId, signedTransaction, lamportsBefore } = await orderAndSign(stack);
-    const signature = VersionedTransaction.deserialize(Buffer.from(signedTransaction, "base64")).signatures[0]!;
+    const signature = VersionedTransaction.deserialize(Buffer.from(signedTransaction, "base64")).signatures[0];
     const pending = stack.post("/swap/v2/execute", { signedTransaction, requestId });
     // It lands; the node's status reads do not show it; the chain moves past the blockhash's last valid height.
     const { default: bs58 } = await import("bs58");

@@ -51,7 +51,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
       rebroadcastIntervalMs: 100,
     });
     stacks.push(stack);
-    const proxy = proxies[0]!;
+    const proxy = proxies[0];
     const { taker, requestId, signedTransaction } = await signedOrder(stack);
     const rebroadcastsBefore = await metric("swapd_landing_rebroadcasts_total");
     const landedBefore = await metric("swapd_landing_landed_total");
@@ -81,7 +81,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
       rebroadcastIntervalMs: 1_500,
     });
     stacks.push(stack);
-    const proxy = proxies[0]!;
+    const proxy = proxies[0];
     const taker = Keypair.generate();
     stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
     const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`)).body;
@@ -145,7 +145,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     const { requestId, signedTransaction } = await signedOrder(stack);
     const expiredBefore = await failedBy("expired");
     const pending = stack.post("/swap/v2/execute", { signedTransaction, requestId });
-    const blackhole = proxies[0]!;
+    const blackhole = proxies[0];
     while (blackhole.sendsReceived === 0) await new Promise((r) => setTimeout(r, 10));
     // Sent (and lost); the chain moves on (other traffic) past the blockhash's last valid height.
     const filler = Keypair.generate().publicKey;

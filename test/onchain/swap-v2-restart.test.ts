@@ -115,7 +115,7 @@ describe.skipIf(!hasChainDir())("swap Execute survives a restart", () => {
     expect(received).toBeGreaterThan(0n);
 
     const afterKill = await openStore({ dataDir });
-    const pending = await afterKill.executions.findByMessageHash((await afterKill.issuedTransactions.findByRequestId(order.requestId))[0]!.messageHash);
+    const pending = await afterKill.executions.findByMessageHash((await afterKill.issuedTransactions.findByRequestId(order.requestId))[0].messageHash);
     expect(pending).toMatchObject({ status: "Pending" });
     await afterKill.close();
 

@@ -139,8 +139,8 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
     const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&taker=${taker.publicKey.toBase58()}`)).body;
     const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction, "base64"));
     // The same swap with its quoted out amount altered by one unit, signed by the taker: not what was issued.
-    const swapIx = tx.message.compiledInstructions.find((ix) => tx.message.staticAccountKeys[ix.programIdIndex]!.equals(JUP6))!;
-    swapIx.data[8 + 8] = swapIx.data[8 + 8]! ^ 1;
+    const swapIx = tx.message.compiledInstructions.find((ix) => tx.message.staticAccountKeys[ix.programIdIndex].equals(JUP6))!;
+    swapIx.data[8 + 8] = swapIx.data[8 + 8] ^ 1;
     tx.sign([taker]);
     const sendsBefore = sends(stack);
     const altered = await stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(tx.serialize()).toString("base64"), requestId: order.requestId });
@@ -242,7 +242,7 @@ describe.skipIf(!hasChainDir())("Swap API v2 order priority fees", () => {
   function unitPriceOf(transaction: string): bigint {
     const tx = VersionedTransaction.deserialize(Buffer.from(transaction, "base64"));
     const keys = tx.message.staticAccountKeys;
-    const ix = tx.message.compiledInstructions.find((i) => keys[i.programIdIndex]!.toBase58() === "ComputeBudget111111111111111111111111111111" && i.data[0] === 3)!;
+    const ix = tx.message.compiledInstructions.find((i) => keys[i.programIdIndex].toBase58() === "ComputeBudget111111111111111111111111111111" && i.data[0] === 3)!;
     return Buffer.from(ix.data).readBigUInt64LE(1);
   }
 
@@ -260,7 +260,7 @@ describe.skipIf(!hasChainDir())("Swap API v2 order priority fees", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getRecentPrioritizationFees", params: [[POOL.toBase58()]] }),
     });
     const samples = ((await rpc.json()).result as { prioritizationFee: number }[]).map((f) => BigInt(f.prioritizationFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const nearestRank = (p: number) => samples[Math.ceil((p / 100) * samples.length) - 1]!;
+    const nearestRank = (p: number) => samples[Math.ceil((p / 100) * samples.length) - 1];
     const taker = newTaker(stack);
     const ask = (query: string) => stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&taker=${taker.publicKey.toBase58()}&${query}`);
     const veryHigh = (await ask("priorityLevel=veryHigh")).body;

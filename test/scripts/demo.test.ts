@@ -8,8 +8,8 @@ describe.skipIf(!hasChainDir())("npm run demo (SWAPD_CHAIN_DIR)", () => {
     process.env["SWAPD_CHAIN_DIR"] = CHAIN_DIR!;
     const lines: string[] = [];
     await runDemo((line) => lines.push(line));
-    const quoted = /at least ([\d.]+)\)/.exec(lines.find((l) => l.startsWith("4. "))!)![1]!;
-    const received = /\(\+([\d.]+)\)$/.exec(lines.find((l) => l.startsWith("8. "))!)![1]!;
+    const quoted = /at least ([\d.]+)\)/.exec(lines.find((l) => l.startsWith("4. "))!)![1];
+    const received = /\(\+([\d.]+)\)$/.exec(lines.find((l) => l.startsWith("8. "))!)![1];
     expect(Number(received)).toBeGreaterThanOrEqual(Number(quoted));
     expect(lines.find((l) => l.startsWith("7. "))).toMatch(/landed in slot \d+/);
   }, 120_000);

@@ -47,7 +47,7 @@ describe.skipIf(!hasChainDir())("npm run fetch-programs (a second local chain as
     local = await startLocalnet({ port: 0, programsDir: join(out, "programs"), accountsDir: join(out, "accounts") });
     const connection = new Connection(local.url);
     expect((await connection.getAccountInfo(new PublicKey(pool)))!.data.equals(remoteInfo.data)).toBe(true);
-    expect((await connection.getAccountInfo(new PublicKey(PROGRAMS[0]!)))!.executable).toBe(true);
+    expect((await connection.getAccountInfo(new PublicKey(PROGRAMS[0])))!.executable).toBe(true);
   }, 120_000);
 
   it("an address that is not a program is refused naming it", async () => {

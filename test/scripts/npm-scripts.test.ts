@@ -43,8 +43,8 @@ async function npmToEnd(args: string[], env: Record<string, string> = {}, timeou
   groups.add(child.pid!);
   let stdout = "";
   let stderr = "";
-  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   clearTimeout(timer);
@@ -86,8 +86,8 @@ function npm(args: string[], env: Record<string, string> = {}): Script {
     output += d.toString();
     for (const wake of [...waiters]) wake();
   };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
   return {
     child,
     output: () => output,

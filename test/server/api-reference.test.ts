@@ -80,11 +80,11 @@ describe("/openapi.json", () => {
   }, 120_000);
 
   it("the quote's query parameters are the contract's QuoteRequest fields; errors come from the error table", () => {
-    const quote = doc.paths["/swap/v1/quote"]!["get"]!;
+    const quote = doc.paths["/swap/v1/quote"]["get"];
     expect(quote.parameters!.map((p) => p.name).sort()).toEqual(QuoteRequestSchema.fields.map((f) => f.jsonName).sort());
     expect(quote.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(["inputMint", "outputMint", "amount", "slippageBps", "swapMode"]));
     expect(Object.keys(quote.responses)).toEqual(expect.arrayContaining(["200", "400", "503"]));
-    expect(doc.paths["/v6/quote"]!["get"]!.parameters).toEqual(quote.parameters);
+    expect(doc.paths["/v6/quote"]["get"].parameters).toEqual(quote.parameters);
   });
 
   it("lists the gRPC / Connect services and their methods beside the REST paths", () => {
@@ -100,7 +100,7 @@ describe("/ and /docs", () => {
     const root = await fetch(`${service.server.url}/`, { redirect: "manual" });
     expect([root.status, root.headers.get("location")]).toEqual([302, "/docs"]);
     const page = await (await fetch(`${service.server.url}/docs`)).text();
-    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(sources.length).toBeGreaterThan(0);
     for (const s of sources) {
       expect(s.startsWith("/"), s).toBe(true);

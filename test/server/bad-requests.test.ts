@@ -52,7 +52,7 @@ function grpcSleep(ms: number, deadlineMs: number): Promise<{ sleptMs: number }>
       "/swapdtest.v1.SlowService/Sleep",
       (m: unknown) => Buffer.from(toBinary(SleepRequest, m as never)),
       (b: Buffer) => fromBinary(SleepResponse, b) as unknown as { sleptMs: number },
-      create(SleepRequest, { ms } as never),
+      create(SleepRequest, { ms }),
       { deadline: Date.now() + deadlineMs },
       (err, res) => (err ? reject(err) : resolve(res!)),
     );

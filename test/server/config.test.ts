@@ -34,7 +34,7 @@ describe("loadConfig", () => {
       DATA_DIR: "/tmp/x",
       LOOKUP_TABLES: "6c1yPpc6XX355FTHym5igEbBjaKD1zSG2iaftE9nj6Qr, Y4ZJVAgE58fD7GZ15AapVoqv1vfDEDTMueypvgwDKsX",
       RELAY_TIP_ACCOUNTS: "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
-      LOCALNET_PROGRAMS_DIR: p!,
+      LOCALNET_PROGRAMS_DIR: p,
       LOCALNET_ACCOUNTS_DIR: `${a}, ${b}`,
       LOCALNET_CLOCK: "390838754:1767360940",
       PROGRAM_QUOTED_AMMS: "SolFi V2",
@@ -57,7 +57,7 @@ describe("loadConfig", () => {
       shutdownTimeoutMs: 500,
       rpcTimeoutMs: 1500,
     });
-    for (const dir of [p, a, b]) rmSync(dir!, { recursive: true });
+    for (const dir of [p, a, b]) rmSync(dir, { recursive: true });
   });
 
   it("reports every problem with the variable name and the rule", () => {

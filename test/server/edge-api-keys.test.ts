@@ -123,7 +123,7 @@ describe("API keys (API_KEYS)", () => {
 
   it("reflection needs a key (PUBLIC_REFLECTION defaults to false with keys): buf curl --list-services", async () => {
     const denied = await run("node_modules/.bin/buf", ["curl", "--http2-prior-knowledge", "--list-services", server.url], { timeout: 20_000 }).catch((e: { stderr: string }) => e);
-    expect(String((denied as { stderr: string }).stderr)).toMatch(/not authenticated|unauthenticated/i); // buf words the UNAUTHENTICATED status its own way
+    expect(String((denied).stderr)).toMatch(/not authenticated|unauthenticated/i); // buf words the UNAUTHENTICATED status its own way
     const { stdout } = await run("node_modules/.bin/buf", ["curl", "--http2-prior-knowledge", "--reflect-header", `x-api-key: ${KEY_A}`, "--list-services", server.url], {
       timeout: 20_000,
     });

@@ -59,8 +59,8 @@ describe("rate limits per API key", () => {
     expect(ok).toBeGreaterThanOrEqual(BURST);
     expect(ok).toBeLessThanOrEqual(BURST + Math.ceil(RPS * elapsedS));
     expect(limited.length).toBe(12 - ok);
-    expect(limited[0]!.body).toEqual({ error: expect.stringContaining("rate limit exceeded"), code: 429 });
-    const retryAfter = Number(limited[0]!.headers.get("retry-after"));
+    expect(limited[0].body).toEqual({ error: expect.stringContaining("rate limit exceeded"), code: 429 });
+    const retryAfter = Number(limited[0].headers.get("retry-after"));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
     // Another key has its own bucket.
     expect((await rest(fetch, server.url, "GET", "/test/whoami", { "x-api-key": KEY_B })).status).toBe(200);
@@ -81,7 +81,7 @@ describe("rate limits per API key", () => {
     const burst = await Promise.all(
       Array.from({ length: 2 * BURST }, () => connectJson(fetch, server.url, "/swapdtest.v1.SlowService/Sleep", { ms: 1 }, { "x-api-key": KEY_B })),
     );
-    const connect = burst.find((answer) => answer.status !== 200) ?? burst[0]!;
+    const connect = burst.find((answer) => answer.status !== 200) ?? burst[0];
     expect([connect.status, connect.body?.code]).toEqual([429, "resource_exhausted"]);
     expect(Number(connect.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await sleep(1100);

@@ -77,7 +77,7 @@ const EXPECTED: Readonly<Record<keyof typeof FAILURES, Expected>> = {
 
 /** The message a client sees: the error's own, except for a bug (never leaked). */
 function visibleMessage(name: string): string {
-  return name === "bug" ? "internal error" : (FAILURES[name]!() as Error).message;
+  return name === "bug" ? "internal error" : (FAILURES[name]() as Error).message;
 }
 
 describe("the table", () => {
@@ -109,8 +109,8 @@ describe("the table", () => {
       const row = ERROR_MAPPING[code];
       expect(row.errorCode, code).toMatch(/^[A-Z][A-Z0-9_]+$/);
       expect(row.summary.length, code).toBeGreaterThan(0);
-      const connectName = toConnectError(new SwapdError(code, {} as never, "x")).code;
-      const name = ["", "canceled", "unknown", "invalid_argument", "deadline_exceeded", "not_found", "already_exists", "permission_denied", "resource_exhausted", "failed_precondition", "aborted", "out_of_range", "unimplemented", "internal", "unavailable", "data_loss", "unauthenticated"][connectName]!;
+      const connectName = toConnectError(new SwapdError(code, {}, "x")).code;
+      const name = ["", "canceled", "unknown", "invalid_argument", "deadline_exceeded", "not_found", "already_exists", "permission_denied", "resource_exhausted", "failed_precondition", "aborted", "out_of_range", "unimplemented", "internal", "unavailable", "data_loss", "unauthenticated"][connectName];
       expect(Math.floor(row.http / 100), `${code} → ${name} / ${row.http}`).toBe(clientSide.has(name) ? 4 : 5);
     }
   });
@@ -149,7 +149,7 @@ describe("one failure, one answer on every protocol (over the real port)", () =>
   let grpcClient: any;
 
   const failing = (name: string): never => {
-    throw FAILURES[name]!();
+    throw FAILURES[name]();
   };
   const restRoute = (path: string, errors: RestRoute["errors"]): RestRoute => ({
     method: "POST",
@@ -212,7 +212,7 @@ describe("one failure, one answer on every protocol (over the real port)", () =>
   const handlerFailedLines = () => logs.lines.filter((l) => l["msg"] === "handler failed").length;
 
   for (const name of Object.keys(FAILURES)) {
-    const expected = EXPECTED[name]!;
+    const expected = EXPECTED[name];
     it(`${name}: gRPC ${expected.grpc}, Connect ${expected.connect.join(" / ")}, REST ${expected.rest.join(" ")}`, async () => {
       const message = visibleMessage(name);
       const logged = handlerFailedLines();

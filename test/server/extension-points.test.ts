@@ -126,7 +126,7 @@ describe("extension points", () => {
       const start = logs.lines.filter((l) => l.msg === "swapd listening");
       expect(start).toHaveLength(1);
       expect(start[0]).toMatchObject({ address: service.server.url, chain: expect.stringContaining("rpc.example.com") });
-      expect(start[0]!.database).toMatch(/^postgres /);
+      expect(start[0].database).toMatch(/^postgres /);
       const all = JSON.stringify(logs.lines);
       expect(all).not.toContain("topsecret");
       expect(all).not.toContain("hunter2");

@@ -62,7 +62,7 @@ export const slowService: ExtraService = {
     async sleep(req: Message & { ms?: number }) {
       const ms = req.ms ?? 0;
       await new Promise((r) => setTimeout(r, ms));
-      return create(SleepResponse, { sleptMs: ms } as never);
+      return create(SleepResponse, { sleptMs: ms });
     },
   },
 };

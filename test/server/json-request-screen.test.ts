@@ -14,7 +14,7 @@ function block(yaml: string, head: RegExp): string {
   const lines = yaml.split("\n");
   const first = lines.findIndex((l) => head.test(l));
   if (first < 0) throw new Error(`no ${head} in the document`);
-  const indent = lines[first]!.length - lines[first]!.trimStart().length;
+  const indent = lines[first].length - lines[first].trimStart().length;
   const end = lines.findIndex((l, i) => i > first && l.trim() !== "" && l.length - l.trimStart().length <= indent);
   return lines.slice(first, end < 0 ? undefined : end).join("\n");
 }
@@ -22,18 +22,18 @@ function block(yaml: string, head: RegExp): string {
 /** Every parameter `name:` and every key of a `properties:` map in a YAML text. */
 function documentedNames(yaml: string): string[] {
   const names = new Set<string>();
-  for (const m of yaml.matchAll(/^\s*-?\s*name:\s*([A-Za-z]+)\s*$/gm)) names.add(m[1]!);
+  for (const m of yaml.matchAll(/^\s*-?\s*name:\s*([A-Za-z]+)\s*$/gm)) names.add(m[1]);
   const lines = yaml.split("\n");
   lines.forEach((line, i) => {
     const open = /^(\s*)properties:\s*$/.exec(line);
     if (!open) return;
-    const indent = open[1]!.length + 2;
+    const indent = open[1].length + 2;
     for (let j = i + 1; j < lines.length; j++) {
-      if (lines[j]!.trim() === "") continue;
-      const lead = lines[j]!.length - lines[j]!.trimStart().length;
+      if (lines[j].trim() === "") continue;
+      const lead = lines[j].length - lines[j].trimStart().length;
       if (lead < indent) break;
-      const m = /^\s*([A-Za-z]+):/.exec(lines[j]!);
-      if (m && lead === indent) names.add(m[1]!);
+      const m = /^\s*([A-Za-z]+):/.exec(lines[j]);
+      if (m && lead === indent) names.add(m[1]);
     }
   });
   return [...names];

@@ -38,25 +38,25 @@ function startChild(env: Record<string, string> = {}): Promise<Child> {
   });
   child = proc;
   let err = "";
-  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const exit = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   let out = "";
   const waiters: { n: number; resolve: () => void }[] = [];
   const sleeping = (n: number) =>
     new Promise<void>((resolve) => {
       waiters.push({ n, resolve });
-      proc.stdout!.emit("check");
+      proc.stdout.emit("check");
     });
-  proc.stdout!.on("check", () => {
+  proc.stdout.on("check", () => {
     const count = out.split("\n").filter((l) => l === "SLEEPING").length;
     for (const w of waiters.filter((w) => count >= w.n)) w.resolve();
   });
   return new Promise((resolve, reject) => {
-    proc.stdout!.on("data", (d: Buffer) => {
+    proc.stdout.on("data", (d: Buffer) => {
       out += d.toString();
-      proc.stdout!.emit("check");
+      proc.stdout.emit("check");
       const m = /READY (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ url: m[1]!, port: Number(new URL(m[1]!).port), exit, stderr: () => err, sleeping });
+      if (m) resolve({ url: m[1], port: Number(new URL(m[1]).port), exit, stderr: () => err, sleeping });
     });
     proc.on("exit", (code) => reject(new Error(`fixture exited ${code}: ${err}`)));
   });
@@ -69,7 +69,7 @@ function grpcSleep(port: number, ms: number): Promise<{ sleptMs: number }> {
       "/swapdtest.v1.SlowService/Sleep",
       (m: unknown) => Buffer.from(toBinary(SleepRequest, m as never)),
       (b: Buffer) => fromBinary(SleepResponse, b) as unknown as { sleptMs: number },
-      create(SleepRequest, { ms } as never),
+      create(SleepRequest, { ms }),
       (err, res) => {
         client.close();
         if (err) reject(err);

@@ -68,7 +68,7 @@ function suite(name: string, open: () => Promise<Store>) {
         expect(claimed.status).toBe("triggered");
         const sent = claimed.legs.filter((l) => l.status === "sent");
         expect(sent).toHaveLength(1);
-        expect([sent[0]!.legIndex, sent[0]!.routeIndex]).toEqual([claimed.triggeredLeg, claimed.triggeredRoute]);
+        expect([sent[0].legIndex, sent[0].routeIndex]).toEqual([claimed.triggeredLeg, claimed.triggeredRoute]);
 
         const outcome = { status: "landed" as const, note: null, sent: { legIndex: claimed.triggeredLeg!, routeIndex: 0, status: "landed" as const, inAmount: U64_MAX, outAmount: 6n, slot: 42n, error: null } };
         expect(await store.nonceOrders.finish("o1", outcome)).toBe(true);

@@ -38,7 +38,7 @@ describe.skipIf(!available)("PostgreSQL migrations under concurrency", () => {
       expect(a.kind).toBe("postgres");
       expect([...a.migrations.applied, ...b.migrations.applied]).toEqual(MIGRATIONS.map((m) => m.version));
       const rows = await a.db.query<{ count: string }>("SELECT count(*) AS count FROM schema_migrations");
-      expect(Number(rows[0]!.count)).toBe(MIGRATIONS.length);
+      expect(Number(rows[0].count)).toBe(MIGRATIONS.length);
     } finally {
       await a.close();
       await b.close();

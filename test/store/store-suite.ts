@@ -111,12 +111,12 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       );
       const all = await store.issuedTransactions.findByRequestId(requestId);
       expect(all.map((t) => [...t.message])).toEqual(messages.map((m) => [...m]));
-      expect(all[0]!.lastValidBlockHeight).toBe(U64_MAX);
-      expect(all[0]!.orderKeys).toHaveLength(2);
-      expect(all[1]!.expiresAt?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
-      const one = await store.issuedTransactions.find(requestId, hash(messages[1]!));
+      expect(all[0].lastValidBlockHeight).toBe(U64_MAX);
+      expect(all[0].orderKeys).toHaveLength(2);
+      expect(all[1].expiresAt?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+      const one = await store.issuedTransactions.find(requestId, hash(messages[1]));
       expect(one?.txIndex).toBe(1);
-      expect(await store.issuedTransactions.find(randomUUID(), hash(messages[1]!))).toBeNull();
+      expect(await store.issuedTransactions.find(randomUUID(), hash(messages[1]))).toBeNull();
     });
 
     it("swap orders: issued kind 'swap' with what it swaps; a result kept once (u64 amounts exact); orphans of retention deleted", async () => {
@@ -213,17 +213,17 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       await store.orders.upsert(order()); // someone else's
 
       // Re-learned by the tracker without decimals/openTx: those stay; progress applies.
-      const learned = { ...created[2]!, inputDecimals: null, openTx: "", rawRemainingMakingAmount: 1n, updatedAt: new Date(Date.UTC(2025, 5, 1)) };
+      const learned = { ...created[2], inputDecimals: null, openTx: "", rawRemainingMakingAmount: 1n, updatedAt: new Date(Date.UTC(2025, 5, 1)) };
       await store.orders.upsert(learned);
-      const got = await store.orders.get(created[2]!.orderKey);
-      expect(got).toMatchObject({ inputDecimals: 9, openTx: created[2]!.openTx, rawRemainingMakingAmount: 1n, closeTx: "" });
-      expect(got!.createdAt.toISOString()).toBe(created[2]!.createdAt.toISOString());
-      expect((await store.orders.get(created[1]!.orderKey))!.rawMakingAmount).toBe(U64_MAX);
-      expect((await store.orders.get(created[0]!.orderKey))!.expiredAt).toBe(1_900_000_000n);
+      const got = await store.orders.get(created[2].orderKey);
+      expect(got).toMatchObject({ inputDecimals: 9, openTx: created[2].openTx, rawRemainingMakingAmount: 1n, closeTx: "" });
+      expect(got!.createdAt.toISOString()).toBe(created[2].createdAt.toISOString());
+      expect((await store.orders.get(created[1].orderKey))!.rawMakingAmount).toBe(U64_MAX);
+      expect((await store.orders.get(created[0].orderKey))!.expiredAt).toBe(1_900_000_000n);
 
       // Completed, as the tracker records it.
       await store.orders.upsert({
-        ...created[0]!,
+        ...created[0],
         rawRemainingMakingAmount: 0n,
         rawRemainingTakingAmount: 0n,
         status: "Completed",
@@ -235,15 +235,15 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
       expect(await store.orders.countByMaker(open)).toBe(3);
       const page1 = await store.orders.listByMaker(open, { limit: 2, offset: 0 });
       const page2 = await store.orders.listByMaker(open, { limit: 2, offset: 2 });
-      expect([...page1, ...page2].map((o) => o.orderKey)).toEqual([created[3], created[2], created[1]].map((o) => o!.orderKey));
+      expect([...page1, ...page2].map((o) => o.orderKey)).toEqual([created[3], created[2], created[1]].map((o) => o.orderKey));
       const history = { maker, statuses: ["Completed", "Cancelled"] as const };
       const closed = await store.orders.listByMaker(history, { limit: 10, offset: 0 });
-      expect(closed.map((o) => [o.orderKey, o.status, o.closeTx])).toEqual([[created[0]!.orderKey, "Completed", "closeSig"]]);
+      expect(closed.map((o) => [o.orderKey, o.status, o.closeTx])).toEqual([[created[0].orderKey, "Completed", "closeSig"]]);
       expect(await store.orders.countByMaker({ ...open, outputMint: "6SUryVEuDz5hqAxab6QrGfbzWvjN8dC7m29ezSvDpump" })).toBe(1);
       expect(await store.orders.countByMaker({ ...open, inputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" })).toBe(0);
       const tracked = (await store.orders.listOpen()).map((o) => o.orderKey);
-      expect(tracked).toContain(created[1]!.orderKey);
-      expect(tracked).not.toContain(created[0]!.orderKey);
+      expect(tracked).toContain(created[1].orderKey);
+      expect(tracked).not.toContain(created[0].orderKey);
     });
 
     it("orders: upsertMany is upsert of each in turn, a repeated key and 1 000+ orders included", async () => {
@@ -268,12 +268,12 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
         rawRemainingTakingAmount: 0n,
         updatedAt: new Date(Date.UTC(2026, 0, 3)),
       };
-      await store.orders.upsertMany([fresh[0]!, relearned, fresh[1]!, completed]);
+      await store.orders.upsertMany([fresh[0], relearned, fresh[1], completed]);
       await store.orders.upsertMany([]);
 
       const got = await store.orders.getMany([known.orderKey, ...fresh.map((o) => o.orderKey)]);
-      expect(got.get(fresh[0]!.orderKey)).toEqual(fresh[0]);
-      expect(got.get(fresh[1]!.orderKey)).toEqual(fresh[1]);
+      expect(got.get(fresh[0].orderKey)).toEqual(fresh[0]);
+      expect(got.get(fresh[1].orderKey)).toEqual(fresh[1]);
       expect(got.get(known.orderKey)).toEqual({
         ...known, // creation facts, the known open tx and decimals stay
         status: "Completed",

@@ -286,7 +286,7 @@ describe("order tracker (events from a real JSON-RPC server)", () => {
     const xSignatureCalls = calls.filter((c) => c.method === "getSignaturesForAddress" && c.params[0] === ORDER_X.toBase58());
     expect(xSignatureCalls.map((c) => (c.params[1] as { until?: string }).until)).toEqual([fakeSignature(9001)]);
     const fetched = calls.filter((c) => c.method === "getTransaction").map((c) => c.params[0]);
-    expect(fetched.sort()).toEqual([xFills[3]!.sig, xFills[4]!.sig, "3oYHmtNqjhGsFirUjKcxZSeSQFb3Ctb484sWivBRSQYTZwHL7Ex9Uwv9fMgGGLghtpfRovSrw1skf6yfxR87e761", dFill.sig].sort());
+    expect(fetched.sort()).toEqual([xFills[3].sig, xFills[4].sig, "3oYHmtNqjhGsFirUjKcxZSeSQFb3Ctb484sWivBRSQYTZwHL7Ex9Uwv9fMgGGLghtpfRovSrw1skf6yfxR87e761", dFill.sig].sort());
 
     expect((await store.trades.listByOrders([ORDER_X.toBase58()])).map((t) => t.txSignature).sort()).toEqual(xFills.map((f) => f.sig).sort());
     const page = await history(MAKER);
@@ -297,8 +297,8 @@ describe("order tracker (events from a real JSON-RPC server)", () => {
     // With includeFailedTx the failed attempt shows among X's trades (newest first: between 3TNk… and 5Ru1…).
     const withFailed = (await history(MAKER, 1, true)).orders.find((o) => o.orderKey === ORDER_X.toBase58())!;
     expect(withFailed.trades.map((t) => [t.txId, t.rawOutputAmount])).toEqual([
-      [xFills[4]!.sig, "331200000000"], [xFills[3]!.sig, "82800000000"], [fakeSignature(9001), "0"],
-      [xFills[2]!.sig, "18000000000"], [xFills[1]!.sig, "18000000000"], [xFills[0]!.sig, "18750000000"],
+      [xFills[4].sig, "331200000000"], [xFills[3].sig, "82800000000"], [fakeSignature(9001), "0"],
+      [xFills[2].sig, "18000000000"], [xFills[1].sig, "18000000000"], [xFills[0].sig, "18750000000"],
     ]);
 
     // Another pass and another restart add nothing.
@@ -404,8 +404,8 @@ describe("order tracker (events from a real JSON-RPC server)", () => {
     const sigs = Array.from({ length: 11 }, (_, i) => fakeSignature(600 + i));
     // Nine transactions without events, the tenth listed but not served yet, the eleventh a cancel.
     for (const sig of sigs.slice(0, 9)) addOrderTransaction(orderV, OTHER_MAKER, sig, at("2025-03-08T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR, []);
-    rpc.addTransaction([orderV], { signature: sigs[9]!, slot: ++slot, blockTime: at("2025-03-08T00:00:00Z"), err: null }, null);
-    addOrderTransaction(orderV, OTHER_MAKER, sigs[10]!, at("2025-03-08T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR,
+    rpc.addTransaction([orderV], { signature: sigs[9], slot: ++slot, blockTime: at("2025-03-08T00:00:00Z"), err: null }, null);
+    addOrderTransaction(orderV, OTHER_MAKER, sigs[10], at("2025-03-08T00:00:00Z"), CANCEL_ORDER_DISCRIMINATOR,
       [{ data: eventInstructionData("CancelOrderEvent", { order_key: orderV }) }]);
 
     await newTracker().runOnce();

@@ -31,7 +31,7 @@ const EVENT_IX_TAG = Buffer.from("e445a52e51cb9a1d", "hex");
 // The recorded instruction, by the IDL: its name and its accounts by name.
 const instruction = coder.instruction.decode(recorded.instruction.data);
 const accountNames = idl.instructions.find((ix) => ix.name === "fill_order")!.accounts.map((a) => a.name);
-const account = (name: string): PublicKey => recorded.instruction.accounts[accountNames.indexOf(name)]!;
+const account = (name: string): PublicKey => recorded.instruction.accounts[accountNames.indexOf(name)];
 // The recorded event: the inner instruction to the program from its event authority, after the tag.
 const eventIx = recorded.inner.find((ix) => ix.program.equals(LO_V2) && ix.accounts[0]?.equals(EVENT_AUTHORITY))!;
 const event = coder.events.decode(eventIx.data.subarray(EVENT_IX_TAG.length).toString("base64"))!;

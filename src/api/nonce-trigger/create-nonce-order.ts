@@ -64,8 +64,8 @@ async function newNonceAccount(deps: NonceOrderDeps, order: ParsedCreateNonceOrd
   const free = accounts.findIndex((a) => a === null);
   if (free < 0) throw new ValidationError("nonceAccount", "required", `the taker has ${NONCE_SEEDS_TRIED} swapd nonce accounts already; give one of them`);
   const { blockhash } = await deps.chain.getLatestBlockhash();
-  const compiled = nonceAccountCreation(taker, seeds[free]!, blockhash);
-  return { orderId: "", nonceAccount: nonceAccountAddress(taker, seeds[free]!).toBase58(), nonceAccountTransaction: compiled.transaction, legs: [], currentOutAmount: 0n };
+  const compiled = nonceAccountCreation(taker, seeds[free], blockhash);
+  return { orderId: "", nonceAccount: nonceAccountAddress(taker, seeds[free]).toBase58(), nonceAccountTransaction: compiled.transaction, legs: [], currentOutAmount: 0n };
 }
 
 /** Up to `count` routes of the amount, each avoiding the AMM labels of the ones before. */
@@ -107,7 +107,7 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
     if (!outMint) throw new ValidationError("outputMint", "mint", `${order.outputMint} is not a token mint`);
     const specs = legSpecs(order, inMint.decimals, outMint.decimals);
     const found = await routes(deps, order, order.routesPerLeg);
-    const currentOutAmount = BigInt(found[0]!.outAmount);
+    const currentOutAmount = BigInt(found[0].outAmount);
     checkLegsAgainstPrice(specs, outAmountAt({ inAmount: order.amount, outAmount: currentOutAmount }, order.amount), order.trailBps);
 
     const taker = new PublicKey(order.taker);

@@ -39,7 +39,7 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "POST",
       path: "/trigger/v2/createOrder",
       request: REQUESTS.createOrder,
-      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body) as CreateNonceOrderInput)) }),
+      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body))) }),
     },
     {
       method: "POST",

@@ -96,7 +96,7 @@ export class CandidateStore {
     // A pair the session did not read: never valid. (A scan of the request's few pairs: no key text per quote.)
     const revisionOf = (pair: readonly [string, string]) => {
       const at = pairs.findIndex(([x, y]) => (x === pair[0] && y === pair[1]) || (x === pair[1] && y === pair[0]));
-      return at >= 0 ? revisionsAtStart[at]! : -1;
+      return at >= 0 ? revisionsAtStart[at] : -1;
     };
     let open = true;
     const end = () => {
@@ -295,6 +295,6 @@ export class CandidateStore {
 
 /** The pair a decision is of (its `pairs` end with it). */
 function ownPairOf(d: CandidateDecision): string {
-  const [x, y] = d.pairs[d.pairs.length - 1]!;
+  const [x, y] = d.pairs[d.pairs.length - 1];
   return pairKey(x, y);
 }

@@ -113,9 +113,9 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
   let slot = Number.MAX_SAFE_INTEGER;
   for (let i = 0; i < rounds.length; i++) {
     // forEach: no [key, value] pair allocated per account
-    rounds[i]!.forEach((state, address) => {
+    rounds[i].forEach((state, address) => {
       let readLater = false;
-      for (let j = i + 1; j < rounds.length && !readLater; j++) readLater = rounds[j]!.has(address);
+      for (let j = i + 1; j < rounds.length && !readLater; j++) readLater = rounds[j].has(address);
       if (!readLater) slot = Math.min(slot, state.slot);
     });
   }
@@ -126,7 +126,7 @@ function oldestSlot(rounds: readonly ReadonlyMap<string, AccountState>[]): numbe
 function slotReader(rounds: readonly ReadonlyMap<string, AccountState>[]): (address: string) => number | undefined {
   return (address) => {
     for (let i = rounds.length - 1; i >= 0; i--) {
-      const state = rounds[i]!.get(address);
+      const state = rounds[i].get(address);
       if (state) return state.slot;
     }
     return undefined;

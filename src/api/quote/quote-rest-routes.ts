@@ -44,12 +44,12 @@ export function quoteRequestFromQuery(query: URLSearchParams): QuoteRequestInput
 
 function marketAddresses(body: unknown): string[] | undefined {
   if (typeof body === "string") return [body];
-  if (Array.isArray(body) && body.every((x) => typeof x === "string")) return body as string[];
+  if (Array.isArray(body) && body.every((x) => typeof x === "string")) return body;
   if (body && typeof body === "object") {
     const b = body as { address?: unknown; addresses?: unknown; pubkey?: unknown };
     if (typeof b.address === "string") return [b.address];
     if (typeof b.pubkey === "string") return [b.pubkey];
-    if (Array.isArray(b.addresses) && b.addresses.every((x) => typeof x === "string")) return b.addresses as string[];
+    if (Array.isArray(b.addresses) && b.addresses.every((x) => typeof x === "string")) return b.addresses;
   }
   return undefined;
 }

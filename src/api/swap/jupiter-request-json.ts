@@ -108,7 +108,7 @@ function onlyKey(obj: Json, f: string): string {
       "must have exactly one of priorityLevelWithMaxLamports, jitoTipLamports, jitoTipLamportsWithPayer (or the relayTip names)",
     );
   }
-  return keys[0]!;
+  return keys[0];
 }
 
 function prioritizationFromJson(raw: unknown): PrioritizationInput | undefined {

@@ -45,7 +45,7 @@ const PRIORITY_LEVEL_SPELLINGS: Readonly<Record<string, string>> = {
 };
 
 function jupiterSpelling(spellings: Readonly<Record<string, string>>, value: string): string {
-  return Object.hasOwn(spellings, value) ? spellings[value]! : value;
+  return Object.hasOwn(spellings, value) ? spellings[value] : value;
 }
 
 function quoteFromProto(quote: QuoteResponse | undefined): QuoteInput | undefined {

@@ -33,8 +33,8 @@ export async function simulateSwap(
       // One readable line, as Execute gives: instruction, program, error name, and the program
       // that is not deployed when that is why (e.g. Jupiter's on a fresh embedded chain).
       const message = tx.message;
-      const instructionProgramIds = message.compiledInstructions.map((ix) => message.staticAccountKeys[ix.programIdIndex]!);
-      const error = await explainTransactionFailure(chain, simulation.err as RpcTransactionError, {
+      const instructionProgramIds = message.compiledInstructions.map((ix) => message.staticAccountKeys[ix.programIdIndex]);
+      const error = await explainTransactionFailure(chain, simulation.err, {
         instructionProgramIds,
         logs: simulation.logs,
       });

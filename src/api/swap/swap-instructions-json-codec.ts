@@ -17,4 +17,4 @@ export const swapInstructionsJsonCodec: UnaryJsonCodec = {
   method: SwapService.method.swapInstructions,
   readRequest: swapInstructionsRequestFromJson,
   writeResponse: swapInstructionsResponseToJson,
-} as UnaryJsonCodec;
+};

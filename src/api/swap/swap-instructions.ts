@@ -238,8 +238,8 @@ async function readDependencies(ctx: SwapContext, parsed: ParsedSwapRequest, fir
 function stepPoolsNeeding(parsed: ParsedSwapRequest, pools: readonly RoutePool[], route: ResolvedRoute): Map<string, string[]> {
   const out = new Map<string, string[]>();
   route.steps.forEach((step, i) => {
-    const { adapter, pool } = pools[i]!;
-    const ammKey = base58Of(parsed.quote.routePlan[i]!.ammKey);
+    const { adapter, pool } = pools[i];
+    const ammKey = base58Of(parsed.quote.routePlan[i].ammKey);
     for (const key of adapter.dependencies(pool, step.params)) {
       const address = base58Of(key);
       const needing = out.get(address);

@@ -58,6 +58,6 @@ export function triggerOrderMessage(order: TriggerOrderView): TriggerOrder {
     openTx: record.openTx,
     closeTx: record.closeTx,
     programVersion: record.programVersion,
-    trades: order.trades.map((trade, i) => tradeMessage(trade, record.trades[i]!)),
+    trades: order.trades.map((trade, i) => tradeMessage(trade, record.trades[i])),
   });
 }

@@ -126,7 +126,7 @@ async function recordSeenOrders(
 ): Promise<void> {
   const unseen: StoredOrder[] = [];
   for (const [i, { account }] of orders.entries()) {
-    const view = views[i]!;
+    const view = views[i];
     // A known order that moved on is the tracker's to update (with its fills); only new ones here.
     if (known.has(view.orderKey)) continue;
     unseen.push({

@@ -29,7 +29,7 @@ export type NegativeRowBit = (index: number) => readonly [row: number, bit: numb
 
 /** Bit `bit` of a bitmap stored as little-endian u64 words. */
 export function isBitSet(words: readonly bigint[], bit: number): boolean {
-  return ((words[Math.floor(bit / 64)]! >> BigInt(bit % 64)) & 1n) === 1n;
+  return ((words[Math.floor(bit / 64)] >> BigInt(bit % 64)) & 1n) === 1n;
 }
 
 /** The extension's layout: discriminator, its pool, `rows` positive rows, `rows` negative rows. */
@@ -76,9 +76,9 @@ export function isArrayInitialized(
   if (index >= -BITMAP_HALF && index < BITMAP_HALF) return isBitSet(poolBitmap, index + BITMAP_HALF);
   if (extension === null) return false;
   // Positive index i → row ⌊i/512⌋-1, bit i mod 512 (the same in both programs).
-  if (index > 0) return isBitSet(extension.positive[Math.floor(index / BITMAP_HALF) - 1]!, index % BITMAP_HALF);
+  if (index > 0) return isBitSet(extension.positive[Math.floor(index / BITMAP_HALF) - 1], index % BITMAP_HALF);
   const [row, bit] = negativeRowBit(index);
-  return isBitSet(extension.negative[row]!, bit);
+  return isBitSet(extension.negative[row], bit);
 }
 
 /**

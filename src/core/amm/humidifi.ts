@@ -46,7 +46,7 @@ export const HUMIDIFI_KEY_MASK: Uint8Array = Uint8Array.from(
 
 function unmaskedKey(data: Uint8Array, offset: number): PublicKey {
   const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) bytes[i] = data[offset + i]! ^ HUMIDIFI_KEY_MASK[i]!;
+  for (let i = 0; i < 32; i++) bytes[i] = data[offset + i] ^ HUMIDIFI_KEY_MASK[i];
   return new PublicKey(bytes);
 }
 

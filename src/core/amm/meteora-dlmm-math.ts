@@ -151,7 +151,7 @@ export function dlmmSwapExactIn(pair: DlmmSwapState, arrays: readonly DlmmBinArr
     if (swapForY && activeId > upper) activeId = upper;
     if (!swapForY && activeId < lower) activeId = lower;
     while (left > 0n && activeId >= lower && activeId <= upper) {
-      const bin = array.bins[activeId - lower]!;
+      const bin = array.bins[activeId - lower];
       if ((swapForY ? bin.amountY : bin.amountX) > 0n) {
         const price = bin.price === 0n ? meteoraDlmmBinPrice(activeId, pair.binStep) : bin.price;
         const step = swapInBin(bin, price, left, swapForY, feeRateAt(pair, references, activeId));

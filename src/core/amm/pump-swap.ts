@@ -167,7 +167,7 @@ function protocolFeeRecipient(pool: PumpSwapPool, accounts: AccountMap): PublicK
       `PumpSwap's global config names buyback fee recipients: its program then requires two buyback accounts that Jupiter's PumpSwapBuyV3 / PumpSwapSellV3 step does not carry`,
     );
   }
-  const recipient = pool.isMayhemMode ? config.reservedFeeRecipient : config.protocolFeeRecipients[0]!;
+  const recipient = pool.isMayhemMode ? config.reservedFeeRecipient : config.protocolFeeRecipients[0];
   if (recipient.equals(PublicKey.default)) throw new AmmError(`PumpSwap global config names no protocol fee recipient for pool ${pool.address.toBase58()}`);
   return recipient;
 }
@@ -269,7 +269,7 @@ function feesOf(pool: PumpSwapPool, accounts: AccountMap, reserves: { base: bigi
   if (!pool.creator.equals(pumpPoolAuthority(pool.baseMint)) || config.feeTiers.length === 0) return config.flatFees;
   const supply = mintSupply(requiredAccount(accounts, pool.baseMint, "PumpSwap base mint"));
   const marketCap = (reserves.quote * supply) / reserves.base;
-  let tier = config.feeTiers[0]!;
+  let tier = config.feeTiers[0];
   for (const candidate of config.feeTiers) if (marketCap >= candidate.marketCapLamportsThreshold) tier = candidate;
   return tier.fees;
 }

@@ -29,7 +29,7 @@ export function clmmSqrtPriceAtTick(tick: number): bigint {
   const abs = Math.abs(tick);
   let ratio = Q64;
   for (let bit = 0; bit < TICK_FACTORS.length; bit++) {
-    if ((abs & (1 << bit)) !== 0) ratio = (ratio * TICK_FACTORS[bit]!) >> 64n;
+    if ((abs & (1 << bit)) !== 0) ratio = (ratio * TICK_FACTORS[bit]) >> 64n;
   }
   return tick > 0 ? (Q64 * Q64) / ratio : ratio;
 }

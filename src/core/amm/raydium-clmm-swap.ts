@@ -69,9 +69,9 @@ function nextInitializedTick(array: ClmmTickArray, tick: number, tickSpacing: nu
   if (clmmArrayStartOf(tick, tickSpacing) !== array.startTickIndex) return undefined;
   const offset = Math.trunc((tick - array.startTickIndex) / tickSpacing);
   if (zeroForOne) {
-    for (let i = offset; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
+    for (let i = offset; i >= 0; i--) if (array.ticks[i].initialized) return array.ticks[i];
   } else {
-    for (let i = offset + 1; i < CLMM_TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
+    for (let i = offset + 1; i < CLMM_TICK_ARRAY_SIZE; i++) if (array.ticks[i].initialized) return array.ticks[i];
   }
   return undefined;
 }
@@ -79,9 +79,9 @@ function nextInitializedTick(array: ClmmTickArray, tick: number, tickSpacing: nu
 /** `TickArrayState::first_initialized_tick`: the first initialized tick in the swap's direction. */
 function firstInitializedTick(array: ClmmTickArray, zeroForOne: boolean): ClmmTick | undefined {
   if (zeroForOne) {
-    for (let i = CLMM_TICK_ARRAY_SIZE - 1; i >= 0; i--) if (array.ticks[i]!.initialized) return array.ticks[i];
+    for (let i = CLMM_TICK_ARRAY_SIZE - 1; i >= 0; i--) if (array.ticks[i].initialized) return array.ticks[i];
   } else {
-    for (let i = 0; i < CLMM_TICK_ARRAY_SIZE; i++) if (array.ticks[i]!.initialized) return array.ticks[i];
+    for (let i = 0; i < CLMM_TICK_ARRAY_SIZE; i++) if (array.ticks[i].initialized) return array.ticks[i];
   }
   return undefined;
 }
@@ -115,20 +115,20 @@ export type WalkEnd = undefined | { readonly reason: string };
  * this one has none left; a reason when the pool or the arrays passed have no more.
  */
 function nextTick(pool: ClmmWalkPool, arrays: readonly ClmmTickArray[], s: WalkState, zeroForOne: boolean): ClmmTick | WalkEnd {
-  let next = nextInitializedTick(arrays[s.arrayIndex]!, s.tick, pool.tickSpacing, zeroForOne);
+  let next = nextInitializedTick(arrays[s.arrayIndex], s.tick, pool.tickSpacing, zeroForOne);
   if (next === undefined && !s.matchedCurrentArray) {
     s.matchedCurrentArray = true;
-    next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+    next = firstInitializedTick(arrays[s.arrayIndex], zeroForOne);
   }
   if (next !== undefined) return next;
   const nextStart = pool.nextArrayStart(s.currentStart, zeroForOne);
   if (nextStart === undefined) return undefined;
-  while (arrays[s.arrayIndex]!.startTickIndex !== nextStart) {
+  while (arrays[s.arrayIndex].startTickIndex !== nextStart) {
     s.arrayIndex++;
     if (s.arrayIndex >= arrays.length) return { reason: `needs more than the ${arrays.length} tick arrays a swap passes` };
   }
   s.currentStart = nextStart;
-  next = firstInitializedTick(arrays[s.arrayIndex]!, zeroForOne);
+  next = firstInitializedTick(arrays[s.arrayIndex], zeroForOne);
   if (next === undefined) throw new AmmError(`Raydium CLMM tick array ${nextStart} of ${pool.address.toBase58()} has no initialized tick`);
   return next;
 }

@@ -210,7 +210,7 @@ function build(pool: RaydiumClmmPool, params: SwapParams, accounts: AccountMap):
     const [first, ...rest] = tickArrays;
     return {
       swap: { kind: "RaydiumClmm" },
-      accounts: [...head, readonlyAccount(TOKEN_PROGRAM_ID), first!, ...extensionMeta, ...rest],
+      accounts: [...head, readonlyAccount(TOKEN_PROGRAM_ID), first, ...extensionMeta, ...rest],
     };
   }
   // `raydiumClmmSwapV2` = program + CLMM `swap_v2` accounts (Token-2022 capable), then the remaining accounts.
@@ -317,8 +317,8 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
     liquidity: pool.liquidity,
     tick: pool.tickCurrent,
     arrayIndex: 0,
-    currentStart: arrays[0]!.startTickIndex,
-    matchedCurrentArray: arrays[0]!.startTickIndex === clmmArrayStartOf(pool.tickCurrent, pool.tickSpacing),
+    currentStart: arrays[0].startTickIndex,
+    matchedCurrentArray: arrays[0].startTickIndex === clmmArrayStartOf(pool.tickCurrent, pool.tickSpacing),
   };
   const walkPool = { address: pool.address, tickSpacing: pool.tickSpacing, nextArrayStart: (start: number, down: boolean) => nextInitializedArrayStart(pool, extension, start, down) };
   const end = clmmWalk(walkPool, arrays, state, feeRate, exactIn, zeroForOne);

@@ -82,8 +82,8 @@ export function whirlpoolTickArrayFacade(array: WhirlpoolTickArray): TickArrayFa
     startTickIndex: array.startTickIndex,
     ticks: array.initialized.map((initialized, i) => ({
       initialized,
-      liquidityNet: array.liquidityNetValues[i]!,
-      liquidityGross: array.liquidityGrossValues[i]!,
+      liquidityNet: array.liquidityNetValues[i],
+      liquidityGross: array.liquidityGrossValues[i],
       feeGrowthOutsideA: 0n,
       feeGrowthOutsideB: 0n,
       rewardGrowthsOutside: [0n, 0n, 0n],
@@ -119,13 +119,13 @@ class TickSequence {
     private readonly aToB: boolean,
   ) {
     this.ticksInArray = WHIRLPOOL_TICK_ARRAY_SIZE * tickSpacing;
-    this.startArrayIndex = Math.floor(Math.floor(arrays[0]!.startTickIndex / tickSpacing) / WHIRLPOOL_TICK_ARRAY_SIZE);
+    this.startArrayIndex = Math.floor(Math.floor(arrays[0].startTickIndex / tickSpacing) / WHIRLPOOL_TICK_ARRAY_SIZE);
   }
 
   /** `TickArraySequence.isValidTickArray0`. */
   holdsCurrentTick(tickCurrentIndex: number): boolean {
     const tick = tickCurrentIndex + (this.aToB ? 0 : this.tickSpacing);
-    const start = this.arrays[0]!.startTickIndex;
+    const start = this.arrays[0].startTickIndex;
     return tick >= start && tick < start + this.ticksInArray;
   }
 
@@ -145,7 +145,7 @@ class TickSequence {
     const arrayIndex = Math.floor(Math.floor(tick / this.tickSpacing) / WHIRLPOOL_TICK_ARRAY_SIZE);
     const local = this.local(arrayIndex);
     if (local < 0) throw new RangeError(`tick ${tick} is outside the tick arrays passed`);
-    const array = this.arrays[local]!;
+    const array = this.arrays[local];
     this.expectStart(array, local, arrayIndex);
     let offset = Math.floor((tick % this.ticksInArray) / this.tickSpacing);
     if (offset < 0) offset += WHIRLPOOL_TICK_ARRAY_SIZE;
@@ -165,7 +165,7 @@ class TickSequence {
     if (local < 0) throw new RangeError(`the swap runs past the ${this.arrays.length} tick array(s) passed`);
     const step = this.aToB ? -1 : 1;
     while (local >= 0) {
-      const array = this.arrays[local]!;
+      const array = this.arrays[local];
       this.expectStart(array, local, arrayIndex);
       for (; offset >= 0 && offset < WHIRLPOOL_TICK_ARRAY_SIZE; offset += step) {
         if (array.initialized[offset]) return arrayIndex * this.ticksInArray + offset * this.tickSpacing;
@@ -189,7 +189,7 @@ class TickSequence {
   /** The liquidity change of crossing `tick` (its `liquidity_net`, 0 when uninitialized). */
   liquidityNetAt(tick: number): BN {
     const { array, offset } = this.arrayOf(tick);
-    return array.liquidityNet[offset]!;
+    return array.liquidityNet[offset];
   }
 }
 

@@ -141,7 +141,7 @@ export function whirlpoolSwapTickArrayStarts(pool: WhirlpoolPool, aToB: boolean)
 /** The three tick-array accounts of a swap; near the tick range's ends the last one repeats. */
 function swapTickArrays(pool: WhirlpoolPool, aToB: boolean): PublicKey[] {
   const arrays = whirlpoolSwapTickArrayStarts(pool, aToB).map((s) => whirlpoolTickArrayAddress(pool.address, s));
-  while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]!);
+  while (arrays.length < SWAP_TICK_ARRAY_COUNT) arrays.push(arrays[arrays.length - 1]);
   return arrays;
 }
 
@@ -235,7 +235,7 @@ const quoteStates = new WeakMap<WhirlpoolPool, PoolQuoteState>();
 function quoteStateOf(pool: WhirlpoolPool): PoolQuoteState {
   const kept = quoteStates.get(pool);
   if (kept !== undefined) return kept;
-  const feeTierIndex = pool.feeTierIndexSeed[0]! | (pool.feeTierIndexSeed[1]! << 8);
+  const feeTierIndex = pool.feeTierIndexSeed[0] | (pool.feeTierIndexSeed[1] << 8);
   const state: PoolQuoteState = {
     adaptiveFee: feeTierIndex !== pool.tickSpacing,
     swapPool: {
@@ -258,7 +258,7 @@ function loadedTickArrays(state: PoolQuoteState, aToB: boolean, accounts: Accoun
   const keys = state.tickArrays[side];
   const last = state.loaded[side];
   let same = last !== undefined;
-  for (let i = 0; i < keys.length && same; i++) same = accounts.get(base58Of(keys[i]!)) === last!.versions[i];
+  for (let i = 0; i < keys.length && same; i++) same = accounts.get(base58Of(keys[i])) === last!.versions[i];
   if (same) return last!;
   const versions: (AccountData | null)[] = [];
   const decoded: WhirlpoolTickArray[] = [];

@@ -16,7 +16,7 @@ export function findProgramAuthority(id: number): PublicKey {
   if (!Number.isInteger(id) || id < 0 || id >= PROGRAM_AUTHORITY_COUNT) {
     throw new RangeError(`program authority id must be 0..${PROGRAM_AUTHORITY_COUNT - 1}, got ${id}`);
   }
-  return PROGRAM_AUTHORITIES[id]!;
+  return PROGRAM_AUTHORITIES[id];
 }
 
 /** Anchor `#[event_cpi]` authority `["__event_authority"]`. */

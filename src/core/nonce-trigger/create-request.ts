@@ -58,7 +58,7 @@ function parsePrice(field: string, value: unknown): { numerator: bigint; scale: 
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (match === null || text.length > MAX_PRICE_DIGITS) throw new ValidationError(field, "decimal", "must be a positive decimal number (output per one input, e.g. \"150.25\")");
   const fraction = match[2] ?? "";
-  const numerator = BigInt(match[1]! + fraction);
+  const numerator = BigInt(match[1] + fraction);
   if (numerator === 0n) throw new ValidationError(field, "positive", "must be greater than zero");
   return { numerator, scale: fraction.length };
 }

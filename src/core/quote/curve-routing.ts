@@ -63,13 +63,13 @@ export function requoteExactly(route: Route, exactOf: (pool: RoutablePool) => Ro
   let inAmount = 0n;
   let outAmount = 0n;
   for (let i = 0; i < route.splits.length; i++) {
-    const { percent, path } = route.splits[i]!;
+    const { percent, path } = route.splits[i];
     const template: PathTemplate = {
       pools: path.legs.map((l) => exactOf(l.pool)),
-      mints: [path.legs[0]!.inputMint, ...path.legs.map((l) => l.outputMint)],
+      mints: [path.legs[0].inputMint, ...path.legs.map((l) => l.outputMint)],
       accounts: 0,
     };
-    const exact = quotePath(template, shares[i]!, route.swapMode);
+    const exact = quotePath(template, shares[i], route.swapMode);
     if (!exact) return undefined;
     splits.push({ percent, path: exact });
     inAmount += exact.inAmount;

@@ -174,7 +174,7 @@ export function planLegs(markets: readonly Market[], request: LegRequest, decisi
   const byPair = groupByPair(markets);
   const legs: Leg[] = [];
   for (const [key, group] of byPair) {
-    const shape = shapeOf(group[0]!.mints[0], group[0]!.mints[1], key, request);
+    const shape = shapeOf(group[0].mints[0], group[0].mints[1], key, request);
     if (shape) legs.push({ ...shape, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
   }
   return lookUp(legs, request.amount, decisions);

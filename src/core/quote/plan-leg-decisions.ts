@@ -136,7 +136,7 @@ export class LegDecisions {
     const scores = leg.markets.map((m) => this.scoresNow(byAddress.get(m.addressText), range, clock));
     const kept = selectCandidates(leg.markets, scores, range);
     if (!kept) return undefined;
-    const judged = leg.markets.map((market, i) => ({ market, scores: scores[i]!, reads: this.reads.readsOf(market.addressText) }));
+    const judged = leg.markets.map((market, i) => ({ market, scores: scores[i], reads: this.reads.readsOf(market.addressText) }));
     return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
   }
 

@@ -21,7 +21,7 @@ import type { UsablePool } from "./plan-pool-quotes.js";
 export function bringUpToDate(d: LegDecisions, byAddress: ReadonlyMap<string, UsablePool>, reading: Set<string>, clock: QuoteClock): Market[] {
   const entering: Market[] = [];
   for (let i = 0; i < d.legs.length; i++) {
-    const leg = d.legs[i]!;
+    const leg = d.legs[i];
     if (!needsUpdate(leg)) continue;
     if (leg.after !== undefined && entering.length > 0) break;
     const next = leg.after === undefined ? updateFirst(d, leg, byAddress, clock) : updateSecond(d, leg, byAddress, clock);
@@ -65,7 +65,7 @@ function rescored(d: LegDecisions, leg: Leg, range: CandidateRange, firstLeg: Ch
   const markets = found.judged.map((j) => j.market);
   const { kept, scores } = rescoreCandidates(markets, found.judged.map((j) => j.scores), changed, range);
   if (!kept) return undecided(d, leg);
-  const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i]!, reads: d.reads.readsOf(j.market.addressText) } : j));
+  const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i], reads: d.reads.readsOf(j.market.addressText) } : j));
   const { key, pairs, low, high } = found;
   const decision = d.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...d.upstreamOf(firstLeg), pairs, low, high, judged, update: true });
   return { ...leg, found: decision, markets: kept };

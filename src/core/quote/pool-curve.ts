@@ -46,7 +46,7 @@ const GRID_FLOAT: readonly number[] = GRID.map(Number);
 
 /** The ladder's amount at grid index `i`. */
 export function gridAmount(i: number): bigint {
-  return GRID[Math.max(0, Math.min(GRID_SIZE - 1, i))]!;
+  return GRID[Math.max(0, Math.min(GRID_SIZE - 1, i))];
 }
 
 /** The largest grid index whose amount is at most `amount` (0 for amounts below 1). */
@@ -55,8 +55,8 @@ export function gridIndexBelow(amount: bigint): number {
   if (x < 1) return 0;
   let i = Math.floor(Math.log2(x) * CURVE_POINTS_PER_OCTAVE);
   i = Math.max(0, Math.min(GRID_SIZE - 1, i));
-  while (i > 0 && GRID[i]! > amount) i -= 1;
-  while (i + 1 < GRID_SIZE && GRID[i + 1]! <= amount) i += 1;
+  while (i > 0 && GRID[i] > amount) i -= 1;
+  while (i + 1 < GRID_SIZE && GRID[i + 1] <= amount) i += 1;
   return i;
 }
 
@@ -77,14 +77,14 @@ export function curveOut(curve: PoolCurve, amount: bigint): bigint | undefined {
   const n = curve.outs.length;
   if (n === 0) return undefined;
   const first = curve.first;
-  if (amount < GRID[first]! || amount > GRID[first + n - 1]!) return undefined;
+  if (amount < GRID[first] || amount > GRID[first + n - 1]) return undefined;
   const i = gridIndexBelow(amount) - first;
-  const out0 = curve.outs[i]!;
+  const out0 = curve.outs[i];
   if (i === n - 1) return BigInt(Math.floor(out0));
-  const x0 = GRID_FLOAT[first + i]!;
-  const x1 = GRID_FLOAT[first + i + 1]!;
+  const x0 = GRID_FLOAT[first + i];
+  const x1 = GRID_FLOAT[first + i + 1];
   const t = (Number(amount) - x0) / (x1 - x0);
-  return BigInt(Math.floor(out0 + (curve.outs[i + 1]! - out0) * t));
+  return BigInt(Math.floor(out0 + (curve.outs[i + 1] - out0) * t));
 }
 
 /** A curve's answer at `amount` in the shape of a pool quote (no fee: the route's legs are quoted exactly). */
@@ -102,8 +102,8 @@ export function curveQuote(curve: PoolCurve, amount: bigint): PoolQuote | undefi
 export function curveRate(curve: PoolCurve, probe: bigint): number | undefined {
   const at = gridIndexBelow(probe) - curve.first;
   if (at < 0 || at >= curve.outs.length) return undefined;
-  const out = curve.outs[at]!;
-  return out > 0 ? out / GRID_FLOAT[curve.first + at]! : undefined;
+  const out = curve.outs[at];
+  return out > 0 ? out / GRID_FLOAT[curve.first + at] : undefined;
 }
 
 /**
@@ -140,7 +140,7 @@ export class CurveLadder {
       this.done = true;
       return false;
     }
-    const amount = GRID[i]!;
+    const amount = GRID[i];
     const q = this.quote(amount);
     if (q && q.complete && q.inAmount === amount && q.outAmount === 0n && this.outs.length === 0) {
       this.first += 1; // too small to pay anything: the curve starts further on
@@ -157,7 +157,7 @@ export class CurveLadder {
 
   /** Points quoted already (from another ladder over the same state): taken as they are. */
   takeKnown(outs: ArrayLike<number>, feeMint: PublicKey): void {
-    for (let k = 0; k < outs.length; k++) this.outs.push(outs[k]!);
+    for (let k = 0; k < outs.length; k++) this.outs.push(outs[k]);
     this.feeMint ??= feeMint;
   }
 

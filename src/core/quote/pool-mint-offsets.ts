@@ -25,7 +25,7 @@ export function maskedMint(layout: PoolMintLayout, bytes: Uint8Array): Uint8Arra
   const mask = layout.mintMask;
   if (!mask) return bytes;
   const out = new Uint8Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! ^ mask[i % mask.length]!;
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] ^ mask[i % mask.length];
   return out;
 }
 

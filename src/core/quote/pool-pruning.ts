@@ -45,7 +45,7 @@ function best<T>(pools: readonly T[], scores: readonly (bigint | undefined)[], n
     if (sa === undefined || sb === undefined) return sa === undefined ? (sb === undefined ? a - b : 1) : -1;
     return sa === sb ? a - b : sa > sb ? -1 : 1;
   });
-  return order.slice(0, n).map((i) => pools[i]!);
+  return order.slice(0, n).map((i) => pools[i]);
 }
 
 export function prunePools<T extends PrunablePool>(pools: readonly T[], request: PruneRequest): T[] {
@@ -68,7 +68,7 @@ export function prunePools<T extends PrunablePool>(pools: readonly T[], request:
   const reached = new Map<string, bigint>();
   const later: [T[], string][] = [];
   for (const group of groups.values()) {
-    const [a, b] = group[0]!.mints;
+    const [a, b] = group[0].mints;
     if (a !== known && b !== known) {
       later.push([group, a]);
       continue;
@@ -93,7 +93,7 @@ export function prunePools<T extends PrunablePool>(pools: readonly T[], request:
       for (const p of group) keep.add(p);
       continue;
     }
-    const b = group[0]!.mints[1];
+    const b = group[0].mints[1];
     // The leg's known side is the intermediate the first leg reached: the mint that is not the
     // route's far end (the far end may be "reached" too, by the direct pair).
     const far = swapMode === "ExactIn" ? outputMint : inputMint;
@@ -181,12 +181,12 @@ export function selectCandidates<T>(group: readonly T[], scores: readonly PoolSc
   const [worst, bestEnd] = swapMode === "ExactIn" ? (["atLow", "atHigh"] as const) : (["atHigh", "atLow"] as const);
   let bar: bigint | undefined;
   for (const i of keep) {
-    const s = scores[i]![worst];
+    const s = scores[i][worst];
     if (s !== undefined && (bar === undefined || s > bar)) bar = s;
   }
   let extra = 0;
   for (let i = 0; i < group.length; i++) {
-    const s = scores[i]!;
+    const s = scores[i];
     if (keep.has(i) || (s.atLow === undefined && s.atHigh === undefined)) continue;
     const top = s[bestEnd];
     if (top !== undefined && bar !== undefined && top <= bar) continue;
@@ -209,9 +209,9 @@ function bestIndices(scores: readonly (bigint | undefined)[], n: number): number
     return sa === sb ? a < b : sa > sb;
   };
   for (let i = 0; i < scores.length; i++) {
-    if (top.length === n && !better(i, top[n - 1]!)) continue;
+    if (top.length === n && !better(i, top[n - 1])) continue;
     let at = top.length === n ? n - 1 : top.length;
-    while (at > 0 && better(i, top[at - 1]!)) at--;
+    while (at > 0 && better(i, top[at - 1])) at--;
     top.splice(at, 0, i);
     if (top.length > n) top.pop();
   }

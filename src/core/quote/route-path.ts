@@ -96,20 +96,20 @@ export function quotePath(template: PathTemplate, amount: bigint, swapMode: Swap
   if (swapMode === "ExactIn") {
     let input = amount;
     for (let i = 0; i < pools.length; i++) {
-      const pool = pools[i]!;
-      const q = pool.quote(input, "ExactIn", direction(pool, mints[i]!));
+      const pool = pools[i];
+      const q = pool.quote(input, "ExactIn", direction(pool, mints[i]));
       if (!usable(q) || q.inAmount !== input) return undefined;
-      legs[i] = leg(pool, mints[i]!, mints[i + 1]!, q);
+      legs[i] = leg(pool, mints[i], mints[i + 1], q);
       input = q.outAmount;
     }
     return { legs, inAmount: amount, outAmount: input };
   }
   let output = amount;
   for (let i = pools.length - 1; i >= 0; i--) {
-    const pool = pools[i]!;
-    const q = pool.quote(output, "ExactOut", direction(pool, mints[i]!));
+    const pool = pools[i];
+    const q = pool.quote(output, "ExactOut", direction(pool, mints[i]));
     if (!usable(q) || q.outAmount !== output) return undefined;
-    legs[i] = leg(pool, mints[i]!, mints[i + 1]!, q);
+    legs[i] = leg(pool, mints[i], mints[i + 1], q);
     output = q.inAmount;
   }
   return { legs, inAmount: output, outAmount: amount };
@@ -122,7 +122,7 @@ export function quotePath(template: PathTemplate, amount: bigint, swapMode: Swap
 export function splitAmounts(amount: bigint, percents: readonly number[]): bigint[] {
   const shares = percents.map((p) => (amount * BigInt(p)) / 100n);
   const rest = amount - shares.reduce((s, x) => s + x, 0n);
-  shares[shares.length - 1] = shares[shares.length - 1]! + rest;
+  shares[shares.length - 1] = shares[shares.length - 1] + rest;
   return shares;
 }
 

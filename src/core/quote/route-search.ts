@@ -75,12 +75,12 @@ function splitRoute(swapMode: SwapMode, parts: SplitParts, amount: bigint): Rout
   let outAmount = 0n;
   let accounts = ROUTE_FIXED_ACCOUNTS;
   for (let i = 0; i < parts.length; i++) {
-    const path = quotePath(parts[i]!.template, amounts[i]!, swapMode);
+    const path = quotePath(parts[i].template, amounts[i], swapMode);
     if (!path) return undefined;
-    splits.push({ percent: parts[i]!.percent, path });
+    splits.push({ percent: parts[i].percent, path });
     inAmount += path.inAmount;
     outAmount += path.outAmount;
-    accounts += parts[i]!.template.accounts - ROUTE_FIXED_ACCOUNTS;
+    accounts += parts[i].template.accounts - ROUTE_FIXED_ACCOUNTS;
   }
   return { swapMode, splits, inAmount, outAmount, accounts };
 }
@@ -95,7 +95,7 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   }
   if (candidates.length === 0) return undefined;
   candidates.sort((a, b) => (better(swapMode, a.path, b.path) ? -1 : better(swapMode, b.path, a.path) ? 1 : 0));
-  const best = candidates[0]!;
+  const best = candidates[0];
   const single: Route = {
     swapMode,
     splits: [{ percent: 100, path: best.path }],
@@ -122,7 +122,7 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
 export function pathMarginalRate(path: RoutePath): number | undefined {
   const template: PathTemplate = {
     pools: path.legs.map((l) => l.pool),
-    mints: [path.legs[0]!.inputMint, ...path.legs.map((l) => l.outputMint)],
+    mints: [path.legs[0].inputMint, ...path.legs.map((l) => l.outputMint)],
     accounts: 0,
   };
   // At the curves' grid point (pool-curve.ts) at or below a ten-thousandth: a curve's point there is this same quote.

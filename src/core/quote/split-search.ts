@@ -46,10 +46,10 @@ class ShareTable {
   }
 
   get(i: number, k: number): bigint {
-    const row = this.rows[i]!;
+    const row = this.rows[i];
     let out = row[k];
     if (out === undefined) {
-      out = quotePath(this.top[i]!, (this.amount * BigInt(k * this.step)) / 100n, "ExactIn")?.outAmount ?? -1n;
+      out = quotePath(this.top[i], (this.amount * BigInt(k * this.step)) / 100n, "ExactIn")?.outAmount ?? -1n;
       row[k] = out;
     }
     return out;
@@ -57,7 +57,7 @@ class ShareTable {
 
   /** At least entry (i, k), without quoting it (-1 when it is known not to quote). */
   upper(i: number, k: number): bigint {
-    const row = this.rows[i]!;
+    const row = this.rows[i];
     const known = row[k];
     if (known !== undefined) return known;
     for (let m = k + 1; m < this.steps; m++) {
@@ -74,15 +74,15 @@ class ShareTable {
   total(shares: Shares, score: bigint): bigint | undefined {
     let bound = 0n;
     for (let n = 0; n < shares.length; n += 2) {
-      const upper = this.upper(shares[n]!, shares[n + 1]!);
+      const upper = this.upper(shares[n], shares[n + 1]);
       if (upper < 0n) return undefined;
       bound += upper;
     }
     if (bound <= score) return undefined;
     for (let n = 0; n < shares.length; n += 2) {
-      const i = shares[n]!;
-      const k = shares[n + 1]!;
-      if (this.rows[i]![k] !== undefined) continue;
+      const i = shares[n];
+      const k = shares[n + 1];
+      if (this.rows[i][k] !== undefined) continue;
       const upper = this.upper(i, k);
       const out = this.get(i, k);
       if (out < 0n) return undefined;
@@ -152,8 +152,8 @@ function moveStep(shares: Shares, from: number, to: number): number[] {
   };
   let entered = false;
   for (let n = 0; n < shares.length; n += 2) {
-    const c = shares[n]!;
-    const k = shares[n + 1]!;
+    const c = shares[n];
+    const k = shares[n + 1];
     if (!entered && c > to) {
       put(to, 1);
       entered = true;
@@ -177,7 +177,7 @@ function refine(s: SplitSearch): void {
     for (let n = 0; n < current.length; n += 2) {
       for (let to = 0; to < s.candidates; to++) {
         if (to === current[n]) continue;
-        const next = moveStep(current, current[n]!, to);
+        const next = moveStep(current, current[n], to);
         if (s.fits(next.filter((_, m) => m % 2 === 0))) consider(round, next);
       }
     }
@@ -199,20 +199,20 @@ export function bestSplitParts(top: readonly PathTemplate[], whole: readonly big
     const set = candidates.reduce((m, c) => m | (1 << c), 0);
     let fit = fitting.get(set);
     if (fit === undefined) {
-      const paths = candidates.map((c) => top[c]!);
+      const paths = candidates.map((c) => top[c]);
       fit = paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
       fitting.set(set, fit);
     }
     return fit;
   };
   const table = new ShareTable(top, whole, amount, step, steps);
-  const search: SplitSearch = { table, fits, candidates: top.length, maxSplits, score: whole[0]!, shares: undefined };
+  const search: SplitSearch = { table, fits, candidates: top.length, maxSplits, score: whole[0], shares: undefined };
   coarseSearch(search, 10 % step === 0 ? 10 / step : 1);
   refine(search);
   const shares = search.shares;
   if (!shares || shares.length < 4) return undefined;
   const parts: SplitParts = [];
-  for (let n = 0; n < shares.length; n += 2) parts.push({ template: top[shares[n]!]!, percent: shares[n + 1]! * step });
+  for (let n = 0; n < shares.length; n += 2) parts.push({ template: top[shares[n]], percent: shares[n + 1] * step });
   return parts;
 }
 

@@ -13,5 +13,5 @@ export function nearestRankPercentile(samples: readonly bigint[], p: number): bi
   if (samples.length === 0) return 0n;
   const sorted = [...samples].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
+  return sorted[rank - 1];
 }

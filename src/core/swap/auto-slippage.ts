@@ -65,7 +65,7 @@ export function priceImpactBps(priceImpactPct: string | null | undefined): numbe
 /** The largest |rate / latest − 1| in bps among `samples` no older than `windowSlots` before the newest. */
 export function poolMoveBps(samples: readonly RateSample[], windowSlots: number): number {
   if (samples.length < 2) return 0;
-  let newest = samples[0]!;
+  let newest = samples[0];
   for (const s of samples) if (s.slot >= newest.slot) newest = s;
   let move = 0;
   for (const s of samples) {

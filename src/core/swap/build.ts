@@ -85,21 +85,21 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
   checkFeeAccount(parsed, inputs.accounts);
   const { route } = inputs;
   const stepAccounts: SwapAndAccountMetas[] = route.steps.map((step, i) => {
-    const { adapter, pool } = inputs.pools[i]!;
+    const { adapter, pool } = inputs.pools[i];
     for (const mint of [step.params.sourceMint, step.params.destinationMint]) {
       const hook = inputs.mints.get(base58Of(mint))?.transferHookProgram;
       if (hook) {
         throw new SwapPreconditionError(
           "UNSUPPORTED_MINT",
           `mint ${base58Of(mint)} has a Token-2022 transfer hook (program ${base58Of(hook)}) whose extra accounts swapd does not pass`,
-          stepOf(parsed.quote.routePlan[i]!, i),
+          stepOf(parsed.quote.routePlan[i], i),
         );
       }
     }
     try {
       return adapter.build(pool, step.params, inputs.accounts);
     } catch (error) {
-      if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(parsed.quote.routePlan[i]!, i), { cause: error });
+      if (error instanceof AmmError) throw new SwapPreconditionError(error.code, error.message, stepOf(parsed.quote.routePlan[i], i), { cause: error });
       throw error;
     }
   });

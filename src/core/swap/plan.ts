@@ -104,7 +104,7 @@ export function planDependencies(inputs: {
   readonly route: ResolvedRoute;
 }): PublicKey[] {
   const keys = inputs.route.steps.flatMap((step, i) => {
-    const { adapter, pool } = inputs.pools[i]!;
+    const { adapter, pool } = inputs.pools[i];
     return adapter.dependencies(pool, step.params);
   });
   return unique(keys).filter((key) => !inputs.accounts.has(base58Of(key)));

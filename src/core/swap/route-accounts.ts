@@ -80,8 +80,8 @@ export function resolveRoute(parsed: ParsedSwapRequest, mints: MintMap, programA
       params: {
         sourceMint: step.inputMint,
         destinationMint: step.outputMint,
-        sourceTokenAccount: slotAccounts[inputIndex]!,
-        destinationTokenAccount: slotAccounts[outputIndex]!,
+        sourceTokenAccount: slotAccounts[inputIndex],
+        destinationTokenAccount: slotAccounts[outputIndex],
         tokenTransferAuthority: transferAuthority,
         user: parsed.user,
         inAmount: step.inAmount,

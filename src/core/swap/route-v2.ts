@@ -39,14 +39,14 @@ export function toRouteV2(ix: TransactionInstruction, context: RouteV2Context): 
     const args = getRouteInstructionDataCodec().decode(ix.data);
     if (args.platformFeeBps !== 0) return undefined;
     // route: token_program, user, user_source, user_destination, destination_token_account?, destination_mint, fee?, event authority, program
-    const destination = keys[4]!.pubkey.equals(JUPITER_V6_PROGRAM_ID) ? undefined : keys[4]!.pubkey;
+    const destination = keys[4].pubkey.equals(JUPITER_V6_PROGRAM_ID) ? undefined : keys[4].pubkey;
     return getRouteV2Instruction(
       {
-        userTransferAuthority: keys[1]!.pubkey,
-        userSourceTokenAccount: keys[2]!.pubkey,
-        userDestinationTokenAccount: keys[3]!.pubkey,
+        userTransferAuthority: keys[1].pubkey,
+        userSourceTokenAccount: keys[2].pubkey,
+        userDestinationTokenAccount: keys[3].pubkey,
         sourceMint: context.sourceMint,
-        destinationMint: keys[5]!.pubkey,
+        destinationMint: keys[5].pubkey,
         sourceTokenProgram: context.sourceTokenProgram,
         destinationTokenProgram: context.destinationTokenProgram,
         ...(destination ? { destinationTokenAccount: destination } : {}),
@@ -69,14 +69,14 @@ export function toRouteV2(ix: TransactionInstruction, context: RouteV2Context): 
     // destination, source mint, destination mint, fee?, token_2022?, event authority, program
     return getSharedAccountsRouteV2Instruction(
       {
-        programAuthority: keys[1]!.pubkey,
-        userTransferAuthority: keys[2]!.pubkey,
-        sourceTokenAccount: keys[3]!.pubkey,
-        programSourceTokenAccount: keys[4]!.pubkey,
-        programDestinationTokenAccount: keys[5]!.pubkey,
-        destinationTokenAccount: keys[6]!.pubkey,
-        sourceMint: keys[7]!.pubkey,
-        destinationMint: keys[8]!.pubkey,
+        programAuthority: keys[1].pubkey,
+        userTransferAuthority: keys[2].pubkey,
+        sourceTokenAccount: keys[3].pubkey,
+        programSourceTokenAccount: keys[4].pubkey,
+        programDestinationTokenAccount: keys[5].pubkey,
+        destinationTokenAccount: keys[6].pubkey,
+        sourceMint: keys[7].pubkey,
+        destinationMint: keys[8].pubkey,
         sourceTokenProgram: context.sourceTokenProgram,
         destinationTokenProgram: context.destinationTokenProgram,
         remainingAccounts: keys.slice(SHARED_FIXED_ACCOUNTS),

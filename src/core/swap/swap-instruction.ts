@@ -46,8 +46,8 @@ function routeInstructionParts(
 ): RouteInstructionParts {
   const { quote } = parsed;
   const routePlan: RoutePlanStep[] = route.steps.map((step, i) => ({
-    swap: stepAccounts[i]!.swap,
-    percent: quote.routePlan[i]!.percent,
+    swap: stepAccounts[i].swap,
+    percent: quote.routePlan[i].percent,
     inputIndex: step.inputIndex,
     outputIndex: step.outputIndex,
   }));
@@ -70,8 +70,8 @@ function sharedAccountsInstruction(parsed: ParsedSwapRequest, route: ResolvedRou
     programAuthority: route.programAuthority,
     userTransferAuthority: parsed.user,
     sourceTokenAccount: route.userSourceTokenAccount,
-    programSourceTokenAccount: route.slotAccounts[0]!,
-    programDestinationTokenAccount: route.slotAccounts[route.slotAccounts.length - 1]!,
+    programSourceTokenAccount: route.slotAccounts[0],
+    programDestinationTokenAccount: route.slotAccounts[route.slotAccounts.length - 1],
     destinationTokenAccount: route.userDestinationTokenAccount,
     sourceMint: quote.inputMint,
     destinationMint: quote.outputMint,

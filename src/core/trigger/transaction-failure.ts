@@ -221,7 +221,7 @@ export function describeTransactionError(
     const prefix = `instruction ${index}${who === undefined ? "" : ` (${who})`} failed: `;
     const custom =
       instructionError !== null && typeof instructionError === "object" && "Custom" in instructionError
-        ? Number((instructionError as { Custom: unknown }).Custom)
+        ? Number((instructionError).Custom)
         : null;
     if (custom !== null) {
       const errorName = programId === undefined ? undefined : programErrorName(programId, custom);

@@ -92,9 +92,9 @@ const declines: Reader = () => {
 /** The reader of one field's value (not null); `messageReader` resolves nested messages lazily (recursion). */
 function fieldReader(field: DescField, messageReader: (desc: DescMessage) => Reader): Reader {
   const one = (): Reader => {
-    if (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) return scalarReader(field as unknown as { scalar: ScalarType; longAsString?: boolean }) ?? declines;
+    if (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) return scalarReader(field) ?? declines;
     if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) {
-      const message = field.message!;
+      const message = field.message;
       if (isWellKnown(message)) return declines;
       let read: Reader | undefined;
       return (json) => (read ??= messageReader(message))(json);
@@ -127,7 +127,7 @@ function zeroMaker(desc: DescMessage): () => Record<string, unknown> {
   return () => {
     const m: Record<string, unknown> = {};
     for (let i = 0; i < makers.length; i++) {
-      const [name, make] = makers[i]!;
+      const [name, make] = makers[i];
       m[name] = make();
     }
     return m;

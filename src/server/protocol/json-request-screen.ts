@@ -68,7 +68,7 @@ function isDigit(c: number): boolean {
 function startsNumber(text: string, at: number): boolean {
   let i = at;
   while (i > 0 && (isDigit(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 0x2d /* - */ || text.charCodeAt(i - 1) === 0x2e /* . */)) i--;
-  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  while (i > 0 && /\s/.test(text[i - 1])) i--;
   const c = text[i - 1];
   return c === ":" || c === "," || c === "[";
 }
@@ -160,7 +160,7 @@ function screenOne(field: FieldShape, value: unknown): Found | undefined {
 function pathOf(segments: readonly string[]): string {
   let path = "";
   for (let i = segments.length - 1; i >= 0; i--) {
-    const s = segments[i]!;
+    const s = segments[i];
     path += s.startsWith("[") || path === "" ? s : `.${s}`;
   }
   return path;

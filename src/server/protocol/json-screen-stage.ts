@@ -47,7 +47,7 @@ function envelopedTexts(bytes: Buffer): string[] {
   const texts: string[] = [];
   let at = 0;
   while (at + 5 <= bytes.length) {
-    const flags = bytes[at]!;
+    const flags = bytes[at];
     const length = bytes.readUInt32BE(at + 1);
     const end = at + 5 + length;
     if (end > bytes.length) break;

@@ -43,7 +43,7 @@ function timestamp(value: Timestamp): string {
 function scalarWriter(scalar: ScalarType): Writer {
   switch (scalar) {
     case ScalarType.STRING:
-      return quoted as Writer;
+      return quoted;
     case ScalarType.BOOL:
     case ScalarType.INT32:
     case ScalarType.SINT32:
@@ -53,11 +53,11 @@ function scalarWriter(scalar: ScalarType): Writer {
       return String as Writer;
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
-      return double as Writer;
+      return double;
     case ScalarType.BYTES:
-      return base64 as Writer;
+      return base64;
     default:
-      return ((v: bigint | string) => `"${v}"`) as Writer; // 64-bit integers (bigint, or string with jstype)
+      return ((v: bigint | string) => `"${v}"`); // 64-bit integers (bigint, or string with jstype)
   }
 }
 
@@ -70,13 +70,13 @@ function valueWriter(field: DescField, messageWriter: (desc: DescMessage) => Wri
     return ((v: number) => {
       const value = desc.value[v];
       return value === undefined ? String(v) : quoted(value.name);
-    }) as Writer;
+    });
   }
   const message = (field as { message: DescMessage }).message;
-  if (message.typeName === TimestampSchema.typeName) return timestamp as Writer;
-  if (isWellKnown(message)) return ((v: never) => JSON.stringify(toJson(message, v))) as Writer;
+  if (message.typeName === TimestampSchema.typeName) return timestamp;
+  if (isWellKnown(message)) return ((v: never) => JSON.stringify(toJson(message, v)));
   let write: Writer | undefined;
-  return ((v: never) => (write ??= messageWriter(message))(v)) as Writer;
+  return ((v: never) => (write ??= messageWriter(message))(v));
 }
 
 /** A field's JSON value in a message, or undefined when the field is not written (unset, another oneof case). */
@@ -101,7 +101,7 @@ function fieldValue(field: DescField, messageWriter: (desc: DescMessage) => Writ
       value: (m) => {
         const list = m[local] as never[];
         let out = "";
-        for (let i = 0; i < list.length; i++) out += (i === 0 ? "" : ",") + write(list[i]!);
+        for (let i = 0; i < list.length; i++) out += (i === 0 ? "" : ",") + write(list[i]);
         return `[${out}]`;
       },
     };
@@ -132,9 +132,9 @@ function compileWriter(desc: DescMessage, messageWriter: (desc: DescMessage) => 
     const values = fields.map((f) => f.value);
     return ((m: Record<string, unknown>) => {
       let out = "{";
-      for (let i = 0; i < values.length; i++) out += prefixes[i]! + values[i]!(m)!;
+      for (let i = 0; i < values.length; i++) out += prefixes[i] + values[i](m)!;
       return `${out}}`;
-    }) as Writer;
+    });
   }
   return ((m: Record<string, unknown>) => {
     let out = "";
@@ -143,7 +143,7 @@ function compileWriter(desc: DescMessage, messageWriter: (desc: DescMessage) => 
       if (v !== undefined) out += (out === "" ? "" : ",") + f.key + v;
     }
     return `{${out}}`;
-  }) as Writer;
+  });
 }
 
 /** The writer of `desc` (and its nested messages): protobuf-es's `toJsonString(…, { alwaysEmitImplicit: true })` text. */

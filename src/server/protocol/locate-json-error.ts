@@ -38,7 +38,7 @@ function decodes(desc: DescMessage, key: string, value: JsonValue): unknown {
 /** Messages with a JSON form of their own (Timestamp, wrappers, Struct...) are leaves here. */
 function hasOwnFields(field: DescField): DescMessage | undefined {
   if (field.fieldKind !== "message" && !(field.fieldKind === "list" && field.listKind === "message")) return undefined;
-  const message = field.message!;
+  const message = field.message;
   return message.typeName.startsWith("google.protobuf.") ? undefined : message;
 }
 

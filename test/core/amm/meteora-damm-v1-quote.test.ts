@@ -77,7 +77,7 @@ function randomCase(r: Random, now: bigint) {
   const [multiplierA, multiplierB] = r.next() < 0.5 ? [1, 1000] : [1, 1];
   const pool = encodeAccount(ammProgram.coder, "pool", {
     lpMint: key("damm v1 quote lp"), tokenAMint: MINT_A, tokenBMint: MINT_B,
-    aVault: vaults[0]!.vault, bVault: vaults[1]!.vault, aVaultLp: vaults[0]!.vaultLp, bVaultLp: vaults[1]!.vaultLp,
+    aVault: vaults[0].vault, bVault: vaults[1].vault, aVaultLp: vaults[0].vaultLp, bVaultLp: vaults[1].vaultLp,
     aVaultLpBump: 254, enabled: true, protocolTokenAFee: key("pa"), protocolTokenBFee: key("pb"),
     feeLastUpdatedAt: new BN(0), padding0: new Array(24).fill(0),
     fees: {
@@ -115,7 +115,7 @@ function sdkQuote(c: ReturnType<typeof randomCase>, now: bigint): bigint | "refu
       poolVaultALp: amount(poolState.aVaultLp), poolVaultBLp: amount(poolState.bVaultLp),
       vaultAReserve: amount(vaultA.tokenVault), vaultBReserve: amount(vaultB.tokenVault),
       currentTime: Number(now), currentSlot: 0, depegAccounts: new Map(),
-    } as any);
+    });
     return BigInt(q.amountOut.toString());
   } catch {
     // The SDK throws where the swap cannot be made (zero output, beyond the vault's reserve).
@@ -130,7 +130,7 @@ describe("Meteora DAMM v1 quote math equals @meteora-ag/dynamic-amm-sdk", () => 
     const seen = { stable: 0, paid: 0, refused: 0 };
     for (let i = 0; i < CASES; i++) {
       const c = randomCase(r, now);
-      const pool = meteoraDammV1Adapter.decodePool(c.accounts.get(POOL.toBase58())!) as MeteoraDammV1Pool;
+      const pool = meteoraDammV1Adapter.decodePool(c.accounts.get(POOL.toBase58())!);
       const params = { amount: c.amount, swapMode: "ExactIn" as const, aToB: c.aToB };
       expect(meteoraDammV1Adapter.quoteAccounts!(pool, params, c.accounts)).toEqual([]);
       const quote = meteoraDammV1Adapter.quote!(pool, params, c.accounts, { slot: 0n, unixTimestamp: now });

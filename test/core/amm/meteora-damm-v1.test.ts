@@ -70,10 +70,10 @@ async function dammV1Accounts(options: { enabled?: boolean; curve?: Curve } = {}
     lpMint: POOL_LP_MINT,
     tokenAMint: MINT_A,
     tokenBMint: MINT_B,
-    aVault: vaults[0]!.vaultPda,
-    bVault: vaults[1]!.vaultPda,
-    aVaultLp: vaults[0]!.vaultLp,
-    bVaultLp: vaults[1]!.vaultLp,
+    aVault: vaults[0].vaultPda,
+    bVault: vaults[1].vaultPda,
+    aVaultLp: vaults[0].vaultLp,
+    bVaultLp: vaults[1].vaultLp,
     aVaultLpBump: 254,
     enabled: options.enabled ?? true,
     protocolTokenAFee: key("damm v1 protocol fee a"),
@@ -160,17 +160,17 @@ describe("Meteora DAMM v1 over the wire: the step equals the SDK's swap instruct
   for (const [name, inMint, outMint] of [["A → B", MINT_A, MINT_B], ["B → A", MINT_B, MINT_A]] as const) {
     it(name, async () => {
       const user = DEMO.wallet;
-      const amm = await AmmImpl.create(new Connection(stack.localnet.url, "confirmed") as any, POOL as any);
-      const tx = await amm.swap(user as any, inMint as any, new BN(1_000_000) as any, new BN(1) as any);
+      const amm = await AmmImpl.create(new Connection(stack.localnet.url, "confirmed") as any, POOL);
+      const tx = await amm.swap(user, inMint, new BN(1_000_000), new BN(1));
       const sdkIx = tx.instructions.find((ix: any) => ix.programId.equals(METEORA_DAMM_V1_PROGRAM_ID))! as unknown as { keys: AccountMeta[] };
       // The SDK's user token accounts are the owner's associated token accounts, as swapd's.
-      expect(sdkIx.keys[1]!.pubkey.equals(getAssociatedTokenAddressSync(inMint, user, true))).toBe(true);
+      expect(sdkIx.keys[1].pubkey.equals(getAssociatedTokenAddressSync(inMint, user, true))).toBe(true);
 
       const wire = await swapThroughWire(stack, { ammKey: POOL, label: "Meteora", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);
       expect(wire.variantIndex).toBe(swapVariantIndex("Meteora"));
       expect(wire.accounts).toEqual(jupiterStepOf(METEORA_DAMM_V1_PROGRAM_ID, sdkIx.keys));
       // Direction shows in the protocol fee account: the input token's.
-      expect(wire.accounts[12]!.pubkey).toBe(key(`damm v1 protocol fee ${inMint.equals(MINT_A) ? "a" : "b"}`).toBase58());
+      expect(wire.accounts[12].pubkey).toBe(key(`damm v1 protocol fee ${inMint.equals(MINT_A) ? "a" : "b"}`).toBase58());
       expect(metasOf(sdkIx.keys).length).toBe(15);
     });
   }

@@ -35,7 +35,7 @@ function random(seed: number) {
   const int = (low: number, high: number) => low + Math.floor(next() * (high - low + 1));
   /** Log-uniform in [1, 10^digits). */
   const magnitude = (digits: number) => BigInt(Math.max(1, Math.floor(10 ** (next() * digits))));
-  return { next, int, magnitude, pick: <T>(items: readonly T[]) => items[int(0, items.length - 1)]! };
+  return { next, int, magnitude, pick: <T>(items: readonly T[]) => items[int(0, items.length - 1)] };
 }
 
 type Random = ReturnType<typeof random>;

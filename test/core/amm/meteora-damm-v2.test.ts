@@ -112,7 +112,7 @@ describe("Meteora DAMM v2 over the wire: the step equals the SDK's swap instruct
         payer: user, pool: POOL, inputTokenMint: inMint, outputTokenMint: outMint, amountIn: new BN(1_000_000), minimumAmountOut: new BN(1),
         tokenAVault: poolState.tokenAVault, tokenBVault: poolState.tokenBVault, tokenAMint: poolState.tokenAMint, tokenBMint: poolState.tokenBMint,
         tokenAProgram: TOKEN_PROGRAM_ID, tokenBProgram: TOKEN_2022_PROGRAM_ID, referralTokenAccount: null, poolState,
-      } as any);
+      });
       const sdkIx = tx.instructions.find((ix) => ix.programId.equals(METEORA_DAMM_V2_PROGRAM_ID))! as { keys: AccountMeta[] };
 
       const wire = await swapThroughWire(stack, { ammKey: POOL, label: "Meteora DAMM v2", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);

@@ -19,7 +19,7 @@ export const realPair = carbonAccount("meteora-dlmm-decoder/lb_pair_account.json
 /** 16 u64 words of the pair's bitmap (bit index+512) for the given initialized bin-array indices. */
 export function internalBitmap(indices: number[]): BN[] {
   const words = Array.from({ length: 16 }, () => new BN(0));
-  for (const i of indices) words[Math.floor((i + 512) / 64)] = words[Math.floor((i + 512) / 64)]!.or(new BN(1).shln((i + 512) % 64));
+  for (const i of indices) words[Math.floor((i + 512) / 64)] = words[Math.floor((i + 512) / 64)].or(new BN(1).shln((i + 512) % 64));
   return words;
 }
 
@@ -87,7 +87,7 @@ export const USDS_JUP: RealPair = {
  * the active bin in the middle of the first bin array, and exactly its bin arrays initialized.
  */
 export async function realPairAccount(p: RealPair): Promise<AccountData> {
-  const first = p.binArrays[0]!;
+  const first = p.binArrays[0];
   return encodePair(new PublicKey(p.pair), {
     tokenXMint: new PublicKey(p.x),
     tokenYMint: new PublicKey(p.y),
@@ -108,9 +108,9 @@ function extensionBitmaps(indices: number[]) {
   const negative = rows();
   for (const i of indices) {
     const magnitude = i > 0 ? i : -(i + 1);
-    const row = (i > 0 ? positive : negative)[Math.floor(magnitude / 512) - 1]!;
+    const row = (i > 0 ? positive : negative)[Math.floor(magnitude / 512) - 1];
     const bit = magnitude % 512;
-    row[Math.floor(bit / 64)] = row[Math.floor(bit / 64)]!.or(new BN(1).shln(bit % 64));
+    row[Math.floor(bit / 64)] = row[Math.floor(bit / 64)].or(new BN(1).shln(bit % 64));
   }
   return { positiveBinArrayBitmap: positive, negativeBinArrayBitmap: negative };
 }

@@ -91,7 +91,7 @@ function ourStep(pair: AccountData, extension: AccountData | null, swapForY: boo
   const [x, y] = meteoraDlmmAdapter.mints(pool);
   const params = swapParams(swapForY ? x : y, swapForY ? y : x);
   const [extensionAddress] = meteoraDlmmAdapter.dependencies(pool, params);
-  const read = new Map<string, AccountData | null>([[extensionAddress!.toBase58(), extension]]);
+  const read = new Map<string, AccountData | null>([[extensionAddress.toBase58(), extension]]);
   return meteoraDlmmAdapter.build(pool, params, read);
 }
 
@@ -132,8 +132,8 @@ describe("Meteora DLMM adapter vs @meteora-ag/dlmm", () => {
   it("token programs come from the pair's flags (Token-2022 Y)", async () => {
     const pair = await encodePair(testKey(41), { activeId: 0, binArrayBitmap: internalBitmap([0]), tokenMintYProgramFlag: 1 });
     const ours = ourStep(pair, null, true);
-    expect(ours.accounts[12]!.pubkey.equals(TOKEN_PROGRAM_ID)).toBe(true);
-    expect(ours.accounts[13]!.pubkey.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
+    expect(ours.accounts[12].pubkey.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(ours.accounts[13].pubkey.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
     expect(metas(ours.accounts)).toEqual(metas(await sdkStep(pair, null, true)));
   });
 
@@ -147,7 +147,7 @@ describe("Meteora DLMM adapter vs @meteora-ag/dlmm", () => {
   it("rejects ExactOut, foreign mints and an unread extension", () => {
     const pool = meteoraDlmmAdapter.decodePool(realPair);
     const ext = meteoraDlmmAdapter.dependencies(pool, swapParams(pool.tokenYMint, pool.tokenXMint));
-    const read = new Map<string, AccountData | null>([[ext[0]!.toBase58(), null]]);
+    const read = new Map<string, AccountData | null>([[ext[0].toBase58(), null]]);
     expect(meteoraDlmmAdapter.supportsExactOut).toBe(false);
     expect(() => meteoraDlmmAdapter.build(pool, swapParams(pool.tokenYMint, pool.tokenXMint, "ExactOut"), read)).toThrow(/ExactOut/);
     expect(() => meteoraDlmmAdapter.build(pool, swapParams(pool.tokenYMint, PublicKey.default), read)).toThrow(AmmError);

@@ -146,7 +146,7 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
 
   for (const adapter of ammAdapters) {
     it(`${adapter.label}: the size and both mint offsets match its SDK's encoding`, async () => {
-      const encodings = await sources[adapter.label]!();
+      const encodings = await sources[adapter.label]();
       for (const { data, mints } of encodings) {
         expect(data.length).toBe(adapter.poolMintLayout.dataSize);
         expect(mintsAt(data, adapter.poolMintLayout)).toEqual(mints);

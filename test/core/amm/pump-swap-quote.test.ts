@@ -120,7 +120,7 @@ describe("PumpSwap quote math equals @pump-fun/pump-swap-sdk", () => {
     const seen = { kinds: new Set<number>(), tiered: 0, paid: 0 };
     for (let i = 0; i < CASES; i++) {
       const c = randomCase(r);
-      const pool = pumpSwapAdapter.decodePool(c.accounts.get(POOL.toBase58())!) as PumpSwapPool;
+      const pool = pumpSwapAdapter.decodePool(c.accounts.get(POOL.toBase58())!);
       const params = { amount: c.amount, swapMode: "ExactIn" as const, aToB: c.sells };
       expect(pumpSwapAdapter.quoteAccounts!(pool, params, c.accounts)).toEqual([]);
       const ours = pumpSwapAdapter.quote!(pool, params, c.accounts, { slot: 1n, unixTimestamp: 1n });
@@ -142,7 +142,7 @@ describe("PumpSwap quote math equals @pump-fun/pump-swap-sdk", () => {
 
   it("no quote while the global config names buyback fee recipients (the steps would be refused), nor ExactOut", () => {
     const c = randomCase(random(1));
-    const pool = pumpSwapAdapter.decodePool(c.accounts.get(POOL.toBase58())!) as PumpSwapPool;
+    const pool = pumpSwapAdapter.decodePool(c.accounts.get(POOL.toBase58())!);
     const params = { amount: 1_000_000n, swapMode: "ExactIn" as const, aToB: true };
     const config = c.accounts.get(PUMP_SWAP_GLOBAL_CONFIG.toBase58())!;
     const withBuyback = new Uint8Array(Math.max(config.data.length, 643 + 8 * 32));

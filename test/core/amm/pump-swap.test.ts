@@ -81,7 +81,7 @@ describe("PumpSwap after the program's buyback upgrade", () => {
     const cleared = Buffer.from(data);
     cleared.fill(0, 643, 643 + 8 * 32);
     accounts.set(PUMP_SWAP_GLOBAL_CONFIG.toBase58(), { address: PUMP_SWAP_GLOBAL_CONFIG, owner: new PublicKey(account.owner), lamports: 1n, data: cleared, executable: false });
-    expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts).accounts[10]!.pubkey.toBase58()).toBe(sdk.protocolFeeRecipients[0]!.toBase58());
+    expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts).accounts[10].pubkey.toBase58()).toBe(sdk.protocolFeeRecipients[0].toBase58());
   });
 });
 
@@ -97,8 +97,8 @@ describe("PumpSwap over the wire: the step equals the SDK's buy / sell instructi
   });
 
   for (const [name, pool, inMint, outMint, variant, accountCount, feeRecipient] of [
-    ["buy: quote → base (Token-2022)", POOL, QUOTE, BASE, "PumpSwapBuyV3", 23, FEE_RECIPIENTS[0]!],
-    ["sell: base → quote", POOL, BASE, QUOTE, "PumpSwapSellV3", 21, FEE_RECIPIENTS[0]!],
+    ["buy: quote → base (Token-2022)", POOL, QUOTE, BASE, "PumpSwapBuyV3", 23, FEE_RECIPIENTS[0]],
+    ["sell: base → quote", POOL, BASE, QUOTE, "PumpSwapSellV3", 21, FEE_RECIPIENTS[0]],
     ["sell through a mayhem-mode pool (reserved fee recipient)", MAYHEM_POOL, BASE, QUOTE, "PumpSwapSellV3", 21, RESERVED_RECIPIENT],
   ] as const) {
     it(name, async () => {
@@ -115,14 +115,14 @@ describe("PumpSwap over the wire: the step equals the SDK's buy / sell instructi
       expect(idl.accounts).toHaveLength(accountCount);
       // The SDK's instruction: the IDL's accounts, then `pool-v2` (a remaining account).
       expect(sdkIx.keys).toHaveLength(accountCount + 1);
-      expect(sdkIx.keys[accountCount]!.pubkey.toBase58()).toBe(PublicKey.findProgramAddressSync([Buffer.from("pool-v2"), BASE.toBuffer()], PUMP_SWAP_PROGRAM_ID)[0].toBase58());
+      expect(sdkIx.keys[accountCount].pubkey.toBase58()).toBe(PublicKey.findProgramAddressSync([Buffer.from("pool-v2"), BASE.toBuffer()], PUMP_SWAP_PROGRAM_ID)[0].toBase58());
       const accounts = sdkIx.keys.slice(0, accountCount).map((k, i) =>
         /^global_?volume_?accumulator$/i.test(idl.accounts[i].name) ? { ...k, isWritable: true } : k);
 
       const wire = await swapThroughWire(stack, { ammKey: pool, label: "Pump.fun Amm", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);
       expect(wire.variantIndex).toBe(swapVariantIndex(variant));
       expect(wire.accounts).toEqual(jupiterStepOf(PUMP_SWAP_PROGRAM_ID, [...accounts, { pubkey: user, isSigner: false, isWritable: true }]));
-      expect(sdkIx.keys[9]!.pubkey.toBase58()).toBe(feeRecipient.toBase58());
+      expect(sdkIx.keys[9].pubkey.toBase58()).toBe(feeRecipient.toBase58());
     });
   }
 });

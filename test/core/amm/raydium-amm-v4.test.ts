@@ -135,7 +135,7 @@ function sdkStep(baseToQuote: boolean) {
     amountOut: new BN(0),
     fixedSide: "in",
   });
-  expect(ix.keys[4]!.pubkey.equals(keys.targetOrders)).toBe(true);
+  expect(ix.keys[4].pubkey.equals(keys.targetOrders)).toBe(true);
   const withoutTargetOrders = ix.keys.filter((_, i) => i !== 4);
   return { params, accounts: jupiterStepFromAmmInstruction(RAYDIUM_AMM_V4_PROGRAM_ID, withoutTargetOrders) };
 }

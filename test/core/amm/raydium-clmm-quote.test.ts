@@ -58,7 +58,7 @@ describe("Raydium CLMM math equals the SDK's", () => {
 describe("Raydium CLMM quotes equal the SDK's swap simulation over the same tick arrays", () => {
   const next = random(20261123);
   const cases = Array.from({ length: 40 }, (_, n) => {
-    const tickSpacing = [1, 10, 60][n % 3]!;
+    const tickSpacing = [1, 10, 60][n % 3];
     const span = 60 * tickSpacing;
     const tickCurrent = Math.floor((next() - 0.5) * 4 * span);
     // A wide position and a few narrow ones around the price, some across several tick arrays.
@@ -75,7 +75,7 @@ describe("Raydium CLMM quotes equal the SDK's swap simulation over the same tick
       sqrtPriceX64: clmmSqrtPriceAtTick(tickCurrent) + BigInt(Math.floor(next() * 1e9)),
       positions, vaultAmounts: [10n ** 15n, 10n ** 15n],
     });
-    const tradeFeeRate = [100, 500, 2500, 10000][Math.floor(next() * 4)]!;
+    const tradeFeeRate = [100, 500, 2500, 10000][Math.floor(next() * 4)];
     const accounts = new Map<string, AccountData | null>(
       [...pool.all, configAccount(config, tickSpacing, tradeFeeRate)].map((a) => [a.address.toBase58(), a]),
     );
@@ -107,8 +107,8 @@ describe("Raydium CLMM quotes equal the SDK's swap simulation over the same tick
               poolId: pool.pool.address,
               poolInfo: sdkPool,
               tickArrays,
-              configInfo: ClmmConfigLayout.decode(Buffer.from(accounts.get(decoded.ammConfig.toBase58())!.data)) as any,
-              tickarrayBitmapExtension: TickArrayBitmapExtensionLayout.decode(Buffer.alloc(TickArrayBitmapExtensionLayout.span)) as any,
+              configInfo: ClmmConfigLayout.decode(Buffer.from(accounts.get(decoded.ammConfig.toBase58())!.data)),
+              tickarrayBitmapExtension: TickArrayBitmapExtensionLayout.decode(Buffer.alloc(TickArrayBitmapExtensionLayout.span)),
               amountSpecified: new BN(amount.toString()),
               sqrtPriceLimitX64: new BN(0),
               zeroForOne: aToB,

@@ -34,17 +34,17 @@ function extensionAccount(pool: PublicKey, indices: number[]): AccountData {
   const positive = Buffer.alloc(896);
   const negative = Buffer.alloc(896);
   for (const k of indices) {
-    if (k >= 512) positive[(k - 512) >> 3]! |= 1 << ((k - 512) & 7);
+    if (k >= 512) positive[(k - 512) >> 3] |= 1 << ((k - 512) & 7);
     else {
       const flat = k + 7680;
       const row = 13 - Math.floor(flat / 512);
       const search = flat % 512;
-      negative[row * 64 + (search >> 3)]! |= 1 << (search & 7);
+      negative[row * 64 + (search >> 3)] |= 1 << (search & 7);
     }
   }
   const data = Buffer.alloc(TickArrayBitmapExtensionLayout.span);
   TickArrayBitmapExtensionLayout.encode(
-    { poolId: pool, positiveTickArrayBitmap: positive, negativeTickArrayBitmap: negative } as any,
+    { poolId: pool, positiveTickArrayBitmap: positive, negativeTickArrayBitmap: negative },
     data,
   );
   Buffer.from([60, 150, 36, 219, 97, 128, 139, 153]).copy(data, 0); // account:TickArrayBitmapExtension
@@ -55,10 +55,10 @@ function extensionAccount(pool: PublicKey, indices: number[]): AccountData {
 /** Re-encodes the real pool with the SDK's PoolInfoLayout after changing fields. */
 function modifiedPool(changes: { tickCurrent?: number; tickSpacing?: number; internal?: number[] }): AccountData {
   const decoded = PoolInfoLayout.decode(Buffer.from(realPool.data));
-  const bitmap = Buffer.from(decoded.tickArrayBitmap as unknown as Buffer);
+  const bitmap = Buffer.from(decoded.tickArrayBitmap);
   if (changes.internal) {
     bitmap.fill(0);
-    for (const k of changes.internal) bitmap[(k + 512) >> 3]! |= 1 << ((k + 512) & 7);
+    for (const k of changes.internal) bitmap[(k + 512) >> 3] |= 1 << ((k + 512) & 7);
   }
   const data = Buffer.from(realPool.data);
   PoolInfoLayout.encode(
@@ -67,7 +67,7 @@ function modifiedPool(changes: { tickCurrent?: number; tickSpacing?: number; int
       tickCurrent: changes.tickCurrent ?? decoded.tickCurrent,
       tickSpacing: changes.tickSpacing ?? decoded.tickSpacing,
       tickArrayBitmap: bitmap,
-    } as any,
+    },
     data,
   );
   return withData(realPool, Uint8Array.from(data));
@@ -93,7 +93,7 @@ function sdkStep(pool: AccountData, extension: AccountData | null, zeroForOne: b
       mintB: { address: state.mintB.toBase58() },
       config: { id: state.configId.toBase58() },
     } as any,
-    poolKeys: { vault: { A: state.vaultA.toBase58(), B: state.vaultB.toBase58() } } as any,
+    poolKeys: { vault: { A: state.vaultA.toBase58(), B: state.vaultB.toBase58() } },
     observationId: state.observationId,
     ownerInfo: {
       wallet: params.tokenTransferAuthority,
@@ -105,14 +105,14 @@ function sdkStep(pool: AccountData, extension: AccountData | null, zeroForOne: b
     amountOutMin: new BN(0),
     sqrtPriceLimitX64: new BN(0),
     remainingAccounts: tickArrays,
-  }).instructions[0]!;
+  }).instructions[0];
   // The SDK always passes the extension PDA right after the fixed accounts; we pass it only when it exists.
   let keys: AccountMeta[] = ix.keys.filter((_key, i) => extension !== null || i !== 13);
   if (v1) {
     // swap (v1) has no Token-2022/memo/mint accounts and takes the first tick array as a fixed account.
     const fixed = keys.slice(0, 9);
     const [first, ...restTicks] = keys.slice(extension ? 14 : 13);
-    keys = [...fixed, first!, ...(extension ? [keys[13]!] : []), ...restTicks];
+    keys = [...fixed, first, ...(extension ? [keys[13]] : []), ...restTicks];
   }
   return { params, state, starts, accounts: jupiterStepFromAmmInstruction(RAYDIUM_CLMM_PROGRAM_ID, keys) };
 }
@@ -124,7 +124,7 @@ function ourStep(pool: AccountData, extension: AccountData | null, zeroForOne: b
   const read = new Map<string, AccountData | null>([
     [sdk.state.mintA.toBase58(), mintAccount(sdk.state.mintA, token2022.a)],
     [sdk.state.mintB.toBase58(), mintAccount(sdk.state.mintB, token2022.b)],
-    [deps[2]!.toBase58(), extension],
+    [deps[2].toBase58(), extension],
   ]);
   expect(deps.map(String).sort()).toEqual([...read.keys()].sort());
   return { sdk, ours: raydiumClmmAdapter.build(decoded, sdk.params, read) };
@@ -147,7 +147,7 @@ describe("Raydium CLMM adapter vs @raydium-io/raydium-sdk-v2", () => {
     const pool = raydiumClmmAdapter.decodePool(realPool);
     const params = swapParams(pool.tokenMint0, pool.tokenMint1);
     const read = accountMap(mintAccount(pool.tokenMint0), mintAccount(pool.tokenMint1));
-    read.set(raydiumClmmAdapter.dependencies(pool, params)[2]!.toBase58(), null as any);
+    read.set(raydiumClmmAdapter.dependencies(pool, params)[2].toBase58(), null);
     expect(() => raydiumClmmAdapter.build(pool, params, read)).toThrow(/no initialized tick array/);
   });
 
@@ -189,7 +189,7 @@ describe("Raydium CLMM adapter vs @raydium-io/raydium-sdk-v2", () => {
       const read = new Map<string, AccountData | null>([
         [sdk.state.mintA.toBase58(), mintAccount(sdk.state.mintA, token2022.a)],
         [sdk.state.mintB.toBase58(), mintAccount(sdk.state.mintB, token2022.b)],
-        [raydiumClmmAdapter.dependencies(decoded, sdk.params)[2]!.toBase58(), realExtension],
+        [raydiumClmmAdapter.dependencies(decoded, sdk.params)[2].toBase58(), realExtension],
       ]);
       return () => raydiumClmmAdapter.build(decoded, { ...sdk.params, swapMode: "ExactOut" }, read);
     };

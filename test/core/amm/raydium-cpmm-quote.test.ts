@@ -34,10 +34,10 @@ describe("Raydium CPMM curve equals the SDK's CurveCalculator", () => {
     const reserveIn = randomU64(next, 18);
     const reserveOut = randomU64(next, 18);
     const fees: CpmmFeeRates = {
-      tradeFeeRate: BigInt([0, 100, 2500, 10000, 40000][Math.floor(next() * 5)]!),
+      tradeFeeRate: BigInt([0, 100, 2500, 10000, 40000][Math.floor(next() * 5)]),
       protocolFeeRate: 120000n,
       fundFeeRate: 40000n,
-      creatorFeeRate: BigInt([0, 0, 500, 3000][Math.floor(next() * 4)]!),
+      creatorFeeRate: BigInt([0, 0, 500, 3000][Math.floor(next() * 4)]),
       creatorFeeOnInput: next() < 0.5,
     };
     return { reserveIn, reserveOut, amount: randomU64(next, 16), fees };

@@ -96,7 +96,7 @@ export async function swapThroughWire(
   });
   expect(status, JSON.stringify(body)).toBe(200);
   const data = Buffer.from(body.swapInstruction.data, "base64");
-  return { accounts: body.swapInstruction.accounts.slice(ROUTE_FIXED_ACCOUNTS), variantIndex: data[12]! };
+  return { accounts: body.swapInstruction.accounts.slice(ROUTE_FIXED_ACCOUNTS), variantIndex: data[12] };
 }
 
 /** An AMM's own instruction in Jupiter's step layout: its program id, then its accounts, none signing. */

@@ -117,15 +117,15 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-core
 
   for (const { name, address } of POOLS) {
     it(`${name}: ${CASES_PER_POOL} random amounts, directions and modes`, () => {
-      const next = random(address.toBuffer()[0]!);
-      const pool = whirlpoolAdapter.decodePool(accounts.get(address.toBase58())!);
+      const next = random(address.toBuffer()[0]);
+      const pool = whirlpoolAdapter.decodePool(accounts.get(address.toBase58()));
       const states = new Map([true, false].map((aToB) => [aToB, orcaState(address, accounts, aToB)]));
       let complete = 0;
       let incomplete = 0;
       for (let i = 0; i < CASES_PER_POOL; i++) {
         const params: QuoteParams = {
           aToB: next() < 0.5,
-          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut") as SwapMode,
+          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut"),
           // 1 to 10^13 raw units, log-uniform: dust to far beyond the three arrays' liquidity.
           amount: BigInt(Math.max(1, Math.floor(10 ** (next() * 13)))),
         };
@@ -198,15 +198,15 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-sdk'
 
   for (const { name, address } of POOLS) {
     it(`${name}: ${SDK_CASES_PER_POOL} never-repeated amounts, both directions and modes`, () => {
-      const next = random(address.toBuffer()[1]! + 7);
-      const pool = whirlpoolAdapter.decodePool(accounts.get(address.toBase58())!);
+      const next = random(address.toBuffer()[1] + 7);
+      const pool = whirlpoolAdapter.decodePool(accounts.get(address.toBase58()));
       const states = new Map([true, false].map((aToB) => [aToB, sdkState(address, accounts, aToB)]));
       const asked = new Set<string>();
       const outcomes = { complete: 0, incomplete: 0, aToB: 0, exactOut: 0 };
       while (asked.size < SDK_CASES_PER_POOL) {
         const params: QuoteParams = {
           aToB: next() < 0.5,
-          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut") as SwapMode,
+          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut"),
           amount: BigInt(Math.max(1, Math.floor(10 ** (next() * 13.5)))),
         };
         const key = `${params.aToB}:${params.swapMode}:${params.amount}`;

@@ -64,7 +64,7 @@ function sdkStep(account: AccountData, aToB: boolean, token2022: { a: boolean; b
     WHIRLPOOL_PROGRAM_ID,
     account.address,
   );
-  while (tickArrays.length < 3) tickArrays.push(tickArrays[tickArrays.length - 1]!);
+  while (tickArrays.length < 3) tickArrays.push(tickArrays[tickArrays.length - 1]);
   const common = {
     amount: new BN(1),
     otherAmountThreshold: new BN(0),
@@ -77,9 +77,9 @@ function sdkStep(account: AccountData, aToB: boolean, token2022: { a: boolean; b
     tokenVaultA: pool.tokenVaultA,
     tokenOwnerAccountB: aToB ? params.destinationTokenAccount : params.sourceTokenAccount,
     tokenVaultB: pool.tokenVaultB,
-    tickArray0: tickArrays[0]!,
-    tickArray1: tickArrays[1]!,
-    tickArray2: tickArrays[2]!,
+    tickArray0: tickArrays[0],
+    tickArray1: tickArrays[1],
+    tickArray2: tickArrays[2],
     oracle: PDAUtil.getOracle(WHIRLPOOL_PROGRAM_ID, account.address).publicKey,
   };
   const ix =
@@ -90,8 +90,8 @@ function sdkStep(account: AccountData, aToB: boolean, token2022: { a: boolean; b
           tokenMintB: pool.tokenMintB,
           tokenProgramA: token2022.a ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID,
           tokenProgramB: token2022.b ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID,
-        }).instructions[0]!
-      : WhirlpoolIx.swapIx(ctx.program, common).instructions[0]!;
+        }).instructions[0]
+      : WhirlpoolIx.swapIx(ctx.program, common).instructions[0];
   return { params, pool, accounts: jupiterStepFromAmmInstruction(WHIRLPOOL_PROGRAM_ID, ix.keys) };
 }
 

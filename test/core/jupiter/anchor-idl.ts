@@ -81,7 +81,7 @@ export function anchorSwap(variant: { kind: string; fields?: Record<string, unkn
     if (Array.isArray(v)) return v.map(convert);
     if (v && typeof v === "object") {
       return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [camel(k), k === "accounts_type" ? { [ACCOUNTS_TYPES[x as number]!]: {} } : convert(x)]),
+        Object.entries(v).map(([k, x]) => [camel(k), k === "accounts_type" ? { [ACCOUNTS_TYPES[x as number]]: {} } : convert(x)]),
       );
     }
     return v;

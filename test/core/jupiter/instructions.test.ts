@@ -31,7 +31,7 @@ const derived = readReference("jupiter-aggregator-v6.derived-latest.json");
 function checkAccounts(ix: TransactionInstruction, name: string, given: Record<string, PublicKey>) {
   const spec = derived.instructions[name].accounts as { name: string; writable: boolean; signer: boolean; optional?: boolean; address?: string }[];
   spec.forEach((a, i) => {
-    const meta = ix.keys[i]!;
+    const meta = ix.keys[i];
     const camel = a.name.replace(/_([a-z0-9])/g, (_m: string, c: string) => c.toUpperCase());
     const expected = given[camel]?.toBase58() ?? a.address ?? (a.optional ? JUP6 : undefined);
     expect(meta.pubkey.toBase58(), `${name}.${a.name}`).toBe(expected);

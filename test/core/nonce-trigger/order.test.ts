@@ -84,8 +84,8 @@ describe("the create request", () => {
     ];
     expect(() => checkLegsAgainstPrice(legs, 150n, null)).not.toThrow();
     expect(() => checkLegsAgainstPrice(legs, 160n, null)).toThrow(/^takeProfit\.price: must be above/);
-    expect(() => checkLegsAgainstPrice([legs[1]!], 140n, null)).toThrow(/^stopLoss\.price: must be below/);
-    expect(() => checkLegsAgainstPrice([{ ...legs[0]!, minOutAmount: 161n }], 150n, null)).toThrow(/^takeProfit\.minOutAmount: must not exceed/);
+    expect(() => checkLegsAgainstPrice([legs[1]], 140n, null)).toThrow(/^stopLoss\.price: must be below/);
+    expect(() => checkLegsAgainstPrice([{ ...legs[0], minOutAmount: 161n }], 150n, null)).toThrow(/^takeProfit\.minOutAmount: must not exceed/);
     // Trailing 10 %: the floor may be at most 90 % of the current 150 = 135.
     expect(() => checkLegsAgainstPrice([{ kind: "trailing_stop", triggerOutAmount: null, minOutAmount: 135n }], 150n, 1_000)).not.toThrow();
     expect(() => checkLegsAgainstPrice([{ kind: "trailing_stop", triggerOutAmount: null, minOutAmount: 136n }], 150n, 1_000)).toThrow(/^trailing\.minOutAmount/);

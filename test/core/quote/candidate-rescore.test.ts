@@ -62,7 +62,7 @@ describe("candidate decisions updated for the pools that changed", () => {
       let moved = 0;
       for (let round = 0; round < 50; round++) {
         const changed = new Set(Array.from({ length: 1 + next(5) }, () => next(pools.length)));
-        for (const i of changed) [pools[i]!.reserveA, pools[i]!.reserveB] = randomReserves(next);
+        for (const i of changed) [pools[i].reserveA, pools[i].reserveB] = randomReserves(next);
         CpPool.quotes = 0;
         const update = rescoreCandidates(pools, scores, new Map([...changed].map((i) => [i, pools[i]])), range);
         expect(CpPool.quotes).toBeLessThanOrEqual(changed.size * QUOTES_PER_SCORE);
@@ -85,7 +85,7 @@ describe("candidate decisions updated for the pools that changed", () => {
     const scores = pools.map((p) => scoresOf(p, range));
     expect(names(candidatesOver(pools, range))).not.toContain("p0");
     // p0 now prices b 10 % cheaper than every other pool, and is deep: it pays the most at every amount.
-    [pools[0]!.reserveA, pools[0]!.reserveB] = [10n ** 11n, 2n * 11n * 10n ** 10n];
+    [pools[0].reserveA, pools[0].reserveB] = [10n ** 11n, 2n * 11n * 10n ** 10n];
     CpPool.quotes = 0;
     const update = rescoreCandidates(pools, scores, new Map([[0, pools[0]]]), range);
     expect(CpPool.quotes).toBeLessThanOrEqual(QUOTES_PER_SCORE);
@@ -100,7 +100,7 @@ describe("candidate decisions updated for the pools that changed", () => {
     expect(before).toContain("p39"); // the deepest
     expect(before).not.toContain("p34");
     // p39 is drained to dust: the pools it displaced come back, in order of their stored scores.
-    [pools[39]!.reserveA, pools[39]!.reserveB] = [1_000n, 2_000n];
+    [pools[39].reserveA, pools[39].reserveB] = [1_000n, 2_000n];
     CpPool.quotes = 0;
     const update = rescoreCandidates(pools, scores, new Map([[39, pools[39]]]), range);
     expect(CpPool.quotes).toBeLessThanOrEqual(QUOTES_PER_SCORE);

@@ -90,7 +90,7 @@ describe("candidate decisions updated through the planner and the store", () => 
     let updates = 0;
     let incremental = 0;
     for (let round = 0; round < 30; round++) {
-      for (let k = 1 + next(3); k > 0; k--) write(...legs[next(legs.length)]!);
+      for (let k = 1 + next(3); k > 0; k--) write(...legs[next(legs.length)]);
       for (const address of chain.written) listener(address);
       chain.written = [];
       const kept = quoteKept();

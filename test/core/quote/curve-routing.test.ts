@@ -78,7 +78,7 @@ function paid(route: NonNullable<ReturnType<typeof findBestRoute>>, byAddress: M
   const shares = splitAmounts(route.inAmount, route.splits.map((s) => s.percent));
   let total = 0n;
   route.splits.forEach((split, i) => {
-    let amount = shares[i]!;
+    let amount = shares[i];
     for (const leg of split.path.legs) {
       const pool = byAddress.get(leg.pool.address)!;
       const next = pool.out(amount, pool.mints[0] === leg.inputMint);
@@ -133,7 +133,7 @@ describe("route choice on curves", () => {
     const amount = 50_000_000n;
     const route = findBestRouteOnCurves({ ...input([honest, inflated], amount), maxSplits: 1 }, lookupOf(curves))!;
     // The coarse curve wins the choice; the answer is what the chosen pool pays, not what its curve said.
-    expect(route.splits[0]!.path.legs[0]!.pool.address).toBe(inflated.address);
+    expect(route.splits[0].path.legs[0].pool.address).toBe(inflated.address);
     expect(route.outAmount).toBe(cpOut(amount, 1_000_000_000n, 1_900_000_000n, 25n));
     expect(route.outAmount).toBe(paid(route, new Map([[inflated.address, inflated]])));
   });
@@ -179,8 +179,8 @@ describe("route choice on curves", () => {
       [`${hop2.address}|true`, curveOf(hop2, true, 1_000n, 30_000_000_000n)],
     ]);
     const route = findBestRoute({ ...input([hop1, hop2], 2_000_000_000n), maxSplits: 1 })!;
-    expect(route.splits[0]!.path.legs).toHaveLength(2);
-    const path = route.splits[0]!.path;
+    expect(route.splits[0].path.legs).toHaveLength(2);
+    const path = route.splits[0].path;
     const probed = pathMarginalRate(path)!;
     for (const p of [hop1, hop2]) p.exactQuotes = 0;
     const fromCurves = curvePathRate(path, lookupOf(curves))!;

@@ -91,7 +91,7 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
     const amount = 10n ** 9n;
     expect(bestSinglePool(amount).address).toBe(deep);
     const route = quote(planner(MAX), amount);
-    expect(route.splits.some((s) => s.path.legs[0]!.pool.address === deep)).toBe(true);
+    expect(route.splits.some((s) => s.path.legs[0].pool.address === deep)).toBe(true);
     expect(route.outAmount).toBeGreaterThanOrEqual(bestSinglePool(amount).out);
     // No worse than pricing all 62 pools.
     expect(route.outAmount).toBe(quote(planner(1_000), amount).outAmount);
@@ -109,7 +109,7 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
     const amount = 4_000_000n;
     const unpruned = quote(planner(1_000), amount);
     // Pricing everything puts part of the amount through the shallow pool…
-    expect(unpruned.splits.some((s) => s.path.legs[0]!.pool.address === shallowBest)).toBe(true);
+    expect(unpruned.splits.some((s) => s.path.legs[0].pool.address === shallowBest)).toBe(true);
     // …and the bounded candidates find the same route.
     const pruned = quote(planner(MAX), amount);
     expect(pruned.outAmount).toBe(unpruned.outAmount);
@@ -158,11 +158,11 @@ describe("candidate decisions: one decision holds for every amount of its bucket
   });
 
   it("the decision made at one amount keeps the best single pool of every amount of the bucket, and later plans read only its pools", () => {
-    const first = plan(amounts[0]!);
+    const first = plan(amounts[0]);
     drive(first, chain);
     const made = first.decisions();
     expect(made).toHaveLength(1);
-    const kept = made[0]!.kept;
+    const kept = made[0].kept;
     expect(kept.size).toBeLessThan(markets.length);
     const decisions = new Map(made.map((d) => [d.key, d]));
     for (const amount of amounts) {

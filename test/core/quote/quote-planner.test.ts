@@ -207,7 +207,7 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(check.accountsNeeded().map((k) => k.toBase58())).toEqual([extra.toBase58()]);
     check.supply(new Map([[extra.toBase58(), { account: null }]]));
     expect(check.accountsNeeded()).toEqual([]);
-    const leg = route!.splits[0]!.path.legs[0]!;
+    const leg = route!.splits[0].path.legs[0];
     expect(check.results()).toEqual([{ label: "Raydium CP", pool: mA.addressText, inAmount: E9, mathOut: leg.outAmount, programOut: 42n }]);
     expect(asked).toEqual([{ label: "Raydium CP", amount: E9, aToB: mA.mints[0] === NATIVE_MINT.toBase58() }]);
     // ExactOut routes are not checked (the program quoter quotes ExactIn); nor AMMs whose program it does not hold.

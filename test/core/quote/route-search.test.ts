@@ -59,7 +59,7 @@ describe("route search (constant-product stand-ins)", () => {
     const better = cpPool(B, A, 2_100_000n, 1_000_000n); // reversed mint order: B→A pool used A→B
     const route = search([worse, better], 1_000n, { maxSplits: 1 })!;
     expect(route.splits).toHaveLength(1);
-    expect(route.splits[0]!.path.legs[0]!.pool.address).toBe(better.address);
+    expect(route.splits[0].path.legs[0].pool.address).toBe(better.address);
     expect(route.outAmount).toBe(cpOut(1_000n, 1_000_000n, 2_100_000n, 25n));
   });
 
@@ -70,12 +70,12 @@ describe("route search (constant-product stand-ins)", () => {
     const amount = 10_000n;
     const route = search([direct, hop1, hop2], amount, { maxSplits: 1 })!;
     const mid = cpOut(amount, 1_000_000n, 3_000_000n, 25n);
-    expect(route.splits[0]!.path.legs.map((l) => l.pool.address)).toEqual([hop1.address, hop2.address]);
+    expect(route.splits[0].path.legs.map((l) => l.pool.address)).toEqual([hop1.address, hop2.address]);
     expect(route.outAmount).toBe(cpOut(mid, 1_000_000n, 500_000n, 25n));
     expect(route.outAmount).toBeGreaterThan(cpOut(amount, 1_000_000n, 1_000_000n, 25n));
     // onlyDirectRoutes = no intermediates: the direct pool.
     const directOnly = search([direct, hop1, hop2], amount, { maxSplits: 1, intermediates: [] })!;
-    expect(directOnly.splits[0]!.path.legs.map((l) => l.pool.address)).toEqual([direct.address]);
+    expect(directOnly.splits[0].path.legs.map((l) => l.pool.address)).toEqual([direct.address]);
   });
 
   it("splits a large amount across two equal pools when that pays, the shares adding up exactly", () => {
@@ -85,8 +85,8 @@ describe("route search (constant-product stand-ins)", () => {
     const route = search([p1, p2], amount)!;
     expect(route.splits.map((s) => s.percent).sort()).toEqual([50, 50]);
     const [s1, s2] = route.splits;
-    expect(s1!.path.inAmount + s2!.path.inAmount).toBe(amount);
-    expect(s1!.path.inAmount).toBe(250_000n);
+    expect(s1.path.inAmount + s2.path.inAmount).toBe(amount);
+    expect(s1.path.inAmount).toBe(250_000n);
     expect(route.outAmount).toBe(cpOut(250_000n, 1_000_000n, 1_000_000n, 25n) + cpOut(250_001n, 1_000_000n, 1_000_000n, 25n));
     expect(route.outAmount).toBeGreaterThan(cpOut(amount, 1_000_000n, 1_000_000n, 25n));
     // A small amount is not worth splitting.
@@ -99,7 +99,7 @@ describe("route search (constant-product stand-ins)", () => {
     expect(route.splits).toHaveLength(3);
     expect(route.splits.every((s) => s.percent % 5 === 0)).toBe(true);
     expect(route.splits.reduce((s, x) => s + x.percent, 0)).toBe(100);
-    expect(new Set(route.splits.map((s) => s.path.legs[0]!.pool.address)).size).toBe(3);
+    expect(new Set(route.splits.map((s) => s.path.legs[0].pool.address)).size).toBe(3);
   });
 
   it("respects maxAccounts: a pool whose step is too big is not used, nor a split over the budget", () => {
@@ -107,7 +107,7 @@ describe("route search (constant-product stand-ins)", () => {
     const small = cpPool(A, B, 1_000_000n, 1_000_000n, { stepAccounts: 10 });
     const budget = ROUTE_FIXED_ACCOUNTS + 30;
     const route = search([big, small], 1_000n, { maxAccounts: budget })!;
-    expect(route.splits.map((s) => s.path.legs[0]!.pool.address)).toEqual([small.address]);
+    expect(route.splits.map((s) => s.path.legs[0].pool.address)).toEqual([small.address]);
     expect(route.accounts).toBeLessThanOrEqual(budget);
     expect(search([big], 1_000n, { maxAccounts: budget })).toBeUndefined();
     // two 10-account steps fit 13 + 20 but not 13 + 15
@@ -121,7 +121,7 @@ describe("route search (constant-product stand-ins)", () => {
     const p2 = cpPool(A, B, 1_000_000n, 1_200_000n);
     const route = search([p1, p2], 50_000n, { swapMode: "ExactOut" })!;
     expect(route.splits).toHaveLength(1);
-    expect(route.splits[0]!.path.legs[0]!.pool.address).toBe(p2.address);
+    expect(route.splits[0].path.legs[0].pool.address).toBe(p2.address);
     expect(route.outAmount).toBe(50_000n);
     expect(route.inAmount).toBe(cpIn(50_000n, 1_000_000n, 1_200_000n, 25n));
   });
@@ -163,9 +163,9 @@ function randomCase(next: () => number): { specs: PoolSpec[]; amount: bigint; ma
     const rx = BigInt(Math.floor(10 ** (5 + next() * 4)));
     const ry = BigInt(Math.floor(Number(rx) * (0.97 + next() * 0.06)));
     const minIn = next() < 0.2 ? BigInt(Math.floor(Number(rx) * next() * 0.2)) : 0n;
-    return { rx, ry, feeBps: fees[Math.floor(next() * fees.length)]!, minIn };
+    return { rx, ry, feeBps: fees[Math.floor(next() * fees.length)], minIn };
   });
-  const smallest = specs.reduce((m, p) => (p.rx < m ? p.rx : m), specs[0]!.rx);
+  const smallest = specs.reduce((m, p) => (p.rx < m ? p.rx : m), specs[0].rx);
   const amount = (BigInt(Math.floor(Number(smallest) * 10 ** (-2 + next() * 2))) / 100n) * 100n + 100n;
   return { specs, amount, maxSplits: next() < 0.3 ? 2 : 3 };
 }
@@ -218,7 +218,7 @@ describe("split search against the exhaustive share grid (random constant-produc
       expect(route!.outAmount).toBeGreaterThanOrEqual(single);
       expect(route!.splits.length).toBeLessThanOrEqual(maxSplits);
       // the route's output is what its pools pay for its shares
-      const paid = route!.splits.map((x) => specOut(specs[pools.findIndex((p) => p.address === x.path.legs[0]!.pool.address)]!, x.path.inAmount));
+      const paid = route!.splits.map((x) => specOut(specs[pools.findIndex((p) => p.address === x.path.legs[0].pool.address)], x.path.inAmount));
       expect(paid.reduce((s, o) => s + o, 0n)).toBe(route!.outAmount);
     }
   });

@@ -107,15 +107,15 @@ describe("Jupiter instructions decoded by Anchor's BorshCoder over the IDL", () 
 
       // Accounts by the IDL's names: the platform-fee slot holds feeAccount (else JUP6, read-only).
       const idlAccounts = (jupiterIdl() as any).instructions.find((i: any) => i.name === c.instruction).accounts as { name: string }[];
-      const byName = Object.fromEntries(idlAccounts.map((a, i) => [a.name, result.swapInstruction.keys[i]!]));
-      const fee = byName.platformFeeAccount!;
+      const byName = Object.fromEntries(idlAccounts.map((a, i) => [a.name, result.swapInstruction.keys[i]]));
+      const fee = byName.platformFeeAccount;
       if (c.feeBps > 0) expect([fee.pubkey.toBase58(), fee.isWritable]).toEqual([FEE_ACCOUNT.toBase58(), true]);
       else expect([fee.pubkey.toBase58(), fee.isWritable]).toEqual([JUPITER_V6_PROGRAM_ID.toBase58(), false]);
-      expect(byName.userTransferAuthority!.pubkey.equals(USER.publicKey)).toBe(true);
-      expect(byName.userTransferAuthority!.isSigner).toBe(true);
+      expect(byName.userTransferAuthority.pubkey.equals(USER.publicKey)).toBe(true);
+      expect(byName.userTransferAuthority.isSigner).toBe(true);
       if (c.instruction.startsWith("shared")) {
-        expect(byName.programAuthority!.pubkey.equals(findProgramAuthority(3))).toBe(true);
-        expect(byName.tokenProgram!.pubkey.equals(TOKEN_PROGRAM_ID)).toBe(true);
+        expect(byName.programAuthority.pubkey.equals(findProgramAuthority(3))).toBe(true);
+        expect(byName.tokenProgram.pubkey.equals(TOKEN_PROGRAM_ID)).toBe(true);
       }
       // Each step contributes 14 Raydium CP accounts after the fixed ones.
       const steps = c.indices.length;

@@ -71,7 +71,7 @@ describe("compute budget", () => {
     const tipPayer = key("tip payer");
     const result = build({ prioritization: { kind: "relayTipWithPayer", lamports: 777, payer: tipPayer.toBase58() } });
     expect(result.otherInstructions).toHaveLength(1);
-    const ix = result.otherInstructions[0]!;
+    const ix = result.otherInstructions[0];
     expect(ix.programId.equals(SystemProgram.programId)).toBe(true);
     expect(ix.keys.map((k) => [k.pubkey.toBase58(), k.isSigner, k.isWritable])).toEqual([
       [tipPayer.toBase58(), true, true],

@@ -184,6 +184,6 @@ describe("setup, compute budget, cleanup and tip execute on LiteSVM", () => {
     const t22Ata = ata(MINT_T22, TOKEN_2022_PROGRAM_ID);
     expect(owner(svm, t22Ata)).toBe(TOKEN_2022_PROGRAM_ID.toBase58());
     // and the Jupiter instruction names Token-2022 in its token_2022_program slot (exact_out/shared only) or as destination program (route)
-    expect(result.swapInstruction.keys[0]!.pubkey.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
+    expect(result.swapInstruction.keys[0].pubkey.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
   });
 });

@@ -107,7 +107,7 @@ describe("fee account", () => {
 
   test("its mint must be the input or output mint", () => {
     expect(names(planAccountReads(parsed, routeReadKeys(parsed)))).toContain(feeAccount.toBase58());
-    expect(run(tokenAccount(feeAccount, MINT_B)).swapInstruction.keys[6]!.pubkey.equals(feeAccount)).toBe(true); // route's platform_fee_account
+    expect(run(tokenAccount(feeAccount, MINT_B)).swapInstruction.keys[6].pubkey.equals(feeAccount)).toBe(true); // route's platform_fee_account
     expect(() => run(tokenAccount(feeAccount, MINT_C))).toThrow(ValidationError);
     expect(() => run(tokenAccount(feeAccount, MINT_C))).toThrow("feeAccount: its mint must be the input or the output mint");
   });
@@ -131,7 +131,7 @@ describe("cleanup and destinationTokenAccount", () => {
     expect(withDest.setupInstructions).toHaveLength(0);
     expect(withDest.cleanupInstruction).toBeUndefined();
     // route: user_destination_token_account (index 3) is the given account
-    expect(withDest.swapInstruction.keys[3]!.pubkey.equals(dest)).toBe(true);
+    expect(withDest.swapInstruction.keys[3].pubkey.equals(dest)).toBe(true);
     const noUnwrap = build({ wrapAndUnwrapSol: false });
     expect(noUnwrap.cleanupInstruction).toBeUndefined();
   });

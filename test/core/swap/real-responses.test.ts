@@ -50,7 +50,7 @@ function mintAccount(address: string): AccountData {
       mintAuthorityOption: 0,
       mintAuthority: PublicKey.default,
       supply: 1_000_000_000_000n,
-      decimals: DECIMALS[address]!,
+      decimals: DECIMALS[address],
       isInitialized: true,
       freezeAuthorityOption: 0,
       freezeAuthority: PublicKey.default,
@@ -64,7 +64,7 @@ function mintAccount(address: string): AccountData {
 function createdAccounts(real: { setupInstructions: JsonInstruction[] }): string[] {
   return real.setupInstructions
     .filter((ix) => ix.programId === "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
-    .map((ix) => ix.accounts[1]!.pubkey);
+    .map((ix) => ix.accounts[1].pubkey);
 }
 
 async function rebuild(

@@ -125,7 +125,7 @@ describe("parseSwapInstructionsRequest rejects bad input naming the field", () =
   test("percent may come as bps only (V2 quotes)", () => {
     const raw = valid();
     delete raw.quote.routePlan[0].percent;
-    expect(parseSwapInstructionsRequest(raw).quote.routePlan[0]!.percent).toBe(60);
+    expect(parseSwapInstructionsRequest(raw).quote.routePlan[0].percent).toBe(60);
   });
 
   test("u64 bounds: 2^64-1 accepted", () => {

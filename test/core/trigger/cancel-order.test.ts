@@ -30,7 +30,7 @@ const idlCancelAccounts = limitOrderIdl.instructions.find((ix) => ix.name === "c
 
 describe("buildCancelOrderTransaction", () => {
   it("reproduces Jupiter's real cancel transaction byte for byte (wSOL input → maker input account None)", async () => {
-    const reference = decodedReferenceTransactions[2]!;
+    const reference = decodedReferenceTransactions[2];
     const order = await orderAccountData({
       address: new PublicKey("9vWTg8y4UvrLM49rqvJ2mtmpxicPytNs7FD78352g9Kr"),
       maker: devjn,
@@ -70,11 +70,11 @@ describe("buildCancelOrderTransaction", () => {
       ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
       LIMIT_ORDER_V2_PROGRAM_ID.toBase58(),
     ]);
-    const cancel = built.instructions[3]!;
+    const cancel = built.instructions[3];
     expect(limitOrderCoder.instruction.decode(Buffer.from(cancel.data))?.name).toBe("cancel_order");
     expect(cancel.keys).toHaveLength(idlCancelAccounts.length);
     cancel.keys.forEach((meta, i) => {
-      const idl = idlCancelAccounts[i]!;
+      const idl = idlCancelAccounts[i];
       expect([idl.name, meta.isSigner, meta.isWritable]).toEqual([idl.name, idl.signer === true, idl.writable === true]);
     });
     expect(cancel.keys.map((k) => k.pubkey.toBase58())).toEqual([
@@ -151,11 +151,11 @@ describe("buildCancelOrdersTransactions", () => {
       const decoded = VersionedTransaction.deserialize(tx.transaction);
       expect(decoded.signatures).toHaveLength(1);
       const keys = decoded.message.staticAccountKeys;
-      const programIds = decoded.message.compiledInstructions.map((ix) => keys[ix.programIdIndex]!.toBase58());
-      const cancels = decoded.message.compiledInstructions.filter((ix) => keys[ix.programIdIndex]!.equals(LIMIT_ORDER_V2_PROGRAM_ID));
+      const programIds = decoded.message.compiledInstructions.map((ix) => keys[ix.programIdIndex].toBase58());
+      const cancels = decoded.message.compiledInstructions.filter((ix) => keys[ix.programIdIndex].equals(LIMIT_ORDER_V2_PROGRAM_ID));
       for (const ix of cancels) {
         expect(limitOrderCoder.instruction.decode(Buffer.from(ix.data))?.name).toBe("cancel_order");
-        cancelled.add(keys[ix.accountKeyIndexes[2]!]!.toBase58());
+        cancelled.add(keys[ix.accountKeyIndexes[2]].toBase58());
       }
       const splCancels = tx.orderKeys.filter((key) => new PublicKey(orders.find((o) => o.address.equals(key))!.data.subarray(40, 72)).equals(splMint));
       const ataCreations = programIds.filter((p) => p === ASSOCIATED_TOKEN_PROGRAM_ID.toBase58()).length;
@@ -185,8 +185,8 @@ describe("buildCancelOrdersTransactions", () => {
         { accounts: accountsOf(...orders), recentPriorityFees: [], recentBlockhash: BLOCKHASH, legacyTransaction: legacy },
       );
       expect(result.transactions).toHaveLength(1);
-      expect(result.transactions[0]!.transaction.length).toBeLessThanOrEqual(1232);
-      expect(result.transactions[0]!.computeUnitLimit).toBe(5 * (36_000 + 30_000));
+      expect(result.transactions[0].transaction.length).toBeLessThanOrEqual(1232);
+      expect(result.transactions[0].computeUnitLimit).toBe(5 * (36_000 + 30_000));
     }
   });
 

@@ -49,7 +49,7 @@ const idlInitializeAccounts = limitOrderIdl.instructions.find((ix) => ix.name ==
 describe("buildCreateOrderTransaction reproduces Jupiter-built transactions", () => {
   // Same inputs as the real transactions, including their unique_id, compute price and blockhash.
   it("Trigger v1 spec example: SOL→USDC, legacy message, wrap + unwrap", () => {
-    const reference = decodedReferenceTransactions[0]!;
+    const reference = decodedReferenceTransactions[0];
     const built = buildCreateOrderTransaction(
       {
         inputMint: NATIVE_MINT.toBase58(),
@@ -73,7 +73,7 @@ describe("buildCreateOrderTransaction reproduces Jupiter-built transactions", ()
   });
 
   it("/limit/v2 example: USDC→SOL, v0 message, output wSOL ATA, no wrap", () => {
-    const reference = decodedReferenceTransactions[1]!;
+    const reference = decodedReferenceTransactions[1];
     const built = buildCreateOrderTransaction(
       {
         inputMint: USDC.toBase58(),
@@ -114,10 +114,10 @@ function expectSameTransaction(ours: Uint8Array, real: Uint8Array): void {
   expect(a.message.staticAccountKeys.map(String)).toEqual(b.message.staticAccountKeys.map(String));
   expect(a.message.compiledInstructions.length).toBe(b.message.compiledInstructions.length);
   a.message.compiledInstructions.forEach((ix, i) => {
-    const other = b.message.compiledInstructions[i]!;
+    const other = b.message.compiledInstructions[i];
     expect(ix.programIdIndex).toBe(other.programIdIndex);
     expect(ix.accountKeyIndexes).toEqual(other.accountKeyIndexes);
-    const programId = a.message.staticAccountKeys[ix.programIdIndex]!;
+    const programId = a.message.staticAccountKeys[ix.programIdIndex];
     if (programId.equals(LIMIT_ORDER_V2_PROGRAM_ID)) {
       expect(Buffer.from(ix.data).subarray(0, other.data.length).toString("hex")).toBe(
         Buffer.from(other.data).toString("hex"),
@@ -176,12 +176,12 @@ describe("buildCreateOrderTransaction: initialize_order decodes with Anchor's Bo
   it("accounts: the IDL's 15 accounts with its signer/writable flags and the derived addresses", () => {
     expect(initialize.keys).toHaveLength(idlInitializeAccounts.length);
     initialize.keys.forEach((meta, i) => {
-      const idl = idlInitializeAccounts[i]!;
+      const idl = idlInitializeAccounts[i];
       expect([idl.name, meta.isSigner]).toEqual([idl.name, idl.signer === true]);
       expect([idl.name, meta.isWritable]).toEqual([idl.name, idl.writable === true]);
       if ("address" in idl) expect([idl.name, meta.pubkey.toBase58()]).toEqual([idl.name, (idl as { address: string }).address]);
     });
-    const byName = new Map(idlInitializeAccounts.map((a, i) => [a.name, initialize.keys[i]!.pubkey.toBase58()]));
+    const byName = new Map(idlInitializeAccounts.map((a, i) => [a.name, initialize.keys[i].pubkey.toBase58()]));
     const [order] = PublicKey.findProgramAddressSync(
       [Buffer.from("order"), maker.toBuffer(), Buffer.from(new BigUint64Array([42n]).buffer)],
       LIMIT_ORDER_V2_PROGRAM_ID,
@@ -227,7 +227,7 @@ describe("buildCreateOrderTransaction: initialize_order decodes with Anchor's Bo
     expect(built.signers.map(String)).toEqual([payer.toBase58(), maker.toBase58()]);
     // 20 fees: nearest-rank 95th percentile = the 19th smallest = 170.
     expect(built.computeUnitPriceMicroLamports).toBe(170n);
-    expect(Buffer.from(built.instructions[1]!.data).readBigUInt64LE(1)).toBe(170n);
+    expect(Buffer.from(built.instructions[1].data).readBigUInt64LE(1)).toBe(170n);
   });
 
   it("the referral slot is the program id (None) without feeAccount", () => {
@@ -236,7 +236,7 @@ describe("buildCreateOrderTransaction: initialize_order decodes with Anchor's Bo
       { accounts, uniqueId: 43n, nowUnixSeconds: NOW, recentPriorityFees: [], recentBlockhash: "AtbRHhwu6FxBKbT2PD7CbJwZX7f8yzf1YUayur7MEqGJ" },
     );
     const ix = noFee.instructions.find((i) => i.programId.equals(LIMIT_ORDER_V2_PROGRAM_ID))!;
-    expect(ix.keys[6]!.pubkey.equals(LIMIT_ORDER_V2_PROGRAM_ID)).toBe(true);
+    expect(ix.keys[6].pubkey.equals(LIMIT_ORDER_V2_PROGRAM_ID)).toBe(true);
     expect(decodeInitializeOrder(ix.data).params.fee_bps).toBeNull();
     expect(noFee.computeUnitPriceMicroLamports).toBe(0n);
   });

@@ -12,7 +12,7 @@ describe("transactionMessageHash", () => {
       const issued = compileTransaction([ix], payer.publicKey, "AtbRHhwu6FxBKbT2PD7CbJwZX7f8yzf1YUayur7MEqGJ", { legacy });
       const signed = VersionedTransaction.deserialize(issued.transaction);
       signed.sign([payer]);
-      expect(signed.signatures[0]!.some((b) => b !== 0)).toBe(true);
+      expect(signed.signatures[0].some((b) => b !== 0)).toBe(true);
       const received = VersionedTransaction.deserialize(signed.serialize());
       expect(transactionMessageHash(received.message.serialize())).toBe(transactionMessageHash(issued.message));
       expect(transactionMessageHash(issued.message)).toBe(createHash("sha256").update(issued.message).digest("hex"));

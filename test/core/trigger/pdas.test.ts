@@ -35,8 +35,8 @@ describe("Limit Order v2 PDAs (values from trigger-api.md §2.1 and real transac
     const initializeAccounts = decodedReferenceTransactions
       .slice(0, 2)
       .map((tx) => tx.decoded.instructions.find((ix) => ix.dataHex.startsWith("856e4aaf709ff59f"))!.accounts);
-    expect(initializeAccounts[0]![2]).toBe(spec.toBase58());
-    expect(initializeAccounts[1]![2]).toBe(legacy.toBase58());
+    expect(initializeAccounts[0][2]).toBe(spec.toBase58());
+    expect(initializeAccounts[1][2]).toBe(legacy.toBase58());
   });
 
   it("the default order fee account is the fee PDA's ATA for the output mint", () => {
