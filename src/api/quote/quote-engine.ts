@@ -99,7 +99,10 @@ async function checkMintsExist(chain: SolanaChain, request: ParsedQuoteRequest):
  */
 async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>[]> {
   const rounds: Map<string, AccountState>[] = [];
-  for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
+  for (;;) {
+    await plan.settleUpkeep(); // kept decisions' program quotes, made off the event loop
+    const keys = plan.accountsNeeded();
+    if (keys.length === 0) break;
     // Each pool's accounts named with it: the live cache holds and drops them together.
     const batch = await accounts.ensure(keys, plan.poolsNeeding());
     rounds.push(batch);
@@ -183,7 +186,8 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     try {
       if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
       read = await readWhatThePlanNeeds(plan, deps.accounts);
-      route = plan.route();
+      // The search is synchronous; its program quotes are made in the quoter's worker threads between rounds.
+      route = await plan.settledRoute();
       session?.keep(plan.decisions());
     } finally {
       session?.end();
