@@ -127,8 +127,12 @@ export interface QuotePlan {
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
   route(): Route | undefined;
-  /** `route()` with the program quotes it asks for made off the event loop first (ProgramQuotes.settled). */
-  settledRoute(): Promise<Route | undefined>;
+  /**
+   * Runs `work` (synchronous: `route()`, `marginalRate`, anything quoting the plan's pools) with the
+   * program quotes it asks for made off the event loop (ProgramQuotes.settled: rounds, the last
+   * one's result); without that, once.
+   */
+  settled<T>(work: () => T): Promise<T>;
   /** The route's output per input near zero (for the price impact): from the pools' curves where `route()` had them. */
   marginalRate(route: Route): number | undefined;
   /**

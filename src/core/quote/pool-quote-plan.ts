@@ -160,9 +160,9 @@ export class PoolQuotePlan implements QuotePlan {
     return findBestRouteOnCurves(search, this.curveLookup);
   }
 
-  async settledRoute(): Promise<Route | undefined> {
+  async settled<T>(work: () => T): Promise<T> {
     const programQuotes = this.shared.programQuotes;
-    return programQuotes?.settled ? programQuotes.settled(() => this.route()) : this.route();
+    return programQuotes?.settled ? programQuotes.settled(work) : work();
   }
 
   marginalRate(route: Route): number | undefined {
