@@ -19,6 +19,7 @@ export interface RoundStep {
 }
 
 interface Session<Step extends RoundStep, Quote extends PoolQuote> {
+  round: number;
   readonly missing: Map<string, { step: Step; amounts: Set<bigint> }>;
   /** Made for this session (kept here too: the quoter's memo may drop them). */
   readonly made: Map<string, Quote>;
@@ -35,6 +36,11 @@ export class SettleRounds<Step extends RoundStep, Quote extends PoolQuote> {
   /** Whether a `settled` search is running now (its quotes are then asked, not run). */
   get active(): boolean {
     return this.session !== undefined;
+  }
+
+  /** Whether the running round refused quotes that will be made for another round. */
+  waiting(): boolean {
+    return this.session !== undefined && this.session.missing.size > 0 && this.session.round < SETTLE_ROUNDS;
   }
 
   /** A quote made for the running search, if it was. */
@@ -54,8 +60,9 @@ export class SettleRounds<Step extends RoundStep, Quote extends PoolQuote> {
   }
 
   async settled<T>(work: () => T): Promise<T> {
-    const session: Session<Step, Quote> = { missing: new Map(), made: new Map(), failed: new Map() };
-    for (let round = 1; ; round++) {
+    const session: Session<Step, Quote> = { round: 0, missing: new Map(), made: new Map(), failed: new Map() };
+    for (;;) {
+      session.round += 1;
       session.missing.clear();
       const outer = this.session;
       this.session = session;
@@ -65,7 +72,7 @@ export class SettleRounds<Step extends RoundStep, Quote extends PoolQuote> {
       } finally {
         this.session = outer;
       }
-      if (session.missing.size === 0 || round >= SETTLE_ROUNDS) return result;
+      if (session.missing.size === 0 || session.round >= SETTLE_ROUNDS) return result;
       await this.makeMissing(session);
     }
   }

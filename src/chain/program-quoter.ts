@@ -212,6 +212,10 @@ export class ProgramQuoter {
     return this.workers ? this.rounds.settled(work) : work();
   }
 
+  waiting(): boolean {
+    return this.rounds.waiting();
+  }
+
   /** A step's quotes at `amounts`, made in the workers (between `settled` rounds), kept in the memo. */
   private async runInWorkers(step: WorkerStep, amounts: readonly bigint[]): Promise<ProgramQuote[]> {
     await this.workersReady;

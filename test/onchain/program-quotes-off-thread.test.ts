@@ -42,6 +42,7 @@ describe.skipIf(!available)("program quotes run in the quoter's worker threads, 
       quote: (...args) => quoter!.quoter.quote(...args),
       quoteMany: (...args) => quoter!.quoter.quoteMany(...args),
       settled: (work) => quoter!.quoter.settled(work),
+      waiting: () => quoter?.quoter.waiting() ?? false,
     };
     stack = await startOnchainStack({ accountFolders: ["accounts", "accounts-2026"], clock: CLOCK, quote: { programQuotes } });
     quoter = await startProgramQuoter({

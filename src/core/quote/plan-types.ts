@@ -60,6 +60,8 @@ export interface ProgramQuotes {
    * rounds at most); the last round's result. Without it, `quote` runs when asked.
    */
   settled?<T>(work: () => T): Promise<T>;
+  /** Inside `settled`: whether quotes were refused in this round and will be made for another. */
+  waiting?(): boolean;
 }
 
 export interface QuotePlannerOptions {

@@ -157,7 +157,8 @@ export class PoolQuotePlan implements QuotePlan {
     const curves = this.shared.curves;
     if (!curves || swapMode !== "ExactIn") return findBestRoute(search);
     this.curveLookup = curveLookupOf(this.reads, curves, kept, clock);
-    return findBestRouteOnCurves(search, this.curveLookup);
+    const programQuotes = this.shared.programQuotes;
+    return findBestRouteOnCurves(search, this.curveLookup, programQuotes?.waiting && (() => programQuotes.waiting!()));
   }
 
   async settled<T>(work: () => T): Promise<T> {
