@@ -21,6 +21,8 @@ export interface ServiceProcessOptions {
   readonly cpuProfileDir?: string;
   /** Entry file relative to the repo (default `dist/main.js`, the production entry; a `.ts` entry runs through tsx). */
   readonly entry?: string;
+  /** The checkout to run (default this one): `npm run bench:compare` runs an earlier commit's build beside it. */
+  readonly root?: string;
   /** More environment (e.g. LOOKUP_TABLES). */
   readonly env?: Readonly<Record<string, string>>;
   readonly startTimeoutMs?: number;
@@ -99,10 +101,11 @@ export async function startServiceProcess(opts: ServiceProcessOptions): Promise<
   });
   // The compiled service (`dist/main.js`, what the Docker image runs) needs no TypeScript loader.
   const entry = opts.entry ?? COMPILED_ENTRY;
-  if (entry === COMPILED_ENTRY) ensureCompiledBuild();
+  const root = opts.root ?? REPO_ROOT;
+  if (entry === COMPILED_ENTRY && root === REPO_ROOT) ensureCompiledBuild();
   const nodeArgs = entry.endsWith(".js") ? [] : ["--import", "tsx"];
   if (opts.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfileDir);
-  const child = endsWithBench(spawn(process.execPath, [...nodeArgs, entry], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));
+  const child = endsWithBench(spawn(process.execPath, [...nodeArgs, entry], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] }));
 
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {

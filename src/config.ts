@@ -43,6 +43,7 @@ export interface Config {
   readonly lookupTables: readonly string[];
   readonly relayTipAccounts: readonly string[];
   readonly sendRpcUrls: readonly string[];
+  readonly blockEngineUrl: string | undefined;
   readonly confirmPollMs: number;
   readonly rebroadcastMs: number;
   readonly localnetProgramsDir: string | undefined;
@@ -227,7 +228,7 @@ function liveSection(v: Values): Section<LiveKeys> {
   };
 }
 
-type StoreKeys = "databaseUrl" | "dataDir" | "databaseTimeoutMs" | "trackerIntervalMs" | "leaderCheckMs" | "retentionMs" | "sendRpcUrls" | "confirmPollMs" | "rebroadcastMs";
+type StoreKeys = "databaseUrl" | "dataDir" | "databaseTimeoutMs" | "trackerIntervalMs" | "leaderCheckMs" | "retentionMs" | "sendRpcUrls" | "blockEngineUrl" | "confirmPollMs" | "rebroadcastMs";
 
 function storeSection(v: Values): Section<StoreKeys> {
   return {
@@ -238,6 +239,7 @@ function storeSection(v: Values): Section<StoreKeys> {
     leaderCheckMs: v.LEADER_CHECK_MS,
     retentionMs: Math.round(v.RETENTION_HOURS * 3_600_000),
     sendRpcUrls: v.SEND_RPC_URLS,
+    blockEngineUrl: v.BLOCK_ENGINE_URL,
     confirmPollMs: v.CONFIRM_POLL_MS,
     rebroadcastMs: v.REBROADCAST_MS,
   };

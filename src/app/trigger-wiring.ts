@@ -12,6 +12,7 @@ import { startRetentionJob } from "../store/retention-job.js";
 import type { Shutdown } from "../runtime/shutdown.js";
 import type { Logger } from "../server/logger.js";
 import { runOrderTracker } from "../tracker/run-order-tracker.js";
+import { JsonRpcBlockEngine } from "../chain/block-engine.js";
 import { ExecutionConfirmations } from "../landing/index.js";
 import type { SwapApi } from "../api/swap-api.js";
 import { createTriggerListing, type TriggerListing } from "../api/trigger/trigger-listing-service.js";
@@ -30,9 +31,10 @@ function sendEndpoints(config: Config): RpcSolanaChain[] {
 export function startExecutionConfirmations(config: Config, chain: RpcSolanaChain, store: Store, logger: Logger, shutdown: Shutdown): ExecutionConfirmations {
   const senders = sendEndpoints(config);
   const readers = config.solanaRpcUrls.slice(1).map((url) => new RpcSolanaChain({ url, timeoutMs: config.rpcTimeoutMs }));
-  shutdown.hook("send endpoints", async () => [...senders, ...readers].forEach((s) => s.close()));
+  const engine = config.blockEngineUrl === undefined ? undefined : new JsonRpcBlockEngine({ url: config.blockEngineUrl, timeoutMs: config.rpcTimeoutMs });
+  shutdown.hook("send endpoints", async () => [...senders, ...readers, ...(engine ? [engine] : [])].forEach((s) => s.close()));
   return new ExecutionConfirmations(
-    { chain, store, logger, senders, readers },
+    { chain, store, logger, senders, readers, ...(engine ? { blockEngine: { engine, tipAccounts: config.relayTipAccounts } } : {}) },
     { pollIntervalMs: config.confirmPollMs, rebroadcastIntervalMs: config.rebroadcastMs },
   );
 }

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { VersionedTransactionResponse } from "@solana/web3.js";
 import { isChainError } from "../chain/chain-errors.js";
+import type { BlockEngine } from "../chain/block-engine.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
 import { failureReason, landingConfirmationSeconds, landingFailed, landingLanded, landingRebroadcasts } from "../metrics/landing-metrics.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../store/index.js";
@@ -27,6 +28,7 @@ import type { SignatureReader } from "./endpoint-reads.js";
 import { explainTransactionFailure } from "./execution-failure.js";
 import { defaultLandedHandlers } from "./landed-handlers.js";
 import type { LandedHandler, LandedHandlers } from "./landed-handler.js";
+import { relayTipLamports } from "./relay-tip.js";
 import { parseSignedTransaction } from "./signed-transaction.js";
 import type { SignedTransaction } from "./signed-transaction.js";
 
@@ -50,6 +52,8 @@ export interface LandingDeps {
   readonly logger: Logger;
   /** `SEND_RPC_URLS`: every send also goes there (no preflight); statuses are read there too. */
   readonly senders?: readonly TransactionSender[];
+  /** `BLOCK_ENGINE_URL`: a transaction tipping one of `tipAccounts` is also sent to it as a bundle. */
+  readonly blockEngine?: { readonly engine: BlockEngine; readonly tipAccounts: readonly string[] };
   /** More endpoints statuses are read from (the `SOLANA_RPC_URLS` after the first). */
   readonly readers?: readonly SignatureReader[];
   /** Handlers by issued kind, over swapd's own (swap, create_order). */
@@ -65,6 +69,8 @@ export type ExecutionStage = "sent";
 /** An execution being followed by this process. */
 interface Followed extends FollowedTransaction {
   readonly wire: Uint8Array;
+  /** It tips a relay tip account: each send also goes to the block engine, as a bundle. */
+  readonly bundle: boolean;
   firstSentAt: number | undefined;
   lastSentAt: number;
 }
@@ -77,6 +83,7 @@ export class ExecutionConfirmations {
   private readonly handlers: Map<string, LandedHandler>;
   private readonly readers: readonly SignatureReader[];
   private readonly verdictDeps: ChainVerdictDeps;
+  private readonly tipAccounts: ReadonlySet<string>;
   private readonly stopping = new AbortController();
   private readonly pollIntervalMs: number;
   private readonly maxWaitMs: number;
@@ -95,6 +102,7 @@ export class ExecutionConfirmations {
     const statusReaders = (deps.senders ?? []).filter((s): s is TransactionSender & SignatureReader => !!s.getSignatureStatuses && !!s.getTransaction);
     this.readers = [deps.chain, ...(deps.readers ?? []), ...statusReaders];
     this.verdictDeps = { chain: deps.chain, readers: this.readers };
+    this.tipAccounts = new Set(deps.blockEngine?.tipAccounts ?? []);
   }
 
   /** Hears the stages of the execution of `signature` until the returned stop is called. */
@@ -163,7 +171,8 @@ export class ExecutionConfirmations {
     const wire = record.signedTransaction;
     if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
     const instructionProgramIds = (parsed ?? parseSignedTransaction("signedTransaction", wire)).instructionProgramIds;
-    return { record, wire, instructionProgramIds, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
+    const bundle = this.tipAccounts.size > 0 && relayTipLamports(wire, this.tipAccounts) > 0n;
+    return { record, wire, bundle, instructionProgramIds, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
   }
 
   private async run(record: ExecutionRecord, created: boolean, parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined): Promise<ExecutionRecord> {
@@ -230,13 +239,14 @@ export class ExecutionConfirmations {
 
   /** Sends once everywhere (preflight on this process's first send). Returns a preflight refusal, if any. */
   private async send(followed: Followed): Promise<PreflightRefusal | null> {
-    const { record, wire } = followed;
+    const { record, wire, bundle } = followed;
     const first = followed.firstSentAt === undefined;
     followed.lastSentAt = Date.now();
     followed.firstSentAt ??= followed.lastSentAt;
     if (!first) landingRebroadcasts.inc();
     try {
-      return await broadcast({ chain: this.deps.chain, senders: this.deps.senders ?? [], logger: this.deps.logger }, wire, record.signature, first);
+      const blockEngine = bundle ? this.deps.blockEngine?.engine : undefined;
+      return await broadcast({ chain: this.deps.chain, senders: this.deps.senders ?? [], blockEngine, logger: this.deps.logger }, wire, record.signature, first);
     } finally {
       for (const watcher of this.watchers.get(record.signature) ?? []) watcher("sent");
     }

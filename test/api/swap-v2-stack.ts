@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
-import { PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { createSwapApi } from "../../src/api/swap-api.js";
 import { PriorityFeeKeeper } from "../../src/chain/priority-fee-keeper.js";
@@ -15,7 +15,7 @@ import type { SwapApi } from "../../src/api/swap-api.js";
 import { createSwapV2Api } from "../../src/api/swap-v2/swap-v2-api.js";
 import type { SwapV2Api } from "../../src/api/swap-v2/swap-v2-api.js";
 import { ExecutionConfirmations } from "../../src/landing/index.js";
-import type { TransactionSender } from "../../src/landing/index.js";
+import type { LandingDeps, TransactionSender } from "../../src/landing/index.js";
 import { DEFAULT_RELAY_TIP_ACCOUNTS } from "../../src/config.js";
 import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
 import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
@@ -54,6 +54,8 @@ export async function startSwapV2Stack(
     /** The RPC URL the service uses (e.g. a misbehaving proxy); given the localnet's URL. */
     readonly chainUrl?: (localnetUrl: string) => string | Promise<string>;
     readonly senders?: (localnetUrl: string) => readonly TransactionSender[] | Promise<readonly TransactionSender[]>;
+    /** The block engine tipped transactions are also sent to (BLOCK_ENGINE_URL); given the localnet's URL. */
+    readonly blockEngine?: (localnetUrl: string) => LandingDeps["blockEngine"] | Promise<LandingDeps["blockEngine"]>;
     readonly pollIntervalMs?: number;
     readonly rebroadcastIntervalMs?: number;
     /** Keep the prioritization fees warm in the background (the builder then never reads them itself). */
@@ -79,8 +81,9 @@ export async function startSwapV2Stack(
     quote: { intermediateTokens: [SOL, USDC] },
   });
   await swap.start();
+  const blockEngine = await options.blockEngine?.(localnet.url);
   const confirmations = new ExecutionConfirmations(
-    { chain, store, logger, senders: (await options.senders?.(localnet.url)) ?? [] },
+    { chain, store, logger, senders: (await options.senders?.(localnet.url)) ?? [], ...(blockEngine ? { blockEngine } : {}) },
     { pollIntervalMs: options.pollIntervalMs ?? 20, rebroadcastIntervalMs: options.rebroadcastIntervalMs ?? 200 },
   );
   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations, finalityPollMs: 20, finalityWaitMs: 5_000 });
@@ -124,4 +127,18 @@ export async function startSwapV2Stack(
       await localnet.close();
     },
   };
+}
+
+/**
+ * A new taker with 10 SOL, its `/swap/v2/order` (`query` after the taker: amounts, mints, fees),
+ * and the order's transaction signed by it, base64, as `/execute` takes it.
+ */
+export async function signedOrder(stack: SwapV2Stack, query = `inputMint=${SOL}&outputMint=${USDC}&amount=500000000`) {
+  const taker = Keypair.generate();
+  stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
+  const order = await stack.get(`/swap/v2/order?${query}&taker=${taker.publicKey.toBase58()}`);
+  if (order.status !== 200) throw new Error(`order refused: ${JSON.stringify(order.body)}`);
+  const tx = VersionedTransaction.deserialize(Buffer.from(order.body.transaction, "base64"));
+  tx.sign([taker]);
+  return { taker, order: order.body, requestId: order.body.requestId as string, signedTransaction: Buffer.from(tx.serialize()).toString("base64") };
 }

@@ -4,6 +4,9 @@
 // with the missing program named, after one send; the v2 REST and gRPC contracts agree.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { referencePath } from "../fixtures/reference.js";
 import { JUP6, SOL, USDC, startSwapV2Stack } from "./swap-v2-stack.js";
 import type { SwapV2Stack } from "./swap-v2-stack.js";
 
@@ -41,6 +44,19 @@ describe("Swap API v2 over the demo pool (no Jupiter program on the chain)", () 
     expect(execute.body.error).toContain("requestId");
     expect((await stack.post("/swap/v2/execute", [])).status).toBe(400);
     expect((await stack.store.db.query<{ n: string }>("SELECT count(*)::text AS n FROM issued_transactions"))[0]!.n).toBe(rowsBefore);
+  });
+
+  test("/order refuses the /build parameters Jupiter's v2 document does not declare for /order (platformFeeBps, feeAccount), naming each", async () => {
+    const doc = parse(readFileSync(referencePath("openapi/jup-ag-docs.swap-v2.yaml"), "utf8")) as { paths: Record<string, { get: { parameters: { name?: string }[] } }> };
+    const names = (path: string) => doc.paths[path]!.get.parameters.flatMap((p) => (p.name ? [p.name] : []));
+    const buildOnly = names("/build").filter((n) => !names("/order").includes(n));
+    expect(buildOnly).toContain("platformFeeBps");
+    // swapd's /order still takes `mode` and others of /build's (not yet decided); the fee fields must not pass silently.
+    for (const name of ["platformFeeBps", "feeAccount"].filter((n) => buildOnly.includes(n))) {
+      const answer = await stack.get(`/swap/v2/order?${base}&taker=${taker.publicKey.toBase58()}&${name}=20`);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.error, name).toContain(name);
+    }
   });
 
   test("order without taker: a quote, no transaction, nothing recorded; Build and Order agree with Quote", async () => {

@@ -10,7 +10,7 @@ import { RpcSolanaChain } from "../../src/chain/rpc-solana-chain.js";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { startDroppingRpcProxy } from "../fixtures/dropping-rpc-proxy.js";
 import type { DroppingRpcProxy } from "../fixtures/dropping-rpc-proxy.js";
-import { SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
+import { SOL, USDC, signedOrder, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
 import { tokenBalance } from "./onchain-stack.js";
 
@@ -39,15 +39,6 @@ async function failedBy(reason: string): Promise<number> {
   return (m?.values ?? []).filter((v) => v.labels["reason"] === reason).reduce((sum, v) => sum + v.value, 0);
 }
 
-async function orderAndSign(stack: SwapV2Stack) {
-  const taker = Keypair.generate();
-  stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
-  const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=500000000&taker=${taker.publicKey.toBase58()}`)).body;
-  const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction, "base64"));
-  tx.sign([taker]);
-  return { taker, requestId: order.requestId, signedTransaction: Buffer.from(tx.serialize()).toString("base64") };
-}
-
 describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
   test("the RPC drops the first two sends: Execute re-broadcasts, the transaction lands once, Success", async () => {
     const stack = await startSwapV2Stack({
@@ -61,7 +52,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     });
     stacks.push(stack);
     const proxy = proxies[0]!;
-    const { taker, requestId, signedTransaction } = await orderAndSign(stack);
+    const { taker, requestId, signedTransaction } = await signedOrder(stack);
     const rebroadcastsBefore = await metric("swapd_landing_rebroadcasts_total");
     const landedBefore = await metric("swapd_landing_landed_total");
     const timedBefore = await histogramCount("swapd_landing_confirmation_seconds");
@@ -132,7 +123,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     });
     stacks.push(stack);
     const [blackhole, extra] = proxies as [DroppingRpcProxy, DroppingRpcProxy];
-    const { requestId, signedTransaction } = await orderAndSign(stack);
+    const { requestId, signedTransaction } = await signedOrder(stack);
     const result = await stack.post("/swap/v2/execute", { signedTransaction, requestId });
     expect(result.body.status).toBe("Success");
     expect(blackhole.sendsDropped).toBeGreaterThanOrEqual(1);
@@ -151,7 +142,7 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
       },
     });
     stacks.push(stack);
-    const { requestId, signedTransaction } = await orderAndSign(stack);
+    const { requestId, signedTransaction } = await signedOrder(stack);
     const expiredBefore = await failedBy("expired");
     const pending = stack.post("/swap/v2/execute", { signedTransaction, requestId });
     const blackhole = proxies[0]!;

@@ -48,9 +48,18 @@ function buildInputFromQuery(query: URLSearchParams): BuildInput {
   };
 }
 
+/**
+ * /build's fee parameters, which Jupiter's /order does not declare (its fee is `referralAccount` +
+ * `referralFee`): refused by name rather than ignored, since an ignored fee is money not taken.
+ */
+const BUILD_ONLY_FEE_PARAMETERS = ["platformFeeBps", "feeAccount"] as const;
+
 /** Order's parameters: Build's that Jupiter's /order documents, and its own. */
 function orderInputFromQuery(query: URLSearchParams): OrderInput {
   const get = (name: string) => query.get(name) ?? undefined;
+  for (const name of BUILD_ONLY_FEE_PARAMETERS) {
+    if (query.has(name)) throw new ValidationError(name, "unknown", "is not a /swap/v2/order parameter (it is /swap/v2/build's); /order takes its fee as referralAccount + referralFee");
+  }
   return {
     inputMint: get("inputMint"),
     outputMint: get("outputMint"),
