@@ -23,6 +23,8 @@ import { QuoteSwaps } from "./program-quote-swaps.js";
 import type { CachedSwap, QuoteSwap } from "./program-quote-swaps.js";
 import { QuoteTransactions } from "./program-quote-transactions.js";
 import { ProgramQuoteWorkers } from "./program-quote-workers.js";
+import { SettleRounds } from "./program-quote-rounds.js";
+import type { RoundStep } from "./program-quote-rounds.js";
 import { programQuoteMetrics } from "./program-quoter-metrics.js";
 
 /** The compute units one program quote may use (a SolFi V2 step through Jupiter takes ~90k). */
@@ -40,8 +42,8 @@ export interface ProgramQuoterOptions {
    */
   readonly computeUnitPrice?: number;
   /**
-   * Worker threads for ladders of quotes (`quoteMany`: the pools' curves), each with its own SVM;
-   * 0 (default): they run in this thread. Single quotes run in this thread.
+   * Worker threads, each with its own SVM: ladders of quotes (`quoteMany`: the pools' curves) and
+   * the quotes of searches run through `settled` run there; 0 (default): everything runs in this thread.
    */
   readonly workers?: number;
 }
@@ -66,8 +68,22 @@ interface PreparedQuote {
   quotes?: { readonly clock: string; readonly byAmount: AmountQuotes };
 }
 
+/** A quote's step for the workers between `settled` rounds. */
+interface WorkerStep extends RoundStep {
+  readonly swap: QuoteSwap;
+  readonly prepared: PreparedQuote;
+  readonly clock: QuoteClock;
+}
+
 export class ProgramQuoter {
-  private readonly executor = new SvmExecutor();
+  /** The SVM in this thread: made only when a quote runs here (no workers, or a caller outside `settled`). */
+  private inThread: SvmExecutor | undefined;
+  /** An SVM without programs that only says which accounts are resident (made when first asked, unless `inThread` is). */
+  private residents: SvmExecutor | undefined;
+  private readonly elves = new Map<string, Uint8Array>();
+  private readonly rounds = new SettleRounds<WorkerStep, ProgramQuote>((step, amounts) => this.runInWorkers(step, amounts));
+  /** Simulations run in this thread (each amount counts): none while every quote runs in the workers. */
+  inThreadRuns = 0;
   private readonly workers: ProgramQuoteWorkers | undefined;
   /** The workers' programs loaded (awaited before their first job). */
   private workersReady: Promise<void> = Promise.resolve();
@@ -78,7 +94,7 @@ export class ProgramQuoter {
   private readonly versionIds = new WeakMap<AccountData, number>();
   private nextVersionId = 1;
   /** Each pool's swap for any amount, per direction (program-quote-swaps.ts). */
-  private readonly swaps = new QuoteSwaps<PreparedQuote>(this.programs, (address) => this.executor.isResident(address));
+  private readonly swaps = new QuoteSwaps<PreparedQuote>(this.programs, (address) => this.programs.has(address) || this.residentCheck().isResident(address));
   private readonly transactions: QuoteTransactions;
 
   constructor(options: ProgramQuoterOptions = {}) {
@@ -93,7 +109,8 @@ export class ProgramQuoter {
 
   /** Loads (or replaces, after an upgrade) a program's binary. */
   addProgram(programId: PublicKey, elf: Uint8Array): void {
-    this.executor.addProgram(programId.toBase58(), elf);
+    this.elves.set(programId.toBase58(), elf);
+    this.inThread?.addProgram(programId.toBase58(), elf);
     if (this.workers) {
       const workers = this.workers;
       const loading = workers.addProgram(programId.toBase58(), elf);
@@ -138,16 +155,20 @@ export class ProgramQuoter {
     const swap = this.swaps.swapOf(adapter, pool, params, accounts);
     const prepared = this.prepared(adapter, swap, accounts);
     const memo = this.quotesAt(prepared, clock);
-    const known = memo.get(params.amount);
+    const step = this.rounds.active ? { key: `${prepared.memoStem}|${clock.slot}|${clock.unixTimestamp}`, swap: swap.swap, prepared, clock } : undefined;
+    const known = memo.get(params.amount) ?? (step && this.rounds.known(step, params.amount));
     if (known) {
       programQuoteMetrics.memoHits.inc();
       return known;
     }
     if (params.amount > TAKER_SOURCE_BALANCE) throw new AmmError(`program quote: amount ${params.amount} is over ${TAKER_SOURCE_BALANCE}`);
+    if (step) return this.rounds.ask(step, params.amount);
     const started = process.hrtime.bigint();
     const job = this.transactions.jobOf(swap.swap, prepared.state, clock);
-    this.executor.write(this.execState(prepared.state));
-    const result = this.quoteOf(swap.swap, params.amount, this.executor.run(job, [params.amount])[0]);
+    const executor = this.executorInThread();
+    executor.write(this.execState(prepared.state));
+    this.inThreadRuns += 1;
+    const result = this.quoteOf(swap.swap, params.amount, executor.run(job, [params.amount])[0]!);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
@@ -172,10 +193,62 @@ export class ProgramQuoter {
       await this.workersReady;
       results = await this.workers.run(state, job, amounts);
     } else {
-      this.executor.write(state);
-      results = this.executor.run(job, amounts);
+      const executor = this.executorInThread();
+      executor.write(state);
+      this.inThreadRuns += amounts.length;
+      results = executor.run(job, amounts);
     }
     return results.map((r, i) => this.quoteOf(swap.swap, amounts[i], r));
+  }
+
+  /**
+   * Runs `work` (synchronous: a route search) with its program quotes made in the worker threads:
+   * a quote not made yet is recorded and refused (AmmError: the work leaves the pool out at that
+   * amount), the recorded ones are made in the workers, all at once, and `work` runs again, until
+   * it asks for none not made or SETTLE_ROUNDS ran. Every quote `work` used is exact either way;
+   * the last round's result is returned. Without workers `work` runs once, quoting in this thread.
+   */
+  async settled<T>(work: () => T): Promise<T> {
+    return this.workers ? this.rounds.settled(work) : work();
+  }
+
+  waiting(): boolean {
+    return this.rounds.waiting();
+  }
+
+  /** A step's quotes at `amounts`, made in the workers (between `settled` rounds), kept in the memo. */
+  private async runInWorkers(step: WorkerStep, amounts: readonly bigint[]): Promise<ProgramQuote[]> {
+    await this.workersReady;
+    const started = process.hrtime.bigint();
+    const job = this.transactions.jobOf(step.swap, step.prepared.state, step.clock);
+    const results = await this.workers!.run(this.execState(step.prepared.state), job, amounts);
+    programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    const memo = this.quotesAt(step.prepared, step.clock);
+    return results.map((r, i) => {
+      const quote = this.quoteOf(step.swap, amounts[i]!, r);
+      memo.set(amounts[i]!, quote);
+      return quote;
+    });
+  }
+
+  /** The SVM in this thread, made (with every program) when first needed. */
+  private executorInThread(): SvmExecutor {
+    if (!this.inThread) {
+      this.inThread = this.residents ?? new SvmExecutor();
+      this.residents = undefined;
+      for (const [programId, elf] of this.elves) this.inThread.addProgram(programId, elf);
+    }
+    return this.inThread;
+  }
+
+  /** Which accounts the SVM holds itself (builtins, sysvars): asked of the in-thread SVM, or one without programs. */
+  private residentCheck(): SvmExecutor {
+    return this.inThread ?? (this.residents ??= new SvmExecutor());
+  }
+
+  /** Whether an SVM runs in this thread (none while every quote runs in the workers). */
+  get hasInThreadSvm(): boolean {
+    return this.inThread !== undefined;
   }
 
   private execState(state: readonly AccountData[]): ExecAccount[] {
@@ -238,3 +311,4 @@ export class ProgramQuoter {
     return id;
   }
 }
+

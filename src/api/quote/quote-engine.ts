@@ -99,7 +99,10 @@ async function checkMintsExist(chain: SolanaChain, request: ParsedQuoteRequest):
  */
 async function readWhatThePlanNeeds(plan: QuotePlan, accounts: AccountSource): Promise<Map<string, AccountState>[]> {
   const rounds: Map<string, AccountState>[] = [];
-  for (let keys = plan.accountsNeeded(); keys.length > 0; keys = plan.accountsNeeded()) {
+  for (;;) {
+    await plan.settleUpkeep(); // kept decisions' program quotes, made off the event loop
+    const keys = plan.accountsNeeded();
+    if (keys.length === 0) break;
     // Each pool's accounts named with it: the live cache holds and drops them together.
     const batch = await accounts.ensure(keys, plan.poolsNeeding());
     rounds.push(batch);
@@ -178,27 +181,35 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     const started = clockMs();
     await checkMintsExist(deps.chain, request);
     const { plan, session } = await candidateMarkets(request);
-    let route: Route | undefined;
+    let found: { route: Route; marginalRate: number | undefined } | undefined;
     let read: Map<string, AccountState>[];
     try {
       if (plan.markets.length === 0) throw new NoRouteError("no market trades these tokens (directly or through an intermediate token)");
       read = await readWhatThePlanNeeds(plan, deps.accounts);
-      route = plan.route();
+      const slotOf = slotReader(read);
+      // Synchronous, in rounds: the program quotes it asks for (the search's, the route's probes)
+      // are made in the program quoter's worker threads between them, not on the event loop.
+      found = await plan.settled(() => {
+        const route = plan.route();
+        if (!route) return undefined;
+        deps.onRoute?.(route, slotOf);
+        return { route, marginalRate: plan.marginalRate(route) };
+      });
       session?.keep(plan.decisions());
     } finally {
       session?.end();
     }
-    if (!route) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`);
+    if (!found) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`);
+    const route = found.route;
     if (sampled(deps.shadow)) {
       const shadow = deps.shadow;
       // In the background: the answer does not wait for the programs.
       runShadowCheck(plan, route, deps.accounts, shadow.onResult).catch((error: unknown) => shadow.onError?.(error));
     }
-    deps.onRoute?.(route, slotReader(read));
     const response = quoteResponseJson(request, route, {
       contextSlot: oldestSlot(read),
       timeTaken: (clockMs() - started) / 1000,
-      marginalRate: plan.marginalRate(route),
+      marginalRate: found.marginalRate,
     });
     // Built only when asked: with a kept decision it names every pool of the pair. (An outcome that
     // could build it later held the plan and every account read: the quote path's young garbage

@@ -47,7 +47,7 @@ export async function runShadowCheck(plan: QuotePlan, route: Route, accounts: Ac
     if (keys.length === 0) break;
     check.supply(await accounts.ensure(keys));
   }
-  const results = check.results();
+  const results = await check.settledResults();
   for (const r of results) {
     const result = r.programOut === undefined ? "unavailable" : r.programOut === r.mathOut ? "match" : "mismatch";
     shadowChecks.labels(r.label, result).inc();

@@ -84,13 +84,16 @@ function exactOf(pool: RoutablePool): RoutablePool {
 
 /**
  * The best route as findBestRoute finds it, the search run on `lookup`'s curves and the route it
- * picks quoted exactly (see the file's comment).
+ * picks quoted exactly (see the file's comment). `waiting`: whether exact quotes asked for are
+ * being made for another round (ProgramQuotes.settled) — then a route that did not re-quote is
+ * not searched again on exact quotes now (that search would ask for many more): undefined for this round.
  */
-export function findBestRouteOnCurves(input: RouteSearchInput, lookup: CurveLookup): Route | undefined {
+export function findBestRouteOnCurves(input: RouteSearchInput, lookup: CurveLookup, waiting?: () => boolean): Route | undefined {
   if (input.swapMode !== "ExactIn") return findBestRoute(input);
   const chosen = findBestRoute({ ...input, pools: input.pools.map((p) => new CurvedPool(p, lookup)) });
   const exact = chosen && requoteExactly(chosen, exactOf);
-  return exact ?? findBestRoute(input);
+  if (exact || (chosen && waiting?.())) return exact;
+  return findBestRoute(input);
 }
 
 /**

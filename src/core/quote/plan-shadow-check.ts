@@ -45,6 +45,11 @@ export function shadowCheck(reads: PlanReads, pools: readonly DecodedPool[], rou
       for (const [address, entry] of accounts) reads.accounts.set(address, entry.account);
     },
     results: () => (targets.length === 0 ? [] : shadowResults(reads, targets, cannot)),
+    settledResults: async () => {
+      if (targets.length === 0) return [];
+      const work = () => shadowResults(reads, targets, cannot);
+      return programQuotes!.settled ? programQuotes!.settled(work) : work();
+    },
   };
 }
 

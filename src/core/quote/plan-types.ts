@@ -54,6 +54,14 @@ export interface ProgramQuotes {
   quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
   /** Quotes of several amounts (a pool's curve), off the event loop where the implementation can; AmmError when it cannot quote. */
   quoteMany?(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
+  /**
+   * Runs `work` (synchronous: a route search) with the quotes it asks for made off the event loop:
+   * one not made yet is refused (AmmError) for the round, then made, and `work` runs again (a few
+   * rounds at most); the last round's result. Without it, `quote` runs when asked.
+   */
+  settled?<T>(work: () => T): Promise<T>;
+  /** Inside `settled`: whether quotes were refused in this round and will be made for another. */
+  waiting?(): boolean;
 }
 
 export interface QuotePlannerOptions {
@@ -98,6 +106,8 @@ export interface ShadowCheck {
   accountsNeeded(): PublicKey[];
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   results(): ShadowResult[];
+  /** `results()` with the programs' quotes made off the event loop first (ProgramQuotes.settled). */
+  settledResults(): Promise<ShadowResult[]>;
 }
 
 export interface QuotePlan {
@@ -110,10 +120,21 @@ export interface QuotePlan {
    * (the pools themselves and the Clock are named by none). The live cache holds a pool and these together.
    */
   poolsNeeding(): ReadonlyMap<string, readonly string[]>;
+  /**
+   * Before `accountsNeeded`: the program quotes that bringing kept decisions up to date will ask
+   * for, made off the event loop (ProgramQuotes.settled); nothing to do without them.
+   */
+  settleUpkeep(): Promise<void>;
   /** Accounts read, by base58 address (every address asked for, `null` for missing ones). */
   supply(accounts: ReadonlyMap<string, SuppliedAccount>): void;
   /** The best route over the pools that can quote, or undefined when none fills the request. */
   route(): Route | undefined;
+  /**
+   * Runs `work` (synchronous: `route()`, `marginalRate`, anything quoting the plan's pools) with the
+   * program quotes it asks for made off the event loop (ProgramQuotes.settled: rounds, the last
+   * one's result); without that, once.
+   */
+  settled<T>(work: () => T): Promise<T>;
   /** The route's output per input near zero (for the price impact): from the pools' curves where `route()` had them. */
   marginalRate(route: Route): number | undefined;
   /**

@@ -43,6 +43,8 @@ export class PoolQuotePlan implements QuotePlan {
   private needers = new Map<string, readonly string[]>();
   /** The curves `route()` searched on (none without curves or for ExactOut). */
   private curveLookup: CurveLookup | undefined;
+  /** The decisions made before the first `route()` (kept decisions brought up to date). */
+  private decisionsBeforeRoute: number | undefined;
 
   constructor(
     private readonly shared: SharedState,
@@ -73,6 +75,17 @@ export class PoolQuotePlan implements QuotePlan {
     this.pools = undefined;
     this.roundsFrom = this.reads.batches;
     return entering.map((m) => m.address);
+  }
+
+  async settleUpkeep(): Promise<void> {
+    const programQuotes = this.shared.programQuotes;
+    if (!programQuotes?.settled || this.reads.batches === 0 || !this.legDecisions.legs.some(needsUpdate)) return;
+    if (!this.decodedPools().some((p) => !p.adapter.quote) || this.accountsOfTheseMarkets().length > 0) return;
+    const clock = this.reads.clock();
+    if (!clock) return; // route() reports it
+    const byAddress = new Map(this.usablePools(clock).map((u) => [u.p.addressText, u]));
+    // A dry run on a copy of the legs: only the quotes it asks for matter (accountsNeeded finds them made).
+    await programQuotes.settled(() => bringUpToDate(new LegDecisions(this.reads, this.quotes, [...this.legDecisions.legs]), byAddress, new Set(this.toRead.map((m) => m.addressText)), clock));
   }
 
   private accountsOfTheseMarkets(): PublicKey[] {
@@ -129,6 +142,9 @@ export class PoolQuotePlan implements QuotePlan {
   }
 
   route(): Route | undefined {
+    // A route() again (a settled round) decides again: the decisions of the round before are not kept.
+    this.decisionsBeforeRoute ??= this.legDecisions.made.length;
+    this.legDecisions.made.length = this.decisionsBeforeRoute;
     const clock = this.reads.clock();
     if (!clock) throw new Error("the Clock sysvar could not be read");
     const { maxSplits, splitStepPercent, splitCandidates, maxPoolsPerPair } = this.shared.limits;
@@ -141,7 +157,13 @@ export class PoolQuotePlan implements QuotePlan {
     const curves = this.shared.curves;
     if (!curves || swapMode !== "ExactIn") return findBestRoute(search);
     this.curveLookup = curveLookupOf(this.reads, curves, kept, clock);
-    return findBestRouteOnCurves(search, this.curveLookup);
+    const programQuotes = this.shared.programQuotes;
+    return findBestRouteOnCurves(search, this.curveLookup, programQuotes?.waiting && (() => programQuotes.waiting!()));
+  }
+
+  async settled<T>(work: () => T): Promise<T> {
+    const programQuotes = this.shared.programQuotes;
+    return programQuotes?.settled ? programQuotes.settled(work) : work();
   }
 
   marginalRate(route: Route): number | undefined {
