@@ -5,7 +5,7 @@
 //   Go:     protoc-gen-go + protoc-gen-go-grpc (module swapd.dev/clients/go)
 // Debian/Ubuntu: apt-get install protobuf-compiler libprotobuf-dev protobuf-compiler-grpc protoc-gen-go protoc-gen-go-grpc
 //
-// Only the service protos are generated (swapd.swap.v1, swapd.trigger.v1, and grpc.health.v1 for Python).
+// Only the service protos are generated (swapd.swap.v1, swapd.trigger.v1, swapd.trigger.v2, and grpc.health.v1 for Python).
 // Go takes grpc.health.v1 from google.golang.org/grpc/health/grpc_health_v1 (its go_package), so it
 // is not generated. Python cannot import a generated `grpc/health/v1` next to the `grpc` package
 // itself (`No module named 'grpc.health'`), so the health proto is compiled as
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const outArg = process.argv.indexOf("--out");
 const out = resolve(outArg >= 0 ? process.argv[outArg + 1] ?? "" : join(root, "clients"));
 const protoDir = join(root, "proto");
-const serviceProtos = ["swapd/swap/v1/swap.proto", "swapd/trigger/v1/trigger.proto"];
+const serviceProtos = ["swapd/swap/v1/swap.proto", "swapd/trigger/v1/trigger.proto", "swapd/trigger/v2/nonce_trigger.proto"];
 const goModule = "swapd.dev/clients/go";
 
 function protoc(args) {

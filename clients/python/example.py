@@ -20,6 +20,7 @@ import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from swapd.swap.v1 import swap_pb2, swap_pb2_grpc  # noqa: E402
 from swapd.trigger.v1 import trigger_pb2, trigger_pb2_grpc  # noqa: E402
+from swapd.trigger.v2 import nonce_trigger_pb2, nonce_trigger_pb2_grpc  # noqa: E402
 
 # The embedded chain's demo content (README section "chain").
 SOL = "So11111111111111111111111111111111111111112"
@@ -66,6 +67,12 @@ def main(target: str) -> None:
         )
         print(f"CreateOrder: order {order.order}, request {order.request_id},"
               f" unsigned transaction of {len(order.transaction)} bytes")
+
+        # Nonce trigger orders (stop-loss / take-profit without custody): the taker's orders.
+        nonce_orders = nonce_trigger_pb2_grpc.NonceTriggerServiceStub(channel).GetOrders(
+            nonce_trigger_pb2.GetOrdersRequest(taker=DEMO_WALLET), timeout=30
+        )
+        print(f"NonceTrigger GetOrders: {len(nonce_orders.orders)} orders of {DEMO_WALLET}")
 
 
 if __name__ == "__main__":

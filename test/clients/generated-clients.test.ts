@@ -137,10 +137,12 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
     return { order: created![1], requestId: created![2] };
   }
 
-  it("Python: Health/Check, Quote, SwapInstructions, CreateOrder", async () => {
+  it("Python: Health/Check, Quote, SwapInstructions, CreateOrder, and the nonce trigger service's GetOrders", async () => {
     const { stdout } = await run(PYTHON, [join(fresh, "python/example.py"), `127.0.0.1:${swapd.port}`], { timeout: 60_000 });
     expectSwapLines(stdout);
     expectCreateOrderLine(stdout);
+    // swapd.trigger.v2 over the generated stub: the demo wallet has no nonce orders on a fresh data dir.
+    expect(stdout).toMatch(/^NonceTrigger GetOrders: 0 orders of \w{32,44}$/m);
   }, 90_000);
 
   it("Go (GOPATH mode over Debian's sources, offline): the same, then Execute of the signed order", async () => {

@@ -1,0 +1,193 @@
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ArmRequest(_message.Message):
+    __slots__ = ["order_id", "signed_transactions"]
+    ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    SIGNED_TRANSACTIONS_FIELD_NUMBER: _ClassVar[int]
+    order_id: str
+    signed_transactions: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, order_id: _Optional[str] = ..., signed_transactions: _Optional[_Iterable[bytes]] = ...) -> None: ...
+
+class ArmResponse(_message.Message):
+    __slots__ = ["order"]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    order: Order
+    def __init__(self, order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
+
+class CancelOrderRequest(_message.Message):
+    __slots__ = ["order_id", "taker"]
+    ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    order_id: str
+    taker: str
+    def __init__(self, order_id: _Optional[str] = ..., taker: _Optional[str] = ...) -> None: ...
+
+class CancelOrderResponse(_message.Message):
+    __slots__ = ["order", "transaction"]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    order: Order
+    transaction: bytes
+    def __init__(self, transaction: _Optional[bytes] = ..., order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
+
+class CreateOrderRequest(_message.Message):
+    __slots__ = ["amount", "input_mint", "kind", "nonce_account", "output_mint", "routes_per_leg", "stop_loss", "take_profit", "taker", "trailing"]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NONCE_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_PER_LEG_FIELD_NUMBER: _ClassVar[int]
+    STOP_LOSS_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    TAKE_PROFIT_FIELD_NUMBER: _ClassVar[int]
+    TRAILING_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    input_mint: str
+    kind: str
+    nonce_account: str
+    output_mint: str
+    routes_per_leg: int
+    stop_loss: LegRequest
+    take_profit: LegRequest
+    taker: str
+    trailing: LegRequest
+    def __init__(self, taker: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., kind: _Optional[str] = ..., take_profit: _Optional[_Union[LegRequest, _Mapping]] = ..., stop_loss: _Optional[_Union[LegRequest, _Mapping]] = ..., trailing: _Optional[_Union[LegRequest, _Mapping]] = ..., nonce_account: _Optional[str] = ..., routes_per_leg: _Optional[int] = ...) -> None: ...
+
+class CreateOrderResponse(_message.Message):
+    __slots__ = ["current_out_amount", "legs", "nonce_account", "nonce_account_transaction", "order_id"]
+    CURRENT_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    NONCE_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    NONCE_ACCOUNT_TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    current_out_amount: int
+    legs: _containers.RepeatedCompositeFieldContainer[IssuedLeg]
+    nonce_account: str
+    nonce_account_transaction: bytes
+    order_id: str
+    def __init__(self, order_id: _Optional[str] = ..., nonce_account: _Optional[str] = ..., nonce_account_transaction: _Optional[bytes] = ..., legs: _Optional[_Iterable[_Union[IssuedLeg, _Mapping]]] = ..., current_out_amount: _Optional[int] = ...) -> None: ...
+
+class GetOrdersRequest(_message.Message):
+    __slots__ = ["taker"]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    taker: str
+    def __init__(self, taker: _Optional[str] = ...) -> None: ...
+
+class GetOrdersResponse(_message.Message):
+    __slots__ = ["orders"]
+    ORDERS_FIELD_NUMBER: _ClassVar[int]
+    orders: _containers.RepeatedCompositeFieldContainer[Order]
+    def __init__(self, orders: _Optional[_Iterable[_Union[Order, _Mapping]]] = ...) -> None: ...
+
+class IssuedLeg(_message.Message):
+    __slots__ = ["kind", "leg_index", "min_out_amount", "quoted_out_amount", "route_index", "route_label", "transaction", "trigger_out_amount"]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEG_INDEX_FIELD_NUMBER: _ClassVar[int]
+    MIN_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    QUOTED_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    TRANSACTION_FIELD_NUMBER: _ClassVar[int]
+    TRIGGER_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    leg_index: int
+    min_out_amount: int
+    quoted_out_amount: int
+    route_index: int
+    route_label: str
+    transaction: bytes
+    trigger_out_amount: int
+    def __init__(self, kind: _Optional[str] = ..., leg_index: _Optional[int] = ..., route_index: _Optional[int] = ..., transaction: _Optional[bytes] = ..., trigger_out_amount: _Optional[int] = ..., min_out_amount: _Optional[int] = ..., quoted_out_amount: _Optional[int] = ..., route_label: _Optional[str] = ...) -> None: ...
+
+class Leg(_message.Message):
+    __slots__ = ["error", "in_amount", "kind", "leg_index", "min_out_amount", "out_amount", "route_index", "signature", "slot", "status", "trigger_out_amount"]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    IN_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEG_INDEX_FIELD_NUMBER: _ClassVar[int]
+    MIN_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TRIGGER_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    error: str
+    in_amount: int
+    kind: str
+    leg_index: int
+    min_out_amount: int
+    out_amount: int
+    route_index: int
+    signature: str
+    slot: int
+    status: str
+    trigger_out_amount: int
+    def __init__(self, kind: _Optional[str] = ..., leg_index: _Optional[int] = ..., route_index: _Optional[int] = ..., trigger_out_amount: _Optional[int] = ..., min_out_amount: _Optional[int] = ..., status: _Optional[str] = ..., signature: _Optional[str] = ..., in_amount: _Optional[int] = ..., out_amount: _Optional[int] = ..., slot: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+
+class LegRequest(_message.Message):
+    __slots__ = ["min_out_amount", "price", "trail_bps"]
+    MIN_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PRICE_FIELD_NUMBER: _ClassVar[int]
+    TRAIL_BPS_FIELD_NUMBER: _ClassVar[int]
+    min_out_amount: int
+    price: str
+    trail_bps: int
+    def __init__(self, price: _Optional[str] = ..., min_out_amount: _Optional[int] = ..., trail_bps: _Optional[int] = ...) -> None: ...
+
+class Order(_message.Message):
+    __slots__ = ["amount", "armed_at", "cancel_requested", "created_at", "finished_at", "input_mint", "kind", "legs", "nonce_account", "note", "order_id", "output_mint", "peak_out_amount", "status", "taker", "trail_bps", "triggered_at"]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    ARMED_AT_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    NONCE_ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_MINT_FIELD_NUMBER: _ClassVar[int]
+    PEAK_OUT_AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    TRAIL_BPS_FIELD_NUMBER: _ClassVar[int]
+    TRIGGERED_AT_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    armed_at: _timestamp_pb2.Timestamp
+    cancel_requested: bool
+    created_at: _timestamp_pb2.Timestamp
+    finished_at: _timestamp_pb2.Timestamp
+    input_mint: str
+    kind: str
+    legs: _containers.RepeatedCompositeFieldContainer[Leg]
+    nonce_account: str
+    note: str
+    order_id: str
+    output_mint: str
+    peak_out_amount: int
+    status: str
+    taker: str
+    trail_bps: int
+    triggered_at: _timestamp_pb2.Timestamp
+    def __init__(self, order_id: _Optional[str] = ..., kind: _Optional[str] = ..., taker: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., nonce_account: _Optional[str] = ..., status: _Optional[str] = ..., note: _Optional[str] = ..., trail_bps: _Optional[int] = ..., peak_out_amount: _Optional[int] = ..., cancel_requested: bool = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., armed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., triggered_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class WatchOrdersRequest(_message.Message):
+    __slots__ = ["taker"]
+    TAKER_FIELD_NUMBER: _ClassVar[int]
+    taker: str
+    def __init__(self, taker: _Optional[str] = ...) -> None: ...
+
+class WatchOrdersResponse(_message.Message):
+    __slots__ = ["order"]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    order: Order
+    def __init__(self, order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
