@@ -100,13 +100,15 @@ export function decimal(min: number, max: number, options: { exclusiveMin?: bool
 }
 
 /** A switch: `0`/`1` or `false`/`true` (any case); `spelling` is how the docs and the rule name it. */
-export function flag(spelling: "0 or 1" | "true or false"): Parser<boolean> {
+export function flag(spelling: "0 or 1" | "true or false" | "true or false (yes/no, on/off)"): Parser<boolean> {
+  // The API-key switches have always also taken yes/no and on/off; the others never did.
+  const words = spelling.includes("yes/no");
   return {
     accepts: spelling,
     parse(raw, refuse) {
       const v = raw.toLowerCase();
-      if (v === "1" || v === "true") return true;
-      if (v === "0" || v === "false") return false;
+      if (v === "1" || v === "true" || (words && (v === "yes" || v === "on"))) return true;
+      if (v === "0" || v === "false" || (words && (v === "no" || v === "off"))) return false;
       refuse(`must be ${spelling} ${got(raw)}`);
       return undefined;
     },

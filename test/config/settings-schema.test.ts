@@ -39,7 +39,7 @@ describe("the configuration schema", () => {
   });
 
   it("every switch takes 0/1 and false/true alike and refuses anything else, naming the variable", () => {
-    const switches = settings.filter(([, s]) => s.parser.accepts === "0 or 1" || s.parser.accepts === "true or false").map(([name]) => name);
+    const switches = settings.filter(([, s]) => ["0 or 1", "true or false", "true or false (yes/no, on/off)"].includes(s.parser.accepts)).map(([name]) => name);
     expect(switches.sort()).toEqual(["MARKET_LISTING", "MARKET_SUBSCRIPTIONS", "PUBLIC_METRICS", "PUBLIC_REFLECTION", "SWAPD_DEMO"]);
     for (const name of switches) {
       const rpc: Record<string, string> = name === "SWAPD_DEMO" ? { SOLANA_RPC_URL: "https://rpc.example.com" } : {};
@@ -47,7 +47,9 @@ describe("the configuration schema", () => {
       expect(problemsOf({ ...rpc, [name]: "TRUE" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "0" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "false" }), name).toEqual([]);
-      expect(problemsOf({ ...rpc, [name]: "maybe" }), name).toEqual([expect.stringMatching(new RegExp(`^${name}: must be (0 or 1|true or false) \\(got "maybe"\\)$`))]);
+      expect(problemsOf({ ...rpc, [name]: "maybe" }), name).toEqual([expect.stringMatching(new RegExp(`^${name}: must be (0 or 1|true or false|true or false \\(yes/no, on/off\\)) \\(got "maybe"\\)$`))]);
+      // yes/no and on/off: only the API-key switches, as they always took them.
+      expect(problemsOf({ ...rpc, [name]: "yes" }).length, name).toBe(name.startsWith("PUBLIC_") ? 0 : 1);
     }
     expect(loadConfig({ MARKET_SUBSCRIPTIONS: "true", MARKET_LISTING: "false" })).toMatchObject({ marketSubscriptions: true, marketListing: undefined });
   });
