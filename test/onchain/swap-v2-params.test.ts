@@ -104,25 +104,15 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
     expect(stack.localnet.getAccount(getAssociatedTokenAddressSync(usdcMint, taker.publicKey))).toBeNull();
   });
 
-  // Known failure on the real binary: the order's transaction fails in Jupiter v6 with
-  // NotEnoughAccountKeys (receiver + SOL output → native destination). `test.fails` turns red once it is fixed.
-  test.fails("receiver with SOL output (USDC → SOL): the receiver's lamports grow by outputAmountResult, the taker gets no SOL from the swap", async () => {
+  // On the real Jupiter v6 binary a receiver of SOL output fails (NotEnoughAccountKeys in the program):
+  // swapd refuses it by name rather than hand out a transaction that would only cost the taker its fee.
+  test("receiver with SOL output (USDC → SOL): 400 naming receiver, nothing built", async () => {
     const taker = newTaker();
     const receiver = Keypair.generate().publicKey;
-    // The taker holds 100 USDC (its token account written as a deposit would leave it).
-    const takerUsdc = getAssociatedTokenAddressSync(usdcMint, taker.publicKey);
-    stack.localnet.setAccount(takerUsdc, { lamports: stack.localnet.chain.minimumBalanceForRentExemption(165), data: tokenAccountData(usdcMint, taker.publicKey, 100_000_000n, null), owner: TOKEN_PROGRAM });
     const answer = await stack.get(`/swap/v2/order?inputMint=${USDC}&outputMint=${SOL}&amount=100000000&taker=${taker.publicKey.toBase58()}&receiver=${receiver.toBase58()}&slippageBps=50`);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const takerBefore = stack.localnet.getAccount(taker.publicKey)!.lamports;
-    const result = await execute(answer.body, taker);
-    expect(result.status, result.error).toBe("Success");
-    const received = stack.localnet.getAccount(receiver)?.lamports ?? 0n;
-    expect(received).toBeGreaterThanOrEqual(BigInt(answer.body.otherAmountThreshold));
-    expect(result.outputAmountResult).toBe(received.toString());
-    expect(result.inputAmountResult).toBe("100000000");
-    expect(tokenBalance(stack.localnet, takerUsdc)).toBe(0n);
-    expect(stack.localnet.getAccount(taker.publicKey)!.lamports).toBeLessThan(takerBefore); // it paid the fee, received nothing
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain("receiver");
+    expect(answer.body.transaction ?? null).toBeNull();
   });
 
   test("referral: the fee arrives in the referral token account (the referral program's PDA), as the order said", async () => {

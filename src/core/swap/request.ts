@@ -140,8 +140,8 @@ function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | un
 
 /**
  * `receiver` and `nativeDestinationAccount`: each excludes `destinationTokenAccount` (and each
- * other); the receiver must not be the user; a native destination needs SOL output (a receiver
- * of SOL output becomes the native destination).
+ * other); the receiver must not be the user; a native destination needs SOL output; a receiver
+ * of SOL output is refused for now (see below).
  */
 function parseDestinations(
   raw: SwapInstructionsRequest,
@@ -156,7 +156,9 @@ function parseDestinations(
     if (receiver.equals(user)) throw new ValidationError("receiver", "not_taker", "must differ from the taker");
     if (destinationTokenAccount !== undefined) throw new ValidationError("receiver", "exclusive", "cannot be combined with destinationTokenAccount");
     if (nativeDestinationAccount !== undefined) throw new ValidationError("receiver", "exclusive", "cannot be combined with nativeDestinationAccount");
-    if (solOut) nativeDestinationAccount = receiver;
+    // Refused until it executes: on the real Jupiter v6 binary the native payout to another wallet fails
+    // (NotEnoughAccountKeys), and a transaction known to fail would only cost the taker its fee.
+    if (solOut) throw new ValidationError("receiver", "sol_output", "cannot receive SOL output yet (the swap would fail on chain); use a token output or no receiver");
   } else if (nativeDestinationAccount !== undefined) {
     if (destinationTokenAccount !== undefined) {
       throw new ValidationError("nativeDestinationAccount", "exclusive", "cannot be combined with destinationTokenAccount");
