@@ -23,9 +23,8 @@
  * (`--out FILE` for another). `--live-max-staleness-ms` (default 10000): the live cache's bound.
  * Run it nice'd; timings on a loaded machine say so (the load average is in the results).
  */
-import { fork, spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,26 +37,23 @@ import type { LiveChain } from "../src/chain/live/live-chain.js";
 import { MarketIndex } from "../src/chain/market-index.js";
 import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
-import { parseMarketsFileContent } from "../src/core/quote/market-snapshot.js";
-import type { LocalnetRpcStats } from "../src/localnet/rpc-server.js";
 import { endsWithBench } from "./children.js";
 import { runLiveCacheCases } from "./live-cache-scenario.js";
+import { LONG_RPC, dumpSnapshot, minus, startChain } from "./scale-chain.js";
+import type { ChainChild } from "./scale-chain.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
+import { CurveTally, DetachableAccountSource, REPEATED_AMOUNT, freshPicker, heapAfterGc, makeCurves, quoteAt, warmQuotes } from "./scale-curves.js";
+import type { CurveFigures } from "./scale-curves.js";
 import { percentile } from "./statistics.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CHAIN_CHILD = fileURLToPath(new URL("./scale-localnet-child.ts", import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
-const MARKETS_COMMAND = fileURLToPath(new URL("../src/markets/main.ts", import.meta.url));
 /**
  * LIVE_MAX_STALENESS_MS for the bench: the chain child, busy writing or answering reads on a loaded
  * 2-core machine, can leave its websocket silent past the 1 s default, and a degraded cache reads
  * every quote's accounts again (what is measured would then be the RPC, not the quote).
  */
 const LIVE_MAX_STALENESS_MS = Number(arg("live-max-staleness-ms", "10000"));
-/** A cold quote over thousands of pools reads them in one go: seconds on a loaded machine. */
-const LONG_RPC = { timeoutMs: 180_000, attemptTimeoutMs: 120_000 };
-
 /** One case: what the chain holds and what the service does with it. */
 export interface ScaleCase {
   readonly scenario: string;
@@ -90,6 +86,14 @@ export interface ScaleResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
+  /** Warm quotes at never-repeated amounts (log-uniform 1e7–2e11), measured beside the repeated ones, after the curves were made. */
+  readonly freshP50Ms: number;
+  readonly freshP99Ms: number;
+  readonly freshCpuP50Ms: number;
+  readonly freshCpuP99Ms: number;
+  readonly curvesMadeWhileMeasured: number;
+  /** The pools' curves (scale-curves.ts): made before the warm figures; `heapMb` = heap after GC with them − with curves off (measured, same process). */
+  readonly curves: CurveFigures & { readonly dropped: number; readonly heapMb: number; readonly heapWithoutMb: number };
   /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
   readonly afterChangeMs: number;
   readonly afterChangeCpuMs: number;
@@ -134,57 +138,26 @@ const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
       })),
     ),
   unrelated: (quotes) =>
-    list(arg("unrelated", "0,10000,100000")).map((u) => ({ scenario: "unrelated", name: `10-pool pair, ${u} unrelated pools`, chain: { pairs: 1, poolsPerPair: 10, unrelated: u }, quotes })),
+    list(arg("unrelated", "0,10000,100000")).map((u) => ({
+      scenario: "unrelated",
+      name: `10-pool pair, ${u} unrelated pools`,
+      chain: { pairs: 1, poolsPerPair: 10, unrelated: u },
+      quotes,
+    })),
   memory: (quotes) => {
     const pairs = Number(arg("cached-pairs", "200"));
-    return [{ scenario: "memory", name: `${pairs * 100 + 100_000 - 20_000} pools indexed, ${pairs * 100} cached`, chain: { pairs, poolsPerPair: 100, unrelated: 100_000 - 20_000 }, quotes }];
+    return [
+      {
+        scenario: "memory",
+        name: `${pairs * 100 + 100_000 - 20_000} pools indexed, ${pairs * 100} cached`,
+        chain: { pairs, poolsPerPair: 100, unrelated: 100_000 - 20_000 },
+        quotes,
+      },
+    ];
   },
 };
 
 // ── The service side of one case (runs in its own process) ─────────────────────────────────────
-
-interface ChainChild {
-  readonly url: string;
-  readonly websocketUrl: string;
-  readonly pairs: { x: string; y: string; m?: string; pools: number }[];
-  readonly seedMs: number;
-  stats(): Promise<LocalnetRpcStats>;
-  /** Changes one pool of the first pair (its vault's balance); resolves with the vault and its new bytes. */
-  bump(nth: number): Promise<{ vault: string; data: string }>;
-  stop(): void;
-}
-
-async function startChain(spec: ScaleChainSpec): Promise<ChainChild> {
-  const child: ChildProcess = endsWithBench(fork(CHAIN_CHILD, [JSON.stringify(spec)], { execArgv: ["--import", "tsx", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
-  const ready = await new Promise<any>((resolveReady, reject) => {
-    child.on("message", (m: { type?: string }) => m?.type === "ready" && resolveReady(m));
-    child.once("exit", (code) => reject(new Error(`scale chain exited during start (code ${code})`)));
-  });
-  const stats = () =>
-    new Promise<LocalnetRpcStats>((resolveStats) => {
-      const on = (m: { type?: string; stats?: LocalnetRpcStats }) => {
-        if (m?.type !== "stats" || !m.stats) return;
-        child.off("message", on);
-        resolveStats(m.stats);
-      };
-      child.on("message", on);
-      child.send({ type: "stats" });
-    });
-  const bump = (nth: number) =>
-    new Promise<{ vault: string; data: string }>((resolveBump) => {
-      const on = (m: { type?: string; vault?: string; data?: string }) => {
-        if (m?.type !== "bumped") return;
-        child.off("message", on);
-        resolveBump({ vault: m.vault!, data: m.data! });
-      };
-      child.on("message", on);
-      child.send({ type: "bump", nth });
-    });
-  return { ...ready, stats, bump, stop: () => child.connected && child.disconnect() };
-}
-
-const minus = (after: LocalnetRpcStats, before: LocalnetRpcStats): Record<string, number> =>
-  Object.fromEntries(Object.entries(after.calls).map(([m, n]) => [m, n - (before.calls[m] ?? 0)]).filter(([, n]) => (n as number) > 0));
 
 /**
  * A service with MARKET_LISTING and no snapshot: it lists every program (one getProgramAccounts
@@ -194,12 +167,23 @@ async function coldQuoteWithListing(chainChild: ChainChild, pair: { x: string; y
   const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
   const before = await chainChild.stats();
   const t0 = performance.now();
-  const index = new MarketIndex({ chain, adapters: ammAdapters, listing: { refreshMs: 0, timeoutMs: LONG_RPC.timeoutMs }, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
+  const index = new MarketIndex({
+    chain,
+    adapters: ammAdapters,
+    listing: { refreshMs: 0, timeoutMs: LONG_RPC.timeoutMs },
+    discovery: { timeoutMs: LONG_RPC.timeoutMs },
+  });
   await index.start();
   await index.whenListed();
   const ms = round(performance.now() - t0);
   const calls = minus(await chainChild.stats(), before);
-  const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
+  const engine = createQuoteEngine({
+    chain,
+    accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
+    markets: index,
+    adapters: ammAdapters,
+    ...hubs,
+  });
   try {
     const quoted = await coldQuote(chainChild, engine, pair);
     return { listing: { calls, ms, pools: index.known().length }, ...quoted };
@@ -216,24 +200,6 @@ async function coldQuote(chain: ChainChild, engine: QuoteEngine, pair: { x: stri
   const ms = performance.now() - t0;
   const calls = minus(await chain.stats(), before);
   return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: round(ms) }, outAmount: quote.response.outAmount };
-}
-
-async function warmQuotes(engine: QuoteEngine, pair: { x: string; y: string }, quotes: number) {
-  const request = { inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 };
-  for (let i = 0; i < 20; i++) await engine.quote(request);
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < quotes; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await engine.quote(request);
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  return { warmP50Ms: round(percentile(wall, 50)), warmP99Ms: round(percentile(wall, 99)), warmCpuP50Ms: round(percentile(cpu, 50)), warmCpuP99Ms: round(percentile(cpu, 99)) };
 }
 
 /** Five times: one pool of the pair changes on chain, the live cache sees it, one quote is timed (medians of wall and CPU). */
@@ -254,23 +220,20 @@ async function quotesAfterAChange(chain: ChainChild, live: LiveChain, quote: () 
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
   }
-  return { wall: round(percentile(wall.sort((x, y) => x - y), 50)), cpu: round(percentile(cpu.sort((x, y) => x - y), 50)) };
-}
-
-/**
- * The snapshot the service loads, written by `npm run markets -- dump` in a process of its own (as
- * an operator runs it): its answers' buffers are not the service's memory.
- */
-async function dumpSnapshot(url: string, file: string): Promise<{ pools: number; ms: number }> {
-  const t0 = performance.now();
-  const args = ["--import", "tsx", MARKETS_COMMAND, "dump", "--rpc", url, "--out", file, "--timeout-ms", String(LONG_RPC.timeoutMs)];
-  const child = endsWithBench(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }));
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const code = await new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
-  if (code !== 0) throw new Error(`markets dump exited with ${code}: ${output.slice(-500)}`);
-  const pools = parseMarketsFileContent(file, readFileSync(file, "utf8")).markets.length;
-  return { pools, ms: round(performance.now() - t0) };
+  return {
+    wall: round(
+      percentile(
+        wall.sort((x, y) => x - y),
+        50,
+      ),
+    ),
+    cpu: round(
+      percentile(
+        cpu.sort((x, y) => x - y),
+        50,
+      ),
+    ),
+  };
 }
 
 /** Waits (at most `maxMs`) until the live cache answers and its account count has stopped growing: the warm phase then reads memory. */
@@ -289,6 +252,71 @@ async function liveSettled(live: LiveChain, maxMs: number): Promise<number> {
 /** A phase's start, on stderr (a case at 100,000 pools takes minutes). */
 const phase = (c: ScaleCase, what: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${c.name}: ${what}\n`);
 
+/** What the service that made the curves measured (its engine is collected once this returns and its feed is detached). */
+async function quoteWithCurves(
+  c: ScaleCase,
+  chainChild: ChainChild,
+  live: LiveChain,
+  index: MarketIndex,
+  chain: RpcSolanaChain,
+  hubs: { intermediateTokens?: string[] },
+) {
+  const [pair, ...others] = chainChild.pairs;
+  const tally = new CurveTally();
+  const accounts = new DetachableAccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) });
+  const engine = createQuoteEngine({ chain, accounts, markets: index, adapters: ammAdapters, ...hubs, curves: { onCurve: tally.onCurve } });
+  const withSnapshot = await coldQuote(chainChild, engine, pair);
+  for (const p of others) await quoteAt(engine, p, REPEATED_AMOUNT);
+  const liveSettleMs = await liveSettled(live, 60_000);
+  phase(c, "making the curves (fresh amounts until a round makes none)");
+  const fresh = freshPicker();
+  const curves = await makeCurves(engine, pair, tally, fresh);
+  phase(c, `${curves.made} curves made (${curves.points} points held); warm quotes`);
+  const warm = await warmQuotes(engine, pair, c.quotes, fresh, tally);
+  phase(c, "quotes right after a pool changed");
+  const afterChange = await quotesAfterAChange(chainChild, live, () => quoteAt(engine, pair, REPEATED_AMOUNT));
+  const liveStatus = live.accounts.status();
+  await tally.quiet();
+  const heapWithCurves = await heapAfterGc();
+  const memory = process.memoryUsage();
+  accounts.detach();
+  return {
+    withSnapshot,
+    liveSettleMs,
+    curves: { ...curves, ...tally.holding(), dropped: tally.dropped },
+    warm,
+    afterChange,
+    liveStatus,
+    heapWithCurves,
+    memory,
+  };
+}
+
+/** Heap after GC with an engine with curves off that asked the same pairs (the curved engine gone). */
+async function heapWithoutCurves(
+  chainChild: ChainChild,
+  live: LiveChain,
+  index: MarketIndex,
+  chain: RpcSolanaChain,
+  hubs: { intermediateTokens?: string[] },
+): Promise<number> {
+  const engine = createQuoteEngine({
+    chain,
+    accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }),
+    markets: index,
+    adapters: ammAdapters,
+    ...hubs,
+    curves: false,
+  });
+  const [pair, ...others] = chainChild.pairs;
+  const fresh = freshPicker();
+  for (let i = 0; i < 20; i++) await quoteAt(engine, pair, fresh());
+  for (const p of chainChild.pairs) await quoteAt(engine, p, REPEATED_AMOUNT);
+  const heap = await heapAfterGc();
+  await quoteAt(engine, others[0] ?? pair, REPEATED_AMOUNT); // the engine stays alive through the measurement
+  return heap;
+}
+
 async function runCase(c: ScaleCase): Promise<ScaleResult> {
   const loadAverage = round(loadavg()[0]);
   phase(c, "writing the chain's pools");
@@ -301,44 +329,50 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     phase(c, `loading ${dumped.pools} pools, cold quotes`);
     const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
     const poolsCached = c.chain.pairs * c.chain.poolsPerPair * (c.chain.hops ?? 1);
-    const live = await startLiveChain({ chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }), source: { kind: "websocket", url: chainChild.websocketUrl }, maxPools: Math.max(20_000, poolsCached + 1_000), maxAccounts: 5 * poolsCached + 1_000, maxStalenessMs: LIVE_MAX_STALENESS_MS });
+    const live = await startLiveChain({
+      chain: new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC }),
+      source: { kind: "websocket", url: chainChild.websocketUrl },
+      maxPools: Math.max(20_000, poolsCached + 1_000),
+      maxAccounts: 5 * poolsCached + 1_000,
+      maxStalenessMs: LIVE_MAX_STALENESS_MS,
+    });
     const t0 = performance.now();
     const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
     await index.start();
     const startupMs = round(performance.now() - t0);
-    const [pair, ...others] = chainChild.pairs;
+    const pair = chainChild.pairs[0];
     // A 2-hop pair's legs meet at its own intermediate mint.
     const hubs = pair.m ? { intermediateTokens: [pair.m] } : {};
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, ...hubs });
-    const withSnapshot = await coldQuote(chainChild, engine, pair);
-    for (const p of others) await engine.quote({ inputMint: p.x, outputMint: p.y, amount: "1000000000", slippageBps: 50 });
-    const liveSettleMs = await liveSettled(live, 60_000);
-    phase(c, "warm quotes");
-    const warm = await warmQuotes(engine, pair, c.quotes);
-    phase(c, "quotes right after a pool changed");
-    const afterChange = await quotesAfterAChange(chainChild, live, () => engine.quote({ inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 }));
-    const liveStatus = live.accounts.status();
+    const served = await quoteWithCurves(c, chainChild, live, index, chain, hubs);
+    const heapWithout = await heapWithoutCurves(chainChild, live, index, chain, hubs);
     const afterWarm = await chainChild.stats();
-    (globalThis as { gc?: () => void }).gc?.();
-    const memory = process.memoryUsage();
     index.close();
     await live.close();
     // The same pair from a service without the snapshot: discovery by getProgramAccounts, each
     // call given as long as a scan of 100,000 accounts takes the embedded chain here.
     const plainChain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
     const discovering = new MarketIndex({ chain: plainChain, adapters: ammAdapters, discovery: { timeoutMs: LONG_RPC.timeoutMs } });
-    const plain = createQuoteEngine({ chain: plainChain, accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }), markets: discovering, adapters: ammAdapters, ...hubs });
+    const plain = createQuoteEngine({
+      chain: plainChain,
+      accounts: new AccountSource({ chain: plainChain, shortLived: new ChainStateCache(0) }),
+      markets: discovering,
+      adapters: ammAdapters,
+      ...hubs,
+    });
     phase(c, "cold quote without the snapshot");
     const without = await coldQuote(chainChild, plain, pair).catch(async (error: unknown) => {
       const calls = minus(await chainChild.stats(), afterWarm);
       return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: -1, error: String((error as Error).message) }, outAmount: "" };
     });
+    const withSnapshot = served.withSnapshot;
     const listed = await coldQuoteWithListing(chainChild, pair, hubs);
-    if (listed.outAmount !== withSnapshot.outAmount) throw new Error(`the listing's cold quote paid ${listed.outAmount}, the snapshot's ${withSnapshot.outAmount}`);
+    if (listed.outAmount !== withSnapshot.outAmount)
+      throw new Error(`the listing's cold quote paid ${listed.outAmount}, the snapshot's ${withSnapshot.outAmount}`);
     // The pools discovery decodes as pools of the pair (a check that the written copies are pools).
     const pairPoolsFound = pair.m
       ? (await discovering.forPair(pair.x, pair.m)).length + (await discovering.forPair(pair.m, pair.y)).length
       : (await discovering.forPair(pair.x, pair.y)).length;
+    const { liveStatus, memory } = served;
     return {
       scenario: c.scenario,
       pairPoolsFound,
@@ -354,13 +388,14 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       coldWithoutSnapshot: without.cold,
       listing: listed.listing,
       coldWithListing: listed.cold,
-      ...warm,
-      afterChangeMs: afterChange.wall,
-      afterChangeCpuMs: afterChange.cpu,
+      ...served.warm,
+      afterChangeMs: served.afterChange.wall,
+      afterChangeCpuMs: served.afterChange.cpu,
       quotedPools: poolsCached,
       liveAccounts: liveStatus.accounts,
       liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
-      liveSettleMs,
+      liveSettleMs: served.liveSettleMs,
+      curves: { ...served.curves, heapMb: round((served.heapWithCurves - heapWithout) / 2 ** 20), heapWithoutMb: round(heapWithout / 2 ** 20) },
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
       loadAverage,
@@ -375,7 +410,12 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
 // ── The bench: one process per case ────────────────────────────────────────────────────────────
 
 function runCaseProcess(c: ScaleCase): Promise<ScaleResult> {
-  const child = endsWithBench(fork(THIS_FILE, ["--case", JSON.stringify(c)], { execArgv: ["--import", "tsx", "--expose-gc", "--max-old-space-size=4096"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const child = endsWithBench(
+    fork(THIS_FILE, ["--case", JSON.stringify(c)], {
+      execArgv: ["--import", "tsx", "--expose-gc", "--max-old-space-size=4096"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
+  );
   return new Promise((resolveResult, reject) => {
     child.on("message", (m: { type?: string; result?: ScaleResult; error?: string }) => {
       if (m?.type === "result" && m.result) resolveResult(m.result);

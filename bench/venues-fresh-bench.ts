@@ -16,6 +16,7 @@
 import { loadavg } from "node:os";
 import { NATIVE_MINT } from "../src/core/solana/programs.js";
 import { USDC } from "./amm-pools.js";
+import { freshAmounts } from "./fresh-amounts.js";
 import { healthCheckRequest } from "./bench-requests.js";
 import { runVaryingLoad } from "./load.js";
 import type { LoadRequest } from "./load.js";
@@ -45,7 +46,14 @@ export interface FreshBenchReport {
   readonly noop: FreshKindFigures;
   readonly repeated: FreshKindFigures;
   readonly fresh: FreshKindFigures;
-  readonly curves: { readonly made: number; readonly dropped: number; readonly points: number; readonly seconds: number; readonly slotChecks: number; readonly slotMoves: number };
+  readonly curves: {
+    readonly made: number;
+    readonly dropped: number;
+    readonly points: number;
+    readonly seconds: number;
+    readonly slotChecks: number;
+    readonly slotMoves: number;
+  };
   readonly checks: readonly { readonly check: string; readonly passed: boolean }[];
   readonly loadAverage: readonly number[];
 }
@@ -60,29 +68,6 @@ function quoteRequest(url: string, inputMint: string, outputMint: string, amount
     headers: {},
     body: Buffer.alloc(0),
     accept: (status) => status === 200,
-  };
-}
-
-/** Amounts never asked before in this run: log-uniform in [low, high], each one unique. */
-function freshAmounts(seed: number): (low: number, high: number) => bigint {
-  let x = seed >>> 0 || 1;
-  const seen = new Set<bigint>();
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-  return (low, high) => {
-    for (;;) {
-      const amount = BigInt(Math.floor(low * (high / low) ** next()));
-      if (!seen.has(amount)) {
-        seen.add(amount);
-        return amount;
-      }
-    }
   };
 }
 
@@ -121,7 +106,9 @@ export async function runVenuesFreshBench(options: FreshBenchOptions): Promise<F
       };
       type Kind = keyof typeof requests;
       const kinds = Object.keys(requests) as Kind[];
-      const figures = Object.fromEntries(kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[], cpu: [] as number[] }])) as Record<Kind, { p50: number[]; p99: number[]; rps: number[]; cpu: number[] }>;
+      const figures = Object.fromEntries(
+        kinds.map((k) => [k, { p50: [] as number[], p99: [] as number[], rps: [] as number[], cpu: [] as number[] }]),
+      ) as Record<Kind, { p50: number[]; p99: number[]; rps: number[]; cpu: number[] }>;
       const run = (kind: Kind, durationMs: number) => runVaryingLoad(requests[kind], { concurrency: options.concurrency, durationMs, maxRequests: 2_000_000 });
       for (const kind of kinds) await run(kind, kind === "fresh" ? 6_000 : 2_000); // warm-up (the fresh one makes the curves over the amounts asked)
       const curvesBefore = await curveCounters(url);
@@ -149,8 +136,14 @@ export async function runVenuesFreshBench(options: FreshBenchOptions): Promise<F
       const fresh = summary("fresh");
       const checks = [
         { check: `fresh-amount quote p50 ≤ ${FRESH_TARGETS.p50Ms} ms`, passed: fresh.p50Ms <= FRESH_TARGETS.p50Ms },
-        { check: `fresh-amount quote service CPU ≤ ${FRESH_TARGETS.cpuMs} ms`, passed: fresh.cpuMsPerRequest !== undefined && fresh.cpuMsPerRequest <= FRESH_TARGETS.cpuMs },
-        { check: `fresh-amount p50 ≤ ${FRESH_TARGETS.ratioToRepeated}× the repeated one`, passed: fresh.p50Ms <= FRESH_TARGETS.ratioToRepeated * repeated.p50Ms },
+        {
+          check: `fresh-amount quote service CPU ≤ ${FRESH_TARGETS.cpuMs} ms`,
+          passed: fresh.cpuMsPerRequest !== undefined && fresh.cpuMsPerRequest <= FRESH_TARGETS.cpuMs,
+        },
+        {
+          check: `fresh-amount p50 ≤ ${FRESH_TARGETS.ratioToRepeated}× the repeated one`,
+          passed: fresh.p50Ms <= FRESH_TARGETS.ratioToRepeated * repeated.p50Ms,
+        },
       ];
       const curves = {
         made: curvesAfter.made - curvesBefore.made,

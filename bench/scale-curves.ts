@@ -1,0 +1,206 @@
+/**
+ * The scale bench's warm figures and the pools' curves (src/api/quote/curve-store.ts) in them: the
+ * curves are made first (fresh amounts asked until a round makes none, the store then idle), so the
+ * warm figures are the steady state; warm quotes at the one repeated amount and at never-repeated
+ * ones, in alternating blocks; and the curves' heap, measured: heap after full collections with the
+ * engine that made them, then with an engine with curves off that asked the same pairs, each alone
+ * in the same process.
+ */
+import type { CurveEvent } from "../src/api/quote/curve-store.js";
+import type { QuoteEngine } from "../src/api/quote/quote-engine.js";
+import { AccountSource } from "../src/chain/account-source.js";
+import type { StateChangeFeed } from "../src/chain/account-source.js";
+import { freshAmounts } from "./fresh-amounts.js";
+import { percentile } from "./statistics.js";
+
+/** The repeated amount (the bench's figure since 2026-11). */
+export const REPEATED_AMOUNT = "1000000000";
+/** Fresh amounts: log-uniform over 1e7–2e11 (0.01–200× the repeated one; the venues bench's range). */
+const FRESH_RANGE = [1e7, 2e11] as const;
+/** No curve event for this long: the store is idle (its budget can hold a job back up to 1 s). */
+const QUIET_MS = 1_500;
+/** Fresh quotes per round while the curves are made. */
+const MAKING_ROUND = 50;
+
+export interface Pair {
+  readonly x: string;
+  readonly y: string;
+}
+
+export const quoteAt = (engine: QuoteEngine, pair: Pair, amount: string) => engine.quote({ inputMint: pair.x, outputMint: pair.y, amount, slippageBps: 50 });
+
+/** Never-repeated amounts for one case (the same sequence every run). */
+export function freshPicker(): () => string {
+  const pick = freshAmounts(36);
+  return () => pick(...FRESH_RANGE).toString();
+}
+
+/** What the store told (its `onCurve`): curves made, their points, the event-loop time it took. */
+export class CurveTally {
+  made = 0;
+  dropped = 0;
+  slotChecks = 0;
+  /** Points of every curve made (a curve widened is made again: counted again). */
+  pointsMade = 0;
+  /** Sum of the makes' own times (ms; the reads for further arrays not included). */
+  makeMs = 0;
+  lastEventAt = performance.now();
+  lastMadeAt = 0;
+  /** Pool → points of its latest curve (the pair is quoted one way: one curve per pool). */
+  private readonly held = new Map<string, number>();
+
+  readonly onCurve = (event: CurveEvent): void => {
+    this.lastEventAt = performance.now();
+    if (event.kind === "made") {
+      this.made += 1;
+      this.pointsMade += event.points;
+      this.makeMs += event.ms;
+      this.lastMadeAt = this.lastEventAt;
+      this.held.set(event.pool, event.points);
+    } else if (event.kind === "dropped") {
+      this.dropped += 1;
+      this.held.delete(event.pool);
+    } else this.slotChecks += 1;
+  };
+
+  /** Pools with a curve, and the points they hold (their latest curves). */
+  holding(): { pools: number; points: number } {
+    let points = 0;
+    for (const n of this.held.values()) points += n;
+    return { pools: this.held.size, points };
+  }
+
+  /**
+   * Resolves once no event came for QUIET_MS since the call (at most `maxMs`). The wait yields to
+   * the event loop: the store works in setImmediate turns, which back-to-back in-process quotes
+   * from memory (microtasks only, no I/O) never leave room for.
+   */
+  async quiet(maxMs = 120_000): Promise<void> {
+    const from = performance.now();
+    while (performance.now() - Math.max(this.lastEventAt, from) < QUIET_MS && performance.now() - from < maxMs) await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface CurveFigures {
+  /** Curves made since the engine started (cold quotes included), their points, their own time (ms). */
+  readonly made: number;
+  readonly pointsMade: number;
+  readonly makeMs: number;
+  /** After the fresh rounds: pools with a curve and the points they hold. */
+  readonly pools: number;
+  readonly points: number;
+  /** Fresh rounds until one made no curve, their quotes, and the time until the last curve was made (ms). */
+  readonly rounds: number;
+  readonly quotes: number;
+  readonly settleMs: number;
+}
+
+/** Fresh amounts asked in rounds until a round makes no curve (the store idle after each). */
+export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTally, fresh: () => string): Promise<CurveFigures> {
+  await tally.quiet();
+  const t0 = performance.now();
+  let rounds = 0;
+  for (const until = t0 + 300_000; performance.now() < until;) {
+    const before = tally.made;
+    for (let i = 0; i < MAKING_ROUND; i++) await quoteAt(engine, pair, fresh());
+    await tally.quiet();
+    rounds += 1;
+    if (tally.made === before) break;
+  }
+  const settleMs = Math.max(0, tally.lastMadeAt - t0);
+  return {
+    made: tally.made,
+    pointsMade: tally.pointsMade,
+    makeMs: round(tally.makeMs),
+    ...tally.holding(),
+    rounds,
+    quotes: rounds * MAKING_ROUND,
+    settleMs: round(settleMs),
+  };
+}
+
+/**
+ * Warm quotes, `quotes` of each kind in four alternating blocks (load on the shared machine hits
+ * both alike): the repeated amount and never-repeated ones; p50/p99 wall and CPU.
+ */
+export async function warmQuotes(engine: QuoteEngine, pair: Pair, quotes: number, fresh: () => string, tally: CurveTally) {
+  for (let i = 0; i < 20; i++) await quoteAt(engine, pair, REPEATED_AMOUNT);
+  const kinds = { repeated: () => REPEATED_AMOUNT, fresh };
+  const samples = { repeated: { wall: [] as number[], cpu: [] as number[] }, fresh: { wall: [] as number[], cpu: [] as number[] } };
+  const made = tally.made;
+  const blocks = 4;
+  for (let b = 0; b < blocks; b++) {
+    for (const kind of b % 2 === 0 ? (["repeated", "fresh"] as const) : (["fresh", "repeated"] as const)) {
+      for (let i = 0; i < Math.ceil(quotes / blocks); i++) {
+        const amount = kinds[kind]();
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        await quoteAt(engine, pair, amount);
+        samples[kind].wall.push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        samples[kind].cpu.push((c.user + c.system) / 1000);
+      }
+    }
+  }
+  const p = (values: number[], at: number) =>
+    round(
+      percentile(
+        [...values].sort((a, b) => a - b),
+        at,
+      ),
+    );
+  const { repeated: r, fresh: f } = samples;
+  return {
+    warmP50Ms: p(r.wall, 50),
+    warmP99Ms: p(r.wall, 99),
+    warmCpuP50Ms: p(r.cpu, 50),
+    warmCpuP99Ms: p(r.cpu, 99),
+    freshP50Ms: p(f.wall, 50),
+    freshP99Ms: p(f.wall, 99),
+    freshCpuP50Ms: p(f.cpu, 50),
+    freshCpuP99Ms: p(f.cpu, 99),
+    /** Curves made while the figures were measured (0 at the steady state). */
+    curvesMadeWhileMeasured: tally.made - made,
+  };
+}
+
+/**
+ * An account source whose change feed can be let go of: the engine's curve and candidate stores
+ * subscribe to it, so an engine is collected only once its subscriptions are detached.
+ */
+export class DetachableAccountSource extends AccountSource {
+  private readonly subscriptions = new Set<() => void>();
+
+  override get changes(): StateChangeFeed | undefined {
+    const feed = super.changes;
+    if (!feed) return undefined;
+    return {
+      following: () => feed.following(),
+      onChange: (listener) => {
+        const off = feed.onChange(listener);
+        this.subscriptions.add(off);
+        return () => {
+          this.subscriptions.delete(off);
+          off();
+        };
+      },
+    };
+  }
+
+  detach(): void {
+    for (const off of this.subscriptions) off();
+    this.subscriptions.clear();
+  }
+}
+
+/** Heap used after full collections (the process runs with --expose-gc), in bytes. */
+export async function heapAfterGc(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((r) => setImmediate(r));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
