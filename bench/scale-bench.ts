@@ -13,7 +13,9 @@
  *   once so that 20,000 pools are in the live cache (`--cached-pairs` to change the 200).
  *
  * In every case the service first loads a market snapshot of the chain (written by `npm run markets
- * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, then warm (`--quotes`, default 200); then a
+ * -- dump` in a process of its own; loading it is the start-up timed) and quotes the pair cold, makes
+ * the pools' curves (fresh amounts until none is made: scale-curves.ts), then quotes warm (`--quotes`
+ * of each, default 200: the repeated amount and never-repeated ones) and measures the curves' heap; then a
  * second index without the snapshot quotes the same pair cold (discovery by getProgramAccounts), and a
  * third lists every program itself first (MARKET_LISTING: its start-up and calls) and quotes it cold.
  * Also timed: a quote right after one pool of the pair changed (its kept candidates decided again).
@@ -29,7 +31,6 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
-import type { QuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
 import { ChainStateCache } from "../src/chain/chain-state-cache.js";
 import { startLiveChain } from "../src/chain/live/live-chain.js";
@@ -41,10 +42,11 @@ import { endsWithBench } from "./children.js";
 import { runLiveCacheCases } from "./live-cache-scenario.js";
 import { LONG_RPC, dumpSnapshot, minus, startChain } from "./scale-chain.js";
 import type { ChainChild } from "./scale-chain.js";
+import { coldQuote, coldQuoteWithListing, liveSettled, quotesAfterAChange } from "./scale-service.js";
+import type { ColdQuote } from "./scale-service.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
 import { CurveTally, DetachableAccountSource, REPEATED_AMOUNT, freshPicker, heapAfterGc, makeCurves, quoteAt, warmQuotes } from "./scale-curves.js";
 import type { CurveFigures } from "./scale-curves.js";
-import { percentile } from "./statistics.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -86,7 +88,7 @@ export interface ScaleResult {
   readonly warmP99Ms: number;
   readonly warmCpuP50Ms: number;
   readonly warmCpuP99Ms: number;
-  /** Warm quotes at never-repeated amounts (log-uniform 1e7–2e11), measured beside the repeated ones, after the curves were made. */
+  /** Warm quotes at never-repeated amounts (log-uniform 1e8–1e10), measured beside the repeated ones, after the curves were made. */
   readonly freshP50Ms: number;
   readonly freshP99Ms: number;
   readonly freshCpuP50Ms: number;
@@ -108,14 +110,6 @@ export interface ScaleResult {
   readonly rssMb: number;
   readonly loadAverage: number;
   readonly outAmount: string;
-}
-
-interface ColdQuote {
-  readonly calls: Record<string, number>;
-  readonly total: number;
-  readonly ms: number;
-  /** Why the quote failed (its calls are still counted). */
-  readonly error?: string;
 }
 
 // ── Scenarios (one function per scenario: add one here and in SCENARIOS) ──────────────────────
@@ -159,96 +153,6 @@ const SCENARIOS: Record<string, (quotes: number) => ScaleCase[]> = {
 
 // ── The service side of one case (runs in its own process) ─────────────────────────────────────
 
-/**
- * A service with MARKET_LISTING and no snapshot: it lists every program (one getProgramAccounts
- * each, timed and counted), then quotes the pair cold.
- */
-async function coldQuoteWithListing(chainChild: ChainChild, pair: { x: string; y: string }, hubs: { intermediateTokens?: string[] }) {
-  const chain = new RpcSolanaChain({ url: chainChild.url, ...LONG_RPC });
-  const before = await chainChild.stats();
-  const t0 = performance.now();
-  const index = new MarketIndex({
-    chain,
-    adapters: ammAdapters,
-    listing: { refreshMs: 0, timeoutMs: LONG_RPC.timeoutMs },
-    discovery: { timeoutMs: LONG_RPC.timeoutMs },
-  });
-  await index.start();
-  await index.whenListed();
-  const ms = round(performance.now() - t0);
-  const calls = minus(await chainChild.stats(), before);
-  const engine = createQuoteEngine({
-    chain,
-    accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
-    markets: index,
-    adapters: ammAdapters,
-    ...hubs,
-  });
-  try {
-    const quoted = await coldQuote(chainChild, engine, pair);
-    return { listing: { calls, ms, pools: index.known().length }, ...quoted };
-  } finally {
-    index.close();
-  }
-}
-
-/** One cold quote of the pair, its RPC calls by method from the chain's counter. */
-async function coldQuote(chain: ChainChild, engine: QuoteEngine, pair: { x: string; y: string }): Promise<{ cold: ColdQuote; outAmount: string }> {
-  const before = await chain.stats();
-  const t0 = performance.now();
-  const quote = await engine.quote({ inputMint: pair.x, outputMint: pair.y, amount: "1000000000", slippageBps: 50 });
-  const ms = performance.now() - t0;
-  const calls = minus(await chain.stats(), before);
-  return { cold: { calls, total: Object.values(calls).reduce((a, b) => a + b, 0), ms: round(ms) }, outAmount: quote.response.outAmount };
-}
-
-/** Five times: one pool of the pair changes on chain, the live cache sees it, one quote is timed (medians of wall and CPU). */
-async function quotesAfterAChange(chain: ChainChild, live: LiveChain, quote: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const { vault, data } = await chain.bump(i);
-    const expected = Buffer.from(data, "base64");
-    for (const until = performance.now() + 10_000; performance.now() < until; await new Promise((r) => setTimeout(r, 5))) {
-      const seen = live.accounts.get(vault)?.account?.data;
-      if (seen && Buffer.from(seen).equals(expected)) break;
-    }
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await quote();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return {
-    wall: round(
-      percentile(
-        wall.sort((x, y) => x - y),
-        50,
-      ),
-    ),
-    cpu: round(
-      percentile(
-        cpu.sort((x, y) => x - y),
-        50,
-      ),
-    ),
-  };
-}
-
-/** Waits (at most `maxMs`) until the live cache answers and its account count has stopped growing: the warm phase then reads memory. */
-async function liveSettled(live: LiveChain, maxMs: number): Promise<number> {
-  const t0 = performance.now();
-  let last = -1;
-  while (performance.now() - t0 < maxMs) {
-    const status = live.accounts.status();
-    if (!status.degraded && status.accounts === last) break;
-    last = status.accounts;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-  return round(performance.now() - t0);
-}
-
 /** A phase's start, on stderr (a case at 100,000 pools takes minutes). */
 const phase = (c: ScaleCase, what: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${c.name}: ${what}\n`);
 
@@ -270,7 +174,13 @@ async function quoteWithCurves(
   const liveSettleMs = await liveSettled(live, 60_000);
   phase(c, "making the curves (fresh amounts until a round makes none)");
   const fresh = freshPicker();
-  const curves = await makeCurves(engine, pair, tally, fresh);
+  const curves = await makeCurves(
+    engine,
+    pair,
+    tally,
+    fresh,
+    (what) => void chainChild.stats().then((st) => phase(c, `${what}; RPC so far ${JSON.stringify(st.calls)}`)),
+  );
   phase(c, `${curves.made} curves made (${curves.points} points held); warm quotes`);
   const warm = await warmQuotes(engine, pair, c.quotes, fresh, tally);
   phase(c, "quotes right after a pool changed");

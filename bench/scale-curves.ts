@@ -15,12 +15,18 @@ import { percentile } from "./statistics.js";
 
 /** The repeated amount (the bench's figure since 2026-11). */
 export const REPEATED_AMOUNT = "1000000000";
-/** Fresh amounts: log-uniform over 1e7–2e11 (0.01–200× the repeated one; the venues bench's range). */
-const FRESH_RANGE = [1e7, 2e11] as const;
+/**
+ * Fresh amounts: log-uniform over 1e8–1e10 (0.1–10× the repeated one). Narrower than the venues
+ * bench's 0.01–200×: at 5,000 pools each new amount bucket (4 an octave, pool-pruning.ts) costs a
+ * candidate decision over every pool, made again after 30 s.
+ */
+const FRESH_RANGE = [1e8, 1e10] as const;
 /** No curve event for this long: the store is idle (its budget can hold a job back up to 1 s). */
 const QUIET_MS = 1_500;
-/** Fresh quotes per round while the curves are made. */
+/** Fresh quotes per round while the curves are made, and the bounds on making them (ms). */
 const MAKING_ROUND = 50;
+const MAKING_MAX_MS = 90_000;
+const FIRST_QUIET_MAX_MS = 20_000;
 
 export interface Pair {
   readonly x: string;
@@ -89,33 +95,46 @@ export interface CurveFigures {
   /** After the fresh rounds: pools with a curve and the points they hold. */
   readonly pools: number;
   readonly points: number;
-  /** Fresh rounds until one made no curve, their quotes, and the time until the last curve was made (ms). */
+  /** Whether a round made no curve before MAKING_MAX_MS; the rounds, their quotes, and the time until the last curve was made (ms). */
+  readonly settled: boolean;
   readonly rounds: number;
   readonly quotes: number;
   readonly settleMs: number;
 }
 
-/** Fresh amounts asked in rounds until a round makes no curve (the store idle after each). */
-export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTally, fresh: () => string): Promise<CurveFigures> {
-  await tally.quiet();
+/**
+ * Fresh amounts asked in rounds until a round makes no curve (the store idle after each), for at
+ * most MAKING_MAX_MS (`settled` false then: at 5,000 pools under load, new amount buckets' candidate
+ * decisions make a round slow); each round's quotes, time and curves go to `log`.
+ */
+export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTally, fresh: () => string, log: (what: string) => void): Promise<CurveFigures> {
+  await tally.quiet(FIRST_QUIET_MAX_MS);
   const t0 = performance.now();
+  const until = t0 + MAKING_MAX_MS;
   let rounds = 0;
-  for (const until = t0 + 300_000; performance.now() < until;) {
+  let quotes = 0;
+  let settled = false;
+  while (!settled && performance.now() < until) {
     const before = tally.made;
-    for (let i = 0; i < MAKING_ROUND; i++) await quoteAt(engine, pair, fresh());
-    await tally.quiet();
+    const roundStart = performance.now();
+    let asked = 0;
+    for (; asked < MAKING_ROUND && performance.now() < until; asked++) await quoteAt(engine, pair, fresh());
+    const quoted = performance.now();
+    await tally.quiet(Math.max(0, until - performance.now()));
     rounds += 1;
-    if (tally.made === before) break;
+    quotes += asked;
+    log(`round ${rounds}: ${asked} quotes in ${Math.round(quoted - roundStart)} ms, ${tally.made - before} curves made`);
+    settled = asked === MAKING_ROUND && tally.made === before;
   }
-  const settleMs = Math.max(0, tally.lastMadeAt - t0);
   return {
     made: tally.made,
     pointsMade: tally.pointsMade,
     makeMs: round(tally.makeMs),
     ...tally.holding(),
+    settled,
     rounds,
-    quotes: rounds * MAKING_ROUND,
-    settleMs: round(settleMs),
+    quotes,
+    settleMs: round(Math.max(0, tally.lastMadeAt - t0)),
   };
 }
 
