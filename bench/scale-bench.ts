@@ -45,7 +45,17 @@ import type { ChainChild } from "./scale-chain.js";
 import { coldQuote, coldQuoteWithListing, liveSettled, quotesAfterAChange } from "./scale-service.js";
 import type { ColdQuote } from "./scale-service.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
-import { CurveTally, DetachableAccountSource, REPEATED_AMOUNT, freshPicker, heapAfterGc, makeCurves, quoteAt, warmQuotes } from "./scale-curves.js";
+import {
+  CurveTally,
+  DetachableAccountSource,
+  FreshFailures,
+  REPEATED_AMOUNT,
+  freshPicker,
+  heapAfterGc,
+  makeCurves,
+  quoteAt,
+  warmQuotes,
+} from "./scale-curves.js";
 import type { CurveFigures } from "./scale-curves.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -94,6 +104,8 @@ export interface ScaleResult {
   readonly freshCpuP50Ms: number;
   readonly freshCpuP99Ms: number;
   readonly curvesMadeWhileMeasured: number;
+  readonly freshFailures: number;
+  readonly freshFirstError?: string;
   /** The pools' curves (scale-curves.ts): made before the warm figures; `heapMb` = heap after GC with them − with curves off (measured, same process). */
   readonly curves: CurveFigures & { readonly dropped: number; readonly heapMb: number; readonly heapWithoutMb: number };
   /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
@@ -174,15 +186,17 @@ async function quoteWithCurves(
   const liveSettleMs = await liveSettled(live, 60_000);
   phase(c, "making the curves (fresh amounts until a round makes none)");
   const fresh = freshPicker();
+  const failures = new FreshFailures();
   const curves = await makeCurves(
     engine,
     pair,
     tally,
     fresh,
+    failures,
     (what) => void chainChild.stats().then((st) => phase(c, `${what}; RPC so far ${JSON.stringify(st.calls)}`)),
   );
   phase(c, `${curves.made} curves made (${curves.points} points held); warm quotes`);
-  const warm = await warmQuotes(engine, pair, c.quotes, fresh, tally);
+  const warm = await warmQuotes(engine, pair, c.quotes, fresh, tally, failures);
   phase(c, "quotes right after a pool changed");
   const afterChange = await quotesAfterAChange(chainChild, live, () => quoteAt(engine, pair, REPEATED_AMOUNT));
   const liveStatus = live.accounts.status();

@@ -35,6 +35,25 @@ export interface Pair {
 
 export const quoteAt = (engine: QuoteEngine, pair: Pair, amount: string) => engine.quote({ inputMint: pair.x, outputMint: pair.y, amount, slippageBps: 50 });
 
+/**
+ * Fresh quotes that failed (the chain's RPC gave up: at 5,000 pools a new amount bucket's decision
+ * reads through it), counted and the first kept, so the case's other figures are still reported.
+ */
+export class FreshFailures {
+  count = 0;
+  first: string | undefined;
+
+  async quote(engine: QuoteEngine, pair: Pair, amount: string): Promise<void> {
+    try {
+      await quoteAt(engine, pair, amount);
+    } catch (error) {
+      // Counted and reported with the figures (`freshFailures`), not thrown: see the class comment.
+      this.count += 1;
+      this.first ??= String((error as Error).message);
+    }
+  }
+}
+
 /** Never-repeated amounts for one case (the same sequence every run). */
 export function freshPicker(): () => string {
   const pick = freshAmounts(36);
@@ -107,7 +126,14 @@ export interface CurveFigures {
  * most MAKING_MAX_MS (`settled` false then: at 5,000 pools under load, new amount buckets' candidate
  * decisions make a round slow); each round's quotes, time and curves go to `log`.
  */
-export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTally, fresh: () => string, log: (what: string) => void): Promise<CurveFigures> {
+export async function makeCurves(
+  engine: QuoteEngine,
+  pair: Pair,
+  tally: CurveTally,
+  fresh: () => string,
+  failures: FreshFailures,
+  log: (what: string) => void,
+): Promise<CurveFigures> {
   await tally.quiet(FIRST_QUIET_MAX_MS);
   const t0 = performance.now();
   const until = t0 + MAKING_MAX_MS;
@@ -118,7 +144,7 @@ export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTa
     const before = tally.made;
     const roundStart = performance.now();
     let asked = 0;
-    for (; asked < MAKING_ROUND && performance.now() < until; asked++) await quoteAt(engine, pair, fresh());
+    for (; asked < MAKING_ROUND && performance.now() < until; asked++) await failures.quote(engine, pair, fresh());
     const quoted = performance.now();
     await tally.quiet(Math.max(0, until - performance.now()));
     rounds += 1;
@@ -142,7 +168,7 @@ export async function makeCurves(engine: QuoteEngine, pair: Pair, tally: CurveTa
  * Warm quotes, `quotes` of each kind in four alternating blocks (load on the shared machine hits
  * both alike): the repeated amount and never-repeated ones; p50/p99 wall and CPU.
  */
-export async function warmQuotes(engine: QuoteEngine, pair: Pair, quotes: number, fresh: () => string, tally: CurveTally) {
+export async function warmQuotes(engine: QuoteEngine, pair: Pair, quotes: number, fresh: () => string, tally: CurveTally, failures: FreshFailures) {
   for (let i = 0; i < 20; i++) await quoteAt(engine, pair, REPEATED_AMOUNT);
   const kinds = { repeated: () => REPEATED_AMOUNT, fresh };
   const samples = { repeated: { wall: [] as number[], cpu: [] as number[] }, fresh: { wall: [] as number[], cpu: [] as number[] } };
@@ -154,7 +180,8 @@ export async function warmQuotes(engine: QuoteEngine, pair: Pair, quotes: number
         const amount = kinds[kind]();
         const c0 = process.cpuUsage();
         const t0 = performance.now();
-        await quoteAt(engine, pair, amount);
+        if (kind === "fresh") await failures.quote(engine, pair, amount);
+        else await quoteAt(engine, pair, amount);
         samples[kind].wall.push(performance.now() - t0);
         const c = process.cpuUsage(c0);
         samples[kind].cpu.push((c.user + c.system) / 1000);
@@ -180,6 +207,9 @@ export async function warmQuotes(engine: QuoteEngine, pair: Pair, quotes: number
     freshCpuP99Ms: p(f.cpu, 99),
     /** Curves made while the figures were measured (0 at the steady state). */
     curvesMadeWhileMeasured: tally.made - made,
+    /** Fresh quotes that failed (making the curves and measured), and the first error. */
+    freshFailures: failures.count,
+    ...(failures.first === undefined ? {} : { freshFirstError: failures.first }),
   };
 }
 
