@@ -223,6 +223,7 @@ async function heapWithoutCurves(
   index: MarketIndex,
   chain: RpcSolanaChain,
   hubs: { intermediateTokens?: string[] },
+  freshAsked: number,
 ): Promise<number> {
   const engine = createQuoteEngine({
     chain,
@@ -233,8 +234,11 @@ async function heapWithoutCurves(
     curves: false,
   });
   const [pair, ...others] = chainChild.pairs;
+  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount bucket
+  // (a 5,000-pool pair's are megabytes each) are then alike in both, and the difference is the curves.
   const fresh = freshPicker();
-  for (let i = 0; i < 20; i++) await quoteAt(engine, pair, fresh());
+  const failures = new FreshFailures();
+  for (let i = 0; i < freshAsked; i++) await failures.quote(engine, pair, fresh());
   for (const p of chainChild.pairs) await quoteAt(engine, p, REPEATED_AMOUNT);
   const heap = await heapAfterGc();
   await quoteAt(engine, others[0] ?? pair, REPEATED_AMOUNT); // the engine stays alive through the measurement
@@ -268,7 +272,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     // A 2-hop pair's legs meet at its own intermediate mint.
     const hubs = pair.m ? { intermediateTokens: [pair.m] } : {};
     const served = await quoteWithCurves(c, chainChild, live, index, chain, hubs);
-    const heapWithout = await heapWithoutCurves(chainChild, live, index, chain, hubs);
+    const heapWithout = await heapWithoutCurves(chainChild, live, index, chain, hubs, served.curves.quotes + 4 * Math.ceil(c.quotes / 4));
     const afterWarm = await chainChild.stats();
     index.close();
     await live.close();
