@@ -15,7 +15,6 @@ import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { swapAmounts } from "../core/swap/swap-result.js";
 import { describeTransactionError } from "../core/trigger/index.js";
-import type { RpcTransactionError } from "../core/trigger/index.js";
 import { landingRebroadcasts, landingSends } from "../metrics/landing-metrics.js";
 
 export interface LegToLand {
