@@ -69,6 +69,11 @@ export async function landNonceLeg(deps: LegLandingDeps, leg: LegToLand): Promis
   if (record.status === "Failed") return { status: "failed", slot: record.slot, error: record.error ?? "failed on chain" };
   const landed = await deps.chain.getTransaction(leg.signature);
   if (landed === null) return null;
-  const amounts = swapAmounts(landedSwapOf(landed), { taker: leg.taker, inputMint: leg.inputMint, outputMint: leg.outputMint, jupiterProgramId: JUPITER_V6_PROGRAM_ID.toBase58() });
+  const amounts = swapAmounts(landedSwapOf(landed), {
+    taker: leg.taker,
+    inputMint: leg.inputMint,
+    outputMint: leg.outputMint,
+    jupiterProgramId: JUPITER_V6_PROGRAM_ID.toBase58(),
+  });
   return { status: "landed", slot: BigInt(landed.slot), inAmount: amounts.inputAmount, outAmount: amounts.outputAmount };
 }
