@@ -245,7 +245,8 @@ export class NonceKeeper {
       outputMint: order.outputMint,
       resumed: firedAt === null,
     });
-    // Undecided (shutdown, the landing's longest wait): the order stays triggered; the next refresh follows it.
+    // Undecided (the landing's longest wait, shutdown), or shutting down (the store may be closing):
+    // the order stays triggered; the next refresh or start reads the chain's verdict again.
     if (verdict === null || this.stopping.signal.aborted) return;
     if (firedAt !== null) nonceTriggerToLandingSeconds.observe((performance.now() - firedAt) / 1000);
     await this.finish(order, outcomeOf(verdict, legIndex, routeIndex));
