@@ -175,6 +175,9 @@ export class PoolQuotePlan implements QuotePlan {
     const curves = this.shared.curves;
     if (!curves || swapMode !== "ExactIn") return findBestRoute(search);
     this.curveLookup = curveLookupOf(this.reads, curves, kept, clock);
+    // One pool has one path and no split to choose: the search on curves would pick it and quote it
+    // exactly again, so its exact quote is the route (the curves still give its marginal rate).
+    if (kept.length === 1) return findBestRoute(search);
     const programQuotes = this.shared.programQuotes;
     return findBestRouteOnCurves(search, this.curveLookup, programQuotes?.waiting && (() => programQuotes.waiting!()));
   }
