@@ -39,6 +39,7 @@ const ROUND_AMOUNTS = arg("--amounts", 500);
 // to optimised code over that many calls): a shorter warm-up measures start-up, not steady state.
 const WARMUP_AMOUNTS = arg("--warmup", 2000);
 const TARGET_RATIO = 2;
+const WARMUP_SLICE = 200;
 const SOL = NATIVE_MINT.toBase58();
 const USDC_MINT = USDC.toBase58();
 const POOL = BENCH_POOLS.whirlpoolSolUsdc.toBase58();
@@ -137,9 +138,15 @@ async function main(): Promise<number> {
       // Warm-up: both routers' code paths compiled, the peer's pool state read; amounts not reused.
       t0 = performance.now();
       const warm = nextAmounts(WARMUP_AMOUNTS);
-      await askPeer(peer, warm);
-      await askSwapd(service.url, service.pid, warm);
-      await askHealthz(service.url, service.pid, WARMUP_AMOUNTS);
+      // In slices, the routers in turn: the peer's loop holds the event loop for as long as it runs,
+      // and the HTTP client's kept-alive connection, idle past the service's keep-alive timeout
+      // meanwhile, was closed under the next request ("other side closed").
+      for (let i = 0; i < warm.length; i += WARMUP_SLICE) {
+        const slice = warm.slice(i, i + WARMUP_SLICE);
+        await askPeer(peer, slice);
+        await askSwapd(service.url, service.pid, slice);
+        await askHealthz(service.url, service.pid, slice.length);
+      }
       log(`warm-up ${WARMUP_AMOUNTS} amounts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
       const peerRounds: Timed[] = [];
