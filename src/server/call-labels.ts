@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Code } from "@connectrpc/connect";
 import { codeToString } from "@connectrpc/connect/protocol-connect";
-import type { NodeRequest, RestRouter } from "./rest.js";
+import type { NodeRequest, RestRoute, RestRouter } from "./rest.js";
 
 /** Connect unary errors that never reached a handler (parse errors, limits): HTTP status → code. */
 const CONNECT_HTTP_CODES: Readonly<Record<number, string>> = {
@@ -38,11 +38,18 @@ export interface CallLabel {
   readonly kind: "rpc" | "rest";
 }
 
+/** A REST route's label, made once per route (not per call). */
+const routeLabels = new WeakMap<RestRoute, CallLabel>();
+
 /** Known RPCs are labelled by path; unknown `/pkg.Service/Method` POSTs count as RPC "unknown". */
 export function labelCall(method: string | undefined, path: string, rpcPaths: ReadonlySet<string>, rest: RestRouter): CallLabel {
   if (rpcPaths.has(path)) return { procedure: path, kind: "rpc" };
   const route = rest.match(method ?? "GET", path);
-  if (typeof route === "object") return { procedure: `${route.method} ${route.path}`, kind: "rest" };
+  if (typeof route === "object") {
+    let label = routeLabels.get(route);
+    if (label === undefined) routeLabels.set(route, (label = { procedure: `${route.method} ${route.path}`, kind: "rest" }));
+    return label;
+  }
   if (route === undefined && method === "POST" && isRpcShapedPath(path)) return { procedure: "unknown", kind: "rpc" };
   return { procedure: "unmatched", kind: "rest" };
 }
@@ -58,8 +65,8 @@ export function requestIdFrom(given: string | string[] | undefined): string {
  */
 export function callCode(kind: CallLabel["kind"], handlerCode: Code | undefined, grpcStatus: string | undefined, httpStatus: number): string {
   if (kind === "rest") return String(httpStatus);
-  const c = handlerCode ?? (grpcStatus !== undefined ? (Number(grpcStatus)) : undefined);
-  if (c !== undefined) return (c) === 0 ? "ok" : codeToString(c);
+  const c = handlerCode ?? (grpcStatus !== undefined ? Number(grpcStatus) : undefined);
+  if (c !== undefined) return c === 0 ? "ok" : codeToString(c);
   return httpStatus === 200 ? "ok" : (CONNECT_HTTP_CODES[httpStatus] ?? `http_${httpStatus}`);
 }
 

@@ -28,13 +28,18 @@ export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptio
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     const info: CallInfo = { requestId, procedure };
     res.setHeader("x-request-id", requestId);
-    const grpcStatus = hookGrpcStatus(res);
+    // REST calls are coded by their HTTP status: only RPCs need the gRPC status of what they wrote.
+    const grpcStatus = kind === "rpc" ? hookGrpcStatus(res) : undefined;
     resetHalfOpenStreamAfterResponse(req);
 
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const code = callCode(kind, info.code, grpcStatus.status(), res.statusCode);
+      const code = callCode(kind, info.code, grpcStatus?.status(), res.statusCode);
       observeCall(procedure, kind, code, seconds);
+      // Server faults are warnings; 501 (a placeholder route) and client errors are not.
+      const serverFault = kind === "rest" ? res.statusCode >= 500 && res.statusCode !== 501 : code === "internal" || code === "unknown" || code === "data_loss";
+      // The line is built only when its level is logged (LOG_LEVEL=warn drops every ordinary call's).
+      if (!logger.isLevelEnabled(serverFault ? "warn" : "info")) return;
       const line = {
         requestId,
         procedure: procedure === "unmatched" || procedure === "unknown" ? `${req.method} ${path}` : procedure,
@@ -47,11 +52,6 @@ export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptio
         aborted: !res.writableFinished || undefined,
         caller: info.caller,
       };
-      // Server faults are warnings; 501 (a placeholder route) and client errors are not.
-      const serverFault =
-        kind === "rest"
-          ? res.statusCode >= 500 && res.statusCode !== 501
-          : code === "internal" || code === "unknown" || code === "data_loss";
       if (serverFault) logger.warn(line, "call");
       else logger.info(line, "call");
     });

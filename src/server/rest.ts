@@ -83,9 +83,21 @@ export function screenQuery(shape: RequestShape | undefined, query: URLSearchPar
   if (refusal) throw refused(refusal);
 }
 
-/** JSON.stringify that writes bigint as decimal strings. */
+const bigintAsText = (_k: string, v: unknown): unknown => (typeof v === "bigint" ? v.toString() : v);
+
+/**
+ * JSON.stringify that writes bigint as decimal strings. Most bodies hold none (amounts are already
+ * text): those are written without a replacer, which costs a call per value (~2 % of a warm quote's
+ * CPU); a body with a bigint makes the plain write throw, and is written again with it.
+ */
 export function toJson(body: unknown): string {
-  return JSON.stringify(body, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  try {
+    return JSON.stringify(body);
+  } catch (e) {
+    // Only a bigint is written differently; any other failure throws again below, as it would have.
+    if (!(e instanceof TypeError)) throw e;
+    return JSON.stringify(body, bigintAsText);
+  }
 }
 
 /**
@@ -95,7 +107,10 @@ export function toJson(body: unknown): string {
  * integer). An empty body is `undefined`.
  */
 export async function readJsonBody(req: NodeRequest, limit: number, shape?: RequestShape): Promise<unknown> {
-  const ct = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const ct = String(req.headers["content-type"] ?? "")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
   if (ct !== "application/json" && !ct.endsWith("+json")) {
     throw new RestError(415, "Expected request with `Content-Type: application/json`");
   }

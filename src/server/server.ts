@@ -129,8 +129,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   ];
   const routes = rpcRoutes({ implementations, served, health, interceptors, jsonCodecs: opts.jsonCodecs ?? [], maxBodyBytes: config.maxBodyBytes, rpcPaths });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
-  const connectHandler = connectHandlerFor({ routes, interceptors, maxBodyBytes: config.maxBodyBytes, edge, streamShutdown, rest, dispatchRest });
-  const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, connectHandler });
+  const { connectHandler, restHandler } = connectHandlerFor({
+    routes,
+    interceptors,
+    maxBodyBytes: config.maxBodyBytes,
+    edge,
+    streamShutdown,
+    rest,
+    dispatchRest,
+  });
+  const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, rpcPaths, connectHandler, restHandler });
 
   const sp = createSinglePortServer(handler, { sniffTimeoutMs, limits: config.connectionLimits, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
   const addr = await listenOrClose(sp, config, edge);
@@ -158,14 +166,20 @@ function restRouterFor(opts: StartServerOptions, served: readonly DescService[],
   return rest;
 }
 
-/** Every request: a valid target, observed (id, labels, metrics, log line), screened by the edge, then Connect's. */
+/**
+ * Every request: a valid target, observed (id, labels, metrics, log line), screened by the edge, then
+ * Connect's when it names a procedure, else the REST router's (what Connect's own fallback would do,
+ * without its path lookup first).
+ */
 function requestHandlerFor(parts: {
   readonly logger: Logger;
   readonly observeCall: CallObserver;
   readonly edge: Edge;
+  readonly rpcPaths: ReadonlySet<string>;
   readonly connectHandler: (req: NodeRequest, res: NodeResponse) => void;
+  readonly restHandler: (req: NodeRequest, res: NodeResponse) => void;
 }): (req: NodeRequest, res: NodeResponse) => void {
-  const { logger, observeCall, edge, connectHandler } = parts;
+  const { logger, observeCall, edge, rpcPaths, connectHandler, restHandler } = parts;
   return (req, res) => {
     const url = requestUrl(req);
     if (url === undefined) {
@@ -176,13 +190,16 @@ function requestHandlerFor(parts: {
     const info = observeCall(req, res, url.pathname);
     infoOf.set(req, info);
     if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
-    connectHandler(req, res);
+    // Connect serves only its procedures' paths (every one is in rpcPaths) and hands it the rest.
+    if (rpcPaths.has(url.pathname)) connectHandler(req, res);
+    else restHandler(req, res);
   };
 }
 
 /**
  * connect-es's Node handler: calls carry their call info, the stream-shutdown signal and the edge's
- * caller; what is not a served procedure goes to the REST router (or the unknown-procedure answer).
+ * caller; what is not a served procedure goes to the REST router (or the unknown-procedure answer),
+ * also handed out alone (`restHandler`) for the paths that are no procedure.
  */
 function connectHandlerFor(parts: {
   readonly routes: (router: ConnectRouter) => void;
@@ -192,9 +209,18 @@ function connectHandlerFor(parts: {
   readonly streamShutdown: AbortController;
   readonly rest: RestRouter;
   readonly dispatchRest: ReturnType<typeof createRestDispatch>;
-}): (req: NodeRequest, res: NodeResponse) => void {
+}): { connectHandler: (req: NodeRequest, res: NodeResponse) => void; restHandler: (req: NodeRequest, res: NodeResponse) => void } {
   const { edge, streamShutdown, rest, dispatchRest } = parts;
-  return connectNodeAdapter({
+  const restHandler = (req: NodeRequest, res: NodeResponse): void => {
+    const info = infoOf.get(req)!;
+    const url = urlOf.get(req)!;
+    if (req.method === "POST" && isRpcShapedPath(url.pathname) && !rest.match("POST", url.pathname)) {
+      answerUnknownProcedure(req, res, url.pathname, info);
+      return;
+    }
+    void dispatchRest(req, res, info, url);
+  };
+  const connectHandler = connectNodeAdapter({
     routes: parts.routes,
     readMaxBytes: parts.maxBodyBytes,
     acceptCompression: ACCEPT_COMPRESSION,
@@ -209,17 +235,9 @@ function connectHandlerFor(parts: {
       edge.addContext(req, values);
       return values;
     },
-    fallback: (req, res) => {
-      const info = infoOf.get(req)!;
-      const url = urlOf.get(req)!;
-      const response = res as NodeResponse; // connect-es's type narrows `write`; the object is Node's
-      if (isRpcShapedPath(url.pathname) && req.method === "POST" && !rest.match("POST", url.pathname)) {
-        answerUnknownProcedure(req, response, url.pathname, info);
-        return;
-      }
-      void dispatchRest(req, response, info, url);
-    },
+    fallback: (req, res) => restHandler(req, res as NodeResponse), // connect-es's type narrows `write`; the object is Node's
   });
+  return { connectHandler, restHandler };
 }
 
 /**

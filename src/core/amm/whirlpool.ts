@@ -204,9 +204,9 @@ function build(pool: WhirlpoolPool, params: SwapParams, accounts: AccountMap): S
 // amounts (test/core/amm/whirlpool-quote.test.ts holds the adapter to each). Adaptive-fee pools stay
 // on whirlpools-core: the SDK quotes them only with their oracle's state.
 
-/** The swap step's three tick-array addresses (near the range's ends one repeats). */
+/** The swap step's tick-array addresses not read yet (deduplicated: near the range's ends one repeats), derived once per pool version. */
 function quoteAccounts(pool: WhirlpoolPool, params: QuoteParams, accounts: AccountMap): PublicKey[] {
-  return unread([...new Set(swapTickArrays(pool, params.aToB))], accounts);
+  return unread(quoteStateOf(pool).tickArrays[params.aToB ? 0 : 1], accounts);
 }
 
 /** What a quote of one pool version needs besides the tick arrays, made on its first quote. */
@@ -336,7 +336,12 @@ export const whirlpoolAdapter = defineAmmAdapter<WhirlpoolPool>({
   poolIsImmutable: false,
   // Every `Whirlpool` account has the same size; `initialize_pool` fails with InvalidTokenMintOrder
   // (6024) unless token_mint_a < token_mint_b (whirlpool program, state/whirlpool.rs `initialize`).
-  poolMintLayout: { dataSize: WHIRLPOOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")], sortedMints: true, discriminator: WHIRLPOOL_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: WHIRLPOOL_ACCOUNT_SIZE,
+    mintOffsets: [fieldOffset(whirlpoolFields, "tokenMintA"), fieldOffset(whirlpoolFields, "tokenMintB")],
+    sortedMints: true,
+    discriminator: WHIRLPOOL_DISCRIMINATOR,
+  },
   decodePool: decodeWhirlpool,
   mints: (pool) => [pool.tokenMintA, pool.tokenMintB],
   // The mints' owners decide between `swap` and `swap_v2`; tick arrays and oracle are PDAs.

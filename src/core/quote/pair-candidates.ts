@@ -161,11 +161,20 @@ function mayBeDecided(leg: LegShape, decisions: CandidateDecisions | undefined):
  * The decisions that cover the request's pairs, by pair key: for those pairs the edge need not
  * even list the markets (the decision's kept ones are all the plan reads).
  */
-export function decidedPairs(pairs: readonly (readonly [string, string])[], request: LegRequest, decisions: CandidateDecisions): Map<string, CandidateDecision> {
+export function decidedPairs(
+  pairs: readonly (readonly [string, string])[],
+  request: LegRequest,
+  decisions: CandidateDecisions,
+): Map<string, CandidateDecision> {
   if (decisions.decides && !pairs.some(([x, y]) => decisions.decides!(pairKey(x, y)))) return new Map();
   const shapes = pairs.map(([x, y]) => shapeOf(x, y, pairKey(x, y), request)).filter((l): l is LegShape => l !== undefined);
   const out = new Map<string, CandidateDecision>();
-  for (const leg of lookUp(shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })), request.amount, decisions)) if (leg.found) out.set(leg.key, leg.found);
+  for (const leg of lookUp(
+    shapes.map((l) => ({ ...l, found: undefined as CandidateDecision | undefined })),
+    request.amount,
+    decisions,
+  ))
+    if (leg.found) out.set(leg.key, leg.found);
   return out;
 }
 
@@ -175,7 +184,11 @@ export function planLegs(markets: readonly Market[], request: LegRequest, decisi
   const legs: Leg[] = [];
   for (const [key, group] of byPair) {
     const shape = shapeOf(group[0].mints[0], group[0].mints[1], key, request);
-    if (shape) legs.push({ ...shape, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
+    // Named fields, not a spread of the shape: the spread was most of a warm quote's planning (V8 copies it slowly).
+    if (shape) {
+      const { pair, from, after, bucketKey, exactKey } = shape;
+      legs.push({ pair, key, from, after, bucketKey, exactKey, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
+    }
   }
   return lookUp(legs, request.amount, decisions);
 }
@@ -196,7 +209,9 @@ export function marketsToRead(legs: readonly Leg[]): Market[] {
     if (!found) return leg.markets;
     const kept = leg.markets.filter((m) => found.kept.has(m.addressText));
     const stale = found.stale;
-    return stale ? [...kept, ...found.judged.filter((j) => stale.has(j.market.addressText) && !found.kept.has(j.market.addressText)).map((j) => j.market)] : kept;
+    return stale
+      ? [...kept, ...found.judged.filter((j) => stale.has(j.market.addressText) && !found.kept.has(j.market.addressText)).map((j) => j.market)]
+      : kept;
   });
 }
 

@@ -14,7 +14,16 @@ export function candidatePairs(request: ParsedQuoteRequest, configured: readonly
     middles.push(...configured.filter((m) => m !== x && m !== y));
     if (!request.restrictIntermediateTokens) middles.push(...sharedNeighbours(x, y, [...knownMarkets()]).filter((m) => !middles.includes(m)));
   }
-  return { pairs: [[x, y], ...middles.flatMap((m): [string, string][] => [[x, m], [m, y]])], intermediates: middles };
+  return {
+    pairs: [
+      [x, y],
+      ...middles.flatMap((m): [string, string][] => [
+        [x, m],
+        [m, y],
+      ]),
+    ],
+    intermediates: middles,
+  };
 }
 
 /** Tokens that both x and y have a known market with, in the order of y's markets. */
@@ -37,7 +46,18 @@ export function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): 
   if (leg === undefined || leg.maxPerPair !== limits.maxPoolsPerPair) {
     const { amount, swapMode } = request;
     const labels = labelsKey(request.dexes, request.excludeDexes);
-    leg = { inputMint: base58Of(request.inputMint), outputMint: base58Of(request.outputMint), amount, swapMode, labels, maxPerPair: limits.maxPoolsPerPair, ...amountKeys(amount) };
+    // Named fields, not a spread of amountKeys' answer (V8 builds a spread's copy slowly).
+    const { bucketText, exactText } = amountKeys(amount);
+    leg = {
+      inputMint: base58Of(request.inputMint),
+      outputMint: base58Of(request.outputMint),
+      amount,
+      swapMode,
+      labels,
+      maxPerPair: limits.maxPoolsPerPair,
+      bucketText,
+      exactText,
+    };
     legRequests.set(request, leg);
   }
   return leg;

@@ -59,7 +59,9 @@ export class PoolQuotePlan implements QuotePlan {
     this.reads = new PlanReads(shared, request);
     this.quotes = new PoolQuotes(this.reads);
     // A decided leg's pools are its decision's (the store may have replaced the one the caller listed by).
-    const legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions).map((leg) => (leg.found ? { ...leg, markets: leg.found.markets } : leg));
+    const legs = planLegs(this.markets, legRequestOf(request, shared.limits), decisions).map((leg) =>
+      leg.found ? { ...leg, markets: leg.found.markets } : leg,
+    );
     this.legDecisions = new LegDecisions(this.reads, this.quotes, legs);
     this.toRead = marketsToRead(legs);
   }
@@ -85,7 +87,9 @@ export class PoolQuotePlan implements QuotePlan {
     if (!clock) return; // route() reports it
     const byAddress = new Map(this.usablePools(clock).map((u) => [u.p.addressText, u]));
     // A dry run on a copy of the legs: only the quotes it asks for matter (accountsNeeded finds them made).
-    await programQuotes.settled(() => bringUpToDate(new LegDecisions(this.reads, this.quotes, [...this.legDecisions.legs]), byAddress, new Set(this.toRead.map((m) => m.addressText)), clock));
+    await programQuotes.settled(() =>
+      bringUpToDate(new LegDecisions(this.reads, this.quotes, [...this.legDecisions.legs]), byAddress, new Set(this.toRead.map((m) => m.addressText)), clock),
+    );
   }
 
   private accountsOfTheseMarkets(): PublicKey[] {
@@ -152,18 +156,38 @@ export class PoolQuotePlan implements QuotePlan {
     const { inputMint, outputMint } = this.reads;
     const chosen = this.legDecisions.choose(this.usablePools(clock), clock);
     // One leg per pair: when none has more than the bound, pruning would keep every pool.
-    const kept = chosen.largestLeg <= maxPoolsPerPair ? chosen.pools : prunePools(chosen.pools, { inputMint, outputMint, amount, swapMode, maxPerPair: maxPoolsPerPair, splitStepPercent });
-    const search = { inputMint, outputMint, amount, swapMode, pools: kept, intermediates: this.candidates.intermediates, maxAccounts, maxSplits, splitStepPercent, splitCandidates };
+    const kept =
+      chosen.largestLeg <= maxPoolsPerPair
+        ? chosen.pools
+        : prunePools(chosen.pools, { inputMint, outputMint, amount, swapMode, maxPerPair: maxPoolsPerPair, splitStepPercent });
+    const search = {
+      inputMint,
+      outputMint,
+      amount,
+      swapMode,
+      pools: kept,
+      intermediates: this.candidates.intermediates,
+      maxAccounts,
+      maxSplits,
+      splitStepPercent,
+      splitCandidates,
+    };
     const curves = this.shared.curves;
     if (!curves || swapMode !== "ExactIn") return findBestRoute(search);
     this.curveLookup = curveLookupOf(this.reads, curves, kept, clock);
+    // One pool has one path and no split to choose: the search on curves would pick it and quote it
+    // exactly again, so its exact quote is the route (the curves still give its marginal rate).
+    if (kept.length === 1) return findBestRoute(search);
     const programQuotes = this.shared.programQuotes;
     return findBestRouteOnCurves(search, this.curveLookup, programQuotes?.waiting && (() => programQuotes.waiting!()));
   }
 
   async settled<T>(work: () => T): Promise<T> {
     const programQuotes = this.shared.programQuotes;
-    return programQuotes?.settled ? programQuotes.settled(work) : work();
+    // Only pools quoted by their programs ask the workers for quotes: without one (e.g. dexes=Whirlpool)
+    // the search runs once, without the rounds' bookkeeping.
+    if (!programQuotes?.settled || !this.decodedPools().some((p) => !p.adapter.quote)) return work();
+    return programQuotes.settled(work);
   }
 
   marginalRate(route: Route): number | undefined {

@@ -67,7 +67,7 @@ function isDigit(c: number): boolean {
 /** Whether a MAY_BE_INEXACT match is a number token: what precedes its digits is `:`, `,` or `[` (spaces aside). */
 function startsNumber(text: string, at: number): boolean {
   let i = at;
-  while (i > 0 && (isDigit(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 0x2d /* - */ || text.charCodeAt(i - 1) === 0x2e /* . */)) i--;
+  while (i > 0 && (isDigit(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 0x2d /* - */ || text.charCodeAt(i - 1) === 0x2e) /* . */) i--;
   while (i > 0 && /\s/.test(text[i - 1])) i--;
   const c = text[i - 1];
   return c === ":" || c === "," || c === "[";
@@ -97,7 +97,12 @@ interface Found {
 }
 
 function integerRefusal(value: unknown, width: "32" | "64"): Found | undefined {
-  const text = value instanceof InexactNumber ? value.text : typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) ? String(value) : undefined;
+  const text =
+    value instanceof InexactNumber
+      ? value.text
+      : typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value)
+        ? String(value)
+        : undefined;
   if (text === undefined) return undefined;
   // A fraction that is not an integer at all (0.125) is left to the readers, which say what is wrong with it.
   if (!Number.isInteger(Number(text))) return undefined;
@@ -190,13 +195,14 @@ export function screenJsonRequest(shape: RequestShape, text: string, parsed?: un
  * every repeat is refused.
  */
 export function screenQueryParameters(shape: RequestShape | undefined, query: URLSearchParams): ValidationError | undefined {
-  const keys = new Set(query.keys());
-  for (const key of keys) {
-    const count = query.getAll(key).length;
+  // One pass counting each name (not a getAll per name).
+  const counts = new Map<string, number>();
+  query.forEach((_value, key) => counts.set(key, (counts.get(key) ?? 0) + 1));
+  for (const [key, count] of counts) {
     if (count > 1 && shape?.fields.get(key)?.list !== true) return new ValidationError(key, "repeated", `must be given once, got ${count} values`);
   }
   if (shape === undefined) return undefined;
-  for (const key of keys) {
+  for (const key of counts.keys()) {
     if (shape.fields.has(key)) continue;
     const suggestion = nearMissOf(key, shape.names);
     if (suggestion !== undefined) return new ValidationError(key, "unknown_parameter", `unknown parameter; did you mean ${suggestion}?`);
