@@ -24,7 +24,12 @@ export interface RpcDelayProxy {
 const wait = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 /** `httpTarget` / `websocketTarget`: the chain's JSON-RPC and PubSub URLs (loopback). */
-export async function startRpcDelayProxy(httpTarget: string, websocketTarget: string, delayMs: number, observe?: (body: Buffer) => void): Promise<RpcDelayProxy> {
+export async function startRpcDelayProxy(
+  httpTarget: string,
+  websocketTarget: string,
+  delayMs: number,
+  observe?: (body: Buffer) => void,
+): Promise<RpcDelayProxy> {
   const http = new URL(httpTarget);
   const ws = new URL(websocketTarget);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });

@@ -39,7 +39,13 @@ const tokenVaults: PublicKey[] = [];
 function seedPairs(localnet: Localnet): void {
   for (let pair = 0; pair < TRIGGER_PAIRS; pair++) {
     const token = writeMint(localnet, pairTokenSeed(pair), PAIR_TOKEN_DECIMALS);
-    const pool = writeCpPool(localnet, { x: { address: NATIVE_MINT, decimals: 9 }, y: token, reserveX: POOL_SOL_RESERVE, reserveY: POOL_TOKEN_RESERVE, configIndex: 0 });
+    const pool = writeCpPool(localnet, {
+      x: { address: NATIVE_MINT, decimals: 9 },
+      y: token,
+      reserveX: POOL_SOL_RESERVE,
+      reserveY: POOL_TOKEN_RESERVE,
+      configIndex: 0,
+    });
     // Raydium orders a pool's mints by their bytes: vault A holds the lesser mint.
     const tokenFirst = Buffer.compare(token.address.toBuffer(), NATIVE_MINT.toBuffer()) < 0;
     tokenVaults.push((tokenFirst ? pool.vaultA : pool.vaultB).address);
@@ -50,7 +56,9 @@ function seedTakers(localnet: Localnet): void {
   for (let i = 0; i < takers; i++) {
     const owner = taker(i);
     localnet.airdrop(owner.publicKey, TAKER_LAMPORTS);
-    const tx = VersionedTransaction.deserialize(nonceAccountCreation(owner.publicKey, nonceAccountSeed(0), localnet.chain.latestBlockhash().blockhash).transaction);
+    const tx = VersionedTransaction.deserialize(
+      nonceAccountCreation(owner.publicKey, nonceAccountSeed(0), localnet.chain.latestBlockhash().blockhash).transaction,
+    );
     tx.sign([owner]);
     localnet.chain.sendTransaction(tx.serialize(), { skipPreflight: false });
   }

@@ -23,11 +23,20 @@ export interface ArmedOrder {
   readonly legSignatures: readonly string[];
 }
 
+/** A POST; a connection that failed (a keep-alive socket closed under load) is tried again, twice at most. */
 async function post(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${new URL(url).pathname}: HTTP ${res.status} ${text.slice(0, 400)}`);
-  return JSON.parse(text);
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    } catch (error) {
+      if (attempt >= 2) throw error;
+      continue;
+    }
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST ${new URL(url).pathname}: HTTP ${res.status} ${text.slice(0, 400)}`);
+    return JSON.parse(text);
+  }
 }
 
 /** What 0.1 SOL fetches of the pair's token now (raw), from the service's own quote. */
@@ -54,7 +63,11 @@ function orderBody(index: number, out: bigint): Record<string, unknown> {
     case 1:
       return { kind: "trailing", trailing: { trailBps: 5_000, minOutAmount: floor(40n) } };
     default:
-      return { kind: "oco", takeProfit: { price: priceAt(out, 150n), minOutAmount: floor(100n) }, stopLoss: { price: priceAt(out, 50n), minOutAmount: floor(40n) } };
+      return {
+        kind: "oco",
+        takeProfit: { price: priceAt(out, 150n), minOutAmount: floor(100n) },
+        stopLoss: { price: priceAt(out, 50n), minOutAmount: floor(40n) },
+      };
   }
 }
 
@@ -75,9 +88,21 @@ async function createAndArm(serviceUrl: string, index: number, outs: readonly bi
     tx.sign([owner]);
     return tx;
   });
-  const armed = await post(`${serviceUrl}/trigger/v2/arm`, { orderId: created.orderId, signedTransactions: signed.map((tx) => Buffer.from(tx.serialize()).toString("base64")) });
-  if (armed.order?.status !== "armed") throw new Error(`order ${index} is ${armed.order?.status} after arm`);
-  return { index, pair, orderId: created.orderId as string, taker: owner.publicKey.toBase58(), kind: body["kind"] as string, legSignatures: signed.map((tx) => bs58.encode(tx.signatures[0])) };
+  const armBody = { orderId: created.orderId, signedTransactions: signed.map((tx) => Buffer.from(tx.serialize()).toString("base64")) };
+  const status = await post(`${serviceUrl}/trigger/v2/arm`, armBody).then(
+    (armed) => armed.order?.status as string,
+    // An arm whose answer was lost and that was sent again finds its order armed.
+    (error: Error) => (/the order is armed/.test(error.message) ? "armed" : Promise.reject(error)),
+  );
+  if (status !== "armed") throw new Error(`order ${index} is ${status} after arm`);
+  return {
+    index,
+    pair,
+    orderId: created.orderId as string,
+    taker: owner.publicKey.toBase58(),
+    kind: body["kind"] as string,
+    legSignatures: signed.map((tx) => bs58.encode(tx.signatures[0])),
+  };
 }
 
 /** Creates and arms `count` orders, `concurrency` at a time; the pairs' prices are read first. */

@@ -134,9 +134,11 @@ export class NonceOrderStore {
     }
   }
 
-  private async withLegs(rows: Row[]): Promise<StoredNonceOrder[]> {
+  /** The rows' orders with their legs; those `known` gives are not read again. */
+  private async withLegs(rows: Row[], known?: (orderId: string) => readonly StoredNonceLeg[] | undefined): Promise<StoredNonceOrder[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r["order_id"] as string);
+    const ids = rows.map((r) => r["order_id"] as string).filter((id) => known?.(id) === undefined);
+    if (ids.length === 0) return rows.map((r) => orderFromRow(r, known!(r["order_id"] as string)!));
     const legRows = await this.sql.query<Row>("SELECT * FROM nonce_order_legs WHERE order_id = ANY($1::text[]) ORDER BY leg_index, route_index", [ids]);
     const byOrder = new Map<string, StoredNonceLeg[]>();
     for (const r of legRows) {
@@ -145,7 +147,10 @@ export class NonceOrderStore {
       if (list === undefined) byOrder.set(id, (list = []));
       list.push(legFromRow(r));
     }
-    return rows.map((r) => orderFromRow(r, byOrder.get(r["order_id"] as string) ?? []));
+    return rows.map((r) => {
+      const id = r["order_id"] as string;
+      return orderFromRow(r, known?.(id) ?? byOrder.get(id) ?? []);
+    });
   }
 
   async find(orderId: string): Promise<StoredNonceOrder | null> {
@@ -158,9 +163,14 @@ export class NonceOrderStore {
     return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE taker = $1 ORDER BY created_at DESC, order_id LIMIT $2", [taker, limit]));
   }
 
-  /** The orders a keeper follows: armed (watch the quote) and triggered (follow the sent leg). */
-  async active(): Promise<StoredNonceOrder[]> {
-    return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE status IN ('armed', 'triggered') ORDER BY created_at, order_id"));
+  /**
+   * The orders a keeper follows: armed (watch the quote) and triggered (follow the sent leg).
+   * `knownLegs`: the legs of an order the keeper already holds, not read again — what a keeper reads
+   * of a leg (its trigger, floor, signed transaction) is fixed once the order is armed, and reading
+   * every leg's transactions again at each refresh cost more than the quotes the keeper watches.
+   */
+  async active(knownLegs?: (orderId: string) => readonly StoredNonceLeg[] | undefined): Promise<StoredNonceOrder[]> {
+    return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE status IN ('armed', 'triggered') ORDER BY created_at, order_id"), knownLegs);
   }
 
   /** The issued order becomes armed with its signed legs; false when it was not `issued` any more. */

@@ -50,6 +50,7 @@ export class NonceKeeper {
   private leading: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
+  private noncesCheckedAt = Number.NEGATIVE_INFINITY;
   private readonly landing: LegLandingDeps;
   private readonly refreshMs: number;
   private readonly retryNotSentMs: number;
@@ -112,14 +113,20 @@ export class NonceKeeper {
       return;
     }
     this.leading ??= new AbortController();
-    const active = await this.deps.store.nonceOrders.active();
+    // Orders already held keep their legs (fixed once armed): a refresh reads the orders' rows only.
+    const active = await this.deps.store.nonceOrders.active((id) => this.orders.get(id)?.legs);
     this.orders.clear();
     for (const order of active) this.orders.set(order.orderId, order);
     nonceOrdersArmed.set(active.filter((o) => o.status === "armed").length);
     for (const order of active) {
       if (order.status === "triggered" && !this.busy.has(order.orderId)) this.follow(order, order.triggeredLeg!, order.triggeredRoute!, "ifUnseen", null);
     }
-    await this.checkNonces(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
+    // Every order's nonce once per refresh period, not at each nudge: arming 1,000 orders nudges
+    // 1,000 times, and each new order's nonce was checked by its arm.
+    if (performance.now() - this.noncesCheckedAt >= this.refreshMs) {
+      this.noncesCheckedAt = performance.now();
+      await this.checkNonces(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
+    }
     this.watchPairs();
   }
 

@@ -83,6 +83,37 @@ function suite(name: string, open: () => Promise<Store>) {
       }
     });
 
+    it("a keeper's refresh reads the legs of the orders it does not hold yet, and the rows of all", { timeout: 120_000 }, async () => {
+      const store = await open();
+      try {
+        for (const [id, nonce] of [["k1", "N3"], ["k2", "N4"]]) {
+          await store.transaction((s) => s.nonceOrders.create(order(id, nonce)));
+          expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
+        }
+        const first = await store.nonceOrders.active();
+        expect(first.map((o) => [o.orderId, o.legs.map((l) => l.signature)])).toEqual([
+          ["k1", ["sigA", "sigB"]],
+          ["k2", ["sigA", "sigB"]],
+        ]);
+        const held = first[0].legs;
+        await store.nonceOrders.requestCancel("k1");
+        const asked: string[] = [];
+        const again = await store.nonceOrders.active((id) => {
+          asked.push(id);
+          return id === "k1" ? held : undefined;
+        });
+        expect(asked.sort()).toContain("k2");
+        expect(again[0].legs).toBe(held);
+        expect(again[0].cancelRequested).toBe(true);
+        expect(again[1].legs.map((l) => [l.legIndex, l.signature, [...l.signedTransaction!]])).toEqual([
+          [0, "sigA", [9, 9]],
+          [1, "sigB", [8]],
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it("one armed order per nonce account; a cancel marks the open legs cancelled", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
