@@ -91,15 +91,29 @@ interface CpuPhase {
   readonly cpuMsPerQuote: number;
   readonly quotesPerSecond: number;
   readonly p50Ms: number;
+  /** The other service's CPU meanwhile, unloaded: its background work (the keeper's, with orders armed), ms per second. */
+  readonly otherBackgroundMsPerSecond: number;
 }
 
-async function cpuPhase(service: ServiceProcess, name: CpuPhase["service"], stage: CpuPhase["stage"]): Promise<CpuPhase> {
-  const before = processCpuMs(service.pid);
+function cpuOf(pid: number): number {
+  const ms = processCpuMs(pid);
+  if (ms === undefined) throw new Error("no /proc: the bench measures CPU per process on Linux");
+  return ms;
+}
+
+async function cpuPhase(service: ServiceProcess, other: ServiceProcess, name: CpuPhase["service"], stage: CpuPhase["stage"]): Promise<CpuPhase> {
+  const [before, otherBefore] = [cpuOf(service.pid), cpuOf(other.pid)];
   const r = await runVaryingLoad((n) => quoteAt(service.url, n), { concurrency: CONCURRENCY, durationMs: PHASE_MS, maxRequests: 2_000_000 });
-  const after = processCpuMs(service.pid);
+  const [after, otherAfter] = [cpuOf(service.pid), cpuOf(other.pid)];
   if (r.errors > 0) throw new Error(`${name}: ${r.errors} failed quotes, first: ${r.firstError}`);
-  if (before === undefined || after === undefined) throw new Error("no /proc: the bench measures CPU per process on Linux");
-  return { service: name, stage, cpuMsPerQuote: (after - before) / r.requests, quotesPerSecond: r.requestsPerSecond, p50Ms: percentile(r.latenciesMs, 50) };
+  return {
+    service: name,
+    stage,
+    cpuMsPerQuote: (after - before) / r.requests,
+    quotesPerSecond: r.requestsPerSecond,
+    p50Ms: percentile(r.latenciesMs, 50),
+    otherBackgroundMsPerSecond: ((otherAfter - otherBefore) * 1000) / r.elapsedMs,
+  };
 }
 
 /** `rounds` rounds of one phase per service, the order alternating. */
@@ -108,7 +122,7 @@ async function cpuRounds(services: { idle: ServiceProcess; armed: ServiceProcess
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (["idle", "armed"] as const) : (["armed", "idle"] as const);
     for (const name of order) {
-      const p = await cpuPhase(services[name], name, stage);
+      const p = await cpuPhase(services[name], services[name === "idle" ? "armed" : "idle"], name, stage);
       log(
         `${stage} round ${round + 1} ${name.padEnd(5)} ${p.cpuMsPerQuote.toFixed(3)} ms CPU/quote  ${p.quotesPerSecond.toFixed(0)} quotes/s  p50 ${p.p50Ms.toFixed(2)} ms`,
       );
@@ -132,6 +146,9 @@ function cpuSummary(phases: readonly CpuPhase[], stage: CpuPhase["stage"]) {
     ratio: median(armed.map((p, round) => p.cpuMsPerQuote / idle[round].cpuMsPerQuote)),
     idleQuotesPerSecond: median(idle.map((p) => p.quotesPerSecond)),
     armedQuotesPerSecond: median(armed.map((p) => p.quotesPerSecond)),
+    // Each service's background, measured while the other one is loaded.
+    idleBackgroundMsPerSecond: median(armed.map((p) => p.otherBackgroundMsPerSecond)),
+    armedBackgroundMsPerSecond: median(idle.map((p) => p.otherBackgroundMsPerSecond)),
   };
 }
 
@@ -191,7 +208,7 @@ async function waitForArmedGauge(serviceUrl: string, count: number): Promise<voi
 }
 
 async function startServices(chain: LocalnetProcess): Promise<{ idle: ServiceProcess; armed: ServiceProcess }> {
-  const start = () => startServiceProcess({ solanaRpcUrl: chain.url, env: { SOLANA_WS_URL: chain.websocketUrl! }, startTimeoutMs: 180_000 });
+  const start = () => startServiceProcess({ solanaRpcUrl: chain.url, env: { SOLANA_WS_URL: chain.websocketUrl! }, startTimeoutMs: 300_000 });
   const idle = await start();
   try {
     return { idle, armed: await start() };
@@ -263,6 +280,11 @@ function report(result: Awaited<ReturnType<typeof measure>>): number {
     control,
     armed,
     trigger: { p50Ms: percentile(ms, 50), maxMs: ms[ms.length - 1], p50Slots: median(slots), maxSlots: Math.max(...slots), trials: result.trials },
+    // The keeper's own work (armed background less idle background, net of the control's
+    // difference) against the quote path's CPU per second at the rate measured.
+    keeperShare:
+      (armed.armedBackgroundMsPerSecond - armed.idleBackgroundMsPerSecond - (control.armedBackgroundMsPerSecond - control.idleBackgroundMsPerSecond)) /
+      (armed.idleCpuMsPerQuote * armed.idleQuotesPerSecond),
     checks,
     phases: result.phases,
   };
@@ -279,6 +301,7 @@ function report(result: Awaited<ReturnType<typeof measure>>): number {
       "service CPU per fresh-amount quote (medians of the phases):",
       row(`control (no order on either)`, control),
       row(`${ORDERS} armed on one`, armed),
+      `background CPU while the other service is loaded: idle ${armed.idleBackgroundMsPerSecond.toFixed(1)} ms/s, armed ${armed.armedBackgroundMsPerSecond.toFixed(1)} ms/s (control: ${control.idleBackgroundMsPerSecond.toFixed(1)} / ${control.armedBackgroundMsPerSecond.toFixed(1)}); the keeper's extra = ${(100 * out.keeperShare).toFixed(1)} % of the quote path's CPU at ${armed.idleQuotesPerSecond.toFixed(0)} quotes/s`,
       `trigger → send at the chain over ${result.trials.length} moves: p50 ${out.trigger.p50Ms.toFixed(0)} ms / ${out.trigger.p50Slots} slots, max ${out.trigger.maxMs.toFixed(0)} ms / ${out.trigger.maxSlots} slots (slot = ${SLOT_MS} ms); ${result.triggersSent} trigger(s) sent in all`,
       ...checks.map((c) => `${c.passed ? "PASS" : "FAIL"} ${c.check}`),
       "",
