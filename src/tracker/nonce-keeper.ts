@@ -113,8 +113,8 @@ export class NonceKeeper {
       return;
     }
     this.leading ??= new AbortController();
-    // Orders already held keep their legs (fixed once armed): a refresh reads the orders' rows only.
-    const active = await this.deps.store.nonceOrders.active((id) => this.orders.get(id)?.legs);
+    // Orders already held are read again only for what can change (their legs are fixed once armed).
+    const active = await this.deps.store.nonceOrders.active((id) => this.orders.get(id));
     this.orders.clear();
     for (const order of active) this.orders.set(order.orderId, order);
     nonceOrdersArmed.set(active.filter((o) => o.status === "armed").length);
