@@ -27,7 +27,6 @@ export function grpcLoadFor(kind: RequestKind, serviceUrl: string, timeoutMs = 1
     defaults: false,
     oneofs: true,
   });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const pkg = grpc.loadPackageDefinition(defs) as any;
   const address = `${url.hostname}:${url.port}`;
   const Client = kind === HEALTH ? pkg.grpc.health.v1.Health : pkg.swapd.swap.v1.SwapService;

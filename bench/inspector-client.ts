@@ -6,6 +6,7 @@
  */
 import { once } from "node:events";
 import WebSocket from "ws";
+import { messageText } from "../src/chain/websocket-message-text.js";
 
 export interface InspectorClient {
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
@@ -23,7 +24,7 @@ export async function connectInspector(url: string): Promise<InspectorClient> {
   let nextId = 0;
   const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
   ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
+    const message = JSON.parse(messageText(data)) as { id?: number; result?: unknown; error?: { message: string } };
     if (message.id === undefined) return; // events
     const w = waiting.get(message.id);
     waiting.delete(message.id);

@@ -23,6 +23,6 @@ process.on("message", (message: { type?: string }) => {
 });
 // The parent going away (normally or not) ends the chain too.
 process.on("disconnect", () => {
-  localnet.close().finally(() => process.exit(0));
+  void localnet.close().finally(() => process.exit(0)); // exits whether or not the close failed
 });
 send({ type: "ready", url: localnet.url, websocketUrl: localnet.websocketUrl });

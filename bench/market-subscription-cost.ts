@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Keypair } from "@solana/web3.js";
 import WebSocket, { WebSocketServer } from "ws";
 import { SubscriptionSource } from "../src/chain/market-subscription-source.js";
+import { messageText } from "../src/chain/websocket-message-text.js";
 import { searchLayoutOf } from "../src/chain/market-pool-layouts.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
 import { demoRaydiumCpmmPool } from "../src/localnet/raydium-cpmm-demo-pool.js";
@@ -36,7 +37,7 @@ async function serve(): Promise<void> {
   server.on("connection", (socket) => {
     let next = 1;
     socket.on("message", (raw) => {
-      const request = JSON.parse(String(raw)) as { id: number; method: string };
+      const request = JSON.parse(messageText(raw)) as { id: number; method: string };
       if (request.method !== "programSubscribe") return;
       const subscription = next++;
       socket.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, result: subscription }));

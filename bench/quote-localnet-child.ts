@@ -16,6 +16,6 @@ process.on("message", (message: { type?: string }) => {
   if (message?.type === "stats") send({ type: "stats", stats: localnet.stats() });
 });
 process.on("disconnect", () => {
-  localnet.close().finally(() => process.exit(0));
+  void localnet.close().finally(() => process.exit(0)); // exits whether or not the close failed
 });
 send({ type: "ready", url: localnet.url });

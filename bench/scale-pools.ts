@@ -123,7 +123,7 @@ export function writeUnrelatedPools(localnet: Localnet, count: number): Record<s
     const layout = POOL_MINT_LAYOUTS[program];
     const data = Buffer.from(template.data);
     let mints = [randomBytes(32), randomBytes(32)];
-    if (layout.sortedMints) mints = mints.sort(Buffer.compare);
+    if (layout.sortedMints) mints = mints.sort((a, b) => Buffer.compare(a, b));
     mints[0].copy(data, layout.mintOffsets[0]);
     mints[1].copy(data, layout.mintOffsets[1]);
     localnet.setAccount(randomKey(), { lamports: template.lamports, data, owner: template.owner });

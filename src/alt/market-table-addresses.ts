@@ -6,7 +6,7 @@
  * reads the pools and what their steps need.
  */
 import { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import type { AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { ABSENT_ACCOUNT, PROGRAM_AUTHORITY_COUNT, findEventAuthority, findProgramAuthority } from "../core/jupiter/pdas.js";
@@ -14,7 +14,7 @@ import { associatedTokenAddress } from "../core/solana/token-accounts.js";
 import { SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 
 export interface TableMarket {
-  readonly adapter: AmmAdapter<any>;
+  readonly adapter: AnyAmmAdapter;
   readonly pool: unknown;
 }
 

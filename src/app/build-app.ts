@@ -62,7 +62,7 @@ async function startService(config: Config, logger: Logger, extra: Partial<Start
   const orderEntry = createTriggerOrderEntry({ chain: chain.chain, store, logger, confirmations });
   const swapV2 = createSwapV2Api({ swap, chain: chain.chain, store, logger, confirmations });
   const { listing, leadership } = startTriggerBackground(config, chain.chain, store, logger, shutdown);
-  const nonceTriggers = startNonceTriggers(config, { chain: chain.chain, swap, store, leadership, logger }, shutdown);
+  const nonceTriggers = startNonceTriggers(config, { chain: chain.chain, swap, store, leadership, logger, confirmations }, shutdown);
 
   const server = await startServer({
     ...extra,

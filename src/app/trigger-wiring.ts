@@ -72,20 +72,17 @@ export function startTriggerBackground(
 
 /**
  * Nonce orders (take-profit, stop-loss, OCO, trailing): the API and its keeper, which runs on the
- * leader only (the same leadership as the order tracker).
+ * leader only (the same leadership as the order tracker) and lands fired legs through the
+ * process's landing loop (its endpoints, polls and re-broadcasts; a restart resumes them).
  */
 export function startNonceTriggers(
   config: Config,
-  deps: { chain: RpcSolanaChain; swap: SwapApi; store: Store; leadership: Leadership; logger: Logger },
+  deps: { chain: RpcSolanaChain; swap: SwapApi; store: Store; leadership: Leadership; logger: Logger; confirmations: ExecutionConfirmations },
   shutdown: Shutdown,
 ): NonceTriggerApi {
-  const { chain, swap, store, leadership, logger } = deps;
-  const senders = sendEndpoints(config);
-  const api = createNonceTriggerApi({ chain, store, engine: swap.quote.engine, accounts: swap.accounts, swapInstructions: swap.swapInstructions, logger, leadership, senders });
+  const { chain, swap, store, leadership, logger, confirmations } = deps;
+  const api = createNonceTriggerApi({ chain, store, engine: swap.quote.engine, accounts: swap.accounts, swapInstructions: swap.swapInstructions, logger, leadership, confirmations });
   api.start();
-  shutdown.hook("nonce order keeper", async () => {
-    await api.close();
-    senders.forEach((s) => s.close());
-  });
+  shutdown.hook("nonce order keeper", () => api.close());
   return api;
 }

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { MARKET_SNAPSHOT_VERSION, marketSnapshotText, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
@@ -17,11 +17,11 @@ export interface KeptListing {
   readonly listedAt: number;
 }
 
-function fileOf(dir: string, adapter: AmmAdapter<any>): string {
+function fileOf(dir: string, adapter: AnyAmmAdapter): string {
   return join(dir, `${base58Of(adapter.programId)}.json`);
 }
 
-export async function keepListing(dir: string, adapter: AmmAdapter<any>, listing: ProgramListing, listedAt: number): Promise<void> {
+export async function keepListing(dir: string, adapter: AnyAmmAdapter, listing: ProgramListing, listedAt: number): Promise<void> {
   const file = fileOf(dir, adapter);
   await mkdir(dir, { recursive: true });
   const programId = base58Of(adapter.programId);
@@ -36,7 +36,7 @@ export async function keepListing(dir: string, adapter: AmmAdapter<any>, listing
 }
 
 /** The program's kept listing; undefined when there is none (or it lists another program, or is not whole). */
-export async function readKeptListing(dir: string, adapter: AmmAdapter<any>): Promise<KeptListing | undefined> {
+export async function readKeptListing(dir: string, adapter: AnyAmmAdapter): Promise<KeptListing | undefined> {
   const file = fileOf(dir, adapter);
   let text: string;
   try {

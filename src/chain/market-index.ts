@@ -14,7 +14,7 @@
  * (`searchLayoutOf`). Every change of a pair's pool set bumps the pair's revision.
  */
 import type { SolanaChain } from "./solana-chain.js";
-import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import type { Market } from "../core/quote/market.js";
@@ -40,9 +40,9 @@ const PAIR_REVISIONS = 100_000;
 
 export interface MarketIndexOptions {
   readonly chain: SolanaChain;
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** Whether pools of an AMM are worth looking for now (a program-quoted AMM: only while its program quoter runs). Default: all. */
-  readonly discoverable?: (adapter: AmmAdapter<any>) => boolean;
+  readonly discoverable?: (adapter: AnyAmmAdapter) => boolean;
   /** 0 = no discovery (listed and added markets only). Same as `discovery.ttlMs`. */
   readonly discoveryTtlMs?: number;
   readonly discovery?: Partial<DiscoverySettings>;
@@ -65,7 +65,7 @@ export interface MarketIndexOptions {
 }
 
 export class MarketIndex {
-  private readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  private readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   /** The searchable adapters' pool layouts, by program (base58). */
   private readonly layouts: ReadonlyMap<string, PoolMintLayout>;
   private readonly settings: DiscoverySettings;
@@ -235,12 +235,12 @@ export class MarketIndex {
     return [this.file, this.listing, this.streamed, this.discovery];
   }
 
-  private wanted(adapter: AmmAdapter<any>): boolean {
+  private wanted(adapter: AnyAmmAdapter): boolean {
     return this.options.discoverable?.(adapter) !== false;
   }
 
   /** Whether discovery searches the adapter's program: a pool layout known, discoverable, and not listed whole (by the snapshot or the service). */
-  private searched(adapter: AmmAdapter<any>): boolean {
+  private searched(adapter: AnyAmmAdapter): boolean {
     const id = base58Of(adapter.programId);
     return this.layouts.has(id) && this.wanted(adapter) && !this.file.listsWhole(id) && !this.listing.listsWhole(id);
   }

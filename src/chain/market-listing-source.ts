@@ -5,7 +5,7 @@
  * program listed whole is not searched by discovery any more.
  */
 import type { SolanaChain } from "./solana-chain.js";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { keepListing, readKeptListing } from "./kept-listings.js";
 import { ProgramListings } from "./program-listings.js";
@@ -27,11 +27,11 @@ export interface ListingSettings {
 
 export interface ProgramListingSourceOptions {
   readonly chain: SolanaChain;
-  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   /** The adapters that have a pool layout (the only ones that can be listed). */
-  readonly listable: readonly AmmAdapter<any>[];
+  readonly listable: readonly AnyAmmAdapter[];
   /** Whether the program is to be listed now (wanted, and not listed whole by the markets file). */
-  readonly wanted: (adapter: AmmAdapter<any>) => boolean;
+  readonly wanted: (adapter: AnyAmmAdapter) => boolean;
   /** Wait after a failed listing before the next attempt. */
   readonly retryMs: number;
   readonly onListed?: (label: string, pools: number, ms: number) => void;
@@ -60,7 +60,7 @@ export class ProgramListingSource extends TableMarketSource {
     const { keepDir } = settings;
     const { wanted, onError } = this.options;
     /** Programs whose kept listing was loaded, and when they were listed. */
-    const kept = new Map<AmmAdapter<any>, number>();
+    const kept = new Map<AnyAmmAdapter, number>();
     if (keepDir) {
       for (const adapter of this.options.listable.filter(wanted)) {
         try {
@@ -116,7 +116,7 @@ export class ProgramListingSource extends TableMarketSource {
   }
 
   /** A program's pools as just listed replace the ones listed before (`MarketTable.replace`). */
-  private replace(adapter: AmmAdapter<any>, listing: ProgramListing): void {
+  private replace(adapter: AnyAmmAdapter, listing: ProgramListing): void {
     const program = base58Of(adapter.programId);
     const markets = snapshotMarkets(this.options.adapters, listing.markets, "listed").added;
     this.listedPrograms.set(program, this.table.replace("listed", this.listedPrograms.get(program) ?? new Set(), markets));

@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { SolanaChain } from "./solana-chain.js";
-import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { mintFilter, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
@@ -29,11 +29,11 @@ const DISCOVERY_BURST_TOKENS = 2;
 export interface PairDiscoveryOptions {
   readonly chain: SolanaChain;
   /** The adapters by program (base58). */
-  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   /** The searchable adapters' pool layouts by program (base58). */
   readonly layouts: ReadonlyMap<string, PoolMintLayout>;
   /** Whether the program is searched now (not listed whole by another source, and wanted). */
-  readonly searched: (adapter: AmmAdapter<any>) => boolean;
+  readonly searched: (adapter: AnyAmmAdapter) => boolean;
   readonly hubs: ReadonlySet<string>;
   readonly settings: DiscoverySettings;
   readonly now: () => number;

@@ -5,8 +5,8 @@
  * `getProgramAccounts` per new token. Read from the adapters given, never from a global table, so a
  * catalog sees exactly the AMMs it was handed.
  */
-import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 
-export function searchLayoutOf(adapter: AmmAdapter<any>): PoolMintLayout | undefined {
+export function searchLayoutOf(adapter: AnyAmmAdapter): PoolMintLayout | undefined {
   return adapter.quote !== undefined || adapter.quotedByProgram === true ? adapter.poolMintLayout : undefined;
 }

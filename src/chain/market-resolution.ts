@@ -4,7 +4,7 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "./solana-chain.js";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { marketOfAccount } from "../core/quote/market.js";
 import type { Market, MarketSource as MarketOrigin } from "../core/quote/market.js";
@@ -23,7 +23,7 @@ export interface AddMarketsResult {
 /** Reads each address's account and keeps the pools of the given AMMs; the rest are refused by name. */
 export async function resolveMarkets(
   chain: SolanaChain,
-  adapters: ReadonlyMap<string, AmmAdapter<any>>,
+  adapters: ReadonlyMap<string, AnyAmmAdapter>,
   addresses: readonly string[],
   origin: MarketOrigin,
 ): Promise<AddMarketsResult> {
@@ -57,7 +57,7 @@ export async function resolveMarkets(
 
 /** A snapshot's (or a listing's) markets as they are listed (program and mints given): no RPC call. */
 export function snapshotMarkets(
-  adapters: ReadonlyMap<string, AmmAdapter<any>>,
+  adapters: ReadonlyMap<string, AnyAmmAdapter>,
   entries: readonly SnapshotMarket[],
   origin: MarketOrigin = "file",
 ): AddMarketsResult {

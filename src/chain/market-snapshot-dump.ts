@@ -5,7 +5,7 @@
  * nothing else (Whirlpool: 112 of 653 bytes; Raydium CP: 64 of 637). Layouts come from each adapter's own `poolMintLayout` (`searchLayoutOf`).
  */
 import { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { searchLayoutOf } from "./market-pool-layouts.js";
 import { maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
@@ -19,7 +19,7 @@ const DEFAULT_KEY = base58Of(PublicKey.default);
 export interface MarketDumpOptions {
   readonly chain: SolanaChain;
   /** The AMMs to list (each must be searchable: `searchLayoutOf` gives its pool layout). */
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** One attempt per program, this long at most (a mainnet program's scan takes tens of seconds). */
   readonly timeoutMs: number;
   readonly log?: (line: string) => void;
@@ -39,7 +39,7 @@ export function mintSlice(layout: PoolMintLayout): { offset: number; length: num
 }
 
 /** The adapter's pool layout; an AMM without one cannot be listed (a usage error, not the RPC's). */
-function layoutOf(adapter: AmmAdapter<any>): PoolMintLayout {
+function layoutOf(adapter: AnyAmmAdapter): PoolMintLayout {
   const layout = searchLayoutOf(adapter);
   if (!layout) throw new Error(`${adapter.label} (${base58Of(adapter.programId)}): no pool layout to list its pools by`);
   return layout;
@@ -55,7 +55,7 @@ export interface ProgramListing {
  * One getProgramAccounts: every pool account of the adapter's program (its size and, where it has
  * one, its discriminator as filters), sliced to the mints. Throws what the RPC answered.
  */
-export async function listProgramMarkets(chain: SolanaChain, adapter: AmmAdapter<any>, timeoutMs: number): Promise<ProgramListing> {
+export async function listProgramMarkets(chain: SolanaChain, adapter: AnyAmmAdapter, timeoutMs: number): Promise<ProgramListing> {
   const programId = base58Of(adapter.programId);
   const layout = layoutOf(adapter);
   const slice = mintSlice(layout);

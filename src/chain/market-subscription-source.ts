@@ -10,7 +10,7 @@
  * subscription or the websocket is told once per change (`onError`), counted in metrics, and
  * shown by `status()` (the service's `/readyz`); the other sources keep finding pools meanwhile.
  */
-import type { AmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { marketOfAccount } from "../core/quote/market.js";
@@ -27,7 +27,7 @@ const NOT_POOLS_REMEMBERED = 10_000;
 const NOT_POOL_PREFIX_BYTES = 64;
 
 export interface SubscriptionSourceOptions {
-  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   readonly onError: (error: unknown, what: string) => void;
   readonly changed: (pair: string) => void;
   /** Whether the pool is known already from another source (the service's listing). */
@@ -80,7 +80,7 @@ export class SubscriptionSource extends TableMarketSource {
   }
 
   /** Subscribes to each program (with its pool layout's account size) at `url`. */
-  start(url: string, programs: readonly { adapter: AmmAdapter<any>; layout: PoolMintLayout }[]): void {
+  start(url: string, programs: readonly { adapter: AnyAmmAdapter; layout: PoolMintLayout }[]): void {
     this.labels = new Map(programs.map(({ adapter }) => [base58Of(adapter.programId), adapter.label]));
     for (const label of this.labels.values()) metrics.followed.set({ amm: label }, 0);
     this.subscriptions = new ProgramSubscriptions(

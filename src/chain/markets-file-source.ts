@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { watchFile, unwatchFile } from "node:fs";
 import type { SolanaChain } from "./solana-chain.js";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import { TableMarketSource } from "./market-table.js";
 import { resolveMarkets, snapshotMarkets } from "./market-resolution.js";
@@ -18,7 +18,7 @@ const MARKETS_FILE_POLL_MS = 1_000;
 
 export interface MarketsFileSourceOptions {
   readonly chain: SolanaChain;
-  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   readonly file: string | undefined;
   readonly onError: (error: unknown, what: string) => void;
   readonly changed: (pair: string) => void;

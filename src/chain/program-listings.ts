@@ -8,7 +8,7 @@
  * whole program over and over.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { listProgramMarkets } from "./market-snapshot-dump.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
 import type { SolanaChain } from "./solana-chain.js";
@@ -17,25 +17,25 @@ const LONGEST_RETRY_MS = 3_600_000;
 
 export interface ProgramListingsOptions {
   readonly chain: SolanaChain;
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** Whether a program is to be listed now (one that is not is asked again after `retryMs`). */
-  readonly wanted: (adapter: AmmAdapter<any>) => boolean;
+  readonly wanted: (adapter: AnyAmmAdapter) => boolean;
   /** One attempt per program and round, this long at most. */
   readonly timeoutMs: number;
   /** A listed program is listed again after this long; 0 = never. */
   readonly refreshMs: number;
   /** First wait after a failed attempt. */
   readonly retryMs: number;
-  readonly listed: (adapter: AmmAdapter<any>, listing: ProgramListing, ms: number) => void;
+  readonly listed: (adapter: AnyAmmAdapter, listing: ProgramListing, ms: number) => void;
   /** When a program was last listed, if before this start (a listing kept on disk): its next listing is due `refreshMs` after. */
-  readonly listedBefore?: (adapter: AmmAdapter<any>) => number | undefined;
+  readonly listedBefore?: (adapter: AnyAmmAdapter) => number | undefined;
   /** Told every failure, with what failed (a program's listing, or the schedule itself). */
   readonly failed: (error: unknown, what: string) => void;
   readonly now?: () => number;
 }
 
 interface ProgramState {
-  readonly adapter: AmmAdapter<any>;
+  readonly adapter: AnyAmmAdapter;
   nextAt: number;
   failures: number;
   /** Why the last attempt failed (cleared by a listing). */

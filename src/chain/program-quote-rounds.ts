@@ -84,7 +84,7 @@ export class SettleRounds<Step extends RoundStep, Quote extends PoolQuote> {
         const list = [...amounts];
         try {
           const quotes = await this.make(step, list);
-          quotes.forEach((quote, i) => session.made.set(`${step.key}|${list[i]!}`, quote));
+          quotes.forEach((quote, i) => session.made.set(`${step.key}|${list[i]}`, quote));
         } catch (error) {
           // A worker that died: these amounts are left out of this request (a new thread serves the next).
           for (const amount of list) session.failed.set(`${step.key}|${amount}`, `program quote worker failed: ${String(error)}`);

@@ -9,7 +9,7 @@
  * and read again with a doubling backoff until it loads: it is then quoted without a restart.
  */
 import type { Logger } from "pino";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { ProgramBinaries, ProgramNotDeployedError } from "./program-binaries.js";
 import type { ProgramQuoter, ProgramQuoterOptions } from "./program-quoter.js";
@@ -26,7 +26,7 @@ export interface ProgramQuoterStartOptions {
   /** The AMMs to quote by their programs (labels, e.g. `SolFi V2`); `"auto"`: those whose program is deployed on the chain. */
   readonly amms: readonly string[] | "auto";
   /** Every adapter; those with `quotedByProgram` are candidates. */
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** Where program binaries are kept between runs. */
   readonly cacheDir?: string;
   /**
@@ -61,7 +61,7 @@ export interface RunningProgramQuoter {
 /** One program to load: Jupiter's, a quoted AMM's, or a shadow-checked AMM's. */
 interface Pending {
   readonly label: string;
-  readonly adapter: AmmAdapter<any> | undefined;
+  readonly adapter: AnyAmmAdapter | undefined;
   readonly role: "jupiter" | "quoted" | "shadow";
   failures: number;
   reason: string;
@@ -109,7 +109,7 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
 }
 
 /** The program-quoted AMMs to load, and the math AMMs to load for shadow checks; an unknown label named is a start error. */
-function selectAmms(options: ProgramQuoterStartOptions): { wanted: AmmAdapter<any>[]; shadowed: AmmAdapter<any>[]; explicit: boolean } {
+function selectAmms(options: ProgramQuoterStartOptions): { wanted: AnyAmmAdapter[]; shadowed: AnyAmmAdapter[]; explicit: boolean } {
   const candidates = options.adapters.filter((a) => a.quotedByProgram);
   const explicit = options.amms !== "auto";
   const wanted = options.amms === "auto" ? candidates : candidates.filter((a) => options.amms.includes(a.label));
@@ -140,7 +140,7 @@ async function newQuoter(explicit: boolean, logger: Logger): Promise<ProgramQuot
   return new ProgramQuoterClass({ workers: defaultProgramQuoteWorkers() });
 }
 
-function pendingItem(label: string, adapter: AmmAdapter<any> | undefined, role: Pending["role"]): Pending {
+function pendingItem(label: string, adapter: AnyAmmAdapter | undefined, role: Pending["role"]): Pending {
   return { label, adapter, role, failures: 0, reason: "", nextAt: 0 };
 }
 
@@ -237,7 +237,7 @@ function startTimers(loader: ProgramLoader, binaries: ProgramBinaries, refreshMs
 }
 
 /** The wanted AMMs not quoted now, and why: without Jupiter's binary each is left out for that reason, unless its own. */
-function leftOutOf(wanted: readonly AmmAdapter<any>[], pending: ReadonlyMap<string, Pending>): LeftOutAmm[] {
+function leftOutOf(wanted: readonly AnyAmmAdapter[], pending: ReadonlyMap<string, Pending>): LeftOutAmm[] {
   const jupiter = pending.get(JUPITER_LABEL);
   return wanted.flatMap((adapter) => {
     const own = pending.get(adapter.label);

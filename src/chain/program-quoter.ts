@@ -12,7 +12,7 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../core/amm/adapter.js";
-import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../core/amm/adapter.js";
+import type { AmmAdapter, AnyAmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../core/amm/adapter.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
@@ -127,7 +127,7 @@ export class ProgramQuoter {
   }
 
   /** Whether `adapter`'s pools can be quoted: its program and Jupiter's are loaded. */
-  canQuote(adapter: AmmAdapter<any>): boolean {
+  canQuote(adapter: AnyAmmAdapter): boolean {
     return this.hasProgram(adapter.programId) && this.hasProgram(JUPITER_V6_PROGRAM_ID);
   }
 
@@ -168,7 +168,7 @@ export class ProgramQuoter {
     const executor = this.executorInThread();
     executor.write(this.execState(prepared.state));
     this.inThreadRuns += 1;
-    const result = this.quoteOf(swap.swap, params.amount, executor.run(job, [params.amount])[0]!);
+    const result = this.quoteOf(swap.swap, params.amount, executor.run(job, [params.amount])[0]);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
@@ -225,8 +225,8 @@ export class ProgramQuoter {
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     const memo = this.quotesAt(step.prepared, step.clock);
     return results.map((r, i) => {
-      const quote = this.quoteOf(step.swap, amounts[i]!, r);
-      memo.set(amounts[i]!, quote);
+      const quote = this.quoteOf(step.swap, amounts[i], r);
+      memo.set(amounts[i], quote);
       return quote;
     });
   }
@@ -287,7 +287,7 @@ export class ProgramQuoter {
   }
 
   /** The swap's state in `accounts` and its memo stem; kept while every state account is the same version. */
-  private prepared(adapter: AmmAdapter<any>, cached: CachedSwap<PreparedQuote>, accounts: AccountMap): PreparedQuote {
+  private prepared(adapter: AnyAmmAdapter, cached: CachedSwap<PreparedQuote>, accounts: AccountMap): PreparedQuote {
     const versions: (AccountData | null)[] = [];
     for (const text of cached.stateKeyTexts) {
       const account = accounts.get(text);

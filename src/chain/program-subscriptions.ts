@@ -16,6 +16,7 @@ import type { PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { accountFromJson } from "./account-json.js";
+import { messageText } from "./websocket-message-text.js";
 
 const PING_INTERVAL_MS = 5_000;
 const BACKOFF_BASE_MS = 100;
@@ -101,7 +102,7 @@ export class ProgramSubscriptions {
     });
     socket.on("message", (raw) => {
       alive = true;
-      const message = parse(String(raw));
+      const message = parse(messageText(raw));
       if (!message) return;
       const program = typeof message.id === "number" ? this.requests.get(message.id) : undefined;
       if (program !== undefined) {

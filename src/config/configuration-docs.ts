@@ -25,7 +25,8 @@ function defaultText(s: Setting<unknown>): string {
   if (d === undefined) return "unset";
   if (typeof d === "boolean") return s.parser.accepts === "0 or 1" ? `\`${d ? 1 : 0}\`` : `\`${d}\``;
   if (Array.isArray(d)) return d.length === 0 ? "empty" : d.map((x) => `\`${String(x)}\``).join(", ");
-  return `\`${String(d)}\``;
+  if (typeof d === "string" || typeof d === "number" || typeof d === "bigint") return `\`${String(d)}\``;
+  return `\`${JSON.stringify(d)}\``; // a structured default (none today) as JSON, not [object Object]
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|");

@@ -14,7 +14,7 @@ const localnetClock: Parser<LocalnetClock> = {
   accepts: "`<slot>:<unix seconds>`",
   parse(raw, refuse) {
     const match = /^(\d{1,15}):(\d{1,12})$/.exec(raw);
-    if (match) return { slot: Number(match[1]), unixTimestamp: BigInt(match[2]!) };
+    if (match) return { slot: Number(match[1]), unixTimestamp: BigInt(match[2]) };
     refuse(`must be <slot>:<unix seconds>, e.g. 390838754:1767360940 (got ${JSON.stringify(raw)})`);
     return undefined;
   },

@@ -32,7 +32,7 @@ export function isAbsent(value: unknown, absence: Absence = "nullish"): value is
 }
 
 /** The offending value for a message, clipped: a request-sized string must not be echoed whole. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 48 ? `${value.slice(0, 48)}…` : value);
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
   if (value === null) return "null";

@@ -1,8 +1,9 @@
 /**
  * Drives recorded executions to the status the chain gives them. The chain is the judge: an
  * outcome comes from the signature's status on any configured endpoint (endpoint-reads.ts), and
- * "did not land" only once no endpoint knows the signature and the chain's block height has
- * passed the blockhash's last valid one. A send's error never decides (broadcast.ts), except a
+ * "did not land" only once no endpoint knows the signature and it can no longer land: the chain's
+ * block height passed the blockhash's last valid one, or (a durable-nonce transaction) its nonce
+ * account holds another value (chain-verdict.ts). A send's error never decides (broadcast.ts), except a
  * preflight refusal, which answers Failed at once but is watched until expiry and corrected if
  * the transaction lands after all.
  *
@@ -13,10 +14,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { VersionedTransaction } from "@solana/web3.js";
 import type { VersionedTransactionResponse } from "@solana/web3.js";
 import { isChainError } from "../chain/chain-errors.js";
 import type { BlockEngine } from "../chain/block-engine.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
+import { durableNonceOf } from "../core/solana/durable-nonce.js";
 import { failureReason, landingConfirmationSeconds, landingFailed, landingLanded, landingRebroadcasts } from "../metrics/landing-metrics.js";
 import type { ExecutionOutcome, ExecutionRecord, Store } from "../store/index.js";
 import { broadcast } from "./broadcast.js";
@@ -172,7 +175,8 @@ export class ExecutionConfirmations {
     if (wire === null) throw new Error(`execution ${record.signature} has no signed transaction to follow`);
     const instructionProgramIds = (parsed ?? parseSignedTransaction("signedTransaction", wire)).instructionProgramIds;
     const bundle = this.tipAccounts.size > 0 && relayTipLamports(wire, this.tipAccounts) > 0n;
-    return { record, wire, bundle, instructionProgramIds, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
+    const durableNonce = durableNonceOf(VersionedTransaction.deserialize(wire).message);
+    return { record, wire, bundle, instructionProgramIds, durableNonce, firstSentAt: undefined, lastSentAt: Number.NEGATIVE_INFINITY };
   }
 
   private async run(record: ExecutionRecord, created: boolean, parsed: Pick<SignedTransaction, "instructionProgramIds"> | undefined): Promise<ExecutionRecord> {
@@ -189,7 +193,7 @@ export class ExecutionConfirmations {
       if (this.closed) break;
       try {
         const look = await lookAtChain(this.verdictDeps, followed, { expiry: true });
-        if (typeof look === "object") return this.finish(followed, "landed" in look ? look.landed : expiredOutcome(followed.record, look.expiredAt));
+        if (typeof look === "object") return this.finish(followed, "landed" in look ? look.landed : expiredOutcome(look.expired));
         if (look !== "unseen" || Date.now() - followed.lastSentAt < this.rebroadcastIntervalMs) continue;
         // Unseen, blockhash valid: the lease holder (re-)sends; every other process only reads.
         if (!(await this.deps.store.executions.claimSend(record.signature, this.sender, this.sendLeaseMs))) continue;
@@ -237,7 +241,11 @@ export class ExecutionConfirmations {
     }
   }
 
-  /** Sends once everywhere (preflight on this process's first send). Returns a preflight refusal, if any. */
+  /**
+   * Sends once everywhere (preflight on this process's first send). Returns a preflight refusal, if
+   * any. Never a preflight for a durable-nonce transaction: it may still land whenever it is sent
+   * until its nonce advances, so a refusal could not answer it (its sender simulates it first).
+   */
   private async send(followed: Followed): Promise<PreflightRefusal | null> {
     const { record, wire, bundle } = followed;
     const first = followed.firstSentAt === undefined;
@@ -246,7 +254,8 @@ export class ExecutionConfirmations {
     if (!first) landingRebroadcasts.inc();
     try {
       const blockEngine = bundle ? this.deps.blockEngine?.engine : undefined;
-      return await broadcast({ chain: this.deps.chain, senders: this.deps.senders ?? [], blockEngine, logger: this.deps.logger }, wire, record.signature, first);
+      const preflight = first && followed.durableNonce === null;
+      return await broadcast({ chain: this.deps.chain, senders: this.deps.senders ?? [], blockEngine, logger: this.deps.logger }, wire, record.signature, preflight);
     } finally {
       for (const watcher of this.watchers.get(record.signature) ?? []) watcher("sent");
     }

@@ -12,6 +12,11 @@ export interface IssuedSignedTransaction {
   readonly requestId: string;
   readonly messageHash: string;
   readonly lastValidBlockHeight: bigint | null;
+  /**
+   * It may have reached the chain without a record here (its signer may have sent it): when this
+   * call records it, the first look at the chain comes before the first send. Default false.
+   */
+  readonly mayBeSentElsewhere?: boolean;
 }
 
 /**
@@ -61,5 +66,5 @@ export async function landOnce(
     },
     { sender: deps.confirmations.sender, leaseMs: deps.confirmations.sendLeaseMs },
   );
-  return follow(record, created);
+  return follow(record, created && issued.mayBeSentElsewhere !== true);
 }

@@ -11,7 +11,7 @@ export interface LandedExecution {
   /** The transaction as it was issued (its kind, maker, message). */
   readonly issued: StoredIssuedTransaction;
   /** The landed transaction with its meta from the first endpoint that serves it (read once, on demand). */
-  transaction(): Promise<VersionedTransactionResponse | null>;
+  readonly transaction: () => Promise<VersionedTransactionResponse | null>;
 }
 
 /** Runs after the chain reported the execution successful (again after a restart or a correction: it must be idempotent). */

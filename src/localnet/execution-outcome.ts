@@ -7,7 +7,6 @@ import type { LiteSVM, TransactionMetadata } from "litesvm";
 import { transactionErrorJson } from "./transaction-error.js";
 import type { TransactionErrorJson } from "./transaction-error.js";
 import { TransactionRejectedError } from "./transaction-rejected-error.js";
-import { outcomeWithoutExecution } from "./transaction-outcome.js";
 import type { ExecutionOutcome } from "./transaction-outcome.js";
 
 function outcomeOf(meta: TransactionMetadata, err: TransactionErrorJson | null): ExecutionOutcome {

@@ -3,22 +3,10 @@
  * discriminators and the addresses Raydium's program derives for a
  * new pool. Only the localnet writes pools; the service reads them (core/amm/raydium-cpmm.ts).
  */
-import {
-  Endian,
-  fixCodecSize,
-  getArrayCodec,
-  getBooleanCodec,
-  getBytesCodec,
-  getStructCodec,
-  getU16Codec,
-  getU16Encoder,
-  getU64Codec,
-  getU8Codec,
-} from "@solana/kit";
-import type { Codec, ReadonlyUint8Array } from "@solana/kit";
+import { Endian, getU16Encoder } from "@solana/kit";
+import type { ReadonlyUint8Array } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import { RAYDIUM_CPMM_PROGRAM_ID } from "../core/amm/raydium-cpmm.js";
-import { getPublicKeyCodec } from "../core/solana/public-key-codec.js";
 
 /** Anchor account discriminators: sha256("account:<Name>")[0..8]. */
 export const RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([122, 174, 197, 53, 129, 9, 165, 132]);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Geyser } from "../gen/geyser_pb.js";
 import { createSinglePortServer } from "../runtime/single-port.js";

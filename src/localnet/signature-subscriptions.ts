@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { PublicKey } from "@solana/web3.js";
 import { WebSocketServer } from "ws";
 import type { WebSocket } from "ws";
+import { messageText } from "../chain/websocket-message-text.js";
 import { publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { encodeAccount } from "./account-encoding.js";
 import { JsonRpcError, RpcErrorCode } from "./json-rpc-error.js";
@@ -56,7 +57,7 @@ export class SignatureSubscriptions {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       },
     };
-    socket.on("message", (raw) => this.answer(client, String(raw)));
+    socket.on("message", (raw) => this.answer(client, messageText(raw)));
     socket.on("close", () => {
       for (const dispose of client.disposers.values()) dispose();
       client.disposers.clear();

@@ -1,6 +1,6 @@
 /** Account access on LiteSVM in the project's representation (web3.js PublicKey, AccountData). */
 import { address, lamports as toLamports } from "@solana/kit";
-import type { Address, EncodedAccount } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { LiteSVM } from "litesvm";
 import type { AccountData } from "../core/solana/account.js";

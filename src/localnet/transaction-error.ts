@@ -72,7 +72,7 @@ export function transactionErrorJson(err: LiteSvmTransactionError): TransactionE
  * Errors raised before execution: a validator drops such a transaction (no fee, no record);
  * everything else (instruction errors and the like) lands in a block and costs the fee.
  */
-export function isDroppedBeforeExecution(err: TransactionErrorJson): boolean {
+export function isDroppedBeforeExecution(err: TransactionErrorJson): err is string {
   return typeof err === "string";
 }
 

@@ -5,7 +5,7 @@
  * watching it never reads half a snapshot.
  */
 import { rename, rm, writeFile } from "node:fs/promises";
-import type { AmmAdapter } from "../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { ammAdapters } from "../core/amm/registry.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { POOL_MINT_LAYOUTS } from "../core/quote/pool-mint-offsets.js";
@@ -35,7 +35,7 @@ export interface MarketsOptions {
   readonly command: "dump";
   readonly rpcUrl: string;
   readonly out: string;
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   readonly timeoutMs: number;
 }
 
@@ -44,7 +44,7 @@ export function parseMarketsArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (command !== "dump") throw new MarketsUsageError(`the command must be dump, got ${JSON.stringify(command ?? "")}`);
   let rpcUrl = env["SOLANA_RPC_URL"] || undefined;
   let out = env["MARKETS_FILE"] || "markets.json";
-  let adapters: readonly AmmAdapter<any>[] = LISTABLE;
+  let adapters: readonly AnyAmmAdapter[] = LISTABLE;
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
@@ -67,7 +67,7 @@ export function parseMarketsArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   return { command, rpcUrl, out, adapters, timeoutMs };
 }
 
-function programsOf(value: string): AmmAdapter<any>[] {
+function programsOf(value: string): AnyAmmAdapter[] {
   return value.split(",").filter(Boolean).map((name) => {
     const adapter = LISTABLE.find((a) => base58Of(a.programId) === name || a.label.toLowerCase() === name.toLowerCase());
     if (!adapter) throw new MarketsUsageError(`--programs: ${JSON.stringify(name)} is not one of ${LISTABLE.map((a) => a.label).join(", ")} (or their program ids)`);

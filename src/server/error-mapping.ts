@@ -7,7 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { SwapdError } from "../core/swapd-error.js";
+import { isSwapdError, SwapdError } from "../core/swapd-error.js";
 import type { SwapdErrorCode } from "../core/swapd-error.js";
 import type { RestResponse } from "./rest-response.js";
 
@@ -100,7 +100,7 @@ export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
 
 /** The code of `error`: its own, or INTERNAL for anything not coded. */
 export function errorCodeOf(error: unknown): SwapdErrorCode {
-  return error instanceof SwapdError ? error.code : "INTERNAL";
+  return isSwapdError(error) ? error.code : "INTERNAL";
 }
 
 /** One log line for an error nobody coded (a bug), wherever it surfaced. */

@@ -7,10 +7,11 @@ export interface ReadinessCheck {
   readonly timeoutMs?: number;
 }
 
+/** One check's outcome as `/readyz` reports it. */
+type CheckOutcome = { ok: boolean; ms: number; error?: string; degraded?: string };
+
 /** Runs every check in parallel, each within its timeout (then aborted); never throws. */
-export async function runReadiness(
-  checks: readonly ReadinessCheck[],
-): Promise<Record<string, { ok: boolean; ms: number; error?: string; degraded?: string }>> {
+export async function runReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, CheckOutcome>> {
   const entries = await Promise.all(
     checks.map(async (c) => {
       const t0 = Date.now();
@@ -36,5 +37,5 @@ export async function runReadiness(
       }
     }),
   );
-  return Object.fromEntries(entries);
+  return Object.fromEntries<CheckOutcome>(entries);
 }

@@ -4,7 +4,8 @@
  * (core/nonce-trigger/order.ts). When a leg fires, each of its signed routes is simulated first
  * (a route that cannot pay its floor is not sent; the order's note says why), the one paying most
  * is claimed in the store (armed → triggered, before any send: one leg per order, whatever the
- * keepers and restarts) and landed (nonce-leg-landing.ts); the chain's verdict finishes the order
+ * keepers and restarts) and landed through the landing room (nonce-leg-landing.ts: recorded before
+ * it is sent, one sender, re-broadcast until the nonce moves); the chain's verdict finishes the order
  * and voids the other legs. A nonce that moved without a leg of swapd's is the taker's cancel.
  * Runs only while this process leads (the store's leader election); a new leader resumes the
  * triggered orders from the store.
@@ -12,6 +13,7 @@
 import type { Logger } from "pino";
 import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
+import type { ExecutionConfirmations } from "../landing/index.js";
 import { firingLeg, outAmountAt } from "../core/nonce-trigger/order.js";
 import type { NonceOrderSpec, PairPrice } from "../core/nonce-trigger/order.js";
 import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
@@ -34,8 +36,6 @@ export interface NonceKeeperOptions {
   readonly nonceCheckMs?: number;
   /** A leg whose simulation could not pay its floor is tried again at most this often. Default 2000 ms. */
   readonly retryNotSentMs?: number;
-  readonly pollMs?: number;
-  readonly rebroadcastMs?: number;
 }
 
 interface PairWatch {
@@ -65,20 +65,15 @@ export class NonceKeeper {
       readonly feed: PairQuoteFeed;
       readonly logger: Logger;
       readonly leadership: Leadership;
-      readonly senders?: LegLandingDeps["senders"];
+      /** The process's landing loop: it sends and confirms the fired legs (its endpoints, polls and re-broadcasts). */
+      readonly confirmations: ExecutionConfirmations;
     },
     options: NonceKeeperOptions = {},
   ) {
     this.refreshMs = options.refreshMs ?? 2_000;
     this.nonceCheckMs = options.nonceCheckMs ?? 5 * this.refreshMs;
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
-    this.landing = {
-      chain: deps.chain,
-      ...(deps.senders ? { senders: deps.senders } : {}),
-      logger: deps.logger,
-      pollMs: options.pollMs ?? 400,
-      rebroadcastMs: options.rebroadcastMs ?? 2_000,
-    };
+    this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
   }
 
   /** Starts following (when leading); call once. */
@@ -123,7 +118,7 @@ export class NonceKeeper {
     for (const order of active) this.orders.set(order.orderId, order);
     nonceOrdersArmed.set(active.filter((o) => o.status === "armed").length);
     for (const order of active) {
-      if (order.status === "triggered" && !this.busy.has(order.orderId)) this.follow(order, order.triggeredLeg!, order.triggeredRoute!, "ifUnseen", null);
+      if (order.status === "triggered" && !this.busy.has(order.orderId)) this.follow(order, order.triggeredLeg!, order.triggeredRoute!, null);
     }
     // Every order's nonce once per nonceCheckMs, not at each nudge: arming 1,000 orders nudges
     // 1,000 times, and each new order's nonce was checked by its arm.
@@ -147,7 +142,7 @@ export class NonceKeeper {
       if (sentByTaker !== undefined) {
         // The taker sent a leg themselves: follow it like one of swapd's (its claim records which).
         if (await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex))) {
-          this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, "ifUnseen", null);
+          this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, null);
         }
         continue;
       }
@@ -232,29 +227,38 @@ export class NonceKeeper {
       if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex)))) return;
       nonceTriggers.inc({ kind: order.legs.find((l) => l.legIndex === legIndex)!.kind });
       this.orders.set(order.orderId, { ...order, status: "triggered" });
-      await this.land(order, legIndex, choice.routeIndex, "send", firedAt);
+      await this.land(order, legIndex, choice.routeIndex, firedAt);
     } catch (err) {
       this.deps.logger.error({ err, orderId: order.orderId }, "nonce order trigger failed; the keeper tries again at the next refresh");
     }
   }
 
-  private follow(order: StoredNonceOrder, legIndex: number, routeIndex: number, mode: "send" | "ifUnseen", firedAt: number | null): void {
+  private follow(order: StoredNonceOrder, legIndex: number, routeIndex: number, firedAt: number | null): void {
     this.busy.add(order.orderId);
-    void this.land(order, legIndex, routeIndex, mode, firedAt)
+    void this.land(order, legIndex, routeIndex, firedAt)
       .catch((err: unknown) => this.deps.logger.error({ err, orderId: order.orderId }, "following a nonce leg failed; resumed at the next refresh"))
       .finally(() => this.busy.delete(order.orderId));
   }
 
-  private async land(order: StoredNonceOrder, legIndex: number, routeIndex: number, mode: "send" | "ifUnseen", firedAt: number | null): Promise<void> {
+  /**
+   * The claimed leg through the landing room: sent unless its execution was recorded before (then
+   * joined: a restart sends it again only while the chain does not know it and the nonce holds).
+   */
+  private async land(order: StoredNonceOrder, legIndex: number, routeIndex: number, firedAt: number | null): Promise<void> {
     const leg = order.legs.find((l) => l.legIndex === legIndex && l.routeIndex === routeIndex)!;
-    const signal = AbortSignal.any([this.stopping.signal, this.leading?.signal ?? this.stopping.signal]);
-    const verdict = await landNonceLeg(
-      this.landing,
-      { signature: leg.signature!, wire: leg.signedTransaction!, nonceAccount: order.nonceAccount, nonceValue: order.nonceValue, taker: order.taker, inputMint: order.inputMint, outputMint: order.outputMint },
-      mode,
-      signal,
-    );
-    if (verdict === null) return;
+    const verdict = await landNonceLeg(this.landing, {
+      orderId: order.orderId,
+      signature: leg.signature!,
+      wire: leg.signedTransaction!,
+      messageHash: leg.messageHash,
+      taker: order.taker,
+      inputMint: order.inputMint,
+      outputMint: order.outputMint,
+      resumed: firedAt === null,
+    });
+    // Undecided (the landing's longest wait, shutdown), or shutting down (the store may be closing):
+    // the order stays triggered; the next refresh or start reads the chain's verdict again.
+    if (verdict === null || this.stopping.signal.aborted) return;
     if (firedAt !== null) nonceTriggerToLandingSeconds.observe((performance.now() - firedAt) / 1000);
     await this.finish(order, outcomeOf(verdict, legIndex, routeIndex));
   }

@@ -7,7 +7,6 @@
 import type { SolanaChain } from "../chain/solana-chain.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { describeTransactionError } from "../core/trigger/index.js";
-import type { RpcTransactionError } from "../core/trigger/index.js";
 import type { StoredNonceOrder } from "../store/index.js";
 
 /** Jupiter's route instructions return the out amount (u64 LE) as return data. */

@@ -1,31 +1,31 @@
 /**
- * Lands one pre-signed nonce-order leg and lets the chain decide: sent (to the chain and every
- * extra endpoint), re-broadcast while the chain does not know the signature and the nonce still
- * holds the leg's value; the outcome is the signature's status (amounts and slot from the landed
- * transaction), and "not landed" only once the nonce has moved without it — never from a send's
- * error. A durable-nonce transaction has no blockhash expiry, so the nonce is what ends the wait.
+ * Lands one pre-signed nonce-order leg through the landing room (landing/land-once.ts), as swap and
+ * limit-order Execute land theirs: the leg's execution is recorded (Pending) before its first send,
+ * one sender per transaction (the execution's send lease, across restarts and replicas),
+ * re-broadcast while the chain does not know the signature and the leg can still land, and the
+ * verdict read from the chain. A durable-nonce transaction has no last valid block height: it can
+ * no longer land once its nonce account holds another value than the leg carries; then the
+ * signature's status tells landed-by-this-leg from voided (the taker's cancel, or another leg the
+ * taker sent). The leg's amounts come from its landed transaction.
  */
-import bs58 from "bs58";
-import { PublicKey } from "@solana/web3.js";
-import type { VersionedTransactionResponse } from "@solana/web3.js";
-import type { Logger } from "pino";
-import { isChainError } from "../chain/chain-errors.js";
-import type { SolanaChain } from "../chain/solana-chain.js";
-import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { swapAmounts } from "../core/swap/swap-result.js";
-import { describeTransactionError } from "../core/trigger/index.js";
-import type { RpcTransactionError } from "../core/trigger/index.js";
-import { landingRebroadcasts, landingSends } from "../metrics/landing-metrics.js";
+import type { SolanaChain } from "../chain/solana-chain.js";
+import { ExecutionInterruptedError, landedSwapOf, landOnce, parseSignedTransaction } from "../landing/index.js";
+import type { ExecutionConfirmations } from "../landing/index.js";
+import type { Store } from "../store/index.js";
 
 export interface LegToLand {
+  readonly orderId: string;
   readonly signature: string;
   readonly wire: Uint8Array;
-  readonly nonceAccount: string;
-  readonly nonceValue: string;
+  /** The leg's issued message hash: its execution record's key. */
+  readonly messageHash: string;
   readonly taker: string;
   readonly inputMint: string;
   readonly outputMint: string;
+  /** Not a fresh trigger (a restart, or a leg the taker sent): the chain is read before any send. */
+  readonly resumed: boolean;
 }
 
 export type LegVerdict =
@@ -35,99 +35,45 @@ export type LegVerdict =
   | { readonly status: "not_landed" };
 
 export interface LegLandingDeps {
+  readonly store: Store;
   readonly chain: SolanaChain;
-  /** More endpoints each send also goes to (SEND_RPC_URLS), best effort. */
-  readonly senders?: readonly Pick<SolanaChain, "sendTransaction" | "url">[];
-  readonly logger: Logger;
-  readonly pollMs: number;
-  readonly rebroadcastMs: number;
-}
-
-function innerInstructionsOf(tx: VersionedTransactionResponse) {
-  const keys = tx.transaction.message.getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses ?? null });
-  return (tx.meta?.innerInstructions ?? []).flatMap((group) =>
-    group.instructions.map((ix) => ({ programId: keys.get(ix.programIdIndex)?.toBase58() ?? "", data: bs58.decode(ix.data) })),
-  );
-}
-
-function programIdsOf(tx: VersionedTransactionResponse): PublicKey[] {
-  const keys = tx.transaction.message.getAccountKeys({ accountKeysFromLookups: tx.meta?.loadedAddresses ?? null });
-  return tx.transaction.message.compiledInstructions.map((ix) => keys.get(ix.programIdIndex) ?? PublicKey.default);
-}
-
-/** The verdict of a signature the chain knows and has confirmed; null while it is only processed. */
-async function verdictOf(chain: SolanaChain, leg: LegToLand): Promise<LegVerdict | null> {
-  const status = (await chain.getSignatureStatuses([leg.signature]))[0] ?? null;
-  if (status === null || (status.err === null && status.confirmationStatus === "processed")) return null;
-  const landed = await chain.getTransaction(leg.signature);
-  if (landed === null) return null; // confirmed but not served yet: the next look reads it
-  if (status.err !== null) {
-    const error = describeTransactionError(status.err, {
-      instructionProgramIds: programIdsOf(landed),
-      ...(landed.meta?.logMessages ? { logs: landed.meta.logMessages } : {}),
-    }).message;
-    return { status: "failed", slot: BigInt(landed.slot), error };
-  }
-  const amounts = swapAmounts(
-    { innerInstructions: innerInstructionsOf(landed), preTokenBalances: landed.meta?.preTokenBalances ?? [], postTokenBalances: landed.meta?.postTokenBalances ?? [] },
-    { taker: leg.taker, inputMint: leg.inputMint, outputMint: leg.outputMint, jupiterProgramId: JUPITER_V6_PROGRAM_ID.toBase58() },
-  );
-  return { status: "landed", slot: BigInt(landed.slot), inAmount: amounts.inputAmount, outAmount: amounts.outputAmount };
-}
-
-async function nonceMoved(chain: SolanaChain, leg: LegToLand): Promise<boolean> {
-  const [account] = await chain.getMultipleAccounts([new PublicKey(leg.nonceAccount)]);
-  return decodeNonceAccount(account ?? null)?.nonce !== leg.nonceValue;
-}
-
-async function send(deps: LegLandingDeps, leg: LegToLand, again: boolean): Promise<void> {
-  if (again) landingRebroadcasts.inc();
-  const targets = [deps.chain, ...(deps.senders ?? [])];
-  const results = await Promise.allSettled(
-    targets.map((target) => {
-      landingSends.inc({ endpoint: target.url });
-      return target.sendTransaction(leg.wire, { skipPreflight: true });
-    }),
-  );
-  for (const r of results) {
-    // A refused or lost send decides nothing: the signature's status and the nonce do.
-    if (r.status === "rejected") deps.logger.warn({ err: r.reason, signature: leg.signature }, "nonce leg send failed; following the signature");
-  }
+  /** The process's landing loop (one per process: swap and limit-order Execute use it too). */
+  readonly confirmations: ExecutionConfirmations;
 }
 
 /**
- * Follows `leg` to the chain's verdict. `send`: send first (a fresh trigger); `ifUnseen`: send only
- * when the chain does not know it and the nonce still holds (resuming after a restart). Resolves
- * null when `signal` aborts first (shutdown, lost leadership): the leg stays triggered for the next keeper.
+ * Follows `leg` to the chain's verdict: recorded and sent when it was not yet (a fresh trigger, or
+ * a keeper that stopped between its claim and the record), else joined where it stands (a restart:
+ * sent again only when no endpoint knows the signature and the nonce still holds its value).
+ * Resolves null when the chain has not decided yet (shutdown, the landing's longest wait, the
+ * landed transaction not served yet): the order stays triggered and the next refresh follows it again.
  */
-export async function landNonceLeg(deps: LegLandingDeps, leg: LegToLand, mode: "send" | "ifUnseen", signal: AbortSignal): Promise<LegVerdict | null> {
-  let lastSent = Number.NEGATIVE_INFINITY;
-  if (mode === "send") {
-    await send(deps, leg, false);
-    lastSent = Date.now();
+export async function landNonceLeg(deps: LegLandingDeps, leg: LegToLand): Promise<LegVerdict | null> {
+  const tx = parseSignedTransaction("signedTransaction", leg.wire);
+  let record;
+  try {
+    record = await landOnce(
+      deps,
+      // Durable nonce: no last valid block height (its nonce is its expiry, read from the transaction).
+      { tx, signature: leg.signature, requestId: leg.orderId, messageHash: leg.messageHash, lastValidBlockHeight: null, mayBeSentElsewhere: leg.resumed },
+      "arm a new order",
+    );
+  } catch (error) {
+    if (error instanceof ExecutionInterruptedError) return null;
+    throw error;
   }
-  while (!signal.aborted) {
-    try {
-      const verdict = await verdictOf(deps.chain, leg);
-      if (verdict !== null) return verdict;
-      if (await nonceMoved(deps.chain, leg)) {
-        // One last look: it may have been what moved the nonce.
-        const last = await verdictOf(deps.chain, leg);
-        if (last !== null) return last;
-        const seen = (await deps.chain.getSignatureStatuses([leg.signature]))[0] ?? null;
-        if (seen === null) return { status: "not_landed" };
-      } else if (Date.now() - lastSent >= deps.rebroadcastMs) {
-        await send(deps, leg, lastSent !== Number.NEGATIVE_INFINITY);
-        lastSent = Date.now();
-      }
-    } catch (error) {
-      if (!isChainError(error)) throw error;
-      deps.logger.warn({ err: error, signature: leg.signature }, "nonce leg poll failed; retrying");
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, deps.pollMs);
-      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-    });
-  }
-  return null;
+  if (record.status === "Pending") return null;
+  if (record.decidedBy === "expiry") return { status: "not_landed" };
+  // Only the chain decides a leg (it is never sent with a preflight, so never refused by one).
+  if (record.decidedBy !== "chain") return null;
+  if (record.status === "Failed") return { status: "failed", slot: record.slot, error: record.error ?? "failed on chain" };
+  const landed = await deps.chain.getTransaction(leg.signature);
+  if (landed === null) return null;
+  const amounts = swapAmounts(landedSwapOf(landed), {
+    taker: leg.taker,
+    inputMint: leg.inputMint,
+    outputMint: leg.outputMint,
+    jupiterProgramId: JUPITER_V6_PROGRAM_ID.toBase58(),
+  });
+  return { status: "landed", slot: BigInt(landed.slot), inAmount: amounts.inputAmount, outAmount: amounts.outputAmount };
 }

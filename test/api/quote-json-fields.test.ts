@@ -16,13 +16,16 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** A JSON value that is not an object or array. */
+type Leaf = string | number | boolean | null;
+
 /** Every path to a leaf of a JSON value (`routePlan[0].swapInfo.inAmount`), with the leaf. */
-function leaves(value: unknown, path = ""): Map<string, unknown> {
-  const out = new Map<string, unknown>();
+function leaves(value: unknown, path = ""): Map<string, Leaf> {
+  const out = new Map<string, Leaf>();
   if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`).forEach((leaf, p) => out.set(p, leaf)));
   else if (typeof value === "object" && value !== null) {
     for (const [k, v] of Object.entries(value)) leaves(v, path === "" ? k : `${path}.${k}`).forEach((leaf, p) => out.set(p, leaf));
-  } else out.set(path, value);
+  } else out.set(path, value as Leaf);
   return out;
 }
 

@@ -208,7 +208,7 @@ describe("SwapInstructions over Connect JSON: the codec path answers as connect-
         });
         let text = "";
         const timer = setTimeout(() => (socket.destroy(), resolve(`${text}<hung>`)), 10_000);
-        socket.on("data", (c) => (text += c));
+        socket.on("data", (c: Buffer) => (text += c.toString()));
         socket.on("close", () => (clearTimeout(timer), resolve(text)));
         socket.on("error", () => undefined);
       });

@@ -11,7 +11,7 @@ import {
   createInitializeTransferHookInstruction,
   getMintLen,
 } from "@solana/spl-token";
-import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
+import { Keypair, SystemProgram } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN_2022_PROGRAM_ID } from "../../src/core/solana/programs.js";

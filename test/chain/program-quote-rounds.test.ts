@@ -40,7 +40,7 @@ describe("settled rounds", () => {
       return round;
     });
     expect(seen).toHaveLength(2);
-    expect(seen[0]!.every((q) => typeof q === "string" && q.includes("not made yet"))).toBe(true);
+    expect(seen[0].every((q) => typeof q === "string" && q.includes("not made yet"))).toBe(true);
     expect(jobs).toEqual([[10n, 7n]]);
     expect(out).toEqual([20n, 14n, 20n]);
     expect(rounds.active).toBe(false);

@@ -3,7 +3,7 @@
 // log, in leftOut() (what /readyz shows) and in swapd_program_quoted_amm_loaded — while the others
 // load; once the provider serves it again, it is read again and quoted without a restart. A program
 // the chain does not have is left out quietly.
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import client from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProgramQuoter } from "../../src/chain/program-quoter-start.js";

@@ -17,6 +17,7 @@ import { Keypair, SystemProgram, VersionedTransaction } from "@solana/web3.js";
 import { issueTransactions } from "../../src/api/trigger/issue-transactions.js";
 import { compileTransaction } from "../../src/core/solana/transaction-message.js";
 import { transactionMessageHash } from "../../src/core/trigger/index.js";
+import { ExecutionStatus } from "../../src/gen/swapd/trigger/v1/trigger_pb.js";
 import { DEMO, DEMO_WALLET, seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
@@ -85,7 +86,7 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
     }
     if (protocol === 1) {
       const answer = await r.connect.execute({ requestId, signedTransaction: wire });
-      return { signature: answer.signature, status: answer.status === 1 ? "Success" : `status ${answer.status}`, code: answer.code };
+      return { signature: answer.signature, status: answer.status === ExecutionStatus.SUCCESS ? "Success" : `status ${answer.status}`, code: answer.code };
     }
     const answer = await r.grpc<{ signature: string; status: string; code: number }>("Execute", { requestId, signedTransaction: wire });
     return { signature: answer.signature, status: answer.status === "EXECUTION_STATUS_SUCCESS" ? "Success" : answer.status, code: answer.code };

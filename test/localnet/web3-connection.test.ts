@@ -25,6 +25,7 @@ import type { TransactionInstruction } from "@solana/web3.js";
 import bs58 from "bs58";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageText } from "../../src/chain/websocket-message-text.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 
@@ -227,7 +228,7 @@ describe("localnet with an unmodified web3.js Connection", () => {
         const poll = () => (answers.length > 0 ? resolve(answers.shift()) : setTimeout(poll, 5));
         poll();
       });
-    socket.on("message", (raw) => answers.push(JSON.parse(String(raw))));
+    socket.on("message", (raw) => answers.push(JSON.parse(messageText(raw))));
     await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
     try {
       for (const junk of ["null", "7", "[1]"]) {

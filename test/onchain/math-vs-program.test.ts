@@ -6,7 +6,7 @@
 // instructions, and the Jan-2026 mainnet Meteora DAMM v2 SOL/USDC pool. Raydium AMM v4 and Meteora
 // DAMM v1, whose pools take longer set-ups, are checked the same way in their own on-chain tests.
 import { PublicKey } from "@solana/web3.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import type { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import type { AmmAdapter } from "../../src/core/amm/adapter.js";
 import { meteoraDammV2Adapter } from "../../src/core/amm/meteora-damm-v2.js";

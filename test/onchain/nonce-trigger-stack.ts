@@ -75,7 +75,8 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
     swapInstructions: swap.swapInstructions,
     logger,
     leadership: options.leadership ?? soleLeader(),
-    keeper: { refreshMs: 200, pollMs: 50, rebroadcastMs: 300, retryNotSentMs: 200, watchPollMs: 100 },
+    confirmations,
+    keeper: { refreshMs: 200, retryNotSentMs: 200, watchPollMs: 100 },
   });
   nonce.start();
   const { server, logs } = await startTestServer({

@@ -36,26 +36,24 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
     cacheDir = await mkdtemp(join(tmpdir(), "swapd-programs-"));
     // The quoter needs the chain before the API: a first stack only to read the binaries would be a
     // second chain, so the API is made with a quoter that loads from this chain's RPC right after.
-    let programQuotes: RunningProgramQuoter | undefined;
     stack = await startOnchainStack({
       accountFolders: ["accounts", "accounts-2026"],
       clock: CLOCK,
       quote: {
         programQuotes: {
-          canQuote: (adapter) => programQuotes?.quoter.canQuote(adapter) ?? false,
-          accountsNeeded: (...args) => programQuotes!.quoter.accountsNeeded(...args),
-          quote: (...args) => programQuotes!.quoter.quote(...args),
+          canQuote: (adapter) => quoter?.quoter.canQuote(adapter) ?? false,
+          accountsNeeded: (...args) => quoter.quoter.accountsNeeded(...args),
+          quote: (...args) => quoter.quoter.quote(...args),
         },
       },
     });
-    programQuotes = await startProgramQuoter({
+    quoter = (await startProgramQuoter({
       chain: new RpcSolanaChain({ url: stack.localnet.url }),
       amms: ["SolFi V2"],
       adapters: ammAdapters,
       cacheDir,
       logger: pino({ level: "silent" }),
-    });
-    quoter = programQuotes!;
+    }))!;
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   });
   afterAll(async () => {

@@ -35,28 +35,26 @@ describe.skipIf(!available)("program quotes run in the quoter's worker threads, 
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), "swapd-programs-"));
     // The quoter loads from this chain's RPC, so it is made after the chain: the API gets a boundary that forwards to it.
-    let quoter: RunningProgramQuoter | undefined;
     const programQuotes: ProgramQuotes = {
-      canQuote: (adapter) => quoter?.quoter.canQuote(adapter) ?? false,
-      accountsNeeded: (...args) => quoter!.quoter.accountsNeeded(...args),
-      quote: (...args) => quoter!.quoter.quote(...args),
-      quoteMany: (...args) => quoter!.quoter.quoteMany(...args),
-      settled: (work) => quoter!.quoter.settled(work),
-      waiting: () => quoter?.quoter.waiting() ?? false,
+      canQuote: (adapter) => running?.quoter.canQuote(adapter) ?? false,
+      accountsNeeded: (...args) => running.quoter.accountsNeeded(...args),
+      quote: (...args) => running.quoter.quote(...args),
+      quoteMany: (...args) => running.quoter.quoteMany(...args),
+      settled: (work) => running.quoter.settled(work),
+      waiting: () => running?.quoter.waiting() ?? false,
     };
     stack = await startOnchainStack({ accountFolders: ["accounts", "accounts-2026"], clock: CLOCK, quote: { programQuotes } });
-    quoter = await startProgramQuoter({
+    running = (await startProgramQuoter({
       chain: new RpcSolanaChain({ url: stack.localnet.url }),
       amms: ["SolFi V2"],
       adapters: ammAdapters,
       cacheDir,
       logger: pino({ level: "silent" }),
-    });
-    running = quoter!;
+    }))!;
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
   });
   afterAll(async () => {
-    await running?.close();
+    running?.close();
     await stack?.close();
     await rm(cacheDir, { recursive: true, force: true });
   });
@@ -77,8 +75,8 @@ describe.skipIf(!available)("program quotes run in the quoter's worker threads, 
       expect(BigInt(q.body.outAmount)).toBeGreaterThan(0n);
     });
     // A larger amount buys more USDC: the quotes are the pool's, not one figure reused.
-    const byAmount = amounts.map((a, i) => [a, BigInt(answers[i]!.body.outAmount)] as const).sort((x, y) => (x[0] < y[0] ? -1 : 1));
-    for (let i = 1; i < byAmount.length; i++) expect(byAmount[i]![1]).toBeGreaterThan(byAmount[i - 1]![1]);
+    const byAmount = amounts.map((a, i) => [a, BigInt(answers[i].body.outAmount)] as const).sort((x, y) => (x[0] < y[0] ? -1 : 1));
+    for (let i = 1; i < byAmount.length; i++) expect(byAmount[i][1]).toBeGreaterThan(byAmount[i - 1][1]);
     expect(running.quoter.inThreadRuns).toBe(0);
     expect(running.quoter.hasInThreadSvm).toBe(false);
   });

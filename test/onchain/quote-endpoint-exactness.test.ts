@@ -12,7 +12,6 @@ import { raydiumClmmPoolAccounts } from "../fixtures/raydium-clmm-pool.js";
 import { WRITTEN_POOL, createRaydiumCpPool, orderedMints } from "./pools/raydium-cp.js";
 import { DLMM_BINS_PER_ARRAY, createMeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { meteoraDlmmAdapter } from "../../src/core/amm/meteora-dlmm.js";
-import type { MeteoraDlmmPool } from "../../src/core/amm/meteora-dlmm.js";
 import { startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain } from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
 

@@ -49,14 +49,13 @@ describe.skipIf(!available)("QUOTE_SHADOW_RATE: math-quoted legs checked against
 
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), "swapd-programs-"));
-    let programQuotes: RunningProgramQuoter | undefined;
     stack = await startOnchainStack({
       quote: {
         programQuotes: {
-          canQuote: (adapter) => programQuotes?.quoter.canQuote(adapter) ?? false,
-          accountsNeeded: (...args) => programQuotes!.quoter.accountsNeeded(...args),
+          canQuote: (adapter) => quoter?.quoter.canQuote(adapter) ?? false,
+          accountsNeeded: (...args) => quoter.quoter.accountsNeeded(...args),
           quote: (...args) => {
-            const q = programQuotes!.quoter.quote(...args);
+            const q = quoter.quoter.quote(...args);
             return { ...q, outAmount: q.outAmount + skew };
           },
         },
@@ -64,15 +63,14 @@ describe.skipIf(!available)("QUOTE_SHADOW_RATE: math-quoted legs checked against
         onShadowMismatch: (r) => mismatches.push(r),
       },
     });
-    programQuotes = await startProgramQuoter({
+    quoter = (await startProgramQuoter({
       chain: new RpcSolanaChain({ url: stack.localnet.url }),
       amms: [],
       shadowMathAmms: true,
       adapters: ammAdapters,
       cacheDir,
       logger: pino({ level: "silent" }),
-    });
-    quoter = programQuotes!;
+    }))!;
   });
   afterAll(async () => {
     quoter?.close();

@@ -158,8 +158,8 @@ describe("bad requests", () => {
     });
     expect(err.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     // REST over HTTP/2 (h2c) too.
-    const h2 = await new Promise<{ status: number; body: string }>(async (resolve, reject) => {
-      const http2 = await import("node:http2");
+    const http2 = await import("node:http2");
+    const h2 = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const session = http2.connect(server.url);
       session.on("error", reject);
       const stream = session.request({ ":method": "POST", ":path": "/swap/v1/swap-instructions", "content-type": "application/json" });

@@ -195,7 +195,7 @@ describe("API keys file (API_KEYS_FILE)", () => {
       expect(await status(KEY_A)).toBe(401);
       // A broken file (a key with a space) is refused with a log line naming the line; B stays valid.
       fs.writeFileSync(file, `${KEY_B}\nnot a key\n`);
-      await until(async () => logs.lines.some((l) => String(l.error ?? "").includes("line 2")));
+      await until(async () => logs.lines.some((l) => typeof l.error === "string" && l.error.includes("line 2")));
       expect(await status(KEY_B)).toBe(200);
       expect(JSON.stringify(logs.lines)).not.toContain(KEY_B);
     } finally {

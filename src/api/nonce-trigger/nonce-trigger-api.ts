@@ -8,6 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
 import type { AccountSource } from "../../chain/account-source.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
+import type { ExecutionConfirmations } from "../../landing/index.js";
 import type { CreateNonceOrderInput, LegInput } from "../../core/nonce-trigger/create-request.js";
 import { ValidationError } from "../../core/validation-error.js";
 import {
@@ -126,11 +127,12 @@ export function createNonceTriggerApi(deps: {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly logger: Logger;
   readonly leadership: Leadership;
-  readonly senders?: readonly Pick<SolanaChain, "sendTransaction" | "url">[];
+  /** The process's landing loop, which sends and confirms the fired legs. */
+  readonly confirmations: ExecutionConfirmations;
   readonly keeper?: NonceKeeperOptions & { readonly watchPollMs?: number };
 }): NonceTriggerApi {
   const keeper = new NonceKeeper(
-    { store: deps.store, chain: deps.chain, feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs), logger: deps.logger, leadership: deps.leadership, ...(deps.senders ? { senders: deps.senders } : {}) },
+    { store: deps.store, chain: deps.chain, feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs), logger: deps.logger, leadership: deps.leadership, confirmations: deps.confirmations },
     deps.keeper ?? {},
   );
   const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions };

@@ -3,7 +3,6 @@
  * each with its request's fields declared from the contract's messages, so a near-miss or repeated
  * name is refused like on every other REST route.
  */
-import type { CreateNonceOrderInput } from "../../core/nonce-trigger/create-request.js";
 import { ValidationError } from "../../core/validation-error.js";
 import {
   ArmRequestSchema,
@@ -23,7 +22,7 @@ export interface NonceOrderOperations {
   readonly createOrder: ReturnType<typeof createNonceOrderOperation>;
   readonly arm: ReturnType<typeof armNonceOrderOperation>;
   readonly cancel: ReturnType<typeof cancelNonceOrderOperation>;
-  list(taker: unknown): Promise<StoredNonceOrder[]>;
+  readonly list: (taker: unknown) => Promise<StoredNonceOrder[]>;
 }
 
 const REQUESTS = {

@@ -207,7 +207,7 @@ export class CandidateStore {
   /** `key` reads `address`: for its pool `pool`, or (undefined) for its range. */
   private register(key: string, address: string, pool: string | undefined): void {
     let byKey = this.readers.get(address);
-    if (!byKey) this.readers.set(address, (byKey = new Map()));
+    if (!byKey) this.readers.set(address, (byKey = new Map<string, string[]>()));
     let pools = byKey.get(key);
     if (!pools) byKey.set(key, (pools = []));
     if (pool !== undefined) pools.push(pool);

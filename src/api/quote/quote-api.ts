@@ -11,7 +11,7 @@ import { LookupTableIndex } from "../../chain/lookup-table-index.js";
 import { MarketIndex } from "../../chain/market-index.js";
 import type { ListingSettings } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../../core/amm/adapter.js";
 import type { DiscoverySettings } from "../../core/quote/market-limits.js";
 import { ammAdapters } from "../../core/amm/registry.js";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
@@ -51,7 +51,7 @@ export interface QuoteApiOptions {
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
   readonly lookupTableAuthorities?: readonly string[];
-  readonly adapters?: readonly AmmAdapter<any>[];
+  readonly adapters?: readonly AnyAmmAdapter[];
   /** The program quoter (PROGRAM_QUOTED_AMMS): pools of AMMs without public math take part in routes. */
   readonly programQuotes?: ProgramQuotes;
   /** QUOTE_SHADOW_RATE: the share of quotes whose math-quoted legs the program quoter checks (0–1). */

@@ -7,7 +7,7 @@
 import type { AccountSource, AccountState } from "../../chain/account-source.js";
 import type { MarketIndex } from "../../chain/market-index.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
-import type { AmmAdapter } from "../../core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../../core/amm/adapter.js";
 import { unsupportedSwapModeMessage } from "../../core/amm/define-adapter.js";
 import type { Market } from "../../core/quote/market.js";
 import { pairKey } from "../../core/quote/market.js";
@@ -34,7 +34,7 @@ export interface QuoteEngineDeps {
   readonly chain: SolanaChain;
   readonly accounts: AccountSource;
   readonly markets: MarketIndex;
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** Quotes AMMs without public math by executing their programs (the program quoter). */
   readonly programQuotes?: ProgramQuotes;
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */
@@ -173,7 +173,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
     // quote's cost does not grow with the pair's pool count).
     const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
-    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)));
+    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(async ([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)));
     return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 
@@ -231,7 +231,7 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
  * swap ExactOut at all, in their adapters' words (as swap-instructions refuses them), so the answer
  * says why rather than only that no route was found.
  */
-function exactOutRefusals(request: ParsedQuoteRequest, markets: readonly Market[], adapters: readonly AmmAdapter<any>[]): string {
+function exactOutRefusals(request: ParsedQuoteRequest, markets: readonly Market[], adapters: readonly AnyAmmAdapter[]): string {
   if (request.swapMode !== "ExactOut") return "";
   const cannot = new Map<string, number>();
   for (const market of markets) {

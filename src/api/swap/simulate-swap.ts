@@ -4,7 +4,6 @@ import { ChainUnavailableError } from "../../chain/chain-errors.js";
 import { base58Of } from "../../core/solana/base58-strings.js";
 import { assembleTransactionMessage } from "../../core/swap/assemble.js";
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
-import type { RpcTransactionError } from "../../core/trigger/index.js";
 import { explainTransactionFailure } from "../../landing/index.js";
 
 /** Why the simulation for `dynamicComputeUnitLimit` did not give a unit count (Jupiter's `simulationError`). */

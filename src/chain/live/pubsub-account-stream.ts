@@ -10,6 +10,7 @@
 import WebSocket from "ws";
 import { publicKeyFromBase58 } from "../../core/solana/base58-strings.js";
 import { accountFromJson } from "../account-json.js";
+import { messageText } from "../websocket-message-text.js";
 import type { AccountStream, AccountStreamEvents } from "./account-stream.js";
 import { liveStreamTimeoutsTotal } from "./live-metrics.js";
 import { StreamLiveness } from "./stream-liveness.js";
@@ -143,7 +144,7 @@ export class PubsubAccountStream implements AccountStream {
     socket.on("pong", () => this.liveness.answered());
     socket.on("message", (raw) => {
       this.liveness.heard();
-      this.receive(String(raw));
+      this.receive(messageText(raw));
     });
     socket.on("error", () => {
       // "close" follows and handles the reconnect.
@@ -221,7 +222,7 @@ export class PubsubAccountStream implements AccountStream {
       params?: { subscription?: number; result?: { context?: { slot?: number }; value?: unknown; slot?: number } };
     };
     try {
-      message = JSON.parse(text);
+      message = JSON.parse(text) as typeof message;
     } catch {
       // Not JSON: nothing in it can be matched to a request or a subscription; a request that
       // never gets its answer times out on its own.

@@ -166,3 +166,10 @@ export interface AmmAdapter<Pool = unknown> {
    */
   readonly quotedByProgram?: boolean;
 }
+
+/**
+ * An adapter of some pool type, as registries and routers hold them: each adapter only ever gets back the pools its own
+ * `decodePool` made, so the pool type is existential. `unknown` spells it without `any` because AmmAdapter declares its
+ * pool-taking members as methods, whose parameters TypeScript checks bivariantly (keep them methods, not function properties).
+ */
+export type AnyAmmAdapter = AmmAdapter<unknown>;

@@ -1,6 +1,6 @@
 import type { PublicKey } from "@solana/web3.js";
 import { base58Of } from "../solana/base58-strings.js";
-import type { AmmAdapter } from "./adapter.js";
+import type { AnyAmmAdapter } from "./adapter.js";
 import { raydiumCpmmAdapter } from "./raydium-cpmm.js";
 import { whirlpoolAdapter } from "./whirlpool.js";
 import { raydiumClmmAdapter } from "./raydium-clmm.js";
@@ -13,7 +13,7 @@ import { solFiV2Adapter } from "./solfi-v2.js";
 import { humidiFiAdapter } from "./humidifi.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
-export const ammAdapters: readonly AmmAdapter<any>[] = [
+export const ammAdapters: readonly AnyAmmAdapter[] = [
   raydiumCpmmAdapter,
   whirlpoolAdapter,
   raydiumClmmAdapter,
@@ -29,6 +29,6 @@ export const ammAdapters: readonly AmmAdapter<any>[] = [
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));
 
 /** The adapter for a pool account's owner program, if supported. */
-export function adapterForOwner(owner: PublicKey): AmmAdapter<unknown> | undefined {
+export function adapterForOwner(owner: PublicKey): AnyAmmAdapter | undefined {
   return byProgram.get(base58Of(owner)); // the text is cached per key object (a pool's owner key comes with the account)
 }

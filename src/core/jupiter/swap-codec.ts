@@ -62,7 +62,10 @@ export function getCandidateSwapCodec(): Codec<SwapVariant> {
   ]);
 }
 
-function fieldCodec(type: SwapFieldType): Codec<any> {
+/** A struct field's codec as kit's getStructCodec takes it: of any value type (the variants' fields differ). */
+type FieldCodec = Parameters<typeof getStructCodec>[0][number][1];
+
+function fieldCodec(type: SwapFieldType): FieldCodec {
   switch (type) {
     case "bool":
       return getBooleanCodec();
@@ -93,10 +96,7 @@ type VariantTable = readonly (readonly [string, readonly (readonly [string, Swap
 function variantUnionCodec(table: VariantTable): Codec<SwapVariant> {
   const byName = new Map(table.map(([name, fields], index) => [name, { index, fields }]));
   const union = getDiscriminatedUnionCodec(
-    table.map(([name, fields]) => [
-      name,
-      fields.length === 0 ? getUnitCodec() : getStructCodec(fields.map(([f, t]) => [f, fieldCodec(t)] as const)),
-    ]) as any,
+    table.map(([name, fields]) => [name, fields.length === 0 ? getUnitCodec() : getStructCodec(fields.map(([f, t]) => [f, fieldCodec(t)] as const))] as const),
     { size: getU8Codec() },
   ) as unknown as Codec<Record<string, unknown> & { __kind: string }>;
   return transformCodec(

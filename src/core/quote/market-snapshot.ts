@@ -13,7 +13,7 @@
  */
 import bs58 from "bs58";
 import type { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter } from "../amm/adapter.js";
+import type { AnyAmmAdapter } from "../amm/adapter.js";
 import { publicKeyFromBase58 } from "../solana/base58-strings.js";
 import { pairKey } from "./market.js";
 import type { Market, MarketSource } from "./market.js";
@@ -123,7 +123,7 @@ class ListedMarket implements Market {
 }
 
 /** The market a snapshot entry is (`adapters` by base58 program id), or why it is none. */
-export function marketOfSnapshotEntry(adapters: ReadonlyMap<string, AmmAdapter<any>>, entry: SnapshotMarket, source: MarketSource = "file"): Market | string {
+export function marketOfSnapshotEntry(adapters: ReadonlyMap<string, AnyAmmAdapter>, entry: SnapshotMarket, source: MarketSource = "file"): Market | string {
   const adapter = adapters.get(entry.program);
   if (!adapter) return `program ${entry.program} is not a supported AMM program`;
   // The length check alone (base58 decoding is cheap; the key object is what costs).

@@ -1,6 +1,6 @@
 /** A market (pool) the router may use, as the market index knows it: enough to plan without its state. */
 import type { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter } from "../amm/adapter.js";
+import type { AnyAmmAdapter } from "../amm/adapter.js";
 import type { AccountData } from "../solana/account.js";
 import { base58Of } from "../solana/base58-strings.js";
 
@@ -59,7 +59,7 @@ export function groupByPair<T extends { readonly mints: readonly [string, string
  * The market a pool account is, by its owner's adapter (`adapters` by base58 program id), or why
  * it is none (not a supported program, or not a pool of it).
  */
-export function marketOfAccount(adapters: ReadonlyMap<string, AmmAdapter<any>>, account: AccountData, source: MarketSource): Market | string {
+export function marketOfAccount(adapters: ReadonlyMap<string, AnyAmmAdapter>, account: AccountData, source: MarketSource): Market | string {
   const adapter = adapters.get(base58Of(account.owner));
   if (!adapter) return `owned by ${base58Of(account.owner)}, not a supported AMM program`;
   try {

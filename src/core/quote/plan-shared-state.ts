@@ -3,7 +3,7 @@
  * version (decoded pools, mint checks, math-quote memos and their keys), and the shapes they hold.
  */
 import type { PublicKey } from "@solana/web3.js";
-import type { AmmAdapter, PoolQuote } from "../amm/adapter.js";
+import type { AnyAmmAdapter, PoolQuote } from "../amm/adapter.js";
 import type { AccountData } from "../solana/account.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 import type { PoolCurves } from "./curve-port.js";
@@ -27,7 +27,7 @@ export const NO_QUOTE = Symbol("no quote");
 export type AmountQuotes = BoundedLruMap<bigint, PoolQuote | typeof NO_QUOTE>;
 
 export interface SharedState {
-  readonly adapters: ReadonlyMap<string, AmmAdapter<any>>;
+  readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   readonly limits: QuoteLimits;
   readonly decoded: WeakMap<AccountData, unknown>;
   /** Per mint account version: transfers move exactly the amount (no transfer fee, no hook). */
@@ -45,7 +45,7 @@ export interface SharedState {
   readonly memoKeys: WeakMap<AccountData, MemoKeys>;
 }
 
-export function createSharedState(adapters: ReadonlyMap<string, AmmAdapter<any>>, limits: QuoteLimits, programQuotes: ProgramQuotes | undefined, curves: PoolCurves | undefined): SharedState {
+export function createSharedState(adapters: ReadonlyMap<string, AnyAmmAdapter>, limits: QuoteLimits, programQuotes: ProgramQuotes | undefined, curves: PoolCurves | undefined): SharedState {
   return {
     adapters,
     limits,
@@ -84,7 +84,7 @@ export interface MemoKeys {
 export interface DecodedPool {
   readonly market: Market;
   readonly addressText: string;
-  readonly adapter: AmmAdapter<any>;
+  readonly adapter: AnyAmmAdapter;
   readonly pool: unknown;
   /**
    * The math-memo entry its plan looked up last (a pool is quoted in one mode and direction per

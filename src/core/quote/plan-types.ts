@@ -4,7 +4,7 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
-import type { AmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../amm/adapter.js";
+import type { AnyAmmAdapter, PoolQuote, QuoteClock, QuoteParams } from "../amm/adapter.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import type { Market } from "./market.js";
 import { DEFAULT_MAX_POOLS_PER_PAIR } from "./market-limits.js";
@@ -47,13 +47,13 @@ export const DEFAULT_QUOTE_LIMITS: QuoteLimits = {
  */
 export interface ProgramQuotes {
   /** Whether the AMM's program (and Jupiter's) is loaded, so its pools can be quoted. */
-  canQuote(adapter: AmmAdapter<any>): boolean;
+  canQuote(adapter: AnyAmmAdapter): boolean;
   /** What a quote through `pool` needs that `accounts` lacks. */
-  accountsNeeded(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
+  accountsNeeded(adapter: AnyAmmAdapter, pool: unknown, params: QuoteParams, accounts: AccountMap): PublicKey[];
   /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
-  quote(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
+  quote(adapter: AnyAmmAdapter, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
   /** Quotes of several amounts (a pool's curve), off the event loop where the implementation can; AmmError when it cannot quote. */
-  quoteMany?(adapter: AmmAdapter<any>, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
+  quoteMany?(adapter: AnyAmmAdapter, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
   /**
    * Runs `work` (synchronous: a route search) with the quotes it asks for made off the event loop:
    * one not made yet is refused (AmmError) for the round, then made, and `work` runs again (a few
@@ -65,7 +65,7 @@ export interface ProgramQuotes {
 }
 
 export interface QuotePlannerOptions {
-  readonly adapters: readonly AmmAdapter<any>[];
+  readonly adapters: readonly AnyAmmAdapter[];
   /** Quotes AMMs without public math; without it their pools take no part in routes. */
   readonly programQuotes?: ProgramQuotes;
   /** Tokens 2-hop routes pass through (base58). Default: SOL, USDC, USDT. */

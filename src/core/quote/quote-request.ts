@@ -11,6 +11,7 @@ import {
   parseOptionalIntegerInRange,
   parsePublicKey,
   parseU64,
+  shown,
 } from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
 import { MAX_PLATFORM_FEE_BPS } from "../jupiter/route-plan.js";
@@ -56,7 +57,7 @@ export const MAX_MAX_ACCOUNTS = 256;
 
 function parseLabels(field: string, value: unknown, known: ReadonlySet<string>): Set<string> | undefined {
   if (isAbsent(value, "nullish-or-empty")) return undefined;
-  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value.flatMap((v) => (typeof v === "string" ? v.split(",") : [v])) : [value];
+  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? (value as unknown[]).flatMap((v) => (typeof v === "string" ? v.split(",") : [v])) : [value];
   const labels = new Set<string>();
   for (const item of items) {
     if (typeof item !== "string") throw new ValidationError(field, "label", "must be AMM labels (strings)");
@@ -81,7 +82,7 @@ export function parseQuoteRequest(input: QuoteRequestInput, knownLabels: Readonl
   if (amount === 0n) throw new ValidationError("amount", "positive", "must be greater than 0");
   const swapModeText = isAbsent(input.swapMode, "nullish-or-empty") ? "ExactIn" : input.swapMode;
   if (swapModeText !== "ExactIn" && swapModeText !== "ExactOut") {
-    throw new ValidationError("swapMode", "swap_mode", `must be "ExactIn" or "ExactOut", got ${JSON.stringify(String(swapModeText).slice(0, 48))}`);
+    throw new ValidationError("swapMode", "swap_mode", `must be "ExactIn" or "ExactOut", got ${shown(swapModeText)}`);
   }
   const dexes = parseLabels("dexes", input.dexes, knownLabels);
   const excludeDexes = parseLabels("excludeDexes", input.excludeDexes, knownLabels) ?? new Set<string>();

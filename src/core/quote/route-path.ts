@@ -92,7 +92,7 @@ function leg(pool: RoutablePool, inputMint: string, outputMint: string, q: PoolQ
 /** Quotes a path for `amount` (ExactIn: input, hop by hop; ExactOut: output, backwards). */
 export function quotePath(template: PathTemplate, amount: bigint, swapMode: SwapMode): RoutePath | undefined {
   const { pools, mints } = template;
-  const legs: RouteLeg[] = new Array(pools.length);
+  const legs = new Array<RouteLeg>(pools.length);
   if (swapMode === "ExactIn") {
     let input = amount;
     for (let i = 0; i < pools.length; i++) {

@@ -38,7 +38,7 @@ class ShareTable {
     readonly steps: number,
   ) {
     this.rows = whole.map((out) => {
-      const row: (bigint | undefined)[] = new Array(steps + 1).fill(undefined);
+      const row = new Array<bigint | undefined>(steps + 1).fill(undefined);
       row[0] = 0n;
       row[steps] = out;
       return row;

@@ -7,7 +7,7 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
-import type { AmmAdapter, SwapMode } from "../amm/adapter.js";
+import type { AnyAmmAdapter, SwapMode } from "../amm/adapter.js";
 import type { AccountMap } from "../solana/account.js";
 import { BoundedLruMap } from "../solana/bounded-lru-map.js";
 
@@ -26,7 +26,7 @@ export interface StepSample {
 /** A pool as the planner holds it: its address and its adapter's decoded state. */
 export interface SampledPool {
   readonly addressText: string;
-  readonly adapter: AmmAdapter<any>;
+  readonly adapter: AnyAmmAdapter;
   readonly pool: unknown;
 }
 

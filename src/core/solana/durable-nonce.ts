@@ -71,3 +71,26 @@ export function advancedNonceAccount(programId: PublicKey, data: Uint8Array, acc
   if (Buffer.from(data).readUInt32LE(0) !== ADVANCE_NONCE_INDEX) return null;
   return accounts[0] ?? null;
 }
+
+/** The nonce a durable-nonce transaction is bound to: the account its first instruction advances, and the value it carries as its blockhash. */
+export interface DurableNonce {
+  readonly nonceAccount: PublicKey;
+  readonly nonceValue: string;
+}
+
+/**
+ * The durable nonce of a transaction message — its first instruction is `AdvanceNonceAccount`
+ * (as a validator requires of one) — or null for a transaction on a recent blockhash.
+ */
+export function durableNonceOf(message: {
+  readonly staticAccountKeys: readonly PublicKey[];
+  readonly compiledInstructions: readonly { readonly programIdIndex: number; readonly accountKeyIndexes: readonly number[]; readonly data: Uint8Array }[];
+  readonly recentBlockhash: string;
+}): DurableNonce | null {
+  const first = message.compiledInstructions[0];
+  const programId = first === undefined ? undefined : message.staticAccountKeys[first.programIdIndex];
+  if (first === undefined || programId === undefined) return null;
+  const accounts = first.accountKeyIndexes.map((i) => message.staticAccountKeys[i]).filter((k): k is PublicKey => k !== undefined);
+  const nonceAccount = advancedNonceAccount(programId, first.data, accounts);
+  return nonceAccount === null ? null : { nonceAccount, nonceValue: message.recentBlockhash };
+}

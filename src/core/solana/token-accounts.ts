@@ -46,7 +46,7 @@ export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenP
   const byProgram = ataMemo.getOrSet(base58Of(owner), () => new Map());
   const programKey = base58Of(tokenProgram);
   let byMint = byProgram.get(programKey);
-  if (byMint === undefined) byProgram.set(programKey, (byMint = new Map()));
+  if (byMint === undefined) byProgram.set(programKey, (byMint = new Map<string, PublicKey>()));
   const mintKey = base58Of(mint);
   let address = byMint.get(mintKey);
   if (address === undefined) {

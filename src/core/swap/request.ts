@@ -150,7 +150,7 @@ function parseDestinations(
   destinationTokenAccount: PublicKey | undefined,
 ): { receiver: PublicKey | undefined; nativeDestinationAccount: PublicKey | undefined } {
   const receiver = parseOptionalPublicKey("receiver", raw.receiver);
-  let nativeDestinationAccount = parseOptionalPublicKey("nativeDestinationAccount", raw.nativeDestinationAccount);
+  const nativeDestinationAccount = parseOptionalPublicKey("nativeDestinationAccount", raw.nativeDestinationAccount);
   const solOut = quote.outputMint.equals(NATIVE_MINT);
   if (receiver !== undefined) {
     if (receiver.equals(user)) throw new ValidationError("receiver", "not_taker", "must differ from the taker");

@@ -1,6 +1,6 @@
 import type { PublicKey } from "@solana/web3.js";
 import { AmmError } from "../amm/adapter.js";
-import type { AmmAdapter } from "../amm/adapter.js";
+import type { AnyAmmAdapter } from "../amm/adapter.js";
 import { adapterForOwner } from "../amm/registry.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { SwapPreconditionError } from "./precondition-error.js";
@@ -10,7 +10,7 @@ import { perAccountVersion } from "../solana/per-account-version.js";
 
 /** A route step's pool, decoded by its AMM's adapter. */
 export interface RoutePool {
-  readonly adapter: AmmAdapter<any>;
+  readonly adapter: AnyAmmAdapter;
   readonly pool: unknown;
 }
 
@@ -29,9 +29,9 @@ export interface ImmutablePoolCache {
  * object until a new version of the account arrives, so a pool is decoded once per version, not
  * once per request (a fresh read is a new object and is decoded again).
  */
-const decodersByAdapter = new WeakMap<AmmAdapter<any>, (account: AccountData) => RoutePool>();
+const decodersByAdapter = new WeakMap<AnyAmmAdapter, (account: AccountData) => RoutePool>();
 
-function decodedByVersion(adapter: AmmAdapter<any>): (account: AccountData) => RoutePool {
+function decodedByVersion(adapter: AnyAmmAdapter): (account: AccountData) => RoutePool {
   let decode = decodersByAdapter.get(adapter);
   if (decode === undefined) {
     decode = perAccountVersion((account) => ({ adapter, pool: adapter.decodePool(account) }));
@@ -53,7 +53,7 @@ export function decodeRoutePools(
   parsed: ParsedSwapRequest,
   accounts: AccountMap,
   cache?: ImmutablePoolCache,
-  adapterFor: (owner: PublicKey) => AmmAdapter<any> | undefined = adapterForOwner,
+  adapterFor: (owner: PublicKey) => AnyAmmAdapter | undefined = adapterForOwner,
 ): RoutePool[] {
   return parsed.quote.routePlan.map((step, index) => {
     const key = base58Of(step.ammKey);

@@ -202,7 +202,7 @@ function failingProgramFromLogs(logs: readonly string[] | undefined): string | u
 function variantText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value !== null && typeof value === "object") {
-    const [variant, detail] = Object.entries(value)[0] ?? ["unknown error", undefined];
+    const [variant, detail] = Object.entries(value as Record<string, unknown>)[0] ?? ["unknown error", undefined];
     return detail === undefined || detail === null ? variant : `${variant}: ${JSON.stringify(detail)}`;
   }
   return String(value);

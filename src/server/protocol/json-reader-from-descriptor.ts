@@ -12,9 +12,12 @@
 import { create, ScalarType, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { getTextEncoding } from "@bufbuild/protobuf/wire";
 
-/** Thrown inside a reader when a value is not in its plain form; never escapes `jsonReaderOf`. */
-class NotPlain {}
-const NOT_PLAIN = new NotPlain();
+/**
+ * Thrown inside a reader when a value is not in its plain form; never escapes `jsonReaderOf`. One instance made
+ * once, so a throw costs no stack capture.
+ */
+class NotPlain extends Error {}
+const NOT_PLAIN = new NotPlain("not a value's plain JSON form");
 
 type Reader = (json: unknown) => unknown;
 type JsonObject = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * `test/api/swap-instructions-json.test.ts`; its reader twin is json-reader-from-descriptor.ts.
  */
 import { ScalarType, toJson, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { TimestampSchema, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { FeatureSet_FieldPresence, TimestampSchema, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { isWellKnown } from "./json-reader-from-descriptor.js";
 
 type Writer = (value: never) => string;
@@ -31,7 +31,7 @@ const TIMESTAMP_MS_MAX = 253_402_300_799_000;
 function timestamp(value: Timestamp): string {
   const ms = Number(value.seconds) * 1000;
   const { nanos } = value;
-  if (ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX || nanos < 0 || nanos > 999_999_999) return quoted(toJson(TimestampSchema, value) as string);
+  if (ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX || nanos < 0 || nanos > 999_999_999) return quoted(toJson(TimestampSchema, value));
   let fraction = "";
   if (nanos > 0) {
     const digits = String(nanos + 1_000_000_000).slice(1);
@@ -110,7 +110,7 @@ function fieldValue(field: DescField, messageWriter: (desc: DescMessage) => Writ
     return { always: true, value: (m) => `{${Object.entries(m[local] as Record<string, never>).map(([k, v]) => `${quoted(k)}:${write(v)}`).join(",")}}` };
   }
   // Messages and explicit-presence scalars only when set; implicit scalars always (alwaysEmitImplicit).
-  if (field.fieldKind === "scalar" && field.presence === 2 /* IMPLICIT */) return { always: true, value: (m) => write(m[local] as never) };
+  if (field.fieldKind === "scalar" && field.presence === FeatureSet_FieldPresence.IMPLICIT) return { always: true, value: (m) => write(m[local] as never) };
   return {
     always: false,
     value: (m) => {

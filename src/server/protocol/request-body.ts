@@ -46,10 +46,14 @@ export function replay(chunks: Uint8Array[], rest: AsyncIterator<Uint8Array>): A
   })();
 }
 
-/** A body that fails as the original did. */
+/** A body that fails as the original did (with the very value it failed with, whatever that is). */
 export function failing(error: unknown): AsyncIterable<Uint8Array> {
   return {
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        throw error;
+      },
+    }),
   };
 }
 
@@ -64,7 +68,10 @@ export function mapChunks(source: AsyncIterable<Uint8Array>, map: (chunk: Uint8A
       };
       return {
         next: () => mapped(it.next()),
-        throw: (e?: unknown) => (it.throw ? mapped(it.throw(e)) : Promise.reject(e)),
+        throw: async (e?: unknown) => {
+          if (it.throw) return mapped(it.throw(e));
+          throw e; // what the caller threw in, unchanged
+        },
         return: (v?: unknown) => (it.return ? mapped(it.return(v)) : Promise.resolve({ done: true as const, value: v })),
       };
     },

@@ -10,7 +10,6 @@ import { MintLayout } from "@solana/spl-token";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID, meteoraDammV1Adapter } from "../../../src/core/amm/meteora-damm-v1.js";
-import type { MeteoraDammV1Pool } from "../../../src/core/amm/meteora-damm-v1.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";

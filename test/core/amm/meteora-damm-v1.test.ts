@@ -34,7 +34,7 @@ const POOL_LP_MINT = key("damm v1 pool lp mint");
 const RESERVE_A = 5_000_000_000n;
 const RESERVE_B = 800_000_000n;
 
-type Curve = { constantProduct: {} } | { stable: any };
+type Curve = { constantProduct: Record<string, never> } | { stable: any };
 
 /** Every account `AmmImpl.create` and the swap read, in Meteora's layouts (SDK coders). */
 async function dammV1Accounts(options: { enabled?: boolean; curve?: Curve } = {}): Promise<SeedAccount[]> {

@@ -6,7 +6,7 @@
 // read back by the SDK for its quote and by swapd's adapter for ours.
 import { BN } from "@coral-xyz/anchor";
 import { CpAmm, cpAmmCoder, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
-import { Connection, PublicKey } from "@solana/web3.js";
+import { Connection } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { DammV2SwapRefused, dammV2SwapExactIn } from "../../../src/core/amm/meteora-damm-v2-math.js";
 import {

@@ -11,7 +11,6 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../../../src/core/solana/account.js";
 import { METEORA_DLMM_PROGRAM_ID, meteoraDlmmAdapter, meteoraDlmmBinArrayAddress } from "../../../src/core/amm/meteora-dlmm.js";
 import { meteoraDlmmBinPrice } from "../../../src/core/amm/meteora-dlmm-math.js";
-import type { MeteoraDlmmPool } from "../../../src/core/amm/meteora-dlmm.js";
 import { dlmm, encodeExtension, encodePair, internalBitmap, program } from "./meteora-dlmm-fixtures.js";
 
 const dlmmV13 = createRequire(import.meta.url)("@meteora-ag/dlmm-v1-3");

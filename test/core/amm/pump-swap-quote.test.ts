@@ -9,7 +9,6 @@ import { buyQuoteInput, pumpPoolAuthorityPda, sellBaseInput } from "@pump-fun/pu
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { PUMP_FEE_PROGRAM_ID, PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID, pumpSwapAdapter } from "../../../src/core/amm/pump-swap.js";
-import type { PumpSwapPool } from "../../../src/core/amm/pump-swap.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";

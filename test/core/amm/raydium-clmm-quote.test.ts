@@ -39,7 +39,7 @@ function configAccount(address: PublicKey, tickSpacing: number, tradeFeeRate: nu
   return { address, owner: RAYDIUM_CLMM_PROGRAM_ID, lamports: 1n, data: new Uint8Array(buffer), executable: false };
 }
 
-const adapter = { ...raydiumClmmAdapter, quoteAccounts: raydiumClmmAdapter.quoteAccounts!, quote: raydiumClmmAdapter.quote! };
+const adapter = raydiumClmmAdapter as Required<typeof raydiumClmmAdapter>; // it has quote and quoteAccounts
 const clock = { slot: 1n, unixTimestamp: 1_700_000_000n };
 
 describe("Raydium CLMM math equals the SDK's", () => {

@@ -96,7 +96,7 @@ describe("Raydium CPMM adapter quote over the pool's accounts", () => {
   const codec = getRaydiumCpmmPoolCodec();
   const state = { ...codec.decode(demo.pool.data), protocolFeesMintA: 7_000_000n, fundFeesMintB: 3_000n };
   const pool: AccountData = { ...demo.pool, data: Uint8Array.from(codec.encode(state)) };
-  const adapter = { ...raydiumCpmmAdapter, quoteAccounts: raydiumCpmmAdapter.quoteAccounts!, quote: raydiumCpmmAdapter.quote! };
+  const adapter = raydiumCpmmAdapter as Required<typeof raydiumCpmmAdapter>; // it has quote and quoteAccounts
   const decoded = adapter.decodePool(pool);
   const clock = { slot: 1n, unixTimestamp: 2_000_000_000n };
 

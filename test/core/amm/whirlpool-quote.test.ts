@@ -17,7 +17,7 @@ import type { TickArrayFacade, WhirlpoolFacade } from "@orca-so/whirlpools-core"
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { WHIRLPOOL_PROGRAM_ID, whirlpoolAdapter } from "../../../src/core/amm/whirlpool.js";
-import type { PoolQuote, QuoteParams, SwapMode } from "../../../src/core/amm/adapter.js";
+import type { PoolQuote, QuoteParams } from "../../../src/core/amm/adapter.js";
 import type { AccountData, AccountMap } from "../../../src/core/solana/account.js";
 import { CHAIN_DIR, hasChainDir } from "../../fixtures/chain-dir.js";
 

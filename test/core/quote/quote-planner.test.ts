@@ -17,7 +17,7 @@ import {
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { AmmError } from "../../../src/core/amm/adapter.js";
-import type { AmmAdapter } from "../../../src/core/amm/adapter.js";
+import type { AnyAmmAdapter } from "../../../src/core/amm/adapter.js";
 import { raydiumCpmmAdapter } from "../../../src/core/amm/raydium-cpmm.js";
 import { marketOfAccount } from "../../../src/core/quote/market.js";
 import type { Market } from "../../../src/core/quote/market.js";
@@ -80,7 +80,7 @@ function writeTransferFeeMint(chain: Accounts, seed: number, basisPoints: number
   return { address, decimals: 6 };
 }
 
-const ADAPTERS: readonly AmmAdapter<any>[] = [raydiumCpmmAdapter];
+const ADAPTERS: readonly AnyAmmAdapter[] = [raydiumCpmmAdapter];
 const adapterMap = new Map(ADAPTERS.map((a) => [a.programId.toBase58(), a]));
 
 function marketOf(chain: Accounts, pool: PublicKey): Market {
@@ -307,7 +307,7 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(poolCannotQuote(new Error("anything else"))).toBe(false);
 
     // Raydium CP's adapter with a bug in its quote: the plan does not turn it into "no route".
-    const buggy: AmmAdapter<any> = {
+    const buggy: AnyAmmAdapter = {
       ...raydiumCpmmAdapter,
       quote: () => {
         throw new TypeError("a bug");

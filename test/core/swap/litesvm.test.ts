@@ -87,7 +87,7 @@ function execute(svm: LiteSVM, result: SwapInstructionsResult, signers: Keypair[
   tx.sign(signers);
   const outcome = svm.sendTransaction(getTransactionDecoder().decode(tx.serialize()));
   if (outcome instanceof FailedTransactionMetadata) {
-    throw new Error(`transaction failed: ${outcome.err()} ${outcome.meta().logs().join("\n")}`);
+    throw new Error(`transaction failed: ${String(outcome.err())} ${outcome.meta().logs().join("\n")}`);
   }
   return outcome;
 }
