@@ -15,6 +15,8 @@ export interface LocalnetProcess {
   readonly pid: number;
   /** The localnet's own counter: HTTP requests received and JSON-RPC calls by method. */
   stats(): Promise<LocalnetRpcStats>;
+  /** Sends `message` over IPC and resolves the child's first answer of type `replyType` (a child entry's own commands). */
+  ask<T>(message: { readonly type: string }, replyType: string, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -46,18 +48,19 @@ export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: strin
     throw e;
   });
 
-  const stats = () =>
-    new Promise<LocalnetRpcStats>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("localnet child did not answer the stats request")), 5_000);
-      const onMessage = (m: { type?: string; stats?: LocalnetRpcStats }) => {
-        if (m?.type !== "stats" || !m.stats) return;
+  const ask = <T>(message: { readonly type: string }, replyType: string, timeoutMs = 5_000) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`localnet child did not answer ${message.type}`)), timeoutMs);
+      const onMessage = (m: { type?: string }) => {
+        if (m?.type !== replyType) return;
         clearTimeout(timer);
         child.off("message", onMessage);
-        resolve(m.stats);
+        resolve(m as T);
       };
       child.on("message", onMessage);
-      child.send({ type: "stats" });
+      child.send(message);
     });
+  const stats = async () => (await ask<{ stats: LocalnetRpcStats }>({ type: "stats" }, "stats")).stats;
 
   const stop = async () => {
     if (child.connected) child.disconnect(); // the child closes the chain and exits
@@ -66,5 +69,5 @@ export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: strin
     clearTimeout(timer);
   };
 
-  return { url, websocketUrl, pid: child.pid!, stats, stop };
+  return { url, websocketUrl, pid: child.pid!, stats, ask, stop };
 }

@@ -3,7 +3,8 @@
  * (a JSON-RPC call or batch) is held for a fixed delay before it is forwarded, so each round trip
  * the service makes costs what it costs against a hosted RPC (~50 ms). Websocket upgrades (the
  * PubSub stream) are delayed once, when they connect, and then piped untouched: a notification
- * arriving later does not slow a request down, a request waiting for a read does.
+ * arriving later does not slow a request down, a request waiting for a read does. `observe` sees
+ * each HTTP request's body as it arrives (the trigger bench timestamps sends with it).
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import net from "node:net";
@@ -20,10 +21,15 @@ export interface RpcDelayProxy {
   close(): Promise<void>;
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const wait = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 /** `httpTarget` / `websocketTarget`: the chain's JSON-RPC and PubSub URLs (loopback). */
-export async function startRpcDelayProxy(httpTarget: string, websocketTarget: string, delayMs: number): Promise<RpcDelayProxy> {
+export async function startRpcDelayProxy(
+  httpTarget: string,
+  websocketTarget: string,
+  delayMs: number,
+  observe?: (body: Buffer) => void,
+): Promise<RpcDelayProxy> {
   const http = new URL(httpTarget);
   const ws = new URL(websocketTarget);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -33,6 +39,8 @@ export async function startRpcDelayProxy(httpTarget: string, websocketTarget: st
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    observe?.(body);
     await wait(delayMs);
     forwarded++;
     const upstream = request(
@@ -46,7 +54,7 @@ export async function startRpcDelayProxy(httpTarget: string, websocketTarget: st
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
       res.end(`rpc delay proxy: ${e.message}`);
     });
-    upstream.end(Buffer.concat(chunks));
+    upstream.end(body);
   };
 
   const server = createServer((req, res) => {

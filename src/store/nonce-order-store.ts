@@ -158,9 +158,42 @@ export class NonceOrderStore {
     return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE taker = $1 ORDER BY created_at DESC, order_id LIMIT $2", [taker, limit]));
   }
 
-  /** The orders a keeper follows: armed (watch the quote) and triggered (follow the sent leg). */
-  async active(): Promise<StoredNonceOrder[]> {
-    return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE status IN ('armed', 'triggered') ORDER BY created_at, order_id"));
+  /**
+   * The orders a keeper follows: armed (watch the quote) and triggered (follow the sent leg).
+   * `held`: an order the keeper already holds, of which only what can change while it is active
+   * (status, note, cancel, peak, the triggered leg) is read again — its legs as a keeper reads them
+   * are fixed once armed. Reading every order whole at each refresh cost more than the quotes the
+   * keeper watches (1,000 orders: ~390 ms CPU per refresh on PGlite; their changing fields: ~25 ms).
+   */
+  async active(held?: (orderId: string) => StoredNonceOrder | undefined): Promise<StoredNonceOrder[]> {
+    const active = "status IN ('armed', 'triggered')";
+    if (held === undefined) return this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`));
+    const heads = await this.sql.query<Row>(
+      `SELECT order_id, status, note, cancel_requested, peak_out_amount, triggered_leg, triggered_route, triggered_at FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`,
+    );
+    const unknown = heads.map((r) => r["order_id"] as string).filter((id) => held(id) === undefined);
+    const read = unknown.length === 0 ? [] : await this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${active}`, [unknown]));
+    const fresh = new Map(read.map((o) => [o.orderId, o]));
+    const orders: StoredNonceOrder[] = [];
+    for (const r of heads) {
+      const id = r["order_id"] as string;
+      const known = held(id);
+      const order: StoredNonceOrder | undefined =
+        known === undefined
+          ? fresh.get(id) // absent: it finished between the two reads
+          : {
+              ...known,
+              status: r["status"] as NonceOrderStatus,
+              note: (r["note"] as string | null) ?? null,
+              cancelRequested: r["cancel_requested"] === true,
+              peakOutAmount: nullableBigintFromSql(r["peak_out_amount"]),
+              triggeredLeg: nullableNumberFromSql(r["triggered_leg"]),
+              triggeredRoute: nullableNumberFromSql(r["triggered_route"]),
+              triggeredAt: nullableDateFromSql(r["triggered_at"]),
+            };
+      if (order !== undefined) orders.push(order);
+    }
+    return orders;
   }
 
   /** The issued order becomes armed with its signed legs; false when it was not `issued` any more. */

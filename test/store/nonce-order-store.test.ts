@@ -83,6 +83,43 @@ function suite(name: string, open: () => Promise<Store>) {
       }
     });
 
+    it("a keeper's refresh reads whole only the orders it does not hold yet, and of the others what changes", { timeout: 120_000 }, async () => {
+      const store = await open();
+      try {
+        for (const [id, nonce] of [["k1", "N3"], ["k2", "N4"]]) {
+          await store.transaction((s) => s.nonceOrders.create(order(id, nonce)));
+          expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
+        }
+        const first = await store.nonceOrders.active();
+        expect(first.map((o) => [o.orderId, o.legs.map((l) => l.signature)])).toEqual([
+          ["k1", ["sigA", "sigB"]],
+          ["k2", ["sigA", "sigB"]],
+        ]);
+        const held = first[0];
+        await store.nonceOrders.requestCancel("k1");
+        await store.nonceOrders.raisePeak("k1", 77n);
+        const asked: string[] = [];
+        const again = await store.nonceOrders.active((id) => {
+          asked.push(id);
+          return id === "k1" ? held : undefined;
+        });
+        expect(asked.sort()).toContain("k2");
+        expect(again[0].legs).toBe(held.legs);
+        expect([again[0].cancelRequested, again[0].peakOutAmount, again[0].status]).toEqual([true, 77n, "armed"]);
+        expect(await store.nonceOrders.trigger("k1", 1, 0)).toBe(true);
+        const triggered = await store.nonceOrders.active((id) => (id === "k1" ? held : undefined));
+        expect([triggered[0].status, triggered[0].triggeredLeg, triggered[0].triggeredRoute]).toEqual(["triggered", 1, 0]);
+        expect(await store.nonceOrders.finish("k1", { status: "cancelled", note: null, sent: null })).toBe(true);
+        expect((await store.nonceOrders.active((id) => (id === "k1" ? held : undefined))).map((o) => o.orderId)).toEqual(["k2"]);
+        expect(again[1].legs.map((l) => [l.legIndex, l.signature, [...l.signedTransaction!]])).toEqual([
+          [0, "sigA", [9, 9]],
+          [1, "sigB", [8]],
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it("one armed order per nonce account; a cancel marks the open legs cancelled", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
