@@ -13,7 +13,17 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ClmmConfigLayout, CpmmConfigInfoLayout, CpmmPoolInfoLayout, CurveCalculator, PoolInfoLayout, TickArrayBitmapExtensionLayout, TickArrayLayout, liquidityStateV4Layout, swapInternal } from "@raydium-io/raydium-sdk-v2";
+import {
+  ClmmConfigLayout,
+  CpmmConfigInfoLayout,
+  CpmmPoolInfoLayout,
+  CurveCalculator,
+  PoolInfoLayout,
+  TickArrayBitmapExtensionLayout,
+  TickArrayLayout,
+  liquidityStateV4Layout,
+  swapInternal,
+} from "@raydium-io/raydium-sdk-v2";
 import { CpAmm, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
 import { buyQuoteInput, OFFLINE_PUMP_AMM_PROGRAM, sellBaseInput } from "@pump-fun/pump-swap-sdk";
 import { NO_TOKEN_EXTENSION_CONTEXT, ParsableTickArray, ParsableWhirlpool, SwapUtils, swapQuoteWithParams } from "@orca-so/whirlpools-sdk";
@@ -104,13 +114,25 @@ const cases: Case[] = [];
   const reserveA = tokenAmount(pool.vaultA).sub(owed(pool.protocolFeesMintA, pool.fundFeesMintA, pool.creatorFeesMintA));
   const reserveB = tokenAmount(pool.vaultB).sub(owed(pool.protocolFeesMintB, pool.fundFeesMintB, pool.creatorFeesMintB));
   cases.push({
-    name: "Raydium CP", adapter: raydiumCpmmAdapter, pool: DEMO_POOLS.raydiumCpSolUsdc, clock: { slot: 1n, unixTimestamp: 2_000_000_000n },
+    name: "Raydium CP",
+    adapter: raydiumCpmmAdapter,
+    pool: DEMO_POOLS.raydiumCpSolUsdc,
+    clock: { slot: 1n, unixTimestamp: 2_000_000_000n },
     range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
     sdk: (amount, aToB) => {
       const [rIn, rOut] = aToB ? [reserveA, reserveB] : [reserveB, reserveA];
       // fee_on: 0 both tokens (from the input), 1 only token 0, 2 only token 1.
       const creatorOnInput = pool.feeOn === 0 || (pool.feeOn === 1) === aToB;
-      const q = CurveCalculator.swapBaseInput(new BN(amount.toString()), rIn, rOut, config.tradeFeeRate, pool.enableCreatorFee ? config.creatorFeeRate : new BN(0), config.protocolFeeRate, config.fundFeeRate, creatorOnInput);
+      const q = CurveCalculator.swapBaseInput(
+        new BN(amount.toString()),
+        rIn,
+        rOut,
+        config.tradeFeeRate,
+        pool.enableCreatorFee ? config.creatorFeeRate : new BN(0),
+        config.protocolFeeRate,
+        config.fundFeeRate,
+        creatorOnInput,
+      );
       return big(q.outputAmount);
     },
   });
@@ -130,7 +152,8 @@ const cases: Case[] = [];
   const arrays = (zeroForOne: boolean) => {
     const reads = new Map<string, AccountData | null>();
     for (let round = 0; round < 3; round++) {
-      for (const key of raydiumClmmAdapter.quoteAccounts!(decoded, { amount: 1n, swapMode: "ExactIn", aToB: zeroForOne }, reads)) reads.set(key.toBase58(), read(key));
+      for (const key of raydiumClmmAdapter.quoteAccounts!(decoded, { amount: 1n, swapMode: "ExactIn", aToB: zeroForOne }, reads))
+        reads.set(key.toBase58(), read(key));
     }
     return [...reads.values()]
       .filter((a): a is AccountData => a !== null && Buffer.from(a.data.subarray(0, 8)).equals(tickArrayDiscriminator))
@@ -139,14 +162,26 @@ const cases: Case[] = [];
   };
   const tickArrays = [arrays(false), arrays(true)] as const;
   cases.push({
-    name: "Raydium CLMM", adapter: raydiumClmmAdapter, pool: address, clock: clock2026,
+    name: "Raydium CLMM",
+    adapter: raydiumClmmAdapter,
+    pool: address,
+    clock: clock2026,
     range: { aToB: [1e6, 1e13], bToA: [1e4, 1e12] },
     sdk: (amount, aToB) => {
       try {
         const q = swapInternal({
-          programId: RAYDIUM_CLMM_PROGRAM_ID, poolId: address, poolInfo, tickArrays: tickArrays[aToB ? 1 : 0], configInfo,
-          tickarrayBitmapExtension: noExtension, amountSpecified: new BN(amount.toString()), sqrtPriceLimitX64: new BN(0),
-          zeroForOne: aToB, isBaseInput: true, blockTimestamp: Number(clock2026.unixTimestamp), includeExtraTickArrays: false,
+          programId: RAYDIUM_CLMM_PROGRAM_ID,
+          poolId: address,
+          poolInfo,
+          tickArrays: tickArrays[aToB ? 1 : 0],
+          configInfo,
+          tickarrayBitmapExtension: noExtension,
+          amountSpecified: new BN(amount.toString()),
+          sqrtPriceLimitX64: new BN(0),
+          zeroForOne: aToB,
+          isBaseInput: true,
+          blockTimestamp: Number(clock2026.unixTimestamp),
+          includeExtraTickArrays: false,
         });
         return q.allTrade ? big(q.amountCalculated) : undefined;
       } catch {
@@ -167,7 +202,10 @@ const cases: Case[] = [];
     quoteReserve: tokenAmount(state.quoteVault).sub(state.quoteNeedTakePnl),
   };
   cases.push({
-    name: "Raydium AMM v4", adapter: raydiumAmmV4Adapter, pool: BENCH_POOLS.raydiumAmmV4SolUsdc, clock: clock2026,
+    name: "Raydium AMM v4",
+    adapter: raydiumAmmV4Adapter,
+    pool: BENCH_POOLS.raydiumAmmV4SolUsdc,
+    clock: clock2026,
     range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
     sdk: (amount, aToB) => {
       const [mintIn, mintOut] = aToB ? [state.baseMint, state.quoteMint] : [state.quoteMint, state.baseMint];
@@ -189,11 +227,32 @@ const cases: Case[] = [];
   const arrayIndices = [-3, -2, -1, 0, 1, 2, 3].map((i) => activeArray + i);
   const decodedRealPair = dlmmProgram.coder.accounts.decode("lbPair", raw(BENCH_POOLS.meteoraDlmmPair));
   const pairData: Buffer = await dlmmProgram.coder.accounts.encode("lbPair", {
-    ...decodedRealPair, activeId, binStep, status: 0, activationType: 0, activationPoint: new BN(0),
-    parameters: { ...decodedRealPair.parameters, baseFactor: 10_000, filterPeriod: 30, decayPeriod: 600, reductionFactor: 5_000, variableFeeControl: 40_000, maxVolatilityAccumulator: 350_000 },
-    vParameters: { ...decodedRealPair.vParameters, volatilityAccumulator: 20_000, volatilityReference: 10_000, indexReference: activeId - 5, lastUpdateTimestamp: new BN((clock2026.unixTimestamp - 10n).toString()) },
+    ...decodedRealPair,
+    activeId,
+    binStep,
+    status: 0,
+    activationType: 0,
+    activationPoint: new BN(0),
+    parameters: {
+      ...decodedRealPair.parameters,
+      baseFactor: 10_000,
+      filterPeriod: 30,
+      decayPeriod: 600,
+      reductionFactor: 5_000,
+      variableFeeControl: 40_000,
+      maxVolatilityAccumulator: 350_000,
+    },
+    vParameters: {
+      ...decodedRealPair.vParameters,
+      volatilityAccumulator: 20_000,
+      volatilityReference: 10_000,
+      indexReference: activeId - 5,
+      lastUpdateTimestamp: new BN((clock2026.unixTimestamp - 10n).toString()),
+    },
     // 16 u64 words, bit index + 512 for each initialized bin array.
-    binArrayBitmap: Array.from({ length: 16 }, (_, word) => arrayIndices.reduce((bits, i) => (Math.floor((i + 512) / 64) === word ? bits.or(new BN(1).shln((i + 512) % 64)) : bits), new BN(0))),
+    binArrayBitmap: Array.from({ length: 16 }, (_, word) =>
+      arrayIndices.reduce((bits, i) => (Math.floor((i + 512) / 64) === word ? bits.or(new BN(1).shln((i + 512) % 64)) : bits), new BN(0)),
+    ),
   });
   localnet.setAccount(pairAddress, { lamports: 1_000_000_000n, data: pairData, owner: DLMM_PROGRAM });
   const { discriminator, layout } = dlmmProgram.coder.accounts.accountLayouts.get("binArray");
@@ -206,10 +265,22 @@ const cases: Case[] = [];
       const x = id > activeId ? 10_000_000_000n : id === activeId ? 5_000_000_000n : 0n;
       const y = id < activeId ? 1_500_000_000n : id === activeId ? 750_000_000n : 0n;
       return {
-        amountX: new BN(x.toString()), amountY: new BN(y.toString()), price: new BN(meteoraDlmmBinPrice(id, binStep).toString()), liquiditySupply: zero,
-        fulfilledOrderAmountX: zero, fulfilledOrderAmountY: zero, limitOrderFeeAskSide: zero, limitOrderFeeBidSide: zero, feeAmountXPerTokenStored: zero,
-        feeAmountYPerTokenStored: zero, openOrderAmount: zero, totalProcessingOrderAmount: zero, processedOrderRemainingAmount: zero, orderAge: 0,
-        limitOrderAskSide: 0, padding1: [0, 0, 0],
+        amountX: new BN(x.toString()),
+        amountY: new BN(y.toString()),
+        price: new BN(meteoraDlmmBinPrice(id, binStep).toString()),
+        liquiditySupply: zero,
+        fulfilledOrderAmountX: zero,
+        fulfilledOrderAmountY: zero,
+        limitOrderFeeAskSide: zero,
+        limitOrderFeeBidSide: zero,
+        feeAmountXPerTokenStored: zero,
+        feeAmountYPerTokenStored: zero,
+        openOrderAmount: zero,
+        totalProcessingOrderAmount: zero,
+        processedOrderRemainingAmount: zero,
+        orderAge: 0,
+        limitOrderAskSide: 0,
+        padding1: [0, 0, 0],
       };
     });
     const body = Buffer.alloc(layout.span);
@@ -220,10 +291,16 @@ const cases: Case[] = [];
   }
   const swapArrays = (swapForY: boolean) => [0, 1, 2].map((i) => sdkArrays.get(activeArray + (swapForY ? -i : i)));
   const directions = [swapArrays(false), swapArrays(true)] as const;
-  const sdk = Object.assign(Object.create(dlmmV13.default.prototype), { lbPair: dlmmProgram.coder.accounts.decode("lbPair", pairData), binArrayBitmapExtension: null });
+  const sdk = Object.assign(Object.create(dlmmV13.default.prototype), {
+    lbPair: dlmmProgram.coder.accounts.decode("lbPair", pairData),
+    binArrayBitmapExtension: null,
+  });
   const now = Number(clock2026.unixTimestamp) * 1000;
   cases.push({
-    name: "Meteora DLMM", adapter: meteoraDlmmAdapter, pool: pairAddress, clock: clock2026,
+    name: "Meteora DLMM",
+    adapter: meteoraDlmmAdapter,
+    pool: pairAddress,
+    clock: clock2026,
     range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
     sdk: (amount, aToB) => {
       const wallClock = Date.now;
@@ -246,15 +323,24 @@ const cases: Case[] = [];
   const vaultA = vaultProgram.coder.accounts.decode("vault", raw(poolState.aVault));
   const vaultB = vaultProgram.coder.accounts.decode("vault", raw(poolState.bVault));
   const params = {
-    poolState, vaultA, vaultB,
+    poolState,
+    vaultA,
+    vaultB,
     vaultALpSupply: new BN(MintLayout.decode(raw(vaultA.lpMint)).supply.toString()),
     vaultBLpSupply: new BN(MintLayout.decode(raw(vaultB.lpMint)).supply.toString()),
-    poolVaultALp: tokenAmount(poolState.aVaultLp), poolVaultBLp: tokenAmount(poolState.bVaultLp),
-    vaultAReserve: tokenAmount(vaultA.tokenVault), vaultBReserve: tokenAmount(vaultB.tokenVault),
-    currentTime: Number(clock2026.unixTimestamp), currentSlot: Number(clock2026.slot), depegAccounts: new Map(),
+    poolVaultALp: tokenAmount(poolState.aVaultLp),
+    poolVaultBLp: tokenAmount(poolState.bVaultLp),
+    vaultAReserve: tokenAmount(vaultA.tokenVault),
+    vaultBReserve: tokenAmount(vaultB.tokenVault),
+    currentTime: Number(clock2026.unixTimestamp),
+    currentSlot: Number(clock2026.slot),
+    depegAccounts: new Map(),
   };
   cases.push({
-    name: "Meteora DAMM v1", adapter: meteoraDammV1Adapter, pool: BENCH_POOLS.meteoraDammV1SolUsdc, clock: clock2026,
+    name: "Meteora DAMM v1",
+    adapter: meteoraDammV1Adapter,
+    pool: BENCH_POOLS.meteoraDammV1SolUsdc,
+    clock: clock2026,
     range: { aToB: [1e6, 1e11], bToA: [1e4, 1e10] },
     sdk: (amount, aToB) => {
       try {
@@ -272,7 +358,10 @@ const cases: Case[] = [];
   const pool = program.coder.accounts.decode("pool", raw(BENCH_POOLS.meteoraDammV2SolUsdc));
   const point = new BN((pool.activationType === 0 ? clock2026.slot : clock2026.unixTimestamp).toString());
   cases.push({
-    name: "Meteora DAMM v2", adapter: meteoraDammV2Adapter, pool: BENCH_POOLS.meteoraDammV2SolUsdc, clock: clock2026,
+    name: "Meteora DAMM v2",
+    adapter: meteoraDammV2Adapter,
+    pool: BENCH_POOLS.meteoraDammV2SolUsdc,
+    clock: clock2026,
     range: { aToB: [1e6, 1e12], bToA: [1e4, 1e11] },
     sdk: (amount, aToB) => {
       try {
@@ -290,10 +379,28 @@ const cases: Case[] = [];
   const pool = program.coder.accounts.decode("pool", raw(BENCH_POOLS.pumpSwapTokenSol));
   // The bench chain's PumpSwap pool is written for SwapInstructions, without balances: its two token
   // accounts are written here (spl-token's layout), 800M tokens against 80 SOL.
-  for (const [vault, mint, amount] of [[pool.poolBaseTokenAccount, pool.baseMint, 800_000_000_000_000n], [pool.poolQuoteTokenAccount, pool.quoteMint, 80_000_000_000n]] as const) {
+  for (const [vault, mint, amount] of [
+    [pool.poolBaseTokenAccount, pool.baseMint, 800_000_000_000_000n],
+    [pool.poolQuoteTokenAccount, pool.quoteMint, 80_000_000_000n],
+  ] as const) {
     if (read(vault)) continue;
     const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode({ mint, owner: BENCH_POOLS.pumpSwapTokenSol, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+    AccountLayout.encode(
+      {
+        mint,
+        owner: BENCH_POOLS.pumpSwapTokenSol,
+        amount,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: 1,
+        isNativeOption: 0,
+        isNative: 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
+      },
+      data,
+    );
     localnet.setAccount(vault, { lamports: 2_039_280n, data, owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") });
     accounts.delete(vault.toBase58());
   }
@@ -309,11 +416,16 @@ const cases: Case[] = [];
     feeConfig: null,
   };
   cases.push({
-    name: "PumpSwap", adapter: pumpSwapAdapter, pool: BENCH_POOLS.pumpSwapTokenSol, clock: clock2026,
+    name: "PumpSwap",
+    adapter: pumpSwapAdapter,
+    pool: BENCH_POOLS.pumpSwapTokenSol,
+    clock: clock2026,
     range: { aToB: [1e6, 1e13], bToA: [1e5, 1e11] },
     sdk: (amount, aToB) => {
       try {
-        return aToB ? big(sellBaseInput({ ...common, base: new BN(amount.toString()) }).uiQuote) : big(buyQuoteInput({ ...common, quote: new BN(amount.toString()) }).base);
+        return aToB
+          ? big(sellBaseInput({ ...common, base: new BN(amount.toString()) }).uiQuote)
+          : big(buyQuoteInput({ ...common, quote: new BN(amount.toString()) }).base);
       } catch {
         return undefined;
       }
@@ -340,15 +452,28 @@ if (CHAIN_DIR) {
   const clock = { slot: 150_000_000n, unixTimestamp: 1_659_764_901n };
   const timestamp = new BN(clock.unixTimestamp.toString());
   cases.push({
-    name: "Whirlpool", adapter: whirlpoolAdapter, pool: address, clock,
+    name: "Whirlpool",
+    adapter: whirlpoolAdapter,
+    pool: address,
+    clock,
     range: { aToB: [1e6, 1e11], bToA: [1e4, 1e9] },
     sdk: (amount, aToB) => {
       try {
-        const q = swapQuoteWithParams({
-          whirlpoolData: whirlpool, tokenAmount: new BN(amount.toString()), otherAmountThreshold: SwapUtils.getDefaultOtherAmountThreshold(true),
-          sqrtPriceLimit: SwapUtils.getDefaultSqrtPriceLimit(aToB), aToB, amountSpecifiedIsInput: true, tickArrays: tickArrays[aToB ? 1 : 0],
-          oracleData: null, tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT, timestampInSeconds: timestamp,
-        }, noSlippage);
+        const q = swapQuoteWithParams(
+          {
+            whirlpoolData: whirlpool,
+            tokenAmount: new BN(amount.toString()),
+            otherAmountThreshold: SwapUtils.getDefaultOtherAmountThreshold(true),
+            sqrtPriceLimit: SwapUtils.getDefaultSqrtPriceLimit(aToB),
+            aToB,
+            amountSpecifiedIsInput: true,
+            tickArrays: tickArrays[aToB ? 1 : 0],
+            oracleData: null,
+            tokenExtensionCtx: NO_TOKEN_EXTENSION_CONTEXT,
+            timestampInSeconds: timestamp,
+          },
+          noSlippage,
+        );
         return big(q.estimatedAmountOut);
       } catch {
         return undefined;
@@ -362,12 +487,15 @@ if (CHAIN_DIR) {
 /** Deterministic fresh amounts: log-uniform in the range, made distinct by a running offset. */
 function freshAmounts(range: readonly [number, number], count: number, seed: number): bigint[] {
   let s = seed;
-  const next = () => ((s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296);
+  const next = () => (s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296;
   const [low, high] = range;
   return Array.from({ length: count }, (_, i) => BigInt(Math.floor(low * (high / low) ** next())) * 1_000n + BigInt(i % 1_000));
 }
 
-const cpuMicros = () => { const u = process.cpuUsage(); return u.user + u.system; };
+const cpuMicros = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 let failed = false;
@@ -408,12 +536,19 @@ for (const c of cases) {
       for (const w of work) theirs.push(c.sdk(w.amount, w.aToB));
       if (round > 0) sdkTimes.push((cpuMicros() - start) / work.length);
     };
-    if (round % 2 === 0) { runOurs(); runTheirs(); } else { runTheirs(); runOurs(); }
+    if (round % 2 === 0) {
+      runOurs();
+      runTheirs();
+    } else {
+      runTheirs();
+      runOurs();
+    }
     for (let i = 0; i < work.length; i++) {
       const expected = theirs[i];
       if (expected === undefined || expected <= 0n) continue; // refused by the SDK: the adapter says incomplete (the tests check)
       compared++;
-      if (ours[i] !== expected && mismatches++ < 3) console.log(`${c.name}: ${work[i].aToB ? "A→B" : "B→A"} ${work[i].amount}: adapter ${ours[i]} ≠ SDK ${expected}`);
+      if (ours[i] !== expected && mismatches++ < 3)
+        console.log(`${c.name}: ${work[i].aToB ? "A→B" : "B→A"} ${work[i].amount}: adapter ${ours[i]} ≠ SDK ${expected}`);
     }
   }
   const a = median(adapterTimes);

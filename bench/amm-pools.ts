@@ -22,12 +22,7 @@ import { fileURLToPath } from "node:url";
 import BN from "bn.js";
 import { AccountLayout, MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
-import {
-  ClmmConfigLayout,
-  MARKET_STATE_LAYOUT_V3,
-  getLiquidityAssociatedAuthority,
-  liquidityStateV4Layout,
-} from "@raydium-io/raydium-sdk-v2";
+import { ClmmConfigLayout, MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { OFFLINE_PUMP_AMM_PROGRAM } from "@pump-fun/pump-swap-sdk";
 import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID } from "../src/core/amm/meteora-damm-v1.js";
 import { PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID } from "../src/core/amm/pump-swap.js";
@@ -94,7 +89,15 @@ interface SeedAccount {
 function mintAccount(address: PublicKey, decimals: number, supply = 0n): SeedAccount {
   const data = Buffer.alloc(MintLayout.span);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   return { address, owner: TOKEN_PROGRAM_ID, data };
@@ -103,7 +106,19 @@ function mintAccount(address: PublicKey, decimals: number, supply = 0n): SeedAcc
 function tokenAccount(address: PublicKey, mint: PublicKey, owner: PublicKey, amount: bigint): SeedAccount {
   const data = Buffer.alloc(AccountLayout.span);
   AccountLayout.encode(
-    { mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default },
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
     data,
   );
   return { address, owner: TOKEN_PROGRAM_ID, data };
@@ -243,11 +258,14 @@ const DAMM_V1_POOL_SIZE = 944;
 
 /** SOL/USDC constant-product pool over two dynamic vaults, with the SDK's Anchor coders. */
 function meteoraDammV1Pool(): SeedAccount[] {
-  const { ammProgram, vaultProgram } = createDammV1Programs(new Connection("http://127.0.0.1:9")) // builds coders only; no RPC is made;
+  const { ammProgram, vaultProgram } = createDammV1Programs(new Connection("http://127.0.0.1:9")); // builds coders only; no RPC is made;
   const pool = BENCH_POOLS.meteoraDammV1SolUsdc;
   const out: SeedAccount[] = [];
   const vaults: { vault: PublicKey; vaultLp: PublicKey }[] = [];
-  for (const [tokenMint, reserve, side] of [[NATIVE_MINT, 1_000n * 10n ** 9n, "a"], [USDC, 150_000n * 10n ** 6n, "b"]] as const) {
+  for (const [tokenMint, reserve, side] of [
+    [NATIVE_MINT, 1_000n * 10n ** 9n, "a"],
+    [USDC, 150_000n * 10n ** 6n, "b"],
+  ] as const) {
     const { vaultPda, tokenVaultPda, lpMintPda } = getVaultPdas(tokenMint, METEORA_VAULT_PROGRAM_ID);
     out.push({
       address: vaultPda,
@@ -275,30 +293,40 @@ function meteoraDammV1Pool(): SeedAccount[] {
   out.push({
     address: pool,
     owner: METEORA_DAMM_V1_PROGRAM_ID,
-    data: encodeAnchorAccount((ammProgram).coder, "pool", {
-      lpMint: key("damm v1 lp mint"),
-      tokenAMint: NATIVE_MINT,
-      tokenBMint: USDC,
-      aVault: vaults[0].vault,
-      bVault: vaults[1].vault,
-      aVaultLp: vaults[0].vaultLp,
-      bVaultLp: vaults[1].vaultLp,
-      aVaultLpBump: 254,
-      enabled: true,
-      protocolTokenAFee: key("damm v1 protocol fee a"),
-      protocolTokenBFee: key("damm v1 protocol fee b"),
-      feeLastUpdatedAt: new BN(0),
-      padding0: new Array(24).fill(0),
-      fees: { tradeFeeNumerator: new BN(25), tradeFeeDenominator: new BN(10_000), protocolTradeFeeNumerator: new BN(20), protocolTradeFeeDenominator: new BN(100) },
-      poolType: { permissionless: {} },
-      stake: PublicKey.default,
-      totalLockedLp: new BN(0),
-      bootstrapping: { activationPoint: new BN(0), whitelistedVault: PublicKey.default, poolCreator: PublicKey.default, activationType: 0 },
-      partnerInfo: { feeNumerator: new BN(0), partnerAuthority: PublicKey.default, pendingFeeA: new BN(0), pendingFeeB: new BN(0) },
-      padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(new BN(0)), padding2: new Array(21).fill(new BN(0)) },
-      curveType: { constantProduct: {} },
-      padding1: new Array(19).fill(0),
-    }, DAMM_V1_POOL_SIZE),
+    data: encodeAnchorAccount(
+      ammProgram.coder,
+      "pool",
+      {
+        lpMint: key("damm v1 lp mint"),
+        tokenAMint: NATIVE_MINT,
+        tokenBMint: USDC,
+        aVault: vaults[0].vault,
+        bVault: vaults[1].vault,
+        aVaultLp: vaults[0].vaultLp,
+        bVaultLp: vaults[1].vaultLp,
+        aVaultLpBump: 254,
+        enabled: true,
+        protocolTokenAFee: key("damm v1 protocol fee a"),
+        protocolTokenBFee: key("damm v1 protocol fee b"),
+        feeLastUpdatedAt: new BN(0),
+        padding0: new Array(24).fill(0),
+        fees: {
+          tradeFeeNumerator: new BN(25),
+          tradeFeeDenominator: new BN(10_000),
+          protocolTradeFeeNumerator: new BN(20),
+          protocolTradeFeeDenominator: new BN(100),
+        },
+        poolType: { permissionless: {} },
+        stake: PublicKey.default,
+        totalLockedLp: new BN(0),
+        bootstrapping: { activationPoint: new BN(0), whitelistedVault: PublicKey.default, poolCreator: PublicKey.default, activationType: 0 },
+        partnerInfo: { feeNumerator: new BN(0), partnerAuthority: PublicKey.default, pendingFeeA: new BN(0), pendingFeeB: new BN(0) },
+        padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(new BN(0)), padding2: new Array(21).fill(new BN(0)) },
+        curveType: { constantProduct: {} },
+        padding1: new Array(19).fill(0),
+      },
+      DAMM_V1_POOL_SIZE,
+    ),
   });
   return out;
 }

@@ -88,9 +88,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     const v = argv[i + 1];
     switch (flag) {
       case "--routes": {
-        const ids = (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        const ids = (v ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = ids.filter((id) => !ROUTE_IDS.includes(id));
-        if (ids.length === 0 || unknown.length > 0) throw new UsageError(`--routes: unknown route ${unknown.join(", ") || "(none given)"}; routes: ${ROUTE_IDS.join(", ")}`);
+        if (ids.length === 0 || unknown.length > 0)
+          throw new UsageError(`--routes: unknown route ${unknown.join(", ") || "(none given)"}; routes: ${ROUTE_IDS.join(", ")}`);
         o.targets = ids;
         i += 1;
         break;
@@ -100,23 +104,68 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         o.targets = v === "health" ? [HEALTH] : ROUTE_IDS;
         i += 1;
         break;
-      case "--rpc-delay-ms": o.rpcDelayMs = num(flag, v, 0, 10_000); i += 1; break;
-      case "--rounds": o.rounds = Math.round(num(flag, v, 1, 20)); i += 1; break;
-      case "--phase-ms": o.phaseMs = num(flag, v, 100, 60_000); i += 1; break;
-      case "--warmup-ms": o.warmupMs = num(flag, v, 0, 60_000); i += 1; break;
-      case "--concurrency": o.concurrency = Math.round(num(flag, v, 1, 1024)); i += 1; break;
-      case "--min-ratio": o.minRatio = num(flag, v, 0, 100); i += 1; break;
-      case "--max-round-trips": o.maxRoundTrips = num(flag, v, 0, 1000); i += 1; break;
-      case "--max-p50-ms": o.maxP50Ms = num(flag, v, 0, 60_000); i += 1; break;
-      case "--max-cpu-ratio": o.maxCpuRatio = num(flag, v, 0, 1000); i += 1; break;
-      case "--log-level": o.logLevel = v ?? ""; i += 1; break;
-      case "--cpu-prof": o.cpuProfile = true; break;
-      case "--grpc": o.grpc = true; break;
-      case "--out": o.out = v ?? ""; i += 1; break;
-      case "--record": o.record = true; break;
-      case "--entry": o.entry = v ?? ""; i += 1; break;
-      case "--help": case "-h": throw new UsageError(USAGE);
-      default: throw new UsageError(`unknown option ${flag}\n${USAGE}`);
+      case "--rpc-delay-ms":
+        o.rpcDelayMs = num(flag, v, 0, 10_000);
+        i += 1;
+        break;
+      case "--rounds":
+        o.rounds = Math.round(num(flag, v, 1, 20));
+        i += 1;
+        break;
+      case "--phase-ms":
+        o.phaseMs = num(flag, v, 100, 60_000);
+        i += 1;
+        break;
+      case "--warmup-ms":
+        o.warmupMs = num(flag, v, 0, 60_000);
+        i += 1;
+        break;
+      case "--concurrency":
+        o.concurrency = Math.round(num(flag, v, 1, 1024));
+        i += 1;
+        break;
+      case "--min-ratio":
+        o.minRatio = num(flag, v, 0, 100);
+        i += 1;
+        break;
+      case "--max-round-trips":
+        o.maxRoundTrips = num(flag, v, 0, 1000);
+        i += 1;
+        break;
+      case "--max-p50-ms":
+        o.maxP50Ms = num(flag, v, 0, 60_000);
+        i += 1;
+        break;
+      case "--max-cpu-ratio":
+        o.maxCpuRatio = num(flag, v, 0, 1000);
+        i += 1;
+        break;
+      case "--log-level":
+        o.logLevel = v ?? "";
+        i += 1;
+        break;
+      case "--cpu-prof":
+        o.cpuProfile = true;
+        break;
+      case "--grpc":
+        o.grpc = true;
+        break;
+      case "--out":
+        o.out = v ?? "";
+        i += 1;
+        break;
+      case "--record":
+        o.record = true;
+        break;
+      case "--entry":
+        o.entry = v ?? "";
+        i += 1;
+        break;
+      case "--help":
+      case "-h":
+        throw new UsageError(USAGE);
+      default:
+        throw new UsageError(`unknown option ${flag}\n${USAGE}`);
     }
   }
   if (o.out === undefined && !o.targets.includes(HEALTH)) o.out = o.record ? "bench/results/latest.json" : "bench/results/local/latest.json";

@@ -84,7 +84,10 @@ function summarise(
     errors: sum((p) => p.errors + p.serverErrors),
     rpcRoundTripsPerRequest: perRequest((p) => p.serviceRpcRoundTrips),
     chainRequestsPerRequest: perRequest((p) => p.chainHttpRequests),
-    ownRoundTripsPerRequest: Math.max(0, perRequest((p) => p.chainHttpRequests - (backgroundPerSecond * p.elapsedMs) / 1000)),
+    ownRoundTripsPerRequest: Math.max(
+      0,
+      perRequest((p) => p.chainHttpRequests - (backgroundPerSecond * p.elapsedMs) / 1000),
+    ),
     ownRoundTripsPerSecond: Math.max(0, (sum((p) => p.chainHttpRequests) * 1000) / sum((p) => p.elapsedMs) - backgroundPerSecond),
     cpuMsPerRequest: {
       service,
@@ -168,7 +171,21 @@ const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digit
 const TRANSPORT_LABEL: Record<Transport, string> = { "connect-json": "Connect JSON, HTTP/1.1", grpc: "gRPC, h2 (grpc-js)" };
 
 export function formatReport(r: BenchReport): string {
-  const header = ["", "req/s", "p50 ms", "p99 ms", "requests", "errors", "own RPC/req", "own RPC/s", "RPC/req all", "svc CPU ms/req", "× no-op", "chain CPU", "load gen CPU"];
+  const header = [
+    "",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "requests",
+    "errors",
+    "own RPC/req",
+    "own RPC/s",
+    "RPC/req all",
+    "svc CPU ms/req",
+    "× no-op",
+    "chain CPU",
+    "load gen CPU",
+  ];
   const row = (k: KindSummary) => [
     `${k.kind === HEALTH ? "no-op Health/Check" : `${k.kind} (${routeById(k.kind).description})`} [${k.transport}]`,
     fmt(k.requestsPerSecond, 0),

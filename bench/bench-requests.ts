@@ -49,7 +49,14 @@ function demoCpStep(): RouteStep {
   const [reserveIn, reserveOut] = solIsA ? [reserveA, reserveB] : [reserveB, reserveA];
   const fee = (SOL_IN * 2_500n + 999_999n) / 1_000_000n;
   const out = ((SOL_IN - fee) * reserveOut) / (reserveIn + SOL_IN - fee);
-  return { ammKey: DEMO_POOLS.raydiumCpSolUsdc.toBase58(), label: "Raydium CP", inputMint: SOL, outputMint: DEMO.usdcMint.toBase58(), inAmount: SOL_IN, outAmount: out };
+  return {
+    ammKey: DEMO_POOLS.raydiumCpSolUsdc.toBase58(),
+    label: "Raydium CP",
+    inputMint: SOL,
+    outputMint: DEMO.usdcMint.toBase58(),
+    inAmount: SOL_IN,
+    outAmount: out,
+  };
 }
 
 /** 1 SOL → ~150 USDC through `pool` (SwapInstructions builds from the pool; the amounts only have to be plausible). */
@@ -71,7 +78,16 @@ export const SWAP_ROUTES: readonly SwapRoute[] = [
   {
     id: "meteora-dlmm",
     description: "Meteora DLMM, mainnet pair",
-    steps: [{ ammKey: BENCH_POOLS.meteoraDlmmPair.toBase58(), label: "Meteora DLMM", inputMint: SOL, outputMint: DLMM_PAIR_TOKEN.toBase58(), inAmount: SOL_IN, outAmount: 1_000_000_000_000n }],
+    steps: [
+      {
+        ammKey: BENCH_POOLS.meteoraDlmmPair.toBase58(),
+        label: "Meteora DLMM",
+        inputMint: SOL,
+        outputMint: DLMM_PAIR_TOKEN.toBase58(),
+        inAmount: SOL_IN,
+        outAmount: 1_000_000_000_000n,
+      },
+    ],
   },
   { id: "raydium-amm-v4", description: "Raydium AMM v4 SOL/USDC", steps: [solUsdcStep(BENCH_POOLS.raydiumAmmV4SolUsdc, "Raydium")] },
   { id: "meteora-damm-v1", description: "Meteora DAMM v1 SOL/USDC", steps: [solUsdcStep(BENCH_POOLS.meteoraDammV1SolUsdc, "Meteora")] },
@@ -79,14 +95,30 @@ export const SWAP_ROUTES: readonly SwapRoute[] = [
   {
     id: "pump-swap",
     description: "PumpSwap token/SOL",
-    steps: [{ ammKey: BENCH_POOLS.pumpSwapTokenSol.toBase58(), label: "Pump.fun Amm", inputMint: SOL, outputMint: PUMP_SWAP_TOKEN.toBase58(), inAmount: SOL_IN, outAmount: 30_000_000_000n }],
+    steps: [
+      {
+        ammKey: BENCH_POOLS.pumpSwapTokenSol.toBase58(),
+        label: "Pump.fun Amm",
+        inputMint: SOL,
+        outputMint: PUMP_SWAP_TOKEN.toBase58(),
+        inAmount: SOL_IN,
+        outAmount: 30_000_000_000n,
+      },
+    ],
   },
   {
     id: "whirlpool-2hop",
     description: "Whirlpool 2 hops, SOL→USDC→SAMO",
     steps: [
       solUsdcStep(BENCH_POOLS.whirlpoolSolUsdc, "Whirlpool"),
-      { ammKey: BENCH_POOLS.whirlpoolSamoUsdc.toBase58(), label: "Whirlpool", inputMint: USDC.toBase58(), outputMint: SAMO.toBase58(), inAmount: 150_000_000n, outAmount: 20_000_000_000_000n },
+      {
+        ammKey: BENCH_POOLS.whirlpoolSamoUsdc.toBase58(),
+        label: "Whirlpool",
+        inputMint: USDC.toBase58(),
+        outputMint: SAMO.toBase58(),
+        inAmount: 150_000_000n,
+        outAmount: 20_000_000_000_000n,
+      },
     ],
   },
 ];

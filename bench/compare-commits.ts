@@ -99,7 +99,10 @@ const QUOTE_PART: Part = {
   name: "quote",
   kinds: [
     { kind: HEALTH, requestAt: (url) => requestFor(HEALTH, url) },
-    { kind: "quote-direct-fresh", requestAt: (url, n) => quoteRequest(url, NATIVE_MINT.toBase58(), DEMO.usdcMint.toBase58(), 1_000_000_000n + BigInt(n) * 7_919n, 1) },
+    {
+      kind: "quote-direct-fresh",
+      requestAt: (url, n) => quoteRequest(url, NATIVE_MINT.toBase58(), DEMO.usdcMint.toBase58(), 1_000_000_000n + BigInt(n) * 7_919n, 1),
+    },
     { kind: "quote-2hop-fresh", requestAt: (url, n) => quoteRequest(url, BENCH_X.toBase58(), BENCH_Y.toBase58(), 1_000_000_000n + BigInt(n) * 7_919n, 2) },
   ],
 };
@@ -109,7 +112,14 @@ async function measure(part: Part, kind: Part["kinds"][number], side: Side, serv
   const r = await runVaryingLoad(() => kind.requestAt(service.url, counter.n++), { concurrency: 8, durationMs: phaseMs, maxRequests: 2_000_000 });
   const cpu = (processCpuMs(service.pid) ?? Number.NaN) - cpuBefore;
   if (r.errors > 0) log(`${side} ${kind.kind}: ${r.errors} errors (${r.firstError})`);
-  return { part: part.name, kind: kind.kind, side, p50Ms: percentile(r.latenciesMs, 50), cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : Number.NaN, errors: r.errors };
+  return {
+    part: part.name,
+    kind: kind.kind,
+    side,
+    p50Ms: percentile(r.latenciesMs, 50),
+    cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : Number.NaN,
+    errors: r.errors,
+  };
 }
 
 async function runPart(part: Part, services: Record<Side, ServiceProcess>, options: Options): Promise<Sample[]> {
@@ -118,13 +128,16 @@ async function runPart(part: Part, services: Record<Side, ServiceProcess>, optio
   const counters = new Map<string, { n: number }>();
   const counter = (side: Side, kind: string) => counters.get(`${side}/${kind}`) ?? counters.set(`${side}/${kind}`, { n: 0 }).get(`${side}/${kind}`)!;
   log(`${part.name}: warm-up`);
-  for (const side of ["this", "other"] as const) for (const kind of part.kinds) await measure(part, kind, side, services[side], Math.min(options.phaseMs, 1_000), counter(side, kind.kind));
+  for (const side of ["this", "other"] as const)
+    for (const kind of part.kinds) await measure(part, kind, side, services[side], Math.min(options.phaseMs, 1_000), counter(side, kind.kind));
   for (let round = 0; round < options.rounds; round++) {
     const order: Side[] = round % 2 === 0 ? ["this", "other"] : ["other", "this"];
     for (const kind of part.kinds) {
       for (const side of order) {
         const s = await measure(part, kind, side, services[side], options.phaseMs, counter(side, kind.kind));
-        log(`${part.name} round ${round + 1} ${side.padEnd(5)} ${kind.kind.padEnd(20)} p50 ${s.p50Ms.toFixed(2)} ms  cpu/req ${s.cpuMsPerRequest.toFixed(3)} ms`);
+        log(
+          `${part.name} round ${round + 1} ${side.padEnd(5)} ${kind.kind.padEnd(20)} p50 ${s.p50Ms.toFixed(2)} ms  cpu/req ${s.cpuMsPerRequest.toFixed(3)} ms`,
+        );
         samples.push(s);
       }
     }
@@ -172,11 +185,20 @@ function verdicts(samples: readonly Sample[], tolerance: number): Verdict[] {
   const keys = [...new Set(samples.map((s) => `${s.part}/${s.kind}`))];
   return keys.map((key) => {
     const of = (side: Side) => samples.filter((s) => `${s.part}/${s.kind}` === key && s.side === side);
-    const fig = (side: Side) => ({ p50: median(of(side).map((s) => s.p50Ms)), cpu: median(of(side).map((s) => s.cpuMsPerRequest)), errors: of(side).reduce((n, s) => n + s.errors, 0) });
+    const fig = (side: Side) => ({
+      p50: median(of(side).map((s) => s.p50Ms)),
+      cpu: median(of(side).map((s) => s.cpuMsPerRequest)),
+      errors: of(side).reduce((n, s) => n + s.errors, 0),
+    });
     const a = fig("this");
     const b = fig("other");
     const worse = a.cpu > b.cpu * (1 + tolerance) || a.p50 > b.p50 * (1 + tolerance) + 0.2 || a.errors > 0;
-    const cells = [key.padEnd(28), `${a.p50.toFixed(2)} / ${b.p50.toFixed(2)} ms`.padEnd(22), `${a.cpu.toFixed(3)} / ${b.cpu.toFixed(3)} ms`.padEnd(24), `${(a.cpu / b.cpu).toFixed(2)}×`.padEnd(7)];
+    const cells = [
+      key.padEnd(28),
+      `${a.p50.toFixed(2)} / ${b.p50.toFixed(2)} ms`.padEnd(22),
+      `${a.cpu.toFixed(3)} / ${b.cpu.toFixed(3)} ms`.padEnd(24),
+      `${(a.cpu / b.cpu).toFixed(2)}×`.padEnd(7),
+    ];
     return { line: `${cells.join(" ")} ${worse ? "WORSE" : "no worse"}${a.errors + b.errors > 0 ? ` (errors ${a.errors}/${b.errors})` : ""}`, worse };
   });
 }

@@ -38,7 +38,9 @@ const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** A `kB` field of /proc/<pid>/status, in MB (VmRSS = RssAnon + RssFile + RssShmem). */
 function statusMb(pid: number, field: "VmRSS" | "RssAnon" | "RssFile"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
   return Math.round(Number(/\d+/.exec(line ?? "")?.[0] ?? 0) / 1024);
 }
 const rssMb = (pid: number) => statusMb(pid, "VmRSS");
@@ -53,14 +55,19 @@ interface MemoryUsage {
 
 /** The child's `process.memoryUsage()`, or undefined when it does not answer within 2 s (busy). */
 async function memoryOf(inspector: InspectorClient): Promise<MemoryUsage | undefined> {
-  const answer = inspector.call<{ result: { value: string } }>("Runtime.evaluate", { expression: "JSON.stringify(process.memoryUsage())", returnByValue: true });
+  const answer = inspector.call<{ result: { value: string } }>("Runtime.evaluate", {
+    expression: "JSON.stringify(process.memoryUsage())",
+    returnByValue: true,
+  });
   const timeout = sleep(2_000).then(() => undefined);
   const r = await Promise.race([answer, timeout]);
   return r === undefined ? undefined : (JSON.parse(r.result.value) as MemoryUsage);
 }
 
 const breakdown = (m: MemoryUsage | undefined) =>
-  m === undefined ? "n/a" : `RSS ${mb(m.rss)}, V8 heap ${mb(m.heapUsed)} used / ${mb(m.heapTotal)} total, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}) MB`;
+  m === undefined
+    ? "n/a"
+    : `RSS ${mb(m.rss)}, V8 heap ${mb(m.heapUsed)} used / ${mb(m.heapTotal)} total, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}) MB`;
 
 interface PhaseResult {
   readonly name: string;
@@ -159,7 +166,21 @@ async function runPhases(swapd: Awaited<ReturnType<typeof startSwapdProcess>>, i
       .map((x) => `${x.ms.toFixed(0)} ms at ${(x.at / 1000).toFixed(1)} s`)
       .join(", ");
     const p = { p50: percentile(l, 50), p99: percentile(l, 99), max: Math.max(...l) };
-    return { name, probes: l.length, failures: report.failures, ...p, rssStartMb, rssPeakMb: sampler.peakMb(), atPeak: sampler.atPeak(), rssSettledMb, rssAfterGcMb, anonFileAfterGcMb, afterGc, detail, slowest };
+    return {
+      name,
+      probes: l.length,
+      failures: report.failures,
+      ...p,
+      rssStartMb,
+      rssPeakMb: sampler.peakMb(),
+      atPeak: sampler.atPeak(),
+      rssSettledMb,
+      rssAfterGcMb,
+      anonFileAfterGcMb,
+      afterGc,
+      detail,
+      slowest,
+    };
   };
   // Warm-up: the first requests of a fresh process pay for compilation.
   for (let i = 0; i < 50; i++) await fetch(`${swapd.url}/healthz`).then((r) => r.arrayBuffer());
@@ -189,7 +210,9 @@ async function runPhases(swapd: Awaited<ReturnType<typeof startSwapdProcess>>, i
 function verdict(results: readonly PhaseResult[]): boolean {
   const baseline = results[0];
   let ok = true;
-  console.log(`baseline RSS (after the warm-up, 5 s of probes and a full GC): ${baseline.rssAfterGcMb} MB; the baseline phase's peak: ${baseline.rssPeakMb} MB`);
+  console.log(
+    `baseline RSS (after the warm-up, 5 s of probes and a full GC): ${baseline.rssAfterGcMb} MB; the baseline phase's peak: ${baseline.rssPeakMb} MB`,
+  );
   for (const r of results) {
     // The process's own RSS drifts (it gave back up to ~110 MB of startup memory within a minute in
     // some runs): the growth is the larger of the two readings, over the baseline and over the

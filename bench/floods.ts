@@ -119,8 +119,7 @@ export async function healthProbe(url: string, everyMs: number, stopped: () => b
       if (res.status === 200) {
         latenciesMs.push(performance.now() - t0);
         startedAtMs.push(t0 - start);
-      }
-      else failures++;
+      } else failures++;
     } catch {
       failures++;
     }

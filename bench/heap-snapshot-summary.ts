@@ -39,8 +39,7 @@ export function summarizeHeapSnapshot(path: string): HeapGroup[] {
   const groups = new Map<string, { count: number; bytes: number }>();
   for (let i = 0; i < file.nodes.length; i += fields.length) {
     const type = types[file.nodes[i + typeAt]] ?? "unknown";
-    const name =
-      type === "object" || type === "native" ? file.strings[file.nodes[i + nameAt]] : STRING_TYPES.has(type) ? "(string)" : `(${type})`;
+    const name = type === "object" || type === "native" ? file.strings[file.nodes[i + nameAt]] : STRING_TYPES.has(type) ? "(string)" : `(${type})`;
     const group = groups.get(name) ?? { count: 0, bytes: 0 };
     group.count += 1;
     group.bytes += file.nodes[i + sizeAt];

@@ -63,7 +63,13 @@ async function runLiveCacheCase(limit: number, poolsInTurn: number, quotes: numb
     const live = await startLiveChain({ chain: cacheChain, source: { kind: "websocket", url: localnet.websocketUrl }, maxPools: limit });
     const index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], marketsFile, discoveryTtlMs: 0 });
     await index.start();
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+    const engine = createQuoteEngine({
+      chain,
+      accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }),
+      markets: index,
+      adapters: ammAdapters,
+      intermediateTokens: [],
+    });
     const request = (i: number) => ({ inputMint: mints[i % poolsInTurn], outputMint: shared.address.toBase58(), amount: "1000000", slippageBps: 50 });
     // Two passes first: every pair's pools found, the cache in its steady state.
     for (let i = 0; i < 2 * poolsInTurn; i++) await engine.quote(request(i));

@@ -23,9 +23,7 @@ export interface LocalnetProcess {
 const CHILD = fileURLToPath(new URL("./localnet-child.ts", import.meta.url));
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once("exit", () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
 /** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol. */

@@ -36,7 +36,14 @@ async function main(): Promise<void> {
   gc();
   gc();
   const after = process.memoryUsage().heapUsed;
-  console.log(JSON.stringify({ pools, heapBytesPerPool: Math.round((after - before) / pools), loadMs: Math.round(loadMs), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) }));
+  console.log(
+    JSON.stringify({
+      pools,
+      heapBytesPerPool: Math.round((after - before) / pools),
+      loadMs: Math.round(loadMs),
+      rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    }),
+  );
   index.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -42,8 +42,19 @@ async function serve(): Promise<void> {
       const subscription = next++;
       socket.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, result: subscription }));
       if (subscription !== 1) return;
-      const account = { data: [Buffer.from(pool.pool.data).toString("base64"), "base64"], executable: false, lamports: Number(pool.pool.lamports), owner: pool.pool.owner.toBase58(), rentEpoch: 0, space: pool.pool.data.length };
-      const text = JSON.stringify({ jsonrpc: "2.0", method: "programNotification", params: { result: { context: { slot: 1 }, value: { pubkey: pool.pool.address.toBase58(), account } }, subscription } });
+      const account = {
+        data: [Buffer.from(pool.pool.data).toString("base64"), "base64"],
+        executable: false,
+        lamports: Number(pool.pool.lamports),
+        owner: pool.pool.owner.toBase58(),
+        rentEpoch: 0,
+        space: pool.pool.data.length,
+      };
+      const text = JSON.stringify({
+        jsonrpc: "2.0",
+        method: "programNotification",
+        params: { result: { context: { slot: 1 }, value: { pubkey: pool.pool.address.toBase58(), account } }, subscription },
+      });
       for (let i = 0; i < count; i++) socket.send(text);
     });
   });

@@ -50,7 +50,14 @@ async function readMarkets(rpcUrl: string, pools: readonly string[]): Promise<ob
   if (!body.result) throw new Error(`getMultipleAccounts failed: ${JSON.stringify(body.error)}`);
   return body.result.value.map((account, i) => {
     if (!account) throw new Error(`pool ${pools[i]} is not on the chain`);
-    return { pubkey: pools[i], owner: account.owner, lamports: account.lamports, executable: account.executable, rentEpoch: account.rentEpoch ?? 0, data: account.data };
+    return {
+      pubkey: pools[i],
+      owner: account.owner,
+      lamports: account.lamports,
+      executable: account.executable,
+      rentEpoch: account.rentEpoch ?? 0,
+      data: account.data,
+    };
   });
 }
 

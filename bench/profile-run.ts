@@ -42,7 +42,10 @@ export async function profileService(
   if (profiles.length === 0) throw new Error(`no .cpuprofile in ${dir} (did the service exit cleanly on SIGTERM?)`);
   // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (tsx's module
   // hooks run on a worker thread, which writes its own, idle, profile).
-  const newest = join(dir, profiles.find((f) => f.split(".")[4] === "0") ?? profiles.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0]);
+  const newest = join(
+    dir,
+    profiles.find((f) => f.split(".")[4] === "0") ?? profiles.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0],
+  );
   const summary = summariseProfileFile(newest, window);
   writeFileSync(join(dir, "summary.json"), `${JSON.stringify({ load: { ...result, latenciesMs: undefined }, summary }, null, 2)}\n`);
   process.stdout.write(

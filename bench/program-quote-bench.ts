@@ -39,7 +39,6 @@ function readFolder(folder: string): Map<string, AccountData | null> {
   return accounts;
 }
 
-
 /** Microseconds per call of `fn(i)`, sorted ascending. */
 function time(fn: (i: number) => unknown): number[] {
   for (let i = 0; i < 200; i++) fn(-1 - i); // warm-up, on inputs the rounds do not repeat
@@ -59,7 +58,13 @@ function main(): void {
   nativeMint[44] = 9;
   nativeMint[45] = 1;
   const sol = new PublicKey("So11111111111111111111111111111111111111112");
-  accounts.set(sol.toBase58(), { address: sol, owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"), lamports: 1n, data: nativeMint, executable: false });
+  accounts.set(sol.toBase58(), {
+    address: sol,
+    owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+    lamports: 1n,
+    data: nativeMint,
+    executable: false,
+  });
 
   const quoter = new ProgramQuoter();
   for (const id of [solFiV2Adapter.programId, JUPITER_V6_PROGRAM_ID]) {
@@ -85,7 +90,9 @@ function main(): void {
   console.log(`program quote bench: ${ROUNDS} rounds each (µs per quote; ratio = p50 / no-op p50)`);
   for (const [name, samples] of Object.entries(results)) {
     const p50 = percentile(samples, 50);
-    console.log(`  ${name.padEnd(14)} p50 ${p50.toFixed(1).padStart(8)}  p99 ${percentile(samples, 99).toFixed(1).padStart(8)}  ratio ${(p50 / noop50).toFixed(0)}`);
+    console.log(
+      `  ${name.padEnd(14)} p50 ${p50.toFixed(1).padStart(8)}  p99 ${percentile(samples, 99).toFixed(1).padStart(8)}  ratio ${(p50 / noop50).toFixed(0)}`,
+    );
   }
   if (sink === -1n) console.log("unreachable");
 }

@@ -113,7 +113,9 @@ async function demoBench(): Promise<number> {
       const order: Kind[] = round % 2 === 0 ? ["noop", "direct", "twoHop"] : ["twoHop", "direct", "noop"];
       for (const kind of order) {
         const p = await phase(kind, service);
-        log(`round ${round + 1} ${kind.padEnd(6)} ${p.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${p.p50Ms.toFixed(2)} ms  p99 ${p.p99Ms.toFixed(2)} ms  rpc/req ${p.rpcRoundTripsPerRequest.toFixed(3)}${p.errors ? `  errors ${p.errors} (${p.firstError})` : ""}`);
+        log(
+          `round ${round + 1} ${kind.padEnd(6)} ${p.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${p.p50Ms.toFixed(2)} ms  p99 ${p.p99Ms.toFixed(2)} ms  rpc/req ${p.rpcRoundTripsPerRequest.toFixed(3)}${p.errors ? `  errors ${p.errors} (${p.firstError})` : ""}`,
+        );
         phases.push(p);
       }
     }

@@ -113,7 +113,9 @@ async function main(): Promise<number> {
       await profileService(options, chain, resolve(REPO_ROOT, "bench/results/profile"), log);
       return 0;
     }
-    log(`chain at ${localnet.url}${proxy ? ` behind a ${proxy.delayMs} ms proxy at ${proxy.url}` : ""}; starting the service (${options.entry.endsWith(".js") ? "node" : "node --import tsx"} ${options.entry})`);
+    log(
+      `chain at ${localnet.url}${proxy ? ` behind a ${proxy.delayMs} ms proxy at ${proxy.url}` : ""}; starting the service (${options.entry.endsWith(".js") ? "node" : "node --import tsx"} ${options.entry})`,
+    );
     service = await startServiceProcess({ ...chain, logLevel: options.logLevel, entry: options.entry, startTimeoutMs: 180_000 });
     await probe(options, service);
     const phases = await compare(options, service, localnet);

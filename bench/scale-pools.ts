@@ -29,7 +29,11 @@ interface PoolTemplate {
 }
 
 const CARBON = "../test/fixtures/reference/fixtures/carbon/";
-const CARBON_POOLS = ["orca-whirlpool-decoder/whirlpool_account.json", "raydium-clmm-decoder/pool_state_account.json", "meteora-dlmm-decoder/lb_pair_account.json"];
+const CARBON_POOLS = [
+  "orca-whirlpool-decoder/whirlpool_account.json",
+  "raydium-clmm-decoder/pool_state_account.json",
+  "meteora-dlmm-decoder/lb_pair_account.json",
+];
 
 function carbonPool(path: string): PoolTemplate {
   const json = JSON.parse(readFileSync(fileURLToPath(new URL(CARBON + path, import.meta.url)), "utf8")) as { data: string; owner: string; lamports: number };
@@ -114,7 +118,13 @@ export function bumpVault(localnet: Localnet, pool: PublicKey): { vault: string;
 
 /** `count` pools of unrelated pairs, the four layouts in turn; returns how many of each program. */
 export function writeUnrelatedPools(localnet: Localnet, count: number): Record<string, number> {
-  const cp = writeCpPool(localnet, { x: writeMint(localnet, "scale unrelated x", 6), y: writeMint(localnet, "scale unrelated y", 6), reserveX: 10n ** 9n, reserveY: 10n ** 9n, configIndex: 0 }).pool;
+  const cp = writeCpPool(localnet, {
+    x: writeMint(localnet, "scale unrelated x", 6),
+    y: writeMint(localnet, "scale unrelated y", 6),
+    reserveX: 10n ** 9n,
+    reserveY: 10n ** 9n,
+    configIndex: 0,
+  }).pool;
   const templates: PoolTemplate[] = [cp, ...CARBON_POOLS.map(carbonPool)];
   const written: Record<string, number> = {};
   for (let i = 0; i < count; i++) {

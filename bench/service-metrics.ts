@@ -15,7 +15,12 @@ export function samplesOf(text: string, name: string): Sample[] {
     if (line[name.length] === "{") {
       for (const m of line.slice(name.length + 1, labelsEnd).matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]] = m[2]!;
     }
-    const value = Number(line.slice(labelsEnd >= 0 ? labelsEnd + 1 : name.length).trim().split(" ")[0]);
+    const value = Number(
+      line
+        .slice(labelsEnd >= 0 ? labelsEnd + 1 : name.length)
+        .trim()
+        .split(" ")[0],
+    );
     out.push({ labels, value });
   }
   return out;

@@ -48,7 +48,11 @@ export const COMPILED_ENTRY = "dist/main.js";
  */
 export function ensureCompiledBuild(): void {
   const PATH = `${join(REPO_ROOT, "node_modules/.bin")}:${process.env["PATH"] ?? ""}`;
-  execFileSync(process.execPath, [join(REPO_ROOT, "scripts/build-if-stale.mjs")], { cwd: REPO_ROOT, env: { ...process.env, PATH }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(REPO_ROOT, "scripts/build-if-stale.mjs")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PATH },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 function freePort(): Promise<number> {
@@ -63,9 +67,7 @@ function freePort(): Promise<number> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once("exit", () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {

@@ -44,12 +44,12 @@ import { RECOVERED_FROM, startSoakFaults, type SoakFaults } from "./soak-faults.
 const argv = process.argv.slice(2);
 const withFaults = argv.includes("--faults");
 const minutesArg = argv.indexOf("--minutes");
-const minutes = Number(minutesArg >= 0 ? argv[minutesArg + 1] : process.env["SOAK_MINUTES"] ?? 10);
+const minutes = Number(minutesArg >= 0 ? argv[minutesArg + 1] : (process.env["SOAK_MINUTES"] ?? 10));
 if (!(minutes > 0)) throw new Error(`--minutes: must be a number of minutes > 0 (got ${JSON.stringify(argv[minutesArg + 1])})`);
 const clients = Number(process.env["SOAK_CLIENTS"] ?? 8);
 const sampleSeconds = Number(process.env["SOAK_SAMPLE_SECONDS"] ?? 30);
 // With faults every issued row is checked at the end: retention must not delete any.
-const retentionHours = withFaults ? "24" : process.env["SOAK_RETENTION_HOURS"] ?? "0.02";
+const retentionHours = withFaults ? "24" : (process.env["SOAK_RETENTION_HOURS"] ?? "0.02");
 const databaseUrl = process.env["SOAK_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 const snapshotDir = process.env["SOAK_HEAP_SNAPSHOT_DIR"] ? path.resolve(process.env["SOAK_HEAP_SNAPSHOT_DIR"]) : undefined;
 const schema = `swapd_soak_${randomBytes(4).toString("hex")}`;
@@ -62,7 +62,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let runStartedAt = 0;
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(/\d+/.exec(line ?? "")?.[0] ?? 0) / 1024);
 }
 
@@ -196,7 +198,13 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
         fetch(
           `${swapd.url}/trigger/v1/createOrder`,
           json(
-            { inputMint: NATIVE_MINT.toBase58(), outputMint: DEMO.usdcMint.toBase58(), maker: user, payer: user, params: { makingAmount: "1000000", takingAmount: "150000" } },
+            {
+              inputMint: NATIVE_MINT.toBase58(),
+              outputMint: DEMO.usdcMint.toBase58(),
+              maker: user,
+              payer: user,
+              params: { makingAmount: "1000000", takingAmount: "150000" },
+            },
             signal,
           ),
         ),
@@ -209,7 +217,9 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
   if (faults !== undefined) {
     mix.push(() =>
       call("quote", (signal) =>
-        fetch(`${swapd.url}/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${DEMO.usdcMint.toBase58()}&amount=1000000&slippageBps=50`, { signal }),
+        fetch(`${swapd.url}/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${DEMO.usdcMint.toBase58()}&amount=1000000&slippageBps=50`, {
+          signal,
+        }),
       ),
     );
   }
@@ -310,9 +320,7 @@ async function soak(admin: pg.Client, swapd: SwapdProcess, faults: SoakFaults | 
     console.log(`live heap (snapshot): after warm-up ${(totalBytes(before) / 1e6).toFixed(1)} MB → end ${(totalBytes(after) / 1e6).toFixed(1)} MB`);
     console.log("groups that grew most (bytes Δ, count Δ → count):");
     for (const g of heapGrowth(before, after).slice(0, 15)) {
-      console.log(
-        `  ${(g.bytesDelta / 1e3).toFixed(1).padStart(9)} kB  ${String(g.countDelta).padStart(7)} → ${String(g.count).padStart(7)}  ${g.name}`,
-      );
+      console.log(`  ${(g.bytesDelta / 1e3).toFixed(1).padStart(9)} kB  ${String(g.countDelta).padStart(7)} → ${String(g.count).padStart(7)}  ${g.name}`);
     }
   }
   inspector.close();
@@ -334,7 +342,9 @@ async function faultVerdict(
   const all = Object.values(byPhase).flatMap((counts) => Object.entries(counts));
   const http500 = all.filter(([k]) => k.endsWith(" 500")).reduce((n, [, v]) => n + v, 0);
   const unanswered = all.filter(([k]) => /Error$/.test(k)).reduce((n, [, v]) => n + v, 0);
-  const notRecovered = Object.entries(byPhase["recovery"] ?? {}).filter(([k]) => !k.endsWith(" 200")).reduce((n, [, v]) => n + v, 0);
+  const notRecovered = Object.entries(byPhase["recovery"] ?? {})
+    .filter(([k]) => !k.endsWith(" 200"))
+    .reduce((n, [, v]) => n + v, 0);
   const rows = (
     await admin.query<{ request_id: string; order_keys: string[]; created_at: Date }>(
       `SELECT request_id, order_keys, created_at FROM "${schema}".issued_transactions WHERE kind = 'create_order'`,
@@ -355,10 +365,13 @@ async function faultVerdict(
   return http500 === 0 && unanswered === 0 && notRecovered === 0 && lost === 0 && duplicated === 0;
 }
 
-main().then((ok) => {
-  console.log(ok ? "soak: OK" : "soak: FAILED");
-  process.exit(ok ? 0 : 1);
-}, (e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  (ok) => {
+    console.log(ok ? "soak: OK" : "soak: FAILED");
+    process.exit(ok ? 0 : 1);
+  },
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -104,14 +104,20 @@ async function measure(url: string, servicePid: number, quoting: readonly string
   }
   const noop = median(results["noop"].p50);
   const quote = median(results["quote"].p50);
-  console.log(`venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}, load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
+  console.log(
+    `venues quote bench: 1 SOL → USDC over ${quoting.length} venues (${quoting.join(", ")}), ${ROUNDS} rounds × ${PHASE_MS} ms, concurrency ${CONCURRENCY}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" / ")}`,
+  );
   for (const kind of kinds) {
     const r = results[kind];
     const cpu = r.cpuMs.length > 0 ? `  service CPU ${median(r.cpuMs).toFixed(3)} ms/request` : "";
     console.log(`  ${kind.padEnd(22)} p50 ${median(r.p50).toFixed(2)} ms  p99 ${median(r.p99).toFixed(2)} ms  ${median(r.rps).toFixed(0)} req/s${cpu}`);
   }
   const withoutWhirlpool = median(results["quoteWithoutWhirlpool"].p50);
-  console.log(`  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)} (without Whirlpool ${(withoutWhirlpool / noop).toFixed(1)}); target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`);
+  console.log(
+    `  quote p50 / no-op p50 = ${(quote / noop).toFixed(1)} (without Whirlpool ${(withoutWhirlpool / noop).toFixed(1)}); target p50 ≤ ${TARGET_P50_MS} ms: ${quote <= TARGET_P50_MS ? "met" : "missed"}`,
+  );
   return quote <= TARGET_P50_MS ? 0 : 1;
 }
 
@@ -133,12 +139,21 @@ async function main(): Promise<number> {
       const missing = venues.filter((v) => v.outAmount === undefined);
       if (missing.length > 0) {
         // A venue that does not quote makes the figure one over fewer venues: not the measurement asked for.
-        console.error(`venues quote bench: FAIL — ${missing.map((v) => `${v.venue} (${v.error})`).join(", ")} gave no quote for 1 SOL → USDC; the bench needs all ${SOL_USDC_VENUES.length}`);
+        console.error(
+          `venues quote bench: FAIL — ${missing.map((v) => `${v.venue} (${v.error})`).join(", ")} gave no quote for 1 SOL → USDC; the bench needs all ${SOL_USDC_VENUES.length}`,
+        );
         return 2;
       }
-      const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as { outAmount: string; routePlan: { swapInfo: { label: string }; percent: number }[] };
+      const best = (await (await fetch(`${service.url}/swap/v1/quote?${QUERY}`)).json()) as {
+        outAmount: string;
+        routePlan: { swapInfo: { label: string }; percent: number }[];
+      };
       log(`all venues: ${best.outAmount} via ${best.routePlan.map((s) => `${s.swapInfo.label} ${s.percent}%`).join(", ")}`);
-      return await measure(service.url, service.pid, venues.map((v) => v.venue));
+      return await measure(
+        service.url,
+        service.pid,
+        venues.map((v) => v.venue),
+      );
     } finally {
       await service.stop();
     }

@@ -24,7 +24,10 @@ function newestUnder(dir) {
 
 const inputs = Math.max(
   newestUnder(join(root, "src")),
-  ...["tsconfig.json", "tsconfig.build.json", "package-lock.json"].map((f) => join(root, f)).filter(existsSync).map((f) => statSync(f).mtimeMs),
+  ...["tsconfig.json", "tsconfig.build.json", "package-lock.json"]
+    .map((f) => join(root, f))
+    .filter(existsSync)
+    .map((f) => statSync(f).mtimeMs),
 );
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= inputs) {
   process.stdout.write("compiled build is up to date (dist)\n");

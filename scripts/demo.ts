@@ -8,14 +8,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  AddressLookupTableAccount,
-  Connection,
-  PublicKey,
-  TransactionInstruction,
-  TransactionMessage,
-  VersionedTransaction,
-} from "@solana/web3.js";
+import { AddressLookupTableAccount, Connection, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { loadConfig } from "../src/config.js";
 import { startEmbeddedChain } from "../src/localnet/embedded-chain.js";
 import { DEMO, DEMO_WALLET } from "../src/localnet/demo-accounts.js";
@@ -114,7 +107,9 @@ export async function runDemo(print: (line: string) => void = (l) => process.std
     const confirmation = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, "confirmed");
     if (confirmation.value.err) throw new Error(`the swap failed on chain: ${JSON.stringify(confirmation.value.err)}`);
     const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: "confirmed" });
-    print(`7. sent ${signature}: landed in slot ${landed?.slot}, ${landed?.meta?.computeUnitsConsumed ?? "?"} compute units, fee ${landed?.meta?.fee} lamports`);
+    print(
+      `7. sent ${signature}: landed in slot ${landed?.slot}, ${landed?.meta?.computeUnitsConsumed ?? "?"} compute units, fee ${landed?.meta?.fee} lamports`,
+    );
 
     const after = { sol: await connection.getBalance(DEMO.wallet), usdc: await usdcBalance(connection) };
     const gotUsdc = after.usdc - before.usdc;

@@ -30,7 +30,9 @@ const targetMb = external ? 200 : 350;
 
 /** A /proc/<pid>/status figure in MB. */
 function procStatusMb(pid: number, field: string): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? "")?.[1] ?? NaN) / 1024;
 }
 
@@ -83,7 +85,9 @@ async function measure(): Promise<number> {
   const loaded = metrics.split("\n").filter((l) => l.startsWith("swapd_program_quoted_amm_loaded{") && l.endsWith(" 1"));
   const programQuoted = loaded.map((l) => /amm="([^"]*)"/.exec(l)?.[1]).filter(Boolean);
   process.stdout.write(`swapd footprint, ${mode}\n`);
-  process.stdout.write(`  program-quoted AMMs loaded: ${programQuoted.length > 0 ? programQuoted.join(", ") : "none (the quoter is off: no Jupiter v6 on the chain, or PROGRAM_QUOTED_AMMS=none)"}\n`);
+  process.stdout.write(
+    `  program-quoted AMMs loaded: ${programQuoted.length > 0 ? programQuoted.join(", ") : "none (the quoter is off: no Jupiter v6 on the chain, or PROGRAM_QUOTED_AMMS=none)"}\n`,
+  );
   for (const [name, mb] of rows) process.stdout.write(`  ${name.padEnd(34)} ${mb.toFixed(0).padStart(6)} MB\n`);
   const passed = rss <= targetMb;
   process.stdout.write(`${passed ? "PASS" : "FAIL"}  RSS after ${idleSeconds} s idle ≤ ${targetMb} MB: ${rss.toFixed(0)} MB\n`);

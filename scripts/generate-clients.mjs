@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outArg = process.argv.indexOf("--out");
-const out = resolve(outArg >= 0 ? process.argv[outArg + 1] ?? "" : join(root, "clients"));
+const out = resolve(outArg >= 0 ? (process.argv[outArg + 1] ?? "") : join(root, "clients"));
 const protoDir = join(root, "proto");
 const serviceProtos = ["swapd/swap/v1/swap.proto", "swapd/trigger/v1/trigger.proto", "swapd/trigger/v2/nonce_trigger.proto"];
 const goModule = "swapd.dev/clients/go";
@@ -29,7 +29,9 @@ function protoc(args) {
     execFileSync("protoc", args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   } catch (error) {
     const reason = error.code === "ENOENT" ? "protoc not found" : `protoc exited with ${error.status}`;
-    process.stderr.write(`generate-clients: ${reason} (Debian: apt-get install protobuf-compiler libprotobuf-dev protobuf-compiler-grpc protoc-gen-go protoc-gen-go-grpc)\n`);
+    process.stderr.write(
+      `generate-clients: ${reason} (Debian: apt-get install protobuf-compiler libprotobuf-dev protobuf-compiler-grpc protoc-gen-go protoc-gen-go-grpc)\n`,
+    );
     process.exit(1);
   }
 }
@@ -60,12 +62,5 @@ try {
 const go = join(out, "go");
 rmSync(join(go, "gen"), { recursive: true, force: true });
 mkdirSync(go, { recursive: true });
-protoc([
-  `-I${protoDir}`,
-  `--go_out=${go}`,
-  `--go_opt=module=${goModule}`,
-  `--go-grpc_out=${go}`,
-  `--go-grpc_opt=module=${goModule}`,
-  ...serviceProtos,
-]);
+protoc([`-I${protoDir}`, `--go_out=${go}`, `--go_opt=module=${goModule}`, `--go-grpc_out=${go}`, `--go-grpc_opt=module=${goModule}`, ...serviceProtos]);
 process.stdout.write(`generated the Python and Go clients of proto/ into ${out}\n`);

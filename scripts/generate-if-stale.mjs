@@ -12,9 +12,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = join(root, "src/gen/.inputs-sha256");
 
 function filesUnder(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 const inputs = [
@@ -22,7 +20,9 @@ const inputs = [
   join(root, "buf.gen.yaml"),
   join(root, "buf.yaml"),
   join(root, "node_modules/@bufbuild/protoc-gen-es/package.json"),
-].filter(existsSync).sort();
+]
+  .filter(existsSync)
+  .sort();
 const hash = createHash("sha256");
 for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
 const digest = hash.digest("hex");

@@ -166,7 +166,10 @@ function serverSection(v: Values): Section<"host" | "port" | "logLevel" | "maxBo
 
 type ChainKeys = "solanaRpcUrl" | "solanaRpcUrls" | "rpcTimeoutMs" | "rpcSlowMs" | "rpcReadinessTimeoutMs" | "rpcBreakerHalfOpenMs" | "rpcRetryBudgetPercent";
 
-function chainSection(v: Values, isSet: (name: keyof Settings) => boolean): Section<ChainKeys | "localnetProgramsDir" | "localnetAccountsDir" | "programQuote"> {
+function chainSection(
+  v: Values,
+  isSet: (name: keyof Settings) => boolean,
+): Section<ChainKeys | "localnetProgramsDir" | "localnetAccountsDir" | "programQuote"> {
   const one = isSet("SOLANA_RPC_URLS") ? undefined : v.SOLANA_RPC_URL;
   const solanaRpcUrls = one === undefined ? v.SOLANA_RPC_URLS : [one];
   return {
@@ -184,8 +187,20 @@ function chainSection(v: Values, isSet: (name: keyof Settings) => boolean): Sect
 }
 
 type QuoteKeys =
-  | "marketsFile" | "marketDiscoveryTtlMs" | "discovery" | "marketSubscriptions" | "marketListing" | "maxPoolsPerPair" | "intermediateTokens"
-  | "lookupTables" | "lookupTableAuthorities" | "relayTipAccounts" | "chainStateTtlMs" | "priorityFeeRefreshMs" | "autoSlippageMinBps" | "autoSlippageMaxBps";
+  | "marketsFile"
+  | "marketDiscoveryTtlMs"
+  | "discovery"
+  | "marketSubscriptions"
+  | "marketListing"
+  | "maxPoolsPerPair"
+  | "intermediateTokens"
+  | "lookupTables"
+  | "lookupTableAuthorities"
+  | "relayTipAccounts"
+  | "chainStateTtlMs"
+  | "priorityFeeRefreshMs"
+  | "autoSlippageMinBps"
+  | "autoSlippageMaxBps";
 
 function quoteSection(v: Values): Section<QuoteKeys> {
   return {
@@ -212,7 +227,16 @@ function quoteSection(v: Values): Section<QuoteKeys> {
   };
 }
 
-type LiveKeys = "liveSource" | "solanaWsUrl" | "yellowstoneGrpcUrl" | "yellowstoneGrpcToken" | "livePollMs" | "livePoolsMax" | "liveAccountsMax" | "liveMaxStalenessMs" | "liveConnectTimeoutMs";
+type LiveKeys =
+  | "liveSource"
+  | "solanaWsUrl"
+  | "yellowstoneGrpcUrl"
+  | "yellowstoneGrpcToken"
+  | "livePollMs"
+  | "livePoolsMax"
+  | "liveAccountsMax"
+  | "liveMaxStalenessMs"
+  | "liveConnectTimeoutMs";
 
 function liveSection(v: Values): Section<LiveKeys> {
   return {
@@ -228,7 +252,17 @@ function liveSection(v: Values): Section<LiveKeys> {
   };
 }
 
-type StoreKeys = "databaseUrl" | "dataDir" | "databaseTimeoutMs" | "trackerIntervalMs" | "leaderCheckMs" | "retentionMs" | "sendRpcUrls" | "blockEngineUrl" | "confirmPollMs" | "rebroadcastMs";
+type StoreKeys =
+  | "databaseUrl"
+  | "dataDir"
+  | "databaseTimeoutMs"
+  | "trackerIntervalMs"
+  | "leaderCheckMs"
+  | "retentionMs"
+  | "sendRpcUrls"
+  | "blockEngineUrl"
+  | "confirmPollMs"
+  | "rebroadcastMs";
 
 function storeSection(v: Values): Section<StoreKeys> {
   return {

@@ -13,7 +13,6 @@ import { checkArchitecture, formatLongFunctions, LONG_FUNCTION_LINES } from "./a
 
 const MAX_LONG_FUNCTIONS = 5;
 
-
 const tree = (files: Record<string, string>) => checkArchitecture(new Map(Object.entries(files)));
 
 describe("the checks catch what they look for (made-up trees)", () => {

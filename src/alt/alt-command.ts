@@ -73,14 +73,19 @@ async function readAccounts(connection: Connection, keys: readonly PublicKey[]):
     const chunk = keys.slice(i, i + 100);
     const infos = await connection.getMultipleAccountsInfo([...chunk]);
     infos.forEach((info, j) =>
-      out.push(info ? { address: chunk[j], owner: info.owner, lamports: BigInt(info.lamports), data: new Uint8Array(info.data), executable: info.executable } : null),
+      out.push(
+        info ? { address: chunk[j], owner: info.owner, lamports: BigInt(info.lamports), data: new Uint8Array(info.data), executable: info.executable } : null,
+      ),
     );
   }
   return out;
 }
 
 /** Pools decoded, and everything their steps read (mints, tick/bin arrays, configs) in at most three rounds. */
-async function loadMarkets(connection: Connection, addresses: readonly PublicKey[]): Promise<{ markets: TableMarket[]; accounts: Map<string, AccountData | null> }> {
+async function loadMarkets(
+  connection: Connection,
+  addresses: readonly PublicKey[],
+): Promise<{ markets: TableMarket[]; accounts: Map<string, AccountData | null> }> {
   const accounts = new Map<string, AccountData | null>();
   const markets: TableMarket[] = [];
   const pools = await readAccounts(connection, addresses);
@@ -164,7 +169,14 @@ export async function runAlt(options: AltOptions, log: (line: string) => void = 
     const signature = await send(connection, authority, instructions);
     log(`transaction ${i + 1}/${batches.transactions.length}: ${signature}`);
   }
-  log(`table ${base58Of(batches.table)}: ${batches.added.length} addresses added${batches.left.length ? `, ${batches.left.length} did not fit (create another table)` : ""}`);
+  log(
+    `table ${base58Of(batches.table)}: ${batches.added.length} addresses added${batches.left.length ? `, ${batches.left.length} did not fit (create another table)` : ""}`,
+  );
   log(`set LOOKUP_TABLE_AUTHORITIES=${base58Of(authority.publicKey)} (or LOOKUP_TABLES=${base58Of(batches.table)}) for the service`);
-  return { table: batches.table, added: batches.added.length, left: batches.left.length, transactions: batches.transactions.filter((t) => t.length > 0).length };
+  return {
+    table: batches.table,
+    added: batches.added.length,
+    left: batches.left.length,
+    transactions: batches.transactions.filter((t) => t.length > 0).length,
+  };
 }

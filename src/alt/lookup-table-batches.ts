@@ -69,4 +69,3 @@ export function extendTableBatches(
   const added = fresh.slice(0, room);
   return { table, transactions: extendBatches(table, authority, payer, added), added, left: fresh.slice(room) };
 }
-

@@ -71,7 +71,14 @@ async function startService(config: Config, logger: Logger, extra: Partial<Start
     shutdown,
     services: { swap: { ...swap.service, ...swapV2.handlers }, trigger: createTriggerService({ orderEntry, ...listing.handlers }), ...extra.services },
     extraServices: [{ service: NonceTriggerService, impl: nonceTriggers.handlers }, ...(extra.extraServices ?? [])],
-    restRoutes: [...swap.restRoutes, ...swapV2.restRoutes, ...triggerRestRoutes({ orderEntry }), ...listing.restRoutes, ...nonceTriggers.restRoutes, ...(extra.restRoutes ?? [])],
+    restRoutes: [
+      ...swap.restRoutes,
+      ...swapV2.restRoutes,
+      ...triggerRestRoutes({ orderEntry }),
+      ...listing.restRoutes,
+      ...nonceTriggers.restRoutes,
+      ...(extra.restRoutes ?? []),
+    ],
     jsonCodecs: extra.jsonCodecs ?? swap.jsonCodecs,
     readiness: [...readinessChecks(config, chain.chain, store, live), ...swapReadiness, ...(extra.readiness ?? [])],
   });

@@ -59,10 +59,7 @@ export async function openChain(config: Config, logger: Logger): Promise<OpenedC
     ...definedFields({ programsDir: config.localnetProgramsDir, accountsDir: config.localnetAccountsDir, clock: config.programQuote.localnetClock }),
     chain: chainOptions,
   });
-  logger.info(
-    { phase: "chain", chain: "embedded", url: embedded.localnet.url, ms: sinceStart() },
-    "chain: embedded chain (LiteSVM) started with demo content",
-  );
+  logger.info({ phase: "chain", chain: "embedded", url: embedded.localnet.url, ms: sinceStart() }, "chain: embedded chain (LiteSVM) started with demo content");
   return { ...embedded, websocketUrl: config.solanaWsUrl ?? embedded.localnet.websocketUrl };
 }
 
@@ -89,7 +86,8 @@ export async function openLiveChain(config: Config, chain: RpcSolanaChain, sourc
     source,
     maxPools: config.livePoolsMax,
     maxAccounts: config.liveAccountsMax,
-    onEvict: ({ pool, dropped, reason }) => logger.debug({ pool, accounts: dropped.length, reason }, "live chain state: pool dropped from the cache (read again on its next use)"),
+    onEvict: ({ pool, dropped, reason }) =>
+      logger.debug({ pool, accounts: dropped.length, reason }, "live chain state: pool dropped from the cache (read again on its next use)"),
     maxStalenessMs: config.liveMaxStalenessMs,
     connectTimeoutMs: config.liveConnectTimeoutMs,
     onError: (err, what) => logger.warn({ err, what }, "live chain state: background read failed (retried)"),

@@ -88,7 +88,8 @@ export async function startSwapApi(
 /** Says which AMMs the market subscriptions follow; `/readyz` degraded while a provider refuses one or the websocket is down. */
 function marketSubscriptionsReadiness(markets: MarketIndex, logger: Logger): ReadinessCheck {
   const subscriptions = markets.subscriptionStatus();
-  if (subscriptions) logger.info({ amms: subscriptions.programs }, "market subscriptions: new pools of these AMMs enter as they appear (MARKET_SUBSCRIPTIONS=0 turns it off)");
+  if (subscriptions)
+    logger.info({ amms: subscriptions.programs }, "market subscriptions: new pools of these AMMs enter as they appear (MARKET_SUBSCRIPTIONS=0 turns it off)");
   return {
     name: "market subscriptions",
     async check() {

@@ -81,7 +81,16 @@ export function startNonceTriggers(
   shutdown: Shutdown,
 ): NonceTriggerApi {
   const { chain, swap, store, leadership, logger, confirmations } = deps;
-  const api = createNonceTriggerApi({ chain, store, engine: swap.quote.engine, accounts: swap.accounts, swapInstructions: swap.swapInstructions, logger, leadership, confirmations });
+  const api = createNonceTriggerApi({
+    chain,
+    store,
+    engine: swap.quote.engine,
+    accounts: swap.accounts,
+    swapInstructions: swap.swapInstructions,
+    logger,
+    leadership,
+    confirmations,
+  });
   api.start();
   shutdown.hook("nonce order keeper", () => api.close());
   return api;

@@ -31,7 +31,7 @@ export function contextValue(json: unknown): unknown {
   if (json === null || typeof json !== "object" || !("value" in json)) {
     throw new TypeError("unexpected RPC answer: expected {context, value}");
   }
-  return (json).value;
+  return json.value;
 }
 
 /** `{context: {slot}, value}` → the slot, when the node sent one. */

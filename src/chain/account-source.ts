@@ -149,7 +149,12 @@ export class AccountSource {
     if (nothing && joined.length === 0) return { accounts: out, batch: NOTHING_READ }; // all from memory: the warm path
     const readAt = this.shortLived.now();
     const batchRead = nothing ? Promise.resolve(NOTHING_READ) : this.chain.readBatch({ ...extras, accounts: misses.map((m) => m.key) });
-    misses.forEach((miss, i) => this.track(miss.address, batchRead.then((b) => this.stateOf(b, i))));
+    misses.forEach((miss, i) =>
+      this.track(
+        miss.address,
+        batchRead.then((b) => this.stateOf(b, i)),
+      ),
+    );
     const [batch, joinedStates] = await Promise.all([batchRead, Promise.all(joined.map(([, read]) => read))]);
     joined.forEach(([address], i) => out.set(address, joinedStates[i]));
     misses.forEach((miss, i) => {

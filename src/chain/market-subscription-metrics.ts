@@ -23,14 +23,26 @@ export const marketSubscriptionMetrics = {
   ),
   disconnects: registeredMetric(
     "swapd_market_subscription_disconnects_total",
-    () => new client.Counter({ name: "swapd_market_subscription_disconnects_total", help: "Times the market subscriptions' websocket dropped or could not be opened" }),
+    () =>
+      new client.Counter({
+        name: "swapd_market_subscription_disconnects_total",
+        help: "Times the market subscriptions' websocket dropped or could not be opened",
+      }),
   ),
   notifications: registeredMetric(
     "swapd_market_subscription_notifications_total",
-    () => new client.Counter({ name: "swapd_market_subscription_notifications_total", help: "Pool writes the subscriptions announced (each parsed; known pools skipped before decoding)" }),
+    () =>
+      new client.Counter({
+        name: "swapd_market_subscription_notifications_total",
+        help: "Pool writes the subscriptions announced (each parsed; known pools skipped before decoding)",
+      }),
   ),
   pools: registeredMetric(
     "swapd_market_subscription_pools",
-    () => new client.Gauge({ name: "swapd_market_subscription_pools", help: "Pools held because a subscription announced them (not known to the listing or the markets file)" }),
+    () =>
+      new client.Gauge({
+        name: "swapd_market_subscription_pools",
+        help: "Pools held because a subscription announced them (not known to the listing or the markets file)",
+      }),
   ),
 };

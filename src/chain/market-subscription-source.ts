@@ -129,7 +129,11 @@ export class SubscriptionSource extends TableMarketSource {
     if (this.table.byAddress.has(address) || this.options.knownElsewhere(address)) return;
     if (this.notPools.get(address) === prefixOf(account)) return;
     if (this.table.byAddress.size >= (this.options.limits?.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
-      if (!this.full) this.options.onError(new Error(`${this.table.byAddress.size} pools held`), "market subscriptions: full; further new pools enter at the listing's next refresh (by pair discovery where the listing is refused)");
+      if (!this.full)
+        this.options.onError(
+          new Error(`${this.table.byAddress.size} pools held`),
+          "market subscriptions: full; further new pools enter at the listing's next refresh (by pair discovery where the listing is refused)",
+        );
       this.full = true;
       return;
     }
@@ -155,7 +159,10 @@ export class SubscriptionSource extends TableMarketSource {
     metrics.followed.set({ amm: label }, 0);
     // Told when it starts being refused, not at each retry.
     if (!this.refused.has(program)) {
-      this.options.onError(new Error(reason), `market subscriptions: ${label} not followed (asked again in ${Math.round(retryMs / 1000)} s); its new pools enter at the listing's next refresh (by pair discovery where the listing is refused)`);
+      this.options.onError(
+        new Error(reason),
+        `market subscriptions: ${label} not followed (asked again in ${Math.round(retryMs / 1000)} s); its new pools enter at the listing's next refresh (by pair discovery where the listing is refused)`,
+      );
     }
     this.refused.set(program, reason);
   }
@@ -166,7 +173,11 @@ export class SubscriptionSource extends TableMarketSource {
     for (const label of this.labels.values()) metrics.followed.set({ amm: label }, 0);
     this.refused.clear();
     // Told when it goes down, not at each failed reconnect.
-    if (this.down === undefined) this.options.onError(new Error(reason), "market subscriptions: websocket down (reconnecting); new pools enter at the listing's next refresh meanwhile (by pair discovery where the listing is refused)");
+    if (this.down === undefined)
+      this.options.onError(
+        new Error(reason),
+        "market subscriptions: websocket down (reconnecting); new pools enter at the listing's next refresh meanwhile (by pair discovery where the listing is refused)",
+      );
     this.down = reason;
   }
 

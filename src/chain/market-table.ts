@@ -104,7 +104,14 @@ function add(index: Map<string, Bucket>, key: string, market: Market): void {
   if (bucket === undefined) index.set(key, market);
   else if (bucket instanceof Map) bucket.set(market.addressText, market);
   else if (bucket.addressText === market.addressText) index.set(key, market);
-  else index.set(key, new Map([[bucket.addressText, bucket], [market.addressText, market]]));
+  else
+    index.set(
+      key,
+      new Map([
+        [bucket.addressText, bucket],
+        [market.addressText, market],
+      ]),
+    );
 }
 
 function remove(index: Map<string, Bucket>, key: string, address: string): void {

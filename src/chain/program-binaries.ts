@@ -67,7 +67,10 @@ export class ProgramBinaries {
     } catch (error) {
       const kept = await this.kept(programId);
       if (!kept) throw error;
-      this.options.logger?.warn({ programId: key, deploySlot: String(kept.deploySlot), err: String(error) }, "program binary read from the disk copy: the chain could not be read");
+      this.options.logger?.warn(
+        { programId: key, deploySlot: String(kept.deploySlot), err: String(error) },
+        "program binary read from the disk copy: the chain could not be read",
+      );
       this.loaded.set(key, kept);
       return kept;
     }

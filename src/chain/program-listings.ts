@@ -72,10 +72,12 @@ export class ProgramListings {
   start(): Promise<void> {
     if (!this.firstRound) {
       this.firstRound = this.round();
-      this.firstRound.then(() => this.loop()).catch((error: unknown) => {
-        // An aborted wait is close(); anything else stops the refreshes and is told.
-        if (!this.stop.signal.aborted) this.options.failed(error, "market listing schedule");
-      });
+      this.firstRound
+        .then(() => this.loop())
+        .catch((error: unknown) => {
+          // An aborted wait is close(); anything else stops the refreshes and is told.
+          if (!this.stop.signal.aborted) this.options.failed(error, "market listing schedule");
+        });
     }
     return this.firstRound;
   }

@@ -101,13 +101,25 @@ export class QuoteSwaps<Prepared> {
     }
     const direction = params.aToB ? 1 : 0;
     const cached = byDirection[direction];
-    if (cached && cached.tokenProgram.equals(tokenProgram) && cached.reads.length === reads.length && cached.reads.every((account, i) => account === reads[i])) {
+    if (
+      cached &&
+      cached.tokenProgram.equals(tokenProgram) &&
+      cached.reads.length === reads.length &&
+      cached.reads.every((account, i) => account === reads[i])
+    ) {
       return cached;
     }
     return (byDirection[direction] = this.cachedSwap(adapter, pool, swapParams, tokenProgram, accounts, reads));
   }
 
-  private cachedSwap<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapParams, tokenProgram: PublicKey, accounts: AccountMap, reads: CachedSwap<Prepared>["reads"]): CachedSwap<Prepared> {
+  private cachedSwap<Pool>(
+    adapter: AmmAdapter<Pool>,
+    pool: Pool,
+    swapParams: SwapParams,
+    tokenProgram: PublicKey,
+    accounts: AccountMap,
+    reads: CachedSwap<Prepared>["reads"],
+  ): CachedSwap<Prepared> {
     const swap = swapFor(adapter, pool, swapParams, tokenProgram, accounts);
     const stateKeys = this.stateKeys(swap);
     return { reads, tokenProgram, swap, stateKeys, stateKeyTexts: stateKeys.map(base58Of) };
@@ -149,7 +161,13 @@ function swapFor<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, swapParams: SwapPa
       destinationMint,
       remainingAccounts: step.accounts,
     },
-    { routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: swapParams.inAmount, quotedOutAmount: 0n, slippageBps: 0, platformFeeBps: 0 },
+    {
+      routePlan: [{ swap: step.swap, percent: 100, inputIndex: 0, outputIndex: 1 }],
+      inAmount: swapParams.inAmount,
+      quotedOutAmount: 0n,
+      slippageBps: 0,
+      platformFeeBps: 0,
+    },
   );
   const data = Buffer.from(route.data);
   const shape = `${route.keys.map((k) => base58Of(k.pubkey)).join(",")}|${data.subarray(0, data.length - ROUTE_DATA_AMOUNTS_SIZE).toString("hex")}`;

@@ -12,7 +12,8 @@ export type WorkerRequest =
   | { readonly kind: "program"; readonly id: number; readonly programId: string; readonly elf: Uint8Array }
   | { readonly kind: "run"; readonly id: number; readonly accounts: readonly ExecAccount[]; readonly job: ExecJob; readonly amounts: readonly bigint[] };
 
-export type WorkerResponse = { readonly id: number; readonly results: ExecResult[]; readonly error?: undefined } | { readonly id: number; readonly error: string };
+export type WorkerResponse =
+  { readonly id: number; readonly results: ExecResult[]; readonly error?: undefined } | { readonly id: number; readonly error: string };
 
 /** One thread per core beyond the event loop's, at least one, at most four. */
 export function defaultProgramQuoteWorkers(): number {

@@ -14,7 +14,8 @@ export const programQuoteMetrics = {
   ),
   memoHits: registeredMetric(
     "swapd_program_quote_memo_hits_total",
-    () => new client.Counter({ name: "swapd_program_quote_memo_hits_total", help: "Program quotes answered from the memo (same state versions, slot and amount)" }),
+    () =>
+      new client.Counter({ name: "swapd_program_quote_memo_hits_total", help: "Program quotes answered from the memo (same state versions, slot and amount)" }),
   ),
   refusals: registeredMetric(
     "swapd_program_quote_refusals_total",

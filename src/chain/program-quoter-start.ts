@@ -93,7 +93,8 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   const { labels, shadowLabels, pending } = loader;
   if (labels.length === 0 && shadowLabels.length === 0 && pending.size === 0) return undefined;
   if (labels.length > 0) logger.info({ amms: labels }, "program quoter loaded: these AMMs are quoted by executing their programs");
-  if (shadowLabels.length > 0) logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
+  if (shadowLabels.length > 0)
+    logger.info({ amms: shadowLabels }, "program quoter loaded: sampled quotes through these AMMs are checked against their programs (QUOTE_SHADOW_RATE)");
   const stopTimers = startTimers(loader, binaries, options.refreshMs, logger);
   return {
     quoter,
@@ -195,7 +196,10 @@ class ProgramLoader {
     this.pending.set(item.label, item);
     programQuoteMetrics.binaryLoadFailures.inc({ amm: item.label });
     if (item.role !== "shadow") programQuoteMetrics.ammLoaded.set({ amm: item.label }, 0);
-    this.logger.warn({ amm: item.label, failures: item.failures, retryInMs: item.nextAt - Date.now(), err: String(error) }, `program quoter: ${item.label} left out for now: ${item.reason}; read again later`);
+    this.logger.warn(
+      { amm: item.label, failures: item.failures, retryInMs: item.nextAt - Date.now(), err: String(error) },
+      `program quoter: ${item.label} left out for now: ${item.reason}; read again later`,
+    );
   }
 
   /** Reads again, Jupiter first, what is due; a program whose retry fails waits longer. */
@@ -204,11 +208,14 @@ class ProgramLoader {
     this.retrying = true;
     try {
       const jupiter = this.pending.get(JUPITER_LABEL);
-      if (jupiter && jupiter.nextAt <= Date.now()) await this.load(jupiter).catch((error: unknown) => this.logger.warn({ err: String(error) }, "program quoter: Jupiter v6 is gone from the chain"));
+      if (jupiter && jupiter.nextAt <= Date.now())
+        await this.load(jupiter).catch((error: unknown) => this.logger.warn({ err: String(error) }, "program quoter: Jupiter v6 is gone from the chain"));
       for (const p of [...this.pending.values()]) {
         if (p.role === "jupiter" || p.nextAt > Date.now()) continue;
         // `load` throws only for a named AMM whose program is now gone from the chain: it stays left out, said here.
-        await this.load(p).catch((error: unknown) => this.logger.warn({ amm: p.label, err: String(error) }, `program quoter: ${p.label} left out: its program is gone from the chain`));
+        await this.load(p).catch((error: unknown) =>
+          this.logger.warn({ amm: p.label, err: String(error) }, `program quoter: ${p.label} left out: its program is gone from the chain`),
+        );
       }
     } finally {
       this.retrying = false;

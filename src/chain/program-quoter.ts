@@ -75,6 +75,25 @@ interface WorkerStep extends RoundStep {
   readonly clock: QuoteClock;
 }
 
+/** An execution's result as a quote (a refusal counted). */
+function quoteOf(swap: QuoteSwap, amount: bigint, r: ExecResult): ProgramQuote {
+  const feeMint = swap.sourceMint;
+  if (!r.complete) {
+    programQuoteMetrics.refusals.inc();
+    return {
+      inAmount: 0n,
+      outAmount: 0n,
+      feeAmount: 0n,
+      feeMint,
+      complete: false,
+      ...(r.reason !== undefined ? { reason: r.reason } : {}),
+      unitsConsumed: r.unitsConsumed,
+    };
+  }
+  // The program does not say which part of the price is its fee.
+  return { inAmount: amount, outAmount: r.outAmount, feeAmount: 0n, feeMint, complete: true, unitsConsumed: r.unitsConsumed };
+}
+
 export class ProgramQuoter {
   /** The SVM in this thread: made only when a quote runs here (no workers, or a caller outside `settled`). */
   private inThread: SvmExecutor | undefined;
@@ -168,7 +187,7 @@ export class ProgramQuoter {
     const executor = this.executorInThread();
     executor.write(this.execState(prepared.state));
     this.inThreadRuns += 1;
-    const result = this.quoteOf(swap.swap, params.amount, executor.run(job, [params.amount])[0]);
+    const result = quoteOf(swap.swap, params.amount, executor.run(job, [params.amount])[0]);
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     memo.set(params.amount, result);
     return result;
@@ -178,7 +197,14 @@ export class ProgramQuoter {
    * Quotes of `amounts` through `pool` in `params`' direction at `clock` (a pool's curve), in a
    * worker thread when there are workers; not memoised (a ladder's amounts are asked once).
    */
-  async quoteMany<Pool>(adapter: AmmAdapter<Pool>, pool: Pool, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<ProgramQuote[]> {
+  async quoteMany<Pool>(
+    adapter: AmmAdapter<Pool>,
+    pool: Pool,
+    params: QuoteParams,
+    accounts: AccountMap,
+    clock: QuoteClock,
+    amounts: readonly bigint[],
+  ): Promise<ProgramQuote[]> {
     if (params.swapMode !== "ExactIn") throw new AmmError(`${adapter.label} is quoted by its program, ExactIn only`);
     for (const program of [adapter.programId, JUPITER_V6_PROGRAM_ID]) {
       if (!this.programs.has(base58Of(program))) throw new AmmError(`program ${base58Of(program)} is not loaded in the program quoter`);
@@ -198,7 +224,7 @@ export class ProgramQuoter {
       this.inThreadRuns += amounts.length;
       results = executor.run(job, amounts);
     }
-    return results.map((r, i) => this.quoteOf(swap.swap, amounts[i], r));
+    return results.map((r, i) => quoteOf(swap.swap, amounts[i], r));
   }
 
   /**
@@ -225,7 +251,7 @@ export class ProgramQuoter {
     programQuoteMetrics.quoteSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     const memo = this.quotesAt(step.prepared, step.clock);
     return results.map((r, i) => {
-      const quote = this.quoteOf(step.swap, amounts[i], r);
+      const quote = quoteOf(step.swap, amounts[i], r);
       memo.set(amounts[i], quote);
       return quote;
     });
@@ -255,21 +281,17 @@ export class ProgramQuoter {
     return state.map((account) => {
       let exec = this.execAccounts.get(account);
       if (exec === undefined) {
-        exec = { address: base58Of(account.address), owner: base58Of(account.owner), lamports: account.lamports, data: account.data, executable: account.executable };
+        exec = {
+          address: base58Of(account.address),
+          owner: base58Of(account.owner),
+          lamports: account.lamports,
+          data: account.data,
+          executable: account.executable,
+        };
         this.execAccounts.set(account, exec);
       }
       return exec;
     });
-  }
-
-  private quoteOf(swap: QuoteSwap, amount: bigint, r: ExecResult): ProgramQuote {
-    const feeMint = swap.sourceMint;
-    if (!r.complete) {
-      programQuoteMetrics.refusals.inc();
-      return { inAmount: 0n, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, ...(r.reason !== undefined ? { reason: r.reason } : {}), unitsConsumed: r.unitsConsumed };
-    }
-    // The program does not say which part of the price is its fee.
-    return { inAmount: amount, outAmount: r.outAmount, feeAmount: 0n, feeMint, complete: true, unitsConsumed: r.unitsConsumed };
   }
 
   /** The memo of `prepared`'s quotes at `clock`: a quote depends on the step, the state's versions, the slot and time, and the amount. */
@@ -311,4 +333,3 @@ export class ProgramQuoter {
     return id;
   }
 }
-

@@ -154,7 +154,9 @@ export class ProgramSubscriptions {
     this.refusals.set(program, refusals);
     const retryMs = Math.min(REFUSED_RETRY_MAX_MS, this.refusedRetryMs * 2 ** (refusals - 1));
     const error = message.error;
-    const reason = error ? `programSubscribe refused: ${error.message ?? "no message"}${error.code !== undefined ? ` (code ${error.code})` : ""}` : "programSubscribe answered no subscription id";
+    const reason = error
+      ? `programSubscribe refused: ${error.message ?? "no message"}${error.code !== undefined ? ` (code ${error.code})` : ""}`
+      : "programSubscribe answered no subscription id";
     this.events.refused?.(program, reason, retryMs);
     const filter = this.programs.find((p) => base58Of(p.programId) === program)!;
     const timer = setTimeout(() => {
@@ -196,7 +198,7 @@ interface Message {
 function parse(text: string): Message | undefined {
   try {
     const message = JSON.parse(text) as unknown;
-    return message !== null && typeof message === "object" ? (message) : undefined;
+    return message !== null && typeof message === "object" ? message : undefined;
   } catch {
     return undefined; // not JSON: nothing a node would send; ignored
   }

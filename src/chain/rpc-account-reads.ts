@@ -59,15 +59,11 @@ export class AccountReads {
     const reads = unknown.length > 0 ? [...request.accounts, ...unknown] : request.accounts;
     const accountChunks = chunks(reads, MAX_ACCOUNTS_PER_CALL);
     const calls: JsonRpcCall[] = accountChunks.map((part) => this.accountsCall(part));
-    const feesIndex = request.prioritizationFeeAccounts
-      ? calls.push(this.prioritizationFeesCall(request.prioritizationFeeAccounts)) - 1
-      : -1;
+    const feesIndex = request.prioritizationFeeAccounts ? calls.push(this.prioritizationFeesCall(request.prioritizationFeeAccounts)) - 1 : -1;
     const setIndices = (request.prioritizationFeeAccountSets ?? []).map((set) => calls.push(this.prioritizationFeesCall(set)) - 1);
     const cachedBlockhash = request.latestBlockhash === true ? this.blockhash.fresh() : undefined;
     const blockhashIndex =
-      request.latestBlockhash && !cachedBlockhash
-        ? calls.push({ method: "getLatestBlockhash", params: [{ commitment: this.rpc.commitment }] }) - 1
-        : -1;
+      request.latestBlockhash && !cachedBlockhash ? calls.push({ method: "getLatestBlockhash", params: [{ commitment: this.rpc.commitment }] }) - 1 : -1;
     const requestedAt = Date.now();
     const answers = await this.send(calls);
     const resultOf = (i: number): unknown => {
@@ -91,8 +87,7 @@ export class AccountReads {
       ...(setIndices.length > 0 ? { prioritizationFeeSets: setIndices.map((i) => parseFees(resultOf(i))) } : {}),
       ...(request.latestBlockhash
         ? {
-            latestBlockhash:
-              cachedBlockhash ?? this.blockhash.remember(parseBlockhash(contextValue(resultOf(blockhashIndex))), requestedAt),
+            latestBlockhash: cachedBlockhash ?? this.blockhash.remember(parseBlockhash(contextValue(resultOf(blockhashIndex))), requestedAt),
           }
         : {}),
     }));

@@ -34,7 +34,10 @@ export class BlockhashCache {
       const requestedAt = Date.now();
       try {
         const answer = await this.rpc.transport.call("getLatestBlockhash", [{ commitment: this.rpc.commitment }], { retry: true });
-        return this.remember(parseAnswer("getLatestBlockhash", () => parseBlockhash(contextValue(answer))), requestedAt);
+        return this.remember(
+          parseAnswer("getLatestBlockhash", () => parseBlockhash(contextValue(answer))),
+          requestedAt,
+        );
       } finally {
         this.inFlight = undefined;
       }

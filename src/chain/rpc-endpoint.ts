@@ -12,14 +12,10 @@ import type { CircuitBreakerPolicy } from "cockatiel";
 import { rpcEndpointBreakerState, rpcEndpointLatencyMs, rpcEndpointSlow } from "./rpc-metrics.js";
 
 /** One HTTP exchange's outcome before it is judged: a status and body, or why there is none. */
-export type HttpOutcome =
-  | { status: number; text: string; retryAfter: string | undefined }
-  | { failure: "timeout" }
-  | { failure: "network"; detail: string };
+export type HttpOutcome = { status: number; text: string; retryAfter: string | undefined } | { failure: "timeout" } | { failure: "network"; detail: string };
 
 export type AttemptResult =
-  | { ok: true; text: string; json: unknown }
-  | { ok: false; retryable: boolean; reason: string; metricReason: string; retryAfterMs?: number };
+  { ok: true; text: string; json: unknown } | { ok: false; retryable: boolean; reason: string; metricReason: string; retryAfterMs?: number };
 
 export type EndpointEvent = "slow" | "fast" | "open" | "half-open" | "closed";
 
@@ -70,7 +66,12 @@ export class RpcEndpoint {
       handleWhenResult((r) => !(r as AttemptResult).ok && (r as Extract<AttemptResult, { ok: false }>).retryable),
       { halfOpenAfter: settings.halfOpenAfterMs, breaker: new CountBreaker({ threshold: 0.5, size: 20, minimumNumberOfCalls: 5 }) },
     );
-    const stateNames = { [CircuitState.Closed]: "closed", [CircuitState.Open]: "open", [CircuitState.HalfOpen]: "half-open", [CircuitState.Isolated]: "open" } as const;
+    const stateNames = {
+      [CircuitState.Closed]: "closed",
+      [CircuitState.Open]: "open",
+      [CircuitState.HalfOpen]: "half-open",
+      [CircuitState.Isolated]: "open",
+    } as const;
     this.breaker.onStateChange((state) => {
       rpcEndpointBreakerState.set({ endpoint: this.label }, state === CircuitState.Closed ? 0 : state === CircuitState.HalfOpen ? 2 : 1);
       settings.onEvent?.(this.label, stateNames[state], this.lastFailureReason ?? "");
@@ -110,7 +111,12 @@ export class RpcEndpoint {
    * One attempt through the breaker, or `undefined` when the breaker is open (no request sent).
    * `judge` turns the HTTP outcome into the attempt's result.
    */
-  async attempt(body: string, headers: Readonly<Record<string, string>>, timeoutMs: number, judge: (o: HttpOutcome) => AttemptResult): Promise<AttemptResult | undefined> {
+  async attempt(
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    timeoutMs: number,
+    judge: (o: HttpOutcome) => AttemptResult,
+  ): Promise<AttemptResult | undefined> {
     try {
       return await this.breaker.execute(async () => {
         const started = Date.now();

@@ -7,25 +7,13 @@ function counter<L extends string>(name: string, help: string, labelNames: reado
 }
 
 /** HTTP requests (round trips) to the Solana RPC; `method` is the JSON-RPC method or `batch`. */
-export const rpcRequestsTotal = counter(
-  "swapd_solana_rpc_requests_total",
-  "HTTP requests (round trips) sent to the Solana RPC, retries included",
-  ["method"],
-);
+export const rpcRequestsTotal = counter("swapd_solana_rpc_requests_total", "HTTP requests (round trips) sent to the Solana RPC, retries included", ["method"]);
 
 /** JSON-RPC calls to the Solana RPC (a batch request carries several). */
-export const rpcCallsTotal = counter(
-  "swapd_solana_rpc_calls_total",
-  "JSON-RPC calls sent to the Solana RPC, counting each call inside a batch",
-  ["method"],
-);
+export const rpcCallsTotal = counter("swapd_solana_rpc_calls_total", "JSON-RPC calls sent to the Solana RPC, counting each call inside a batch", ["method"]);
 
 /** Failed attempts by reason (`http_429`, `http_5xx`, `network`, `timeout`, `malformed_json`...). */
-export const rpcFailuresTotal = counter(
-  "swapd_solana_rpc_failures_total",
-  "Failed HTTP attempts to the Solana RPC, by reason",
-  ["method", "reason"],
-);
+export const rpcFailuresTotal = counter("swapd_solana_rpc_failures_total", "Failed HTTP attempts to the Solana RPC, by reason", ["method", "reason"]);
 
 function gauge(name: string, help: string): client.Gauge<"endpoint"> {
   return registeredMetric(name, () => new client.Gauge({ name, help, labelNames: ["endpoint"] as const }));
@@ -44,10 +32,7 @@ export const rpcEndpointSlow = gauge(
 );
 
 /** Per endpoint: moving average of successful attempts, ms. */
-export const rpcEndpointLatencyMs = gauge(
-  "swapd_solana_rpc_endpoint_latency_ms",
-  "Moving average of a Solana RPC endpoint's successful answers, ms",
-);
+export const rpcEndpointLatencyMs = gauge("swapd_solana_rpc_endpoint_latency_ms", "Moving average of a Solana RPC endpoint's successful answers, ms");
 
 /** Retries not sent because the retry budget (a share of the calls) was spent. */
 export const rpcRetriesRefusedTotal = counter(

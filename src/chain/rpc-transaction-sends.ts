@@ -41,6 +41,7 @@ export async function sendTransaction(rpc: RpcContext, wire: Uint8Array, options
 
 /** `returnData: {programId, data: [base64, "base64"]}` of a simulation; null when absent or malformed. */
 function parseReturnData(value: { programId?: unknown; data?: unknown } | null | undefined): SimulationResult["returnData"] {
-  if (value === null || value === undefined || typeof value.programId !== "string" || !Array.isArray(value.data) || typeof value.data[0] !== "string") return null;
+  if (value === null || value === undefined || typeof value.programId !== "string" || !Array.isArray(value.data) || typeof value.data[0] !== "string")
+    return null;
   return { programId: value.programId, data: new Uint8Array(Buffer.from(value.data[0], "base64")) };
 }

@@ -14,9 +14,7 @@ export interface JsonRpcCall {
 }
 
 /** One answer of a batch: the result, or the node's error object. */
-export type JsonRpcAnswer =
-  | { readonly result: unknown }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+export type JsonRpcAnswer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
 
 export interface RpcTransportOptions {
   /** The endpoint used first. */
@@ -136,7 +134,12 @@ export class RpcTransport {
   private async batchOrSingle(calls: readonly JsonRpcCall[], options: RequestOptions, asBatch: boolean): Promise<JsonRpcAnswer[]> {
     const requests = calls.map((c) => ({ jsonrpc: "2.0", id: this.nextId++, method: c.method, params: c.params }));
     const label = asBatch ? "batch" : calls[0].method;
-    const { json } = await this.post(asBatch ? requests : requests[0], label, calls.map((c) => c.method), options);
+    const { json } = await this.post(
+      asBatch ? requests : requests[0],
+      label,
+      calls.map((c) => c.method),
+      options,
+    );
     const whole = json as { error?: { code: number; message: string; data?: unknown } } | null;
     if (asBatch && whole && !Array.isArray(whole) && whole.error) {
       // Some providers answer a whole batch with one error object (e.g. batches not allowed).
@@ -225,9 +228,7 @@ export class RpcTransport {
     timeoutMs: number,
     failedOn: ReadonlySet<RpcEndpoint>,
   ): Promise<{ result: AttemptResult; endpoint: RpcEndpoint } | undefined> {
-    const order = this.endpoints
-      .filter((e) => e.inService)
-      .sort((a, b) => Number(failedOn.has(a)) - Number(failedOn.has(b)) || a.rank - b.rank);
+    const order = this.endpoints.filter((e) => e.inService).sort((a, b) => Number(failedOn.has(a)) - Number(failedOn.has(b)) || a.rank - b.rank);
     for (const endpoint of order) {
       const result = await endpoint.attempt(text, this.headers, timeoutMs, (outcome) => {
         this.count(label, methods);

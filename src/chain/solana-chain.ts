@@ -132,10 +132,7 @@ export interface SolanaChain {
   /** Mint owner program and decimals, through `mintAccounts`; `null` = missing or not a mint. */
   getMints(keys: readonly PublicKey[]): Promise<Map<string, MintInfo | null>>;
   /** Lookup-table contents, cached; missing from the cache (or `refresh`) = read from the chain. */
-  getLookupTables(
-    keys: readonly PublicKey[],
-    options?: { refresh?: boolean },
-  ): Promise<Map<string, AddressLookupTableAccount | null>>;
+  getLookupTables(keys: readonly PublicKey[], options?: { refresh?: boolean }): Promise<Map<string, AddressLookupTableAccount | null>>;
   /** `getHealth` + `getSlot` in one request, within `timeoutMs`, never throwing. */
   checkHealth(timeoutMs?: number): Promise<ChainHealth>;
   /** Each RPC endpoint's circuit breaker, speed and last successful answer. */

@@ -39,7 +39,9 @@ export function configurationTables(schema: Readonly<Record<string, Setting<unkn
     rows.push(`| \`${name}\` | ${cell(defaultText(s))} | ${cell(s.parser.accepts)} | ${cell(s.doc)} |`);
     rooms.set(s.room, rows);
   }
-  const sections = [...rooms].map(([room, rows]) => [`### ${ROOM_TITLES[room]}`, "", "| variable | default | values | meaning |", "|---|---|---|---|", ...rows].join("\n"));
+  const sections = [...rooms].map(([room, rows]) =>
+    [`### ${ROOM_TITLES[room]}`, "", "| variable | default | values | meaning |", "|---|---|---|---|", ...rows].join("\n"),
+  );
   return [GENERATED_BEGIN, "", sections.join("\n\n"), "", GENERATED_END].join("\n");
 }
 

@@ -56,10 +56,13 @@ export function readSettings<S extends Record<string, Setting<unknown>>>(env: En
   for (const [name, s] of Object.entries(schema)) {
     const raw = rawValue(env, name);
     let refused = false;
-    const parsed = raw === undefined ? undefined : s.parser.parse(raw, (rule) => {
-      refused = true;
-      problems.push(`${name}: ${rule}`);
-    });
+    const parsed =
+      raw === undefined
+        ? undefined
+        : s.parser.parse(raw, (rule) => {
+            refused = true;
+            problems.push(`${name}: ${rule}`);
+          });
     values[name] = raw === undefined || refused ? s.default : parsed;
   }
   return values as SettingValues<S>;
@@ -149,7 +152,10 @@ export function urlList(protocols: readonly string[]): Parser<readonly string[]>
     parse(raw, refuse) {
       const out: string[] = [];
       let ok = true;
-      for (const [i, entry] of raw.split(",").map((part) => part.trim()).entries()) {
+      for (const [i, entry] of raw
+        .split(",")
+        .map((part) => part.trim())
+        .entries()) {
         const protocol = protocolOf(entry);
         if (protocol === undefined || !protocols.includes(protocol)) {
           ok = false;
@@ -177,7 +183,10 @@ export function list(accepts: string, valid: (item: string) => boolean, rule: (i
     parse(raw, refuse) {
       const out: string[] = [];
       let ok = true;
-      for (const item of raw.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+      for (const item of raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")) {
         if (!valid(item)) {
           ok = false;
           refuse(rule(item, out.length));
@@ -229,7 +238,10 @@ export function directories(): Parser<readonly string[]> {
   return {
     accepts: "comma-separated directories",
     parse(raw, refuse) {
-      const dirs = raw.split(",").map((d) => d.trim()).filter((d) => d !== "");
+      const dirs = raw
+        .split(",")
+        .map((d) => d.trim())
+        .filter((d) => d !== "");
       const missing = dirs.filter((d) => !isDirectory(d));
       for (const d of missing) refuse(`no such directory: ${d}`);
       return missing.length === 0 ? dirs : undefined;

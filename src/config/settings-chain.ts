@@ -26,7 +26,10 @@ const programQuotedAmms: Parser<readonly string[] | "auto"> = {
   parse(raw) {
     if (raw.toLowerCase() === "auto") return "auto";
     if (raw.toLowerCase() === "none") return [];
-    return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    return raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   },
 };
 
@@ -74,7 +77,12 @@ export const CHAIN_SETTINGS = {
     default: 5_000,
     doc: "the `/readyz` probe of the RPC, run only when no real call got an answer in the last 10 s",
   }),
-  RPC_BREAKER_HALF_OPEN_MS: setting({ room: "chain", parser: ms(100, 600_000), default: 2_000, doc: "how long an endpoint's open circuit breaker waits before one trial call" }),
+  RPC_BREAKER_HALF_OPEN_MS: setting({
+    room: "chain",
+    parser: ms(100, 600_000),
+    default: 2_000,
+    doc: "how long an endpoint's open circuit breaker waits before one trial call",
+  }),
   RPC_RETRY_BUDGET_PERCENT: setting({ room: "chain", parser: integer(0, 100, "percent of calls"), default: 10, doc: "retries to the RPC as a share of calls" }),
   LOCALNET_PROGRAMS_DIR: setting({ room: "chain", parser: directory(), doc: "directory of `<programId>.so` files loaded into the embedded chain" }),
   LOCALNET_ACCOUNTS_DIR: setting({
@@ -126,7 +134,12 @@ export const LIVE_SETTINGS = {
   }),
   YELLOWSTONE_GRPC_URL: setting({ room: "live", parser: url(httpUrl), doc: "Yellowstone gRPC Geyser endpoint" }),
   YELLOWSTONE_GRPC_TOKEN: setting({ room: "live", parser: text("a token"), doc: "Yellowstone's `x-token`" }),
-  LIVE_POLL_MS: setting({ room: "live", parser: ms(50, 600_000), default: 1_000, doc: "period of the `polling` source (one batched getMultipleAccounts per round)" }),
+  LIVE_POLL_MS: setting({
+    room: "live",
+    parser: ms(50, 600_000),
+    default: 1_000,
+    doc: "period of the `polling` source (one batched getMultipleAccounts per round)",
+  }),
   LIVE_POOLS_MAX: setting({
     room: "live",
     parser: integer(1, 1_000_000),

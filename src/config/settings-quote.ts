@@ -25,7 +25,7 @@ export const QUOTE_SETTINGS = {
     parser: text("a file path"),
     doc:
       "a market snapshot (`npm run markets -- dump`: pools with their mints, loaded without RPC calls; the programs it lists whole are not searched) " +
-      "or a JSON file of pool addresses (`[\"<pool>\", ...]` or `{\"markets\": [...]}`) the router may use besides discovered markets; read again whenever it changes",
+      'or a JSON file of pool addresses (`["<pool>", ...]` or `{"markets": [...]}`) the router may use besides discovered markets; read again whenever it changes',
   }),
   MARKET_DISCOVERY_TTL_MS: setting({
     room: "quote",
@@ -33,16 +33,36 @@ export const QUOTE_SETTINGS = {
     default: discovery.ttlMs,
     doc: "how long the pools found on chain for a token are used before they are looked up again (in the background); `0` = no discovery (listed and added markets only)",
   }),
-  DISCOVERY_NEGATIVE_TTL_MS: setting({ room: "quote", parser: ttl, default: discovery.negativeTtlMs, doc: "a token (or pair of intermediate tokens) with no pool is not looked up again for this long" }),
-  DISCOVERY_FAILURE_TTL_MS: setting({ room: "quote", parser: ttl, default: discovery.failureTtlMs, doc: "after a failed lookup (RPC error, timeout, rate limit) the next waits this long" }),
-  DISCOVERY_TIMEOUT_MS: setting({ room: "quote", parser: integer(100, 600_000, "ms"), default: discovery.timeoutMs, doc: "budget of one discovery `getProgramAccounts` (one attempt, not retried)" }),
+  DISCOVERY_NEGATIVE_TTL_MS: setting({
+    room: "quote",
+    parser: ttl,
+    default: discovery.negativeTtlMs,
+    doc: "a token (or pair of intermediate tokens) with no pool is not looked up again for this long",
+  }),
+  DISCOVERY_FAILURE_TTL_MS: setting({
+    room: "quote",
+    parser: ttl,
+    default: discovery.failureTtlMs,
+    doc: "after a failed lookup (RPC error, timeout, rate limit) the next waits this long",
+  }),
+  DISCOVERY_TIMEOUT_MS: setting({
+    room: "quote",
+    parser: integer(100, 600_000, "ms"),
+    default: discovery.timeoutMs,
+    doc: "budget of one discovery `getProgramAccounts` (one attempt, not retried)",
+  }),
   DISCOVERY_MAX_RPS: setting({
     room: "quote",
     parser: integer(1, 10_000, "getProgramAccounts per second"),
     default: discovery.maxRps,
     doc: "discovery `getProgramAccounts` per second, all together (a scan that would wait over 2 s is refused)",
   }),
-  DISCOVERY_CACHE_ENTRIES: setting({ room: "quote", parser: integer(1, 10_000_000), default: discovery.cacheEntries, doc: "tokens whose lookups are remembered (least recently used out first)" }),
+  DISCOVERY_CACHE_ENTRIES: setting({
+    room: "quote",
+    parser: integer(1, 10_000_000),
+    default: discovery.cacheEntries,
+    doc: "tokens whose lookups are remembered (least recently used out first)",
+  }),
   MARKET_LISTING: setting({
     room: "quote",
     parser: flag("0 or 1"),
@@ -57,7 +77,12 @@ export const QUOTE_SETTINGS = {
     default: 1_800_000,
     doc: "with `MARKET_LISTING=1`: each program is listed again after this long; `0` = never (new pools then come from `MARKET_SUBSCRIPTIONS`, on by default)",
   }),
-  MARKET_LISTING_TIMEOUT_MS: setting({ room: "quote", parser: integer(1_000, 600_000, "ms"), default: 120_000, doc: "with `MARKET_LISTING=1`: one attempt per program and round, at most this long" }),
+  MARKET_LISTING_TIMEOUT_MS: setting({
+    room: "quote",
+    parser: integer(1_000, 600_000, "ms"),
+    default: 120_000,
+    doc: "with `MARKET_LISTING=1`: one attempt per program and round, at most this long",
+  }),
   MARKET_SUBSCRIPTIONS: setting({
     room: "quote",
     parser: flag("0 or 1"),
@@ -106,5 +131,10 @@ export const QUOTE_SETTINGS = {
     doc: "how often the recent prioritization fees (global, and of each write-locked account set used in the last minute) are read in the background",
   }),
   AUTO_SLIPPAGE_MIN_BPS: setting({ room: "quote", parser: bps, default: 10, doc: "the floor of automatic slippage (formula in [api.md](api.md))" }),
-  AUTO_SLIPPAGE_MAX_BPS: setting({ room: "quote", parser: bps, default: 300, doc: "the operator's maximum of automatic slippage; at least `AUTO_SLIPPAGE_MIN_BPS`" }),
+  AUTO_SLIPPAGE_MAX_BPS: setting({
+    room: "quote",
+    parser: bps,
+    default: 300,
+    doc: "the operator's maximum of automatic slippage; at least `AUTO_SLIPPAGE_MIN_BPS`",
+  }),
 } as const;

@@ -22,7 +22,12 @@ export const SERVER_SETTINGS = {
     defaultDoc: "`1048576` (1 MiB)",
     doc: "largest request body or RPC message; larger ones get `resource_exhausted` (RPC) or 413 (REST)",
   }),
-  SHUTDOWN_TIMEOUT_MS: setting({ room: "server", parser: ms(0, 3_600_000), default: 10_000, doc: "how long shutdown waits for in-flight calls before closing connections" }),
+  SHUTDOWN_TIMEOUT_MS: setting({
+    room: "server",
+    parser: ms(0, 3_600_000),
+    default: 10_000,
+    doc: "how long shutdown waits for in-flight calls before closing connections",
+  }),
   METRICS_CACHE_MS: setting({
     room: "server",
     parser: ms(0, 60_000),
@@ -55,7 +60,12 @@ export const SERVER_SETTINGS = {
     default: limits.maxPipelineDepth,
     doc: "HTTP/1.1 requests one connection may send ahead of their answers; one more and the connection is closed unanswered",
   }),
-  H2_IDLE_TIMEOUT_MS: setting({ room: "server", parser: limitMs, default: limits.h2IdleTimeoutMs, doc: "an HTTP/2 session with no open stream is closed with GOAWAY" }),
+  H2_IDLE_TIMEOUT_MS: setting({
+    room: "server",
+    parser: limitMs,
+    default: limits.h2IdleTimeoutMs,
+    doc: "an HTTP/2 session with no open stream is closed with GOAWAY",
+  }),
   H2_MAX_CONCURRENT_STREAMS: setting({
     room: "server",
     parser: integer(1, 10_000),
@@ -80,5 +90,10 @@ export const SERVER_SETTINGS = {
     default: limits.h2PenaltyMs,
     doc: "how long a penalized address's new HTTP/2 connections are refused (doubling, up to 32×, when penalized again soon)",
   }),
-  MAX_CONNECTIONS: setting({ room: "server", parser: integer(1, 1_000_000), default: limits.maxConnections, doc: "open connections; more are closed as they arrive" }),
+  MAX_CONNECTIONS: setting({
+    room: "server",
+    parser: integer(1, 1_000_000),
+    default: limits.maxConnections,
+    doc: "open connections; more are closed as they arrive",
+  }),
 } as const;

@@ -52,7 +52,12 @@ export const LANDING_SETTINGS = {
       "a block engine's bundle JSON-RPC endpoint (e.g. Jito's `https://mainnet.block-engine.jito.wtf/api/v1/bundles`): a landed transaction that tips one of the `RELAY_TIP_ACCOUNTS` is also sent there, at each send and re-broadcast, as a bundle of itself (`sendBundle`), next to the RPCs; " +
       "its answer decides nothing, the signature's status on the RPCs does",
   }),
-  CONFIRM_POLL_MS: setting({ room: "landing", parser: integer(10, 600_000, "ms"), default: 1_000, doc: "`Execute`: between status polls of a sent transaction" }),
+  CONFIRM_POLL_MS: setting({
+    room: "landing",
+    parser: integer(10, 600_000, "ms"),
+    default: 1_000,
+    doc: "`Execute`: between status polls of a sent transaction",
+  }),
   REBROADCAST_MS: setting({
     room: "landing",
     parser: integer(100, 600_000, "ms"),

@@ -61,8 +61,7 @@ export function parseOptionalPublicKey(field: string, value: unknown, absence: A
 }
 
 function u64Of(field: string, value: unknown): bigint {
-  const tooLarge = () =>
-    new ValidationError(field, "u64", `must fit in an unsigned 64-bit integer (at most ${U64_MAX}), got ${shown(value)}`);
+  const tooLarge = () => new ValidationError(field, "u64", `must fit in an unsigned 64-bit integer (at most ${U64_MAX}), got ${shown(value)}`);
   if (typeof value === "bigint" && value >= 0n) {
     if (value > U64_MAX) throw tooLarge();
     return value;
@@ -80,11 +79,7 @@ function u64Of(field: string, value: unknown): bigint {
     (typeof value === "string" && /^([0-9]+\.[0-9]*|\.[0-9]+)$/.test(value)) ||
     (typeof value === "number" && Number.isFinite(value) && value >= 0 && !Number.isInteger(value));
   if (fractional) {
-    throw new ValidationError(
-      field,
-      "raw_units",
-      `must be an unsigned 64-bit integer string in raw base units (no decimal point), got ${shown(value)}`,
-    );
+    throw new ValidationError(field, "raw_units", `must be an unsigned 64-bit integer string in raw base units (no decimal point), got ${shown(value)}`);
   }
   if (typeof value === "number" && Number.isInteger(value) && value > 0) {
     throw new ValidationError(field, "u64", `must be an unsigned 64-bit integer string (a JSON number above 2^53 loses precision), got ${shown(value)}`);
@@ -117,13 +112,7 @@ export function parseIntegerInRange(field: string, value: unknown, min: number, 
   return integerInRangeOf(field, value, min, max);
 }
 
-export function parseOptionalIntegerInRange(
-  field: string,
-  value: unknown,
-  min: number,
-  max: number,
-  absence: Absence = "nullish",
-): number | undefined {
+export function parseOptionalIntegerInRange(field: string, value: unknown, min: number, max: number, absence: Absence = "nullish"): number | undefined {
   return isAbsent(value, absence) ? undefined : integerInRangeOf(field, value, min, max);
 }
 

@@ -53,13 +53,12 @@ export interface BroadcastEndpoints {
 export async function broadcast(endpoints: BroadcastEndpoints, wire: Uint8Array, signature: string, preflight: boolean): Promise<PreflightRefusal | null> {
   const { chain, senders, blockEngine, logger } = endpoints;
   const bundle = blockEngine === undefined ? undefined : sendBundle(blockEngine, wire, signature, logger);
-  const sends = [
-    { endpoint: chain, skipPreflight: !preflight },
-    ...senders.map((endpoint) => ({ endpoint, skipPreflight: true })),
-  ].map(async ({ endpoint, skipPreflight }) => {
-    landingSends.inc({ endpoint: endpoint.url });
-    await endpoint.sendTransaction(wire, { skipPreflight });
-  });
+  const sends = [{ endpoint: chain, skipPreflight: !preflight }, ...senders.map((endpoint) => ({ endpoint, skipPreflight: true }))].map(
+    async ({ endpoint, skipPreflight }) => {
+      landingSends.inc({ endpoint: endpoint.url });
+      await endpoint.sendTransaction(wire, { skipPreflight });
+    },
+  );
   const [main, ...extra] = await Promise.allSettled(sends);
   await bundle;
   for (const r of extra) {

@@ -73,7 +73,7 @@ export async function lookAtChain(deps: ChainVerdictDeps, followed: FollowedTran
   }
   // Expired (or a re-check): the transaction itself, from any endpoint, before saying it did not land.
   const landed = await landedTransaction(deps.readers, record.signature);
-  if (landed !== null) return { landed: await chainOutcome(deps, followed, (landed.meta?.err ?? null), BigInt(landed.slot)) };
+  if (landed !== null) return { landed: await chainOutcome(deps, followed, landed.meta?.err ?? null, BigInt(landed.slot)) };
   if (expired === null) return "unseen";
   // One last look: it may have landed just before the expiry.
   return (await signatureStatus(deps.readers, record.signature)) === null ? { expired } : "processed";

@@ -124,7 +124,10 @@ export class ExecutionConfirmations {
    * `created`: this caller recorded the execution just now, holding its send lease: the loop
    * sends before it first looks. Every caller of one signature shares one loop.
    */
-  settle(record: ExecutionRecord, options: { readonly created?: boolean; readonly parsed?: Pick<SignedTransaction, "instructionProgramIds"> } = {}): Promise<ExecutionRecord> {
+  settle(
+    record: ExecutionRecord,
+    options: { readonly created?: boolean; readonly parsed?: Pick<SignedTransaction, "instructionProgramIds"> } = {},
+  ): Promise<ExecutionRecord> {
     if (record.status !== "Pending") return Promise.resolve(record);
     const running = this.inFlight.get(record.signature);
     if (running !== undefined) return running;
@@ -255,7 +258,12 @@ export class ExecutionConfirmations {
     try {
       const blockEngine = bundle ? this.deps.blockEngine?.engine : undefined;
       const preflight = first && followed.durableNonce === null;
-      return await broadcast({ chain: this.deps.chain, senders: this.deps.senders ?? [], blockEngine, logger: this.deps.logger }, wire, record.signature, preflight);
+      return await broadcast(
+        { chain: this.deps.chain, senders: this.deps.senders ?? [], blockEngine, logger: this.deps.logger },
+        wire,
+        record.signature,
+        preflight,
+      );
     } finally {
       for (const watcher of this.watchers.get(record.signature) ?? []) watcher("sent");
     }
@@ -265,7 +273,10 @@ export class ExecutionConfirmations {
   private async finish({ record, firstSentAt }: Followed, outcome: ExecutionOutcome): Promise<ExecutionRecord> {
     const { store, logger } = this.deps;
     const done = (await store.executions.finish(record.signature, outcome)) ?? record;
-    logger.info({ signature: record.signature, requestId: record.requestId, status: done.status, decidedBy: done.decidedBy, error: done.error }, "execution finished");
+    logger.info(
+      { signature: record.signature, requestId: record.requestId, status: done.status, decidedBy: done.decidedBy, error: done.error },
+      "execution finished",
+    );
     if (firstSentAt !== undefined) landingConfirmationSeconds.observe((Date.now() - firstSentAt) / 1000);
     if (done.status === "Success") landingLanded.inc();
     else landingFailed.inc({ reason: failureReason(done.error) });

@@ -22,7 +22,7 @@ export async function signatureStatus(readers: readonly SignatureReader[], signa
   const answers = await Promise.allSettled(readers.map(async (r) => (await r.getSignatureStatuses([signature]))[0] ?? null));
   let best: SignatureStatus | null = null;
   for (const a of answers) if (a.status === "fulfilled" && rank(a.value) > rank(best)) best = a.value;
-  if (best === null && answers.every((a) => a.status === "rejected")) throw (answers[0]).reason;
+  if (best === null && answers.every((a) => a.status === "rejected")) throw answers[0].reason;
   return best;
 }
 

@@ -22,10 +22,7 @@ export async function explainTransactionFailure(
     const index = programs?.findIndex((account) => account === null || !account.executable) ?? -1;
     if (index >= 0) {
       const programId = context.instructionProgramIds[index].toBase58();
-      const described = describeTransactionError(
-        { InstructionError: [index, err] },
-        { instructionProgramIds: context.instructionProgramIds },
-      );
+      const described = describeTransactionError({ InstructionError: [index, err] }, { instructionProgramIds: context.instructionProgramIds });
       return `${described.message}: program ${programId} is not deployed on this chain`;
     }
   }

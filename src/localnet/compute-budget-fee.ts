@@ -38,10 +38,7 @@ export function messageFee(
       price = getU64Decoder().decode(ix.data, 1);
     }
   }
-  const computeUnitLimit = Math.min(
-    limit ?? DEFAULT_UNITS_PER_INSTRUCTION * otherInstructions,
-    MAX_COMPUTE_UNIT_LIMIT,
-  );
+  const computeUnitLimit = Math.min(limit ?? DEFAULT_UNITS_PER_INSTRUCTION * otherInstructions, MAX_COMPUTE_UNIT_LIMIT);
   const priority = (price * BigInt(computeUnitLimit) + 999_999n) / 1_000_000n;
   return {
     computeUnitPrice: price,

@@ -21,7 +21,15 @@ export function writeMint(localnet: Pick<Localnet, "setAccount">, seed: string, 
   const address = keypairFromSeedText(seed).publicKey;
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   localnet.setAccount(address, { lamports: 1_461_600n, data, owner: TOKEN_PROGRAM_ID });

@@ -1,9 +1,4 @@
-import {
-  MINT_SIZE,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
-} from "@solana/spl-token";
+import { MINT_SIZE, createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction } from "@solana/spl-token";
 import { SystemProgram, Transaction } from "@solana/web3.js";
 import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 import { DEMO, DEMO_USDC_MINT_KEYPAIR, DEMO_WALLET } from "./demo-accounts.js";

@@ -99,7 +99,12 @@ export function createGeyserService(chain: LocalChain): GeyserService {
     const stopSlots = chain.onTransaction(() => {
       if (filters.current.slots.length === 0) return;
       const slot = BigInt(chain.slot);
-      queue.push(create(SubscribeUpdateSchema, { filters: filters.current.slots, updateOneof: { case: "slot", value: { slot, parent: slot - 1n, status: SlotStatus.SLOT_CONFIRMED } } }));
+      queue.push(
+        create(SubscribeUpdateSchema, {
+          filters: filters.current.slots,
+          updateOneof: { case: "slot", value: { slot, parent: slot - 1n, status: SlotStatus.SLOT_CONFIRMED } },
+        }),
+      );
     });
     // Requests are read alongside the updates being sent.
     void readRequests(requests, queue, (next) => (filters.current = next));

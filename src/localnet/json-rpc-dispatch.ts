@@ -16,11 +16,7 @@ function errorResponse(id: unknown, error: JsonRpcError): JsonRpcResponse {
  * Answers one JSON-RPC request object. `onCall` sees each method name (for the stats that tests
  * read to count what a client really sent).
  */
-function dispatchCall(
-  methods: Record<string, RpcMethod>,
-  request: unknown,
-  onCall: (method: string) => void,
-): JsonRpcResponse {
+function dispatchCall(methods: Record<string, RpcMethod>, request: unknown, onCall: (method: string) => void): JsonRpcResponse {
   const req = request as { id?: unknown; method?: unknown; params?: unknown };
   const id = req?.id ?? null;
   if (typeof req !== "object" || req === null || typeof req.method !== "string") {
@@ -42,11 +38,7 @@ function dispatchCall(
 }
 
 /** Answers a request body: one object, or a batch (array) answered as an array in order. */
-export function dispatchBody(
-  methods: Record<string, RpcMethod>,
-  body: string,
-  onCall: (method: string) => void,
-): unknown {
+export function dispatchBody(methods: Record<string, RpcMethod>, body: string, onCall: (method: string) => void): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -3,9 +3,7 @@ import { invalidParams } from "./json-rpc-error.js";
 import { MAX_MEMCMP_BYTES, encodedBytesParam } from "./rpc-params.js";
 
 /** A `getProgramAccounts` filter, as the RPC accepts it. */
-export type ProgramAccountFilter =
-  | { readonly dataSize: number }
-  | { readonly memcmp: { readonly offset: number; readonly bytes: Uint8Array } };
+export type ProgramAccountFilter = { readonly dataSize: number } | { readonly memcmp: { readonly offset: number; readonly bytes: Uint8Array } };
 
 /** Validates the RPC's `filters` param (memcmp bytes in base58 by default, or base64). */
 export function parseProgramAccountFilters(value: unknown): ProgramAccountFilter[] {

@@ -15,16 +15,8 @@ export const RAYDIUM_CPMM_OBSERVATION_STATE_DISCRIMINATOR: ReadonlyUint8Array = 
 export { getRaydiumCpmmConfigCodec, RAYDIUM_CPMM_AMM_CONFIG_DISCRIMINATOR } from "../core/amm/raydium-cpmm.js";
 export type { RaydiumCpmmConfig } from "../core/amm/raydium-cpmm.js";
 
-export function findRaydiumCpmmPoolAddress(
-  config: PublicKey,
-  mintA: PublicKey,
-  mintB: PublicKey,
-  programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID,
-): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [Buffer.from("pool"), config.toBuffer(), mintA.toBuffer(), mintB.toBuffer()],
-    programId,
-  )[0];
+export function findRaydiumCpmmPoolAddress(config: PublicKey, mintA: PublicKey, mintB: PublicKey, programId: PublicKey = RAYDIUM_CPMM_PROGRAM_ID): PublicKey {
+  return PublicKey.findProgramAddressSync([Buffer.from("pool"), config.toBuffer(), mintA.toBuffer(), mintB.toBuffer()], programId)[0];
 }
 
 /** The `AmmConfig` PDA `["amm_config", index u16 big-endian]` with its bump (the config stores it). */

@@ -179,7 +179,6 @@ function vaultAccount(address: PublicKey, tokenProgram: PublicKey, mint: PublicK
   };
 }
 
-
 function mintData(authority: PublicKey, decimals: number): Uint8Array {
   const data = Buffer.alloc(MintLayout.span);
   MintLayout.encode(

@@ -6,14 +6,7 @@ import { LAMPORTS_PER_SIGNATURE, messageFee } from "./compute-budget-fee.js";
 import { JsonRpcError, RpcErrorCode, invalidParams } from "./json-rpc-error.js";
 import type { LocalChain } from "./local-chain.js";
 import { matchesFilters, parseProgramAccountFilters } from "./program-account-filter.js";
-import {
-  arrayParam,
-  configParam,
-  encodedBytesParam,
-  integerParam,
-  publicKeyParam,
-  stringParam,
-} from "./rpc-params.js";
+import { arrayParam, configParam, encodedBytesParam, integerParam, publicKeyParam, stringParam } from "./rpc-params.js";
 import { tokenBalance, tokenSupply } from "./token-balances.js";
 import type { TransactionRecord } from "./transaction-history.js";
 import { transactionJson } from "./transaction-json.js";
@@ -102,11 +95,15 @@ function clusterMethods(chain: LocalChain, withContext: WithContext): Record<str
     getFees: () => {
       const { blockhash, lastValidBlockHeight } = chain.latestBlockhash();
       // Block height equals the slot on the embedded chain.
-      return withContext({ blockhash, feeCalculator: { lamportsPerSignature: LAMPORTS_PER_SIGNATURE }, lastValidSlot: lastValidBlockHeight, lastValidBlockHeight });
+      return withContext({
+        blockhash,
+        feeCalculator: { lamportsPerSignature: LAMPORTS_PER_SIGNATURE },
+        lastValidSlot: lastValidBlockHeight,
+        lastValidBlockHeight,
+      });
     },
     isBlockhashValid: (params) => withContext(chain.isBlockhashValid(stringParam(params[0], "blockhash"))),
-    getMinimumBalanceForRentExemption: (params) =>
-      Number(chain.minimumBalanceForRentExemption(integerParam(params[0] ?? 0, "dataLength"))),
+    getMinimumBalanceForRentExemption: (params) => Number(chain.minimumBalanceForRentExemption(integerParam(params[0] ?? 0, "dataLength"))),
     getFeeForMessage: (params) => {
       const bytes = encodedBytesParam(params[0], "base64", "message");
       let message;
@@ -125,8 +122,7 @@ function clusterMethods(chain: LocalChain, withContext: WithContext): Record<str
 /** Account, balance, token and program-account reads. */
 function accountMethods(chain: LocalChain, withContext: WithContext): Record<string, RpcMethod> {
   return {
-    getBalance: (params) =>
-      withContext(Number(chain.getAccount(publicKeyParam(params[0], "pubkey"))?.lamports ?? 0n)),
+    getBalance: (params) => withContext(Number(chain.getAccount(publicKeyParam(params[0], "pubkey"))?.lamports ?? 0n)),
     getAccountInfo: (params) => {
       const account = chain.getAccount(publicKeyParam(params[0], "pubkey"));
       return withContext(account ? encodeAccount(account, configParam(params, 1)) : null);
@@ -252,7 +248,7 @@ function historyMethods(chain: LocalChain, withContext: WithContext): Record<str
       if (record.transaction.version === 0 && config.maxSupportedTransactionVersion === undefined) {
         throw new JsonRpcError(
           -32015,
-          "Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0",
+          'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
         );
       }
       return transactionJson(record, encoding);
@@ -277,8 +273,7 @@ function feeMethods(chain: LocalChain): Record<string, RpcMethod> {
         .filter((r) => r.slot > fromSlot)
         .map((r) => ({
           slot: r.slot,
-          prioritizationFee:
-            wanted.length === 0 || wanted.some((k) => r.writableKeys.has(k)) ? Number(r.computeUnitPrice) : 0,
+          prioritizationFee: wanted.length === 0 || wanted.some((k) => r.writableKeys.has(k)) ? Number(r.computeUnitPrice) : 0,
         }));
     },
   };

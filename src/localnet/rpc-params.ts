@@ -68,12 +68,7 @@ export function configParam(params: readonly unknown[], index: number): RpcConfi
  * A transaction or message (or filter bytes) sent as base58 (the RPC default) or base64, of at
  * most `maxBytes` bytes; longer text is refused before it is decoded.
  */
-export function encodedBytesParam(
-  value: unknown,
-  encoding: unknown,
-  name: string,
-  maxBytes: number = MAX_TRANSACTION_BYTES,
-): Uint8Array {
+export function encodedBytesParam(value: unknown, encoding: unknown, name: string, maxBytes: number = MAX_TRANSACTION_BYTES): Uint8Array {
   const text = stringParam(value, name);
   let bytes: Uint8Array;
   if (encoding === undefined || encoding === "base58") {

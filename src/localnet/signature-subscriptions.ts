@@ -72,7 +72,7 @@ export class SignatureSubscriptions {
     const param = req.params?.[0];
     if (req.method === "signatureSubscribe" && typeof param === "string") return this.subscribeSignature(client, req.id, param);
     if (req.method === "accountSubscribe" && typeof param === "string") {
-      return this.subscribeAccount(client, req.id, param, (req.params?.[1] ?? {}));
+      return this.subscribeAccount(client, req.id, param, req.params?.[1] ?? {});
     }
     if (req.method === "programSubscribe" && typeof param === "string") return this.subscribeProgram(client, req.id, param, req.params?.[1]);
     if (req.method === "slotSubscribe") return this.subscribeSlot(client, req.id);

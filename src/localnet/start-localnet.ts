@@ -59,5 +59,5 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 }
 
 function folders(option: string | readonly string[] | undefined): readonly string[] {
-  return typeof option === "string" ? [option] : option ?? [];
+  return typeof option === "string" ? [option] : (option ?? []);
 }

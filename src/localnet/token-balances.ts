@@ -39,10 +39,7 @@ function asAccountInfo(account: AccountData) {
 }
 
 /** The token-account view of `account`, or null when it is not an initialized token account. */
-export function tokenBalance(
-  account: AccountData | null,
-  getAccount: (key: PublicKey) => AccountData | null,
-): Omit<TokenBalanceJson, "accountIndex"> | null {
+export function tokenBalance(account: AccountData | null, getAccount: (key: PublicKey) => AccountData | null): Omit<TokenBalanceJson, "accountIndex"> | null {
   if (!account) return null;
   const programId = tokenProgramOf(account);
   if (!programId) return null;
@@ -63,10 +60,7 @@ export function tokenBalance(
 }
 
 /** Token balances of a transaction's accounts, as `preTokenBalances`/`postTokenBalances` list them. */
-export function tokenBalances(
-  keys: readonly PublicKey[],
-  getAccount: (key: PublicKey) => AccountData | null,
-): TokenBalanceJson[] {
+export function tokenBalances(keys: readonly PublicKey[], getAccount: (key: PublicKey) => AccountData | null): TokenBalanceJson[] {
   const out: TokenBalanceJson[] = [];
   keys.forEach((key, accountIndex) => {
     const balance = tokenBalance(getAccount(key), getAccount);

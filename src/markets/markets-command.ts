@@ -54,7 +54,8 @@ export function parseMarketsArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     else if (flag === "--programs") adapters = programsOf(value);
     else if (flag === "--timeout-ms") {
       timeoutMs = Number(value);
-      if (!Number.isInteger(timeoutMs) || timeoutMs < 1_000 || timeoutMs > 3_600_000) throw new MarketsUsageError(`--timeout-ms: must be an integer 1000–3600000, got ${JSON.stringify(value)}`);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1_000 || timeoutMs > 3_600_000)
+        throw new MarketsUsageError(`--timeout-ms: must be an integer 1000–3600000, got ${JSON.stringify(value)}`);
     } else throw new MarketsUsageError(`unknown option ${flag}`);
   }
   if (!rpcUrl) throw new MarketsUsageError("--rpc: needed (or SOLANA_RPC_URL)");
@@ -68,11 +69,15 @@ export function parseMarketsArgs(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 function programsOf(value: string): AnyAmmAdapter[] {
-  return value.split(",").filter(Boolean).map((name) => {
-    const adapter = LISTABLE.find((a) => base58Of(a.programId) === name || a.label.toLowerCase() === name.toLowerCase());
-    if (!adapter) throw new MarketsUsageError(`--programs: ${JSON.stringify(name)} is not one of ${LISTABLE.map((a) => a.label).join(", ")} (or their program ids)`);
-    return adapter;
-  });
+  return value
+    .split(",")
+    .filter(Boolean)
+    .map((name) => {
+      const adapter = LISTABLE.find((a) => base58Of(a.programId) === name || a.label.toLowerCase() === name.toLowerCase());
+      if (!adapter)
+        throw new MarketsUsageError(`--programs: ${JSON.stringify(name)} is not one of ${LISTABLE.map((a) => a.label).join(", ")} (or their program ids)`);
+      return adapter;
+    });
 }
 
 /** Runs the dump and writes the file; the result says which programs were left out. */

@@ -9,7 +9,12 @@ import { registeredMetric } from "./registered-metric.js";
 
 export const landingSends = registeredMetric(
   "swapd_landing_sends_total",
-  () => new client.Counter({ name: "swapd_landing_sends_total", help: "Transactions sent to an RPC endpoint (each endpoint counts)", labelNames: ["endpoint"] as const }),
+  () =>
+    new client.Counter({
+      name: "swapd_landing_sends_total",
+      help: "Transactions sent to an RPC endpoint (each endpoint counts)",
+      labelNames: ["endpoint"] as const,
+    }),
 );
 
 export const landingRebroadcasts = registeredMetric(

@@ -18,17 +18,27 @@ export const nonceTriggers = registeredMetric(
 
 export const nonceLegsNotSent = registeredMetric(
   "swapd_nonce_legs_not_sent_total",
-  () => new client.Counter({ name: "swapd_nonce_legs_not_sent_total", help: "Legs whose trigger held but whose simulation could not pay the floor (not sent)" }),
+  () =>
+    new client.Counter({ name: "swapd_nonce_legs_not_sent_total", help: "Legs whose trigger held but whose simulation could not pay the floor (not sent)" }),
 );
 
 export const nonceOutcomes = registeredMetric(
   "swapd_nonce_order_outcomes_total",
-  () => new client.Counter({ name: "swapd_nonce_order_outcomes_total", help: "Nonce orders finished, by status (landed, failed, cancelled)", labelNames: ["status"] as const }),
+  () =>
+    new client.Counter({
+      name: "swapd_nonce_order_outcomes_total",
+      help: "Nonce orders finished, by status (landed, failed, cancelled)",
+      labelNames: ["status"] as const,
+    }),
 );
 
 export const nonceLegsVoided = registeredMetric(
   "swapd_nonce_legs_voided_total",
-  () => new client.Counter({ name: "swapd_nonce_legs_voided_total", help: "Leg routes made unlandable by another leg of their order (landed or failed on the nonce)" }),
+  () =>
+    new client.Counter({
+      name: "swapd_nonce_legs_voided_total",
+      help: "Leg routes made unlandable by another leg of their order (landed or failed on the nonce)",
+    }),
 );
 
 export const nonceTriggerToLandingSeconds = registeredMetric(

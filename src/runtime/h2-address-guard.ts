@@ -68,7 +68,13 @@ export class H2AddressGuard {
   private stateOf(address: string, now: number): AddressState {
     let state = this.addresses.get(address);
     if (state === undefined) {
-      state = { sessions: fullBucket(this.limits.h2MaxSessionsPerSecond, now), resets: fullBucket(this.limits.h2MaxResetsPerSecond, now), penalizedUntil: 0, penalizedAt: Number.NEGATIVE_INFINITY, doublings: -1 };
+      state = {
+        sessions: fullBucket(this.limits.h2MaxSessionsPerSecond, now),
+        resets: fullBucket(this.limits.h2MaxResetsPerSecond, now),
+        penalizedUntil: 0,
+        penalizedAt: Number.NEGATIVE_INFINITY,
+        doublings: -1,
+      };
       this.addresses.set(address, state);
     }
     return state;

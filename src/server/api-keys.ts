@@ -10,9 +10,7 @@ import type { Logger } from "pino";
 import { API_KEY_RULE, isValidApiKey } from "../config/edge-settings.js";
 
 export type KeyVerdict =
-  | { readonly kind: "missing" }
-  | { readonly kind: "wrong"; readonly fingerprint: string }
-  | { readonly kind: "valid"; readonly fingerprint: string };
+  { readonly kind: "missing" } | { readonly kind: "wrong"; readonly fingerprint: string } | { readonly kind: "valid"; readonly fingerprint: string };
 
 /** A short, stable name of a key for logs and metrics: the first 8 hex digits of its SHA-256. */
 export function keyFingerprint(key: string): string {

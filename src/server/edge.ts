@@ -124,9 +124,7 @@ function identify(gate: Gate, req: NodeRequest, info: CallInfo): Caller {
 /** Why a caller may not call (a message naming the fix), or undefined. */
 function refusal(caller: Caller): string | undefined {
   if (caller.key === undefined || caller.key.kind === "valid") return undefined;
-  return caller.key.kind === "missing"
-    ? "an API key is required: send it as `x-api-key: <key>` or `authorization: Bearer <key>`"
-    : "the API key is not valid";
+  return caller.key.kind === "missing" ? "an API key is required: send it as `x-api-key: <key>` or `authorization: Bearer <key>`" : "the API key is not valid";
 }
 
 function overLimit(gate: Gate, caller: Caller, path: string) {

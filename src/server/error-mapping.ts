@@ -82,7 +82,13 @@ export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
   AMM_POOL_DISABLED: CANNOT_BUILD,
   AMM_NO_LIQUIDITY: CANNOT_BUILD,
   AMM_ACCOUNT_MISSING: CANNOT_BUILD,
-  NO_ROUTE: { connect: Code.NotFound, http: 400, errorCode: "COULD_NOT_FIND_ANY_ROUTE", summary: "could not find any route", executeCode: EXECUTE_CODES.unknown },
+  NO_ROUTE: {
+    connect: Code.NotFound,
+    http: 400,
+    errorCode: "COULD_NOT_FIND_ANY_ROUTE",
+    summary: "could not find any route",
+    executeCode: EXECUTE_CODES.unknown,
+  },
   TRANSACTION_TOO_LARGE: {
     connect: Code.FailedPrecondition,
     http: 400,
@@ -104,7 +110,11 @@ export function errorCodeOf(error: unknown): SwapdErrorCode {
 }
 
 /** One log line for an error nobody coded (a bug), wherever it surfaced. */
-export function logUnexpected(logger: Logger, error: unknown, call: { readonly requestId?: string | undefined; readonly procedure?: string | undefined }): void {
+export function logUnexpected(
+  logger: Logger,
+  error: unknown,
+  call: { readonly requestId?: string | undefined; readonly procedure?: string | undefined },
+): void {
   logger.error({ err: error, requestId: call.requestId, procedure: call.procedure }, "handler failed");
 }
 

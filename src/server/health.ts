@@ -5,11 +5,7 @@
 import { EventEmitter, on } from "node:events";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import {
-  Health,
-  HealthCheckResponse_ServingStatus as Status,
-  HealthCheckResponseSchema,
-} from "../gen/grpc/health/v1/health_pb.js";
+import { Health, HealthCheckResponse_ServingStatus as Status, HealthCheckResponseSchema } from "../gen/grpc/health/v1/health_pb.js";
 import { streamShutdownKey } from "./context.js";
 
 export class HealthRegistry {

@@ -95,11 +95,15 @@ class SchemaBook {
       case "message":
         return nested(field.message);
       case "list":
-        return { type: "array", items: field.listKind === "scalar" ? scalarSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum) : nested(field.message) };
+        return {
+          type: "array",
+          items: field.listKind === "scalar" ? scalarSchema(field.scalar) : field.listKind === "enum" ? enumSchema(field.enum) : nested(field.message),
+        };
       case "map":
         return {
           type: "object",
-          additionalProperties: field.mapKind === "scalar" ? scalarSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : nested(field.message),
+          additionalProperties:
+            field.mapKind === "scalar" ? scalarSchema(field.scalar) : field.mapKind === "enum" ? enumSchema(field.enum) : nested(field.message),
         };
     }
   }
@@ -111,7 +115,10 @@ class SchemaBook {
       properties[field.jsonName] = field.oneof ? { ...schema, description: `one of ${field.oneof.fields.map((f) => f.jsonName).join(", ")}` } : schema;
     }
     for (const [alias, target] of aliasesOf(shape, desc)) {
-      properties[alias] = target === undefined ? { description: "accepted as Jupiter sends it; not used" } : { ...properties[target], description: `Jupiter's name for ${target}` };
+      properties[alias] =
+        target === undefined
+          ? { description: "accepted as Jupiter sends it; not used" }
+          : { ...properties[target], description: `Jupiter's name for ${target}` };
     }
     return { type: "object", title: desc.typeName, properties };
   }
@@ -130,13 +137,22 @@ function errorBodySchema(form: RestErrorForm, status: number, errorCodes: readon
   switch (form.layout) {
     case "execute":
       // Refused before anything was sent: Jupiter's /execute body with its code; server-side failures as the Swap API.
-      if (status < 500) return { type: "object", properties: { status: { const: "Failed" }, error: { type: "string" }, code: { type: "integer", enum: [...executeCodes] } }, required: ["status", "error", "code"] };
+      if (status < 500)
+        return {
+          type: "object",
+          properties: { status: { const: "Failed" }, error: { type: "string" }, code: { type: "integer", enum: [...executeCodes] } },
+          required: ["status", "error", "code"],
+        };
       return { type: "object", properties: common, required: ["error", "code"] };
     case "swap":
       return { type: "object", properties: common, required: ["error", "code"] };
     case "listing":
     case "trigger":
-      return { type: "object", properties: { ...common, cause: { type: "string" }, signature: { type: "string" }, ...extraProperties(form) }, required: ["error", "code"] };
+      return {
+        type: "object",
+        properties: { ...common, cause: { type: "string" }, signature: { type: "string" }, ...extraProperties(form) },
+        required: ["error", "code"],
+      };
   }
 }
 
@@ -188,7 +204,8 @@ function operation(route: RestRoute, book: SchemaBook, messages: Messages, path:
   const body = route.request?.body;
   // A shape without names (the operator's routes: no parameters) reads nothing worth a line.
   const reads = [query, body].filter((shape) => shape !== undefined && shape.names.length > 0).map((shape) => `\`${shape!.typeName}\``);
-  if (reads.length > 0) op["description"] = [op["description"], `Reads the fields of ${reads.join(" and ")} (proto/), as Jupiter names them.`].filter(Boolean).join(" ");
+  if (reads.length > 0)
+    op["description"] = [op["description"], `Reads the fields of ${reads.join(" and ")} (proto/), as Jupiter names them.`].filter(Boolean).join(" ");
   if (query && query.names.length > 0) {
     const queryMessage = messages.getMessage(query.typeName);
     // A shape whose message is not in the served files still lists its names.
@@ -217,7 +234,9 @@ function servicesDescription(services: readonly DescService[]): string {
     "",
   ];
   for (const service of services) {
-    lines.push(`- **${service.typeName}**: ${service.methods.map((m) => `${m.name}${m.methodKind === "unary" ? "" : ` (${m.methodKind.replace("_", " ")})`}`).join(", ")}`);
+    lines.push(
+      `- **${service.typeName}**: ${service.methods.map((m) => `${m.name}${m.methodKind === "unary" ? "" : ` (${m.methodKind.replace("_", " ")})`}`).join(", ")}`,
+    );
   }
   return lines.join("\n");
 }

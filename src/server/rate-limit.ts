@@ -14,7 +14,7 @@ const rejected = registeredMetric(
   () =>
     new client.Counter({
       name: "swapd_rate_limited_total",
-      help: "Calls refused by the rate limit, by API key fingerprint (\"anonymous\" without keys) and bucket (default or execute)",
+      help: 'Calls refused by the rate limit, by API key fingerprint ("anonymous" without keys) and bucket (default or execute)',
       labelNames: ["key", "bucket"] as const,
     }),
 );

@@ -107,8 +107,7 @@ export class ExecutionStore {
       ],
     );
     if (inserted[0] !== undefined) return { record: fromRow(inserted[0]), created: true };
-    const existing =
-      (await this.findBySignature(execution.signature)) ?? (await this.findByMessageHash(execution.messageHash));
+    const existing = (await this.findBySignature(execution.signature)) ?? (await this.findByMessageHash(execution.messageHash));
     if (existing === null) throw new Error("execution insert conflicted but no existing record was found");
     return { record: existing, created: false };
   }
@@ -155,9 +154,7 @@ export class ExecutionStore {
 
   /** Executions still waiting for confirmation (to resume after a restart), oldest first. */
   async listPending(): Promise<ExecutionRecord[]> {
-    const rows = await this.sql.query<ExecutionRow>(
-      "SELECT * FROM executions WHERE status = 'Pending' ORDER BY created_at, signature",
-    );
+    const rows = await this.sql.query<ExecutionRow>("SELECT * FROM executions WHERE status = 'Pending' ORDER BY created_at, signature");
     return rows.map(fromRow);
   }
 }

@@ -61,44 +61,30 @@ export class IssuedTransactionStore {
         `INSERT INTO issued_transactions
            (request_id, tx_index, kind, maker, order_keys, message, message_hash, last_valid_block_height, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          t.requestId,
-          t.txIndex,
-          t.kind,
-          t.maker,
-          [...t.orderKeys],
-          t.message,
-          t.messageHash,
-          bigintToSql(t.lastValidBlockHeight),
-          t.expiresAt,
-        ],
+        [t.requestId, t.txIndex, t.kind, t.maker, [...t.orderKeys], t.message, t.messageHash, bigintToSql(t.lastValidBlockHeight), t.expiresAt],
       );
     }
   }
 
   async findByRequestId(requestId: string): Promise<StoredIssuedTransaction[]> {
-    const rows = await this.sql.query<IssuedTransactionRow>(
-      "SELECT * FROM issued_transactions WHERE request_id = $1 ORDER BY tx_index",
-      [requestId],
-    );
+    const rows = await this.sql.query<IssuedTransactionRow>("SELECT * FROM issued_transactions WHERE request_id = $1 ORDER BY tx_index", [requestId]);
     return rows.map(fromRow);
   }
 
   /** The issued transaction whose message hashes to `messageHash`, under any requestId (`/swap/v1/execute`). */
   async findByMessageHash(messageHash: string): Promise<StoredIssuedTransaction | null> {
-    const rows = await this.sql.query<IssuedTransactionRow>(
-      "SELECT * FROM issued_transactions WHERE message_hash = $1 ORDER BY created_at LIMIT 1",
-      [messageHash],
-    );
+    const rows = await this.sql.query<IssuedTransactionRow>("SELECT * FROM issued_transactions WHERE message_hash = $1 ORDER BY created_at LIMIT 1", [
+      messageHash,
+    ]);
     return rows[0] === undefined ? null : fromRow(rows[0]);
   }
 
   /** The issued transaction of this request whose message hashes to `messageHash`, if any. */
   async find(requestId: string, messageHash: string): Promise<StoredIssuedTransaction | null> {
-    const rows = await this.sql.query<IssuedTransactionRow>(
-      "SELECT * FROM issued_transactions WHERE request_id = $1 AND message_hash = $2",
-      [requestId, messageHash],
-    );
+    const rows = await this.sql.query<IssuedTransactionRow>("SELECT * FROM issued_transactions WHERE request_id = $1 AND message_hash = $2", [
+      requestId,
+      messageHash,
+    ]);
     return rows[0] === undefined ? null : fromRow(rows[0]);
   }
 

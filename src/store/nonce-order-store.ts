@@ -5,7 +5,16 @@
  */
 import type { LegKind, LegStatus, NonceOrderKind, NonceOrderStatus } from "../core/nonce-trigger/order.js";
 import type { SqlExecutor } from "./db.js";
-import { bigintFromSql, bigintToSql, bytesFromSql, dateFromSql, nullableBigintFromSql, nullableDateFromSql, nullableNumberFromSql, numberFromSql } from "./sql-values.js";
+import {
+  bigintFromSql,
+  bigintToSql,
+  bytesFromSql,
+  dateFromSql,
+  nullableBigintFromSql,
+  nullableDateFromSql,
+  nullableNumberFromSql,
+  numberFromSql,
+} from "./sql-values.js";
 
 export interface StoredNonceLeg {
   readonly legIndex: number;
@@ -48,8 +57,14 @@ export interface StoredNonceOrder {
   readonly legs: readonly StoredNonceLeg[];
 }
 
-export type NewNonceOrder = Pick<StoredNonceOrder, "orderId" | "kind" | "taker" | "inputMint" | "outputMint" | "amount" | "nonceAccount" | "nonceValue" | "trailBps"> & {
-  readonly legs: readonly Pick<StoredNonceLeg, "legIndex" | "routeIndex" | "kind" | "triggerOutAmount" | "minOutAmount" | "quotedOutAmount" | "message" | "messageHash">[];
+export type NewNonceOrder = Pick<
+  StoredNonceOrder,
+  "orderId" | "kind" | "taker" | "inputMint" | "outputMint" | "amount" | "nonceAccount" | "nonceValue" | "trailBps"
+> & {
+  readonly legs: readonly Pick<
+    StoredNonceLeg,
+    "legIndex" | "routeIndex" | "kind" | "triggerOutAmount" | "minOutAmount" | "quotedOutAmount" | "message" | "messageHash"
+  >[];
 };
 
 /** A signed leg route, checked against its issued message. */
@@ -65,7 +80,15 @@ export interface NonceOrderOutcome {
   readonly status: "landed" | "failed" | "cancelled";
   readonly note: string | null;
   /** The leg route that was sent (landed or failed), when one was. */
-  readonly sent: { readonly legIndex: number; readonly routeIndex: number; readonly status: "landed" | "failed" | "voided"; readonly inAmount: bigint | null; readonly outAmount: bigint | null; readonly slot: bigint | null; readonly error: string | null } | null;
+  readonly sent: {
+    readonly legIndex: number;
+    readonly routeIndex: number;
+    readonly status: "landed" | "failed" | "voided";
+    readonly inAmount: bigint | null;
+    readonly outAmount: bigint | null;
+    readonly slot: bigint | null;
+    readonly error: string | null;
+  } | null;
 }
 
 type Row = Record<string, unknown>;
@@ -123,13 +146,33 @@ export class NonceOrderStore {
     await this.sql.query(
       `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued')`,
-      [order.orderId, order.kind, order.taker, order.inputMint, order.outputMint, bigintToSql(order.amount), order.nonceAccount, order.nonceValue, order.trailBps],
+      [
+        order.orderId,
+        order.kind,
+        order.taker,
+        order.inputMint,
+        order.outputMint,
+        bigintToSql(order.amount),
+        order.nonceAccount,
+        order.nonceValue,
+        order.trailBps,
+      ],
     );
     for (const leg of order.legs) {
       await this.sql.query(
         `INSERT INTO nonce_order_legs (order_id, leg_index, route_index, kind, trigger_out_amount, min_out_amount, quoted_out_amount, message, message_hash, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued')`,
-        [order.orderId, leg.legIndex, leg.routeIndex, leg.kind, bigintToSql(leg.triggerOutAmount), bigintToSql(leg.minOutAmount), bigintToSql(leg.quotedOutAmount), Buffer.from(leg.message), leg.messageHash],
+        [
+          order.orderId,
+          leg.legIndex,
+          leg.routeIndex,
+          leg.kind,
+          bigintToSql(leg.triggerOutAmount),
+          bigintToSql(leg.minOutAmount),
+          bigintToSql(leg.quotedOutAmount),
+          Buffer.from(leg.message),
+          leg.messageHash,
+        ],
       );
     }
   }
@@ -172,7 +215,10 @@ export class NonceOrderStore {
       `SELECT order_id, status, note, cancel_requested, peak_out_amount, triggered_leg, triggered_route, triggered_at FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`,
     );
     const unknown = heads.map((r) => r["order_id"] as string).filter((id) => held(id) === undefined);
-    const read = unknown.length === 0 ? [] : await this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${active}`, [unknown]));
+    const read =
+      unknown.length === 0
+        ? []
+        : await this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${active}`, [unknown]));
     const fresh = new Map(read.map((o) => [o.orderId, o]));
     const orders: StoredNonceOrder[] = [];
     for (const r of heads) {
@@ -241,7 +287,11 @@ export class NonceOrderStore {
       [orderId, legIndex, routeIndex],
     );
     if (rows.length === 0) return false;
-    await this.sql.query("UPDATE nonce_order_legs SET status = 'sent' WHERE order_id = $1 AND leg_index = $2 AND route_index = $3", [orderId, legIndex, routeIndex]);
+    await this.sql.query("UPDATE nonce_order_legs SET status = 'sent' WHERE order_id = $1 AND leg_index = $2 AND route_index = $3", [
+      orderId,
+      legIndex,
+      routeIndex,
+    ]);
     return true;
   }
 

@@ -115,10 +115,29 @@ function listWhere(filter: OrderListFilter): { where: string; params: unknown[] 
 
 /** The inserted columns, in the order of `orderParams`. */
 const ORDER_COLUMNS = [
-  "order_key", "maker", "input_mint", "output_mint", "input_token_program", "output_token_program",
-  "input_decimals", "output_decimals", "unique_id", "raw_making_amount", "raw_taking_amount",
-  "raw_remaining_making_amount", "raw_remaining_taking_amount", "slippage_bps", "fee_bps", "fee_account",
-  "expired_at", "status", "open_tx", "close_tx", "program_id", "created_at", "updated_at",
+  "order_key",
+  "maker",
+  "input_mint",
+  "output_mint",
+  "input_token_program",
+  "output_token_program",
+  "input_decimals",
+  "output_decimals",
+  "unique_id",
+  "raw_making_amount",
+  "raw_taking_amount",
+  "raw_remaining_making_amount",
+  "raw_remaining_taking_amount",
+  "slippage_bps",
+  "fee_bps",
+  "fee_account",
+  "expired_at",
+  "status",
+  "open_tx",
+  "close_tx",
+  "program_id",
+  "created_at",
+  "updated_at",
 ] as const;
 
 /** How a known order is refreshed: creation facts and a known open_tx stay, first-learned facts fill in. */
@@ -209,10 +228,7 @@ export class OrderStore {
         const first = row * ORDER_COLUMNS.length;
         return `(${ORDER_COLUMNS.map((_, column) => `$${first + column + 1}`).join(", ")})`;
       });
-      await this.sql.query(
-        `INSERT INTO orders (${ORDER_COLUMNS.join(", ")}) VALUES ${rows.join(", ")} ${ON_ORDER_KEY_CONFLICT}`,
-        batch.flatMap(orderParams),
-      );
+      await this.sql.query(`INSERT INTO orders (${ORDER_COLUMNS.join(", ")}) VALUES ${rows.join(", ")} ${ON_ORDER_KEY_CONFLICT}`, batch.flatMap(orderParams));
     }
   }
 
@@ -247,10 +263,7 @@ export class OrderStore {
 
   /** Open orders, least recently updated first: what the tracker follows. */
   async listOpen(limit = 1000): Promise<StoredOrder[]> {
-    const rows = await this.sql.query<OrderRow>(
-      "SELECT * FROM orders WHERE status = 'Open' ORDER BY updated_at, order_key LIMIT $1",
-      [limit],
-    );
+    const rows = await this.sql.query<OrderRow>("SELECT * FROM orders WHERE status = 'Open' ORDER BY updated_at, order_key LIMIT $1", [limit]);
     return rows.map(fromRow);
   }
 }

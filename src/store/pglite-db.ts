@@ -43,9 +43,11 @@ export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
     ...executorOf(lite),
     // PGlite rolls back when `fn` throws: an interrupted transaction leaves the previous state.
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
-      lite.transaction((tx) => fn(executorOf(tx))).catch((error: unknown) => {
-        throw asDatabaseError(error);
-      }),
+      lite
+        .transaction((tx) => fn(executorOf(tx)))
+        .catch((error: unknown) => {
+          throw asDatabaseError(error);
+        }),
     // In process: there is no link to lose.
     knownDown: () => false,
     close: () => lite.close(),

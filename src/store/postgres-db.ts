@@ -210,8 +210,7 @@ export function openPostgresDb(options: PostgresDbOptions): PostgresDb {
   };
   return {
     kind: "postgres",
-    query: <Row extends object>(sql: string, params: readonly unknown[] = []) =>
-      call((client, gaveUp) => executorOf(client, gaveUp).query<Row>(sql, params)),
+    query: <Row extends object>(sql: string, params: readonly unknown[] = []) => call((client, gaveUp) => executorOf(client, gaveUp).query<Row>(sql, params)),
     transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) => call((client, gaveUp) => runTransaction(client, gaveUp, fn)),
     knownDown: () => breaker.isOpen,
     async close() {

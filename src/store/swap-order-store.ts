@@ -49,10 +49,14 @@ export class SwapOrderStore {
   constructor(private readonly sql: SqlExecutor) {}
 
   async record(order: SwapOrder): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO swap_orders (request_id, taker, input_mint, output_mint, in_amount, out_amount) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [order.requestId, order.taker, order.inputMint, order.outputMint, bigintToSql(order.inAmount), bigintToSql(order.outAmount)],
-    );
+    await this.sql.query(`INSERT INTO swap_orders (request_id, taker, input_mint, output_mint, in_amount, out_amount) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      order.requestId,
+      order.taker,
+      order.inputMint,
+      order.outputMint,
+      bigintToSql(order.inAmount),
+      bigintToSql(order.outAmount),
+    ]);
   }
 
   async find(requestId: string): Promise<SwapOrder | null> {

@@ -37,9 +37,7 @@ export class TrackerCursorStore {
   /** The cursors of the given orders that have one, by order key (one query). */
   async getMany(orderKeys: readonly string[]): Promise<Map<string, TrackerCursor>> {
     if (orderKeys.length === 0) return new Map();
-    const rows = await this.sql.query<CursorRow>("SELECT * FROM tracker_cursors WHERE order_key = ANY($1::text[])", [
-      [...orderKeys],
-    ]);
+    const rows = await this.sql.query<CursorRow>("SELECT * FROM tracker_cursors WHERE order_key = ANY($1::text[])", [[...orderKeys]]);
     return new Map(rows.map((row) => [row.order_key, fromRow(row)]));
   }
 

@@ -17,7 +17,14 @@ import type { ExecutionConfirmations } from "../landing/index.js";
 import { firingLeg, outAmountAt } from "../core/nonce-trigger/order.js";
 import type { NonceOrderSpec, PairPrice } from "../core/nonce-trigger/order.js";
 import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
-import { nonceLegsNotSent, nonceLegsVoided, nonceOrdersArmed, nonceOutcomes, nonceTriggerToLandingSeconds, nonceTriggers } from "../metrics/nonce-trigger-metrics.js";
+import {
+  nonceLegsNotSent,
+  nonceLegsVoided,
+  nonceOrdersArmed,
+  nonceOutcomes,
+  nonceTriggerToLandingSeconds,
+  nonceTriggers,
+} from "../metrics/nonce-trigger-metrics.js";
 import type { Leadership } from "../store/leader-election.js";
 import type { NonceOrderOutcome, Store, StoredNonceOrder } from "../store/index.js";
 import { landNonceLeg } from "./nonce-leg-landing.js";
@@ -280,10 +287,22 @@ function legSpecs(order: StoredNonceOrder): NonceOrderSpec["legs"] {
 function outcomeOf(verdict: LegVerdict, legIndex: number, routeIndex: number): NonceOrderOutcome {
   switch (verdict.status) {
     case "landed":
-      return { status: "landed", note: null, sent: { legIndex, routeIndex, status: "landed", inAmount: verdict.inAmount, outAmount: verdict.outAmount, slot: verdict.slot, error: null } };
+      return {
+        status: "landed",
+        note: null,
+        sent: { legIndex, routeIndex, status: "landed", inAmount: verdict.inAmount, outAmount: verdict.outAmount, slot: verdict.slot, error: null },
+      };
     case "failed":
-      return { status: "failed", note: verdict.error, sent: { legIndex, routeIndex, status: "failed", inAmount: null, outAmount: null, slot: verdict.slot, error: verdict.error } };
+      return {
+        status: "failed",
+        note: verdict.error,
+        sent: { legIndex, routeIndex, status: "failed", inAmount: null, outAmount: null, slot: verdict.slot, error: verdict.error },
+      };
     case "not_landed":
-      return { status: "cancelled", note: "the nonce advanced before the leg landed: cancelled by the taker", sent: { legIndex, routeIndex, status: "voided", inAmount: null, outAmount: null, slot: null, error: null } };
+      return {
+        status: "cancelled",
+        note: "the nonce advanced before the leg landed: cancelled by the taker",
+        sent: { legIndex, routeIndex, status: "voided", inAmount: null, outAmount: null, slot: null, error: null },
+      };
   }
 }

@@ -15,7 +15,11 @@ function returnedOut(returnData: { programId: string; data: Uint8Array } | null 
   return Buffer.from(returnData.data).readBigUInt64LE(0);
 }
 
-export async function chooseRoute(chain: SolanaChain, order: StoredNonceOrder, legIndex: number): Promise<{ routeIndex: number; outAmount: bigint } | { notSent: string }> {
+export async function chooseRoute(
+  chain: SolanaChain,
+  order: StoredNonceOrder,
+  legIndex: number,
+): Promise<{ routeIndex: number; outAmount: bigint } | { notSent: string }> {
   const routes = order.legs.filter((l) => l.legIndex === legIndex && l.signedTransaction !== null);
   let best: { routeIndex: number; outAmount: bigint } | undefined;
   const reasons: string[] = [];

@@ -9,11 +9,7 @@ const SIGNATURES_PER_CALL = 1000;
  * newest first, so this pages back (`before` = last of the previous page) until a short page;
  * all of them are needed before the cursor may move to the newest.
  */
-export async function newSignaturesOldestFirst(
-  chain: SolanaChain,
-  address: PublicKey,
-  until: string | undefined,
-): Promise<ConfirmedSignatureInfo[]> {
+export async function newSignaturesOldestFirst(chain: SolanaChain, address: PublicKey, until: string | undefined): Promise<ConfirmedSignatureInfo[]> {
   const newestFirst: ConfirmedSignatureInfo[] = [];
   let before: string | undefined;
   for (;;) {

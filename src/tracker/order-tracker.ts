@@ -137,11 +137,7 @@ export class OrderTracker {
   }
 
   /** Reads an order's new transactions, folds them into its state and records it all at once. */
-  private async catchUp(
-    order: StoredOrder,
-    live: OrderAccount | null,
-    cursor: TrackerCursor | null,
-  ): Promise<{ changed: boolean; newTrades: number }> {
+  private async catchUp(order: StoredOrder, live: OrderAccount | null, cursor: TrackerCursor | null): Promise<{ changed: boolean; newTrades: number }> {
     const signatures = await newSignaturesOldestFirst(this.chain, new PublicKey(order.orderKey), cursor?.lastSignature);
     const read = await this.readTransactions(order, live, signatures);
     const complete = read.processed === signatures.length;

@@ -10,9 +10,7 @@ export const DEFAULT_TRACKER_INTERVAL_MS = 5_000;
  * for a pass in progress) by the shared shutdown. Register it after the store's hook, so that
  * shutdown (reverse order) stops the tracker before the store closes.
  */
-export function runOrderTracker(
-  options: OrderTrackerOptions & { readonly shutdown: Shutdown; readonly intervalMs?: number },
-): OrderTracker {
+export function runOrderTracker(options: OrderTrackerOptions & { readonly shutdown: Shutdown; readonly intervalMs?: number }): OrderTracker {
   const tracker = new OrderTracker(options);
   tracker.start(options.intervalMs ?? DEFAULT_TRACKER_INTERVAL_MS);
   options.shutdown.hook("order-tracker", () => tracker.stop());

@@ -47,7 +47,9 @@ describe.skipIf(!OPENSSL)("production configuration: keys + TLS + rate limits on
   it("@jup-ag/api over HTTPS: swap-instructions with the key; 401 without it", async () => {
     const res = await jupiter({ "x-api-key": KEY }).swapInstructionsPost({ swapRequest: demoSolToUsdc() as never });
     expect(res.swapInstruction.programId).toBe("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
-    const err = await jupiter({}).swapInstructionsPost({ swapRequest: demoSolToUsdc() as never }).catch((e: unknown) => e);
+    const err = await jupiter({})
+      .swapInstructionsPost({ swapRequest: demoSolToUsdc() as never })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResponseError);
     expect((err as ResponseError).response.status).toBe(401);
     expect(await (err as ResponseError).response.json()).toMatchObject({ code: 401 });

@@ -70,7 +70,10 @@ describe("an RPC that is down, over gRPC, Connect and REST", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    down = await startSwapStack({ chainUrl: `http://127.0.0.1:${port}`, chainOptions: { timeoutMs: 1_500, maxRetries: 1, backoff: { baseMs: 20, maxMs: 50 } } });
+    down = await startSwapStack({
+      chainUrl: `http://127.0.0.1:${port}`,
+      chainOptions: { timeoutMs: 1_500, maxRetries: 1, backoff: { baseMs: 20, maxMs: 50 } },
+    });
   });
   afterAll(async () => {
     await down?.close();

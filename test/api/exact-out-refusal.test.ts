@@ -32,7 +32,13 @@ describe("ExactOut over Raydium CP", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.errorCode).toBe("COULD_NOT_FIND_ANY_ROUTE");
     expect(refused.body.error).toContain(reason);
-    const connect = await stack.post("/swapd.swap.v1.SwapService/Quote", { inputMint: SOL, outputMint: USDC, amount: "1000000", dexes: ["Raydium CP"], swapMode: "ExactOut" });
+    const connect = await stack.post("/swapd.swap.v1.SwapService/Quote", {
+      inputMint: SOL,
+      outputMint: USDC,
+      amount: "1000000",
+      dexes: ["Raydium CP"],
+      swapMode: "ExactOut",
+    });
     expect(connect.body.message).toContain(reason);
   });
 });

@@ -65,8 +65,12 @@ describe("priority fees kept warm in the background", () => {
 
   test("gRPC PriorityFees answers the REST estimate; a bad account is refused naming it", async () => {
     const rest = (await stack.get(`/swap/v2/priority-fees`)).body;
-    const grpc = await new Promise<any>((resolve, reject) => stack.grpcClient["PriorityFees"]({ accounts: [] }, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
-    expect(grpc.percentiles.map((p: any) => [p.percentileBps, String(p.microLamports)])).toEqual(rest.percentiles.map((p: any) => [p.percentileBps, p.microLamports]));
+    const grpc = await new Promise<any>((resolve, reject) =>
+      stack.grpcClient["PriorityFees"]({ accounts: [] }, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))),
+    );
+    expect(grpc.percentiles.map((p: any) => [p.percentileBps, String(p.microLamports)])).toEqual(
+      rest.percentiles.map((p: any) => [p.percentileBps, p.microLamports]),
+    );
     const bad = await stack.get(`/swap/v2/priority-fees?accounts=nope`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("accounts[0]");

@@ -93,7 +93,16 @@ describe("quote API (embedded chain, CP pools)", () => {
       platformFee: null,
       routePlan: [
         {
-          swapInfo: { ammKey: DEMO_POOL, label: "Raydium CP", inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: String(expected), feeAmount: "2500000", feeMint: SOL },
+          swapInfo: {
+            ammKey: DEMO_POOL,
+            label: "Raydium CP",
+            inputMint: SOL,
+            outputMint: USDC,
+            inAmount: "1000000000",
+            outAmount: String(expected),
+            feeAmount: "2500000",
+            feeMint: SOL,
+          },
           percent: 100,
           bps: 10_000,
         },
@@ -162,24 +171,30 @@ describe("quote API (embedded chain, CP pools)", () => {
     expect(viaConnect.body.labels).toEqual(labels.body);
   });
 
-  it.skipIf(!CHAIN_DIR)("through the real Jupiter and Raydium CP programs, /swap transactions of the split and of the 2-hop route pay exactly outAmount", async () => {
-    for (const [amount, mint] of [
-      [100n * E9, DEMO.usdcMint],
-      [E9, tokenX],
-    ] as const) {
-      const quote = (await stack.get(quoteQuery(amount, mint.toBase58()))).body;
-      const swap = await stack.post("/swap/v1/swap", { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote, useSharedAccounts: false });
-      expect(swap.status, JSON.stringify(swap.body)).toBe(200);
-      const before = tokenBalance(stack.localnet, DEMO.wallet, mint);
-      await stack.signAndSend(swap.body.swapTransaction, DEMO_WALLET);
-      expect(tokenBalance(stack.localnet, DEMO.wallet, mint) - before).toBe(BigInt(quote.outAmount));
-    }
-  });
+  it.skipIf(!CHAIN_DIR)(
+    "through the real Jupiter and Raydium CP programs, /swap transactions of the split and of the 2-hop route pay exactly outAmount",
+    async () => {
+      for (const [amount, mint] of [
+        [100n * E9, DEMO.usdcMint],
+        [E9, tokenX],
+      ] as const) {
+        const quote = (await stack.get(quoteQuery(amount, mint.toBase58()))).body;
+        const swap = await stack.post("/swap/v1/swap", { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote, useSharedAccounts: false });
+        expect(swap.status, JSON.stringify(swap.body)).toBe(200);
+        const before = tokenBalance(stack.localnet, DEMO.wallet, mint);
+        await stack.signAndSend(swap.body.swapTransaction, DEMO_WALLET);
+        expect(tokenBalance(stack.localnet, DEMO.wallet, mint) - before).toBe(BigInt(quote.outAmount));
+      }
+    },
+  );
 
   it("bad input: INVALID_ARGUMENT over Connect and gRPC naming the field; no route is NOT_FOUND / COULD_NOT_FIND_ANY_ROUTE", async () => {
     const connect = await stack.post("/swapd.swap.v1.SwapService/Quote", { inputMint: SOL, outputMint: USDC, amount: "0" });
     expect(connect.body).toEqual({ code: "invalid_argument", message: "amount: must be greater than 0" });
-    await expect(stack.grpc("Quote", { inputMint: SOL, outputMint: SOL, amount: "5" })).rejects.toMatchObject({ code: 3, details: expect.stringMatching(/^outputMint: must differ/) });
+    await expect(stack.grpc("Quote", { inputMint: SOL, outputMint: SOL, amount: "5" })).rejects.toMatchObject({
+      code: 3,
+      details: expect.stringMatching(/^outputMint: must differ/),
+    });
     const unknownMint = new PublicKey(Buffer.alloc(32, 9)).toBase58();
     expect((await stack.get(`/swap/v1/quote?inputMint=${unknownMint}&outputMint=${USDC}&amount=5`)).body.error).toMatch(/^inputMint: no mint account/);
     const huge = await stack.get(quoteQuery(10n ** 30n));
@@ -193,8 +208,14 @@ describe("quote API (embedded chain, CP pools)", () => {
     const transport = createConnectTransport({ baseUrl: stack.server.url, httpVersion: "1.1" });
     const client = createClient(SwapService, transport);
     const controller = new AbortController();
-    const stream = client.watchQuote({ quote: { inputMint: SOL, outputMint: tokenX.toBase58(), amount: E9, onlyDirectRoutes: true }, minIntervalMs: 0 }, { signal: controller.signal });
-    const grpcStream = stack.grpcClient.WatchQuote({ quote: { inputMint: SOL, outputMint: tokenX.toBase58(), amount: "1000000000", onlyDirectRoutes: true }, minIntervalMs: 0 });
+    const stream = client.watchQuote(
+      { quote: { inputMint: SOL, outputMint: tokenX.toBase58(), amount: E9, onlyDirectRoutes: true }, minIntervalMs: 0 },
+      { signal: controller.signal },
+    );
+    const grpcStream = stack.grpcClient.WatchQuote({
+      quote: { inputMint: SOL, outputMint: tokenX.toBase58(), amount: "1000000000", onlyDirectRoutes: true },
+      minIntervalMs: 0,
+    });
     const grpcMessages: any[] = [];
     grpcStream.on("data", (m: any) => grpcMessages.push(m));
     grpcStream.on("error", () => {});

@@ -71,7 +71,14 @@ describe("candidate decisions kept across quotes", () => {
     };
     index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [] });
     const accounts = new AccountSource({ chain, live: counted, shortLived: new ChainStateCache(0) });
-    engine = createQuoteEngine({ chain, accounts, markets: index, adapters: ammAdapters, intermediateTokens: [], limits: { maxPoolsPerPair: MAX_POOLS_PER_PAIR } });
+    engine = createQuoteEngine({
+      chain,
+      accounts,
+      markets: index,
+      adapters: ammAdapters,
+      intermediateTokens: [],
+      limits: { maxPoolsPerPair: MAX_POOLS_PER_PAIR },
+    });
   }, 60_000);
   afterAll(async () => {
     index?.close();
@@ -85,7 +92,8 @@ describe("candidate decisions kept across quotes", () => {
     }
   };
   const quote = () => engine.quote({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(AMOUNT), slippageBps: 50 });
-  const poolsOf = (route: { splits: readonly { path: { legs: readonly { pool: { address: string } }[] } }[] }) => route.splits.map((s) => s.path.legs[0].pool.address);
+  const poolsOf = (route: { splits: readonly { path: { legs: readonly { pool: { address: string } }[] } }[] }) =>
+    route.splits.map((s) => s.path.legs[0].pool.address);
 
   it("a warm quote reads only the kept pools; a pruned pool that comes to pay more than every kept one is routed at once", async () => {
     const first = await quote();
@@ -104,7 +112,10 @@ describe("candidate decisions kept across quotes", () => {
     expect(liveReads).toBeLessThan(POOLS);
     expect(warm.response.outAmount).toBe(first.response.outAmount);
     // What a watcher follows still names every pool of the pair.
-    const watched = await engine.quoteParsed(engine.parse({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(AMOUNT), slippageBps: 50 }), { accountsRead: true });
+    const watched = await engine.quoteParsed(
+      engine.parse({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(AMOUNT), slippageBps: 50 }),
+      { accountsRead: true },
+    );
     expect(watched.accountsRead).toEqual(expect.arrayContaining(pools));
     expect(warm.accountsRead).toBeUndefined();
 
@@ -113,7 +124,8 @@ describe("candidate decisions kept across quotes", () => {
     expect(changed.pool.address.toBase58()).toBe(pools[1]);
     const expected = sdkOut(AMOUNT, 10n ** 13n, 2n * 10n ** 13n);
     const deadline = Date.now() + 10_000;
-    const seen = (account: { address: PublicKey; data: Uint8Array }) => Buffer.compare(Buffer.from(live.accounts.get(account.address)?.account?.data ?? []), Buffer.from(account.data)) === 0;
+    const seen = (account: { address: PublicKey; data: Uint8Array }) =>
+      Buffer.compare(Buffer.from(live.accounts.get(account.address)?.account?.data ?? []), Buffer.from(account.data)) === 0;
     // Until the stream has delivered both new vault balances to the live cache.
     while (!seen(changed.vaultA) || !seen(changed.vaultB)) {
       if (Date.now() > deadline) throw new Error("the live cache did not see the vaults change within 10 s");

@@ -52,7 +52,10 @@ describe("Quote over Connect JSON has every field of the REST answer", () => {
         if (value === null) {
           // Jupiter's null (no platform fee) is proto3's zero message: present, with zero values.
           expect(connect.body[path], path).toBeDefined();
-          expect(Object.values(connect.body[path]).every((v) => v === 0 || v === "0"), path).toBe(true);
+          expect(
+            Object.values(connect.body[path]).every((v) => v === 0 || v === "0"),
+            path,
+          ).toBe(true);
           continue;
         }
         // u64 amounts: Jupiter writes some as strings, proto3 JSON all of them.

@@ -28,14 +28,29 @@ function seedDlmm(localnet: Localnet): void {
   const pair = carbonAccount("meteora-dlmm-decoder/lb_pair_account.json", LB_PAIR);
   localnet.setAccount(LB_PAIR, { lamports: pair.lamports, data: pair.data, owner: pair.owner });
   const mint = Buffer.alloc(MintLayout.span);
-  MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals: 6, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, mint);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 0n,
+      decimals: 6,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    mint,
+  );
   localnet.setAccount(new PublicKey(PUMP), { lamports: 1_461_600n, data: mint, owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") });
 }
 
 /** A real lookup table, created and extended on the localnet by the demo wallet's transactions. */
 function createLookupTable(localnet: Localnet, addresses: PublicKey[]): PublicKey {
   const chain = localnet.chain;
-  const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: DEMO_WALLET.publicKey, payer: DEMO_WALLET.publicKey, recentSlot: chain.slot });
+  const [create, table] = AddressLookupTableProgram.createLookupTable({
+    authority: DEMO_WALLET.publicKey,
+    payer: DEMO_WALLET.publicKey,
+    recentSlot: chain.slot,
+  });
   const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: DEMO_WALLET.publicKey, payer: DEMO_WALLET.publicKey, addresses });
   for (const ix of [create, extend]) {
     const tx = new Transaction({ feePayer: DEMO_WALLET.publicKey, ...chain.latestBlockhash() }).add(ix);
@@ -61,7 +76,11 @@ function counters() {
 
 function delta(before: ReturnType<typeof counters>) {
   const now = counters();
-  return { roundTrips: now.roundTrips - before.roundTrips, simulations: now.simulations - before.simulations, localnetHttp: now.localnetHttp - before.localnetHttp };
+  return {
+    roundTrips: now.roundTrips - before.roundTrips,
+    simulations: now.simulations - before.simulations,
+    localnetHttp: now.localnetHttp - before.localnetHttp,
+  };
 }
 
 const readKeys = (i: number) => keysRead(stack.batches[i]);
@@ -118,7 +137,9 @@ describe("dynamicComputeUnitLimit", () => {
     const jup = "JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4";
     expect(body.simulationError).toEqual({
       errorCode: "TRANSACTION_SIMULATION_FAILED",
-      error: expect.stringMatching(new RegExp(`^instruction \\d+ \\(Jupiter v6 program\\) failed: InvalidProgramForExecution: program ${jup} is not deployed on this chain$`)),
+      error: expect.stringMatching(
+        new RegExp(`^instruction \\d+ \\(Jupiter v6 program\\) failed: InvalidProgramForExecution: program ${jup} is not deployed on this chain$`),
+      ),
     });
     expect(body.computeUnitLimit).toBe(1_400_000); // unchanged without a successful simulation
     expect(body.swapInstruction.programId).toBe("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
@@ -188,9 +209,11 @@ describe("lookup tables from LOOKUP_TABLES", () => {
     const pool = DEMO_RAYDIUM_CP_SOL_USDC;
     // The stack's config is built after seeding, so the table is created by a seeder.
     withTables = await startSwapStack({
-      extraSeeders: [(localnet) => {
-        created = createLookupTable(localnet, [pool.pool.address, pool.config.address, pool.vaultA.address, pool.vaultB.address, pool.observation.address]);
-      }],
+      extraSeeders: [
+        (localnet) => {
+          created = createLookupTable(localnet, [pool.pool.address, pool.config.address, pool.vaultA.address, pool.vaultB.address, pool.observation.address]);
+        },
+      ],
       lookupTables: () => [created!.toBase58()],
       chainStateTtlMs: 0,
     });
@@ -253,9 +276,17 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
     const data = Buffer.alloc(AccountLayout.span);
     AccountLayout.encode(
       {
-        mint, owner, amount: 0n, delegateOption: 0, delegate: PublicKey.default, state: 1,
-        isNativeOption: mint.equals(NATIVE_MINT) ? 1 : 0, isNative: mint.equals(NATIVE_MINT) ? 2_039_280n : 0n,
-        delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+        mint,
+        owner,
+        amount: 0n,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: 1,
+        isNativeOption: mint.equals(NATIVE_MINT) ? 1 : 0,
+        isNative: mint.equals(NATIVE_MINT) ? 2_039_280n : 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
       },
       data,
     );

@@ -43,10 +43,32 @@ const BAD: BadCase[] = [
   { name: "empty routePlan", field: "quoteResponse.routePlan", mutate: (r) => (q(r).routePlan = []) },
   { name: "step without swapInfo", field: "quoteResponse.routePlan[0].swapInfo", mutate: (r) => delete step0(r).swapInfo },
   { name: "step ammKey not a key", field: "quoteResponse.routePlan[0].swapInfo.ammKey", mutate: (r) => (step0(r).swapInfo.ammKey = "0OIl") },
-  { name: "step input does not chain from the quote", field: "quoteResponse.routePlan[0].swapInfo.inputMint", mutate: (r) => (step0(r).swapInfo.inputMint = OTHER_KEY) },
-  { name: "step output does not reach the quote's output", field: "quoteResponse.routePlan[0].swapInfo.outputMint", mutate: (r) => (step0(r).swapInfo.outputMint = OTHER_KEY) },
-  { name: "step percent 0", field: "quoteResponse.routePlan[0].percent", mutate: (r) => { step0(r).percent = 0; delete step0(r).bps; } },
-  { name: "step percents sum to 60", field: "quoteResponse.routePlan", mutate: (r) => { step0(r).percent = 60; step0(r).bps = 6000; } },
+  {
+    name: "step input does not chain from the quote",
+    field: "quoteResponse.routePlan[0].swapInfo.inputMint",
+    mutate: (r) => (step0(r).swapInfo.inputMint = OTHER_KEY),
+  },
+  {
+    name: "step output does not reach the quote's output",
+    field: "quoteResponse.routePlan[0].swapInfo.outputMint",
+    mutate: (r) => (step0(r).swapInfo.outputMint = OTHER_KEY),
+  },
+  {
+    name: "step percent 0",
+    field: "quoteResponse.routePlan[0].percent",
+    mutate: (r) => {
+      step0(r).percent = 0;
+      delete step0(r).bps;
+    },
+  },
+  {
+    name: "step percents sum to 60",
+    field: "quoteResponse.routePlan",
+    mutate: (r) => {
+      step0(r).percent = 60;
+      step0(r).bps = 6000;
+    },
+  },
   { name: "payer not a key", field: "payer", mutate: (r) => (r.payer = "payer?") },
   { name: "feeAccount not a key", field: "feeAccount", mutate: (r) => (r.feeAccount = "fee?") },
   { name: "feeAccount is a mint", field: "feeAccount", mutate: (r) => (r.feeAccount = USDC) },
@@ -54,9 +76,24 @@ const BAD: BadCase[] = [
   { name: "destinationTokenAccount not a key", field: "destinationTokenAccount", mutate: (r) => (r.destinationTokenAccount = "dest?") },
   { name: "platform fee without feeAccount", field: "feeAccount", mutate: (r) => (q(r).platformFee = { amount: "10", feeBps: 20 }) },
   { name: "platform fee bps over 255", field: "quoteResponse.platformFee.feeBps", mutate: (r) => (q(r).platformFee = { amount: "10", feeBps: 300 }) },
-  { name: "price and prioritization together", field: "computeUnitPriceMicroLamports", mutate: (r) => { r.computeUnitPriceMicroLamports = 1000; r.prioritizationFeeLamports = 5000; } },
-  { name: "tip payer not a key", field: "prioritizationFeeLamports.relayTipLamportsWithPayer.payer", mutate: (r) => (r.prioritizationFeeLamports = { jitoTipLamportsWithPayer: { lamports: 1000, payer: "nope" } }) },
-  { name: "autoMultiplier (not supported)", field: "prioritizationFeeLamports.autoMultiplier", mutate: (r) => (r.prioritizationFeeLamports = { autoMultiplier: 2 }) },
+  {
+    name: "price and prioritization together",
+    field: "computeUnitPriceMicroLamports",
+    mutate: (r) => {
+      r.computeUnitPriceMicroLamports = 1000;
+      r.prioritizationFeeLamports = 5000;
+    },
+  },
+  {
+    name: "tip payer not a key",
+    field: "prioritizationFeeLamports.relayTipLamportsWithPayer.payer",
+    mutate: (r) => (r.prioritizationFeeLamports = { jitoTipLamportsWithPayer: { lamports: 1000, payer: "nope" } }),
+  },
+  {
+    name: "autoMultiplier (not supported)",
+    field: "prioritizationFeeLamports.autoMultiplier",
+    mutate: (r) => (r.prioritizationFeeLamports = { autoMultiplier: 2 }),
+  },
   { name: "blockhashSlotsToExpiry over 150", field: "blockhashSlotsToExpiry", mutate: (r) => (r.blockhashSlotsToExpiry = 151) },
   { name: "priceImpactPct not a decimal", field: "quoteResponse.priceImpactPct", mutate: (r) => (q(r).priceImpactPct = "a lot") },
   { name: "useTokenLedger (not supported)", field: "useTokenLedger", mutate: (r) => (r.useTokenLedger = true) },
@@ -65,9 +102,18 @@ const BAD: BadCase[] = [
   { name: "inAmount negative", field: "quoteResponse.inAmount", mutate: (r) => (q(r).inAmount = "-1"), only: "rest" },
   { name: "outAmount over u64", field: "quoteResponse.outAmount", mutate: (r) => (q(r).outAmount = "18446744073709551616"), only: "rest" },
   { name: "swapMode unknown", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "Sideways") },
-  { name: "priorityLevel unknown", field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }) },
+  {
+    name: "priorityLevel unknown",
+    field: "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel",
+    mutate: (r) => (r.prioritizationFeeLamports = { priorityLevelWithMaxLamports: { priorityLevel: "ultra", maxLamports: 1000 } }),
+  },
   { name: "swapMode, a former enum name that never existed", field: "quoteResponse.swapMode", mutate: (r) => (q(r).swapMode = "SWAP_MODE_UNSPECIFIED") },
-  { name: "prioritizationFeeLamports unknown word", field: "prioritizationFeeLamports", mutate: (r) => (r.prioritizationFeeLamports = "sometimes"), only: "rest" },
+  {
+    name: "prioritizationFeeLamports unknown word",
+    field: "prioritizationFeeLamports",
+    mutate: (r) => (r.prioritizationFeeLamports = "sometimes"),
+    only: "rest",
+  },
   { name: "nativeDestinationAccount (not supported)", field: "nativeDestinationAccount", mutate: (r) => (r.nativeDestinationAccount = WALLET), only: "rest" },
   // The proto's oneof only.
   { name: "auto: false", field: "prioritizationFeeLamports.auto", mutate: (r) => (r.prioritizationFeeLamports = { auto: false }), only: "grpc" },
@@ -114,7 +160,10 @@ describe("bad input: INVALID_ARGUMENT / 400 naming the field, no RPC call", () =
     if (c.only !== "rest") {
       test(`gRPC: ${c.name}`, async () => {
         const before = rpcCount();
-        const err = await stack.grpc(badRequest(c, "grpc")).then(() => undefined, (e: grpc.ServiceError) => e);
+        const err = await stack.grpc(badRequest(c, "grpc")).then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        );
         expect(err?.code, err?.details).toBe(grpc.status.INVALID_ARGUMENT);
         expect(grpcDetails(err!)).toMatch(new RegExp(`^${c.field.replace(/[[\].]/g, "\\$&")}(\\.\\w+)*: `));
         expect(rpcCount()).toEqual(before);
@@ -137,7 +186,15 @@ describe("REST: a body that is not a SwapRequest → 422 like Jupiter, no RPC ca
   const cases: [string, unknown, string][] = [
     ["userPublicKey is a number", { ...demoSolToUsdc(), userPublicKey: 5 }, "userPublicKey: invalid type: integer, expected string"],
     ["quoteResponse is a string", { ...demoSolToUsdc(), quoteResponse: "quote" }, "quoteResponse: invalid type: string, expected object"],
-    ["routePlan is an object", (() => { const r = demoSolToUsdc(); r.quoteResponse.routePlan = {}; return r; })(), "quoteResponse.routePlan: invalid type: object, expected array"],
+    [
+      "routePlan is an object",
+      (() => {
+        const r = demoSolToUsdc();
+        r.quoteResponse.routePlan = {};
+        return r;
+      })(),
+      "quoteResponse.routePlan: invalid type: object, expected array",
+    ],
     ["wrapAndUnwrapSol is a string", { ...demoSolToUsdc(), wrapAndUnwrapSol: "yes" }, "wrapAndUnwrapSol: invalid type: string, expected boolean"],
     ["the body is an array", [demoSolToUsdc()], "body: invalid type: array"],
   ];
@@ -146,7 +203,9 @@ describe("REST: a body that is not a SwapRequest → 422 like Jupiter, no RPC ca
       const before = rpcCount();
       const res = await stack.rest(body);
       expect(res.status).toBe(422);
-      expect(res.body.error).toBe(`Failed to deserialize the JSON body into the target type: ${detail}${detail.startsWith("body") ? ", expected a SwapRequest object" : ""}`);
+      expect(res.body.error).toBe(
+        `Failed to deserialize the JSON body into the target type: ${detail}${detail.startsWith("body") ? ", expected a SwapRequest object" : ""}`,
+      );
       expect(rpcCount()).toEqual(before);
     });
   }
@@ -155,8 +214,8 @@ describe("REST: a body that is not a SwapRequest → 422 like Jupiter, no RPC ca
 describe("Connect JSON: a value whose JSON type does not fit is refused naming its JSON path, no RPC call", () => {
   const cases: [string, (r: Req) => void, string][] = [
     ["inAmount 1.5", (r) => (q(r).inAmount = 1.5), "quoteResponse.inAmount: "],
-    ["a step's outAmount \"x\"", (r) => (step0(r).swapInfo.outAmount = "x"), "quoteResponse.routePlan[0].swapInfo.outAmount: "],
-    ["wrapAndUnwrapSol \"yes\"", (r) => (r.wrapAndUnwrapSol = "yes"), 'wrapAndUnwrapSol: expected boolean, got "yes"'],
+    ['a step\'s outAmount "x"', (r) => (step0(r).swapInfo.outAmount = "x"), "quoteResponse.routePlan[0].swapInfo.outAmount: "],
+    ['wrapAndUnwrapSol "yes"', (r) => (r.wrapAndUnwrapSol = "yes"), 'wrapAndUnwrapSol: expected boolean, got "yes"'],
     ["prioritizationFeeLamports.lamports -1", (r) => (r.prioritizationFeeLamports = { lamports: "-1" }), "prioritizationFeeLamports.lamports: "],
     ["routePlan an object", (r) => (q(r).routePlan = {}), "quoteResponse.routePlan: "],
   ];
@@ -194,7 +253,10 @@ describe("route steps the chain cannot serve: FAILED_PRECONDITION naming step, a
       expect(body).toEqual({ error: named, errorCode: "FAILED_TO_GET_SWAP_AND_ACCOUNT_METAS", code: 400 });
     });
     test(`gRPC: ${c.name}`, async () => {
-      const err = await stack.grpc(toProtoJson(withPool(c.ammKey, c.label))).then(() => undefined, (e: grpc.ServiceError) => e);
+      const err = await stack.grpc(toProtoJson(withPool(c.ammKey, c.label))).then(
+        () => undefined,
+        (e: grpc.ServiceError) => e,
+      );
       expect(err?.code).toBe(grpc.status.FAILED_PRECONDITION);
       expect(grpcDetails(err!)).toBe(named);
     });
@@ -219,7 +281,10 @@ describe("an RPC that is down: UNAVAILABLE / 503 within the timeout", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    down = await startSwapStack({ chainUrl: `http://127.0.0.1:${port}`, chainOptions: { timeoutMs: 1_500, maxRetries: 2, backoff: { baseMs: 50, maxMs: 200 } } });
+    down = await startSwapStack({
+      chainUrl: `http://127.0.0.1:${port}`,
+      chainOptions: { timeoutMs: 1_500, maxRetries: 2, backoff: { baseMs: 50, maxMs: 200 } },
+    });
   });
   afterAll(async () => {
     await down?.close();
@@ -235,7 +300,10 @@ describe("an RPC that is down: UNAVAILABLE / 503 within the timeout", () => {
 
   test("gRPC: UNAVAILABLE", async () => {
     const started = Date.now();
-    const err = await down.grpc(toProtoJson(demoSolToUsdc())).then(() => undefined, (e: grpc.ServiceError) => e);
+    const err = await down.grpc(toProtoJson(demoSolToUsdc())).then(
+      () => undefined,
+      (e: grpc.ServiceError) => e,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(err?.code).toBe(grpc.status.UNAVAILABLE);
   });

@@ -4,11 +4,7 @@
 // aside; and the writer must produce protobuf-es's text byte for byte.
 import { create, equals, fromJson, fromJsonString, toJsonString, type JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import {
-  SwapInstructionsRequestSchema,
-  SwapInstructionsResponseSchema,
-  type SwapInstructionsResponse,
-} from "../../src/gen/swapd/swap/v1/swap_pb.js";
+import { SwapInstructionsRequestSchema, SwapInstructionsResponseSchema, type SwapInstructionsResponse } from "../../src/gen/swapd/swap/v1/swap_pb.js";
 import { swapInstructionsRequestFromJson, swapInstructionsResponseToJson } from "../../src/api/swap/swap-instructions-json-codec.js";
 import { repeatedJsonKey } from "../../src/server/protocol/json-duplicate-keys.js";
 import { SWAP_ROUTES, swapInstructionsMessage } from "../../bench/bench-requests.js";
@@ -53,13 +49,7 @@ function judge(json: unknown): Judged {
 /** Requests as clients send them: the bench's routes, and Jupiter-shaped ones with every option. */
 function corpus(): Record<string, any>[] {
   const requests: Record<string, any>[] = SWAP_ROUTES.map((r) => swapInstructionsMessage(r.id));
-  const fees: unknown[] = [
-    1000,
-    "auto",
-    "disabled",
-    { jitoTipLamports: 10_000 },
-    { jitoTipLamportsWithPayer: { lamports: "5000", payer: "payer" } },
-  ];
+  const fees: unknown[] = [1000, "auto", "disabled", { jitoTipLamports: 10_000 }, { jitoTipLamportsWithPayer: { lamports: "5000", payer: "payer" } }];
   for (const fee of fees) requests.push(toProtoJson(demoSolToUsdc({ prioritizationFeeLamports: fee })));
   requests.push(
     toProtoJson(
@@ -82,7 +72,9 @@ function corpus(): Record<string, any>[] {
       }),
     ),
   );
-  const withEverything = toProtoJson(demoSolToUsdc({ prioritizationFeeLamports: { priorityLevelWithMaxLamports: { priorityLevel: "veryHigh", maxLamports: 4_000_000, global: true } } }));
+  const withEverything = toProtoJson(
+    demoSolToUsdc({ prioritizationFeeLamports: { priorityLevelWithMaxLamports: { priorityLevel: "veryHigh", maxLamports: 4_000_000, global: true } } }),
+  );
   withEverything.quoteResponse.platformFee = { amount: "12", feeBps: 20 };
   withEverything.quoteResponse.swapUsdValue = "149.17";
   withEverything.quoteResponse.mostReliableAmmsQuoteReport = { info: { a: "1" } };
@@ -224,7 +216,7 @@ describe("SwapInstructions JSON response writer", () => {
 
   it("writes protobuf-es's text for an empty response and one with every field", () => {
     expectSameText(create(SwapInstructionsResponseSchema));
-    const ix = { programId: "Prog\"\\\n\u0001é𝄞", accounts: [{ pubkey: "a", isSigner: true, isWritable: false }], data: new Uint8Array([0, 255, 1]) };
+    const ix = { programId: 'Prog"\\\n\u0001é𝄞', accounts: [{ pubkey: "a", isSigner: true, isWritable: false }], data: new Uint8Array([0, 255, 1]) };
     expectSameText(
       create(SwapInstructionsResponseSchema, {
         tokenLedgerInstruction: ix,
@@ -238,9 +230,16 @@ describe("SwapInstructions JSON response writer", () => {
         computeUnitLimit: 4_294_967_295,
         prioritizationType: { kind: { case: "computeBudget", value: { microLamports: 5n, estimatedMicroLamports: 7n } } },
         simulationSlot: 0n,
-        simulationError: { errorCode: "E", error: "failed: \"x\"" },
+        simulationError: { errorCode: "E", error: 'failed: "x"' },
         blockhashWithMetadata: { blockhash: "B", lastValidBlockHeight: 9n, fetchedAt: { seconds: 1_700_000_000n, nanos: 123_456_789 } },
-        dynamicSlippageReport: { slippageBps: 1, otherAmount: 0n, simulatedIncurredSlippageBps: -5, amplificationRatio: "1.5", categoryName: "c", heuristicMaxSlippageBps: 0 },
+        dynamicSlippageReport: {
+          slippageBps: 1,
+          otherAmount: 0n,
+          simulatedIncurredSlippageBps: -5,
+          amplificationRatio: "1.5",
+          categoryName: "c",
+          heuristicMaxSlippageBps: 0,
+        },
         contextSlot: 0n,
       }),
     );
@@ -253,7 +252,11 @@ describe("SwapInstructions JSON response writer", () => {
     const text = () => ["", "a", "So11111111111111111111111111111111111111112", 'q"\\/\b\f\n\r\t', "\u0000\u001f\u007f", "é✓𝄞", "\ud800x", "\u2028"][int(8)];
     const u64 = () => [0n, 1n, 2n ** 53n + 1n, 2n ** 64n - 1n, BigInt(int(1e9))][int(5)];
     const bytes = () => Uint8Array.from({ length: int(40) }, () => int(256));
-    const instruction = () => ({ programId: text(), accounts: Array.from({ length: int(4) }, () => ({ pubkey: text(), isSigner: random() < 0.5, isWritable: random() < 0.5 })), data: bytes() });
+    const instruction = () => ({
+      programId: text(),
+      accounts: Array.from({ length: int(4) }, () => ({ pubkey: text(), isSigner: random() < 0.5, isWritable: random() < 0.5 })),
+      data: bytes(),
+    });
     const instructions = () => Array.from({ length: int(4) }, instruction);
     const nanos = () => [0, 1, 999_999_999, 120_000_000, 123_000, 123_456_000, 100, int(1e9)][int(8)];
     const seconds = () => [0n, -1n, 1_700_000_000n, -62_135_596_800n, 253_402_300_799n, BigInt(int(2e9))][int(6)];
@@ -277,7 +280,11 @@ describe("SwapInstructions JSON response writer", () => {
         prioritizationType: maybe(prioritizationType) as never,
         simulationSlot: maybe(u64),
         simulationError: maybe(() => ({ errorCode: text(), error: text() })),
-        blockhashWithMetadata: maybe(() => ({ blockhash: text(), lastValidBlockHeight: u64(), fetchedAt: maybe(() => ({ seconds: seconds(), nanos: nanos() })) })),
+        blockhashWithMetadata: maybe(() => ({
+          blockhash: text(),
+          lastValidBlockHeight: u64(),
+          fetchedAt: maybe(() => ({ seconds: seconds(), nanos: nanos() })),
+        })),
         dynamicSlippageReport: maybe(() => ({
           slippageBps: int(2 ** 32),
           otherAmount: maybe(u64),
@@ -293,7 +300,12 @@ describe("SwapInstructions JSON response writer", () => {
   });
 
   it("refuses a timestamp protobuf-es cannot write, as protobuf-es does", () => {
-    for (const fetchedAt of [{ seconds: 253_402_300_800n, nanos: 0 }, { seconds: -62_135_596_801n, nanos: 0 }, { seconds: 0n, nanos: -1 }, { seconds: 0n, nanos: 1_000_000_000 }]) {
+    for (const fetchedAt of [
+      { seconds: 253_402_300_800n, nanos: 0 },
+      { seconds: -62_135_596_801n, nanos: 0 },
+      { seconds: 0n, nanos: -1 },
+      { seconds: 0n, nanos: 1_000_000_000 },
+    ]) {
       const m = create(SwapInstructionsResponseSchema, { blockhashWithMetadata: { blockhash: "B", lastValidBlockHeight: 1n, fetchedAt } });
       let reference: unknown;
       try {
@@ -301,7 +313,10 @@ describe("SwapInstructions JSON response writer", () => {
       } catch (e) {
         reference = e;
       }
-      expect(reference, JSON.stringify(fetchedAt, (_, v) => (typeof v === "bigint" ? String(v) : v))).toBeInstanceOf(Error);
+      expect(
+        reference,
+        JSON.stringify(fetchedAt, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+      ).toBeInstanceOf(Error);
       expect(() => swapInstructionsResponseToJson(m)).toThrow((reference as Error).message);
     }
   });

@@ -115,7 +115,9 @@ describe("SwapInstructions over Connect JSON: the codec path answers as connect-
   });
 
   it("with every option and Jupiter's extra quote keys", async () => {
-    const json = toProtoJson(demoSolToUsdc({ prioritizationFeeLamports: { jitoTipLamports: 10_000 }, wrapAndUnwrapSol: true, dynamicSlippage: false, somethingNew: [1] }));
+    const json = toProtoJson(
+      demoSolToUsdc({ prioritizationFeeLamports: { jitoTipLamports: 10_000 }, wrapAndUnwrapSol: true, dynamicSlippage: false, somethingNew: [1] }),
+    );
     json.quoteResponse.mostReliableAmmsQuoteReport = { info: {} };
     json.quoteResponse.platformFee = null;
     const { answer, taken } = await both(JSON.stringify(json));
@@ -182,10 +184,7 @@ describe("SwapInstructions over Connect JSON: the codec path answers as connect-
 
     const { gzipSync } = await import("node:zlib");
     const gz = gzipSync(text);
-    const compressed = await both(
-      () => new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(gz)), c.close()) }),
-      { "content-encoding": "gzip" },
-    );
+    const compressed = await both(() => new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(gz)), c.close()) }), { "content-encoding": "gzip" });
     expect(compressed.taken).toBe(false);
     expect(compressed.answer.status).toBe(200);
 

@@ -48,7 +48,9 @@ describe("one request, every protocol", () => {
     expect(groupsOf(connect.body)).toEqual(expected);
     expect(groupsOf(grpc)).toEqual(expected);
     // @jup-ag/api models only the instruction groups.
-    expect(groupsOf({ ...viaSdk, computeUnitLimit: expected.computeUnitLimit, prioritizationFeeLamports: expected.prioritizationFeeLamports })).toEqual(expected);
+    expect(groupsOf({ ...viaSdk, computeUnitLimit: expected.computeUnitLimit, prioritizationFeeLamports: expected.prioritizationFeeLamports })).toEqual(
+      expected,
+    );
 
     // The relay tip went where Jupiter puts it, under both names.
     expect(rest.body.prioritizationType).toEqual({ jito: { lamports: 1000 } });
@@ -62,9 +64,21 @@ describe("one request, every protocol", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(
       [
-        "tokenLedgerInstruction", "computeBudgetInstructions", "setupInstructions", "swapInstruction", "cleanupInstruction",
-        "otherInstructions", "addressLookupTableAddresses", "prioritizationFeeLamports", "computeUnitLimit", "prioritizationType",
-        "simulationSlot", "dynamicSlippageReport", "simulationError", "addressesByLookupTableAddress", "blockhashWithMetadata",
+        "tokenLedgerInstruction",
+        "computeBudgetInstructions",
+        "setupInstructions",
+        "swapInstruction",
+        "cleanupInstruction",
+        "otherInstructions",
+        "addressLookupTableAddresses",
+        "prioritizationFeeLamports",
+        "computeUnitLimit",
+        "prioritizationType",
+        "simulationSlot",
+        "dynamicSlippageReport",
+        "simulationError",
+        "addressesByLookupTableAddress",
+        "blockhashWithMetadata",
       ].sort(),
     );
     expect(body.tokenLedgerInstruction).toBeNull();
@@ -102,10 +116,13 @@ describe("one request, every protocol", () => {
 describe("Jupiter's enum spellings over every protocol (never a silent default)", () => {
   /** A Jupiter ExactOut quote: USDC → exactly 0.99 SOL through the demo pool. */
   const exactOut = (swapMode: string) => {
-    const quoteResponse = jupiterQuote(
-      [{ ammKey: DEMO_POOL, inputMint: USDC, outputMint: SOL, inAmount: "150000000", outAmount: "990000000" }],
-      { inputMint: USDC, outputMint: SOL, inAmount: "150000000", outAmount: "990000000", swapMode: "ExactOut" },
-    );
+    const quoteResponse = jupiterQuote([{ ammKey: DEMO_POOL, inputMint: USDC, outputMint: SOL, inAmount: "150000000", outAmount: "990000000" }], {
+      inputMint: USDC,
+      outputMint: SOL,
+      inAmount: "150000000",
+      outAmount: "990000000",
+      swapMode: "ExactOut",
+    });
     return { userPublicKey: WALLET, quoteResponse: { ...quoteResponse, swapMode } };
   };
 
@@ -115,8 +132,14 @@ describe("Jupiter's enum spellings over every protocol (never a silent default)"
     test(`"swapMode": "${spelling}" over Connect JSON and grpc-js is read as ExactOut`, async () => {
       const connect = await stack.connect(exactOut(spelling));
       expect(connect.status, JSON.stringify(connect.body)).toBe(400);
-      expect(connect.body).toMatchObject({ code: "failed_precondition", message: expect.stringMatching(/^routePlan\[0\] \(ammKey \w+, label "Raydium CP"\): Raydium CP does not support ExactOut/) });
-      const err = await stack.grpc(exactOut(spelling)).then(() => undefined, (e: any) => e);
+      expect(connect.body).toMatchObject({
+        code: "failed_precondition",
+        message: expect.stringMatching(/^routePlan\[0\] \(ammKey \w+, label "Raydium CP"\): Raydium CP does not support ExactOut/),
+      });
+      const err = await stack.grpc(exactOut(spelling)).then(
+        () => undefined,
+        (e: any) => e,
+      );
       expect(err?.code, err?.details).toBe(9); // FAILED_PRECONDITION
       expect(err.details).toMatch(/does not support ExactOut/);
     });
@@ -131,7 +154,10 @@ describe("Jupiter's enum spellings over every protocol (never a silent default)"
     const connect = await stack.connect(exactOut("Sideways"));
     expect(connect.status).toBe(400);
     expect(connect.body).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^quoteResponse\.swapMode: /) });
-    const err = await stack.grpc(exactOut("Sideways")).then(() => undefined, (e: any) => e);
+    const err = await stack.grpc(exactOut("Sideways")).then(
+      () => undefined,
+      (e: any) => e,
+    );
     expect(err?.code, err?.details).toBe(3); // INVALID_ARGUMENT
     expect(err.details).toMatch(/^quoteResponse\.swapMode: .*"Sideways"/);
   });
@@ -154,17 +180,23 @@ describe("Raydium CP over the wire: step accounts equal Raydium SDK's swap instr
   const user = new PublicKey(WALLET);
   const ata = (mint: string) => getAssociatedTokenAddressSync(new PublicKey(mint), user, true);
 
-  for (const [direction, input, output] of [["SOL → USDC", SOL, USDC], ["USDC → SOL", USDC, SOL]] as const) {
+  for (const [direction, input, output] of [
+    ["SOL → USDC", SOL, USDC],
+    ["USDC → SOL", USDC, SOL],
+  ] as const) {
     for (const mode of ["ExactIn"] as const) {
       test(`${direction}, ${mode}`, async () => {
         const inAmount = input === SOL ? "1000000000" : "150000000";
         const outAmount = input === SOL ? "149000000" : "990000000";
         const request = {
           userPublicKey: WALLET,
-          quoteResponse: jupiterQuote(
-            [{ ammKey: DEMO_POOL, inputMint: input, outputMint: output, inAmount, outAmount }],
-            { inputMint: input, outputMint: output, inAmount, outAmount, swapMode: mode },
-          ),
+          quoteResponse: jupiterQuote([{ ammKey: DEMO_POOL, inputMint: input, outputMint: output, inAmount, outAmount }], {
+            inputMint: input,
+            outputMint: output,
+            inAmount,
+            outAmount,
+            swapMode: mode,
+          }),
         };
         const { status, body } = await stack.rest(request);
         expect(status, JSON.stringify(body)).toBe(200);
@@ -178,10 +210,22 @@ describe("Raydium CP over the wire: step accounts equal Raydium SDK's swap instr
         const aToB = pool.mintA.toBase58() === input;
         const make = mode === "ExactIn" ? makeSwapCpmmBaseInInstruction : makeSwapCpmmBaseOutInstruction;
         const sdk = make(
-          CPMM, user, getPdaPoolAuthority(CPMM).publicKey, pool.configId, new PublicKey(DEMO_POOL), ata(input), ata(output),
-          aToB ? pool.vaultA : pool.vaultB, aToB ? pool.vaultB : pool.vaultA,
-          aToB ? pool.mintProgramA : pool.mintProgramB, aToB ? pool.mintProgramB : pool.mintProgramA,
-          new PublicKey(input), new PublicKey(output), pool.observationId, new BN(1), new BN(1),
+          CPMM,
+          user,
+          getPdaPoolAuthority(CPMM).publicKey,
+          pool.configId,
+          new PublicKey(DEMO_POOL),
+          ata(input),
+          ata(output),
+          aToB ? pool.vaultA : pool.vaultB,
+          aToB ? pool.vaultB : pool.vaultA,
+          aToB ? pool.mintProgramA : pool.mintProgramB,
+          aToB ? pool.mintProgramB : pool.mintProgramA,
+          new PublicKey(input),
+          new PublicKey(output),
+          pool.observationId,
+          new BN(1),
+          new BN(1),
         );
         // Jupiter's raydiumCpSwap layout: the program id, then Raydium's accounts, the payer as a plain account.
         const expected = [
@@ -202,11 +246,39 @@ describe("prioritizationFeeLamports shapes (REST = Jupiter's JSON, Connect = the
       return d[0] === 2 ? { limit: d.readUInt32LE(1) } : { microLamports: d.readBigUInt64LE(1) };
     });
   const cases: { name: string; extra: Record<string, unknown>; budget: object[]; type: unknown; fee: number; others: number }[] = [
-    { name: "an integer: that many lamports in total", extra: { prioritizationFeeLamports: 14_000 }, budget: [{ limit: 1_400_000 }, { microLamports: 10_000n }], type: { computeBudget: { microLamports: 10_000, estimatedMicroLamports: null } }, fee: 14_000, others: 0 },
+    {
+      name: "an integer: that many lamports in total",
+      extra: { prioritizationFeeLamports: 14_000 },
+      budget: [{ limit: 1_400_000 }, { microLamports: 10_000n }],
+      type: { computeBudget: { microLamports: 10_000, estimatedMicroLamports: null } },
+      fee: 14_000,
+      others: 0,
+    },
     { name: '"disabled": no price, no tip', extra: { prioritizationFeeLamports: "disabled" }, budget: [{ limit: 1_400_000 }], type: null, fee: 0, others: 0 },
-    { name: "computeUnitPriceMicroLamports: the exact price", extra: { computeUnitPriceMicroLamports: 5_000 }, budget: [{ limit: 1_400_000 }, { microLamports: 5_000n }], type: { computeBudget: { microLamports: 5_000, estimatedMicroLamports: null } }, fee: 7_000, others: 0 },
-    { name: "priorityLevelWithMaxLamports", extra: { prioritizationFeeLamports: { priorityLevelWithMaxLamports: { priorityLevel: "veryHigh", maxLamports: 1_000, global: false } } }, budget: [{ limit: 1_400_000 }, { microLamports: 0n }], type: { computeBudget: { microLamports: 0, estimatedMicroLamports: 0 } }, fee: 0, others: 0 },
-    { name: "jitoTipLamportsWithPayer: a tip from another account", extra: { prioritizationFeeLamports: { jitoTipLamportsWithPayer: { lamports: 2_000, payer: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" } } }, budget: [{ limit: 1_400_000 }], type: { jito: { lamports: 2_000 } }, fee: 2_000, others: 1 },
+    {
+      name: "computeUnitPriceMicroLamports: the exact price",
+      extra: { computeUnitPriceMicroLamports: 5_000 },
+      budget: [{ limit: 1_400_000 }, { microLamports: 5_000n }],
+      type: { computeBudget: { microLamports: 5_000, estimatedMicroLamports: null } },
+      fee: 7_000,
+      others: 0,
+    },
+    {
+      name: "priorityLevelWithMaxLamports",
+      extra: { prioritizationFeeLamports: { priorityLevelWithMaxLamports: { priorityLevel: "veryHigh", maxLamports: 1_000, global: false } } },
+      budget: [{ limit: 1_400_000 }, { microLamports: 0n }],
+      type: { computeBudget: { microLamports: 0, estimatedMicroLamports: 0 } },
+      fee: 0,
+      others: 0,
+    },
+    {
+      name: "jitoTipLamportsWithPayer: a tip from another account",
+      extra: { prioritizationFeeLamports: { jitoTipLamportsWithPayer: { lamports: 2_000, payer: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" } } },
+      budget: [{ limit: 1_400_000 }],
+      type: { jito: { lamports: 2_000 } },
+      fee: 2_000,
+      others: 1,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {

@@ -24,20 +24,39 @@ const namesOf = (ix: string) => idl.find((i) => i.name === ix)!.accounts.map((a)
 const WHIRLPOOL = new PublicKey("CGGNcohZdLdeDBdhmQRGmUH1Viv1p4d1ds2aPLoiVWaR");
 const whirlpoolAccount = carbonAccount("orca-whirlpool-decoder/whirlpool_account.json", WHIRLPOOL);
 const whirlpool = ParsableWhirlpool.parse(WHIRLPOOL, {
-  data: Buffer.from(whirlpoolAccount.data), owner: whirlpoolAccount.owner, lamports: 0, executable: false,
+  data: Buffer.from(whirlpoolAccount.data),
+  owner: whirlpoolAccount.owner,
+  lamports: 0,
+  executable: false,
 })!;
 const DZK = whirlpool.tokenMintB.toBase58();
 // A second Raydium CP pool SOL/USDC (config index 1) for the split.
 const [mA, mB] = [new PublicKey(SOL), new PublicKey(USDC)].sort((x, y) => Buffer.compare(x.toBuffer(), y.toBuffer()));
 const secondPool = demoRaydiumCpmmPool({
-  mintA: mA, mintB: mB, decimalsA: mA.toBase58() === SOL ? 9 : 6, decimalsB: mB.toBase58() === SOL ? 9 : 6,
-  reserveA: 10n ** 12n, reserveB: 10n ** 12n, configIndex: 1,
+  mintA: mA,
+  mintB: mB,
+  decimalsA: mA.toBase58() === SOL ? 9 : 6,
+  decimalsB: mB.toBase58() === SOL ? 9 : 6,
+  reserveA: 10n ** 12n,
+  reserveB: 10n ** 12n,
+  configIndex: 1,
 });
 
 function seedRoutes(localnet: Localnet): void {
   localnet.setAccount(WHIRLPOOL, { lamports: whirlpoolAccount.lamports, data: whirlpoolAccount.data, owner: whirlpoolAccount.owner });
   const mint = Buffer.alloc(MintLayout.span);
-  MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals: 6, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, mint);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 0n,
+      decimals: 6,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    mint,
+  );
   localnet.setAccount(new PublicKey(DZK), { lamports: 1_461_600n, data: mint, owner: new PublicKey(TOKEN) });
   for (const a of [secondPool.pool, secondPool.config, secondPool.vaultA, secondPool.vaultB, secondPool.observation, secondPool.lpMint]) {
     localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
@@ -137,7 +156,10 @@ describe("2-hop route across two AMMs (Raydium CP, then Whirlpool)", () => {
     expect(status, JSON.stringify(body)).toBe(200);
     const swap = decode(body.swapInstruction, ["raydiumCpSwap", "whirlpoolSwap"]);
     expect(swap.name).toBe("route");
-    expect(swap.args.routePlan.map((s: any) => [s.inputIndex, s.outputIndex, s.percent])).toEqual([[0, 1, 100], [1, 2, 100]]);
+    expect(swap.args.routePlan.map((s: any) => [s.inputIndex, s.outputIndex, s.percent])).toEqual([
+      [0, 1, 100],
+      [1, 2, 100],
+    ]);
     expect(swap.fixed).toMatchObject({ userSourceTokenAccount: ata(user, USDC), userDestinationTokenAccount: ata(user, DZK) });
     const [cp, wp] = swap.steps;
     expect(cp).toMatchObject({ payer: WALLET, inputTokenAccount: ata(user, USDC), outputTokenAccount: ata(user, SOL) });

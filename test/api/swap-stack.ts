@@ -74,10 +74,12 @@ export function jupiterQuote(
 export function demoSolToUsdc(extra: Record<string, unknown> = {}): Record<string, any> {
   return {
     userPublicKey: WALLET,
-    quoteResponse: jupiterQuote(
-      [{ ammKey: DEMO_POOL, inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000" }],
-      { inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000" },
-    ),
+    quoteResponse: jupiterQuote([{ ammKey: DEMO_POOL, inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000" }], {
+      inputMint: SOL,
+      outputMint: USDC,
+      inAmount: "1000000000",
+      outAmount: "149175000",
+    }),
     ...extra,
   };
 }

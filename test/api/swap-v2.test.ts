@@ -47,7 +47,9 @@ describe("Swap API v2 over the demo pool (no Jupiter program on the chain)", () 
   });
 
   test("/order refuses the /build parameters Jupiter's v2 document does not declare for /order (platformFeeBps, feeAccount), naming each", async () => {
-    const doc = parse(readFileSync(referencePath("openapi/jup-ag-docs.swap-v2.yaml"), "utf8")) as { paths: Record<string, { get: { parameters: { name?: string }[] } }> };
+    const doc = parse(readFileSync(referencePath("openapi/jup-ag-docs.swap-v2.yaml"), "utf8")) as {
+      paths: Record<string, { get: { parameters: { name?: string }[] } }>;
+    };
     const names = (path: string) => doc.paths[path].get.parameters.flatMap((p) => (p.name ? [p.name] : []));
     const buildOnly = names("/build").filter((n) => !names("/order").includes(n));
     expect(buildOnly).toContain("platformFeeBps");
@@ -75,7 +77,12 @@ describe("Swap API v2 over the demo pool (no Jupiter program on the chain)", () 
     const err = await new Promise<any>((resolve) => stack.grpcClient["Build"]({ inputMint: SOL, outputMint: USDC, amount: "1000" }, (e: any) => resolve(e)));
     expect(err.code).toBe(3);
     expect(err.details).toContain("taker");
-    const connect = await stack.post("/swapd.swap.v1.SwapService/Order", { inputMint: SOL, outputMint: USDC, amount: "1000000000", taker: taker.publicKey.toBase58() });
+    const connect = await stack.post("/swapd.swap.v1.SwapService/Order", {
+      inputMint: SOL,
+      outputMint: USDC,
+      amount: "1000000000",
+      taker: taker.publicKey.toBase58(),
+    });
     const rest = (await stack.get(`/swap/v2/order?${base}&taker=${taker.publicKey.toBase58()}`)).body;
     expect(connect.status).toBe(200);
     expect(connect.body.outAmount).toBe(rest.outAmount);

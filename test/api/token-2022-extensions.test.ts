@@ -58,12 +58,25 @@ describe("Token-2022 transfer fees and hooks", () => {
     stack = await startQuoteApiStack({ quote: { intermediateTokens: [USDC] } });
     stack.localnet.airdrop(payer.publicKey, 10_000_000_000n);
     createMint(mints.plain, [], []);
-    createMint(mints.fee, [ExtensionType.TransferFeeConfig], [
-      createInitializeTransferFeeConfigInstruction(mints.fee.publicKey, payer.publicKey, payer.publicKey, FEE_BASIS_POINTS, 10n ** 12n, TOKEN_2022_PROGRAM_ID),
-    ]);
-    createMint(mints.hook, [ExtensionType.TransferHook], [
-      createInitializeTransferHookInstruction(mints.hook.publicKey, payer.publicKey, HOOK_PROGRAM, TOKEN_2022_PROGRAM_ID),
-    ]);
+    createMint(
+      mints.fee,
+      [ExtensionType.TransferFeeConfig],
+      [
+        createInitializeTransferFeeConfigInstruction(
+          mints.fee.publicKey,
+          payer.publicKey,
+          payer.publicKey,
+          FEE_BASIS_POINTS,
+          10n ** 12n,
+          TOKEN_2022_PROGRAM_ID,
+        ),
+      ],
+    );
+    createMint(
+      mints.hook,
+      [ExtensionType.TransferHook],
+      [createInitializeTransferHookInstruction(mints.hook.publicKey, payer.publicKey, HOOK_PROGRAM, TOKEN_2022_PROGRAM_ID)],
+    );
     for (const [kind, mint] of Object.entries(mints) as [keyof typeof mints, Keypair][]) {
       const pool = writeCpPool(stack.localnet, {
         x: { address: mint.publicKey, decimals: 6 },

@@ -43,10 +43,7 @@ function limitOrderInstructions(wire: Uint8Array): DecodedInstruction[] {
 }
 
 function orderPda(owner: PublicKey, uniqueId: BN): PublicKey {
-  return PublicKey.findProgramAddressSync(
-    [Buffer.from("order"), owner.toBuffer(), uniqueId.toArrayLike(Buffer, "le", 8)],
-    LIMIT_ORDER_V2_PROGRAM_ID,
-  )[0];
+  return PublicKey.findProgramAddressSync([Buffer.from("order"), owner.toBuffer(), uniqueId.toArrayLike(Buffer, "le", 8)], LIMIT_ORDER_V2_PROGRAM_ID)[0];
 }
 
 const FEE_PDA = PublicKey.findProgramAddressSync([Buffer.from("fee")], LIMIT_ORDER_V2_PROGRAM_ID)[0];
@@ -129,7 +126,10 @@ describe("CreateOrder", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["order", "requestId", "transaction"]);
     expect(h.localnet.stats().httpRequests - before).toBe(1);
-    await checkCreateAnswer({ order: body["order"] as string, transaction: Buffer.from(body["transaction"] as string, "base64"), requestId: body["requestId"] as string }, true);
+    await checkCreateAnswer(
+      { order: body["order"] as string, transaction: Buffer.from(body["transaction"] as string, "base64"), requestId: body["requestId"] as string },
+      true,
+    );
   });
 
   it("gRPC (grpc-js stubs): the same order, USDC → SOL", async () => {
@@ -183,13 +183,22 @@ describe("CreateOrder", () => {
     const listingBefore = h.localnet.stats().httpRequests;
     expect((await h.chain.getMints([usdc])).get(usdc.toBase58())?.decimals).toBe(DEMO.usdcDecimals);
     expect(h.localnet.stats().httpRequests).toBe(listingBefore);
-    await checkCreateAnswer({ order: body["order"] as string, transaction: Buffer.from(body["transaction"] as string, "base64"), requestId: body["requestId"] as string }, false);
+    await checkCreateAnswer(
+      { order: body["order"] as string, transaction: Buffer.from(body["transaction"] as string, "base64"), requestId: body["requestId"] as string },
+      false,
+    );
   });
 
   it("a mint that does not exist on chain: INVALID_ARGUMENT / 400 naming the mint, nothing written", async () => {
     const before = await h.rowCounts();
     const missing = Keypair.generate().publicKey.toBase58();
-    const body = { inputMint: missing, outputMint: usdc.toBase58(), maker: maker.toBase58(), payer: maker.toBase58(), params: { makingAmount: "1", takingAmount: "1" } };
+    const body = {
+      inputMint: missing,
+      outputMint: usdc.toBase58(),
+      maker: maker.toBase58(),
+      payer: maker.toBase58(),
+      params: { makingAmount: "1", takingAmount: "1" },
+    };
     const rest = await h.rest("/trigger/v1/createOrder", body);
     expect(rest).toMatchObject({ status: 400, body: { error: "invalid create order request", code: 400, cause: expect.stringContaining("inputMint") } });
     await expect(h.grpc("CreateOrder", { ...body, params: { makingAmount: "1", takingAmount: "1" } })).rejects.toMatchObject({
@@ -244,7 +253,7 @@ describe("CancelOrder", () => {
     expect(cancel.accounts["maker_input_mint_account"]).toBe(LIMIT_ORDER_V2_PROGRAM_ID.toBase58());
   });
 
-  it("an order of another maker, or no order at all: 400 \"no matching orders found\" naming `order`, nothing written", async () => {
+  it('an order of another maker, or no order at all: 400 "no matching orders found" naming `order`, nothing written', async () => {
     const other = await placeOrderAccount(h.localnet, Keypair.generate().publicKey, usdc, NATIVE_MINT);
     const before = await h.rowCounts();
     for (const order of [other, Keypair.generate().publicKey]) {

@@ -45,7 +45,11 @@ describe("recordCreatedOrder", () => {
 
   it("records the order a landed create opens: amounts, mints, decimals, openTx, Open", async () => {
     const { order, record } = await issueCreate("25000000", "150000000");
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
+    await recordCreatedOrder(
+      { chain: h.chain, store: h.store, logger: pino({ level: "silent" }) },
+      record,
+      (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!,
+    );
     const stored = await h.store.orders.get(order);
     expect(stored).toMatchObject({
       maker: DEMO.wallet.toBase58(),
@@ -64,11 +68,19 @@ describe("recordCreatedOrder", () => {
 
   it("keeps what the tracker already learned, filling in only the creation signature", async () => {
     const { order, record } = await issueCreate("31000000", "190000000");
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
+    await recordCreatedOrder(
+      { chain: h.chain, store: h.store, logger: pino({ level: "silent" }) },
+      record,
+      (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!,
+    );
     const first = (await h.store.orders.get(order))!;
     await h.store.orders.upsert({ ...first, openTx: "", status: "Completed", rawRemainingMakingAmount: 0n, rawRemainingTakingAmount: 0n, closeTx: "close" });
     await h.store.db.query("UPDATE orders SET open_tx = '' WHERE order_key = $1", [order]);
-    await recordCreatedOrder({ chain: h.chain, store: h.store, logger: pino({ level: "silent" }) }, record, (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!);
+    await recordCreatedOrder(
+      { chain: h.chain, store: h.store, logger: pino({ level: "silent" }) },
+      record,
+      (await h.store.issuedTransactions.find(record.requestId, record.messageHash))!,
+    );
     expect(await h.store.orders.get(order)).toMatchObject({ status: "Completed", rawRemainingMakingAmount: 0n, closeTx: "close", openTx: record.signature });
   });
 });

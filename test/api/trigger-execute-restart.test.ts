@@ -113,7 +113,12 @@ describe("Execute survives a restart", () => {
     const { blockhash, lastValidBlockHeight } = await chain.getLatestBlockhash();
     const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 5_000_000 })], DEMO.wallet, blockhash);
     const seedStore = await openStore({ dataDir });
-    const requestId = await issueTransactions(seedStore, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+    const requestId = await issueTransactions(seedStore, {
+      kind: "create_order",
+      maker: DEMO.wallet,
+      transactions: [{ compiled, orderKeys: [] }],
+      lastValidBlockHeight,
+    });
     await seedStore.close();
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
@@ -124,7 +129,11 @@ describe("Execute survives a restart", () => {
     const first = await startChild({ ...env, CONFIRM_POLL_MS: "60000" });
     children.push(first);
     const execute = (url: string) =>
-      fetch(`${url}/trigger/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ requestId, signedTransaction }) });
+      fetch(`${url}/trigger/v1/execute`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requestId, signedTransaction }),
+      });
     const pendingCall = execute(first.url).then(
       () => "answered",
       () => "connection lost",
@@ -172,8 +181,17 @@ describe("resuming pending executions in process (the resumer's other cases)", (
   /** A signed transfer, issued and recorded as Pending, as a process that died before sending leaves it. */
   async function pendingTransfer(blockhash: { blockhash: string; lastValidBlockHeight: number }) {
     const to = Keypair.generate().publicKey;
-    const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 2_000_000 })], DEMO.wallet, blockhash.blockhash);
-    const requestId = await issueTransactions(h.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight: blockhash.lastValidBlockHeight });
+    const compiled = compileTransaction(
+      [SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 2_000_000 })],
+      DEMO.wallet,
+      blockhash.blockhash,
+    );
+    const requestId = await issueTransactions(h.store, {
+      kind: "create_order",
+      maker: DEMO.wallet,
+      transactions: [{ compiled, orderKeys: [] }],
+      lastValidBlockHeight: blockhash.lastValidBlockHeight,
+    });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
     const signature = bs58.encode(tx.signatures[0]);
@@ -202,7 +220,11 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     const bySignature = new Map(records.map((r) => [r.signature, r]));
     expect(bySignature.get(fresh.signature)).toMatchObject({ status: "Success", code: 0 });
     expect(h.localnet.getAccount(fresh.to)?.lamports).toBe(2_000_000n);
-    expect(bySignature.get(expired.signature)).toMatchObject({ status: "Failed", code: 500, error: expect.stringMatching(/^unable to confirm transaction: blockhash expired/) });
+    expect(bySignature.get(expired.signature)).toMatchObject({
+      status: "Failed",
+      code: 500,
+      error: expect.stringMatching(/^unable to confirm transaction: blockhash expired/),
+    });
     expect(h.localnet.getAccount(expired.to)).toBeNull();
     expect(h.localnet.stats().calls["sendTransaction"]).toBe(sendsBefore + 1);
     expect(await h.store.executions.listPending()).toEqual([]);
@@ -212,7 +234,12 @@ describe("resuming pending executions in process (the resumer's other cases)", (
     const to = Keypair.generate().publicKey;
     const { blockhash, lastValidBlockHeight } = h.localnet.chain.latestBlockhash();
     const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 4_000_000 })], DEMO.wallet, blockhash);
-    const requestId = await issueTransactions(h.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+    const requestId = await issueTransactions(h.store, {
+      kind: "create_order",
+      maker: DEMO.wallet,
+      transactions: [{ compiled, orderKeys: [] }],
+      lastValidBlockHeight,
+    });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
     const signature = bs58.encode(tx.signatures[0]);

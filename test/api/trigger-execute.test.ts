@@ -60,9 +60,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
     let h: TriggerHarness;
 
     beforeAll(async () => {
-      h = await startTriggerHarness(
-        backend === "PostgreSQL" ? { openStore: () => openStore({ databaseUrl: DATABASE_URL, schema }) } : {},
-      );
+      h = await startTriggerHarness(backend === "PostgreSQL" ? { openStore: () => openStore({ databaseUrl: DATABASE_URL, schema }) } : {});
     });
     afterAll(async () => {
       await h?.close();
@@ -92,9 +90,10 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
         expect(rest.status).toBe(400);
         expect(rest.body).toMatchObject({ error: "invalid transaction", code: 400, status: "Failed" });
         expect(String(rest.body["cause"])).toMatch(cause);
-        const error = await h
-          .grpc("Execute", { requestId, signedTransaction: Buffer.from(signedTransaction, "base64") })
-          .then(() => null, (e: { code: number; details: string }) => e);
+        const error = await h.grpc("Execute", { requestId, signedTransaction: Buffer.from(signedTransaction, "base64") }).then(
+          () => null,
+          (e: { code: number; details: string }) => e,
+        );
         expect(error).toMatchObject({ code: 3 });
         expect(error!.details).toMatch(cause);
       });
@@ -216,9 +215,7 @@ for (const backend of ["PGlite", "PostgreSQL"] as const) {
       expect(created.status).toBe(200);
       const unsigned = Buffer.from(created.body["transaction"] as string, "base64");
       const message = VersionedTransaction.deserialize(unsigned).message;
-      const loIndex = message.compiledInstructions.findIndex((ix) =>
-        message.staticAccountKeys[ix.programIdIndex].equals(LIMIT_ORDER_V2_PROGRAM_ID),
-      );
+      const loIndex = message.compiledInstructions.findIndex((ix) => message.staticAccountKeys[ix.programIdIndex].equals(LIMIT_ORDER_V2_PROGRAM_ID));
       expect(loIndex).toBeGreaterThan(0);
       const answer = await h.connect.execute({
         requestId: created.body["requestId"] as string,

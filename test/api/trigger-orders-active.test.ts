@@ -23,9 +23,9 @@ import { startTestServer } from "../server/helpers.js";
 import { encodeOrderAccount, LO_V2, mintData, orderAddress, TOKEN, TOKEN_2022 } from "../tracker/fixtures/limit-order-fixtures.js";
 import type { OrderFields } from "../tracker/fixtures/limit-order-fixtures.js";
 
-const realActive = JSON.parse(
-  readFileSync(new URL("../fixtures/reference/examples/trigger-getTriggerOrders-active.json", import.meta.url), "utf8"),
-) as { orders: Record<string, unknown>[] };
+const realActive = JSON.parse(readFileSync(new URL("../fixtures/reference/examples/trigger-getTriggerOrders-active.json", import.meta.url), "utf8")) as {
+  orders: Record<string, unknown>[];
+};
 
 const WSOL = new PublicKey("So11111111111111111111111111111111111111112");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
@@ -52,18 +52,30 @@ const userOrders: Fixture[] = [
   fixture({ maker: user, uniqueId: 7280981023822104910n, inputMint: WSOL, outputMint: USDC, making: 50_000_000n, taking: 100_000_000n, createdAt: BASE_TIME }),
   // The real history example's amounts, into a Token-2022 output, partly filled, with expiry.
   fixture({
-    maker: user, uniqueId: 2n, inputMint: WSOL, outputMint: T22, outputTokenProgram: TOKEN_2022,
-    making: 3_599_980_699n, taking: 119_999_356_633n, remainingMaking: 1_000_000_001n, remainingTaking: 33_333_000_000n,
-    expiredAt: 1_900_000_000n, createdAt: BASE_TIME + 50, updatedAt: BASE_TIME + 500, slippageBps: 69,
+    maker: user,
+    uniqueId: 2n,
+    inputMint: WSOL,
+    outputMint: T22,
+    outputTokenProgram: TOKEN_2022,
+    making: 3_599_980_699n,
+    taking: 119_999_356_633n,
+    remainingMaking: 1_000_000_001n,
+    remainingTaking: 33_333_000_000n,
+    expiredAt: 1_900_000_000n,
+    createdAt: BASE_TIME + 50,
+    updatedAt: BASE_TIME + 500,
+    slippageBps: 69,
   }),
   ...Array.from({ length: 10 }, (_, i) =>
     fixture({
-      maker: user, uniqueId: 100n + BigInt(i),
+      maker: user,
+      uniqueId: 100n + BigInt(i),
       inputMint: i % 3 === 0 ? T22 : i % 3 === 1 ? USDC : PUMP,
       inputTokenProgram: i % 3 === 0 ? TOKEN_2022 : TOKEN,
       outputMint: i % 2 === 0 ? WSOL : i % 3 === 1 ? T22 : USDC,
       outputTokenProgram: i % 2 !== 0 && i % 3 === 1 ? TOKEN_2022 : TOKEN,
-      making: 1_000_000n * BigInt(i + 1) + 7n, taking: 123_456_789n * BigInt(i + 1),
+      making: 1_000_000n * BigInt(i + 1) + 7n,
+      taking: 123_456_789n * BigInt(i + 1),
       expiredAt: i % 4 === 0 ? BigInt(1_800_000_000 + i) : null,
       createdAt: BASE_TIME + (i - 5) * 3600 + 1, // all createdAt distinct
     }),
@@ -163,9 +175,23 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     const real = realActive.orders[0];
     const ours = (body.orders as Record<string, unknown>[]).find((o) => o.orderKey === userOrders[0].key.toBase58())!;
     for (const field of [
-      "inputMint", "outputMint", "makingAmount", "takingAmount", "remainingMakingAmount", "remainingTakingAmount",
-      "rawMakingAmount", "rawTakingAmount", "rawRemainingMakingAmount", "rawRemainingTakingAmount",
-      "expiredAt", "createdAt", "updatedAt", "status", "closeTx", "programVersion", "trades",
+      "inputMint",
+      "outputMint",
+      "makingAmount",
+      "takingAmount",
+      "remainingMakingAmount",
+      "remainingTakingAmount",
+      "rawMakingAmount",
+      "rawTakingAmount",
+      "rawRemainingMakingAmount",
+      "rawRemainingTakingAmount",
+      "expiredAt",
+      "createdAt",
+      "updatedAt",
+      "status",
+      "closeTx",
+      "programVersion",
+      "trades",
     ]) {
       expect(ours[field], field).toEqual(real[field]);
     }
@@ -206,19 +232,40 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     const keeper = "j1oAbxxiDUWvoHxEDhWE7THLjEkDQW2cSHYn2vttxTF";
     await store.trades.record({
       txSignature: "3PDo3pMJLqvAfNXwYjY7BSP57ZNQ5DgYDeK6xYszUVMneHzAZBQzsBSskym8uveMoLC4G8N8DjPaLBY726ZsBZvT",
-      orderKey: partly.key.toBase58(), tradeIndex: 0, keeper,
-      inputMint: WSOL.toBase58(), outputMint: T22.toBase58(),
-      rawInputAmount: 2_599_980_698n, rawOutputAmount: 86_666_356_633n,
-      feeAccount: PublicKey.default.toBase58(), rawFeeAmount: 86_666_356n, action: "Fill", succeeded: true,
+      orderKey: partly.key.toBase58(),
+      tradeIndex: 0,
+      keeper,
+      inputMint: WSOL.toBase58(),
+      outputMint: T22.toBase58(),
+      rawInputAmount: 2_599_980_698n,
+      rawOutputAmount: 86_666_356_633n,
+      feeAccount: PublicKey.default.toBase58(),
+      rawFeeAmount: 86_666_356n,
+      action: "Fill",
+      succeeded: true,
       confirmedAt: new Date("2025-03-17T08:09:37Z"),
     });
     const { body } = await rest({ user: user.toBase58(), orderStatus: "active", inputMint: WSOL.toBase58(), outputMint: T22.toBase58() });
-    expect(body.orders[0]).toMatchObject({ openTx, trades: [{
-      orderKey: partly.key.toBase58(), keeper, inputAmount: "2.599980698", outputAmount: "86.666356633",
-      rawInputAmount: "2599980698", rawOutputAmount: "86666356633", feeMint: PublicKey.default.toBase58(),
-      feeAmount: "0.086666356", rawFeeAmount: "86666356", confirmedAt: "2025-03-17T08:09:37Z", action: "Fill", productMeta: null,
-      txId: "3PDo3pMJLqvAfNXwYjY7BSP57ZNQ5DgYDeK6xYszUVMneHzAZBQzsBSskym8uveMoLC4G8N8DjPaLBY726ZsBZvT",
-    }] });
+    expect(body.orders[0]).toMatchObject({
+      openTx,
+      trades: [
+        {
+          orderKey: partly.key.toBase58(),
+          keeper,
+          inputAmount: "2.599980698",
+          outputAmount: "86.666356633",
+          rawInputAmount: "2599980698",
+          rawOutputAmount: "86666356633",
+          feeMint: PublicKey.default.toBase58(),
+          feeAmount: "0.086666356",
+          rawFeeAmount: "86666356",
+          confirmedAt: "2025-03-17T08:09:37Z",
+          action: "Fill",
+          productMeta: null,
+          txId: "3PDo3pMJLqvAfNXwYjY7BSP57ZNQ5DgYDeK6xYszUVMneHzAZBQzsBSskym8uveMoLC4G8N8DjPaLBY726ZsBZvT",
+        },
+      ],
+    });
   });
 
   it("answers the same over Connect (proto: raw amounts as uint64, timestamps, status enum, hasMoreData)", async () => {
@@ -229,9 +276,13 @@ describe("GetTriggerOrders active (localnet, BorshCoder-written orders)", () => 
     expect(res).toMatchObject({ totalPages: 2, page: 1, hasMoreData: true, orderStatus: "active" });
     const withExpiry = res.orders.find((o) => o.orderKey === userOrders[1].key.toBase58())!;
     expect(withExpiry).toMatchObject({
-      rawMakingAmount: 3_599_980_699n, rawRemainingMakingAmount: 1_000_000_001n, makingAmount: "3.599980699",
+      rawMakingAmount: 3_599_980_699n,
+      rawRemainingMakingAmount: 1_000_000_001n,
+      makingAmount: "3.599980699",
       // 119999356633 raw of a 9-decimal Token-2022 mint.
-      takingAmount: "119.999356633", slippageBps: 69, status: OrderStatus.OPEN,
+      takingAmount: "119.999356633",
+      slippageBps: 69,
+      status: OrderStatus.OPEN,
     });
     expect(withExpiry.expiredAt?.seconds).toBe(1_900_000_000n);
     const noExpiry = res.orders.find((o) => o.orderKey === userOrders[0].key.toBase58());

@@ -31,8 +31,25 @@ const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const user = Keypair.generate().publicKey;
 const other = Keypair.generate().publicKey;
 
-const older: OrderFields = { maker: user, uniqueId: 1n, inputMint: WSOL, outputMint: USDC, making: 50_000_000n, taking: 100_000_000n, createdAt: 1_741_617_608 };
-const newer: OrderFields = { maker: user, uniqueId: 2n, inputMint: USDC, outputMint: WSOL, making: 25_000_000n, taking: 250_000_000n, expiredAt: 1_900_000_000n, createdAt: 1_741_617_700 };
+const older: OrderFields = {
+  maker: user,
+  uniqueId: 1n,
+  inputMint: WSOL,
+  outputMint: USDC,
+  making: 50_000_000n,
+  taking: 100_000_000n,
+  createdAt: 1_741_617_608,
+};
+const newer: OrderFields = {
+  maker: user,
+  uniqueId: 2n,
+  inputMint: USDC,
+  outputMint: WSOL,
+  making: 25_000_000n,
+  taking: 250_000_000n,
+  expiredAt: 1_900_000_000n,
+  createdAt: 1_741_617_700,
+};
 const theirs: OrderFields = { maker: other, uniqueId: 3n, inputMint: WSOL, outputMint: USDC, making: 1n, taking: 2n, createdAt: 1_741_617_800 };
 const key = (o: OrderFields) => orderAddress(o.maker, o.uniqueId);
 
@@ -113,7 +130,13 @@ describe("WatchTriggerOrders", () => {
     await eventually(() => messages.length >= 4);
     expect(messages[3]).toMatchObject({
       event: "order",
-      order: { orderKey: key(older).toBase58(), status: "ORDER_STATUS_OPEN", rawRemainingMakingAmount: "20000000", remainingMakingAmount: "0.02", remainingTakingAmount: "40" },
+      order: {
+        orderKey: key(older).toBase58(),
+        status: "ORDER_STATUS_OPEN",
+        rawRemainingMakingAmount: "20000000",
+        remainingMakingAmount: "0.02",
+        remainingTakingAmount: "40",
+      },
     });
 
     // The maker takes the rest back: the account closes.
@@ -166,7 +189,10 @@ describe("bad input names the field", () => {
     ["inputMint", { ...good, inputMint: "0OIl" }],
     ["outputMint", { ...good, outputMint: "abc" }],
   ])("gRPC GetTriggerOrders: %s", async (field, req) => {
-    const error = (await grpcUnary("GetTriggerOrders", req).then(() => undefined, (e: unknown) => e)) as grpc.ServiceError;
+    const error = (await grpcUnary("GetTriggerOrders", req).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
     expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(error.details).toMatch(new RegExp(`^${field}: `));
   });
@@ -183,7 +209,10 @@ describe("bad input names the field", () => {
     const run = async () => {
       for await (const _ of client.watchTriggerOrders({ user: user.toBase58(), inputMint: "bad" })) void _;
     };
-    const error = await run().then(() => undefined, (e: unknown) => ConnectError.from(e));
+    const error = await run().then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
     expect(error).toMatchObject({ code: Code.InvalidArgument, rawMessage: expect.stringMatching(/^inputMint: /) });
   });
 

@@ -20,7 +20,6 @@ const KNOWN_LONG_FILES: Readonly<Record<string, string>> = {};
 /** Swallowing promise catches in files this work may not edit, with the branch that owns the file (none left). */
 const KNOWN_SILENT_CATCHES: readonly string[] = [];
 
-
 const tree = (files: Record<string, string>) => new Map(Object.entries(files));
 const body = (n: number) => Array.from({ length: n }, (_, i) => `  m${i}(): void {}`).join("\n");
 

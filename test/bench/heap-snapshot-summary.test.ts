@@ -24,7 +24,9 @@ v8.writeHeapSnapshot(${JSON.stringify(path.join(dir, "2-after.heapsnapshot"))});
 describe("heap snapshot summary", () => {
   it("counts objects by constructor and finds the group that grew between two snapshots", () => {
     execFileSync(process.execPath, ["-e", child], { timeout: 60_000 });
-    const [before, after] = readdirSync(dir).sort().map((f) => summarizeHeapSnapshot(path.join(dir, f)));
+    const [before, after] = readdirSync(dir)
+      .sort()
+      .map((f) => summarizeHeapSnapshot(path.join(dir, f)));
     expect(before.find((g) => g.name === "SoakLeakProbe")).toBeUndefined();
     const probes = after.find((g) => g.name === "SoakLeakProbe");
     expect(probes?.count).toBe(KEPT);

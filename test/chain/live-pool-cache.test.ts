@@ -155,7 +155,7 @@ describe.each(sources)("live cache held by pool, more pools in use than its boun
     expect([p.pool, ...p.vaults].every(held)).toBe(true);
     addToVault(p, 10n ** 11n);
     let latest = await quoteBoth(p);
-    for (const deadline = Date.now() + 5_000; latest.cached !== latest.fresh && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5_000; latest.cached !== latest.fresh && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 50));
       latest = await quoteBoth(p);
     }

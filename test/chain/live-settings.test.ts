@@ -32,7 +32,14 @@ describe("live chain state settings", () => {
     expect(problems({ LIVE_POOLS_MAX: "0" })[0]).toMatch(/^LIVE_POOLS_MAX: must be an integer 1–1000000/);
     expect(problems({ LIVE_ACCOUNTS_MAX: "many" })[0]).toMatch(/^LIVE_ACCOUNTS_MAX: must be an integer 1–10000000/);
     const ok = loadConfig({ LIVE_SOURCE: "polling", LIVE_POLL_MS: "250", LIVE_ACCOUNTS_MAX: "5" });
-    expect([ok.liveSource, ok.livePollMs, ok.livePoolsMax, ok.liveAccountsMax, ok.liveMaxStalenessMs, ok.liveConnectTimeoutMs]).toEqual(["polling", 250, 20_000, 5, 1000, 5000]);
+    expect([ok.liveSource, ok.livePollMs, ok.livePoolsMax, ok.liveAccountsMax, ok.liveMaxStalenessMs, ok.liveConnectTimeoutMs]).toEqual([
+      "polling",
+      250,
+      20_000,
+      5,
+      1000,
+      5000,
+    ]);
     // Sized in pools: ~20,000 by default, with an account ceiling that lets pools of ten accounts fill it.
     expect([loadConfig({}).livePoolsMax, loadConfig({}).liveAccountsMax]).toEqual([20_000, 200_000]);
     expect(loadConfig({ LIVE_POOLS_MAX: "300" }).livePoolsMax).toBe(300);

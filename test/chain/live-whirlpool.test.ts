@@ -171,7 +171,14 @@ describe.skipIf(!HAS_CHAIN_DIR)("live chain state when a real swap lands through
   /** swapd's answer for `lamports` SOL → USDC through SOL/USDC from the demo wallet, at the Orca SDK's price. */
   async function answerFor(lamports: bigint) {
     const sdk = whirlpoolQuote(stack.localnet, SOL_USDC, new PublicKey(SOL), lamports, "ExactIn");
-    const step = { ammKey: SOL_USDC.toBase58(), label: "Whirlpool", inputMint: SOL, outputMint: USDC, inAmount: String(sdk.inAmount), outAmount: String(sdk.outAmount) };
+    const step = {
+      ammKey: SOL_USDC.toBase58(),
+      label: "Whirlpool",
+      inputMint: SOL,
+      outputMint: USDC,
+      inAmount: String(sdk.inAmount),
+      outAmount: String(sdk.outAmount),
+    };
     const res = await stack.swap({
       userPublicKey: DEMO_WALLET.publicKey.toBase58(),
       quoteResponse: jupiterQuote([step], { inputMint: SOL, outputMint: USDC, inAmount: step.inAmount, outAmount: step.outAmount }),

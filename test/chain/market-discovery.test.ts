@@ -171,7 +171,12 @@ describe("market discovery through a counting RPC proxy", () => {
     // Written with the larger key first: Raydium CP stores them sorted, where the one call looks.
     const [big, small] = Buffer.compare(h0.address.toBuffer(), h1.address.toBuffer()) > 0 ? [h0, h1] : [h1, h0];
     const pool = writeCpPool(localnet, { x: big, y: small, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
-    const index = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, hubTokens: [h0, h1].map((h) => h.address.toBase58()), discovery: { maxRps: 1_000 } });
+    const index = new MarketIndex({
+      chain: new RpcSolanaChain({ url: proxy.url }),
+      adapters: ammAdapters,
+      hubTokens: [h0, h1].map((h) => h.address.toBase58()),
+      discovery: { maxRps: 1_000 },
+    });
     proxy.resetCalls();
     expect(addresses(await index.forPair(big.address.toBase58(), small.address.toBase58()))).toEqual([pool.pool.address.toBase58()]);
     expect(proxy.calls("getProgramAccounts")).toBe(SORTED_PROGRAMS + 2 * (SCANNED_PROGRAMS - SORTED_PROGRAMS));
@@ -183,7 +188,13 @@ describe("market discovery through a counting RPC proxy", () => {
     writeCpPool(localnet, { x: hubs[1], y: token, reserveX: 10n ** 12n, reserveY: 10n ** 12n, configIndex: 0 });
     const hubKeys = hubs.map((h) => h.address.toBase58());
     const quoteOnce = async (index: MarketIndex, chain: RpcSolanaChain, output: string) => {
-      const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: hubKeys });
+      const engine = createQuoteEngine({
+        chain,
+        accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
+        markets: index,
+        adapters: ammAdapters,
+        intermediateTokens: hubKeys,
+      });
       return engine.quote({ inputMint: hubKeys[0], outputMint: output, amount: "1000000", slippageBps: 50 });
     };
     // Without a snapshot: the hub pairs warmed by an earlier quote, then the pair with the new token.
@@ -200,7 +211,11 @@ describe("market discovery through a counting RPC proxy", () => {
     // With a snapshot of every program: no getProgramAccounts, the same reads, the same answer.
     const dir = mkdtempSync(join(tmpdir(), "swapd-discovery-"));
     const file = join(dir, "markets.json");
-    const { snapshot } = await dumpMarkets({ chain: new RpcSolanaChain({ url: localnet.url }), adapters: ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]), timeoutMs: 30_000 });
+    const { snapshot } = await dumpMarkets({
+      chain: new RpcSolanaChain({ url: localnet.url }),
+      adapters: ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]),
+      timeoutMs: 30_000,
+    });
     writeFileSync(file, marketSnapshotText(snapshot));
     const snapshotChain = new RpcSolanaChain({ url: proxy.url });
     const listed = new MarketIndex({ chain: snapshotChain, adapters: ammAdapters, hubTokens: hubKeys, marketsFile: file, discovery: { maxRps: 1_000 } });

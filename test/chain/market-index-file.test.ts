@@ -86,7 +86,20 @@ describe("MARKETS_FILE snapshots reloaded at random", () => {
     const tokens = Array.from({ length: 5 }, () => Keypair.generate().publicKey.toBase58());
     // Pools by their tokens' indexes: pair 0/1 has four, token 0 is in six; each pool keeps its
     // mints across reloads (as on chain), which pools the file lists varies.
-    const pairsOfPools = [[0, 1], [1, 0], [0, 1], [0, 1], [0, 2], [1, 2], [2, 3], [3, 4], [0, 4], [1, 3], [2, 4], [0, 3]];
+    const pairsOfPools = [
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [0, 1],
+      [0, 2],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [0, 4],
+      [1, 3],
+      [2, 4],
+      [0, 3],
+    ];
     const pools = pairsOfPools.map(() => Keypair.generate().publicKey.toBase58());
     const mintsOf = pairsOfPools.map(([a, b]) => [tokens[a], tokens[b]] as [string, string]);
     // Nothing here reaches the chain: snapshot entries carry their mints, and discovery is off.
@@ -98,11 +111,22 @@ describe("MARKETS_FILE snapshots reloaded at random", () => {
         writeFileSync(file, JSON.stringify({ version: 1, writtenAt: "2026-11-25T00:00:00Z", programs: [], markets: listed.map((m) => ({ ...m, program })) }));
         await index.reloadFile();
         for (const x of tokens) {
-          const withX = listed.filter((m) => m.mints.includes(x)).map((m) => m.address).sort();
-          expect(index.knownWith([x]).map((m) => m.addressText).sort()).toEqual(withX);
+          const withX = listed
+            .filter((m) => m.mints.includes(x))
+            .map((m) => m.address)
+            .sort();
+          expect(
+            index
+              .knownWith([x])
+              .map((m) => m.addressText)
+              .sort(),
+          ).toEqual(withX);
           for (const y of tokens) {
             if (x === y) continue;
-            const expected = listed.filter((m) => m.mints.includes(x) && m.mints.includes(y)).map((m) => m.address).sort();
+            const expected = listed
+              .filter((m) => m.mints.includes(x) && m.mints.includes(y))
+              .map((m) => m.address)
+              .sort();
             expect((await index.forPair(x, y)).map((m) => m.addressText).sort()).toEqual(expected);
           }
         }

@@ -37,7 +37,10 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
   const hubKeys = () => hubs.map((h) => h.address.toBase58());
   const addresses = (list: readonly { addressText: string }[]) => list.map((m) => m.addressText).sort();
   const indexes: MarketIndex[] = [];
-  const listingIndex = (listing: { refreshMs: number; timeoutMs?: number; keepDir?: string }, extra: { failureTtlMs?: number; errors?: string[]; listed?: string[] } = {}) => {
+  const listingIndex = (
+    listing: { refreshMs: number; timeoutMs?: number; keepDir?: string },
+    extra: { failureTtlMs?: number; errors?: string[]; listed?: string[] } = {},
+  ) => {
     const index = new MarketIndex({
       chain: new RpcSolanaChain({ url: proxy.url }),
       adapters: ammAdapters,
@@ -56,7 +59,13 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
   };
   const quoteOnce = (index: MarketIndex, output: string) => {
     const chain = new RpcSolanaChain({ url: proxy.url });
-    const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: hubKeys() });
+    const engine = createQuoteEngine({
+      chain,
+      accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
+      markets: index,
+      adapters: ammAdapters,
+      intermediateTokens: hubKeys(),
+    });
     return engine.quote({ inputMint: hubKeys()[0], outputMint: output, amount: "1000000", slippageBps: 50 });
   };
   const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 10_000) => {
@@ -99,7 +108,12 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     expect(proxy.calls()).toBeLessThanOrEqual(10);
 
     // The same pair through discovery by token: the same pools, route and amount.
-    const discovering = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, hubTokens: hubKeys(), discovery: { maxRps: 1_000 } });
+    const discovering = new MarketIndex({
+      chain: new RpcSolanaChain({ url: proxy.url }),
+      adapters: ammAdapters,
+      hubTokens: hubKeys(),
+      discovery: { maxRps: 1_000 },
+    });
     const found = await quoteOnce(discovering, y);
     expect(listed.response.outAmount).toBe(found.response.outAmount);
     expect(listed.response.routePlan.map((s) => s.swapInfo.ammKey)).toEqual(found.response.routePlan.map((s) => s.swapInfo.ammKey));
@@ -224,11 +238,18 @@ describe("MARKET_LISTING: every program's pools listed by the service", () => {
     const listedMethods = JSON.stringify(proxy.byMethod());
     // The same pairs (fresh tokens again) with discovery by pair and no listing, for comparison.
     const others = Array.from({ length: pairs }, () => freshMint().address.toBase58());
-    const discovering = new MarketIndex({ chain: new RpcSolanaChain({ url: proxy.url }), adapters: ammAdapters, hubTokens: hubKeys(), discovery: { maxRps: 1_000 } });
+    const discovering = new MarketIndex({
+      chain: new RpcSolanaChain({ url: proxy.url }),
+      adapters: ammAdapters,
+      hubTokens: hubKeys(),
+      discovery: { maxRps: 1_000 },
+    });
     proxy.resetCalls();
     for (const t of others) await quoteOnce(discovering, t).catch(() => undefined);
     const discoveryCalls = proxy.calls();
-    console.log(`unknown pairs, ${pairs} quotes: ${(listedCalls / pairs).toFixed(2)} RPC calls per pair after the listing (${listedCalls}: ${listedMethods}), ${(discoveryCalls / pairs).toFixed(2)} with discovery by pair (${discoveryCalls}: ${JSON.stringify(proxy.byMethod())})`);
+    console.log(
+      `unknown pairs, ${pairs} quotes: ${(listedCalls / pairs).toFixed(2)} RPC calls per pair after the listing (${listedCalls}: ${listedMethods}), ${(discoveryCalls / pairs).toFixed(2)} with discovery by pair (${discoveryCalls}: ${JSON.stringify(proxy.byMethod())})`,
+    );
     expect(listedCalls).toBeLessThanOrEqual(pairs);
     expect(discoveryCalls).toBeGreaterThan(listedCalls);
   });

@@ -30,7 +30,11 @@ import { raydiumCpQuote } from "../onchain/pools/raydium-cp.js";
 
 const LISTABLE = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]);
 /** Real mainnet pool accounts (carbon fixtures), each placed at this many addresses. */
-const FIXTURE_POOLS = ["orca-whirlpool-decoder/whirlpool_account.json", "raydium-clmm-decoder/pool_state_account.json", "meteora-dlmm-decoder/lb_pair_account.json"];
+const FIXTURE_POOLS = [
+  "orca-whirlpool-decoder/whirlpool_account.json",
+  "raydium-clmm-decoder/pool_state_account.json",
+  "meteora-dlmm-decoder/lb_pair_account.json",
+];
 const COPIES = 3;
 
 describe("npm run markets -- dump", () => {
@@ -103,7 +107,12 @@ describe("npm run markets -- dump", () => {
     const index = new MarketIndex({ chain, adapters: ammAdapters, marketsFile: file });
     await index.start();
     try {
-      const engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters });
+      const engine = createQuoteEngine({
+        chain,
+        accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
+        markets: index,
+        adapters: ammAdapters,
+      });
       const [x, y] = [mints[0].address, mints[1].address];
       proxy.resetCalls();
       const quote = await engine.quote({ inputMint: x.toBase58(), outputMint: y.toBase58(), amount: "1000000000", slippageBps: 50 });
@@ -133,7 +142,10 @@ describe("npm run markets -- dump", () => {
       expect(await index.forPair(x, y)).toEqual([]);
       const pool = cpPool(mints[2], mints[3], 0);
       await dump(file);
-      await vi.waitFor(async () => expect((await index.forPair(y, x)).map((m) => m.addressText)).toEqual([pool.address.toBase58()]), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect((await index.forPair(y, x)).map((m) => m.addressText)).toEqual([pool.address.toBase58()]), {
+        timeout: 10_000,
+        interval: 100,
+      });
     } finally {
       index.close();
     }
@@ -142,7 +154,10 @@ describe("npm run markets -- dump", () => {
   it("an RPC that refuses getProgramAccounts: each program named with the provider's answer, nothing written", async () => {
     const file = join(dir, "refused.json");
     writeFileSync(file, "[]");
-    const refusal = { code: -32010, message: "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C excluded from account secondary indexes; this RPC method unavailable for key" };
+    const refusal = {
+      code: -32010,
+      message: "CPMMoo8L3F4NbTegBCKVNunggL7H1ZpdTHKxQB5qKP1C excluded from account secondary indexes; this RPC method unavailable for key",
+    };
     proxy.refuse("getProgramAccounts", refusal);
     try {
       proxy.resetCalls();
@@ -171,7 +186,11 @@ describe("npm run markets -- dump", () => {
       proxy.resetCalls();
       const started = Date.now();
       const lines: string[] = [];
-      await expect(runMarkets(parseMarketsArgs(["dump", "--rpc", proxy.url, "--out", file, "--programs", "Raydium CP,whirlpool", "--timeout-ms", "1000"], {}), (l) => lines.push(l))).rejects.toThrow(/nothing written/);
+      await expect(
+        runMarkets(parseMarketsArgs(["dump", "--rpc", proxy.url, "--out", file, "--programs", "Raydium CP,whirlpool", "--timeout-ms", "1000"], {}), (l) =>
+          lines.push(l),
+        ),
+      ).rejects.toThrow(/nothing written/);
       expect(Date.now() - started).toBeLessThan(2 * 1_000 + 1_500);
       expect(proxy.calls("getProgramAccounts")).toBe(2);
       expect(lines.filter((l) => l.includes("not listed")).join("\n")).toMatch(/1000 ms/);

@@ -42,7 +42,13 @@ describe("program subscriptions: pools created after start-up", () => {
     index = new MarketIndex({ chain, adapters: ammAdapters, hubTokens: [], subscriptionsUrl: localnet.websocketUrl });
     await index.start();
     await index.whenSubscribed();
-    engine = createQuoteEngine({ chain, accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }), markets: index, adapters: ammAdapters, intermediateTokens: [] });
+    engine = createQuoteEngine({
+      chain,
+      accounts: new AccountSource({ chain, shortLived: new ChainStateCache(0) }),
+      markets: index,
+      adapters: ammAdapters,
+      intermediateTokens: [],
+    });
   });
   afterAll(async () => {
     index.close();
@@ -83,7 +89,12 @@ describe("program subscriptions: an account allocated first and initialised as a
 
   beforeAll(async () => {
     localnet = await startLocalnet({ port: 0 });
-    index = new MarketIndex({ chain: new RpcSolanaChain({ url: localnet.url }), adapters: ammAdapters, hubTokens: [], subscriptionsUrl: localnet.websocketUrl });
+    index = new MarketIndex({
+      chain: new RpcSolanaChain({ url: localnet.url }),
+      adapters: ammAdapters,
+      hubTokens: [],
+      subscriptionsUrl: localnet.websocketUrl,
+    });
     await index.start();
     await index.whenSubscribed();
   });

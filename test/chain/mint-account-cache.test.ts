@@ -9,7 +9,15 @@ import type { AccountData } from "../../src/core/solana/account.js";
 function mintAccount(owner: PublicKey = TOKEN_PROGRAM_ID, decimals = 6): AccountData {
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 1n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 1n,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   return { address: Keypair.generate().publicKey, owner, lamports: 1_461_600n, data, executable: false };
@@ -20,8 +28,17 @@ function tokenAccount(): AccountData {
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {
-      mint: Keypair.generate().publicKey, owner: new PublicKey(new Uint8Array(32).fill(1)), amount: 5n, delegateOption: 0, delegate: PublicKey.default,
-      state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+      mint: Keypair.generate().publicKey,
+      owner: new PublicKey(new Uint8Array(32).fill(1)),
+      amount: 5n,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
     },
     data,
   );

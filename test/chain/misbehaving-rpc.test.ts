@@ -48,7 +48,10 @@ describe("chain layer against a misbehaving RPC server", () => {
 
   async function expectUnavailable(run: () => Promise<unknown>, reason: RegExp) {
     const started = Date.now();
-    const error = await run().then(() => undefined, (e: unknown) => e);
+    const error = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect((error as Error).message).toMatch(reason);
     return { error: error as ChainUnavailableError, elapsed: Date.now() - started };
@@ -72,7 +75,7 @@ describe("chain layer against a misbehaving RPC server", () => {
   });
 
   it("malformed JSON: retried, then unavailable", async () => {
-    behaviour = (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end("{\"jsonrpc\":\"2.0\",");
+    behaviour = (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0",');
     const chain = new RpcSolanaChain({ url, ...options });
     await expectUnavailable(() => chain.readBatch({ accounts: keys, latestBlockhash: true }), /batch unavailable after 3 attempts: malformed JSON/);
     expect(requests).toBe(3);
@@ -122,7 +125,10 @@ describe("chain layer against a misbehaving RPC server", () => {
   it("503 with a Retry-After longer than the request budget fails at once, naming it", async () => {
     behaviour = (_q, res) => res.writeHead(503, { "retry-after": "30" }).end();
     const chain = new RpcSolanaChain({ url, ...options });
-    const { error } = await expectUnavailable(() => chain.getSlot(), /getSlot unavailable after 1 attempt: HTTP 503 \(Retry-After 30 s exceeds the time left\)/);
+    const { error } = await expectUnavailable(
+      () => chain.getSlot(),
+      /getSlot unavailable after 1 attempt: HTTP 503 \(Retry-After 30 s exceeds the time left\)/,
+    );
     expect(error.attempts).toBe(1);
     expect(requests).toBe(1);
   });
@@ -161,7 +167,12 @@ describe("chain layer against a misbehaving RPC server", () => {
     const chain = new RpcSolanaChain({ url, ...options, maxRetries: 3, breakerHalfOpenMs: 200 });
     const errors: string[] = [];
     for (let i = 0; i < 60; i++) {
-      errors.push(await chain.getSlot().then(() => "ok", (e: unknown) => (e as Error).message));
+      errors.push(
+        await chain.getSlot().then(
+          () => "ok",
+          (e: unknown) => (e as Error).message,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 20));
     }
     console.log(`HTTP 500, one endpoint: 60 calls, ${requests} requests`);

@@ -91,11 +91,18 @@ describe("program quoter start: a binary the RPC does not serve", () => {
 
   it("PROGRAM_QUOTED_AMMS naming an AMM the chain does not have is a start error", async () => {
     const chain = new RpcSolanaChain({ url: localnet.url });
-    await expect(startProgramQuoter({ chain, amms: ["SolFi V2"], adapters: ammAdapters, logger: createLogger("silent") })).rejects.toThrow(/SolFi V2.*does not exist/);
+    await expect(startProgramQuoter({ chain, amms: ["SolFi V2"], adapters: ammAdapters, logger: createLogger("silent") })).rejects.toThrow(
+      /SolFi V2.*does not exist/,
+    );
     // A chain without Jupiter v6: "auto" turns the quoter off instead.
     const bare = await startLocalnet({ port: 0 });
     try {
-      const none = await startProgramQuoter({ chain: new RpcSolanaChain({ url: bare.url }), amms: "auto", adapters: ammAdapters, logger: createLogger("silent") });
+      const none = await startProgramQuoter({
+        chain: new RpcSolanaChain({ url: bare.url }),
+        amms: "auto",
+        adapters: ammAdapters,
+        logger: createLogger("silent"),
+      });
       expect(none).toBeUndefined();
     } finally {
       await bare.close();

@@ -43,7 +43,15 @@ function snapshot(dir: string, address: PublicKey): AccountData {
 function nativeMint(): AccountData {
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals: 9, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 0n,
+      decimals: 9,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   return { address: SOL, owner: TOKEN_PROGRAM_ID, lamports: 1_000_000_000n, data, executable: false };
@@ -98,8 +106,9 @@ describe.skipIf(!available)("program quoter: SolFi V2 on its own program", () =>
     const pool = solFiV2Adapter.decodePool(accounts.get(POOL.toBase58())!);
     const partial = new Map(accounts);
     partial.delete(ORACLE.toBase58());
-    expect(() => quoter.quote(solFiV2Adapter, pool, { amount: 5n, swapMode: "ExactIn", aToB: true }, partial, { slot: SLOT, unixTimestamp: UNIX_TIME }))
-      .toThrow(/2ny7eGyZCoeEVTkNLf5HcnJFBKkyA4p4gcrtb3b8y8ou/);
+    expect(() =>
+      quoter.quote(solFiV2Adapter, pool, { amount: 5n, swapMode: "ExactIn", aToB: true }, partial, { slot: SLOT, unixTimestamp: UNIX_TIME }),
+    ).toThrow(/2ny7eGyZCoeEVTkNLf5HcnJFBKkyA4p4gcrtb3b8y8ou/);
   });
 
   it("prices anew once a state account changes, even in the same account map and for the same pool object: a USDC vault holding 1 USDC cannot pay 1 SOL's 128 USDC", () => {

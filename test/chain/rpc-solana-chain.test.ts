@@ -97,7 +97,10 @@ describe("RpcSolanaChain against the localnet", () => {
     expect(localnet.stats().httpRequests).toBe(1);
     expect(localnet.stats().calls).toEqual({ getMultipleAccounts: 3, getRecentPrioritizationFees: 1, getLatestBlockhash: 1 });
     expect(batch.accounts.map((a) => (a ? Array.from(a.data) : null))).toEqual(
-      keys.map((k) => { const d = expected.get(k.toBase58()); return d ? Array.from(d) : null; }),
+      keys.map((k) => {
+        const d = expected.get(k.toBase58());
+        return d ? Array.from(d) : null;
+      }),
     );
     expect(batch.latestBlockhash?.blockhash).toBe(localnet.chain.latestBlockhash().blockhash);
     expect(Array.isArray(batch.prioritizationFees)).toBe(true);
@@ -247,7 +250,12 @@ describe("RpcSolanaChain against the localnet", () => {
 
     const slot = await chain.getSlot();
     const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: payer.publicKey, payer: payer.publicKey, recentSlot: slot });
-    const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: payer.publicKey, payer: payer.publicKey, addresses: [DEMO.usdcMint] });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table,
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      addresses: [DEMO.usdcMint],
+    });
     const { blockhash } = await chain.getLatestBlockhash();
     const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(create, extend);
     tx.sign(payer);

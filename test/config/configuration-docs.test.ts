@@ -69,7 +69,10 @@ describe("docs/configuration.md", () => {
     for (const file of ["docs/operations.md", "README.md"]) {
       const named = [...tableVariables(file)];
       expect(named.length, file).toBeGreaterThan(0);
-      expect(named.filter((n) => !read.has(n)), file).toEqual([]);
+      expect(
+        named.filter((n) => !read.has(n)),
+        file,
+      ).toEqual([]);
     }
   });
 });

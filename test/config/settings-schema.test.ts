@@ -47,7 +47,9 @@ describe("the configuration schema", () => {
       expect(problemsOf({ ...rpc, [name]: "TRUE" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "0" }), name).toEqual([]);
       expect(problemsOf({ ...rpc, [name]: "false" }), name).toEqual([]);
-      expect(problemsOf({ ...rpc, [name]: "maybe" }), name).toEqual([expect.stringMatching(new RegExp(`^${name}: must be (0 or 1|true or false|true or false \\(yes/no, on/off\\)) \\(got "maybe"\\)$`))]);
+      expect(problemsOf({ ...rpc, [name]: "maybe" }), name).toEqual([
+        expect.stringMatching(new RegExp(`^${name}: must be (0 or 1|true or false|true or false \\(yes/no, on/off\\)) \\(got "maybe"\\)$`)),
+      ]);
       // yes/no and on/off: only the API-key switches, as they always took them.
       expect(problemsOf({ ...rpc, [name]: "yes" }).length, name).toBe(name.startsWith("PUBLIC_") ? 0 : 1);
     }

@@ -31,7 +31,7 @@ function failure(run: () => unknown): { field: string; rule: string; message: st
   throw new Error("expected a ValidationError");
 }
 
-describe("isAbsent: undefined and null always, \"\" only where proto3 strings arrive", () => {
+describe('isAbsent: undefined and null always, "" only where proto3 strings arrive', () => {
   const cases: [unknown, Absence, boolean][] = [
     [undefined, "nullish", true],
     [null, "nullish", true],
@@ -54,8 +54,8 @@ describe("public keys: base58 of exactly 32 bytes", () => {
   const bad: [name: string, value: unknown, absence: Absence, rule: string][] = [
     ["missing", undefined, "nullish", "required"],
     ["null", null, "nullish", "required"],
-    ["\"\" is a bad value by default", "", "nullish", "public_key"],
-    ["\"\" is absent for proto3 callers", "", "nullish-or-empty", "required"],
+    ['"" is a bad value by default', "", "nullish", "public_key"],
+    ['"" is absent for proto3 callers', "", "nullish-or-empty", "required"],
     ["31 bytes", KEY_31, "nullish", "public_key"],
     ["33 bytes", KEY_33, "nullish", "public_key"],
     ["not base58 (0, O, I, l)", "0OIl", "nullish", "public_key"],
@@ -113,7 +113,7 @@ describe("u64: decimal string, safe JS integer or bigint", () => {
     ["spaces", " 1", "u64"],
     ["number above 2^53 (imprecise)", 2 ** 60, "u64"],
     ["boolean", true, "u64"],
-    ["\"\" by default", "", "u64"],
+    ['"" by default', "", "u64"],
   ];
   test.each(bad)("%s → %s", (_name, value, rule) => {
     const error = failure(() => parseU64("params.makingAmount", value));
@@ -131,7 +131,7 @@ describe("u64: decimal string, safe JS integer or bigint", () => {
     expect(failure(() => parseU64("a", undefined)).message).toBe("a: is required");
   });
 
-  test("\"\" is absent only for proto3 callers; optional gives undefined when absent", () => {
+  test('"" is absent only for proto3 callers; optional gives undefined when absent', () => {
     expect(failure(() => parseU64("a", "", "nullish-or-empty")).rule).toBe("required");
     expect(parseOptionalU64("a", "", "nullish-or-empty")).toBeUndefined();
     expect(parseOptionalU64("a", null)).toBeUndefined();
@@ -171,7 +171,7 @@ describe("integers in the caller's range", () => {
     expect(failure(() => parseIntegerInRange("p", 101, 1, 100)).message).toBe("p: must be an integer from 1 to 100, got 101");
   });
 
-  test("optional: absent gives undefined (\"\" only for proto3 callers)", () => {
+  test('optional: absent gives undefined ("" only for proto3 callers)', () => {
     expect(parseOptionalIntegerInRange("p", null, 0, 5)).toBeUndefined();
     expect(parseOptionalIntegerInRange("p", "", 0, 5, "nullish-or-empty")).toBeUndefined();
     expect(failure(() => parseOptionalIntegerInRange("p", "", 0, 5)).rule).toBe("range");

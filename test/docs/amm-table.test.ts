@@ -21,7 +21,12 @@ function tableAfter(text: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith("|")) break;
-    rows.push(line.slice(1, -1).split(" | ").map((c) => c.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(" | ")
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -50,7 +55,10 @@ describe("README.md's AMM table", () => {
       const row = rows.find((r) => namesOf(r[0]).label === adapter.label)!;
       const files = [...row[2].matchAll(/`([^`]+\.test\.ts)`/g)].map((m) => m[1]);
       expect(files.length, adapter.label).toBeGreaterThan(0);
-      expect(files.some((f) => f.startsWith("test/onchain/")), `${adapter.label}: no test on the real programs`).toBe(true);
+      expect(
+        files.some((f) => f.startsWith("test/onchain/")),
+        `${adapter.label}: no test on the real programs`,
+      ).toBe(true);
       const alias = namesOf(row[0]).alias;
       for (const file of files) {
         expect(existsSync(join(root, file)), file).toBe(true);

@@ -45,7 +45,10 @@ function expectedLines(body: readonly string[]): string[] {
 
 /** The expectation as a whole-line pattern: `…` matches anything, the rest literally. */
 export function linePattern(expected: string): RegExp {
-  const parts = expected.trim().split("…").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const parts = expected
+    .trim()
+    .split("…")
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${parts.join(".*")}$`, "s");
 }
 

@@ -13,7 +13,13 @@ import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-proces
 import { embeddedChainBlocks, MARKER, unmetExpectations, type DocBlock } from "./doc-blocks.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const FILES = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const BLOCKS = new Map(FILES.map((f) => [f, embeddedChainBlocks(f, readFileSync(join(root, f), "utf8"))]));
 const END = "@@swapd-doc-block-end";
 
@@ -61,7 +67,9 @@ describe("shell blocks that claim to run on the embedded chain", () => {
   it("the README is a map of at most 400 lines whose tour has its six steps as marked blocks", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(400);
-    const tour = BLOCKS.get("README.md")!.map((b) => b.script).join("\n");
+    const tour = BLOCKS.get("README.md")!
+      .map((b) => b.script)
+      .join("\n");
     const steps = ["/healthz", "/swap/v1/quote", "/swap/v1/swap-instructions", "/swap/v2/order", "/swap/v2/execute", "/trigger/v1/createOrder", "WatchQuote"];
     let at = -1;
     for (const step of steps) {

@@ -57,7 +57,15 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
     localnet = await startLocalnet();
     await seedDemo(localnet);
     // One open order on chain for the active listing (written by Anchor's coder over the IDL).
-    const fields = { maker: activeMaker, inputMint: NATIVE_MINT, outputMint: DEMO.usdcMint, uniqueId: 7n, making: 1_000_000n, taking: 150_000n, createdAt: 1_741_617_608 };
+    const fields = {
+      maker: activeMaker,
+      inputMint: NATIVE_MINT,
+      outputMint: DEMO.usdcMint,
+      uniqueId: 7n,
+      making: 1_000_000n,
+      taking: 150_000n,
+      createdAt: 1_741_617_608,
+    };
     localnet.setAccount(activeOrder, { lamports: 3_048_480n, data: await encodeOrderAccount(fields), owner: LO_V2 });
     const url = new URL(TEST_DATABASE_URL);
     url.hostname = "127.0.0.1";
@@ -102,71 +110,75 @@ describe.skipIf(!available)("the service through a long PostgreSQL blackhole und
   };
   const issuedRows = async () => Number((await direct.query(`SELECT count(*) AS n FROM "${schema}".issued_transactions`)).rows[0].n);
 
-  it(`answers every call within DATABASE_TIMEOUT_MS + 1 s through a ${OUTAGE_MS / 1000} s blackhole at ${CALLS_PER_SECOND} calls/s, the active listing unaffected, then recovers`, async () => {
-    for (const kind of ["createOrder", "history", "active"] as const) expect((await call(kind)).status).toBe(200);
-    const rowsBefore = await issuedRows();
+  it(
+    `answers every call within DATABASE_TIMEOUT_MS + 1 s through a ${OUTAGE_MS / 1000} s blackhole at ${CALLS_PER_SECOND} calls/s, the active listing unaffected, then recovers`,
+    async () => {
+      for (const kind of ["createOrder", "history", "active"] as const) expect((await call(kind)).status).toBe(200);
+      const rowsBefore = await issuedRows();
 
-    // Open loop: a call every 50 ms, whatever the earlier ones are doing.
-    const kinds: Kind[] = ["createOrder", "history", "active"];
-    const running: Promise<Answer>[] = [];
-    let fired = 0;
-    const timer = setInterval(() => running.push(call(kinds[fired++ % kinds.length])), 1_000 / CALLS_PER_SECOND);
-    await new Promise((r) => setTimeout(r, 1_000));
-    const blackholedAt = Date.now();
-    proxy.blackhole();
-    await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
-    const metricsDuring = await (await fetch(`${swapd.url}/metrics`)).text();
-    const readyDuring = await fetch(`${swapd.url}/readyz`);
-    const readyDuringText = await readyDuring.text();
-    const healthDuring = (await fetch(`${swapd.url}/healthz`)).status;
-    await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
-    const restoredAt = Date.now();
-    proxy.restore();
-    // Recovery: the breaker's probe sees the database within DATABASE_TIMEOUT_MS + 1 s; calls resume.
-    await new Promise((r) => setTimeout(r, DATABASE_TIMEOUT_MS + 4_000));
-    clearInterval(timer);
-    const answers = await Promise.all(running);
+      // Open loop: a call every 50 ms, whatever the earlier ones are doing.
+      const kinds: Kind[] = ["createOrder", "history", "active"];
+      const running: Promise<Answer>[] = [];
+      let fired = 0;
+      const timer = setInterval(() => running.push(call(kinds[fired++ % kinds.length])), 1_000 / CALLS_PER_SECOND);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const blackholedAt = Date.now();
+      proxy.blackhole();
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+      const metricsDuring = await (await fetch(`${swapd.url}/metrics`)).text();
+      const readyDuring = await fetch(`${swapd.url}/readyz`);
+      const readyDuringText = await readyDuring.text();
+      const healthDuring = (await fetch(`${swapd.url}/healthz`)).status;
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+      const restoredAt = Date.now();
+      proxy.restore();
+      // Recovery: the breaker's probe sees the database within DATABASE_TIMEOUT_MS + 1 s; calls resume.
+      await new Promise((r) => setTimeout(r, DATABASE_TIMEOUT_MS + 4_000));
+      clearInterval(timer);
+      const answers = await Promise.all(running);
 
-    const during = answers.filter((a) => a.startedAt >= blackholedAt && a.startedAt < restoredAt);
-    const slowest = Math.max(...answers.map((a) => a.ms));
-    const refused = during.filter((a) => a.status === 503);
-    const activeDuring = during.filter((a) => a.kind === "active");
-    const late = answers.filter((a) => a.startedAt >= restoredAt + DATABASE_TIMEOUT_MS + 2_000);
-    console.log(
-      `blackhole ${OUTAGE_MS / 1000} s: ${answers.length} calls (${during.length} during), slowest answer ${slowest} ms (bound ${BOUND_MS}), ` +
-        `503 during: ${refused.length}, median 503 ${refused.map((a) => a.ms).sort((x, y) => x - y)[refused.length >> 1] ?? "-"} ms, ` +
-        `active listing during: ${activeDuring.length} × ${[...new Set(activeDuring.map((a) => a.status))].join("/")}, slowest ${Math.max(...activeDuring.map((a) => a.ms))} ms`,
-    );
+      const during = answers.filter((a) => a.startedAt >= blackholedAt && a.startedAt < restoredAt);
+      const slowest = Math.max(...answers.map((a) => a.ms));
+      const refused = during.filter((a) => a.status === 503);
+      const activeDuring = during.filter((a) => a.kind === "active");
+      const late = answers.filter((a) => a.startedAt >= restoredAt + DATABASE_TIMEOUT_MS + 2_000);
+      console.log(
+        `blackhole ${OUTAGE_MS / 1000} s: ${answers.length} calls (${during.length} during), slowest answer ${slowest} ms (bound ${BOUND_MS}), ` +
+          `503 during: ${refused.length}, median 503 ${refused.map((a) => a.ms).sort((x, y) => x - y)[refused.length >> 1] ?? "-"} ms, ` +
+          `active listing during: ${activeDuring.length} × ${[...new Set(activeDuring.map((a) => a.status))].join("/")}, slowest ${Math.max(...activeDuring.map((a) => a.ms))} ms`,
+      );
 
-    expect(swapd.alive()).toBe(true);
-    expect(metricsDuring).toMatch(/^swapd_database_breaker_open 1$/m);
-    // Known down: /readyz says so at once (not after a timeout), /healthz stays up.
-    expect(readyDuring.status).toBe(503);
-    expect(readyDuringText).toMatch(/known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery/);
-    expect(healthDuring).toBe(200);
-    expect(metricsDuring).toMatch(/^swapd_database_calls_refused_total [1-9]\d*$/m);
-    for (const a of answers) {
-      expect({ kind: a.kind, ms: a.ms, withinBound: a.ms <= BOUND_MS }).toMatchObject({ withinBound: true });
-      expect([200, 503]).toContain(a.status);
-      if (a.status === 503) expect(a.body["errorCode"]).toBe("DATABASE_UNAVAILABLE");
-    }
-    // The store's calls did fail meanwhile (the fault was real)...
-    expect(during.filter((a) => a.kind !== "active" && a.status === 503).length).toBeGreaterThan(0);
-    // ...while the active listing, read from the chain, answered every time with the order.
-    expect(activeDuring.length).toBeGreaterThan(0);
-    for (const a of activeDuring) {
-      expect(a.status).toBe(200);
-      expect((a.body["orders"] as { orderKey: string }[]).map((o) => o.orderKey)).toEqual([activeOrder.toBase58()]);
-    }
-    // Recovered without a restart: the calls fired well after the restore succeed.
-    expect(late.length).toBeGreaterThan(0);
-    for (const a of late) expect({ kind: a.kind, status: a.status }).toEqual({ kind: a.kind, status: 200 });
+      expect(swapd.alive()).toBe(true);
+      expect(metricsDuring).toMatch(/^swapd_database_breaker_open 1$/m);
+      // Known down: /readyz says so at once (not after a timeout), /healthz stays up.
+      expect(readyDuring.status).toBe(503);
+      expect(readyDuringText).toMatch(/known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery/);
+      expect(healthDuring).toBe(200);
+      expect(metricsDuring).toMatch(/^swapd_database_calls_refused_total [1-9]\d*$/m);
+      for (const a of answers) {
+        expect({ kind: a.kind, ms: a.ms, withinBound: a.ms <= BOUND_MS }).toMatchObject({ withinBound: true });
+        expect([200, 503]).toContain(a.status);
+        if (a.status === 503) expect(a.body["errorCode"]).toBe("DATABASE_UNAVAILABLE");
+      }
+      // The store's calls did fail meanwhile (the fault was real)...
+      expect(during.filter((a) => a.kind !== "active" && a.status === 503).length).toBeGreaterThan(0);
+      // ...while the active listing, read from the chain, answered every time with the order.
+      expect(activeDuring.length).toBeGreaterThan(0);
+      for (const a of activeDuring) {
+        expect(a.status).toBe(200);
+        expect((a.body["orders"] as { orderKey: string }[]).map((o) => o.orderKey)).toEqual([activeOrder.toBase58()]);
+      }
+      // Recovered without a restart: the calls fired well after the restore succeed.
+      expect(late.length).toBeGreaterThan(0);
+      for (const a of late) expect({ kind: a.kind, status: a.status }).toEqual({ kind: a.kind, status: 200 });
 
-    // Rows: one per createOrder answered 200; besides, at most those in flight when the link went silent.
-    const created = answers.filter((a) => a.kind === "createOrder" && a.status === 200).length;
-    const inFlightAtCut = answers.filter((a) => a.kind === "createOrder" && a.startedAt < blackholedAt && a.startedAt + a.ms > blackholedAt).length;
-    const rows = (await issuedRows()) - rowsBefore;
-    expect(rows).toBeGreaterThanOrEqual(created);
-    expect(rows).toBeLessThanOrEqual(created + inFlightAtCut);
-  }, OUTAGE_MS + 60_000);
+      // Rows: one per createOrder answered 200; besides, at most those in flight when the link went silent.
+      const created = answers.filter((a) => a.kind === "createOrder" && a.status === 200).length;
+      const inFlightAtCut = answers.filter((a) => a.kind === "createOrder" && a.startedAt < blackholedAt && a.startedAt + a.ms > blackholedAt).length;
+      const rows = (await issuedRows()) - rowsBefore;
+      expect(rows).toBeGreaterThanOrEqual(created);
+      expect(rows).toBeLessThanOrEqual(created + inFlightAtCut);
+    },
+    OUTAGE_MS + 60_000,
+  );
 });

@@ -71,7 +71,10 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
         proxy.cut();
         await stores.trackerCursors.set("cut-b", "sig-b", 2n);
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(DatabaseUnavailableError);
     expect((error as Error).message).toMatch(/^DATABASE_UNAVAILABLE: the database is unavailable \(connection (lost|reset)\)/);
     expect(await cursorRows("cut-")).toBe(0);
@@ -96,7 +99,14 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
     const calls = Array.from({ length: 40 }, (_, i) =>
       i % 3 === 0 ? store.ping() : i % 3 === 1 ? store.orders.listOpen(10) : store.transaction((stores) => stores.trackerCursors.set(`q-${i}`, "sig", 1n)),
     );
-    const results = await Promise.all(calls.map((p) => p.then(() => "ok", (e: unknown) => e)));
+    const results = await Promise.all(
+      calls.map((p) =>
+        p.then(
+          () => "ok",
+          (e: unknown) => e,
+        ),
+      ),
+    );
     const elapsed = Date.now() - started;
     for (const r of results) {
       expect(r).toBeInstanceOf(DatabaseUnavailableError);
@@ -107,9 +117,19 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
 
     // Known down now: calls fail at once, however many, without queueing for the pool.
     const refusedStarted = Date.now();
-    const refused = await Promise.all(Array.from({ length: 50 }, () => store.orders.listOpen(10).then(() => "ok", (e: unknown) => e)));
+    const refused = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        store.orders.listOpen(10).then(
+          () => "ok",
+          (e: unknown) => e,
+        ),
+      ),
+    );
     expect(Date.now() - refusedStarted).toBeLessThan(TIMEOUT_MS);
-    for (const r of refused) expect((r as Error).message).toMatch(/DATABASE_UNAVAILABLE: the database is unavailable \(known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery\)/);
+    for (const r of refused)
+      expect((r as Error).message).toMatch(
+        /DATABASE_UNAVAILABLE: the database is unavailable \(known down for [\d.]+ s: no (answer|connection) within the timeout; probing for recovery\)/,
+      );
 
     proxy.restore();
     // The background probe sees it back; the pool is replaced, so no blackholed connection is reused.
@@ -118,14 +138,20 @@ describe.skipIf(!available)("database faults (PostgreSQL behind a TCP proxy)", (
   });
 
   it("a statement that outlives DATABASE_TIMEOUT_MS is cancelled by the server: DatabaseUnavailableError (statement timeout)", async () => {
-    const error = await store.db.query("SELECT pg_sleep(5)").then(() => undefined, (e: unknown) => e);
+    const error = await store.db.query("SELECT pg_sleep(5)").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DatabaseUnavailableError);
     expect((error as Error).message).toMatch(/statement timeout/);
     await store.ping();
   });
 
   it("SQL errors stay what they are (not 'unavailable')", async () => {
-    const error = await store.db.query("SELECT * FROM no_such_table").then(() => undefined, (e: unknown) => e);
+    const error = await store.db.query("SELECT * FROM no_such_table").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).not.toBeInstanceOf(DatabaseUnavailableError);
     expect((error as { code?: string }).code).toBe("42P01");
   });

@@ -126,7 +126,9 @@ describe("HTTP/2 rapid-reset flood from four addresses", () => {
       for (const s of sessions.slice(1)) expect(s.lastStreamId, JSON.stringify(s)).toBe(0);
     }
     const totalResets = all.reduce((n, s) => n + s.resets, 0);
-    console.log(`4 flooders × ${SESSIONS} sessions: ${totalResets} resets sent in all; probe answered ${probe.rest.length} × /healthz + gRPC Check (ms per pair: ${probe.ms.join(" ")})`);
+    console.log(
+      `4 flooders × ${SESSIONS} sessions: ${totalResets} resets sent in all; probe answered ${probe.rest.length} × /healthz + gRPC Check (ms per pair: ${probe.ms.join(" ")})`,
+    );
 
     expect(probe.rest.length).toBeGreaterThan(0);
     expect(new Set(probe.rest)).toEqual(new Set([200]));
@@ -205,7 +207,9 @@ describe("scrape and readiness floods", () => {
   it("100 concurrent /metrics scrapes cost one render; 50 concurrent /readyz share one run of the checks", async () => {
     await sleep(1_100); // past any earlier render's cache time
     const rendersBefore = await counter("swapd_metrics_renders_total");
-    const scrapes = await Promise.all(Array.from({ length: 100 }, () => fetch(`${server.url}/metrics`).then(async (r) => ({ status: r.status, body: await r.text() }))));
+    const scrapes = await Promise.all(
+      Array.from({ length: 100 }, () => fetch(`${server.url}/metrics`).then(async (r) => ({ status: r.status, body: await r.text() }))),
+    );
     expect(new Set(scrapes.map((s) => s.status))).toEqual(new Set([200]));
     expect(scrapes[0].body).toContain("swapd_metrics_renders_total");
     expect((await counter("swapd_metrics_renders_total")) - rendersBefore).toBe(1);

@@ -283,7 +283,11 @@ describe("MAX_PIPELINE_DEPTH", () => {
   });
 
   const request = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
-  const answers = (c: RawClient) => c.received().toString("latin1").match(/^HTTP\/1\.1 200 /gm)?.length ?? 0;
+  const answers = (c: RawClient) =>
+    c
+      .received()
+      .toString("latin1")
+      .match(/^HTTP\/1\.1 200 /gm)?.length ?? 0;
   const closedForDepth = async () => counterSum(await (await fetch(`${server.url}/metrics`)).text(), "swapd_http1_pipeline_closed_total");
 
   it("a client pipelining exactly MAX_PIPELINE_DEPTH requests gets every answer and keeps its connection", async () => {

@@ -100,16 +100,19 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
       const lamports = 1_000_000 + round;
       const { blockhash, lastValidBlockHeight } = localnet.chain.latestBlockhash();
       const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports })], DEMO.wallet, blockhash);
-      const requestId = await issueTransactions(a.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+      const requestId = await issueTransactions(a.store, {
+        kind: "create_order",
+        maker: DEMO.wallet,
+        transactions: [{ compiled, orderKeys: [] }],
+        lastValidBlockHeight,
+      });
       const tx = VersionedTransaction.deserialize(compiled.transaction);
       tx.sign([DEMO_WALLET]);
       const wire = Buffer.from(tx.serialize());
       const signature = bs58.encode(tx.signatures[0]);
 
       const before = proxy.calls("sendTransaction");
-      const answers = await Promise.all(
-        Array.from({ length: CALLERS }, (_, i) => execute(replicas[i % 2], Math.floor(i / 2) % 3, requestId, wire)),
-      );
+      const answers = await Promise.all(Array.from({ length: CALLERS }, (_, i) => execute(replicas[i % 2], Math.floor(i / 2) % 3, requestId, wire)));
       sendsPerRound.push(proxy.calls("sendTransaction") - before);
       expect(answers).toEqual(Array.from({ length: CALLERS }, () => ({ signature, status: "Success", code: 0 })));
       expect(localnet.getAccount(to)?.lamports).toBe(BigInt(lamports));
@@ -123,13 +126,24 @@ describe.skipIf(!postgres)("one sender per transaction: 20 concurrent Executes Ã
     const to = Keypair.generate().publicKey;
     const { blockhash, lastValidBlockHeight } = localnet.chain.latestBlockhash();
     const compiled = compileTransaction([SystemProgram.transfer({ fromPubkey: DEMO.wallet, toPubkey: to, lamports: 3_000_000 })], DEMO.wallet, blockhash);
-    const requestId = await issueTransactions(a.store, { kind: "create_order", maker: DEMO.wallet, transactions: [{ compiled, orderKeys: [] }], lastValidBlockHeight });
+    const requestId = await issueTransactions(a.store, {
+      kind: "create_order",
+      maker: DEMO.wallet,
+      transactions: [{ compiled, orderKeys: [] }],
+      lastValidBlockHeight,
+    });
     const tx = VersionedTransaction.deserialize(compiled.transaction);
     tx.sign([DEMO_WALLET]);
     const signature = bs58.encode(tx.signatures[0]);
     // What a process killed right after recording leaves: Pending, its lease running for 1.5 s more.
     await a.store.executions.begin(
-      { signature, requestId, messageHash: transactionMessageHash(compiled.message), lastValidBlockHeight: BigInt(lastValidBlockHeight), signedTransaction: tx.serialize() },
+      {
+        signature,
+        requestId,
+        messageHash: transactionMessageHash(compiled.message),
+        lastValidBlockHeight: BigInt(lastValidBlockHeight),
+        signedTransaction: tx.serialize(),
+      },
       { sender: "a-process-that-died", leaseMs: 1_500 },
     );
     const before = proxy.calls("sendTransaction");

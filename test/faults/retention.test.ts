@@ -49,32 +49,36 @@ describe.each(variants)("retention (%s)", (_name, enabled, open) => {
   const remaining = async (store: Store) =>
     (await store.db.query<{ request_id: string }>("SELECT request_id FROM issued_transactions ORDER BY request_id")).map((r) => r.request_id);
 
-  it.skipIf(!enabled)("deletes only old, expired, never-executed transactions", async () => {
-    const store = await open();
-    stores.push(store);
-    await issue(store, "a-old-expired", 30, -29);
-    await issue(store, "b-old-executed", 30, -29);
-    await issue(store, "c-recent", 1, -0.9);
-    await issue(store, "d-old-still-valid", 30, 1);
-    await issue(store, "e-old-no-expiry", 30, null);
-    await store.executions.begin({
-      signature: "sig-b",
-      requestId: "b-old-executed",
-      messageHash: "hash-b-old-executed",
-      lastValidBlockHeight: 100n,
-      signedTransaction: new Uint8Array([9]),
-    });
+  it.skipIf(!enabled)(
+    "deletes only old, expired, never-executed transactions",
+    async () => {
+      const store = await open();
+      stores.push(store);
+      await issue(store, "a-old-expired", 30, -29);
+      await issue(store, "b-old-executed", 30, -29);
+      await issue(store, "c-recent", 1, -0.9);
+      await issue(store, "d-old-still-valid", 30, 1);
+      await issue(store, "e-old-no-expiry", 30, null);
+      await store.executions.begin({
+        signature: "sig-b",
+        requestId: "b-old-executed",
+        messageHash: "hash-b-old-executed",
+        lastValidBlockHeight: 100n,
+        signedTransaction: new Uint8Array([9]),
+      });
 
-    const follower: Leadership = { isLeader: () => false, onChange: () => undefined, close: async () => undefined };
-    const idle = startRetentionJob({ store, leadership: follower, retentionMs: 24 * HOUR, intervalMs: 50 });
-    await new Promise((r) => setTimeout(r, 200));
-    await idle.stop();
-    expect(await remaining(store)).toHaveLength(5); // not the leader: nothing deleted
+      const follower: Leadership = { isLeader: () => false, onChange: () => undefined, close: async () => undefined };
+      const idle = startRetentionJob({ store, leadership: follower, retentionMs: 24 * HOUR, intervalMs: 50 });
+      await new Promise((r) => setTimeout(r, 200));
+      await idle.stop();
+      expect(await remaining(store)).toHaveLength(5); // not the leader: nothing deleted
 
-    const job = startRetentionJob({ store, leadership: soleLeader(), retentionMs: 24 * HOUR, intervalMs: 60_000 });
-    await job.stop(); // waits for the run made at start (a leader runs at once)
-    expect(await job.runOnce()).toBe(0); // nothing more to delete
-    expect(await remaining(store)).toEqual(["b-old-executed", "c-recent", "d-old-still-valid"]);
-    expect(await store.executions.findBySignature("sig-b")).not.toBeNull();
-  }, 90_000); // PGlite's start-up alone can take tens of seconds on a loaded machine
+      const job = startRetentionJob({ store, leadership: soleLeader(), retentionMs: 24 * HOUR, intervalMs: 60_000 });
+      await job.stop(); // waits for the run made at start (a leader runs at once)
+      expect(await job.runOnce()).toBe(0); // nothing more to delete
+      expect(await remaining(store)).toEqual(["b-old-executed", "c-recent", "d-old-still-valid"]);
+      expect(await store.executions.findBySignature("sig-b")).not.toBeNull();
+    },
+    90_000,
+  ); // PGlite's start-up alone can take tens of seconds on a loaded machine
 });

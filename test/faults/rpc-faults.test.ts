@@ -108,9 +108,14 @@ describe.skipIf(!available)("the service with two RPC endpoints that turn slow, 
     a.set({ kind: "down" });
     const before = b.requests;
     const answers = await load(5, 4_000);
-    const openLine = await swapd.waitForLine((l) => l["event"] === "open" && String(l["endpoint"]).startsWith("0:") && /network/.test(String(l["detail"])), 5_000);
+    const openLine = await swapd.waitForLine(
+      (l) => l["event"] === "open" && String(l["endpoint"]).startsWith("0:") && /network/.test(String(l["detail"])),
+      5_000,
+    );
     a.set({ kind: "pass" });
-    console.log(`endpoint 0 down: ${answers.length} calls, ${answers.filter((x) => x.status === 200).length} × 200, ${b.requests - before} requests to endpoint 1`);
+    console.log(
+      `endpoint 0 down: ${answers.length} calls, ${answers.filter((x) => x.status === 200).length} × 200, ${b.requests - before} requests to endpoint 1`,
+    );
 
     for (const answer of answers) expect({ status: answer.status, text: answer.status === 200 ? "" : answer.text }).toEqual({ status: 200, text: "" });
     expect(b.requests - before).toBeGreaterThanOrEqual(answers.length);
@@ -150,7 +155,9 @@ describe.skipIf(!available)("the service with two RPC endpoints that turn slow, 
       const upstream = a.requests + b.requests - before;
       const readyDuring = await readyz();
       both({ kind: "pass" });
-      console.log(`${name}: ${answers.length} client calls, ${upstream} upstream requests (${(upstream / answers.length).toFixed(2)}×), ${answers.filter((x) => x.status === 503).length} × 503`);
+      console.log(
+        `${name}: ${answers.length} client calls, ${upstream} upstream requests (${(upstream / answers.length).toFixed(2)}×), ${answers.filter((x) => x.status === 503).length} × 503`,
+      );
 
       expect(answers.length).toBeGreaterThan(50);
       for (const answer of answers) {
@@ -164,5 +171,4 @@ describe.skipIf(!available)("the service with two RPC endpoints that turn slow, 
       expect(await untilOk(10_000)).toBe(true);
     }, 40_000);
   }
-
 });

@@ -68,7 +68,7 @@ function frame(data: Uint8Array, flags = 0): Buffer {
 
 function frames(body: Buffer): Array<{ flags: number; data: Buffer }> {
   const out: Array<{ flags: number; data: Buffer }> = [];
-  for (let at = 0; at + 5 <= body.length; ) {
+  for (let at = 0; at + 5 <= body.length;) {
     const length = body.readUInt32BE(at + 1);
     out.push({ flags: body[at], data: body.subarray(at + 5, at + 5 + length) });
     at += 5 + length;
@@ -159,9 +159,16 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
 
   it("gRPC server streaming (grpc-js, Health/Watch): INVALID_ARGUMENT", async () => {
     const err = await new Promise<grpc.ServiceError>((resolve, reject) => {
-      const call = grpcClient.makeServerStreamRequest(HEALTH_WATCH, (m: Buffer) => m, (b: Buffer) => b, BAD_WIRE_TYPE, new grpc.Metadata(), {
-        deadline: Date.now() + 10_000,
-      });
+      const call = grpcClient.makeServerStreamRequest(
+        HEALTH_WATCH,
+        (m: Buffer) => m,
+        (b: Buffer) => b,
+        BAD_WIRE_TYPE,
+        new grpc.Metadata(),
+        {
+          deadline: Date.now() + 10_000,
+        },
+      );
       call.on("data", () => reject(new Error("a message came back")));
       call.on("error", resolve);
       call.on("end", () => reject(new Error("ended without an error")));
@@ -182,7 +189,9 @@ describe("undecodable protobuf → INVALID_ARGUMENT on every protocol", () => {
     expect(r.status).toBe(200);
     const trailer = grpcWebTrailer(Buffer.from(await r.arrayBuffer()));
     expect(trailer["grpc-status"]).toBe(String(GRPC_INVALID_ARGUMENT));
-    expect(decodeURIComponent(trailer["grpc-message"])).toMatch(/^cannot decode message grpc\.health\.v1\.HealthCheckRequest from protobuf binary: premature EOF/);
+    expect(decodeURIComponent(trailer["grpc-message"])).toMatch(
+      /^cannot decode message grpc\.health\.v1\.HealthCheckRequest from protobuf binary: premature EOF/,
+    );
     const line = lastLine((l) => l["procedure"] === HEALTH_CHECK && l["protocol"] === "grpc-web");
     expect(line).toMatchObject({ code: "invalid_argument" });
   });

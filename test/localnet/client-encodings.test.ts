@@ -49,7 +49,9 @@ describe("the localnet speaks what real clients ask", () => {
   it("getMultipleAccounts and getProgramAccounts with base64+zstd", async () => {
     const rpc = createSolanaRpc(localnet.url);
     const missing = Keypair.generate().publicKey;
-    const many = await rpc.getMultipleAccounts([address(random.toBase58()), address(missing.toBase58()), address(patterned.toBase58())], { encoding: "base64+zstd" }).send();
+    const many = await rpc
+      .getMultipleAccounts([address(random.toBase58()), address(missing.toBase58()), address(patterned.toBase58())], { encoding: "base64+zstd" })
+      .send();
     expect(many.value[1]).toBeNull();
     expect(unzstd(many.value[0]!.data).equals(Buffer.from(randomData))).toBe(true);
     expect(unzstd(many.value[2]!.data).equals(Buffer.from(patternedData))).toBe(true);
@@ -62,14 +64,23 @@ describe("the localnet speaks what real clients ask", () => {
   });
 
   async function rawCall<T>(method: string): Promise<T> {
-    const res = await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method }) });
+    const res = await fetch(localnet.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method }),
+    });
     return ((await res.json()) as { result: T }).result;
   }
 
   it("getRecentBlockhash and getFees give the current blockhash (as getLatestBlockhash) and the fee per signature", async () => {
     const connection = new Connection(localnet.url, "confirmed");
-    type Fees = { context: { slot: number }; value: { blockhash: string; feeCalculator: { lamportsPerSignature: number }; lastValidSlot: number; lastValidBlockHeight: number } };
-    const recent = await rawCall<{ context: { slot: number }; value: { blockhash: string; feeCalculator: { lamportsPerSignature: number } } }>("getRecentBlockhash");
+    type Fees = {
+      context: { slot: number };
+      value: { blockhash: string; feeCalculator: { lamportsPerSignature: number }; lastValidSlot: number; lastValidBlockHeight: number };
+    };
+    const recent = await rawCall<{ context: { slot: number }; value: { blockhash: string; feeCalculator: { lamportsPerSignature: number } } }>(
+      "getRecentBlockhash",
+    );
     const fees = await rawCall<Fees>("getFees");
     const latest = await connection.getLatestBlockhash();
     expect(recent.value.blockhash).toBe(latest.blockhash);
@@ -79,7 +90,11 @@ describe("the localnet speaks what real clients ask", () => {
     // The fee per signature is what the chain charges: a one-signature message's fee.
     const { blockhash } = latest;
     const payer = Keypair.generate();
-    const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: owner, lamports: 1 })] }).compileToV0Message();
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: owner, lamports: 1 })],
+    }).compileToV0Message();
     const feeForMessage = await connection.getFeeForMessage(message);
     expect(recent.value.feeCalculator.lamportsPerSignature).toBe(feeForMessage.value);
     expect(fees.value.feeCalculator.lamportsPerSignature).toBe(feeForMessage.value);

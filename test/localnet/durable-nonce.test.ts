@@ -5,7 +5,12 @@
 import type { TransactionInstruction } from "@solana/web3.js";
 import { Connection, Keypair, LAMPORTS_PER_SOL, NonceAccount, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceNonceInstruction, createNonceAccountInstructions, nonceAccountAddress, NONCE_ACCOUNT_RENT_LAMPORTS } from "../../src/core/solana/durable-nonce.js";
+import {
+  advanceNonceInstruction,
+  createNonceAccountInstructions,
+  nonceAccountAddress,
+  NONCE_ACCOUNT_RENT_LAMPORTS,
+} from "../../src/core/solana/durable-nonce.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 
@@ -44,8 +49,14 @@ describe("durable nonces on the embedded chain", () => {
 
     const a = Keypair.generate().publicKey;
     const b = Keypair.generate().publicKey;
-    const first = await sign([advanceNonceInstruction(nonce, taker.publicKey), SystemProgram.transfer({ fromPubkey: taker.publicKey, toPubkey: a, lamports: LAMPORTS_PER_SOL })], state.nonce);
-    const second = await sign([advanceNonceInstruction(nonce, taker.publicKey), SystemProgram.transfer({ fromPubkey: taker.publicKey, toPubkey: b, lamports: LAMPORTS_PER_SOL })], state.nonce);
+    const first = await sign(
+      [advanceNonceInstruction(nonce, taker.publicKey), SystemProgram.transfer({ fromPubkey: taker.publicKey, toPubkey: a, lamports: LAMPORTS_PER_SOL })],
+      state.nonce,
+    );
+    const second = await sign(
+      [advanceNonceInstruction(nonce, taker.publicKey), SystemProgram.transfer({ fromPubkey: taker.publicKey, toPubkey: b, lamports: LAMPORTS_PER_SOL })],
+      state.nonce,
+    );
     // A few slots pass (each airdrop lands in its own): the nonce value is no recent blockhash, the nonce alone keeps the legs valid.
     for (let i = 0; i < 3; i++) await connection.requestAirdrop(Keypair.generate().publicKey, LAMPORTS_PER_SOL);
     expect((await connection.isBlockhashValid(state.nonce)).value).toBe(false);

@@ -69,10 +69,19 @@ describe("localnet snapshots (LOCALNET_ACCOUNTS_DIR / LOCALNET_PROGRAMS_DIR)", (
     // An executable account and a program: LiteSVM's own SPL Memo v3 ELF, under other addresses.
     const memo = new LocalChain().getAccount(MEMO_V3)!;
     memoElf = memo.data;
-    await writeFile(join(accountsDir, "memo-copy.json"), JSON.stringify({
-      pubkey: executableCopy.toBase58(),
-      account: { lamports: Number(memo.lamports), data: [Buffer.from(memo.data).toString("base64"), "base64"], owner: memo.owner.toBase58(), executable: true, rentEpoch: 0 },
-    }));
+    await writeFile(
+      join(accountsDir, "memo-copy.json"),
+      JSON.stringify({
+        pubkey: executableCopy.toBase58(),
+        account: {
+          lamports: Number(memo.lamports),
+          data: [Buffer.from(memo.data).toString("base64"), "base64"],
+          owner: memo.owner.toBase58(),
+          executable: true,
+          rentEpoch: 0,
+        },
+      }),
+    );
     await writeFile(join(programsDir, `${programCopy.toBase58()}.so`), memo.data);
     localnet = await startLocalnet({ accountsDir, programsDir });
   });
@@ -120,10 +129,22 @@ describe("localnet snapshots (LOCALNET_ACCOUNTS_DIR / LOCALNET_PROGRAMS_DIR)", (
 
   it("names the file of an invalid snapshot", async () => {
     const bad = await mkdtemp(join(tmpdir(), "swapd-bad-"));
-    await writeFile(join(bad, "broken.json"), JSON.stringify({ pubkey: Keypair.generate().publicKey.toBase58(), account: { lamports: 1, data: ["AA==", "base58"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 } }));
+    await writeFile(
+      join(bad, "broken.json"),
+      JSON.stringify({
+        pubkey: Keypair.generate().publicKey.toBase58(),
+        account: { lamports: 1, data: ["AA==", "base58"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 },
+      }),
+    );
     await expect(startLocalnet({ accountsDir: bad })).rejects.toThrow(/broken\.json.*base58/);
     // A key that is not base58 is named with its file and field too.
-    await writeFile(join(bad, "broken.json"), JSON.stringify({ pubkey: "not-a-key", account: { lamports: 1, data: ["AA==", "base64"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 } }));
+    await writeFile(
+      join(bad, "broken.json"),
+      JSON.stringify({
+        pubkey: "not-a-key",
+        account: { lamports: 1, data: ["AA==", "base64"], owner: PublicKey.default.toBase58(), executable: false, rentEpoch: 0 },
+      }),
+    );
     await expect(startLocalnet({ accountsDir: bad })).rejects.toThrow(/broken\.json: pubkey/);
     await rm(bad, { recursive: true, force: true });
   });

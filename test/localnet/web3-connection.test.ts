@@ -43,7 +43,11 @@ describe("localnet with an unmodified web3.js Connection", () => {
     await localnet.close();
   });
 
-  async function sendV0(instructions: TransactionInstruction[], signers: Keypair[] = [payer], tables = [] as Parameters<TransactionMessage["compileToV0Message"]>[0]) {
+  async function sendV0(
+    instructions: TransactionInstruction[],
+    signers: Keypair[] = [payer],
+    tables = [] as Parameters<TransactionMessage["compileToV0Message"]>[0],
+  ) {
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
     const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message(tables);
     const tx = new VersionedTransaction(message);
@@ -98,12 +102,16 @@ describe("localnet with an unmodified web3.js Connection", () => {
     const ata = getAssociatedTokenAddressSync(NATIVE_MINT, owner);
     const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: payer.publicKey, payer: payer.publicKey, recentSlot: slot });
     const extend = AddressLookupTableProgram.extendLookupTable({
-      lookupTable: table, authority: payer.publicKey, payer: payer.publicKey,
+      lookupTable: table,
+      authority: payer.publicKey,
+      payer: payer.publicKey,
       addresses: [ata, owner, NATIVE_MINT, TOKEN_PROGRAM_ID, SystemProgram.programId],
     });
     await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [payer]);
     const lookup = (await connection.getAddressLookupTable(table)).value;
-    expect(lookup?.state.addresses.map((a) => a.toBase58())).toEqual([ata, owner, NATIVE_MINT, TOKEN_PROGRAM_ID, SystemProgram.programId].map((a) => a.toBase58()));
+    expect(lookup?.state.addresses.map((a) => a.toBase58())).toEqual(
+      [ata, owner, NATIVE_MINT, TOKEN_PROGRAM_ID, SystemProgram.programId].map((a) => a.toBase58()),
+    );
 
     const { signature, confirmation, tx } = await sendV0(
       [
@@ -159,10 +167,13 @@ describe("localnet with an unmodified web3.js Connection", () => {
 
   it("simulates: units consumed and logs, and an error case", async () => {
     const { blockhash } = await connection.getLatestBlockhash();
-    const ok = new VersionedTransaction(new TransactionMessage({
-      payerKey: payer.publicKey, recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 })],
-    }).compileToV0Message());
+    const ok = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 })],
+      }).compileToV0Message(),
+    );
     // Unsigned, with a stale blockhash replaced by the node.
     ok.message.recentBlockhash = PublicKey.default.toBase58();
     const sim = await connection.simulateTransaction(ok, { sigVerify: false, replaceRecentBlockhash: true });
@@ -170,10 +181,13 @@ describe("localnet with an unmodified web3.js Connection", () => {
     expect(sim.value.unitsConsumed).toBeGreaterThan(0);
     expect(sim.value.logs).toContain("Program 11111111111111111111111111111111 success");
 
-    const tooMuch = new VersionedTransaction(new TransactionMessage({
-      payerKey: payer.publicKey, recentBlockhash: blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 * LAMPORTS_PER_SOL })],
-    }).compileToV0Message());
+    const tooMuch = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 * LAMPORTS_PER_SOL })],
+      }).compileToV0Message(),
+    );
     const failed = await connection.simulateTransaction(tooMuch, { sigVerify: false, replaceRecentBlockhash: true });
     // System program error 1 = ResultWithNegativeLamports (insufficient funds for a transfer).
     expect(failed.value.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
@@ -202,10 +216,22 @@ describe("localnet with an unmodified web3.js Connection", () => {
     const holder = Keypair.generate().publicKey;
     const tokenAccount = (mint: PublicKey) => {
       const data = Buffer.alloc(AccountLayout.span);
-      AccountLayout.encode({
-        mint, owner: holder, amount: 5n, delegateOption: 0, delegate: PublicKey.default, state: 1,
-        isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
-      }, data);
+      AccountLayout.encode(
+        {
+          mint,
+          owner: holder,
+          amount: 5n,
+          delegateOption: 0,
+          delegate: PublicKey.default,
+          state: 1,
+          isNativeOption: 0,
+          isNative: 0n,
+          delegatedAmount: 0n,
+          closeAuthorityOption: 0,
+          closeAuthority: PublicKey.default,
+        },
+        data,
+      );
       return { lamports: 2_039_280n, data, owner: TOKEN_PROGRAM_ID };
     };
     const a = Keypair.generate().publicKey;
@@ -245,7 +271,8 @@ describe("localnet with an unmodified web3.js Connection", () => {
   });
 
   it("answers JSON-RPC errors with Solana's codes", async () => {
-    const post = async (body: unknown) => (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+    const post = async (body: unknown) =>
+      (await fetch(localnet.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
     expect(await post({ jsonrpc: "2.0", id: 1, method: "noSuchMethod", params: [] })).toMatchObject({ id: 1, error: { code: -32601 } });
     expect(await post({ jsonrpc: "2.0", id: 2, method: "getBalance", params: ["not-a-key"] })).toMatchObject({ id: 2, error: { code: -32602 } });
     // memcmp bytes that are not base58: bad params naming the filter, not an internal error.
@@ -269,7 +296,12 @@ describe("localnet with an unmodified web3.js Connection", () => {
       SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }),
     );
     forged.addSignature(payer.publicKey, Buffer.alloc(64, 7));
-    const forgedAnswer = await post({ jsonrpc: "2.0", id: 4, method: "sendTransaction", params: [forged.serialize({ verifySignatures: false }).toString("base64"), { encoding: "base64" }] });
+    const forgedAnswer = await post({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "sendTransaction",
+      params: [forged.serialize({ verifySignatures: false }).toString("base64"), { encoding: "base64" }],
+    });
     expect(forgedAnswer).toMatchObject({ id: 4, error: { code: -32003 } });
     const batch = await post([
       { jsonrpc: "2.0", id: "a", method: "getSlot" },

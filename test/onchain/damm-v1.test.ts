@@ -46,7 +46,10 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     stack = await startOnchainStack();
     connection = new Connection(stack.localnet.url, "confirmed");
     const { ammProgram, vaultProgram } = createProgram(connection as any);
-    for (const [mint, decimals] of [[mintA, 9], [mintB, 6]] as const) {
+    for (const [mint, decimals] of [
+      [mintA, 9],
+      [mintB, 6],
+    ] as const) {
       stack.localnet.setAccount(mint, { lamports: 10_000_000n, data: mintAccountData(decimals, creator.publicKey), owner: TOKEN_PROGRAM_ID });
     }
     stack.localnet.airdrop(creator.publicKey, 100_000_000_000n);
@@ -61,26 +64,44 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const vault = vaultPda;
       return { mint, vault, tokenVault: tokenVaultPda, lpMint: lpMintPda, vaultLp: vaultLpAddress(vault, pool) };
     });
-    const initializeVaults = await Promise.all(vaults.map((v) => vaultProgram.methods
-      .initialize()
-      .accounts({
-        vault: v.vault, payer: creator.publicKey, tokenVault: v.tokenVault, tokenMint: v.mint, lpMint: v.lpMint,
-        rent: SYSVAR_RENT_PUBKEY, tokenProgram: TOKEN_PROGRAM_ID, systemProgram: SystemProgram.programId,
-      } as any)
-      .instruction()));
+    const initializeVaults = await Promise.all(
+      vaults.map((v) =>
+        vaultProgram.methods
+          .initialize()
+          .accounts({
+            vault: v.vault,
+            payer: creator.publicKey,
+            tokenVault: v.tokenVault,
+            tokenMint: v.mint,
+            lpMint: v.lpMint,
+            rent: SYSVAR_RENT_PUBKEY,
+            tokenProgram: TOKEN_PROGRAM_ID,
+            systemProgram: SystemProgram.programId,
+          } as any)
+          .instruction(),
+      ),
+    );
     await stack.send(creator, initializeVaults);
     // ... and takes the liquidity, minting the vault LP into the pool's vault-LP token accounts. The
     // DAMM v1 program signs for the pool as its A vault-LP account (PDA [a_vault, pool], the bump kept
     // in the pool), so that account owns both (owned by the pool itself, the program's withdraw fails
     // with "owner does not match").
     const authority = vaults[0].vaultLp;
-    for (const [v, amount] of [[vaults[0], 1_000_000_000_000n], [vaults[1], 150_000_000_000n]] as const) {
+    for (const [v, amount] of [
+      [vaults[0], 1_000_000_000_000n],
+      [vaults[1], 150_000_000_000n],
+    ] as const) {
       stack.localnet.setAccount(v.vaultLp, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(v.lpMint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
       const deposit = await vaultProgram.methods
         .deposit(new BN(amount.toString()), new BN(0))
         .accounts({
-          vault: v.vault, tokenVault: v.tokenVault, lpMint: v.lpMint, userToken: fundTokenAccount(stack.localnet, creator.publicKey, v.mint, amount),
-          userLp: v.vaultLp, user: creator.publicKey, tokenProgram: TOKEN_PROGRAM_ID,
+          vault: v.vault,
+          tokenVault: v.tokenVault,
+          lpMint: v.lpMint,
+          userToken: fundTokenAccount(stack.localnet, creator.publicKey, v.mint, amount),
+          userLp: v.vaultLp,
+          user: creator.publicKey,
+          tokenProgram: TOKEN_PROGRAM_ID,
         })
         .instruction();
       await stack.send(creator, [deposit]);
@@ -99,19 +120,43 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     // The pool account in the program's layout, sized as the program allocates it (its largest curve variant).
     const zero = new BN(0);
     const poolState = {
-      lpMint, tokenAMint: mintA, tokenBMint: mintB, aVault: vaults[0].vault, bVault: vaults[1].vault,
-      aVaultLp: vaults[0].vaultLp, bVaultLp: vaults[1].vaultLp,
+      lpMint,
+      tokenAMint: mintA,
+      tokenBMint: mintB,
+      aVault: vaults[0].vault,
+      bVault: vaults[1].vault,
+      aVaultLp: vaults[0].vaultLp,
+      bVaultLp: vaults[1].vaultLp,
       aVaultLpBump: PublicKey.findProgramAddressSync([vaults[0].vault.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID)[1],
-      enabled: true, protocolTokenAFee, protocolTokenBFee, feeLastUpdatedAt: zero, padding0: new Array(24).fill(0),
+      enabled: true,
+      protocolTokenAFee,
+      protocolTokenBFee,
+      feeLastUpdatedAt: zero,
+      padding0: new Array(24).fill(0),
       // 0.25 % trade fee, a fifth of it to the protocol.
-      fees: { tradeFeeNumerator: new BN(250), tradeFeeDenominator: new BN(100_000), protocolTradeFeeNumerator: new BN(20), protocolTradeFeeDenominator: new BN(100) },
-      poolType: { permissionless: {} }, stake: PublicKey.default, totalLockedLp: zero,
+      fees: {
+        tradeFeeNumerator: new BN(250),
+        tradeFeeDenominator: new BN(100_000),
+        protocolTradeFeeNumerator: new BN(20),
+        protocolTradeFeeDenominator: new BN(100),
+      },
+      poolType: { permissionless: {} },
+      stake: PublicKey.default,
+      totalLockedLp: zero,
       bootstrapping: { activationPoint: zero, whitelistedVault: PublicKey.default, poolCreator: PublicKey.default, activationType: 0 },
       partnerInfo: { feeNumerator: zero, partnerAuthority: PublicKey.default, pendingFeeA: zero, pendingFeeB: zero },
       padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(zero), padding2: new Array(21).fill(zero) },
-      curveType: { constantProduct: {} }, padding1: new Array(19).fill(0),
+      curveType: { constantProduct: {} },
+      padding1: new Array(19).fill(0),
     };
-    const stable = { stable: { amp: zero, tokenMultiplier: { tokenAMultiplier: zero, tokenBMultiplier: zero, precisionFactor: 0 }, depeg: { baseVirtualPrice: zero, baseCacheUpdated: zero, depegType: { none: {} } }, lastAmpUpdatedTimestamp: zero } };
+    const stable = {
+      stable: {
+        amp: zero,
+        tokenMultiplier: { tokenAMultiplier: zero, tokenBMultiplier: zero, precisionFactor: 0 },
+        depeg: { baseVirtualPrice: zero, baseCacheUpdated: zero, depegType: { none: {} } },
+        lastAmpUpdatedTimestamp: zero,
+      },
+    };
     const coder = ammProgram.coder.accounts as any;
     const size = (await coder.encode("pool", { ...poolState, curveType: stable })).length;
     const data = Buffer.alloc(size);
@@ -123,7 +168,10 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     await stack?.close();
   });
 
-  for (const [name, aToB] of [["A → B", true], ["B → A", false]] as const) {
+  for (const [name, aToB] of [
+    ["A → B", true],
+    ["B → A", false],
+  ] as const) {
     it(`${name}: pays exactly the SDK's quote`, async () => {
       const [inputMint, outputMint] = aToB ? [mintA, mintB] : [mintB, mintA];
       const amount = aToB ? 2_000_000_000n : 300_000_000n;
@@ -134,21 +182,37 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
       // swapd's own quote from the same chain state says the same.
-      expect(quoteFromChain(stack.localnet, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB }).quote).toMatchObject({ outAmount: expectedOut, complete: true });
+      expect(quoteFromChain(stack.localnet, meteoraDammV1Adapter, pool, { amount, swapMode: "ExactIn", aToB }).quote).toMatchObject({
+        outAmount: expectedOut,
+        complete: true,
+      });
 
-      const signature = await stack.swap(user, quoteResponseOf({
-        ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
-      }));
+      const signature = await stack.swap(
+        user,
+        quoteResponseOf({
+          ammKey: pool,
+          label: "Meteora",
+          inputMint,
+          outputMint,
+          swapMode: "ExactIn",
+          inAmount: amount,
+          outAmount: expectedOut,
+          feeAmount: 0n,
+          feeMint: inputMint,
+        }),
+      );
       expect(tokenBalance(stack.localnet, source)).toBe(10n ** 12n - amount);
       expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-      expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB invoke \[2\]/);
+      expect(logs).toMatch(
+        /Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB invoke \[2\]/,
+      );
     });
   }
 
   it("swapd's quotes of random amounts both ways, traded one after another: each pays exactly its outAmount", async () => {
     let seed = 5;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 10; i++) {
       const aToB = i % 2 === 0;
       const [inputMint, outputMint] = aToB ? [mintA, mintB] : [mintB, mintA];
@@ -157,10 +221,24 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       expect(quote.complete, quote.reason).toBe(true);
       const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 12n);
       const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
-      await stack.swap(user, quoteResponseOf({
-        ammKey: pool, label: "Meteora", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, feeMint: inputMint,
-      }));
-      expect({ spent: 10n ** 12n - tokenBalance(stack.localnet, source), received: tokenBalance(stack.localnet, destination) }, `${amount} ${aToB ? "A → B" : "B → A"}`).toEqual({
+      await stack.swap(
+        user,
+        quoteResponseOf({
+          ammKey: pool,
+          label: "Meteora",
+          inputMint,
+          outputMint,
+          swapMode: "ExactIn",
+          inAmount: amount,
+          outAmount: quote.outAmount,
+          feeAmount: quote.feeAmount,
+          feeMint: inputMint,
+        }),
+      );
+      expect(
+        { spent: 10n ** 12n - tokenBalance(stack.localnet, source), received: tokenBalance(stack.localnet, destination) },
+        `${amount} ${aToB ? "A → B" : "B → A"}`,
+      ).toEqual({
         spent: amount,
         received: quote.outAmount,
       });

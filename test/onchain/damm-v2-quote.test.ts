@@ -17,13 +17,20 @@ import type { OnchainStack } from "./onchain-stack.js";
 const POOL = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 /** The pool and its two vaults, as the chain folder's README lists them. */
-const SNAPSHOT = ["8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie", "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH", "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei"];
+const SNAPSHOT = [
+  "8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie",
+  "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH",
+  "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei",
+];
 /** The snapshot's clock (the chain folder's README). */
 const SNAPSHOT_UNIX_TIME = 1_767_360_940n;
 const SNAPSHOT_SLOT = 390_838_754n;
 
 const ready = hasPrograms([JUP6.toBase58(), METEORA_DAMM_V2_PROGRAM_ID.toBase58()]);
-if (!ready) console.warn("DAMM v2 quote exactness skipped: needs SWAPD_CHAIN_DIR with programs/cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG.so, Jupiter v6 and accounts-2026/");
+if (!ready)
+  console.warn(
+    "DAMM v2 quote exactness skipped: needs SWAPD_CHAIN_DIR with programs/cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG.so, Jupiter v6 and accounts-2026/",
+  );
 
 /** A deterministic generator (mulberry32) for the amounts. */
 function random(seed: number): () => number {
@@ -72,8 +79,12 @@ describe.skipIf(!ready)("Meteora DAMM v2: /quote pays exactly its outAmount on t
     fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 16n);
     fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
     const query = new URLSearchParams({
-      inputMint: inputMint.toBase58(), outputMint: outputMint.toBase58(), amount: String(amount), slippageBps: "0",
-      dexes: "Meteora DAMM v2", onlyDirectRoutes: "true",
+      inputMint: inputMint.toBase58(),
+      outputMint: outputMint.toBase58(),
+      amount: String(amount),
+      slippageBps: "0",
+      dexes: "Meteora DAMM v2",
+      onlyDirectRoutes: "true",
     });
     const quote = await stack.get(`/swap/v1/quote?${query}`);
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);

@@ -16,7 +16,11 @@ import type { OnchainStack } from "./onchain-stack.js";
 
 const POOL = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
-const SNAPSHOT = ["8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie", "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH", "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei"];
+const SNAPSHOT = [
+  "8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie",
+  "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH",
+  "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei",
+];
 /** The snapshot's time (2026-01-02): after the pool's activation, as its fee schedule expects. */
 const SNAPSHOT_UNIX_TIME = 1_767_360_940n;
 
@@ -64,21 +68,39 @@ describe.skipIf(!hasProgram)("Meteora DAMM v2 on the real program", () => {
       const poolState = await sdk.fetchPoolState(POOL);
       const { unixTimestamp, slot } = clockOf(stack.localnet);
       const quote = sdk.getQuote({
-        inAmount: new BN(amount.toString()), inputTokenMint: inputMint, slippage: 0, poolState,
-        currentTime: Number(unixTimestamp), currentSlot: Number(slot), tokenADecimal: 9, tokenBDecimal: 6,
+        inAmount: new BN(amount.toString()),
+        inputTokenMint: inputMint,
+        slippage: 0,
+        poolState,
+        currentTime: Number(unixTimestamp),
+        currentSlot: Number(slot),
+        tokenADecimal: 9,
+        tokenBDecimal: 6,
       });
       const expectedOut = BigInt(quote.swapOutAmount.toString());
       expect(expectedOut).toBeGreaterThan(0n);
 
-      const signature = await stack.swap(user, quoteResponseOf({
-        ammKey: POOL, label: "Meteora DAMM v2", inputMint, outputMint, swapMode: "ExactIn",
-        inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
-      }));
+      const signature = await stack.swap(
+        user,
+        quoteResponseOf({
+          ammKey: POOL,
+          label: "Meteora DAMM v2",
+          inputMint,
+          outputMint,
+          swapMode: "ExactIn",
+          inAmount: amount,
+          outAmount: expectedOut,
+          feeAmount: 0n,
+          feeMint: inputMint,
+        }),
+      );
       expect(tokenBalance(stack.localnet, source)).toBe(10n ** 12n - amount);
       expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
       // Jupiter invoked the DAMM v2 program by CPI.
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-      expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG invoke \[2\]/);
+      expect(logs).toMatch(
+        /Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG invoke \[2\]/,
+      );
     });
   }
 });

@@ -53,10 +53,12 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
 
   const get = async (path: string) => {
     const res = await fetch(`${service.server.url}${path}`);
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   };
   const quote = (inputMint: PublicKey, outputMint: PublicKey, amount: bigint, dexes?: string) =>
-    get(`/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50${dexes ? `&dexes=${encodeURIComponent(dexes)}` : ""}`);
+    get(
+      `/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50${dexes ? `&dexes=${encodeURIComponent(dexes)}` : ""}`,
+    );
 
   /** swap-instructions from the service for `quoteResponse`, signed by the user and sent; what the user's output account received. */
   async function execute(quoteResponse: any): Promise<bigint> {
@@ -67,7 +69,13 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     const res = await fetch(`${service.server.url}/swap/v1/swap-instructions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ userPublicKey: user.publicKey.toBase58(), quoteResponse, wrapAndUnwrapSol: false, useSharedAccounts: false, prioritizationFeeLamports: 0 }),
+      body: JSON.stringify({
+        userPublicKey: user.publicKey.toBase58(),
+        quoteResponse,
+        wrapAndUnwrapSol: false,
+        useSharedAccounts: false,
+        prioritizationFeeLamports: 0,
+      }),
     });
     const answer = await res.json();
     expect(res.status, JSON.stringify(answer)).toBe(200);
@@ -109,7 +117,9 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     const [h, s] = [BigInt(humidifi.body.outAmount), BigInt(solfi.body.outAmount)];
     expect(h).not.toBe(s);
     const better = h > s ? "HumidiFi" : "SolFi V2";
-    console.log(`100 USDC → SOL: HumidiFi ${h}, SolFi V2 ${s}, both ${both.body.outAmount} via ${both.body.routePlan.map((r: any) => r.swapInfo.label).join("+")}`);
+    console.log(
+      `100 USDC → SOL: HumidiFi ${h}, SolFi V2 ${s}, both ${both.body.outAmount} via ${both.body.routePlan.map((r: any) => r.swapInfo.label).join("+")}`,
+    );
     expect(BigInt(both.body.outAmount)).toBeGreaterThanOrEqual(h > s ? h : s);
     expect(both.body.routePlan.map((r: any) => r.swapInfo.label)).toContain(better);
     const received = await execute(both.body);
@@ -123,7 +133,9 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
     expect(solfi.status, JSON.stringify(solfi.body)).toBe(200);
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     expect(BigInt(all.body.outAmount)).toBeGreaterThanOrEqual(BigInt(solfi.body.outAmount));
-    console.log(`2,000 SOL → USDC: SolFi V2 alone ${solfi.body.outAmount}, no filter ${all.body.outAmount} via ${all.body.routePlan.map((r: any) => `${r.swapInfo.label} ${r.percent}%`).join(" + ")}`);
+    console.log(
+      `2,000 SOL → USDC: SolFi V2 alone ${solfi.body.outAmount}, no filter ${all.body.outAmount} via ${all.body.routePlan.map((r: any) => `${r.swapInfo.label} ${r.percent}%`).join(" + ")}`,
+    );
     const received = await execute(all.body);
     expect(received).toBeGreaterThanOrEqual(BigInt(all.body.otherAmountThreshold));
   });

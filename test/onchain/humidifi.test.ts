@@ -58,7 +58,10 @@ describe.skipIf(!available)("HumidiFi through Jupiter v6 on the real programs", 
 
   it("decodes the masked pool to the two token accounts the pool owns and their mints", () => {
     const pool = humidiFiAdapter.decodePool(stack.localnet.getAccount(POOL)!);
-    for (const [vault, mint] of [[pool.baseVault, pool.baseMint], [pool.quoteVault, pool.quoteMint]] as const) {
+    for (const [vault, mint] of [
+      [pool.baseVault, pool.baseMint],
+      [pool.quoteVault, pool.quoteMint],
+    ] as const) {
       const token = AccountLayout.decode(stack.localnet.getAccount(vault)!.data);
       expect(token.owner.toBase58()).toBe(POOL.toBase58());
       expect(token.mint.toBase58()).toBe(mint.toBase58());
@@ -94,14 +97,26 @@ describe.skipIf(!available)("HumidiFi through Jupiter v6 on the real programs", 
         const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
         const expected = programQuote(amount, inputMint.equals(NATIVE_MINT));
         expect(expected.complete, expected.reason).toBe(true);
-        const signature = await stack.swap(user, quoteResponseOf({
-          ammKey: POOL, label: "HumidiFi", inputMint, outputMint, swapMode: "ExactIn",
-          inAmount: amount, outAmount: expected.outAmount, feeAmount: 0n, feeMint: inputMint,
-        }));
+        const signature = await stack.swap(
+          user,
+          quoteResponseOf({
+            ammKey: POOL,
+            label: "HumidiFi",
+            inputMint,
+            outputMint,
+            swapMode: "ExactIn",
+            inAmount: amount,
+            outAmount: expected.outAmount,
+            feeAmount: 0n,
+            feeMint: inputMint,
+          }),
+        );
         expect(tokenBalance(stack.localnet, source)).toBe(0n);
         expect(tokenBalance(stack.localnet, destination)).toBe(expected.outAmount);
         const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-        expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 9H6tua7jkLhdm3w8BvgpTn5LZNU7g4ZynDmCiNN3q6Rp invoke \[2\]/);
+        expect(logs).toMatch(
+          /Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 9H6tua7jkLhdm3w8BvgpTn5LZNU7g4ZynDmCiNN3q6Rp invoke \[2\]/,
+        );
         outs.push(expected.outAmount);
       }
       // The first swap rewrote the pool: the same swap again pays less (chain folder README).

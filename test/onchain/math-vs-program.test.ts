@@ -25,7 +25,10 @@ import type { OnchainStack } from "./onchain-stack.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
-const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
+const DECIMALS = new Map([
+  [USDC.toBase58(), 6],
+  [SAMO.toBase58(), 9],
+]);
 
 describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against their programs", () => {
   let stack: OnchainStack;
@@ -60,7 +63,15 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     const mints = orderedMints(USDC, SAMO);
     const decimals: [number, number] = [DECIMALS.get(mints[0].toBase58())!, DECIMALS.get(mints[1].toBase58())!];
     const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
-    const address = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL }).pool.address;
+    const address = createRaydiumCpPool(stack.localnet, {
+      mintA: mints[0],
+      mintB: mints[1],
+      decimalsA: decimals[0],
+      decimalsB: decimals[1],
+      reserveA: reserves[0],
+      reserveB: reserves[1],
+      ...WRITTEN_POOL,
+    }).pool.address;
     compareAll(raydiumCpmmAdapter, address, true, amounts(31, 6, 1_000n, reserves[0] / 2n), 6);
     compareAll(raydiumCpmmAdapter, address, false, amounts(37, 6, 1_000n, reserves[1] / 2n), 6);
   });
@@ -88,7 +99,12 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
 
   it("Meteora DLMM (a pair made by the program's own instructions)", async () => {
     const { address } = await createMeteoraDlmmPair(stack.localnet, {
-      tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+      tokenX: SAMO,
+      tokenY: USDC,
+      activeId: -11515,
+      arraysEachSide: 2,
+      amountXPerBin: 1_000_000_000_000n,
+      amountYPerBin: 10_000_000n,
     });
     compareAll(meteoraDlmmAdapter, address, true, amounts(41, 6, 1_000_000n, 50_000_000_000_000n), 4);
     compareAll(meteoraDlmmAdapter, address, false, amounts(43, 6, 1_000n, 500_000_000n), 4);
@@ -98,7 +114,11 @@ describe.skipIf(!hasChainDir())("math = program: the adapters' quotes against th
     const pool = new PublicKey("8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie");
     for (const address of [pool.toBase58(), "sx8hCMCauCdbZ7sVBGSJmH7b7JmtuN8d8YwYmBpuPLH", "8S8HjmPZr8tNNEmMj5pcqS5RN73uF6DmcUDEDaoUQ1Ei"]) {
       const { account } = readReferenceJson(`fixtures/meteora-damm-v2/${address}.json`);
-      stack.localnet.setAccount(new PublicKey(address), { lamports: BigInt(account.lamports), data: Buffer.from(account.data[0], "base64"), owner: new PublicKey(account.owner) });
+      stack.localnet.setAccount(new PublicKey(address), {
+        lamports: BigInt(account.lamports),
+        data: Buffer.from(account.data[0], "base64"),
+        owner: new PublicKey(account.owner),
+      });
     }
     const clock = stack.localnet.chain.svm.getClock();
     clock.unixTimestamp = 1_767_360_940n;

@@ -9,7 +9,15 @@ import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { METEORA_DLMM_PROGRAM, createMeteoraDlmmPair, meteoraDlmmSdkQuote } from "./pools/meteora-dlmm.js";
 import type { MeteoraDlmmPair } from "./pools/meteora-dlmm.js";
 import { MAINNET_USDC } from "./pools/whirlpool.js";
-import { startOnchainStack, fundTokenAccount, invokedByJupiter, executeQuote, anchorDiscriminator, jupiterInstructionName, executeExactOutAround } from "./onchain-stack.js";
+import {
+  startOnchainStack,
+  fundTokenAccount,
+  invokedByJupiter,
+  executeQuote,
+  anchorDiscriminator,
+  jupiterInstructionName,
+  executeExactOutAround,
+} from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
 
 /** SAMO (9 decimals) as X, USDC (6) as Y: mints in the chain folder's snapshots. */
@@ -25,7 +33,12 @@ describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
         async (localnet) => {
           // ≈ 0.01 USDC per SAMO: 1.001^-11515 ≈ 1.0e-5 USDC lamports per SAMO lamport.
           pair = await createMeteoraDlmmPair(localnet, {
-            tokenX: SAMO, tokenY: MAINNET_USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+            tokenX: SAMO,
+            tokenY: MAINNET_USDC,
+            activeId: -11515,
+            arraysEachSide: 2,
+            amountXPerBin: 1_000_000_000_000n,
+            amountYPerBin: 10_000_000n,
           });
           fundTokenAccount(localnet, DEMO_WALLET.publicKey, SAMO, 10n ** 15n);
           fundTokenAccount(localnet, DEMO_WALLET.publicKey, MAINNET_USDC, 10n ** 12n);
@@ -73,11 +86,19 @@ describe.skipIf(!hasChainDir())("Meteora DLMM on the real programs", () => {
     // in an exact_out_route encoded with Anchor's coder over Jupiter's IDL, for the SDK's ExactOut
     // amounts: it fails inside Jupiter with 2501 RequireEqViolated before any CPI to DLMM.
     const exactIn = await stack.post("/swap/v1/swap-instructions", {
-      userPublicKey: wallet.toBase58(), quoteResponse: (await quoteFor(MAINNET_USDC, SAMO, sdk.inAmount, "ExactIn")).quote, useSharedAccounts: false, prioritizationFeeLamports: 0,
+      userPublicKey: wallet.toBase58(),
+      quoteResponse: (await quoteFor(MAINNET_USDC, SAMO, sdk.inAmount, "ExactIn")).quote,
+      useSharedAccounts: false,
+      prioritizationFeeLamports: 0,
     });
     expect(exactIn.status).toBe(200);
     const executed = executeExactOutAround(stack.localnet, exactIn.body, {
-      ammProgram: METEORA_DLMM_PROGRAM, variant: "MeteoraDlmm", inputMint: MAINNET_USDC.toBase58(), outputMint: SAMO.toBase58(), outAmount: sdk.outAmount, quotedInAmount: sdk.inAmount,
+      ammProgram: METEORA_DLMM_PROGRAM,
+      variant: "MeteoraDlmm",
+      inputMint: MAINNET_USDC.toBase58(),
+      outputMint: SAMO.toBase58(),
+      outAmount: sdk.outAmount,
+      quotedInAmount: sdk.inAmount,
     });
     expect(executed.record.err).toEqual({ InstructionError: [executed.index, { Custom: 2501 }] });
     expect(executed.record.logs.some((l) => l.startsWith(`Program ${METEORA_DLMM_PROGRAM.toBase58()} invoke`))).toBe(false);

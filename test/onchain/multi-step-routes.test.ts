@@ -12,7 +12,17 @@ import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
 import { jupiterQuote, programAuthority, SOL } from "../api/swap-stack.js";
 import { RAYDIUM_CP_PROGRAM, createRaydiumCpPool, raydiumCpQuote } from "./pools/raydium-cp.js";
 import { MAINNET_USDC, WHIRLPOOL_PROGRAM, WHIRLPOOL_SOL_USDC, whirlpoolQuote } from "./pools/whirlpool.js";
-import { JUP6, NATIVE_MINT, TOKEN_PROGRAM, startOnchainStack, fundTokenAccount, createLookupTable, invokedByJupiter, executeQuote, anchorDiscriminator } from "./onchain-stack.js";
+import {
+  JUP6,
+  NATIVE_MINT,
+  TOKEN_PROGRAM,
+  startOnchainStack,
+  fundTokenAccount,
+  createLookupTable,
+  invokedByJupiter,
+  executeQuote,
+  anchorDiscriminator,
+} from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
 
 const DEMO_USDC = DEMO.usdcMint;
@@ -30,8 +40,12 @@ describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => 
           const solIsA = mintA.equals(NATIVE_MINT);
           // A second, smaller wSOL/USDC pool (config index 1) for the split.
           secondCp = createRaydiumCpPool(localnet, {
-            mintA, mintB, decimalsA: solIsA ? 9 : 6, decimalsB: solIsA ? 6 : 9,
-            reserveA: solIsA ? 400_000_000_000n : 62_000_000_000n, reserveB: solIsA ? 62_000_000_000n : 400_000_000_000n,
+            mintA,
+            mintB,
+            decimalsA: solIsA ? 9 : 6,
+            decimalsB: solIsA ? 6 : 9,
+            reserveA: solIsA ? 400_000_000_000n : 62_000_000_000n,
+            reserveB: solIsA ? 62_000_000_000n : 400_000_000_000n,
             configIndex: 1,
           });
           const authorityAccounts: PublicKey[] = [];
@@ -41,9 +55,18 @@ describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => 
           // What the routes may load from a table: every snapshot account (the Whirlpool's pool,
           // vaults, tick arrays, ...), both CP pools' accounts, programs, mints, the authorities' accounts.
           const snapshots = readdirSync(join(CHAIN_DIR!, "accounts")).map((f) => new PublicKey(f.replace(/\.json$/, "")));
-          const cpAccounts = [DEMO_RAYDIUM_CP_SOL_USDC, secondCp].flatMap((p) => [p.pool, p.config, p.vaultA, p.vaultB, p.observation].map((a) => a.address).concat(p.authority));
+          const cpAccounts = [DEMO_RAYDIUM_CP_SOL_USDC, secondCp].flatMap((p) =>
+            [p.pool, p.config, p.vaultA, p.vaultB, p.observation].map((a) => a.address).concat(p.authority),
+          );
           table = createLookupTable(localnet, [
-            ...snapshots, ...cpAccounts, ...authorityAccounts, NATIVE_MINT, DEMO_USDC, TOKEN_PROGRAM, RAYDIUM_CP_PROGRAM, WHIRLPOOL_PROGRAM,
+            ...snapshots,
+            ...cpAccounts,
+            ...authorityAccounts,
+            NATIVE_MINT,
+            DEMO_USDC,
+            TOKEN_PROGRAM,
+            RAYDIUM_CP_PROGRAM,
+            WHIRLPOOL_PROGRAM,
             PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], JUP6)[0],
           ]);
         },
@@ -61,8 +84,22 @@ describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => 
     const hop2 = whirlpoolQuote(stack.localnet, WHIRLPOOL_SOL_USDC, NATIVE_MINT, hop1.outAmount, "ExactIn");
     const quote = jupiterQuote(
       [
-        { ammKey: CP.toBase58(), label: "Raydium CP", inputMint: DEMO_USDC.toBase58(), outputMint: SOL, inAmount: amount.toString(), outAmount: hop1.outAmount.toString() },
-        { ammKey: WHIRLPOOL_SOL_USDC.toBase58(), label: "Whirlpool", inputMint: SOL, outputMint: MAINNET_USDC.toBase58(), inAmount: hop1.outAmount.toString(), outAmount: hop2.outAmount.toString() },
+        {
+          ammKey: CP.toBase58(),
+          label: "Raydium CP",
+          inputMint: DEMO_USDC.toBase58(),
+          outputMint: SOL,
+          inAmount: amount.toString(),
+          outAmount: hop1.outAmount.toString(),
+        },
+        {
+          ammKey: WHIRLPOOL_SOL_USDC.toBase58(),
+          label: "Whirlpool",
+          inputMint: SOL,
+          outputMint: MAINNET_USDC.toBase58(),
+          inAmount: hop1.outAmount.toString(),
+          outAmount: hop2.outAmount.toString(),
+        },
       ],
       { inputMint: DEMO_USDC.toBase58(), outputMint: MAINNET_USDC.toBase58(), inAmount: amount.toString(), outAmount: hop2.outAmount.toString() },
     );
@@ -84,10 +121,19 @@ describe.skipIf(!hasChainDir())("multi-step routes on the real programs", () => 
     const outA = raydiumCpQuote(stack.localnet, CP, NATIVE_MINT, a, "ExactIn").outAmount;
     const outB = raydiumCpQuote(stack.localnet, secondCp.pool.address, NATIVE_MINT, b, "ExactIn").outAmount;
     const step = (pool: PublicKey, inAmount: bigint, outAmount: bigint, percent: number) => ({
-      ammKey: pool.toBase58(), label: "Raydium CP", inputMint: SOL, outputMint: DEMO_USDC.toBase58(), inAmount: inAmount.toString(), outAmount: outAmount.toString(), percent,
+      ammKey: pool.toBase58(),
+      label: "Raydium CP",
+      inputMint: SOL,
+      outputMint: DEMO_USDC.toBase58(),
+      inAmount: inAmount.toString(),
+      outAmount: outAmount.toString(),
+      percent,
     });
     const quote = jupiterQuote([step(CP, a, outA, 60), step(secondCp.pool.address, b, outB, 40)], {
-      inputMint: SOL, outputMint: DEMO_USDC.toBase58(), inAmount: amount.toString(), outAmount: (outA + outB).toString(),
+      inputMint: SOL,
+      outputMint: DEMO_USDC.toBase58(),
+      inAmount: amount.toString(),
+      outAmount: (outA + outB).toString(),
     });
     const r = await executeQuote(stack, quote);
     expect(r.record.err, r.record.logs.join("\n")).toBeNull();

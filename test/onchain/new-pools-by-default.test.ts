@@ -75,7 +75,8 @@ describe("new pools by default (SOLANA_RPC_URL only)", () => {
     const follows = logs.lines.find((l) => String(l.msg).startsWith("market subscriptions: new pools of these AMMs"));
     expect(follows?.amms).toContain("Raydium CP");
     // The listing ran: Raydium CP is listed whole, so no discovery by pair would find a new pool of it.
-    for (let i = 0; i < 400 && !logs.lines.some((l) => l.amm === "Raydium CP" && String(l.msg).startsWith("market listing: program listed whole")); i++) await sleep(25);
+    for (let i = 0; i < 400 && !logs.lines.some((l) => l.amm === "Raydium CP" && String(l.msg).startsWith("market listing: program listed whole")); i++)
+      await sleep(25);
     expect(logs.lines.some((l) => l.amm === "Raydium CP" && String(l.msg).startsWith("market listing: program listed whole"))).toBe(true);
 
     const a = writeMint(localnet, "new pools by default a", 6);

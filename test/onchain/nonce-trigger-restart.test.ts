@@ -39,13 +39,16 @@ describe.skipIf(!hasChainDir())("nonce orders across a keeper restart", () => {
       localnet.airdrop(taker.publicKey, 5n * ONE_SOL);
       const price = BigInt((await first.get(`/swap/v1/quote?inputMint=${SOL}&outputMint=${USDC}&amount=${ONE_SOL}`)).body.outAmount);
       const nonceAccount = await first.createNonceAccount(taker);
-      const answer = (
-        await first.post("/trigger/v2/createOrder", {
-          taker: taker.publicKey.toBase58(), inputMint: SOL, outputMint: USDC, amount: ONE_SOL.toString(), nonceAccount, kind: "oco",
-          takeProfit: { price: ((Number(price) * 2) / 1e6).toFixed(6), minOutAmount: "2" },
-          stopLoss: { price: ((Number(price) / 2) / 1e6).toFixed(6), minOutAmount: "1" },
-        })
-      );
+      const answer = await first.post("/trigger/v2/createOrder", {
+        taker: taker.publicKey.toBase58(),
+        inputMint: SOL,
+        outputMint: USDC,
+        amount: ONE_SOL.toString(),
+        nonceAccount,
+        kind: "oco",
+        takeProfit: { price: ((Number(price) * 2) / 1e6).toFixed(6), minOutAmount: "2" },
+        stopLoss: { price: (Number(price) / 2 / 1e6).toFixed(6), minOutAmount: "1" },
+      });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       const created = answer.body;
       const signed = created.legs.map((l: any) => Buffer.from(sign(l.transaction, taker)).toString("base64"));

@@ -54,7 +54,9 @@ export function sign(wire: string | Uint8Array, signer: Keypair): Uint8Array {
   return tx.serialize();
 }
 
-export async function startNonceTriggerStack(options: { store?: OpenStoreOptions; leadership?: Leadership; localnet?: Localnet } = {}): Promise<NonceTriggerStack> {
+export async function startNonceTriggerStack(
+  options: { store?: OpenStoreOptions; leadership?: Leadership; localnet?: Localnet } = {},
+): Promise<NonceTriggerStack> {
   const ownLocalnet = options.localnet === undefined;
   const localnet =
     options.localnet ??
@@ -63,7 +65,13 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
   const chain = new RpcSolanaChain({ url: localnet.url });
   const store = await openStore(options.store ?? { inMemory: true });
   const logger = pino({ level: process.env["NONCE_TEST_LOGS"] ? "info" : "silent" });
-  const swap = createSwapApi({ chain, relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, random: () => 0.5, chainStateTtlMs: 0, quote: { intermediateTokens: [SOL, USDC] } });
+  const swap = createSwapApi({
+    chain,
+    relayTipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS,
+    random: () => 0.5,
+    chainStateTtlMs: 0,
+    quote: { intermediateTokens: [SOL, USDC] },
+  });
   await swap.start();
   const confirmations = new ExecutionConfirmations({ chain, store, logger, senders: [] }, { pollIntervalMs: 20, rebroadcastIntervalMs: 200 });
   const v2 = createSwapV2Api({ swap, chain, store, logger, confirmations, finalityPollMs: 20, finalityWaitMs: 5_000 });
@@ -93,7 +101,8 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
   };
   const get = (path: string) => call(path, {});
   const post = (path: string, body: unknown) => call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const signAndSend = async (wire: string | Uint8Array, signer: Keypair) => localnet.chain.sendTransaction(sign(wire, signer), { skipPreflight: false }).signature;
+  const signAndSend = async (wire: string | Uint8Array, signer: Keypair) =>
+    localnet.chain.sendTransaction(sign(wire, signer), { skipPreflight: false }).signature;
   const nonceValue = (account: string) => NonceAccount.fromAccountData(Buffer.from(localnet.chain.getAccount(new PublicKey(account))!.data)).nonce;
   return {
     localnet,
@@ -107,14 +116,23 @@ export async function startNonceTriggerStack(options: { store?: OpenStoreOptions
     signAndSend,
     nonceValue,
     async swapAs(wallet, inputMint, outputMint, amount) {
-      const order = await get(`/swap/v2/order?inputMint=${inputMint}&outputMint=${outputMint}&amount=${amount}&slippageBps=5000&taker=${wallet.publicKey.toBase58()}`);
+      const order = await get(
+        `/swap/v2/order?inputMint=${inputMint}&outputMint=${outputMint}&amount=${amount}&slippageBps=5000&taker=${wallet.publicKey.toBase58()}`,
+      );
       if (order.status !== 200) throw new Error(`order: ${JSON.stringify(order.body)}`);
       const signed = Buffer.from(sign(order.body.transaction, wallet)).toString("base64");
       const result = await post("/swap/v2/execute", { signedTransaction: signed, requestId: order.body.requestId });
       if (result.body.status !== "Success") throw new Error(`execute: ${JSON.stringify(result.body)}`);
     },
     async createNonceAccount(taker) {
-      const created = await post("/trigger/v2/createOrder", { taker: taker.publicKey.toBase58(), inputMint: SOL, outputMint: USDC, amount: "1000000000", kind: "single", takeProfit: { price: "1000", minOutAmount: "1" } });
+      const created = await post("/trigger/v2/createOrder", {
+        taker: taker.publicKey.toBase58(),
+        inputMint: SOL,
+        outputMint: USDC,
+        amount: "1000000000",
+        kind: "single",
+        takeProfit: { price: "1000", minOutAmount: "1" },
+      });
       if (created.status !== 200) throw new Error(`createOrder: ${JSON.stringify(created.body)}`);
       await signAndSend(created.body.nonceAccountTransaction, taker);
       return created.body.nonceAccount as string;

@@ -30,7 +30,14 @@ const usdc = (raw: bigint) => (Number(raw) / 1e6).toFixed(6);
 
 async function armed(taker: Keypair, body: Record<string, unknown>) {
   const nonceAccount = await stack.createNonceAccount(taker);
-  const created = await stack.post("/trigger/v2/createOrder", { taker: taker.publicKey.toBase58(), inputMint: SOL, outputMint: USDC, amount: ONE_SOL.toString(), nonceAccount, ...body });
+  const created = await stack.post("/trigger/v2/createOrder", {
+    taker: taker.publicKey.toBase58(),
+    inputMint: SOL,
+    outputMint: USDC,
+    amount: ONE_SOL.toString(),
+    nonceAccount,
+    ...body,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const signed = created.body.legs.map((l: any) => Buffer.from(sign(l.transaction, taker)).toString("base64"));
   const arm = await stack.post("/trigger/v2/arm", { orderId: created.body.orderId, signedTransactions: signed });
@@ -47,50 +54,54 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     await stack?.close();
   });
 
-  test("OCO: the pool rises past the take-profit; the take-profit leg lands and pays at least its floor; the stop-loss leg is refused by the chain", { timeout: 120_000 }, async () => {
-    const whale = funded(400n);
-    // The whale first sells SOL (to hold USDC to buy back with later).
-    await stack.swapAs(whale, SOL, USDC, 100n * ONE_SOL);
-    const taker = funded(5n);
-    const p0 = await solPrice();
-    const tp = (p0 * 102n) / 100n;
-    const sl = (p0 * 90n) / 100n;
-    const tpFloor = (tp * 99n) / 100n;
-    const slFloor = (sl * 95n) / 100n;
-    const { created, signed } = await armed(taker, {
-      kind: "oco",
-      takeProfit: { price: usdc(tp), minOutAmount: tpFloor.toString() },
-      stopLoss: { price: usdc(sl), minOutAmount: slFloor.toString() },
-    });
-    expect(created.legs.map((l: any) => l.kind)).toEqual(["take_profit", "stop_loss"]);
-    const solBefore = stack.localnet.chain.getAccount(taker.publicKey)!.lamports;
+  test(
+    "OCO: the pool rises past the take-profit; the take-profit leg lands and pays at least its floor; the stop-loss leg is refused by the chain",
+    { timeout: 120_000 },
+    async () => {
+      const whale = funded(400n);
+      // The whale first sells SOL (to hold USDC to buy back with later).
+      await stack.swapAs(whale, SOL, USDC, 100n * ONE_SOL);
+      const taker = funded(5n);
+      const p0 = await solPrice();
+      const tp = (p0 * 102n) / 100n;
+      const sl = (p0 * 90n) / 100n;
+      const tpFloor = (tp * 99n) / 100n;
+      const slFloor = (sl * 95n) / 100n;
+      const { created, signed } = await armed(taker, {
+        kind: "oco",
+        takeProfit: { price: usdc(tp), minOutAmount: tpFloor.toString() },
+        stopLoss: { price: usdc(sl), minOutAmount: slFloor.toString() },
+      });
+      expect(created.legs.map((l: any) => l.kind)).toEqual(["take_profit", "stop_loss"]);
+      const solBefore = stack.localnet.chain.getAccount(taker.publicKey)!.lamports;
 
-    // Another wallet buys SOL back with its USDC: the price rises past the take-profit.
-    const whaleUsdc = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), whale.publicKey));
-    await stack.swapAs(whale, USDC, SOL, whaleUsdc);
-    expect(await solPrice()).toBeGreaterThanOrEqual(tp);
+      // Another wallet buys SOL back with its USDC: the price rises past the take-profit.
+      const whaleUsdc = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), whale.publicKey));
+      await stack.swapAs(whale, USDC, SOL, whaleUsdc);
+      expect(await solPrice()).toBeGreaterThanOrEqual(tp);
 
-    const done = await stack.waitForOrder(taker.publicKey.toBase58(), created.orderId, (o) => o.status !== "armed" && o.status !== "triggered");
-    expect(done.status, JSON.stringify(done)).toBe("landed");
-    const landed = done.legs.find((l: any) => l.status === "landed");
-    expect(landed.kind).toBe("take_profit");
-    const received = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
-    expect(received).toBeGreaterThanOrEqual(tpFloor);
-    expect(BigInt(landed.outAmount)).toBe(received);
-    expect(BigInt(landed.inAmount)).toBe(ONE_SOL);
-    const record = stack.localnet.chain.getRecord(landed.signature)!;
-    expect(record.err).toBeNull();
-    expect(BigInt(landed.slot)).toBe(BigInt(record.slot));
-    expect(done.legs.find((l: any) => l.kind === "stop_loss").status).toBe("voided");
+      const done = await stack.waitForOrder(taker.publicKey.toBase58(), created.orderId, (o) => o.status !== "armed" && o.status !== "triggered");
+      expect(done.status, JSON.stringify(done)).toBe("landed");
+      const landed = done.legs.find((l: any) => l.status === "landed");
+      expect(landed.kind).toBe("take_profit");
+      const received = tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey));
+      expect(received).toBeGreaterThanOrEqual(tpFloor);
+      expect(BigInt(landed.outAmount)).toBe(received);
+      expect(BigInt(landed.inAmount)).toBe(ONE_SOL);
+      const record = stack.localnet.chain.getRecord(landed.signature)!;
+      expect(record.err).toBeNull();
+      expect(BigInt(landed.slot)).toBe(BigInt(record.slot));
+      expect(done.legs.find((l: any) => l.kind === "stop_loss").status).toBe("voided");
 
-    // The stop-loss leg, sent now, is refused by the chain (its nonce moved): nothing more leaves the taker.
-    const solAfter = stack.localnet.chain.getAccount(taker.publicKey)!.lamports;
-    expect(solBefore - solAfter).toBeGreaterThanOrEqual(ONE_SOL);
-    await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"))).rejects.toThrow(/Blockhash not found/i);
-    await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"), { skipPreflight: true })).rejects.toThrow(/Blockhash not found/i);
-    expect(stack.localnet.chain.getAccount(taker.publicKey)!.lamports).toBe(solAfter);
-    expect(tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(received);
-  });
+      // The stop-loss leg, sent now, is refused by the chain (its nonce moved): nothing more leaves the taker.
+      const solAfter = stack.localnet.chain.getAccount(taker.publicKey)!.lamports;
+      expect(solBefore - solAfter).toBeGreaterThanOrEqual(ONE_SOL);
+      await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"))).rejects.toThrow(/Blockhash not found/i);
+      await expect(stack.chain.sendTransaction(Buffer.from(signed[1], "base64"), { skipPreflight: true })).rejects.toThrow(/Blockhash not found/i);
+      expect(stack.localnet.chain.getAccount(taker.publicKey)!.lamports).toBe(solAfter);
+      expect(tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey))).toBe(received);
+    },
+  );
 
   test("stop-loss: the pool falls past the stop; the leg lands and pays at least its floor", { timeout: 120_000 }, async () => {
     const whale = funded(400n);
@@ -142,7 +153,11 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
   test("cancel: the taker signs the nonce advance; the armed order is reported cancelled and its legs can no longer land", { timeout: 120_000 }, async () => {
     const taker = funded(5n);
     const p0 = await solPrice();
-    const { created, signed, nonceAccount } = await armed(taker, { kind: "oco", takeProfit: { price: usdc(p0 * 2n), minOutAmount: p0.toString() }, stopLoss: { price: usdc(p0 / 2n), minOutAmount: (p0 / 4n).toString() } });
+    const { created, signed, nonceAccount } = await armed(taker, {
+      kind: "oco",
+      takeProfit: { price: usdc(p0 * 2n), minOutAmount: p0.toString() },
+      stopLoss: { price: usdc(p0 / 2n), minOutAmount: (p0 / 4n).toString() },
+    });
     const owner = taker.publicKey.toBase58();
     // A nonce cannot advance within the blockhash it was made in: a slot passes (one transaction on the
     // embedded chain), and the service's blockhash (cached up to 1 s) is the chain's newest before the cancel is built.
@@ -180,9 +195,15 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...base, nonceAccount: theirNonce, takeProfit: tpAbove }, /^nonceAccount: must have the taker .* as its nonce authority/],
       [{ ...base, nonceAccount: owner, takeProfit: tpAbove }, /^nonceAccount: .* is not an initialized nonce account/],
-      [{ ...base, nonceAccount: myNonce, takeProfit: { price: usdc((p0 * 9n) / 10n), minOutAmount: "1" } }, /^takeProfit\.price: must be above the current price/],
+      [
+        { ...base, nonceAccount: myNonce, takeProfit: { price: usdc((p0 * 9n) / 10n), minOutAmount: "1" } },
+        /^takeProfit\.price: must be above the current price/,
+      ],
       [{ ...base, nonceAccount: myNonce, stopLoss: { price: usdc((p0 * 11n) / 10n), minOutAmount: "1" } }, /^stopLoss\.price: must be below the current price/],
-      [{ ...base, nonceAccount: myNonce, takeProfit: { price: usdc((p0 * 11n) / 10n), minOutAmount: ((p0 * 12n) / 10n).toString() } }, /^takeProfit\.minOutAmount: must not exceed the trigger's output amount/],
+      [
+        { ...base, nonceAccount: myNonce, takeProfit: { price: usdc((p0 * 11n) / 10n), minOutAmount: ((p0 * 12n) / 10n).toString() } },
+        /^takeProfit\.minOutAmount: must not exceed the trigger's output amount/,
+      ],
       [{ ...base, nonceAccount: myNonce, kind: "oco", takeProfit: tpAbove }, /^stopLoss: is required/],
       [{ ...base, nonceAccount: myNonce, kind: "trailing", trailing: { minOutAmount: "1" } }, /^trailing\.trailBps: is required/],
     ];
@@ -200,16 +221,31 @@ describe.skipIf(!hasChainDir())("nonce orders on the real programs", () => {
     expect((await stack.post("/swapd.trigger.v2.NonceTriggerService/GetOrders", { taker: owner })).body.orders ?? []).toEqual([]);
 
     // Arming: a leg signed by someone else; an amount the taker does not hold.
-    const created = (await stack.post("/trigger/v2/createOrder", { ...base, nonceAccount: myNonce, amount: (10n * ONE_SOL).toString(), takeProfit: { price: usdc((p0 * 11n) / 10n), minOutAmount: "1" } })).body;
+    const created = (
+      await stack.post("/trigger/v2/createOrder", {
+        ...base,
+        nonceAccount: myNonce,
+        amount: (10n * ONE_SOL).toString(),
+        takeProfit: { price: usdc((p0 * 11n) / 10n), minOutAmount: "1" },
+      })
+    ).body;
     // The same leg with another fee payer, signed by it.
     const forged = VersionedTransaction.deserialize(Buffer.from(created.legs[0].transaction, "base64"));
     forged.message.staticAccountKeys[0] = other.publicKey;
     const byOtherTx = new VersionedTransaction(forged.message);
     byOtherTx.sign([other]);
-    const byOther = await stack.post("/trigger/v2/arm", { orderId: created.orderId, signedTransactions: [Buffer.from(byOtherTx.serialize()).toString("base64")] });
+    const byOther = await stack.post("/trigger/v2/arm", {
+      orderId: created.orderId,
+      signedTransactions: [Buffer.from(byOtherTx.serialize()).toString("base64")],
+    });
     expect(byOther.status).toBe(400);
-    expect(byOther.body.error).toMatch(new RegExp(`^signedTransactions\\[0\\]: must be signed by the taker ${owner} alone; it is signed by ${other.publicKey.toBase58()}`));
-    const poor = await stack.post("/trigger/v2/arm", { orderId: created.orderId, signedTransactions: [Buffer.from(sign(created.legs[0].transaction, taker)).toString("base64")] });
+    expect(byOther.body.error).toMatch(
+      new RegExp(`^signedTransactions\\[0\\]: must be signed by the taker ${owner} alone; it is signed by ${other.publicKey.toBase58()}`),
+    );
+    const poor = await stack.post("/trigger/v2/arm", {
+      orderId: created.orderId,
+      signedTransactions: [Buffer.from(sign(created.legs[0].transaction, taker)).toString("base64")],
+    });
     expect(poor.status).toBe(400);
     expect(poor.body.error).toMatch(/^amount: the taker holds \d+ of So111+2, less than the order's 10000000000/);
     const [stored] = (await stack.get(`/trigger/v2/orders?taker=${owner}`)).body.orders;

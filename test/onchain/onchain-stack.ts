@@ -138,7 +138,11 @@ export async function startOnchainStack(options: OnchainStackOptions = {}): Prom
     post: (path, body) => call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     async swapInstructions(user, quoteResponse, extra = {}) {
       const answer = await stack.post("/swap/v1/swap-instructions", {
-        userPublicKey: user.publicKey.toBase58(), quoteResponse, wrapAndUnwrapSol: false, useSharedAccounts: false, ...extra,
+        userPublicKey: user.publicKey.toBase58(),
+        quoteResponse,
+        wrapAndUnwrapSol: false,
+        useSharedAccounts: false,
+        ...extra,
       });
       if (answer.status !== 200) throw new Error(`swap-instructions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body;
@@ -176,9 +180,17 @@ export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigi
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {
-      mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1,
-      isNativeOption: nativeReserve === null ? 0 : 1, isNative: nativeReserve ?? 0n,
-      delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: nativeReserve === null ? 0 : 1,
+      isNative: nativeReserve ?? 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
     },
     data,
   );
@@ -194,7 +206,11 @@ export function fundTokenAccount(localnet: Localnet, owner: PublicKey, mint: Pub
   const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
   const rent = localnet.chain.minimumBalanceForRentExemption(ACCOUNT_SIZE);
   const native = mint.equals(NATIVE_MINT);
-  localnet.setAccount(address, { lamports: rent + (native ? amount : 0n), data: tokenAccountData(mint, owner, amount, native ? rent : null), owner: tokenProgram });
+  localnet.setAccount(address, {
+    lamports: rent + (native ? amount : 0n),
+    data: tokenAccountData(mint, owner, amount, native ? rent : null),
+    owner: tokenProgram,
+  });
   return address;
 }
 
@@ -277,9 +293,7 @@ export function executeSwapAnswer(localnet: Localnet, answer: any, signer: Keypa
   const wire = swapTransaction(localnet, answer, signer).serialize();
   const { signature } = localnet.chain.sendTransaction(wire, { skipPreflight: true });
   const record = localnet.chain.getRecord(signature)!;
-  const innerPrograms = record.innerInstructions.flatMap((list) =>
-    list.instructions.map((ix) => record.accountKeys[ix.programIdIndex].toBase58()),
-  );
+  const innerPrograms = record.innerInstructions.flatMap((list) => list.instructions.map((ix) => record.accountKeys[ix.programIdIndex].toBase58()));
   return { record, innerPrograms, bytes: wire.length };
 }
 
@@ -313,7 +327,12 @@ export async function executeQuote(
   extra: Record<string, unknown> = {},
   signer: Keypair = DEMO_WALLET,
 ): Promise<QuoteOutcome> {
-  const answer = await stack.post("/swap/v1/swap-instructions", { userPublicKey: signer.publicKey.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
+  const answer = await stack.post("/swap/v1/swap-instructions", {
+    userPublicKey: signer.publicKey.toBase58(),
+    quoteResponse: quote,
+    prioritizationFeeLamports: 0,
+    ...extra,
+  });
   if (answer.status !== 200) throw new Error(`swapd answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const input = new PublicKey(quote["inputMint"]);
   const output = new PublicKey(quote["outputMint"]);
@@ -363,7 +382,20 @@ export function executeExactOutAround(
   const exactOutRoute = {
     programId: route.programId,
     data: Buffer.from(data).toString("base64"),
-    accounts: [tokenProgram, user, source, destination, none, readonly(step.inputMint), readonly(step.outputMint), none, none, readonly(eventAuthority), readonly(route.programId), ...stepAccounts],
+    accounts: [
+      tokenProgram,
+      user,
+      source,
+      destination,
+      none,
+      readonly(step.inputMint),
+      readonly(step.outputMint),
+      none,
+      none,
+      readonly(eventAuthority),
+      readonly(route.programId),
+      ...stepAccounts,
+    ],
   };
   const { record } = executeSwapAnswer(localnet, { ...exactInAnswer, swapInstruction: exactOutRoute });
   const index = record.transaction.message.compiledInstructions.findIndex((ix) => record.accountKeys[ix.programIdIndex].equals(new PublicKey(route.programId)));

@@ -91,7 +91,9 @@ describe.skipIf(!available)("quotes through program-quoted AMMs (SolFi V2)", () 
   it("names SolFi V2 among the labels, and refuses ExactOut through it with no route", async () => {
     const labels = await stack.get("/swap/v1/program-id-to-label");
     expect(labels.body[SOLFI_V2_PROGRAM_ID.toBase58()]).toBe("SolFi V2");
-    const q = await stack.get(`/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000&swapMode=ExactOut&dexes=${encodeURIComponent("SolFi V2")}`);
+    const q = await stack.get(
+      `/swap/v1/quote?inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000&swapMode=ExactOut&dexes=${encodeURIComponent("SolFi V2")}`,
+    );
     expect(q.status).toBeGreaterThanOrEqual(400);
   });
 

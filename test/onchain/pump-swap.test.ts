@@ -40,15 +40,30 @@ describe.skipIf(!hasChainDir())("PumpSwap steps in the real Jupiter v6 program",
     await stack?.close();
   });
 
-  for (const [name, inputMint, outputMint] of [["buy", QUOTE, BASE], ["sell", BASE, QUOTE]] as const) {
-    const quote = () => quoteResponseOf({
-      ammKey: POOL, label: "Pump.fun Amm", inputMint, outputMint, swapMode: "ExactIn", inAmount: 1_000_000n, outAmount: 1n, feeAmount: 0n, feeMint: inputMint,
-    });
+  for (const [name, inputMint, outputMint] of [
+    ["buy", QUOTE, BASE],
+    ["sell", BASE, QUOTE],
+  ] as const) {
+    const quote = () =>
+      quoteResponseOf({
+        ammKey: POOL,
+        label: "Pump.fun Amm",
+        inputMint,
+        outputMint,
+        swapMode: "ExactIn",
+        inAmount: 1_000_000n,
+        outAmount: 1n,
+        feeAmount: 0n,
+        feeMint: inputMint,
+      });
 
     for (const useSharedAccounts of [false, true]) {
       it(`${name}, ${useSharedAccounts ? "shared_accounts_route" : "route"}: Jupiter takes swapd's step whole and invokes PumpSwap`, async () => {
         fundToken2022Aware(stack, user.publicKey, inputMint, 10n ** 12n);
-        const failure = await stack.swap(user, quote(), { useSharedAccounts }).then(() => "landed", (e: Error) => e.message);
+        const failure = await stack.swap(user, quote(), { useSharedAccounts }).then(
+          () => "landed",
+          (e: Error) => e.message,
+        );
         // Every account count and privilege check of Jupiter's passed: only the absent PumpSwap binary stops it.
         expect(failure).toMatch(/"InstructionError":\[\d+,"UnsupportedProgramId"\]/);
         expect(failure).not.toMatch(/privilege escalated|Panicked|custom program error/);
@@ -60,8 +75,12 @@ describe.skipIf(!hasChainDir())("PumpSwap steps in the real Jupiter v6 program",
       const body = await stack.swapInstructions(user, quote());
       const swap = toTransactionInstruction(body.swapInstruction);
       const short = new TransactionInstruction({ programId: swap.programId, keys: swap.keys.slice(0, -1), data: swap.data });
-      const failure = await stack.send(user, [...body.computeBudgetInstructions.map(toTransactionInstruction), ...body.setupInstructions.map(toTransactionInstruction), short])
-        .then(() => "landed", (e: Error) => e.message);
+      const failure = await stack
+        .send(user, [...body.computeBudgetInstructions.map(toTransactionInstruction), ...body.setupInstructions.map(toTransactionInstruction), short])
+        .then(
+          () => "landed",
+          (e: Error) => e.message,
+        );
       expect(failure).toMatch(/extract_accounts\.rs|mid > len/);
     });
   }

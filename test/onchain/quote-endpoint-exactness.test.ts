@@ -18,7 +18,10 @@ import type { OnchainStack } from "./onchain-stack.js";
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
-const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
+const DECIMALS = new Map([
+  [USDC.toBase58(), 6],
+  [SAMO.toBase58(), 9],
+]);
 
 describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the quote on the real programs", () => {
   let stack: OnchainStack;
@@ -31,16 +34,37 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
     stack = await startOnchainStack({ quote: {} });
     stack.localnet.airdrop(user.publicKey, 10_000_000_000n);
     const reserves: [bigint, bigint] = [10n ** BigInt(decimals[0] + 7), 10n ** BigInt(decimals[1] + 8)];
-    const cp = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL });
+    const cp = createRaydiumCpPool(stack.localnet, {
+      mintA: mints[0],
+      mintB: mints[1],
+      decimalsA: decimals[0],
+      decimalsB: decimals[1],
+      reserveA: reserves[0],
+      reserveB: reserves[1],
+      ...WRITTEN_POOL,
+    });
     const clmm = raydiumClmmPoolAccounts({
-      ammConfig: CLMM_CONFIG_INDEX_4, tickSpacing: 1, mint0: mints[0], mint1: mints[1], decimals, tickCurrent: 7,
-      positions: [{ lower: -600, upper: 600, liquidity: 5_000_000_000_000n }, { lower: -20, upper: 45, liquidity: 9_000_000_000_000n }],
+      ammConfig: CLMM_CONFIG_INDEX_4,
+      tickSpacing: 1,
+      mint0: mints[0],
+      mint1: mints[1],
+      decimals,
+      tickCurrent: 7,
+      positions: [
+        { lower: -600, upper: 600, liquidity: 5_000_000_000_000n },
+        { lower: -20, upper: 45, liquidity: 9_000_000_000_000n },
+      ],
       vaultAmounts: [10n ** 15n, 10n ** 15n],
     });
     for (const a of clmm.all) stack.localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });
     // SAMO as X, USDC as Y, ≈ 0.01 USDC per SAMO, liquidity in every bin of six bin arrays.
     const dlmm = await createMeteoraDlmmPair(stack.localnet, {
-      tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
+      tokenX: SAMO,
+      tokenY: USDC,
+      activeId: -11515,
+      arraysEachSide: 2,
+      amountXPerBin: 1_000_000_000_000n,
+      amountYPerBin: 10_000_000n,
     });
     dlmmPair = dlmm.address;
     const added = await stack.post("/markets", { addresses: [cp.pool.address.toBase58(), clmm.pool.address.toBase58(), dlmm.address.toBase58()] });
@@ -62,7 +86,10 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
   ] as const;
   for (const { dex, modes } of cases) {
     for (const swapMode of modes) {
-      for (const [inputMint, outputMint, amount] of [[USDC, SAMO, 25_000_000n], [SAMO, USDC, 40_000_000_000n]] as const) {
+      for (const [inputMint, outputMint, amount] of [
+        [USDC, SAMO, 25_000_000n],
+        [SAMO, USDC, 40_000_000_000n],
+      ] as const) {
         const inName = inputMint.equals(USDC) ? "USDC" : "SAMO";
         it(`${dex} ${swapMode} ${inName} → ${inName === "USDC" ? "SAMO" : "USDC"}`, async () => {
           await stack.restoreSnapshots();
@@ -70,8 +97,13 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
           fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
           const specified = swapMode === "ExactIn" ? amount : amount / 1000n;
           const query = new URLSearchParams({
-            inputMint: inputMint.toBase58(), outputMint: outputMint.toBase58(), amount: String(specified), swapMode,
-            slippageBps: "0", dexes: dex, onlyDirectRoutes: "true",
+            inputMint: inputMint.toBase58(),
+            outputMint: outputMint.toBase58(),
+            amount: String(specified),
+            swapMode,
+            slippageBps: "0",
+            dexes: dex,
+            onlyDirectRoutes: "true",
           });
           const quote = await stack.get(`/swap/v1/quote?${query}`);
           expect(quote.status, JSON.stringify(quote.body)).toBe(200);
@@ -92,7 +124,12 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
     fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 18n);
     fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
     const query = new URLSearchParams({
-      inputMint: inputMint.toBase58(), outputMint: outputMint.toBase58(), amount: String(amount), slippageBps: "0", dexes: dex, onlyDirectRoutes: "true",
+      inputMint: inputMint.toBase58(),
+      outputMint: outputMint.toBase58(),
+      amount: String(amount),
+      slippageBps: "0",
+      dexes: dex,
+      onlyDirectRoutes: "true",
     });
     const quote = await stack.get(`/swap/v1/quote?${query}`);
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
@@ -102,7 +139,10 @@ describe.skipIf(!hasChainDir())("/quote → /swap-instructions pays exactly the 
     return quote.body;
   }
 
-  for (const [inputMint, outputMint] of [[SAMO, USDC], [USDC, SAMO]] as const) {
+  for (const [inputMint, outputMint] of [
+    [SAMO, USDC],
+    [USDC, SAMO],
+  ] as const) {
     it(`Meteora DLMM ExactIn ${inputMint.equals(SAMO) ? "SAMO → USDC" : "USDC → SAMO"} across two bin arrays`, async () => {
       const read = () => meteoraDlmmAdapter.decodePool(stack.localnet.getAccount(dlmmPair)!);
       const before = read();

@@ -27,7 +27,10 @@ const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const SAMO = new PublicKey("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU");
 /** Raydium CLMM amm config index 4 (mainnet snapshot): tick spacing 1, trade fee 0.01 %. */
 const CLMM_CONFIG_INDEX_4 = new PublicKey("9iFER3bpjf1PTTCQCfTRu17EJgvsxo9pVyA9QWwEuX4x");
-const DECIMALS = new Map([[USDC.toBase58(), 6], [SAMO.toBase58(), 9]]);
+const DECIMALS = new Map([
+  [USDC.toBase58(), 6],
+  [SAMO.toBase58(), 9],
+]);
 
 interface Trade {
   readonly quote: PoolQuote;
@@ -36,13 +39,7 @@ interface Trade {
 }
 
 /** Quote through one pool, then trade that quote through Jupiter on the real programs. */
-async function tradeQuote<Pool>(
-  stack: OnchainStack,
-  user: Keypair,
-  adapter: AmmAdapter<Pool>,
-  address: PublicKey,
-  params: QuoteParams,
-): Promise<Trade> {
+async function tradeQuote<Pool>(stack: OnchainStack, user: Keypair, adapter: AmmAdapter<Pool>, address: PublicKey, params: QuoteParams): Promise<Trade> {
   const { pool, quote } = quoteFromChain(stack.localnet, adapter, address, params);
   expect(quote.complete, quote.reason).toBe(true);
   const [first, second] = adapter.mints(pool);
@@ -128,7 +125,11 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     let pool = whirlpoolAdapter.decodePool(stack.localnet.getAccount(WHIRLPOOL_SOL_USDC)!);
     for (let push = 0; push < 4 && pool.tickCurrentIndex >= -39424; push++) {
       const capacity = quoteFromChain(stack.localnet, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: 2n ** 64n - 1n, swapMode: "ExactIn", aToB: true }).quote;
-      const trade = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, { amount: (capacity.inAmount * 97n) / 100n, swapMode: "ExactIn", aToB: true });
+      const trade = await tradeQuote(stack, user, whirlpoolAdapter, WHIRLPOOL_SOL_USDC, {
+        amount: (capacity.inAmount * 97n) / 100n,
+        swapMode: "ExactIn",
+        aToB: true,
+      });
       expect(trade.received).toBe(trade.quote.outAmount);
       pool = whirlpoolAdapter.decodePool(stack.localnet.getAccount(WHIRLPOOL_SOL_USDC)!);
     }
@@ -141,7 +142,17 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     expect(quote).toMatchObject({ complete: false, inAmount: 0n, outAmount: 0n });
     expect(quote.reason).toContain("does not exist");
     const [sol, usdc] = whirlpoolAdapter.mints(pool);
-    const offered = quoteResponseOf({ ammKey: WHIRLPOOL_SOL_USDC, label: "Whirlpool", inputMint: sol, outputMint: usdc, swapMode: "ExactOut", inAmount: 1_000_000_000n, outAmount: 1_000n, feeAmount: 0n, feeMint: sol });
+    const offered = quoteResponseOf({
+      ammKey: WHIRLPOOL_SOL_USDC,
+      label: "Whirlpool",
+      inputMint: sol,
+      outputMint: usdc,
+      swapMode: "ExactOut",
+      inAmount: 1_000_000_000n,
+      outAmount: 1_000n,
+      feeAmount: 0n,
+      feeMint: sol,
+    });
     await expect(stack.swap(user, offered)).rejects.toThrow(/^transaction failed: \{"InstructionError"/);
   });
 
@@ -153,7 +164,15 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
     let address: PublicKey;
 
     beforeAll(() => {
-      address = createRaydiumCpPool(stack.localnet, { mintA: mints[0], mintB: mints[1], decimalsA: decimals[0], decimalsB: decimals[1], reserveA: reserves[0], reserveB: reserves[1], ...WRITTEN_POOL }).pool.address;
+      address = createRaydiumCpPool(stack.localnet, {
+        mintA: mints[0],
+        mintB: mints[1],
+        decimalsA: decimals[0],
+        decimalsB: decimals[1],
+        reserveA: reserves[0],
+        reserveB: reserves[1],
+        ...WRITTEN_POOL,
+      }).pool.address;
     });
 
     for (const aToB of [true, false]) {
@@ -182,9 +201,22 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
           await stack.send(user, [
             makeSwapCpmmBaseOutInstruction(
-              adapter.programId, user.publicKey, findRaydiumCpmmAuthority(), pool.configId, address, source, destination,
-              inputVault, outputVault, TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, inputMint, outputMint, pool.observationId,
-              new BN(quote.inAmount.toString()), new BN(amount.toString()),
+              adapter.programId,
+              user.publicKey,
+              findRaydiumCpmmAuthority(),
+              pool.configId,
+              address,
+              source,
+              destination,
+              inputVault,
+              outputVault,
+              TOKEN_PROGRAM_ID,
+              TOKEN_PROGRAM_ID,
+              inputMint,
+              outputMint,
+              pool.observationId,
+              new BN(quote.inAmount.toString()),
+              new BN(amount.toString()),
             ),
           ]);
           expect(tokenBalance(stack.localnet, destination)).toBe(amount);
@@ -228,7 +260,10 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
           const capacity = quoteFromChain(stack.localnet, raydiumClmmAdapter, address, { amount: 2n ** 64n - 1n, swapMode, aToB }).quote;
           expect(capacity.complete).toBe(false);
           const filled = swapMode === "ExactIn" ? capacity.inAmount : capacity.outAmount;
-          for (const [size, amount] of [["small", 1_000_003n], ["large", (filled * 97n) / 100n]] as const) {
+          for (const [size, amount] of [
+            ["small", 1_000_003n],
+            ["large", (filled * 97n) / 100n],
+          ] as const) {
             const before = raydiumClmmAdapter.decodePool(stack.localnet.getAccount(address)!).tickCurrent;
             const trade = await tradeQuote(stack, user, raydiumClmmAdapter, address, { amount, swapMode, aToB });
             if (swapMode === "ExactIn") {
@@ -255,9 +290,16 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
 
     beforeAll(async () => {
       // SAMO (9 decimals) as X, USDC (6) as Y, ≈ 0.01 USDC per SAMO; the bin-step-10 preset's dynamic fee.
-      address = (await createMeteoraDlmmPair(stack.localnet, {
-        tokenX: SAMO, tokenY: USDC, activeId: -11515, arraysEachSide: 2, amountXPerBin: 1_000_000_000_000n, amountYPerBin: 10_000_000n,
-      })).address;
+      address = (
+        await createMeteoraDlmmPair(stack.localnet, {
+          tokenX: SAMO,
+          tokenY: USDC,
+          activeId: -11515,
+          arraysEachSide: 2,
+          amountXPerBin: 1_000_000_000_000n,
+          amountYPerBin: 10_000_000n,
+        })
+      ).address;
     }, 120_000);
 
     /**
@@ -277,7 +319,13 @@ describe.skipIf(!hasChainDir())("quotes are exact on the real programs", () => {
         const small = aToB ? 3_000_000_000_000n : 25_000_000n;
         // Trades within the filter period (the volatility reference stays, the accumulator grows with
         // the distance moved), within the decay window (the reference decays), and after it (reset).
-        for (const [size, seconds] of [["small", 0n], ["small", 0n], ["small", 100n], ["large", 0n], ["small", 2_000n]] as const) {
+        for (const [size, seconds] of [
+          ["small", 0n],
+          ["small", 0n],
+          ["small", 100n],
+          ["large", 0n],
+          ["small", 2_000n],
+        ] as const) {
           advanceClock(seconds);
           let amount = small;
           if (size === "large") {

@@ -44,8 +44,7 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
     await stack?.close();
   });
 
-  const balance = (owner: PublicKey, mint: string) =>
-    tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));
+  const balance = (owner: PublicKey, mint: string) => tokenBalance(stack.localnet, getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));
 
   it("SOL → USDC: the Whirlpool found on chain, quoted with @jup-ag/api quoteGet, /swap transaction pays exactly outAmount", async () => {
     await stack.restoreSnapshots();
@@ -143,7 +142,10 @@ describe.skipIf(!hasChainDir())("quotes and swaps through the real programs", ()
   it("bad input is INVALID_ARGUMENT / 400 naming the field; no pool is COULD_NOT_FIND_ANY_ROUTE", async () => {
     const q = (params: string) => stack.get(`/swap/v1/quote?${params}`);
     const unknown = Keypair.generate().publicKey.toBase58();
-    expect((await q(`inputMint=${unknown}&outputMint=${USDC}&amount=1`)).body).toMatchObject({ code: 400, error: expect.stringMatching(/^inputMint: no mint account/) });
+    expect((await q(`inputMint=${unknown}&outputMint=${USDC}&amount=1`)).body).toMatchObject({
+      code: 400,
+      error: expect.stringMatching(/^inputMint: no mint account/),
+    });
     expect((await q(`inputMint=${SOL}&outputMint=${USDC}&amount=0`)).body).toMatchObject({ code: 400, error: "amount: must be greater than 0" });
     expect((await q(`inputMint=${SOL}&outputMint=${USDC}&amount=18446744073709551616`)).body.error).toMatch(/^amount: must fit in an unsigned 64-bit integer/);
     expect((await q(`inputMint=${SOL}&outputMint=${SOL}&amount=5`)).body.error).toMatch(/^outputMint: must differ from inputMint/);

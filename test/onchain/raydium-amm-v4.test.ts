@@ -50,8 +50,17 @@ function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Bu
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {
-      mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n,
-      delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
     },
     data,
   );
@@ -128,8 +137,16 @@ function writePool(stack: OnchainStack, base: LocalMint, quote: LocalMint): void
   const rent = 10_000_000n;
   stack.localnet.setAccount(keys.pool, { lamports: rent, data: pool, owner: RAYDIUM_AMM_V4_PROGRAM_ID });
   stack.localnet.setAccount(keys.market, { lamports: rent, data: market, owner: OPENBOOK });
-  stack.localnet.setAccount(keys.baseVault, { lamports: rent, data: tokenAccountData(base.address, RAYDIUM_AMM_V4_AUTHORITY, BASE_RESERVE), owner: TOKEN_PROGRAM_ID });
-  stack.localnet.setAccount(keys.quoteVault, { lamports: rent, data: tokenAccountData(quote.address, RAYDIUM_AMM_V4_AUTHORITY, QUOTE_RESERVE), owner: TOKEN_PROGRAM_ID });
+  stack.localnet.setAccount(keys.baseVault, {
+    lamports: rent,
+    data: tokenAccountData(base.address, RAYDIUM_AMM_V4_AUTHORITY, BASE_RESERVE),
+    owner: TOKEN_PROGRAM_ID,
+  });
+  stack.localnet.setAccount(keys.quoteVault, {
+    lamports: rent,
+    data: tokenAccountData(quote.address, RAYDIUM_AMM_V4_AUTHORITY, QUOTE_RESERVE),
+    owner: TOKEN_PROGRAM_ID,
+  });
 }
 
 describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
@@ -157,19 +174,22 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
   /** Raydium SDK's AMM v4 `computeAmountOut` from the vaults as they are now. */
   function sdkAmountOut(inputMint: PublicKey, amountIn: bigint): bigint {
     const reserve = (vault: PublicKey) => new BN(tokenBalance(stack.localnet, vault).toString());
-    const { amountOut } = LiquidityModule.prototype.computeAmountOut.call({}, {
-      poolInfo: {
-        version: 4,
-        mintA: { address: base.address.toBase58(), decimals: base.decimals },
-        mintB: { address: quote.address.toBase58(), decimals: quote.decimals },
-        baseReserve: reserve(keys.baseVault),
-        quoteReserve: reserve(keys.quoteVault),
+    const { amountOut } = LiquidityModule.prototype.computeAmountOut.call(
+      {},
+      {
+        poolInfo: {
+          version: 4,
+          mintA: { address: base.address.toBase58(), decimals: base.decimals },
+          mintB: { address: quote.address.toBase58(), decimals: quote.decimals },
+          baseReserve: reserve(keys.baseVault),
+          quoteReserve: reserve(keys.quoteVault),
+        },
+        amountIn: new BN(amountIn.toString()),
+        mintIn: inputMint,
+        mintOut: inputMint.equals(base.address) ? quote.address : base.address,
+        slippage: 0,
       },
-      amountIn: new BN(amountIn.toString()),
-      mintIn: inputMint,
-      mintOut: inputMint.equals(base.address) ? quote.address : base.address,
-      slippage: 0,
-    });
+    );
     return BigInt(amountOut.toString());
   }
 
@@ -201,18 +221,38 @@ describe.skipIf(!hasChainDir())("Raydium AMM v4 on the real program", () => {
     expect(tokenBalance(stack.localnet, destination)).toBeGreaterThan(ours.outAmount);
   });
 
-  async function swapAndCheck(inputMint: PublicKey, outputMint: PublicKey, amount: bigint, expectedOut: bigint, options: { exact: boolean; useSharedAccounts?: boolean } = { exact: true }): Promise<void> {
+  async function swapAndCheck(
+    inputMint: PublicKey,
+    outputMint: PublicKey,
+    amount: bigint,
+    expectedOut: bigint,
+    options: { exact: boolean; useSharedAccounts?: boolean } = { exact: true },
+  ): Promise<void> {
     const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n);
     const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n);
     expect(destination.equals(getAssociatedTokenAddressSync(outputMint, user.publicKey, true))).toBe(true);
-    const signature = await stack.swap(user, quoteResponseOf({
-      ammKey: keys.pool, label: "Raydium", inputMint, outputMint, swapMode: "ExactIn", inAmount: amount, outAmount: expectedOut, feeAmount: 0n, feeMint: inputMint,
-    }), { useSharedAccounts: options.useSharedAccounts ?? false });
+    const signature = await stack.swap(
+      user,
+      quoteResponseOf({
+        ammKey: keys.pool,
+        label: "Raydium",
+        inputMint,
+        outputMint,
+        swapMode: "ExactIn",
+        inAmount: amount,
+        outAmount: expectedOut,
+        feeAmount: 0n,
+        feeMint: inputMint,
+      }),
+      { useSharedAccounts: options.useSharedAccounts ?? false },
+    );
     expect(tokenBalance(stack.localnet, source)).toBe(10n ** 15n - amount);
     if (options.exact) expect(tokenBalance(stack.localnet, destination)).toBe(expectedOut);
     // Jupiter invoked the AMM v4 program by CPI, and nothing called OpenBook.
     const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-    expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/);
+    expect(logs).toMatch(
+      /Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program 675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8 invoke \[2\]/,
+    );
     expect(logs).not.toContain(`Program ${OPENBOOK.toBase58()} invoke`);
   }
 

@@ -79,7 +79,11 @@ describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, 
         expect(quote.complete, quote.reason).toBe(true);
         const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
         const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n, programOf(outputMint));
-        const signature = await stack.swap(user, quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactIn", ...quote }), { useSharedAccounts });
+        const signature = await stack.swap(
+          user,
+          quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactIn", ...quote }),
+          { useSharedAccounts },
+        );
         expect(10n ** 15n - tokenBalance(stack.localnet, source)).toBe(25_000_000n);
         expect(tokenBalance(stack.localnet, destination)).toBe(quote.outAmount);
         const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
@@ -94,7 +98,9 @@ describe.skipIf(!hasChainDir()).each(PAIRS)("Raydium CLMM, a $name mint / USDC, 
           expect(quote.complete, quote.reason).toBe(true);
           const source = fundTokenAccount(stack.localnet, user.publicKey, inputMint, 10n ** 15n, programOf(inputMint));
           const destination = fundTokenAccount(stack.localnet, user.publicKey, outputMint, 0n, programOf(outputMint));
-          await stack.swap(user, quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactOut", ...quote }), { useSharedAccounts });
+          await stack.swap(user, quoteResponseOf({ ammKey: pool, label: "Raydium CLMM", inputMint, outputMint, swapMode: "ExactOut", ...quote }), {
+            useSharedAccounts,
+          });
           expect(tokenBalance(stack.localnet, destination)).toBe(25_000_000n);
           expect(10n ** 15n - tokenBalance(stack.localnet, source)).toBe(quote.inAmount);
         });

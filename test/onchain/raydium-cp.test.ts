@@ -12,7 +12,17 @@ import type { DemoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-p
 import { DEMO_WALLET } from "../../src/localnet/demo-seed.js";
 import { Keypair, SystemProgram } from "@solana/web3.js";
 import { MINT_SIZE, TOKEN_2022_PROGRAM_ID, createInitializeMint2Instruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { NATIVE_MINT, startOnchainStack, fundTokenAccount, sendLegacy, invokedByJupiter, executeQuote, anchorDiscriminator, jupiterInstructionName, executeExactOutAround } from "./onchain-stack.js";
+import {
+  NATIVE_MINT,
+  startOnchainStack,
+  fundTokenAccount,
+  sendLegacy,
+  invokedByJupiter,
+  executeQuote,
+  anchorDiscriminator,
+  jupiterInstructionName,
+  executeExactOutAround,
+} from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
 
 const USDC = DEMO.usdcMint.toBase58();
@@ -27,19 +37,32 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
     stack = await startOnchainStack({
       seeders: [
         (localnet) => {
-          sendLegacy(localnet, [
-            SystemProgram.createAccount({
-              fromPubkey: DEMO_WALLET.publicKey, newAccountPubkey: t22Mint.publicKey, space: MINT_SIZE,
-              lamports: Number(localnet.chain.minimumBalanceForRentExemption(MINT_SIZE)), programId: TOKEN_2022_PROGRAM_ID,
-            }),
-            createInitializeMint2Instruction(t22Mint.publicKey, 6, DEMO_WALLET.publicKey, null, TOKEN_2022_PROGRAM_ID),
-          ], [DEMO_WALLET, t22Mint]);
+          sendLegacy(
+            localnet,
+            [
+              SystemProgram.createAccount({
+                fromPubkey: DEMO_WALLET.publicKey,
+                newAccountPubkey: t22Mint.publicKey,
+                space: MINT_SIZE,
+                lamports: Number(localnet.chain.minimumBalanceForRentExemption(MINT_SIZE)),
+                programId: TOKEN_2022_PROGRAM_ID,
+              }),
+              createInitializeMint2Instruction(t22Mint.publicKey, 6, DEMO_WALLET.publicKey, null, TOKEN_2022_PROGRAM_ID),
+            ],
+            [DEMO_WALLET, t22Mint],
+          );
           const solFirst = Buffer.compare(NATIVE_MINT.toBuffer(), t22Mint.publicKey.toBuffer()) < 0;
           const [mintA, mintB] = solFirst ? [NATIVE_MINT, t22Mint.publicKey] : [t22Mint.publicKey, NATIVE_MINT];
           t22Pool = createRaydiumCpPool(localnet, {
-            mintA, mintB, decimalsA: solFirst ? 9 : 6, decimalsB: solFirst ? 6 : 9,
-            tokenProgramA: solFirst ? undefined : TOKEN_2022_PROGRAM_ID, tokenProgramB: solFirst ? TOKEN_2022_PROGRAM_ID : undefined,
-            reserveA: solFirst ? 100_000_000_000n : 15_000_000_000n, reserveB: solFirst ? 15_000_000_000n : 100_000_000_000n, configIndex: 2,
+            mintA,
+            mintB,
+            decimalsA: solFirst ? 9 : 6,
+            decimalsB: solFirst ? 6 : 9,
+            tokenProgramA: solFirst ? undefined : TOKEN_2022_PROGRAM_ID,
+            tokenProgramB: solFirst ? TOKEN_2022_PROGRAM_ID : undefined,
+            reserveA: solFirst ? 100_000_000_000n : 15_000_000_000n,
+            reserveB: solFirst ? 15_000_000_000n : 100_000_000_000n,
+            configIndex: 2,
           });
           for (let id = 0; id < 8; id++) for (const mint of [NATIVE_MINT, DEMO.usdcMint]) fundTokenAccount(localnet, programAuthority(id), mint, 0n);
         },
@@ -90,10 +113,20 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
     // The evidence: the same step (swapd's ExactIn step accounts, which execute in `route` above) in an
     // exact_out_route encoded with Anchor's coder over Jupiter's IDL fails inside Jupiter with
     // 2501 RequireEqViolated before any CPI to Raydium.
-    const exactIn = await stack.post("/swap/v1/swap-instructions", { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote, useSharedAccounts: false, prioritizationFeeLamports: 0 });
+    const exactIn = await stack.post("/swap/v1/swap-instructions", {
+      userPublicKey: DEMO.wallet.toBase58(),
+      quoteResponse: quoteFor(SOL, USDC, sdk.inAmount, "ExactIn").quote,
+      useSharedAccounts: false,
+      prioritizationFeeLamports: 0,
+    });
     expect(exactIn.status).toBe(200);
     const executed = executeExactOutAround(stack.localnet, exactIn.body, {
-      ammProgram: RAYDIUM_CP_PROGRAM, variant: "RaydiumCP", inputMint: SOL, outputMint: USDC, outAmount: sdk.outAmount, quotedInAmount: sdk.inAmount,
+      ammProgram: RAYDIUM_CP_PROGRAM,
+      variant: "RaydiumCP",
+      inputMint: SOL,
+      outputMint: USDC,
+      outAmount: sdk.outAmount,
+      quotedInAmount: sdk.inAmount,
     });
     expect(executed.record.err).toEqual({ InstructionError: [executed.index, { Custom: 2501 }] });
     expect(executed.record.logs.some((l) => l.startsWith(`Program ${RAYDIUM_CP_PROGRAM.toBase58()} invoke`))).toBe(false);
@@ -105,7 +138,11 @@ describe.skipIf(!hasChainDir())("Raydium CP on the real programs", () => {
     const sdk = raydiumCpQuote(stack.localnet, pool, NATIVE_MINT, amount, "ExactIn");
     const out = t22Mint.publicKey.toBase58();
     const amounts = { inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString() };
-    const quote = jupiterQuote([{ ammKey: pool.toBase58(), label: "Raydium CP", inputMint: SOL, outputMint: out, ...amounts }], { inputMint: SOL, outputMint: out, ...amounts });
+    const quote = jupiterQuote([{ ammKey: pool.toBase58(), label: "Raydium CP", inputMint: SOL, outputMint: out, ...amounts }], {
+      inputMint: SOL,
+      outputMint: out,
+      ...amounts,
+    });
     const r = await executeQuote(stack, quote);
     expect(r.record.err, r.record.logs.join("\n")).toBeNull();
     expect(invokedByJupiter(r, RAYDIUM_CP_PROGRAM)).toBe(true);

@@ -60,16 +60,27 @@ describe.skipIf(!available)("SolFi V2 through Jupiter v6 on the real programs", 
       const slot = clockOf(stack.localnet).slot;
       const expected = programQuote(amount, inputMint.equals(NATIVE_MINT), slot);
       expect(expected.complete).toBe(true);
-      const signature = await stack.swap(user, quoteResponseOf({
-        ammKey: POOL, label: "SolFi V2", inputMint, outputMint, swapMode: "ExactIn",
-        inAmount: amount, outAmount: expected.outAmount, feeAmount: 0n, feeMint: inputMint,
-      }));
+      const signature = await stack.swap(
+        user,
+        quoteResponseOf({
+          ammKey: POOL,
+          label: "SolFi V2",
+          inputMint,
+          outputMint,
+          swapMode: "ExactIn",
+          inAmount: amount,
+          outAmount: expected.outAmount,
+          feeAmount: 0n,
+          feeMint: inputMint,
+        }),
+      );
       expect(tokenBalance(stack.localnet, source)).toBe(0n);
       expect(tokenBalance(stack.localnet, destination)).toBe(expected.outAmount);
       const logs = stack.localnet.chain.getRecord(signature)!.logs.join("\n");
-      expect(logs).toMatch(/Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF invoke \[2\]/);
+      expect(logs).toMatch(
+        /Program JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 invoke \[1\][\s\S]*Program SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF invoke \[2\]/,
+      );
       await stack.restoreSnapshots();
     });
   }
-
 });

@@ -36,7 +36,10 @@ async function stackWithBlockEngine(options: { readonly deliveries: number; read
     blockEngine: async (url) => {
       engine = await startLocalBlockEngine(url, { tipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS, deliveries: options.deliveries });
       const client = new JsonRpcBlockEngine({ url: engine.url });
-      closers.push(() => engine!.close(), () => client.close());
+      closers.push(
+        () => engine!.close(),
+        () => client.close(),
+      );
       return { engine: client, tipAccounts: DEFAULT_RELAY_TIP_ACCOUNTS };
     },
   });

@@ -65,7 +65,11 @@ describe.skipIf(!hasChainDir())("swap Execute: the chain decides, not the send's
       programs: true,
       chainUrl: async (url) => {
         const lagging = await proxied(url);
-        lagging.refuse("sendTransaction", { code: -32002, message: "Transaction simulation failed: Blockhash not found", data: { err: "BlockhashNotFound", logs: [] } });
+        lagging.refuse("sendTransaction", {
+          code: -32002,
+          message: "Transaction simulation failed: Blockhash not found",
+          data: { err: "BlockhashNotFound", logs: [] },
+        });
         return lagging.url;
       },
       senders: async (url) => {
@@ -115,7 +119,9 @@ describe.skipIf(!hasChainDir())("swap Execute: the chain decides, not the send's
     expect(stack.localnet.stats().calls["sendTransaction"]).toBe(1);
     expect((await stack.post("/swap/v2/execute", { signedTransaction, requestId })).body).toEqual(first.body);
     const viaGrpc = await new Promise<any>((resolve, reject) =>
-      stack.grpcClient.execute({ requestId, signedTransaction: Buffer.from(signedTransaction, "base64") }, (e: Error | null, r: unknown) => (e ? reject(e) : resolve(r))),
+      stack.grpcClient.execute({ requestId, signedTransaction: Buffer.from(signedTransaction, "base64") }, (e: Error | null, r: unknown) =>
+        e ? reject(e) : resolve(r),
+      ),
     );
     expect(viaGrpc).toMatchObject({ signature: first.body.signature, inputAmountResult: ONE_SOL.toString(), outputAmountResult: truth.usdc.toString() });
     await expectRecorded(stack, first.body.signature, truth.slot);

@@ -84,7 +84,8 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     const proxy = proxies[0];
     const taker = Keypair.generate();
     stack.localnet.airdrop(taker.publicKey, 10_000_000_000n);
-    const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`)).body;
+    const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`))
+      .body;
     const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction, "base64"));
     tx.sign([taker]);
     const pending = stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(tx.serialize()).toString("base64"), requestId: order.requestId });
@@ -92,10 +93,13 @@ describe.skipIf(!hasChainDir())("swap Execute through misbehaving RPCs", () => {
     // While the taker's transaction is lost, another trader moves the pool (200 SOL in).
     const whale = Keypair.generate();
     stack.localnet.airdrop(whale.publicKey, 300_000_000_000n);
-    const big = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=200000000000&slippageBps=5000&taker=${whale.publicKey.toBase58()}`)).body;
+    const big = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=200000000000&slippageBps=5000&taker=${whale.publicKey.toBase58()}`))
+      .body;
     const bigTx = VersionedTransaction.deserialize(Buffer.from(big.transaction, "base64"));
     bigTx.sign([whale]);
-    expect((await stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(bigTx.serialize()).toString("base64"), requestId: big.requestId })).body.status).toBe("Success");
+    expect(
+      (await stack.post("/swap/v2/execute", { signedTransaction: Buffer.from(bigTx.serialize()).toString("base64"), requestId: big.requestId })).body.status,
+    ).toBe("Success");
 
     const failed = (await pending).body;
     expect(failed.status).toBe("Failed");

@@ -28,7 +28,9 @@ function signBase64(transaction: string, signer: Keypair): string {
 
 async function histogramCount(name: string, path: string): Promise<number> {
   const m = await client.register.getSingleMetric(name)?.get();
-  return (m?.values ?? []).filter((v) => (v as { metricName?: string }).metricName === `${name}_count` && v.labels["path"] === path).reduce((s, v) => s + v.value, 0);
+  return (m?.values ?? [])
+    .filter((v) => (v as { metricName?: string }).metricName === `${name}_count` && v.labels["path"] === path)
+    .reduce((s, v) => s + v.value, 0);
 }
 
 describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", () => {
@@ -109,7 +111,9 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
   test("receiver with SOL output (USDC → SOL): 400 naming receiver, nothing built", async () => {
     const taker = newTaker();
     const receiver = Keypair.generate().publicKey;
-    const answer = await stack.get(`/swap/v2/order?inputMint=${USDC}&outputMint=${SOL}&amount=100000000&taker=${taker.publicKey.toBase58()}&receiver=${receiver.toBase58()}&slippageBps=50`);
+    const answer = await stack.get(
+      `/swap/v2/order?inputMint=${USDC}&outputMint=${SOL}&amount=100000000&taker=${taker.publicKey.toBase58()}&receiver=${receiver.toBase58()}&slippageBps=50`,
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(400);
     expect(JSON.stringify(answer.body)).toContain("receiver");
     expect(answer.body.transaction ?? null).toBeNull();
@@ -119,7 +123,9 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
     const taker = newTaker();
     const referral = Keypair.generate().publicKey;
     const feeAccount = referralTokenAccount(referral, usdcMint);
-    const missing = await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&taker=${taker.publicKey.toBase58()}&referralAccount=${referral.toBase58()}&referralFee=100`);
+    const missing = await stack.get(
+      `/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&taker=${taker.publicKey.toBase58()}&referralAccount=${referral.toBase58()}&referralFee=100`,
+    );
     expect(missing.status).toBe(400);
     expect(missing.body.error).toContain("referralAccount");
     // What the referral program's initializeReferralTokenAccount leaves: a token account of the mint at the PDA.
@@ -137,12 +143,20 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
 
   test("tipAmount: /build's tipInstruction, assembled by the client, lands a transfer of exactly that to a relay tip account", async () => {
     const taker = newTaker();
-    const built = (await stack.get(`/swap/v2/build?inputMint=${SOL}&outputMint=${USDC}&amount=500000000&taker=${taker.publicKey.toBase58()}&tipAmount=123457`)).body;
+    const built = (await stack.get(`/swap/v2/build?inputMint=${SOL}&outputMint=${USDC}&amount=500000000&taker=${taker.publicKey.toBase58()}&tipAmount=123457`))
+      .body;
     const tipAccount = new PublicKey(built.tipInstruction.accounts[1].pubkey);
     expect(DEFAULT_RELAY_TIP_ACCOUNTS).toContain(tipAccount.toBase58());
     stack.localnet.airdrop(tipAccount, 1_000_000_000n); // tip accounts exist on mainnet (a new one would need rent)
     const before = stack.localnet.getAccount(tipAccount)?.lamports ?? 0n;
-    const ixs = [...built.computeBudgetInstructions, ...built.setupInstructions, built.swapInstruction, ...(built.cleanupInstruction ? [built.cleanupInstruction] : []), ...built.otherInstructions, built.tipInstruction];
+    const ixs = [
+      ...built.computeBudgetInstructions,
+      ...built.setupInstructions,
+      built.swapInstruction,
+      ...(built.cleanupInstruction ? [built.cleanupInstruction] : []),
+      ...built.otherInstructions,
+      built.tipInstruction,
+    ];
     const message = new TransactionMessage({
       payerKey: taker.publicKey,
       recentBlockhash: new PublicKey(Uint8Array.from(built.blockhashWithMetadata.blockhash)).toBase58(),
@@ -155,5 +169,4 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
     expect(record.err, record.logs.join("\n")).toBeNull();
     expect((stack.localnet.getAccount(tipAccount)?.lamports ?? 0n) - before).toBe(123_457n);
   });
-
 });

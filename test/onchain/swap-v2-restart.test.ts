@@ -97,12 +97,18 @@ describe.skipIf(!hasChainDir())("swap Execute survives a restart", () => {
     const taker = Keypair.generate();
     localnet.airdrop(taker.publicKey, 10_000_000_000n);
     const usdc = getAssociatedTokenAddressSync(new PublicKey(USDC), taker.publicKey);
-    const order = await (await fetch(`${first.url}/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&taker=${taker.publicKey.toBase58()}`)).json();
+    const order = await (
+      await fetch(`${first.url}/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&taker=${taker.publicKey.toBase58()}`)
+    ).json();
     const tx = VersionedTransaction.deserialize(Buffer.from(order.transaction, "base64"));
     tx.sign([taker]);
     const signedTransaction = Buffer.from(tx.serialize()).toString("base64");
     const execute = (url: string) =>
-      fetch(`${url}/swap/v2/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signedTransaction, requestId: order.requestId }) });
+      fetch(`${url}/swap/v2/execute`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ signedTransaction, requestId: order.requestId }),
+      });
     const pendingCall = execute(first.url).then(
       () => "answered",
       () => "connection lost",
@@ -124,7 +130,13 @@ describe.skipIf(!hasChainDir())("swap Execute survives a restart", () => {
     const resumed = await second.waitForLog("resumed executions settled");
     expect(resumed).toMatchObject({ pending: 1, statuses: [[pending!.signature, "Success"]] });
     const answer = await (await execute(second.url)).json();
-    expect(answer).toMatchObject({ status: "Success", code: 0, signature: pending!.signature, outputAmountResult: received.toString(), inputAmountResult: "1000000000" });
+    expect(answer).toMatchObject({
+      status: "Success",
+      code: 0,
+      signature: pending!.signature,
+      outputAmountResult: received.toString(),
+      inputAmountResult: "1000000000",
+    });
     expect(localnet.stats().calls["sendTransaction"]).toBe(1);
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);

@@ -56,7 +56,13 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
     expect(body.routePlan[0].bps).toBe(10_000);
     expect(body.addressesByLookupTableAddress).toEqual({});
     // Assembled as Jupiter's build guide does: compute budget, setup, swap, cleanup, other; the blockhash from the answer.
-    const ixs = [...body.computeBudgetInstructions, ...body.setupInstructions, body.swapInstruction, ...(body.cleanupInstruction ? [body.cleanupInstruction] : []), ...body.otherInstructions];
+    const ixs = [
+      ...body.computeBudgetInstructions,
+      ...body.setupInstructions,
+      body.swapInstruction,
+      ...(body.cleanupInstruction ? [body.cleanupInstruction] : []),
+      ...body.otherInstructions,
+    ];
     const message = new TransactionMessage({
       payerKey: taker.publicKey,
       recentBlockhash: new PublicKey(Uint8Array.from(body.blockhashWithMetadata.blockhash)).toBase58(),
@@ -79,7 +85,11 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
     expect(quote.outAmount).toBe(expected.toString());
     const built = await stack.swap.swapInstructions({ userPublicKey: taker.publicKey.toBase58(), quote, useSharedAccounts: true });
     expect(built.swapInstruction.data.subarray(0, 8)).toEqual(anchorDiscriminator("shared_accounts_route"));
-    const v2 = toRouteV2(built.swapInstruction, { sourceMint: new PublicKey(SOL), sourceTokenProgram: TOKEN_PROGRAM_ID, destinationTokenProgram: TOKEN_PROGRAM_ID })!;
+    const v2 = toRouteV2(built.swapInstruction, {
+      sourceMint: new PublicKey(SOL),
+      sourceTokenProgram: TOKEN_PROGRAM_ID,
+      destinationTokenProgram: TOKEN_PROGRAM_ID,
+    })!;
     expect(Buffer.from(v2.data.subarray(0, 8))).toEqual(anchorDiscriminator("shared_accounts_route_v2"));
     const message = new TransactionMessage({
       payerKey: taker.publicKey,
@@ -121,9 +131,7 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
     expect(received).toBeGreaterThan(0n);
     expect(executeResponse.outputAmountResult).toBe(received.toString());
     expect(executeResponse.inputAmountResult).toBe("1000000000");
-    expect(executeResponse.swapEvents).toEqual([
-      { inputMint: SOL, inputAmount: "1000000000", outputMint: USDC, outputAmount: received.toString() },
-    ]);
+    expect(executeResponse.swapEvents).toEqual([{ inputMint: SOL, inputAmount: "1000000000", outputMint: USDC, outputAmount: received.toString() }]);
     const landed = stack.localnet.chain.getRecord(executeResponse.signature)!;
     expect(landed.err).toBeNull();
     expect(executeResponse.slot).toBe(String(landed.slot));
@@ -157,10 +165,12 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
 
   test("minimum out raised above what the pool now pays: Failed with Jupiter's SlippageToleranceExceeded, nothing received", async () => {
     const taker = newTaker(stack);
-    const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`)).body;
+    const order = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000000&slippageBps=10&taker=${taker.publicKey.toBase58()}`))
+      .body;
     // Another trader moves the pool first: 200 SOL in, so 1 SOL now pays well under the order's minimum.
     const whale = newTaker(stack, 300n);
-    const big = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=200000000000&slippageBps=5000&taker=${whale.publicKey.toBase58()}`)).body;
+    const big = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=200000000000&slippageBps=5000&taker=${whale.publicKey.toBase58()}`))
+      .body;
     const moved = await stack.post("/swap/v2/execute", { signedTransaction: signBase64(big.transaction, whale), requestId: big.requestId });
     expect(moved.body.status).toBe("Success");
     const pays = raydiumCpQuote(stack.localnet, POOL, new PublicKey(SOL), 1_000_000_000n, "ExactIn").outAmount;
@@ -191,7 +201,12 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
 
     // The same swap assembled by the client from /swap/v2/build: a valid, signed swap, but not one swapd issued.
     const built = (await stack.get(`/swap/v2/build?inputMint=${SOL}&outputMint=${USDC}&amount=300000000&taker=${taker.publicKey.toBase58()}`)).body;
-    const ixs = [...built.computeBudgetInstructions, ...built.setupInstructions, built.swapInstruction, ...(built.cleanupInstruction ? [built.cleanupInstruction] : [])];
+    const ixs = [
+      ...built.computeBudgetInstructions,
+      ...built.setupInstructions,
+      built.swapInstruction,
+      ...(built.cleanupInstruction ? [built.cleanupInstruction] : []),
+    ];
     const own = new VersionedTransaction(
       new TransactionMessage({
         payerKey: taker.publicKey,
@@ -212,7 +227,14 @@ describe.skipIf(!hasChainDir())("Swap API v2 on the real programs", () => {
       new Promise<any>((resolve, reject) => stack.grpcClient[method](req, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
     const build = await unary("Build", { inputMint: SOL, outputMint: USDC, amount: "1000000", taker: taker.publicKey.toBase58() });
     expect(build.swapInstruction.data.subarray(0, 8)).toEqual(anchorDiscriminator("route_v2"));
-    const order = await unary("Order", { inputMint: SOL, outputMint: USDC, amount: "1000000", taker: taker.publicKey.toBase58(), priorityLevel: "high", maxLamports: "10000" });
+    const order = await unary("Order", {
+      inputMint: SOL,
+      outputMint: USDC,
+      amount: "1000000",
+      taker: taker.publicKey.toBase58(),
+      priorityLevel: "high",
+      maxLamports: "10000",
+    });
     const tx = VersionedTransaction.deserialize(order.transaction);
     tx.sign([taker]);
     const before = usdcOf(stack, taker.publicKey);
@@ -242,7 +264,9 @@ describe.skipIf(!hasChainDir())("Swap API v2 order priority fees", () => {
   function unitPriceOf(transaction: string): bigint {
     const tx = VersionedTransaction.deserialize(Buffer.from(transaction, "base64"));
     const keys = tx.message.staticAccountKeys;
-    const ix = tx.message.compiledInstructions.find((i) => keys[i.programIdIndex].toBase58() === "ComputeBudget111111111111111111111111111111" && i.data[0] === 3)!;
+    const ix = tx.message.compiledInstructions.find(
+      (i) => keys[i.programIdIndex].toBase58() === "ComputeBudget111111111111111111111111111111" && i.data[0] === 3,
+    )!;
     return Buffer.from(ix.data).readBigUInt64LE(1);
   }
 
@@ -250,7 +274,9 @@ describe.skipIf(!hasChainDir())("Swap API v2 order priority fees", () => {
     // Swaps through the pool at known prices (fixed priority fees), so the pool has a fee history.
     for (const lamports of [14_000n, 70_000n, 28_000n, 140_000n, 42_000n]) {
       const t = newTaker(stack);
-      const o = (await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&priorityFeeLamports=${lamports}&taker=${t.publicKey.toBase58()}`)).body;
+      const o = (
+        await stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&priorityFeeLamports=${lamports}&taker=${t.publicKey.toBase58()}`)
+      ).body;
       expect(o.prioritizationFeeLamports).toBe(Number(lamports));
       expect((await stack.post("/swap/v2/execute", { signedTransaction: signBase64(o.transaction, t), requestId: o.requestId })).body.status).toBe("Success");
     }
@@ -259,7 +285,9 @@ describe.skipIf(!hasChainDir())("Swap API v2 order priority fees", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getRecentPrioritizationFees", params: [[POOL.toBase58()]] }),
     });
-    const samples = ((await rpc.json()).result as { prioritizationFee: number }[]).map((f) => BigInt(f.prioritizationFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const samples = ((await rpc.json()).result as { prioritizationFee: number }[])
+      .map((f) => BigInt(f.prioritizationFee))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const nearestRank = (p: number) => samples[Math.ceil((p / 100) * samples.length) - 1];
     const taker = newTaker(stack);
     const ask = (query: string) => stack.get(`/swap/v2/order?inputMint=${SOL}&outputMint=${USDC}&amount=1000000&taker=${taker.publicKey.toBase58()}&${query}`);

@@ -38,17 +38,29 @@ describe.skipIf(!hasChainDir())("Whirlpool on the real programs", () => {
   const lamports = () => stack.localnet.getAccount(wallet)!.lamports;
 
   /** Asks swapd (REST), executes the answer, returns what the wallet paid and got. */
-  async function swap(
-    input: string,
-    output: string,
-    amount: bigint,
-    mode: "ExactIn" | "ExactOut",
-    extra: Record<string, unknown> = {},
-  ) {
+  async function swap(input: string, output: string, amount: bigint, mode: "ExactIn" | "ExactOut", extra: Record<string, unknown> = {}) {
     const sdk = whirlpoolQuote(stack.localnet, WHIRLPOOL_SOL_USDC, new PublicKey(input), amount, mode);
-    const step = { ammKey: WHIRLPOOL_SOL_USDC.toBase58(), label: "Whirlpool", inputMint: input, outputMint: output, inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString() };
-    const quote = jupiterQuote([step], { inputMint: input, outputMint: output, inAmount: sdk.inAmount.toString(), outAmount: sdk.outAmount.toString(), swapMode: mode });
-    const answer = await stack.post("/swap/v1/swap-instructions", { userPublicKey: wallet.toBase58(), quoteResponse: quote, prioritizationFeeLamports: 0, ...extra });
+    const step = {
+      ammKey: WHIRLPOOL_SOL_USDC.toBase58(),
+      label: "Whirlpool",
+      inputMint: input,
+      outputMint: output,
+      inAmount: sdk.inAmount.toString(),
+      outAmount: sdk.outAmount.toString(),
+    };
+    const quote = jupiterQuote([step], {
+      inputMint: input,
+      outputMint: output,
+      inAmount: sdk.inAmount.toString(),
+      outAmount: sdk.outAmount.toString(),
+      swapMode: mode,
+    });
+    const answer = await stack.post("/swap/v1/swap-instructions", {
+      userPublicKey: wallet.toBase58(),
+      quoteResponse: quote,
+      prioritizationFeeLamports: 0,
+      ...extra,
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const before = { sol: lamports(), usdc: tokenBalance(stack.localnet, usdcAccount()) };
     const executed = executeSwapAnswer(stack.localnet, answer.body);

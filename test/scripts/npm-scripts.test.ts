@@ -38,7 +38,11 @@ afterAll(() => {
 });
 
 /** `npm <args>` to its end (in a group of its own, killed whole at `timeoutMs`): exit code, stdout, stderr. */
-async function npmToEnd(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function npmToEnd(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn("npm", args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   groups.add(child.pid!);
   let stdout = "";
@@ -128,10 +132,32 @@ describe("the README's npm scripts", () => {
       // The README's example: the demo keypair written to the ignored .scratch/ folder, the demo pool.
       await run(
         process.execPath,
-        ["--import", "tsx", "--input-type=module", "-e", 'import { DEMO_WALLET } from "./src/localnet/demo-accounts.ts"; import { mkdirSync, writeFileSync } from "node:fs"; mkdirSync(".scratch", { recursive: true }); writeFileSync(".scratch/demo-keypair.json", JSON.stringify([...DEMO_WALLET.secretKey]));'],
+        [
+          "--import",
+          "tsx",
+          "--input-type=module",
+          "-e",
+          'import { DEMO_WALLET } from "./src/localnet/demo-accounts.ts"; import { mkdirSync, writeFileSync } from "node:fs"; mkdirSync(".scratch", { recursive: true }); writeFileSync(".scratch/demo-keypair.json", JSON.stringify([...DEMO_WALLET.secretKey]));',
+        ],
         { cwd: repoRoot, timeout: 60_000 },
       );
-      const alt = await run("npm", ["run", "--silent", "alt", "--", "create", "--keypair", ".scratch/demo-keypair.json", "--market", DEMO_POOLS.raydiumCpSolUsdc.toBase58(), "--rpc", `http://127.0.0.1:${port}`], { cwd: repoRoot, timeout: 60_000 });
+      const alt = await run(
+        "npm",
+        [
+          "run",
+          "--silent",
+          "alt",
+          "--",
+          "create",
+          "--keypair",
+          ".scratch/demo-keypair.json",
+          "--market",
+          DEMO_POOLS.raydiumCpSolUsdc.toBase58(),
+          "--rpc",
+          `http://127.0.0.1:${port}`,
+        ],
+        { cwd: repoRoot, timeout: 60_000 },
+      );
       expect(alt.stdout).toMatch(/^table \w+: \d+ addresses added$/m);
     } finally {
       await terminateAndCheck(localnet, 10_000);
@@ -158,7 +184,9 @@ describe("the README's npm scripts", () => {
 
   it("npm run fetch-programs with an unreachable RPC: says so, exit 1", async () => {
     const port = await freePort();
-    const failed = await run("npm", ["run", "--silent", "fetch-programs", "--", "--url", `http://127.0.0.1:${port}`, "--out", join(scratch, "chain")], { cwd: repoRoot }).then(
+    const failed = await run("npm", ["run", "--silent", "fetch-programs", "--", "--url", `http://127.0.0.1:${port}`, "--out", join(scratch, "chain")], {
+      cwd: repoRoot,
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
@@ -171,27 +199,40 @@ describe("the README's npm scripts", () => {
     ["localnet", "usage: npm run localnet"],
     ["markets", "usage: npm run markets"],
     ["alt", "usage: npm run alt"],
-  ])("npm run %s -- --help: prints the usage and exits 0, starting nothing", async (script, usage) => {
-    const answer = await npmToEnd(["run", "--silent", script, "--", "--help"], { PORT: "0", DATA_DIR: join(scratch, "help-data") });
-    expect(answer.code, answer.stderr).toBe(0);
-    // (npm start first says whether the generated code and the compiled build are up to date: its prestart step.)
-    const usageText = answer.stdout.replace(/^(?:(?:generated|compiling|compiled) .*\n)*/, "");
-    expect(usageText.startsWith(usage), answer.stdout).toBe(true);
-    expect(answer.stdout).not.toMatch(/listening|JSON-RPC: http/);
-  }, 120_000);
+  ])(
+    "npm run %s -- --help: prints the usage and exits 0, starting nothing",
+    async (script, usage) => {
+      const answer = await npmToEnd(["run", "--silent", script, "--", "--help"], { PORT: "0", DATA_DIR: join(scratch, "help-data") });
+      expect(answer.code, answer.stderr).toBe(0);
+      // (npm start first says whether the generated code and the compiled build are up to date: its prestart step.)
+      const usageText = answer.stdout.replace(/^(?:(?:generated|compiling|compiled) .*\n)*/, "");
+      expect(usageText.startsWith(usage), answer.stdout).toBe(true);
+      expect(answer.stdout).not.toMatch(/listening|JSON-RPC: http/);
+    },
+    120_000,
+  );
 
   it.each([
     ["start", "LOCALNET_PROGRAMS_DIR"],
     ["start", "LOCALNET_ACCOUNTS_DIR"],
     ["localnet", "LOCALNET_PROGRAMS_DIR"],
     ["localnet", "LOCALNET_ACCOUNTS_DIR"],
-  ])("npm run %s with a missing %s folder: exit 2, one line naming the variable and the path, no stack", async (script, variable) => {
-    const missing = join(scratch, "no-such-folder");
-    const answer = await npmToEnd(["run", "--silent", script], { [variable]: missing, PORT: "0", LOCALNET_PORT: "0", DATA_DIR: join(scratch, "missing-data") });
-    expect(answer.code, answer.stderr).toBe(2);
-    expect(answer.stderr.split("\n").filter((l) => l.includes(variable))).toEqual([`  ${variable}: no such directory: ${missing}`]);
-    expect(answer.stderr).not.toMatch(/ENOENT|\n\s+at /);
-  }, 120_000);
+  ])(
+    "npm run %s with a missing %s folder: exit 2, one line naming the variable and the path, no stack",
+    async (script, variable) => {
+      const missing = join(scratch, "no-such-folder");
+      const answer = await npmToEnd(["run", "--silent", script], {
+        [variable]: missing,
+        PORT: "0",
+        LOCALNET_PORT: "0",
+        DATA_DIR: join(scratch, "missing-data"),
+      });
+      expect(answer.code, answer.stderr).toBe(2);
+      expect(answer.stderr.split("\n").filter((l) => l.includes(variable))).toEqual([`  ${variable}: no such directory: ${missing}`]);
+      expect(answer.stderr).not.toMatch(/ENOENT|\n\s+at /);
+    },
+    120_000,
+  );
 
   it("leaves the clone as it was (git status)", async () => {
     expect(await gitStatus()).toBe(statusBefore);

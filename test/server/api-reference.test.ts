@@ -63,7 +63,14 @@ describe("/openapi.json", () => {
     const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
     expect([...documented].sort()).toEqual([...served].sort());
     // The service's own paths are among them (a route table that vanished would shrink both sides).
-    for (const op of ["GET /swap/v1/quote", "POST /swap/v1/swap-instructions", "GET /swap/v2/order", "POST /trigger/v1/createOrder", "GET /openapi.json", "GET /docs"]) {
+    for (const op of [
+      "GET /swap/v1/quote",
+      "POST /swap/v1/swap-instructions",
+      "GET /swap/v2/order",
+      "POST /trigger/v1/createOrder",
+      "GET /openapi.json",
+      "GET /docs",
+    ]) {
       expect(documented.has(op), op).toBe(true);
     }
   });
@@ -71,7 +78,11 @@ describe("/openapi.json", () => {
   it("every documented path is served (no 404) over HTTP", async () => {
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {
-        const r = await fetch(`${service.server.url}${p}`, { method: method.toUpperCase(), redirect: "manual", ...(method === "get" ? {} : { headers: { "content-type": "application/json" }, body: "{}" }) });
+        const r = await fetch(`${service.server.url}${p}`, {
+          method: method.toUpperCase(),
+          redirect: "manual",
+          ...(method === "get" ? {} : { headers: { "content-type": "application/json" }, body: "{}" }),
+        });
         await r.arrayBuffer();
         expect(r.status, `${method.toUpperCase()} ${p}`).not.toBe(404);
         expect(r.status, `${method.toUpperCase()} ${p}`).not.toBe(405);

@@ -96,7 +96,10 @@ describe("loadConfig", () => {
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).programQuote.amms).toBe("auto");
     expect(loadConfig({ SOLANA_RPC_URLS: "https://a.example.com,https://b.example.com" }).programQuote.amms).toBe("auto");
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com", PROGRAM_QUOTED_AMMS: "none" }).programQuote.amms).toEqual([]);
-    expect(loadConfig({ SOLANA_RPC_URLS: "https://a.example.com", PROGRAM_QUOTED_AMMS: "HumidiFi, SolFi V2" }).programQuote.amms).toEqual(["HumidiFi", "SolFi V2"]);
+    expect(loadConfig({ SOLANA_RPC_URLS: "https://a.example.com", PROGRAM_QUOTED_AMMS: "HumidiFi, SolFi V2" }).programQuote.amms).toEqual([
+      "HumidiFi",
+      "SolFi V2",
+    ]);
   });
 
   it("SEND_RPC_URLS: extra send endpoints, http(s) only, each bad entry named; CONFIRM_POLL_MS / REBROADCAST_MS bounded", () => {
@@ -105,7 +108,9 @@ describe("loadConfig", () => {
       "https://a.example.com",
       "http://127.0.0.1:8899",
     ]);
-    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(/SEND_RPC_URLS: entry 2 must be an http: or https: URL \(got ws:…\)/);
+    expect(() => loadConfig({ SEND_RPC_URLS: "https://a.example.com,ws://b.example.com" })).toThrow(
+      /SEND_RPC_URLS: entry 2 must be an http: or https: URL \(got ws:…\)/,
+    );
     expect(() => loadConfig({ REBROADCAST_MS: "5" })).toThrow(/REBROADCAST_MS: must be an integer 100–600000/);
     expect(loadConfig({ CONFIRM_POLL_MS: "250" }).confirmPollMs).toBe(250);
   });
@@ -133,12 +138,14 @@ describe("loadConfig", () => {
     expect(bad).toContain('RPC_SLOW_MS: must be an integer 1–600000 (ms) (got "0")');
     expect(bad).toContain('RPC_RETRY_BUDGET_PERCENT: must be an integer 0–100 (percent of calls) (got "101")');
     expect(loadConfig({})).toMatchObject({ rpcSlowMs: 1_000, rpcReadinessTimeoutMs: 5_000, rpcBreakerHalfOpenMs: 2_000, rpcRetryBudgetPercent: 10 });
-    expect(loadConfig({ RPC_SLOW_MS: "1500", RPC_READINESS_TIMEOUT_MS: "8000", RPC_BREAKER_HALF_OPEN_MS: "500", RPC_RETRY_BUDGET_PERCENT: "0" })).toMatchObject({
-      rpcSlowMs: 1_500,
-      rpcReadinessTimeoutMs: 8_000,
-      rpcBreakerHalfOpenMs: 500,
-      rpcRetryBudgetPercent: 0,
-    });
+    expect(loadConfig({ RPC_SLOW_MS: "1500", RPC_READINESS_TIMEOUT_MS: "8000", RPC_BREAKER_HALF_OPEN_MS: "500", RPC_RETRY_BUDGET_PERCENT: "0" })).toMatchObject(
+      {
+        rpcSlowMs: 1_500,
+        rpcReadinessTimeoutMs: 8_000,
+        rpcBreakerHalfOpenMs: 500,
+        rpcRetryBudgetPercent: 0,
+      },
+    );
   });
 
   it("market index settings: discovery limits, MARKET_SUBSCRIPTIONS, MARKET_LISTING, MAX_POOLS_PER_PAIR (defaults, values, refusals by name)", () => {
@@ -156,7 +163,10 @@ describe("loadConfig", () => {
     expect(loadConfig({ SOLANA_RPC_URL: "https://rpc.example.com" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
     expect(loadConfig({ MARKET_LISTING: "0" }).marketListing).toBeUndefined();
     expect(loadConfig({ MARKET_LISTING: "1" }).marketListing).toEqual({ refreshMs: 1_800_000, timeoutMs: 120_000 });
-    expect(loadConfig({ MARKET_LISTING: "true", MARKET_LISTING_REFRESH_MS: "0", MARKET_LISTING_TIMEOUT_MS: "300000" }).marketListing).toEqual({ refreshMs: 0, timeoutMs: 300_000 });
+    expect(loadConfig({ MARKET_LISTING: "true", MARKET_LISTING_REFRESH_MS: "0", MARKET_LISTING_TIMEOUT_MS: "300000" }).marketListing).toEqual({
+      refreshMs: 0,
+      timeoutMs: 300_000,
+    });
     expect(
       loadConfig({
         DISCOVERY_NEGATIVE_TTL_MS: "1000",
@@ -174,7 +184,14 @@ describe("loadConfig", () => {
     });
     let err: ConfigError | undefined;
     try {
-      loadConfig({ DISCOVERY_MAX_RPS: "0", DISCOVERY_TIMEOUT_MS: "50", MAX_POOLS_PER_PAIR: "x", MARKET_SUBSCRIPTIONS: "yes", MARKET_LISTING: "on", MARKET_LISTING_TIMEOUT_MS: "10" });
+      loadConfig({
+        DISCOVERY_MAX_RPS: "0",
+        DISCOVERY_TIMEOUT_MS: "50",
+        MAX_POOLS_PER_PAIR: "x",
+        MARKET_SUBSCRIPTIONS: "yes",
+        MARKET_LISTING: "on",
+        MARKET_LISTING_TIMEOUT_MS: "10",
+      });
     } catch (e) {
       err = e as ConfigError;
     }

@@ -122,11 +122,17 @@ describe("API keys (API_KEYS)", () => {
   });
 
   it("reflection needs a key (PUBLIC_REFLECTION defaults to false with keys): buf curl --list-services", async () => {
-    const denied = await run("node_modules/.bin/buf", ["curl", "--http2-prior-knowledge", "--list-services", server.url], { timeout: 20_000 }).catch((e: { stderr: string }) => e);
-    expect(String((denied).stderr)).toMatch(/not authenticated|unauthenticated/i); // buf words the UNAUTHENTICATED status its own way
-    const { stdout } = await run("node_modules/.bin/buf", ["curl", "--http2-prior-knowledge", "--reflect-header", `x-api-key: ${KEY_A}`, "--list-services", server.url], {
-      timeout: 20_000,
-    });
+    const denied = await run("node_modules/.bin/buf", ["curl", "--http2-prior-knowledge", "--list-services", server.url], { timeout: 20_000 }).catch(
+      (e: { stderr: string }) => e,
+    );
+    expect(String(denied.stderr)).toMatch(/not authenticated|unauthenticated/i); // buf words the UNAUTHENTICATED status its own way
+    const { stdout } = await run(
+      "node_modules/.bin/buf",
+      ["curl", "--http2-prior-knowledge", "--reflect-header", `x-api-key: ${KEY_A}`, "--list-services", server.url],
+      {
+        timeout: 20_000,
+      },
+    );
     expect(stdout).toContain("swapd.swap.v1.SwapService");
   });
 
@@ -136,7 +142,9 @@ describe("API keys (API_KEYS)", () => {
     await new Promise((r) => setTimeout(r, 50));
     const text = JSON.stringify(logs.lines);
     for (const k of [KEY_A, KEY_B, WRONG]) expect(text).not.toContain(k);
-    expect(logs.lines).toContainEqual(expect.objectContaining({ procedure: "/swapdtest.v1.SlowService/Sleep", code: "ok", caller: { key: fingerprint(KEY_B) } }));
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ procedure: "/swapdtest.v1.SlowService/Sleep", code: "ok", caller: { key: fingerprint(KEY_B) } }),
+    );
     expect(logs.lines).toContainEqual(expect.objectContaining({ procedure: "GET /test/whoami", status: 401, caller: { wrongKey: fingerprint(WRONG) } }));
   });
 });
@@ -164,7 +172,9 @@ describe("API keys: PUBLIC_METRICS / PUBLIC_REFLECTION and no keys", () => {
 
 describe("API keys file (API_KEYS_FILE)", () => {
   it("an unreadable or invalid file stops the start with a message naming the setting (and the line)", async () => {
-    await expect(startTestServer({ env: { API_KEYS_FILE: "/nonexistent/swapd-keys" } })).rejects.toThrow(/^API_KEYS_FILE: cannot read \/nonexistent\/swapd-keys/);
+    await expect(startTestServer({ env: { API_KEYS_FILE: "/nonexistent/swapd-keys" } })).rejects.toThrow(
+      /^API_KEYS_FILE: cannot read \/nonexistent\/swapd-keys/,
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swapd-keys-"));
     fs.writeFileSync(path.join(dir, "keys"), `${KEY_A}\nshort\n`);
     try {

@@ -62,7 +62,14 @@ export async function connectJson(fetchFn: Fetch, base: string, procedure: strin
 }
 
 /** A REST call (JSON body for POST). */
-export async function rest(fetchFn: Fetch, base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpAnswer> {
+export async function rest(
+  fetchFn: Fetch,
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<HttpAnswer> {
   const r = await fetchFn(`${base}${path}`, {
     method,
     headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },

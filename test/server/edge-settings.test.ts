@@ -30,7 +30,11 @@ describe("edge settings", () => {
     const e = loadConfig({ API_KEYS: " key-one-0001 , key-two-0002,key-one-0001 " }).edge;
     expect(e.apiKeys).toEqual(["key-one-0001", "key-two-0002"]);
     expect([e.keysRequired, e.publicMetrics, e.publicReflection]).toEqual([true, false, false]);
-    expect(loadConfig({ API_KEYS_FILE: "/etc/swapd/keys", PUBLIC_METRICS: "true" }).edge).toMatchObject({ keysRequired: true, publicMetrics: true, publicReflection: false });
+    expect(loadConfig({ API_KEYS_FILE: "/etc/swapd/keys", PUBLIC_METRICS: "true" }).edge).toMatchObject({
+      keysRequired: true,
+      publicMetrics: true,
+      publicReflection: false,
+    });
   });
 
   it("rate limit defaults: burst = ceil(rps), Execute at most 1/s with burst at most 5", () => {

@@ -140,7 +140,8 @@ describe.skipIf(!OPENSSL)("TLS certificate reload", () => {
       expect([await works(trustFirst), await works(trustSecond)]).toEqual([true, false]);
       // A half-written replacement (a key without its certificate) is refused and the old one stays.
       fs.writeFileSync(certFile, "not a certificate\n");
-      for (let i = 0; i < 80 && !logs.lines.some((l) => l.msg === "TLS certificate not reloaded; the previous one stays in use"); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 80 && !logs.lines.some((l) => l.msg === "TLS certificate not reloaded; the previous one stays in use"); i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect(await works(new Agent({ connect: { ca: first.ca } }))).toBe(true);
       // Key first, then certificate (renamed into place, as secret managers do).
       fs.copyFileSync(cert2.keyFile, `${keyFile}.new`);

@@ -36,7 +36,8 @@ const SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKho
 /** A failure of each kind, by name; what a handler throws. */
 const FAILURES: Readonly<Record<string, () => unknown>> = {
   invalidInput: () => new ValidationError("quoteResponse.inAmount", "u64", "must be an unsigned 64-bit integer string"),
-  conflictingFee: () => new ValidationError("computeUnitPriceMicroLamports", "exclusive", "cannot be combined with prioritizationFeeLamports", "CONFLICTING_PRIORITY_FEE"),
+  conflictingFee: () =>
+    new ValidationError("computeUnitPriceMicroLamports", "exclusive", "cannot be combined with prioritizationFeeLamports", "CONFLICTING_PRIORITY_FEE"),
   orderNotFound: () => new ValidationError("order", "order_exists", "no matching order found (the account does not exist)", "ORDER_NOT_FOUND"),
   bodyShape: () => new JsonBodyShapeError("userPublicKey", "invalid type: integer, expected string"),
   poolNotFound: () => new SwapPreconditionError("POOL_NOT_FOUND", "pool account not found", STEP),
@@ -95,22 +96,55 @@ describe("the table", () => {
     ];
     for (const [code, executeCode] of refusals) {
       const error = new ValidationError("signedTransaction", "rule", "refused", code);
-      expect(toRestErrorResponse(error, EXECUTE_ERRORS), code).toEqual({ status: 400, body: { status: "Failed", error: "signedTransaction: refused", code: executeCode } });
+      expect(toRestErrorResponse(error, EXECUTE_ERRORS), code).toEqual({
+        status: 400,
+        body: { status: "Failed", error: "signedTransaction: refused", code: executeCode },
+      });
       expect(toConnectError(error).code, code).toBe(3); // INVALID_ARGUMENT over Connect and gRPC
     }
-    const unavailable = toRestErrorResponse(new SwapdError("RPC_UNAVAILABLE", { method: "getBlockHeight", reason: "down", attempts: 3 }, "down"), EXECUTE_ERRORS);
+    const unavailable = toRestErrorResponse(
+      new SwapdError("RPC_UNAVAILABLE", { method: "getBlockHeight", reason: "down", attempts: 3 }, "down"),
+      EXECUTE_ERRORS,
+    );
     expect(unavailable).toEqual({ status: 503, body: { error: "RPC client error: down", errorCode: "RPC_CLIENT_ERROR", code: 503 } });
   });
 
   it("every row: a Jupiter-style errorCode, an HTTP status in the class of its Connect code", () => {
     // Connect codes that are the caller's (4xx) or the server's / upstream's (5xx) fault.
-    const clientSide = new Set(["invalid_argument", "failed_precondition", "not_found", "already_exists", "permission_denied", "unauthenticated", "resource_exhausted", "out_of_range"]);
+    const clientSide = new Set([
+      "invalid_argument",
+      "failed_precondition",
+      "not_found",
+      "already_exists",
+      "permission_denied",
+      "unauthenticated",
+      "resource_exhausted",
+      "out_of_range",
+    ]);
     for (const code of SWAPD_ERROR_CODES) {
       const row = ERROR_MAPPING[code];
       expect(row.errorCode, code).toMatch(/^[A-Z][A-Z0-9_]+$/);
       expect(row.summary.length, code).toBeGreaterThan(0);
       const connectName = toConnectError(new SwapdError(code, {}, "x")).code;
-      const name = ["", "canceled", "unknown", "invalid_argument", "deadline_exceeded", "not_found", "already_exists", "permission_denied", "resource_exhausted", "failed_precondition", "aborted", "out_of_range", "unimplemented", "internal", "unavailable", "data_loss", "unauthenticated"][connectName];
+      const name = [
+        "",
+        "canceled",
+        "unknown",
+        "invalid_argument",
+        "deadline_exceeded",
+        "not_found",
+        "already_exists",
+        "permission_denied",
+        "resource_exhausted",
+        "failed_precondition",
+        "aborted",
+        "out_of_range",
+        "unimplemented",
+        "internal",
+        "unavailable",
+        "data_loss",
+        "unauthenticated",
+      ][connectName];
       expect(Math.floor(row.http / 100), `${code} → ${name} / ${row.http}`).toBe(clientSide.has(name) ? 4 : 5);
     }
   });

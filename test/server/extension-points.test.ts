@@ -77,7 +77,9 @@ describe("extension points", () => {
       const g = await fetch(`${server.url}/trigger/v1/getTriggerOrders?user=zz`);
       expect(await g.json()).toEqual({ error: "bad user zz", code: 400 });
       // A path no route was given for is unknown.
-      expect((await fetch(`${server.url}/trigger/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(404);
+      expect((await fetch(`${server.url}/trigger/v1/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(
+        404,
+      );
 
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(503);

@@ -60,7 +60,11 @@ describe("near misses", () => {
     const schema = (name: string) => names(swapDocs, new RegExp(`^    ${name}:`));
     const places = [
       { at: "swap request", names: schema("SwapRequest"), body: (n: string) => ({ [n]: null }) },
-      { at: "quoteResponse", names: [...schema("QuoteResponse"), ...schema("RoutePlanStep"), ...schema("SwapInfo")], body: (n: string) => ({ quoteResponse: { [n]: null, routePlan: [{ [n]: null, swapInfo: { [n]: null } }] } }) },
+      {
+        at: "quoteResponse",
+        names: [...schema("QuoteResponse"), ...schema("RoutePlanStep"), ...schema("SwapInfo")],
+        body: (n: string) => ({ quoteResponse: { [n]: null, routePlan: [{ [n]: null, swapInfo: { [n]: null } }] } }),
+      },
       { at: "platformFee", names: schema("PlatformFee"), body: (n: string) => ({ quoteResponse: { platformFee: { [n]: null } } }) },
       {
         at: "prioritizationFeeLamports",
@@ -78,13 +82,22 @@ describe("near misses", () => {
     }
     const quoteParameters = names(swapDocs, /^  parameters:/); // components.parameters: what /quote refers to
     expect(quoteParameters).toContain("slippageBps");
-    for (const name of quoteParameters) expect(screenQueryParameters(REST_REQUESTS.quote.query, new URLSearchParams({ [name]: "1" }))?.message, name).toBeUndefined();
-    const triggerBodies = { createOrder: REST_REQUESTS.createOrder.body, cancelOrder: REST_REQUESTS.cancelOrder.body, cancelOrders: REST_REQUESTS.cancelOrders.body, execute: REST_REQUESTS.execute.body };
+    for (const name of quoteParameters)
+      expect(screenQueryParameters(REST_REQUESTS.quote.query, new URLSearchParams({ [name]: "1" }))?.message, name).toBeUndefined();
+    const triggerBodies = {
+      createOrder: REST_REQUESTS.createOrder.body,
+      cancelOrder: REST_REQUESTS.cancelOrder.body,
+      cancelOrders: REST_REQUESTS.cancelOrders.body,
+      execute: REST_REQUESTS.execute.body,
+    };
     for (const [path, shape] of Object.entries(triggerBodies)) {
       const documented = documentedNames(block(trigger, new RegExp(`^  /${path}:`)));
       expect(documented.length, path).toBeGreaterThan(1);
       for (const name of documented) {
-        expect(screenJsonRequest(shape, JSON.stringify(path === "createOrder" ? { [name]: null, params: { [name]: null } } : { [name]: null }))?.message, `${name} in ${path}`).toBeUndefined();
+        expect(
+          screenJsonRequest(shape, JSON.stringify(path === "createOrder" ? { [name]: null, params: { [name]: null } } : { [name]: null }))?.message,
+          `${name} in ${path}`,
+        ).toBeUndefined();
       }
     }
     for (const name of documentedNames(block(trigger, /^  \/getTriggerOrders:/))) {
@@ -96,14 +109,18 @@ describe("near misses", () => {
 describe("inexact numbers", () => {
   const shape = REST_REQUESTS.createOrder.body;
   it("above 2^53, an exponent, a trailing .0: refused at integer fields, with the path", () => {
-    expect(screenJsonRequest(shape, '{"params":{"makingAmount":9007199254740993}}')?.message).toMatch(/^params\.makingAmount: the JSON number 9007199254740993 is above 2\^53/);
+    expect(screenJsonRequest(shape, '{"params":{"makingAmount":9007199254740993}}')?.message).toMatch(
+      /^params\.makingAmount: the JSON number 9007199254740993 is above 2\^53/,
+    );
     expect(screenJsonRequest(shape, '{"params":{"slippageBps":5e1}}')?.message).toBe(
       "params.slippageBps: the JSON number 5e1 is not written as an integer; send integers as decimal strings of digits",
     );
     expect(screenJsonRequest(shape, '{"params":{"takingAmount":1.0}}')?.message).toMatch(/^params\.takingAmount: the JSON number 1\.0 /);
     expect(screenJsonRequest(shape, '{"params":{"takingAmount": -1.5e3}}')?.message).toMatch(/^params\.takingAmount: the JSON number -1\.5e3 /);
     // SOL's mint (a run of 42 digits inside a string) is no number; an amount string of 19 digits neither.
-    expect(screenJsonRequest(shape, '{"inputMint":"So11111111111111111111111111111111111111112","params":{"makingAmount":"1000000000000000000"}}')).toBeUndefined();
+    expect(
+      screenJsonRequest(shape, '{"inputMint":"So11111111111111111111111111111111111111112","params":{"makingAmount":"1000000000000000000"}}'),
+    ).toBeUndefined();
   });
 
   it("exact integers, fractions (left to the readers' own words), strings, and unknown or non-integer fields pass", () => {

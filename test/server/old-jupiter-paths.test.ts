@@ -33,7 +33,12 @@ describe("Jupiter's old /v6 paths", () => {
     const instructions = await jupiter.swapInstructionsPost({ swapRequest: { userPublicKey: DEMO.wallet.toBase58(), quoteResponse: quote } });
     expect(instructions.swapInstruction.programId).toBe("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4");
     // The same answers as under /swap/v1 (the alias serves the same route).
-    const direct = await new SwapApi(new Configuration({ basePath: `${swapd.url}/swap/v1` })).quoteGet({ inputMint: SOL, outputMint: USDC, amount: 1_000_000_000, slippageBps: 50 });
+    const direct = await new SwapApi(new Configuration({ basePath: `${swapd.url}/swap/v1` })).quoteGet({
+      inputMint: SOL,
+      outputMint: USDC,
+      amount: 1_000_000_000,
+      slippageBps: 50,
+    });
     expect(direct.outAmount).toBe(quote.outAmount);
     const labels = await fetch(`${swapd.url}/v6/program-id-to-label`);
     expect(labels.status).toBe(200);
@@ -45,7 +50,9 @@ describe("Jupiter's old /v6 paths", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "no route for GET /quote; swapd serves it at /swap/v1/quote and /v6/quote", code: 404 });
     const trigger = await fetch(`${swapd.url}/api/createOrder`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect(((await trigger.json()) as { error: string }).error).toBe("no route for POST /api/createOrder; swapd serves it at /trigger/v1/createOrder and /trigger/v2/createOrder");
+    expect(((await trigger.json()) as { error: string }).error).toBe(
+      "no route for POST /api/createOrder; swapd serves it at /trigger/v1/createOrder and /trigger/v2/createOrder",
+    );
     const unrelated = await fetch(`${swapd.url}/nothing-here`);
     expect(((await unrelated.json()) as { error: string }).error).toBe("no route for GET /nothing-here");
   });

@@ -52,9 +52,10 @@ describe("one port", () => {
   });
 
   it("grpc-js: swapd RPCs without a handler are served and answer UNIMPLEMENTED naming the method", async () => {
-    await expect(
-      grpcUnary(grpcClients.swap, "SwapInstructions", { userPublicKey: "x", quoteResponse: { inAmount: "1" } }),
-    ).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED, details: expect.stringContaining("SwapInstructions") });
+    await expect(grpcUnary(grpcClients.swap, "SwapInstructions", { userPublicKey: "x", quoteResponse: { inAmount: "1" } })).rejects.toMatchObject({
+      code: grpc.status.UNIMPLEMENTED,
+      details: expect.stringContaining("SwapInstructions"),
+    });
     await expect(grpcUnary(grpcClients.trigger, "CreateOrder", {})).rejects.toMatchObject({
       code: grpc.status.UNIMPLEMENTED,
       details: expect.stringContaining("CreateOrder"),

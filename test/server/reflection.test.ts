@@ -24,9 +24,7 @@ async function buf(...args: string[]): Promise<string> {
 describe("reflection", () => {
   it("buf curl --list-services (gRPC over h2c, reflection v1) lists the swapd services and Health", async () => {
     const out = (await buf("--http2-prior-knowledge", "--list-services", server.url)).split("\n");
-    expect(out).toEqual(
-      expect.arrayContaining(["swapd.swap.v1.SwapService", "swapd.trigger.v1.TriggerService", "grpc.health.v1.Health"]),
-    );
+    expect(out).toEqual(expect.arrayContaining(["swapd.swap.v1.SwapService", "swapd.trigger.v1.TriggerService", "grpc.health.v1.Health"]));
   });
 
   it("reflection v1alpha and reflection over HTTP/1.1 (Connect protocol) work too", async () => {

@@ -48,7 +48,16 @@ function quoteResponse(extra: Record<string, unknown> = {}) {
     priceImpactPct: "0.001",
     routePlan: [
       {
-        swapInfo: { ammKey: POOL, label: "Raydium CP", inputMint: SOL, outputMint: USDC, inAmount: "1000000000", outAmount: "149175000", feeAmount: "0", feeMint: SOL },
+        swapInfo: {
+          ammKey: POOL,
+          label: "Raydium CP",
+          inputMint: SOL,
+          outputMint: USDC,
+          inAmount: "1000000000",
+          outAmount: "149175000",
+          feeAmount: "0",
+          feeMint: SOL,
+        },
         percent: 100,
       },
     ],
@@ -95,9 +104,7 @@ async function grpcJson(procedure: string, body: string): Promise<{ grpcStatus: 
       stream.on("trailers", (t) => (headers = { ...headers, ...t }));
       stream.on("data", () => {});
       stream.on("error", reject);
-      stream.on("end", () =>
-        resolve({ grpcStatus: Number(headers["grpc-status"]), message: decodeURIComponent(String(headers["grpc-message"] ?? "")) }),
-      );
+      stream.on("end", () => resolve({ grpcStatus: Number(headers["grpc-status"]), message: decodeURIComponent(String(headers["grpc-message"] ?? "")) }));
     });
   } finally {
     session.close();
@@ -140,7 +147,11 @@ describe("a near-miss field name is refused, naming both", () => {
     const data = Buffer.from(JSON.stringify({ inputMint: SOL, outputMint: USDC, amount: "1000000", slipageBps: 100 }));
     const envelope = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), data]);
     envelope.writeUInt32BE(data.length, 1);
-    const res = await fetch(`${swapd.url}/${QUOTE}`, { method: "POST", headers: { "content-type": "application/grpc-web+json", "x-grpc-web": "1" }, body: envelope });
+    const res = await fetch(`${swapd.url}/${QUOTE}`, {
+      method: "POST",
+      headers: { "content-type": "application/grpc-web+json", "x-grpc-web": "1" },
+      body: envelope,
+    });
     // The status is in the headers (trailers-only answer) or in the body's trailer frame.
     const body = Buffer.from(await res.arrayBuffer());
     const trailer = `${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n${body.length > 5 ? body.subarray(5).toString() : ""}`;
@@ -181,7 +192,10 @@ describe("a JSON number above 2^53 for an integer is refused, not rounded", () =
   it("an exponent or a trailing .0 for an integer is refused too; the same amount as a string is not", async () => {
     const exponent = withNumber({ userPublicKey: WALLET, quoteResponse: quoteResponse({ inAmount: "AMOUNT" }) }, "AMOUNT", "1e9");
     const refused = await connect(SWAP_INSTRUCTIONS, exponent);
-    expect(refused).toMatchObject({ status: 400, message: "quoteResponse.inAmount: the JSON number 1e9 is not written as an integer; send 64-bit integers as decimal strings of digits" });
+    expect(refused).toMatchObject({
+      status: 400,
+      message: "quoteResponse.inAmount: the JSON number 1e9 is not written as an integer; send 64-bit integers as decimal strings of digits",
+    });
     const point = withNumber(createOrderBody("AMOUNT"), "AMOUNT", "100000000.0");
     expect((await grpcJson(CREATE_ORDER, point)).message).toMatch(/^params\.makingAmount: the JSON number 100000000\.0 is not written as an integer/);
     // The same request with the amount as a string gets past the screen (whatever the order then says).
@@ -207,7 +221,10 @@ describe("a field or parameter given twice is refused, naming it (JSON.parse kee
     const swap = twice({ userPublicKey: WALLET, quoteResponse: quoteResponse() }, "userPublicKey", `"${SOL}"`);
     expect(await rest("/swap/v1/swap-instructions", swap)).toEqual({ status: 400, message: "userPublicKey: given more than once; send each field once" });
     const nested = twice({ userPublicKey: WALLET, quoteResponse: quoteResponse() }, "percent", "50");
-    expect(await rest("/swap/v1/swap", nested)).toEqual({ status: 400, message: "quoteResponse.routePlan[0].percent: given more than once; send each field once" });
+    expect(await rest("/swap/v1/swap", nested)).toEqual({
+      status: 400,
+      message: "quoteResponse.routePlan[0].percent: given more than once; send each field once",
+    });
     const execute = twice({ signedTransaction: "AQ==", requestId: "a" }, "requestId", '"b"');
     expect(await rest("/swap/v2/execute", execute)).toEqual({ status: 400, message: "requestId: given more than once; send each field once" });
   });
@@ -221,10 +238,19 @@ describe("a field or parameter given twice is refused, naming it (JSON.parse kee
   it("REST query: a repeated scalar on /swap/v1/quote, /swap/v2/order and /swap/v2/build", async () => {
     const pair = `inputMint=${SOL}&outputMint=${USDC}`;
     expect(await rest(`/swap/v1/quote?${pair}&amount=1000000&amount=5000000000`)).toEqual({ status: 400, message: "amount: must be given once, got 2 values" });
-    expect(await rest(`/v6/quote?${pair}&amount=1000000&slippageBps=50&slippageBps=5000`)).toEqual({ status: 400, message: "slippageBps: must be given once, got 2 values" });
+    expect(await rest(`/v6/quote?${pair}&amount=1000000&slippageBps=50&slippageBps=5000`)).toEqual({
+      status: 400,
+      message: "slippageBps: must be given once, got 2 values",
+    });
     expect(await rest(`/swap/v2/order?${pair}&amount=1000000&amount=5000000000`)).toEqual({ status: 400, message: "amount: must be given once, got 2 values" });
-    expect(await rest(`/swap/v2/order?${pair}&amount=1000000&maxLamports=1&maxLamports=2`)).toEqual({ status: 400, message: "maxLamports: must be given once, got 2 values" });
-    expect(await rest(`/swap/v2/build?${pair}&amount=1000000&taker=${WALLET}&taker=${SOL}`)).toEqual({ status: 400, message: "taker: must be given once, got 2 values" });
+    expect(await rest(`/swap/v2/order?${pair}&amount=1000000&maxLamports=1&maxLamports=2`)).toEqual({
+      status: 400,
+      message: "maxLamports: must be given once, got 2 values",
+    });
+    expect(await rest(`/swap/v2/build?${pair}&amount=1000000&taker=${WALLET}&taker=${SOL}`)).toEqual({
+      status: 400,
+      message: "taker: must be given once, got 2 values",
+    });
   });
 
   it("a list parameter may still be repeated (dexes=A&dexes=B is both)", async () => {

@@ -80,53 +80,61 @@ function grpcSleep(port: number, ms: number): Promise<{ sleptMs: number }> {
 }
 
 describe("graceful shutdown", () => {
-  it("SIGTERM: in-flight calls (gRPC, Connect h1, gRPC over connect-es) complete, then exit 0", async () => {
-    const { url, port, exit, stderr, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "10000" });
-    const calls = [
-      grpcSleep(port, 1500),
-      slowClient(createConnectTransport({ baseUrl: url, httpVersion: "1.1" })).sleep({ ms: 1500 }),
-      slowClient(createGrpcTransport({ baseUrl: url })).sleep({ ms: 1500 }),
-    ];
-    await sleeping(3); // the calls are in the handlers now
-    const t0 = Date.now();
-    child!.kill("SIGTERM");
-    // New connections are refused soon after the signal (polled, bounded: the child may take a while to see it on a loaded machine).
-    let refused = false;
-    for (const deadline = Date.now() + 8_000; !refused && Date.now() < deadline; ) {
-      refused = await fetch(`${url}/healthz`).then(
-        () => false,
-        () => true,
-      );
-      if (!refused) await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(refused).toBe(true);
-    const results = await Promise.all(calls);
-    expect(results.map((r) => r.sleptMs)).toEqual([1500, 1500, 1500]);
-    expect(await exit).toBe(0);
-    // Exited because the calls finished, not because SHUTDOWN_TIMEOUT_MS (10 s) ran out.
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    const logs = stderr()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(logs.filter((l) => l.procedure === "/swapdtest.v1.SlowService/Sleep" && l.code === "ok")).toHaveLength(3);
-    expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["swapd listening", "shutting down", "server closed", "shutdown complete"]));
-  }, CHILD_TEST_TIMEOUT_MS);
+  it(
+    "SIGTERM: in-flight calls (gRPC, Connect h1, gRPC over connect-es) complete, then exit 0",
+    async () => {
+      const { url, port, exit, stderr, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "10000" });
+      const calls = [
+        grpcSleep(port, 1500),
+        slowClient(createConnectTransport({ baseUrl: url, httpVersion: "1.1" })).sleep({ ms: 1500 }),
+        slowClient(createGrpcTransport({ baseUrl: url })).sleep({ ms: 1500 }),
+      ];
+      await sleeping(3); // the calls are in the handlers now
+      const t0 = Date.now();
+      child!.kill("SIGTERM");
+      // New connections are refused soon after the signal (polled, bounded: the child may take a while to see it on a loaded machine).
+      let refused = false;
+      for (const deadline = Date.now() + 8_000; !refused && Date.now() < deadline;) {
+        refused = await fetch(`${url}/healthz`).then(
+          () => false,
+          () => true,
+        );
+        if (!refused) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(refused).toBe(true);
+      const results = await Promise.all(calls);
+      expect(results.map((r) => r.sleptMs)).toEqual([1500, 1500, 1500]);
+      expect(await exit).toBe(0);
+      // Exited because the calls finished, not because SHUTDOWN_TIMEOUT_MS (10 s) ran out.
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      const logs = stderr()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(logs.filter((l) => l.procedure === "/swapdtest.v1.SlowService/Sleep" && l.code === "ok")).toHaveLength(3);
+      expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["swapd listening", "shutting down", "server closed", "shutdown complete"]));
+    },
+    CHILD_TEST_TIMEOUT_MS,
+  );
 
-  it("SIGTERM: a call that outlives SHUTDOWN_TIMEOUT_MS is cut, and the process still exits 0", async () => {
-    const { port, exit, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
-    const call = grpcSleep(port, 5000).then(
-      () => "completed",
-      (e: grpc.ServiceError) => e.code,
-    );
-    await sleeping(1);
-    const t0 = Date.now();
-    child!.kill("SIGTERM");
-    expect(await exit).toBe(0);
-    // Cut by the timeout, well before the 5 s call would have finished.
-    expect(Date.now() - t0).toBeLessThan(4500);
-    expect(await call).toBe(grpc.status.UNAVAILABLE);
-  }, CHILD_TEST_TIMEOUT_MS);
+  it(
+    "SIGTERM: a call that outlives SHUTDOWN_TIMEOUT_MS is cut, and the process still exits 0",
+    async () => {
+      const { port, exit, sleeping } = await startChild({ SHUTDOWN_TIMEOUT_MS: "300" });
+      const call = grpcSleep(port, 5000).then(
+        () => "completed",
+        (e: grpc.ServiceError) => e.code,
+      );
+      await sleeping(1);
+      const t0 = Date.now();
+      child!.kill("SIGTERM");
+      expect(await exit).toBe(0);
+      // Cut by the timeout, well before the 5 s call would have finished.
+      expect(Date.now() - t0).toBeLessThan(4500);
+      expect(await call).toBe(grpc.status.UNAVAILABLE);
+    },
+    CHILD_TEST_TIMEOUT_MS,
+  );
 
   it("close(): health watchers see NOT_SERVING, their streams end, and the drain does not wait for them", async () => {
     const { server } = await startTestServer();

@@ -38,7 +38,15 @@ describe("start-up with SOLANA_RPC_URL (production mode)", () => {
       (e: { stderr: string }) => e.stderr,
     );
     expect(failed).toMatch(/litesvm was loaded/);
-    const localnet = await run(process.execPath, ["--import", forbidLitesvm, "--import", "tsx", "-e", "await import('./src/localnet/demo-accounts.ts')", "--input-type=module"]).then(
+    const localnet = await run(process.execPath, [
+      "--import",
+      forbidLitesvm,
+      "--import",
+      "tsx",
+      "-e",
+      "await import('./src/localnet/demo-accounts.ts')",
+      "--input-type=module",
+    ]).then(
       () => undefined,
       (e: { stderr: string }) => e.stderr,
     );

@@ -34,8 +34,26 @@ function order(id: string, nonceAccount: string): NewNonceOrder {
     nonceValue: "Nonce111111111111111111111111111111111111111",
     trailBps: null,
     legs: [
-      { legIndex: 0, routeIndex: 0, kind: "take_profit", triggerOutAmount: U64_MAX - 1n, minOutAmount: 5n, quotedOutAmount: 7n, message: new Uint8Array([1, 2, 3]), messageHash: `${id}-a` },
-      { legIndex: 1, routeIndex: 0, kind: "stop_loss", triggerOutAmount: 3n, minOutAmount: 2n, quotedOutAmount: 7n, message: new Uint8Array([4]), messageHash: `${id}-b` },
+      {
+        legIndex: 0,
+        routeIndex: 0,
+        kind: "take_profit",
+        triggerOutAmount: U64_MAX - 1n,
+        minOutAmount: 5n,
+        quotedOutAmount: 7n,
+        message: new Uint8Array([1, 2, 3]),
+        messageHash: `${id}-a`,
+      },
+      {
+        legIndex: 1,
+        routeIndex: 0,
+        kind: "stop_loss",
+        triggerOutAmount: 3n,
+        minOutAmount: 2n,
+        quotedOutAmount: 7n,
+        message: new Uint8Array([4]),
+        messageHash: `${id}-b`,
+      },
     ],
   };
 }
@@ -70,7 +88,11 @@ function suite(name: string, open: () => Promise<Store>) {
         expect(sent).toHaveLength(1);
         expect([sent[0].legIndex, sent[0].routeIndex]).toEqual([claimed.triggeredLeg, claimed.triggeredRoute]);
 
-        const outcome = { status: "landed" as const, note: null, sent: { legIndex: claimed.triggeredLeg!, routeIndex: 0, status: "landed" as const, inAmount: U64_MAX, outAmount: 6n, slot: 42n, error: null } };
+        const outcome = {
+          status: "landed" as const,
+          note: null,
+          sent: { legIndex: claimed.triggeredLeg!, routeIndex: 0, status: "landed" as const, inAmount: U64_MAX, outAmount: 6n, slot: 42n, error: null },
+        };
         expect(await store.nonceOrders.finish("o1", outcome)).toBe(true);
         expect(await store.nonceOrders.finish("o1", { status: "cancelled", note: "late", sent: null })).toBe(false);
         const finished = (await store.nonceOrders.find("o1"))!;
@@ -86,7 +108,10 @@ function suite(name: string, open: () => Promise<Store>) {
     it("a keeper's refresh reads whole only the orders it does not hold yet, and of the others what changes", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
-        for (const [id, nonce] of [["k1", "N3"], ["k2", "N4"]]) {
+        for (const [id, nonce] of [
+          ["k1", "N3"],
+          ["k2", "N4"],
+        ]) {
           await store.transaction((s) => s.nonceOrders.create(order(id, nonce)));
           expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
         }

@@ -21,10 +21,11 @@ async function dropSchema(name: string): Promise<void> {
   }
 }
 
-if (available) defineStoreSuite("PostgreSQL", {
-  open: () => openStore({ databaseUrl: DATABASE_URL, schema }),
-  cleanup: () => dropSchema(schema),
-});
+if (available)
+  defineStoreSuite("PostgreSQL", {
+    open: () => openStore({ databaseUrl: DATABASE_URL, schema }),
+    cleanup: () => dropSchema(schema),
+  });
 
 afterAll(() => (available ? dropSchema(concurrentSchema) : undefined));
 

@@ -175,9 +175,18 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
     it("an outcome the chain did not decide (refusal, expiry) is replaced by the chain's, and only by it", async () => {
       for (const decidedBy of ["refusal", "expiry"] as const) {
         const sig = signature();
-        await store.executions.begin({ signature: sig, requestId: randomUUID(), messageHash: hash(Buffer.from(sig)), lastValidBlockHeight: 1n, signedTransaction: Uint8Array.from([1]) });
+        await store.executions.begin({
+          signature: sig,
+          requestId: randomUUID(),
+          messageHash: hash(Buffer.from(sig)),
+          lastValidBlockHeight: 1n,
+          signedTransaction: Uint8Array.from([1]),
+        });
         await store.executions.finish(sig, { status: "Failed", code: 500, error: "refused", decidedBy });
-        expect(await store.executions.finish(sig, { status: "Failed", code: 500, error: "other", decidedBy: "expiry" })).toMatchObject({ error: "refused", decidedBy });
+        expect(await store.executions.finish(sig, { status: "Failed", code: 500, error: "other", decidedBy: "expiry" })).toMatchObject({
+          error: "refused",
+          decidedBy,
+        });
         const corrected = await store.executions.finish(sig, { status: "Success", code: 0, error: null, decidedBy: "chain", slot: 9n });
         expect(corrected).toMatchObject({ status: "Success", code: 0, error: null, decidedBy: "chain", slot: 9n });
       }
@@ -185,7 +194,13 @@ export function defineStoreSuite(label: string, backend: StoreBackend): void {
 
     it("send lease: held by its creator, refused to another process until it lapses, renewed by its holder", async () => {
       const sig = signature();
-      const execution = { signature: sig, requestId: randomUUID(), messageHash: hash(Buffer.from(sig)), lastValidBlockHeight: 1n, signedTransaction: Uint8Array.from([1]) };
+      const execution = {
+        signature: sig,
+        requestId: randomUUID(),
+        messageHash: hash(Buffer.from(sig)),
+        lastValidBlockHeight: 1n,
+        signedTransaction: Uint8Array.from([1]),
+      };
       await store.executions.begin(execution, { sender: "a", leaseMs: 60_000 });
       expect(await store.executions.claimSend(sig, "b", 60_000)).toBe(false);
       expect(await store.executions.claimSend(sig, "a", 60_000)).toBe(true);

@@ -47,8 +47,16 @@ describe("listing rules", () => {
 
   it("accepts Jupiter's defaults: page 1, includeFailedTx false", () => {
     const user = Keypair.generate().publicKey;
-    expect(validateGetTriggerOrdersRequest({ user: user.toBase58(), orderStatus: "active" })).toMatchObject({ page: 1, includeFailedTx: false, inputMint: null, outputMint: null });
-    expect(validateGetTriggerOrdersRequest({ user: user.toBase58(), orderStatus: "history", page: "3", includeFailedTx: "true" })).toMatchObject({ page: 3, includeFailedTx: true });
+    expect(validateGetTriggerOrdersRequest({ user: user.toBase58(), orderStatus: "active" })).toMatchObject({
+      page: 1,
+      includeFailedTx: false,
+      inputMint: null,
+      outputMint: null,
+    });
+    expect(validateGetTriggerOrdersRequest({ user: user.toBase58(), orderStatus: "history", page: "3", includeFailedTx: "true" })).toMatchObject({
+      page: 3,
+      includeFailedTx: true,
+    });
   });
 });
 
@@ -59,14 +67,26 @@ describe("event fold", () => {
   const terms = { orderKey: order.toBase58(), inputMint: "in", outputMint: "out", feeBps: 30, feeAccount: "fee" };
   const trade = (making: bigint, remaining: bigint) => ({
     name: "TradeEvent" as const,
-    data: { orderKey: order, taker: keeper, remainingMakingAmount: remaining, remainingTakingAmount: remaining * 2n, makingAmount: making, takingAmount: making * 2n },
+    data: {
+      orderKey: order,
+      taker: keeper,
+      remainingMakingAmount: remaining,
+      remainingTakingAmount: remaining * 2n,
+      makingAmount: making,
+      takingAmount: making * 2n,
+    },
   });
 
   it("a failed transaction's events are ignored; fills in one transaction are numbered", () => {
-    const fold = foldOrderTransactions(terms, start, [
-      { signature: "f", slot: 1, blockTime: 100, failed: true, events: [trade(10n, 0n)] },
-      { signature: "a", slot: 2, blockTime: 200, failed: false, events: [trade(3n, 7n), trade(2n, 5n)] },
-    ], new Date(0));
+    const fold = foldOrderTransactions(
+      terms,
+      start,
+      [
+        { signature: "f", slot: 1, blockTime: 100, failed: true, events: [trade(10n, 0n)] },
+        { signature: "a", slot: 2, blockTime: 200, failed: false, events: [trade(3n, 7n), trade(2n, 5n)] },
+      ],
+      new Date(0),
+    );
     expect(fold.state).toMatchObject({ status: "Open", rawRemainingMakingAmount: 5n, rawRemainingTakingAmount: 10n, updatedAt: new Date(200_000) });
     expect(fold.trades.map((t) => [t.txSignature, t.tradeIndex, t.rawInputAmount, t.rawOutputAmount, t.rawFeeAmount])).toEqual([
       ["a", 0, 3n, 6n, 0n],
@@ -75,9 +95,20 @@ describe("event fold", () => {
   });
 
   it("a dust cancel cancels; a closed order without a closing event is settled by what remains", () => {
-    const fold = foldOrderTransactions(terms, start, [
-      { signature: "c", slot: 3, blockTime: 300, failed: false, events: [{ name: "CancelDustOrderEvent", data: { orderKey: order, oneUsdInputMintAmount: 1n } }] },
-    ], new Date(0));
+    const fold = foldOrderTransactions(
+      terms,
+      start,
+      [
+        {
+          signature: "c",
+          slot: 3,
+          blockTime: 300,
+          failed: false,
+          events: [{ name: "CancelDustOrderEvent", data: { orderKey: order, oneUsdInputMintAmount: 1n } }],
+        },
+      ],
+      new Date(0),
+    );
     expect(fold.state).toMatchObject({ status: "Cancelled", closeTx: "c" });
     expect(settleClosedOrder(start, "z", new Date(5))).toMatchObject({ status: "Cancelled", closeTx: "z" });
     expect(settleClosedOrder({ ...start, rawRemainingMakingAmount: 0n }, "z", new Date(5))).toMatchObject({ status: "Completed" });

@@ -121,8 +121,18 @@ describe("order tracker on a recorded mainnet Limit Order v2 fill", () => {
       rawRemainingTakingAmount: remainingTaking,
     });
     const trades = await store.trades.listByOrders([order.toBase58()]);
-    expect(trades.map((t) => [t.txSignature, t.keeper, t.rawInputAmount, t.rawOutputAmount, t.rawFeeAmount, t.feeAccount, t.confirmedAt.toISOString()])).toEqual([
-      [SIGNATURE, account("taker").toBase58(), making, taking, (taking * BigInt(STORED_FEE_BPS)) / 10_000n, account("fee_account").toBase58(), TRACKER_NOW.toISOString()],
+    expect(
+      trades.map((t) => [t.txSignature, t.keeper, t.rawInputAmount, t.rawOutputAmount, t.rawFeeAmount, t.feeAccount, t.confirmedAt.toISOString()]),
+    ).toEqual([
+      [
+        SIGNATURE,
+        account("taker").toBase58(),
+        making,
+        taking,
+        (taking * BigInt(STORED_FEE_BPS)) / 10_000n,
+        account("fee_account").toBase58(),
+        TRACKER_NOW.toISOString(),
+      ],
     ]);
 
     // Read again (a restart, or the same signature listed twice): nothing is added.

@@ -47,7 +47,11 @@ function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): Arm
   });
   const missing = order.legs.filter((l) => !armed.has(l.messageHash));
   if (missing.length > 0) {
-    throw new ValidationError("signedTransactions", "complete", `must carry every issued leg route; missing ${missing.map((l) => `leg ${l.legIndex} route ${l.routeIndex}`).join(", ")}`);
+    throw new ValidationError(
+      "signedTransactions",
+      "complete",
+      `must carry every issued leg route; missing ${missing.map((l) => `leg ${l.legIndex} route ${l.routeIndex}`).join(", ")}`,
+    );
   }
   // Legs with the same floor and route are the same transaction: one signed copy arms them all.
   return order.legs.map((l) => {
@@ -68,7 +72,11 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
     const holding = native ? taker : associatedTokenAddress(taker, inputMint, mint!.programId);
     const [nonceRead, held] = await deps.chain.getMultipleAccounts([new PublicKey(order.nonceAccount), holding]);
     if (decodeNonceAccount(nonceRead ?? null)?.nonce !== order.nonceValue) {
-      throw new ValidationError("orderId", "nonce_advanced", `the nonce account ${order.nonceAccount} advanced since the order was created; create the order again`);
+      throw new ValidationError(
+        "orderId",
+        "nonce_advanced",
+        `the nonce account ${order.nonceAccount} advanced since the order was created; create the order again`,
+      );
     }
     checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), order.amount, order.inputMint);
     let peak: bigint | null = null;
@@ -77,7 +85,8 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       peak = BigInt(response.outAmount);
     }
     try {
-      if (!(await deps.store.transaction((stores) => stores.nonceOrders.arm(order.orderId, legs, peak)))) throw new ValidationError("orderId", "state", "the order is no longer issued");
+      if (!(await deps.store.transaction((stores) => stores.nonceOrders.arm(order.orderId, legs, peak))))
+        throw new ValidationError("orderId", "state", "the order is no longer issued");
     } catch (error) {
       if (error instanceof ValidationError) throw error;
       // The one-active-order-per-nonce index: another armed order uses this nonce account.

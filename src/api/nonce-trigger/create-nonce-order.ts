@@ -65,7 +65,13 @@ async function newNonceAccount(deps: NonceOrderDeps, order: ParsedCreateNonceOrd
   if (free < 0) throw new ValidationError("nonceAccount", "required", `the taker has ${NONCE_SEEDS_TRIED} swapd nonce accounts already; give one of them`);
   const { blockhash } = await deps.chain.getLatestBlockhash();
   const compiled = nonceAccountCreation(taker, seeds[free], blockhash);
-  return { orderId: "", nonceAccount: nonceAccountAddress(taker, seeds[free]).toBase58(), nonceAccountTransaction: compiled.transaction, legs: [], currentOutAmount: 0n };
+  return {
+    orderId: "",
+    nonceAccount: nonceAccountAddress(taker, seeds[free]).toBase58(),
+    nonceAccountTransaction: compiled.transaction,
+    legs: [],
+    currentOutAmount: 0n,
+  };
 }
 
 /** Up to `count` routes of the amount, each avoiding the AMM labels of the ones before. */
@@ -74,7 +80,12 @@ async function routes(deps: NonceOrderDeps, order: ParsedCreateNonceOrder, count
   const excluded = new Set<string>();
   for (let i = 0; i < count; i++) {
     try {
-      const { response } = await deps.engine.quote({ inputMint: order.inputMint, outputMint: order.outputMint, amount: order.amount.toString(), excludeDexes: [...excluded] });
+      const { response } = await deps.engine.quote({
+        inputMint: order.inputMint,
+        outputMint: order.outputMint,
+        amount: order.amount.toString(),
+        excludeDexes: [...excluded],
+      });
       found.push(response);
       for (const step of response.routePlan) excluded.add(step.swapInfo.label);
     } catch (error) {
@@ -115,12 +126,36 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
     const stored: NewNonceOrder["legs"][number][] = [];
     for (const [legIndex, spec] of specs.entries()) {
       for (const [routeIndex, route] of found.entries()) {
-        const built = await deps.swapInstructions({ userPublicKey: order.taker, quote: legQuote(route, spec.minOutAmount), wrapAndUnwrapSol: true, prioritization: { kind: "auto" } });
+        const built = await deps.swapInstructions({
+          userPublicKey: order.taker,
+          quote: legQuote(route, spec.minOutAmount),
+          wrapAndUnwrapSol: true,
+          prioritization: { kind: "auto" },
+        });
         const compiled = nonceLegTransaction(built, taker, nonceKey, nonce.nonce, built.lookupTableAccounts);
-        if (compiled.transaction.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(compiled.transaction.length, built.lookupTableAccounts.length);
+        if (compiled.transaction.length > MAX_TRANSACTION_BYTES)
+          throw new TransactionTooLargeError(compiled.transaction.length, built.lookupTableAccounts.length);
         const quotedOutAmount = BigInt(route.outAmount);
-        legs.push({ kind: spec.kind, legIndex, routeIndex, transaction: compiled.transaction, triggerOutAmount: spec.triggerOutAmount, minOutAmount: spec.minOutAmount, quotedOutAmount, routeLabel: routeLabel(route) });
-        stored.push({ legIndex, routeIndex, kind: spec.kind, triggerOutAmount: spec.triggerOutAmount, minOutAmount: spec.minOutAmount, quotedOutAmount, message: compiled.message, messageHash: transactionMessageHash(compiled.message) });
+        legs.push({
+          kind: spec.kind,
+          legIndex,
+          routeIndex,
+          transaction: compiled.transaction,
+          triggerOutAmount: spec.triggerOutAmount,
+          minOutAmount: spec.minOutAmount,
+          quotedOutAmount,
+          routeLabel: routeLabel(route),
+        });
+        stored.push({
+          legIndex,
+          routeIndex,
+          kind: spec.kind,
+          triggerOutAmount: spec.triggerOutAmount,
+          minOutAmount: spec.minOutAmount,
+          quotedOutAmount,
+          message: compiled.message,
+          messageHash: transactionMessageHash(compiled.message),
+        });
       }
     }
     const orderId = randomUUID();

@@ -132,7 +132,14 @@ export function createNonceTriggerApi(deps: {
   readonly keeper?: NonceKeeperOptions & { readonly watchPollMs?: number };
 }): NonceTriggerApi {
   const keeper = new NonceKeeper(
-    { store: deps.store, chain: deps.chain, feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs), logger: deps.logger, leadership: deps.leadership, confirmations: deps.confirmations },
+    {
+      store: deps.store,
+      chain: deps.chain,
+      feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs),
+      logger: deps.logger,
+      leadership: deps.leadership,
+      confirmations: deps.confirmations,
+    },
     deps.keeper ?? {},
   );
   const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions };

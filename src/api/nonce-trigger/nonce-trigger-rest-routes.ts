@@ -4,12 +4,7 @@
  * name is refused like on every other REST route.
  */
 import { ValidationError } from "../../core/validation-error.js";
-import {
-  ArmRequestSchema,
-  CancelOrderRequestSchema,
-  CreateOrderRequestSchema,
-  GetOrdersRequestSchema,
-} from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
+import { ArmRequestSchema, CancelOrderRequestSchema, CreateOrderRequestSchema, GetOrdersRequestSchema } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
 import { requestShapeOf } from "../../server/protocol/request-shape.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { StoredNonceOrder } from "../../store/index.js";

@@ -4,10 +4,22 @@ import { registeredMetric } from "../../metrics/registered-metric.js";
 import type { CurveEvent } from "./curve-store.js";
 
 export const curveMetrics = {
-  made: registeredMetric("swapd_quote_curves_made_total", () => new client.Counter({ name: "swapd_quote_curves_made_total", help: "Pool curves made (one pool, one direction, over one state)" })),
-  points: registeredMetric("swapd_quote_curve_points_total", () => new client.Counter({ name: "swapd_quote_curve_points_total", help: "Exact quotes made for pool curves (off the request path)" })),
-  seconds: registeredMetric("swapd_quote_curve_seconds_total", () => new client.Counter({ name: "swapd_quote_curve_seconds_total", help: "Time spent making pool curves, reads included" })),
-  dropped: registeredMetric("swapd_quote_curves_dropped_total", () => new client.Counter({ name: "swapd_quote_curves_dropped_total", help: "Pool curves dropped when a request found an account it read changed" })),
+  made: registeredMetric(
+    "swapd_quote_curves_made_total",
+    () => new client.Counter({ name: "swapd_quote_curves_made_total", help: "Pool curves made (one pool, one direction, over one state)" }),
+  ),
+  points: registeredMetric(
+    "swapd_quote_curve_points_total",
+    () => new client.Counter({ name: "swapd_quote_curve_points_total", help: "Exact quotes made for pool curves (off the request path)" }),
+  ),
+  seconds: registeredMetric(
+    "swapd_quote_curve_seconds_total",
+    () => new client.Counter({ name: "swapd_quote_curve_seconds_total", help: "Time spent making pool curves, reads included" }),
+  ),
+  dropped: registeredMetric(
+    "swapd_quote_curves_dropped_total",
+    () => new client.Counter({ name: "swapd_quote_curves_dropped_total", help: "Pool curves dropped when a request found an account it read changed" }),
+  ),
   slotChecks: registeredMetric(
     "swapd_quote_curve_slot_checks_total",
     () => new client.Counter({ name: "swapd_quote_curve_slot_checks_total", help: "Program-quoted curves checked at a new slot", labelNames: ["moved"] }),

@@ -80,6 +80,24 @@ interface Entry {
   job: "make" | "check" | undefined;
 }
 
+/** A pool's entry before its first curve: nothing tried yet (`triedLow` > `triedHigh`). */
+function newEntry(key: string, address: string, at: number): Entry {
+  return {
+    key,
+    address,
+    curve: undefined,
+    reads: undefined,
+    stale: false,
+    changed: new Set(),
+    low: at,
+    high: at,
+    triedLow: 1,
+    triedHigh: 0,
+    pending: undefined,
+    job: undefined,
+  };
+}
+
 export class CurveStore implements PoolCurves {
   private readonly entries: BoundedLruMap<string, Entry>;
   /** Account → the curves that read it. */
@@ -89,7 +107,12 @@ export class CurveStore implements PoolCurves {
   private closed = false;
 
   constructor(private readonly options: CurveStoreOptions) {
-    this.work = new BudgetedQueue((entry) => this.runJob(entry), options.sliceMs ?? 2, options.budgetMsPerSecond ?? 200, (error) => options.onError?.(error));
+    this.work = new BudgetedQueue(
+      (entry) => this.runJob(entry),
+      options.sliceMs ?? 2,
+      options.budgetMsPerSecond ?? 200,
+      (error) => options.onError?.(error),
+    );
     this.entries = new BoundedLruMap(MAX_CURVES, (_key, entry) => this.forget(entry));
     this.unsubscribe = options.feed.onChange((address) => this.changed(address));
   }
@@ -126,10 +149,7 @@ export class CurveStore implements PoolCurves {
     let entry = this.entries.get(key);
     const at = gridIndexBelow(amount);
     if (entry && at >= entry.triedLow && at <= entry.triedHigh && !entry.stale) return; // asked already over this state
-    if (!entry) {
-      entry = { key, address: subject.address, curve: undefined, reads: undefined, stale: false, changed: new Set(), low: at, high: at, triedLow: 1, triedHigh: 0, pending: undefined, job: undefined };
-      this.entries.set(key, entry);
-    }
+    if (!entry) this.entries.set(key, (entry = newEntry(key, subject.address, at)));
     entry.low = Math.min(entry.low, Math.max(0, at - WIDEN_BELOW));
     entry.high = Math.max(entry.high, at + WIDEN_ABOVE);
     if (entry.high - entry.low >= MAX_CURVE_POINTS) {
@@ -316,12 +336,16 @@ export class CurveStore implements PoolCurves {
       if (set.size === 0) this.readers.delete(address);
     }
   }
-
 }
 
 function sameContent(a: AccountData | null, b: AccountData | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.lamports === b.lamports && a.executable === b.executable && a.owner.equals(b.owner) && Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(b.data);
+  return (
+    a.lamports === b.lamports &&
+    a.executable === b.executable &&
+    a.owner.equals(b.owner) &&
+    Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(b.data)
+  );
 }
 
 function keyOf(subject: CurveSubject): string {

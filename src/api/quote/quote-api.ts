@@ -80,9 +80,13 @@ export interface QuoteApi {
 /** The lookup-table index the swap builder reads from; created before the swap operation. */
 export function createLookupTableIndex(chain: SolanaChain, options: QuoteApiOptions): LookupTableIndex {
   const report = options.onError ?? (() => {});
-  return new LookupTableIndex(chain, (options.lookupTableAuthorities ?? []).map((k) => publicKeyFromBase58(k)), {
-    onError: (error) => report(error, "reading lookup tables"),
-  });
+  return new LookupTableIndex(
+    chain,
+    (options.lookupTableAuthorities ?? []).map((k) => publicKeyFromBase58(k)),
+    {
+      onError: (error) => report(error, "reading lookup tables"),
+    },
+  );
 }
 
 /** What the quote API is wired to (shared with the swap path). */
@@ -97,7 +101,12 @@ export interface QuoteApiDeps {
 }
 
 /** The Connect handlers: each maps its request to the operation; errors are mapped by the server's interceptor. */
-function quoteHandlers(engine: QuoteEngine, swapTransaction: SwapTransactionOperation, accounts: AccountSource, options: QuoteApiOptions): QuoteApi["handlers"] {
+function quoteHandlers(
+  engine: QuoteEngine,
+  swapTransaction: SwapTransactionOperation,
+  accounts: AccountSource,
+  options: QuoteApiOptions,
+): QuoteApi["handlers"] {
   return {
     async quote(req) {
       return quoteResponseToProto((await engine.quote(quoteRequestFromProto(req))).response);

@@ -173,7 +173,9 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     // A pair covered by a kept decision is not listed: its kept pools are all the plan reads (a warm
     // quote's cost does not grow with the pair's pool count).
     const decided = session ? planner.decided(request, candidates, session) : new Map<string, CandidateDecision>();
-    const lists: (readonly Market[])[] = await Promise.all(candidates.pairs.map(async ([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)));
+    const lists: (readonly Market[])[] = await Promise.all(
+      candidates.pairs.map(async ([x, y]) => (decided.size > 0 ? decided.get(pairKey(x, y))?.markets : undefined) ?? deps.markets.forPair(x, y)),
+    );
     return { plan: planner.plan(request, candidates, lists.flat(), session), session };
   }
 
@@ -199,7 +201,10 @@ export function createQuoteEngine(deps: QuoteEngineDeps): QuoteEngine {
     } finally {
       session?.end();
     }
-    if (!found) throw new NoRouteError(`no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`);
+    if (!found)
+      throw new NoRouteError(
+        `no route fills ${request.amount} (${plan.markets.length} markets considered)${exactOutRefusals(request, plan.markets, deps.adapters)}`,
+      );
     const route = found.route;
     if (sampled(deps.shadow)) {
       const shadow = deps.shadow;

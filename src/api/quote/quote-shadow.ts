@@ -40,7 +40,12 @@ export function sampled(options: ShadowOptions | undefined): options is ShadowOp
 }
 
 /** Quotes `route`'s math-quoted legs again by their programs, reading what that needs; counts each result. */
-export async function runShadowCheck(plan: QuotePlan, route: Route, accounts: AccountSource, onResult?: (result: ShadowResult) => void): Promise<ShadowResult[]> {
+export async function runShadowCheck(
+  plan: QuotePlan,
+  route: Route,
+  accounts: AccountSource,
+  onResult?: (result: ShadowResult) => void,
+): Promise<ShadowResult[]> {
   const check = plan.shadow(route);
   for (let round = 0; round < SHADOW_READ_ROUNDS; round++) {
     const keys = check.accountsNeeded();

@@ -19,10 +19,7 @@ export type SwapTransactionOperation = (request: SwapInstructionsRequest) => Pro
 /** Hears every transaction handed out (e.g. to record it for `POST /swap/v1/execute`). */
 export type SwapIssuedListener = (outcome: SwapTransactionOutcome, request: SwapInstructionsRequest) => Promise<void>;
 
-export function createSwapTransaction(
-  swapInstructions: SwapInstructionsOperation,
-  listeners: readonly SwapIssuedListener[] = [],
-): SwapTransactionOperation {
+export function createSwapTransaction(swapInstructions: SwapInstructionsOperation, listeners: readonly SwapIssuedListener[] = []): SwapTransactionOperation {
   return async function swapTransaction(request) {
     const instructions = await swapInstructions(request);
     const payer = publicKeyFromBase58(request.payer || request.userPublicKey);

@@ -33,7 +33,11 @@ function answerKey(q: QuoteResponseJson): string {
   return JSON.stringify({ ...q, contextSlot: 0, timeTaken: 0 });
 }
 
-export function parseWatchQuote(engine: QuoteEngine, quote: QuoteRequestInput | undefined, minIntervalMs: unknown): { request: ParsedQuoteRequest; minIntervalMs: number } {
+export function parseWatchQuote(
+  engine: QuoteEngine,
+  quote: QuoteRequestInput | undefined,
+  minIntervalMs: unknown,
+): { request: ParsedQuoteRequest; minIntervalMs: number } {
   const request = engine.parse(quote ?? {});
   return {
     request,

@@ -248,7 +248,11 @@ async function buildForTaker(
     return await build(input, options);
   } catch (error) {
     if (referral && error instanceof ValidationError && error.field === "feeAccount") {
-      throw new ValidationError("referralAccount", "referral_token_account", `has no initialized referral token account ${referral.feeAccount} for the output mint ${referral.feeMint} (the referral program's initializeReferralTokenAccount creates it)`);
+      throw new ValidationError(
+        "referralAccount",
+        "referral_token_account",
+        `has no initialized referral token account ${referral.feeAccount} for the output mint ${referral.feeMint} (the referral program's initializeReferralTokenAccount creates it)`,
+      );
     }
     throw error;
   }
@@ -291,13 +295,18 @@ export function createOrder(deps: {
         autoSlippage: quoted.autoSlippage,
       };
     }
-    const built = await buildForTaker(deps.build, buildInput, {
-      prioritization,
-      slippageDefault: "auto",
-      path: "order",
-      ...(present(input.receiver) ? { receiver: String(input.receiver) } : {}),
-      ...(tipLamports !== undefined ? { tipLamports } : {}),
-    }, referral ? { feeAccount, feeMint } : undefined);
+    const built = await buildForTaker(
+      deps.build,
+      buildInput,
+      {
+        prioritization,
+        slippageDefault: "auto",
+        path: "order",
+        ...(present(input.receiver) ? { receiver: String(input.receiver) } : {}),
+        ...(tipLamports !== undefined ? { tipLamports } : {}),
+      },
+      referral ? { feeAccount, feeMint } : undefined,
+    );
     const { instructions } = built;
     const { wire, requestId, expireAt, signatures } = await assembleAndIssue(deps.store, built);
     const lastValidBlockHeight = instructions.blockhashWithMetadata.lastValidBlockHeight;

@@ -59,9 +59,9 @@ async function resultOf(deps: SwapExecuteDeps, record: ExecutionRecord): Promise
     if (stored === null) {
       // Recorded by the landing's swap handler normally; missing here (no endpoint served the
       // landed transaction then), it is read again now.
-      await deps.confirmations.landed(record).catch((err: unknown) =>
-        deps.logger.warn({ err, signature: record.signature }, "could not read the landed swap; answering without amounts"),
-      );
+      await deps.confirmations
+        .landed(record)
+        .catch((err: unknown) => deps.logger.warn({ err, signature: record.signature }, "could not read the landed swap; answering without amounts"));
       stored = await deps.store.swapOrders.findResult(record.signature);
     }
     return {

@@ -8,14 +8,7 @@ import {
   OrderResponseSchema,
   PriorityFeesResponseSchema,
 } from "../../gen/swapd/swap/v1/swap_pb.js";
-import type {
-  BuildRequest,
-  BuildResponse,
-  ExecuteResponse,
-  OrderRequest,
-  OrderResponse,
-  PriorityFeesResponse,
-} from "../../gen/swapd/swap/v1/swap_pb.js";
+import type { BuildRequest, BuildResponse, ExecuteResponse, OrderRequest, OrderResponse, PriorityFeesResponse } from "../../gen/swapd/swap/v1/swap_pb.js";
 import { quoteResponseToProto } from "../quote/quote-proto.js";
 import { instructionToProto } from "../swap/proto-mapping.js";
 import type { BuildInput, BuildOutcome } from "./build.js";
@@ -107,9 +100,7 @@ export function buildToProto(outcome: BuildOutcome): BuildResponse {
     ...(ix.cleanupInstruction ? { cleanupInstruction: instructionToProto(ix.cleanupInstruction) } : {}),
     otherInstructions: ix.otherInstructions.map(instructionToProto),
     ...(ix.tipInstruction ? { tipInstruction: instructionToProto(ix.tipInstruction) } : {}),
-    addressesByLookupTableAddress: Object.fromEntries(
-      Object.entries(addressesByLookupTable(outcome)).map(([table, addresses]) => [table, { addresses }]),
-    ),
+    addressesByLookupTableAddress: Object.fromEntries(Object.entries(addressesByLookupTable(outcome)).map(([table, addresses]) => [table, { addresses }])),
     blockhashWithMetadata: {
       blockhash: ix.blockhashWithMetadata.blockhash,
       lastValidBlockHeight: ix.blockhashWithMetadata.lastValidBlockHeight,

@@ -17,7 +17,10 @@ import { priorityFeesToJson } from "./priority-fees.js";
 import type { PriorityFeesEstimate } from "./priority-fees.js";
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
-  const values = query.getAll(name).flatMap((v) => v.split(",")).filter((v) => v !== "");
+  const values = query
+    .getAll(name)
+    .flatMap((v) => v.split(","))
+    .filter((v) => v !== "");
   return values.length === 0 ? undefined : values;
 }
 
@@ -58,7 +61,12 @@ const BUILD_ONLY_FEE_PARAMETERS = ["platformFeeBps", "feeAccount"] as const;
 function orderInputFromQuery(query: URLSearchParams): OrderInput {
   const get = (name: string) => query.get(name) ?? undefined;
   for (const name of BUILD_ONLY_FEE_PARAMETERS) {
-    if (query.has(name)) throw new ValidationError(name, "unknown", "is not a /swap/v2/order parameter (it is /swap/v2/build's); /order takes its fee as referralAccount + referralFee");
+    if (query.has(name))
+      throw new ValidationError(
+        name,
+        "unknown",
+        "is not a /swap/v2/order parameter (it is /swap/v2/build's); /order takes its fee as referralAccount + referralFee",
+      );
   }
   return {
     inputMint: get("inputMint"),

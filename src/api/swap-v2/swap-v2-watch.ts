@@ -22,7 +22,14 @@ function channel<T>() {
       wake?.();
     },
     async next(until: Promise<unknown>): Promise<T | undefined> {
-      if (items.length === 0) await Promise.race([new Promise<void>((r) => (wake = r)), until.then(() => undefined, () => undefined)]);
+      if (items.length === 0)
+        await Promise.race([
+          new Promise<void>((r) => (wake = r)),
+          until.then(
+            () => undefined,
+            () => undefined,
+          ),
+        ]);
       wake = undefined;
       return items.shift();
     },
@@ -30,7 +37,13 @@ function channel<T>() {
 }
 
 /** Resolves true when the signature is finalized, false when the wait ends first. */
-async function finalized(chain: Pick<SolanaChain, "getSignatureStatuses">, signature: string, signal: AbortSignal, pollMs: number, waitMs: number): Promise<boolean> {
+async function finalized(
+  chain: Pick<SolanaChain, "getSignatureStatuses">,
+  signature: string,
+  signal: AbortSignal,
+  pollMs: number,
+  waitMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   while (!signal.aborted && Date.now() < deadline) {
     const status = (await chain.getSignatureStatuses([signature]))[0] ?? null;

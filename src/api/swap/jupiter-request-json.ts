@@ -149,11 +149,7 @@ function prioritizationFromJson(raw: unknown): PrioritizationInput | undefined {
       };
     }
     case "autoMultiplier":
-      throw new ValidationError(
-        `${f}.autoMultiplier`,
-        "unsupported",
-        "is not supported; use priorityLevelWithMaxLamports (percentile and cap) instead",
-      );
+      throw new ValidationError(`${f}.autoMultiplier`, "unsupported", "is not supported; use priorityLevelWithMaxLamports (percentile and cap) instead");
     default:
       throw new ValidationError(`${f}.${key}`, "enum", "is not a known prioritizationFeeLamports kind");
   }

@@ -105,11 +105,7 @@ function prioritizationFromProto(fee: PrioritizationFeeLamports | undefined): Pr
       if (!kind.value) throw new ValidationError(`${f}.disabled`, "must_be_true", "must be true when set");
       return { kind: "disabled" };
     case "autoMultiplier":
-      throw new ValidationError(
-        `${f}.autoMultiplier`,
-        "unsupported",
-        "is not supported; use priorityLevelWithMaxLamports (percentile and cap) instead",
-      );
+      throw new ValidationError(`${f}.autoMultiplier`, "unsupported", "is not supported; use priorityLevelWithMaxLamports (percentile and cap) instead");
   }
 }
 
@@ -153,7 +149,10 @@ export function instructionToProto(ix: TransactionInstruction): Instruction {
 export function prioritizationTypeToProto(type: SwapInstructionsOutcome["prioritizationType"]): PrioritizationType | undefined {
   if (type === null) return undefined;
   if (type.kind === "relayTip") {
-    return { $typeName: "swapd.swap.v1.PrioritizationType", kind: { case: "relayTip", value: { $typeName: "swapd.swap.v1.RelayTipPrioritization", lamports: type.lamports } } };
+    return {
+      $typeName: "swapd.swap.v1.PrioritizationType",
+      kind: { case: "relayTip", value: { $typeName: "swapd.swap.v1.RelayTipPrioritization", lamports: type.lamports } },
+    };
   }
   const computeBudget: ComputeBudgetPrioritization = { $typeName: "swapd.swap.v1.ComputeBudgetPrioritization", microLamports: type.microLamports };
   if (type.estimatedMicroLamports !== null) computeBudget.estimatedMicroLamports = type.estimatedMicroLamports;
@@ -191,7 +190,11 @@ export function swapResponseToProto(outcome: SwapInstructionsOutcome): SwapInstr
   if (outcome.contextSlot !== undefined) response.contextSlot = outcome.contextSlot;
   if (outcome.dynamicSlippage) response.dynamicSlippageReport = dynamicSlippageReportToProto(outcome.dynamicSlippage);
   if (outcome.simulationError) {
-    response.simulationError = { $typeName: "swapd.swap.v1.SimulationError", errorCode: outcome.simulationError.errorCode, error: outcome.simulationError.error };
+    response.simulationError = {
+      $typeName: "swapd.swap.v1.SimulationError",
+      errorCode: outcome.simulationError.errorCode,
+      error: outcome.simulationError.error,
+    };
   }
   return response;
 }

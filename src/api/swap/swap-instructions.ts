@@ -23,13 +23,7 @@ import { buildSwapInstructions, withComputeUnitLimit } from "../../core/swap/bui
 import type { SwapInstructionsResult } from "../../core/swap/build.js";
 import type { LookupTable } from "../../core/swap/lookup-tables.js";
 import type { RouteReadKeys } from "../../core/swap/plan.js";
-import {
-  mintsFromAccounts,
-  planAccountReads,
-  planDependencies,
-  planPriorityFeeAccounts,
-  routeReadKeys,
-} from "../../core/swap/plan.js";
+import { mintsFromAccounts, planAccountReads, planDependencies, planPriorityFeeAccounts, routeReadKeys } from "../../core/swap/plan.js";
 import { parseSwapInstructionsRequest } from "../../core/swap/request.js";
 import type { ParsedSwapRequest, SwapInstructionsRequest } from "../../core/swap/request.js";
 import { resolveRoute } from "../../core/swap/route-accounts.js";
@@ -125,7 +119,6 @@ function toLookupTable(account: AddressLookupTableAccount): LookupTable {
   return { address: account.key, addresses: account.state.addresses };
 }
 
-
 /** The account source of one service: chain state over the live cache, user accounts and fees kept `chainStateTtlMs`. */
 export function createAccountSource(deps: Pick<SwapInstructionsDeps, "chain" | "live" | "chainStateTtlMs" | "now">): AccountSource {
   const ttlMs = Math.min(deps.chainStateTtlMs ?? DEFAULT_CHAIN_STATE_TTL_MS, DEFAULT_CHAIN_STATE_TTL_MS);
@@ -164,7 +157,12 @@ interface FirstRead {
 
 /** The configured tables (`LOOKUP_TABLES`) and, after them, those found by authority. */
 function lookupTableLoader(deps: SwapInstructionsDeps, accounts: AccountSource, now: () => number): () => Promise<AddressLookupTableAccount[]> {
-  const configured = new ConfiguredLookupTables(deps.chain, (deps.lookupTables ?? []).map((k) => new PublicKey(k)), now, accounts.isLive ? accounts : undefined);
+  const configured = new ConfiguredLookupTables(
+    deps.chain,
+    (deps.lookupTables ?? []).map((k) => new PublicKey(k)),
+    now,
+    accounts.isLive ? accounts : undefined,
+  );
   return async () => {
     const tables = await configured.load();
     const discovered = deps.discoveredLookupTables?.() ?? [];
@@ -226,7 +224,13 @@ async function readFirst(ctx: SwapContext, parsed: ParsedSwapRequest, readKeys: 
 }
 
 /** A second read only for what the AMMs derive from their pools (tick/bin arrays, markets); into `first.accounts`. */
-async function readDependencies(ctx: SwapContext, parsed: ParsedSwapRequest, first: FirstRead, pools: readonly RoutePool[], route: ResolvedRoute): Promise<void> {
+async function readDependencies(
+  ctx: SwapContext,
+  parsed: ParsedSwapRequest,
+  first: FirstRead,
+  pools: readonly RoutePool[],
+  route: ResolvedRoute,
+): Promise<void> {
   const keys = planDependencies({ accounts: first.accounts, pools, route });
   if (keys.length === 0) return;
   const read = await ctx.accounts.ensure(keys, ctx.live ? stepPoolsNeeding(parsed, pools, route) : undefined);

@@ -72,6 +72,10 @@ export async function executeTransaction(
   checkSignatures("signedTransaction", tx);
   const signature = transactionSignature(tx);
 
-  const record = await landOnce(deps, { tx, signature, requestId, messageHash, lastValidBlockHeight: issued.lastValidBlockHeight }, "request a new transaction");
+  const record = await landOnce(
+    deps,
+    { tx, signature, requestId, messageHash, lastValidBlockHeight: issued.lastValidBlockHeight },
+    "request a new transaction",
+  );
   return executionResult(record);
 }

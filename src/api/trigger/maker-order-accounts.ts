@@ -16,10 +16,7 @@ function memcmp(offset: number, bytes: Uint8Array): GetProgramAccountsFilter {
 
 /** getProgramAccounts filters: Order accounts (discriminator) of this maker, optionally of these mints. */
 export function makerOrderFilters(maker: PublicKey, mints?: MintFilter): GetProgramAccountsFilter[] {
-  const filters = [
-    memcmp(ORDER_ACCOUNT_OFFSETS.discriminator, ORDER_ACCOUNT_DISCRIMINATOR),
-    memcmp(ORDER_ACCOUNT_OFFSETS.maker, maker.toBytes()),
-  ];
+  const filters = [memcmp(ORDER_ACCOUNT_OFFSETS.discriminator, ORDER_ACCOUNT_DISCRIMINATOR), memcmp(ORDER_ACCOUNT_OFFSETS.maker, maker.toBytes())];
   if (mints?.inputMint) filters.push(memcmp(ORDER_ACCOUNT_OFFSETS.inputMint, mints.inputMint.toBytes()));
   if (mints?.outputMint) filters.push(memcmp(ORDER_ACCOUNT_OFFSETS.outputMint, mints.outputMint.toBytes()));
   return filters;

@@ -10,9 +10,7 @@ import { createWatchTriggerOrdersHandler } from "./watch-trigger-orders.js";
 import type { WatchTriggerOrdersDeps } from "./watch-trigger-orders.js";
 
 /** The listing half of TriggerService: pass it to `createTriggerService` next to the order entry. */
-export function triggerListingService(
-  deps: WatchTriggerOrdersDeps,
-): Pick<ServiceImpl<typeof TriggerService>, "getTriggerOrders" | "watchTriggerOrders"> {
+export function triggerListingService(deps: WatchTriggerOrdersDeps): Pick<ServiceImpl<typeof TriggerService>, "getTriggerOrders" | "watchTriggerOrders"> {
   return {
     getTriggerOrders: createGetTriggerOrdersHandler(deps),
     watchTriggerOrders: createWatchTriggerOrdersHandler(deps),

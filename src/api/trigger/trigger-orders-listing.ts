@@ -67,7 +67,10 @@ export async function listActiveOrders(
 
   const keys = orders.map((o) => o.key.toBase58());
   const [decimals, extras] = await Promise.all([
-    mintDecimals(deps.chain, orders.flatMap((o) => [o.account.inputMint, o.account.outputMint])),
+    mintDecimals(
+      deps.chain,
+      orders.flatMap((o) => [o.account.inputMint, o.account.outputMint]),
+    ),
     storeExtras(deps.store, keys, options.includeFailed),
   ]);
   const known = extras?.known ?? new Map<string, StoredOrder>();
@@ -166,10 +169,7 @@ async function listHistory(deps: TriggerListingDeps, request: ValidGetTriggerOrd
     ...(request.inputMint === null ? {} : { inputMint: request.inputMint.toBase58() }),
     ...(request.outputMint === null ? {} : { outputMint: request.outputMint.toBase58() }),
   };
-  const [total, rows] = await Promise.all([
-    deps.store.orders.countByMaker(filter),
-    deps.store.orders.listByMaker(filter, pageWindow(request.page)),
-  ]);
+  const [total, rows] = await Promise.all([deps.store.orders.countByMaker(filter), deps.store.orders.listByMaker(filter, pageWindow(request.page))]);
   const orders = await storedOrderViews(deps, rows, { includeFailed: request.includeFailedTx });
   return { user: filter.maker, orderStatus: "history", orders, totalPages: totalPages(total), page: request.page };
 }

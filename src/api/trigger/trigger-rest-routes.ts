@@ -21,12 +21,7 @@ function jsonObject(body: unknown): Record<string, unknown> {
 const errorsOf = (invalidRequest: string, extra?: Readonly<Record<string, unknown>>): RestErrorForm =>
   extra === undefined ? { layout: "trigger", invalidRequest } : { layout: "trigger", invalidRequest, extra };
 
-function route(
-  path: string,
-  request: RestRoute["request"],
-  errors: RestErrorForm,
-  run: (body: Record<string, unknown>) => Promise<RestResponse>,
-): RestRoute {
+function route(path: string, request: RestRoute["request"], errors: RestErrorForm, run: (body: Record<string, unknown>) => Promise<RestResponse>): RestRoute {
   return { method: "POST", path, request, errors, handler: (req) => run(jsonObject(req.body)) };
 }
 

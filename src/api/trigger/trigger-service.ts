@@ -2,11 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { ExecutionStatus } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { TriggerService } from "../../gen/swapd/trigger/v1/trigger_pb.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
-import {
-  cancelOrderRequestFromMessage,
-  cancelOrdersRequestFromMessage,
-  createOrderRequestFromMessage,
-} from "./order-entry-messages.js";
+import { cancelOrderRequestFromMessage, cancelOrdersRequestFromMessage, createOrderRequestFromMessage } from "./order-entry-messages.js";
 
 type TriggerServiceImpl = ServiceImpl<typeof TriggerService>;
 

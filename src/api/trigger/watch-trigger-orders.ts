@@ -30,10 +30,7 @@ function matchesMints(order: StoredOrder, request: ValidWatchTriggerOrdersReques
  * client cancels or the server shuts down (then the stream ends at once with UNAVAILABLE).
  */
 export function createWatchTriggerOrdersHandler(deps: WatchTriggerOrdersDeps) {
-  return async function* watchTriggerOrders(
-    request: WatchTriggerOrdersRequest,
-    ctx: HandlerContext,
-  ): AsyncGenerator<WatchTriggerOrdersResponse> {
+  return async function* watchTriggerOrders(request: WatchTriggerOrdersRequest, ctx: HandlerContext): AsyncGenerator<WatchTriggerOrdersResponse> {
     const valid = validateWatchTriggerOrdersRequest(request);
     const stop = streamStopSignal(ctx);
     // Subscribed before the snapshot is read, so a change during it is not missed.

@@ -225,7 +225,15 @@ export class LiveAccountCache implements LiveAccounts {
       : this.connected
         ? "resyncing after (re)connect"
         : `stream down for ${this.now() - this.unsyncedSince} ms`;
-    return { source: this.stream.kind, connected: this.connected, degraded, detail, accounts: this.entries.accountCount, pools: this.entries.poolCount, slot: this.streamSlot };
+    return {
+      source: this.stream.kind,
+      connected: this.connected,
+      degraded,
+      detail,
+      accounts: this.entries.accountCount,
+      pools: this.entries.poolCount,
+      slot: this.streamSlot,
+    };
   }
 
   async close(): Promise<void> {

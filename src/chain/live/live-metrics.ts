@@ -19,12 +19,22 @@ export const liveNotificationsTotal = registeredMetric(
 
 export const liveReconnectsTotal = registeredMetric(
   "swapd_live_reconnects_total",
-  () => new client.Counter({ name: "swapd_live_reconnects_total", help: "Times the live account stream connected again after losing its connection", labelNames: ["source"] }),
+  () =>
+    new client.Counter({
+      name: "swapd_live_reconnects_total",
+      help: "Times the live account stream connected again after losing its connection",
+      labelNames: ["source"],
+    }),
 );
 
 export const liveResyncsTotal = registeredMetric(
   "swapd_live_resyncs_total",
-  () => new client.Counter({ name: "swapd_live_resyncs_total", help: "Full re-reads of the live account cache after the stream (re)connected", labelNames: ["source"] }),
+  () =>
+    new client.Counter({
+      name: "swapd_live_resyncs_total",
+      help: "Full re-reads of the live account cache after the stream (re)connected",
+      labelNames: ["source"],
+    }),
 );
 
 export const liveAccountsGauge = registeredMetric(
@@ -44,7 +54,11 @@ export const liveStreamTimeoutsTotal = registeredMetric(
 
 export const livePoolsGauge = registeredMetric(
   "swapd_live_pools",
-  () => new client.Gauge({ name: "swapd_live_pools", help: "Pools held by the live account cache, each with the accounts it depends on (an account held on its own counts as one)" }),
+  () =>
+    new client.Gauge({
+      name: "swapd_live_pools",
+      help: "Pools held by the live account cache, each with the accounts it depends on (an account held on its own counts as one)",
+    }),
 );
 
 export const livePoolEvictionsTotal = registeredMetric(

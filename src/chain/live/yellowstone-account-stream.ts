@@ -73,7 +73,11 @@ export class YellowstoneAccountStream implements AccountStream {
       maxSilenceMs: options.maxSilenceMs,
       reconnectAfterMs: reconnectAfterSilenceMs(options.maxSilenceMs),
       // A ping travels with the whole filter set (Geyser replaces filters with each request).
-      probe: () => void this.writeFilters().then(() => this.liveness.answered(), () => undefined),
+      probe: () =>
+        void this.writeFilters().then(
+          () => this.liveness.answered(),
+          () => undefined,
+        ),
       frozen: (silentMs) => {
         liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "silence" });
         this.drop(`nothing received for ${silentMs} ms`);
@@ -161,7 +165,8 @@ export class YellowstoneAccountStream implements AccountStream {
       timedOut = true;
       liveStreamTimeoutsTotal.inc({ source: this.kind, phase: "connect" });
       const reason = `connect not finished in ${this.connectTimeoutMs} ms`;
-      if (stream === undefined) this.lost(reason); // still connecting: what it brings later is dropped
+      if (stream === undefined)
+        this.lost(reason); // still connecting: what it brings later is dropped
       else if (this.stream === stream) this.drop(reason);
     }, this.connectTimeoutMs);
     timer.unref();

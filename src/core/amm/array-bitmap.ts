@@ -67,12 +67,7 @@ export function bitmapExtensionReader(
 }
 
 /** Whether array `index` is initialized, per the pool's bitmap or (outside it) the extension. */
-export function isArrayInitialized(
-  poolBitmap: readonly bigint[],
-  extension: BitmapExtension | null,
-  index: number,
-  negativeRowBit: NegativeRowBit,
-): boolean {
+export function isArrayInitialized(poolBitmap: readonly bigint[], extension: BitmapExtension | null, index: number, negativeRowBit: NegativeRowBit): boolean {
   if (index >= -BITMAP_HALF && index < BITMAP_HALF) return isBitSet(poolBitmap, index + BITMAP_HALF);
   if (extension === null) return false;
   // Positive index i → row ⌊i/512⌋-1, bit i mod 512 (the same in both programs).

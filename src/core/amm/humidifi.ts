@@ -40,9 +40,7 @@ const BASE_MINT_OFFSET = 416;
 const QUOTE_VAULT_OFFSET = 448;
 const BASE_VAULT_OFFSET = 480;
 /** What each key slot is XORed with (found on the mainnet SOL/USDC pool, as said above). */
-export const HUMIDIFI_KEY_MASK: Uint8Array = Uint8Array.from(
-  Buffer.from("383c44ae7ae85cfbc7c3ba518417a204c6c3b9518717a104c5c3b8518617a004", "hex"),
-);
+export const HUMIDIFI_KEY_MASK: Uint8Array = Uint8Array.from(Buffer.from("383c44ae7ae85cfbc7c3ba518417a204c6c3b9518717a104c5c3b8518617a004", "hex"));
 
 function unmaskedKey(data: Uint8Array, offset: number): PublicKey {
   const bytes = new Uint8Array(32);

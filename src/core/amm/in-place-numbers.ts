@@ -32,8 +32,7 @@ function inPlace<T>(size: number, get: (view: DataView, offset: number) => T): F
 
 export const u64InPlace = (): FixedSizeDecoder<bigint> => inPlace(8, (v, at) => v.getBigUint64(at, true));
 export const i64InPlace = (): FixedSizeDecoder<bigint> => inPlace(8, (v, at) => v.getBigInt64(at, true));
-export const u128InPlace = (): FixedSizeDecoder<bigint> =>
-  inPlace(16, (v, at) => v.getBigUint64(at, true) | (v.getBigUint64(at + 8, true) << 64n));
+export const u128InPlace = (): FixedSizeDecoder<bigint> => inPlace(16, (v, at) => v.getBigUint64(at, true) | (v.getBigUint64(at + 8, true) << 64n));
 export const i128InPlace = (): FixedSizeDecoder<bigint> =>
   inPlace(16, (v, at) => BigInt.asIntN(128, v.getBigUint64(at, true) | (v.getBigUint64(at + 8, true) << 64n)));
 export const i32InPlace = (): FixedSizeDecoder<number> => inPlace(4, (v, at) => v.getInt32(at, true));

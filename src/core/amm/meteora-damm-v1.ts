@@ -291,7 +291,8 @@ function quote(pool: MeteoraDammV1Pool, params: QuoteParams, accounts: AccountMa
     if (error instanceof DammV1SwapRefused) return none(error.message);
     throw error;
   }
-  if (swap.outAmount <= 0n) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "the input is too small to pay any output" };
+  if (swap.outAmount <= 0n)
+    return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint, complete: false, reason: "the input is too small to pay any output" };
   return { inAmount: params.amount, outAmount: swap.outAmount, feeAmount: swap.tradeFee, feeMint, complete: true };
 }
 
@@ -307,7 +308,11 @@ export const meteoraDammV1Adapter = defineAmmAdapter<MeteoraDammV1Pool>({
   // so the pool is re-read per request.
   poolIsImmutable: false,
   // Every pool is allocated for its largest curve (Stable), whatever its curve.
-  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")], discriminator: POOL_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: POOL_ACCOUNT_SIZE,
+    mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")],
+    discriminator: POOL_DISCRIMINATOR,
+  },
   decodePool: decodeMeteoraDammV1Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: (pool) => [pool.aVault, pool.bVault],

@@ -143,8 +143,7 @@ function rateLimiterFee(fee: DammV2FeeRateLimiter, amount: bigint): bigint {
   const b = past % x0;
   // Slices 0..k at fees c, c + i, ..., c + k·i: x0·(c·(k+1) + i·k·(k+1)/2).
   const slices = (k: bigint) => x0 * (c + c * k + (increment * k * (k + 1n)) / 2n);
-  const feeNumerator =
-    a < maxIndex ? slices(a) + b * (c + increment * (a + 1n)) : slices(maxIndex) + ((a - maxIndex) * x0 + b) * maxFee;
+  const feeNumerator = a < maxIndex ? slices(a) + b * (c + increment * (a + 1n)) : slices(maxIndex) + ((a - maxIndex) * x0 + b) * maxFee;
   const tradingFee = ceilDiv(feeNumerator, FEE_DENOMINATOR);
   const numerator = ceilDiv(tradingFee * FEE_DENOMINATOR, amount);
   if (numerator > U64_MAX) throw new DammV2SwapRefused("the rate limiter's fee overflows u64");
@@ -169,9 +168,7 @@ export function dammV2TradeFeeNumerator(state: DammV2SwapState, amountIn: bigint
       break;
   }
   const d = state.dynamicFee;
-  const dynamic = d.initialized
-    ? ceilDiv((d.volatilityAccumulator * BigInt(d.binStep)) ** 2n * BigInt(d.variableFeeControl), DYNAMIC_FEE_SCALE)
-    : 0n;
+  const dynamic = d.initialized ? ceilDiv((d.volatilityAccumulator * BigInt(d.binStep)) ** 2n * BigInt(d.variableFeeControl), DYNAMIC_FEE_SCALE) : 0n;
   const max = MAX_FEE_NUMERATOR[state.feeVersion as 0 | 1];
   if (max === undefined) throw new DammV2SwapRefused(`fee version ${state.feeVersion} is unknown`);
   const total = base + dynamic;

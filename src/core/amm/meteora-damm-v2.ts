@@ -1,13 +1,4 @@
-import {
-  fixDecoderSize,
-  getBytesDecoder,
-  getStructDecoder,
-  getU128Decoder,
-  getU16Decoder,
-  getU32Decoder,
-  getU64Decoder,
-  getU8Decoder,
-} from "@solana/kit";
+import { fixDecoderSize, getBytesDecoder, getStructDecoder, getU128Decoder, getU16Decoder, getU32Decoder, getU64Decoder, getU8Decoder } from "@solana/kit";
 import type { ReadonlyUint8Array } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
@@ -29,10 +20,7 @@ export const METEORA_DAMM_V2_PROGRAM_ID = new PublicKey("cpamdpZCGKUy5JxQXB4dcpG
 /** PDA `["pool_authority"]`: owner of every pool's vaults. */
 export const METEORA_DAMM_V2_POOL_AUTHORITY = new PublicKey("HLnpSz9h2S4hiLQ43rnSD9XkcUThA7B8hQMKmDaiTLcC");
 /** PDA `["__event_authority"]` (Anchor event CPI). */
-export const METEORA_DAMM_V2_EVENT_AUTHORITY = PublicKey.findProgramAddressSync(
-  [Buffer.from("__event_authority")],
-  METEORA_DAMM_V2_PROGRAM_ID,
-)[0];
+export const METEORA_DAMM_V2_EVENT_AUTHORITY = PublicKey.findProgramAddressSync([Buffer.from("__event_authority")], METEORA_DAMM_V2_PROGRAM_ID)[0];
 
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 
@@ -279,7 +267,11 @@ export const meteoraDammV2Adapter = defineAmmAdapter<MeteoraDammV2Pool>({
   // The pool's status and fee mode can change, so it is re-read per request.
   poolIsImmutable: false,
   // Every `Pool` account has the same size.
-  poolMintLayout: { dataSize: POOL_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")], discriminator: POOL_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: POOL_ACCOUNT_SIZE,
+    mintOffsets: [fieldOffset(poolFields, "tokenAMint"), fieldOffset(poolFields, "tokenBMint")],
+    discriminator: POOL_DISCRIMINATOR,
+  },
   decodePool: decodeMeteoraDammV2Pool,
   mints: (pool) => [pool.tokenAMint, pool.tokenBMint],
   dependencies: () => [],

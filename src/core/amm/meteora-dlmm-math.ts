@@ -91,8 +91,7 @@ function referencesAt(pair: DlmmSwapState, now: bigint): References {
   const { volatility: v, parameters: s } = pair;
   const elapsed = now - v.lastUpdateTimestamp;
   if (elapsed < BigInt(s.filterPeriod)) return { volatilityReference: BigInt(v.volatilityReference), indexReference: v.indexReference };
-  const volatilityReference =
-    elapsed < BigInt(s.decayPeriod) ? (BigInt(v.volatilityAccumulator) * BigInt(s.reductionFactor)) / BASIS_POINT_MAX : 0n;
+  const volatilityReference = elapsed < BigInt(s.decayPeriod) ? (BigInt(v.volatilityAccumulator) * BigInt(s.reductionFactor)) / BASIS_POINT_MAX : 0n;
   return { volatilityReference, indexReference: pair.activeId };
 }
 

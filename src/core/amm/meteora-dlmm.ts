@@ -201,11 +201,13 @@ export const meteoraDlmmBitmapExtensionAddress = memoisedDerivation(
 const binArrayAddresses = new BoundedLruMap<string, PublicKey>(3 * POOL_ADDRESS_MEMO_ENTRIES);
 
 export function meteoraDlmmBinArrayAddress(lbPair: PublicKey, index: number): PublicKey {
-  return binArrayAddresses.getOrSet(`${base58Of(lbPair)}:${index}`, () =>
-    PublicKey.findProgramAddressSync(
-      [Buffer.from("bin_array"), lbPair.toBuffer(), Uint8Array.from(getI64Encoder().encode(index))],
-      METEORA_DLMM_PROGRAM_ID,
-    )[0],
+  return binArrayAddresses.getOrSet(
+    `${base58Of(lbPair)}:${index}`,
+    () =>
+      PublicKey.findProgramAddressSync(
+        [Buffer.from("bin_array"), lbPair.toBuffer(), Uint8Array.from(getI64Encoder().encode(index))],
+        METEORA_DLMM_PROGRAM_ID,
+      )[0],
   );
 }
 
@@ -219,11 +221,7 @@ function negativeRowBit(index: number): readonly [number, number] {
  * Indices of the initialized bin arrays a swap walks through: from the active bin's array,
  * downwards when selling X for Y (price falls), upwards otherwise; at most SWAP_BIN_ARRAY_COUNT.
  */
-export function meteoraDlmmSwapBinArrayIndices(
-  pool: MeteoraDlmmPool,
-  extension: BitmapExtension | null,
-  swapForY: boolean,
-): readonly number[] {
+export function meteoraDlmmSwapBinArrayIndices(pool: MeteoraDlmmPool, extension: BitmapExtension | null, swapForY: boolean): readonly number[] {
   // The scan may walk the whole index range when few arrays are initialized in that direction:
   // kept per decoded pair (one per account version) and extension version.
   const kept = binArrayScans.get(pool);
@@ -237,15 +235,14 @@ export function meteoraDlmmSwapBinArrayIndices(
   return found;
 }
 
-const binArrayScans = new WeakMap<MeteoraDlmmPool, { readonly extension: BitmapExtension | null; readonly forX?: readonly number[]; readonly forY?: readonly number[] }>();
+const binArrayScans = new WeakMap<
+  MeteoraDlmmPool,
+  { readonly extension: BitmapExtension | null; readonly forX?: readonly number[]; readonly forY?: readonly number[] }
+>();
 
 function scanBinArrays(pool: MeteoraDlmmPool, extension: BitmapExtension | null, swapForY: boolean): number[] {
-  return initializedArraysFrom(
-    Math.floor(pool.activeId / BINS_PER_ARRAY),
-    swapForY ? -1 : 1,
-    BIN_ARRAY_RANGE,
-    SWAP_BIN_ARRAY_COUNT,
-    (index) => isArrayInitialized(pool.binArrayBitmap, extension, index, negativeRowBit),
+  return initializedArraysFrom(Math.floor(pool.activeId / BINS_PER_ARRAY), swapForY ? -1 : 1, BIN_ARRAY_RANGE, SWAP_BIN_ARRAY_COUNT, (index) =>
+    isArrayInitialized(pool.binArrayBitmap, extension, index, negativeRowBit),
   );
 }
 
@@ -301,7 +298,10 @@ function quoteAccounts(pool: MeteoraDlmmPool, params: QuoteParams, accounts: Acc
   const extensionAddress = meteoraDlmmBitmapExtensionAddress(pool.address);
   if (!accounts.has(base58Of(extensionAddress))) return [extensionAddress];
   const indices = meteoraDlmmSwapBinArrayIndices(pool, readExtension(pool, accounts), params.aToB);
-  return unread(indices.map((index) => meteoraDlmmBinArrayAddress(pool.address, index)), accounts);
+  return unread(
+    indices.map((index) => meteoraDlmmBinArrayAddress(pool.address, index)),
+    accounts,
+  );
 }
 
 function readExtension(pool: MeteoraDlmmPool, accounts: AccountMap): BitmapExtension | null {
@@ -324,7 +324,14 @@ function quote(pool: MeteoraDlmmPool, params: QuoteParams, accounts: AccountMap,
   if (arrays.length === 0) return none("no bin array with liquidity in the swap direction");
   const { left, out, fee } = dlmmSwapExactIn(pool, arrays, params.amount, swapForY, clock.unixTimestamp);
   if (left === 0n) return { inAmount: params.amount, outAmount: out, feeAmount: fee, feeMint, complete: true };
-  return { inAmount: params.amount - left, outAmount: out, feeAmount: fee, feeMint, complete: false, reason: `${params.amount} needs more than the ${arrays.length} bin array(s) a swap step passes` };
+  return {
+    inAmount: params.amount - left,
+    outAmount: out,
+    feeAmount: fee,
+    feeMint,
+    complete: false,
+    reason: `${params.amount} needs more than the ${arrays.length} bin array(s) a swap step passes`,
+  };
 }
 
 /** The bin arrays a swap passes, decoded; kept per pair version and direction while every array account is the same version. */
@@ -366,7 +373,11 @@ export const meteoraDlmmAdapter = defineAmmAdapter<MeteoraDlmmPool>({
   // The active bin and the bitmap move with trades and pick the bin arrays.
   poolIsImmutable: false,
   // Every `LbPair` account has the same size.
-  poolMintLayout: { dataSize: LB_PAIR_ACCOUNT_SIZE, mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")], discriminator: LB_PAIR_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: LB_PAIR_ACCOUNT_SIZE,
+    mintOffsets: [fieldOffset(lbPairFields, "tokenXMint"), fieldOffset(lbPairFields, "tokenYMint")],
+    discriminator: LB_PAIR_DISCRIMINATOR,
+  },
   decodePool: decodeMeteoraDlmmPool,
   mints: (pool) => [pool.tokenXMint, pool.tokenYMint],
   // Token programs come from the pair's flags; only the extension's existence (and bits) must be read.

@@ -102,7 +102,15 @@ const feeConfigDecoder = getStructDecoder([
   ["bump", skip(1)],
   ["admin", skip(32)],
   ["flatFees", feesDecoder],
-  ["feeTiers", getArrayDecoder(getStructDecoder([["marketCapLamportsThreshold", getU128Decoder()], ["fees", feesDecoder]]))],
+  [
+    "feeTiers",
+    getArrayDecoder(
+      getStructDecoder([
+        ["marketCapLamportsThreshold", getU128Decoder()],
+        ["fees", feesDecoder],
+      ]),
+    ),
+  ],
 ]);
 
 /** An SPL Token / Token-2022 mint up to its supply (after the COption mint authority). */
@@ -295,13 +303,29 @@ function quote(pool: PumpSwapPool, params: QuoteParams, accounts: AccountMap, _c
   if (sells) {
     const gross = (quoteReserve * params.amount) / (base + params.amount);
     const feeAmount = ceilDiv(gross * fees.lpFeeBps, BPS) + ceilDiv(gross * fees.protocolFeeBps, BPS) + ceilDiv(gross * creatorFeeBps, BPS);
-    if (feeAmount >= gross) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint: pool.quoteMint, complete: false, reason: "the input is too small to pay any output" };
+    if (feeAmount >= gross)
+      return {
+        inAmount: params.amount,
+        outAmount: 0n,
+        feeAmount: 0n,
+        feeMint: pool.quoteMint,
+        complete: false,
+        reason: "the input is too small to pay any output",
+      };
     return { inAmount: params.amount, outAmount: gross - feeAmount, feeAmount, feeMint: pool.quoteMint, complete: true };
   }
   // A buy of a quote amount: the part left after all fees goes into the curve.
   const intoCurve = (params.amount * BPS) / (BPS + fees.lpFeeBps + fees.protocolFeeBps + creatorFeeBps);
   const outAmount = (base * intoCurve) / (quoteReserve + intoCurve);
-  if (outAmount <= 0n) return { inAmount: params.amount, outAmount: 0n, feeAmount: 0n, feeMint: pool.quoteMint, complete: false, reason: "the input is too small to pay any output" };
+  if (outAmount <= 0n)
+    return {
+      inAmount: params.amount,
+      outAmount: 0n,
+      feeAmount: 0n,
+      feeMint: pool.quoteMint,
+      complete: false,
+      reason: "the input is too small to pay any output",
+    };
   return { inAmount: params.amount, outAmount, feeAmount: params.amount - intoCurve, feeMint: pool.quoteMint, complete: true };
 }
 
@@ -316,7 +340,11 @@ export const pumpSwapAdapter = defineAmmAdapter<PumpSwapPool>({
   // Mayhem mode and the coin creator can change, so the pool is re-read per request.
   poolIsImmutable: false,
   // Pools trade only once extended to this size (`decodePool` refuses shorter ones).
-  poolMintLayout: { dataSize: POOL_TRADABLE_SIZE, mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")], discriminator: POOL_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: POOL_TRADABLE_SIZE,
+    mintOffsets: [fieldOffset(poolFields, "baseMint"), fieldOffset(poolFields, "quoteMint")],
+    discriminator: POOL_DISCRIMINATOR,
+  },
   decodePool: decodePumpSwapPool,
   mints: (pool) => [pool.baseMint, pool.quoteMint],
   dependencies: () => [PUMP_SWAP_GLOBAL_CONFIG],

@@ -18,10 +18,25 @@ const Q64 = 1n << 64n;
 
 /** tick_math: the Q64.64 factor for each bit of |tick| (raydium-clmm `get_sqrt_price_at_tick`). */
 const TICK_FACTORS = [
-  0xfffcb933bd6fb800n, 0xfff97272373d4000n, 0xfff2e50f5f657000n, 0xffe5caca7e10f000n, 0xffcb9843d60f7000n,
-  0xff973b41fa98e800n, 0xff2ea16466c9b000n, 0xfe5dee046a9a3800n, 0xfcbe86c7900bb000n, 0xf987a7253ac65800n,
-  0xf3392b0822bb6000n, 0xe7159475a2caf000n, 0xd097f3bdfd2f2000n, 0xa9f746462d9f8000n, 0x70d869a156f31c00n,
-  0x31be135f97ed3200n, 0x9aa508b5b85a500n, 0x5d6af8dedc582cn, 0x2216e584f5fan,
+  0xfffcb933bd6fb800n,
+  0xfff97272373d4000n,
+  0xfff2e50f5f657000n,
+  0xffe5caca7e10f000n,
+  0xffcb9843d60f7000n,
+  0xff973b41fa98e800n,
+  0xff2ea16466c9b000n,
+  0xfe5dee046a9a3800n,
+  0xfcbe86c7900bb000n,
+  0xf987a7253ac65800n,
+  0xf3392b0822bb6000n,
+  0xe7159475a2caf000n,
+  0xd097f3bdfd2f2000n,
+  0xa9f746462d9f8000n,
+  0x70d869a156f31c00n,
+  0x31be135f97ed3200n,
+  0x9aa508b5b85a500n,
+  0x5d6af8dedc582cn,
+  0x2216e584f5fan,
 ];
 
 export function clmmSqrtPriceAtTick(tick: number): bigint {
@@ -127,8 +142,7 @@ export function clmmSwapStep(
     if (!(reachedTarget && !exactIn)) amountOut = expectU64(clmmDeltaAmount0(price, next, liquidity, false));
   }
   if (!exactIn && amountOut > remaining) amountOut = remaining;
-  const feeAmount =
-    exactIn && !reachedTarget ? remaining - amountIn : ceilDiv(amountIn * feeRate, FEE_RATE_DENOMINATOR - feeRate);
+  const feeAmount = exactIn && !reachedTarget ? remaining - amountIn : ceilDiv(amountIn * feeRate, FEE_RATE_DENOMINATOR - feeRate);
   return { sqrtPriceNext: next, amountIn, amountOut, feeAmount };
 }
 

@@ -11,7 +11,15 @@ import { AmmError } from "./adapter.js";
 import { expectAnchorAccount } from "./account-discriminator.js";
 import { i128InPlace, i32InPlace, u128InPlace } from "./in-place-numbers.js";
 import { skip } from "./skipped-bytes.js";
-import { CLMM_MAX_SQRT_PRICE_X64, CLMM_MAX_TICK, CLMM_MIN_SQRT_PRICE_X64, CLMM_MIN_TICK, clmmSqrtPriceAtTick, clmmSwapStep, clmmTickAtSqrtPrice } from "./raydium-clmm-math.js";
+import {
+  CLMM_MAX_SQRT_PRICE_X64,
+  CLMM_MAX_TICK,
+  CLMM_MIN_SQRT_PRICE_X64,
+  CLMM_MIN_TICK,
+  clmmSqrtPriceAtTick,
+  clmmSwapStep,
+  clmmTickAtSqrtPrice,
+} from "./raydium-clmm-math.js";
 
 /** Ticks per tick array (raydium-clmm `TICK_ARRAY_SIZE`). */
 export const CLMM_TICK_ARRAY_SIZE = 60;

@@ -128,8 +128,7 @@ export function decodeRaydiumClmmPool(account: AccountData): RaydiumClmmPool {
 /** Memoised: derived for every request through the pool, in `dependencies` and again in `build`. */
 export const raydiumClmmBitmapExtensionAddress = memoisedDerivation(
   POOL_ADDRESS_MEMO_ENTRIES,
-  (pool) =>
-    PublicKey.findProgramAddressSync([Buffer.from("pool_tick_array_bitmap_extension"), pool.toBuffer()], RAYDIUM_CLMM_PROGRAM_ID)[0],
+  (pool) => PublicKey.findProgramAddressSync([Buffer.from("pool_tick_array_bitmap_extension"), pool.toBuffer()], RAYDIUM_CLMM_PROGRAM_ID)[0],
 );
 
 /** Tick-array addresses derived so far: every quote and swap step names up to three (a PDA search each). */
@@ -156,19 +155,11 @@ function negativeRowBit(index: number): readonly [number, number] {
  * Start ticks of the initialized tick arrays a swap walks through: from the array holding the
  * current tick, downwards for 0→1 (price falls), upwards for 1→0; at most SWAP_TICK_ARRAY_COUNT.
  */
-export function raydiumClmmSwapTickArrayStarts(
-  pool: RaydiumClmmPool,
-  extension: BitmapExtension | null,
-  zeroForOne: boolean,
-): number[] {
+export function raydiumClmmSwapTickArrayStarts(pool: RaydiumClmmPool, extension: BitmapExtension | null, zeroForOne: boolean): number[] {
   const ticksInArray = CLMM_TICK_ARRAY_SIZE * pool.tickSpacing;
   const range = { lowest: Math.floor(CLMM_MIN_TICK / ticksInArray), highest: Math.floor(CLMM_MAX_TICK / ticksInArray) };
-  const indices = initializedArraysFrom(
-    Math.floor(pool.tickCurrent / ticksInArray),
-    zeroForOne ? -1 : 1,
-    range,
-    SWAP_TICK_ARRAY_COUNT,
-    (index) => isArrayInitialized(pool.tickArrayBitmap, extension, index, negativeRowBit),
+  const indices = initializedArraysFrom(Math.floor(pool.tickCurrent / ticksInArray), zeroForOne ? -1 : 1, range, SWAP_TICK_ARRAY_COUNT, (index) =>
+    isArrayInitialized(pool.tickArrayBitmap, extension, index, negativeRowBit),
   );
   return indices.map((index) => index * ticksInArray);
 }
@@ -320,7 +311,11 @@ function quote(pool: RaydiumClmmPool, params: QuoteParams, accounts: AccountMap,
     currentStart: arrays[0].startTickIndex,
     matchedCurrentArray: arrays[0].startTickIndex === clmmArrayStartOf(pool.tickCurrent, pool.tickSpacing),
   };
-  const walkPool = { address: pool.address, tickSpacing: pool.tickSpacing, nextArrayStart: (start: number, down: boolean) => nextInitializedArrayStart(pool, extension, start, down) };
+  const walkPool = {
+    address: pool.address,
+    tickSpacing: pool.tickSpacing,
+    nextArrayStart: (start: number, down: boolean) => nextInitializedArrayStart(pool, extension, start, down),
+  };
   const end = clmmWalk(walkPool, arrays, state, feeRate, exactIn, zeroForOne);
   return result(state, end && `${params.amount} ${end.reason}`);
 }
@@ -336,7 +331,12 @@ export const raydiumClmmAdapter = defineAmmAdapter<RaydiumClmmPool>({
   poolIsImmutable: false,
   // Every `PoolState` account has the same size; `create_pool` requires token_mint_0 < token_mint_1
   // (raydium-clmm, instructions/create_pool.rs account constraint).
-  poolMintLayout: { dataSize: POOL_STATE_ACCOUNT_SIZE, mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")], sortedMints: true, discriminator: POOL_STATE_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: POOL_STATE_ACCOUNT_SIZE,
+    mintOffsets: [fieldOffset(poolStateFields, "tokenMint0"), fieldOffset(poolStateFields, "tokenMint1")],
+    sortedMints: true,
+    discriminator: POOL_STATE_DISCRIMINATOR,
+  },
   decodePool: decodeRaydiumClmmPool,
   mints: (pool) => [pool.tokenMint0, pool.tokenMint1],
   // Mint owners pick swap vs swap_v2; the extension (if any) locates tick arrays beyond the pool's bitmap.

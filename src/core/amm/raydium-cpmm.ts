@@ -1,13 +1,4 @@
-import {
-  fixCodecSize,
-  getArrayCodec,
-  getBooleanCodec,
-  getBytesCodec,
-  getStructCodec,
-  getU16Codec,
-  getU64Codec,
-  getU8Codec,
-} from "@solana/kit";
+import { fixCodecSize, getArrayCodec, getBooleanCodec, getBytesCodec, getStructCodec, getU16Codec, getU64Codec, getU8Codec } from "@solana/kit";
 import type { Codec, ReadonlyUint8Array } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
@@ -341,7 +332,12 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   poolIsImmutable: true,
   // Every `PoolState` account has the same size; `initialize` requires token_0_mint < token_1_mint
   // (raydium-cp-swap, instructions/initialize.rs account constraint).
-  poolMintLayout: { dataSize: RAYDIUM_CPMM_POOL_SIZE, mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")], sortedMints: true, discriminator: RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR },
+  poolMintLayout: {
+    dataSize: RAYDIUM_CPMM_POOL_SIZE,
+    mintOffsets: [fieldOffset(poolFieldList, "mintA"), fieldOffset(poolFieldList, "mintB")],
+    sortedMints: true,
+    discriminator: RAYDIUM_CPMM_POOL_STATE_DISCRIMINATOR,
+  },
   decodePool: decodeRaydiumCpmmPool,
   mints: (pool) => [pool.mintA, pool.mintB],
   dependencies: () => [],

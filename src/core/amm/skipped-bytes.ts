@@ -6,5 +6,4 @@ import type { FixedSizeDecoder } from "@solana/kit";
  * the offsets of the fields after it right without reading or copying what lies between (a tick
  * or bin array skips kilobytes per decode).
  */
-export const skip = (size: number): FixedSizeDecoder<undefined> =>
-  createDecoder({ fixedSize: size, read: (_bytes, offset) => [undefined, offset + size] });
+export const skip = (size: number): FixedSizeDecoder<undefined> => createDecoder({ fixedSize: size, read: (_bytes, offset) => [undefined, offset + size] });

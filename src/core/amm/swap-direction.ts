@@ -12,7 +12,6 @@ export function swapsFromFirstMint(poolMints: readonly [PublicKey, PublicKey], p
   if (params.sourceMint.equals(first) && params.destinationMint.equals(second)) return true;
   if (params.sourceMint.equals(second) && params.destinationMint.equals(first)) return false;
   throw new AmmError(
-    `pool mints ${first.toBase58()}/${second.toBase58()} do not match the step's ` +
-      `${params.sourceMint.toBase58()} -> ${params.destinationMint.toBase58()}`,
+    `pool mints ${first.toBase58()}/${second.toBase58()} do not match the step's ` + `${params.sourceMint.toBase58()} -> ${params.destinationMint.toBase58()}`,
   );
 }

@@ -137,7 +137,8 @@ class TickSequence {
 
   /** `TickArraySequence.getTick`'s check that the array passed is the one of the tick's range. */
   private expectStart(array: WhirlpoolTickArray, local: number, arrayIndex: number): void {
-    if (array.startTickIndex !== arrayIndex * this.ticksInArray) throw new RangeError(`tick array ${local} does not start at ${arrayIndex * this.ticksInArray}`);
+    if (array.startTickIndex !== arrayIndex * this.ticksInArray)
+      throw new RangeError(`tick array ${local} does not start at ${arrayIndex * this.ticksInArray}`);
   }
 
   /** The array holding the initializable tick at or below `tick`, checked as `TickArraySequence.getTick` does. */

@@ -57,7 +57,13 @@ export function getRemainingAccountsInfoCodec(): Codec<RemainingAccountsInfo> {
 /** Borsh `CandidateSwap` (inside `DynamicV1`), shaped like SwapVariant: `{ kind, fields }`. */
 export function getCandidateSwapCodec(): Codec<SwapVariant> {
   return variantUnionCodec([
-    ["HumidiFi", [["swap_id", "u64"], ["is_base_to_quote", "bool"]]],
+    [
+      "HumidiFi",
+      [
+        ["swap_id", "u64"],
+        ["is_base_to_quote", "bool"],
+      ],
+    ],
     ["TesseraV", [["side", "Side"]]],
   ]);
 }

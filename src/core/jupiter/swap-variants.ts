@@ -4,15 +4,7 @@
  * `decoders/jupiter-swap-decoder/src/types/swap.rs`), cross-checked with the Anchor IDLs.
  * Field names are the on-chain (snake_case) names; types name the codecs in `swap-codec.ts`.
  */
-export type SwapFieldType =
-  | "bool"
-  | "u8"
-  | "u32"
-  | "u64"
-  | "Side"
-  | "RemainingAccountsInfo"
-  | "Option<RemainingAccountsInfo>"
-  | "Vec<CandidateSwap>";
+export type SwapFieldType = "bool" | "u8" | "u32" | "u64" | "Side" | "RemainingAccountsInfo" | "Option<RemainingAccountsInfo>" | "Vec<CandidateSwap>";
 
 export type SwapVariantDefinition = readonly [name: string, fields: readonly (readonly [name: string, type: SwapFieldType])[]];
 
@@ -46,7 +38,13 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["RaydiumClmm", []],
   ["Openbook", [["side", "Side"]]],
   ["Phoenix", [["side", "Side"]]],
-  ["Symmetry", [["from_token_id", "u64"], ["to_token_id", "u64"]]],
+  [
+    "Symmetry",
+    [
+      ["from_token_id", "u64"],
+      ["to_token_id", "u64"],
+    ],
+  ],
   ["TokenSwapV2", []],
   ["HeliumTreasuryManagementRedeemV0", []],
   ["StakeDexStakeWrappedSol", []],
@@ -59,12 +57,45 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["OpenBookV2", [["side", "Side"]]],
   ["RaydiumClmmV2", []],
   ["StakeDexPrefundWithdrawStakeAndDepositStake", [["bridge_stake_seed", "u32"]]],
-  ["Clone", [["pool_index", "u8"], ["quantity_is_input", "bool"], ["quantity_is_collateral", "bool"]]],
-  ["SanctumS", [["src_lst_value_calc_accs", "u8"], ["dst_lst_value_calc_accs", "u8"], ["src_lst_index", "u32"], ["dst_lst_index", "u32"]]],
-  ["SanctumSAddLiquidity", [["lst_value_calc_accs", "u8"], ["lst_index", "u32"]]],
-  ["SanctumSRemoveLiquidity", [["lst_value_calc_accs", "u8"], ["lst_index", "u32"]]],
+  [
+    "Clone",
+    [
+      ["pool_index", "u8"],
+      ["quantity_is_input", "bool"],
+      ["quantity_is_collateral", "bool"],
+    ],
+  ],
+  [
+    "SanctumS",
+    [
+      ["src_lst_value_calc_accs", "u8"],
+      ["dst_lst_value_calc_accs", "u8"],
+      ["src_lst_index", "u32"],
+      ["dst_lst_index", "u32"],
+    ],
+  ],
+  [
+    "SanctumSAddLiquidity",
+    [
+      ["lst_value_calc_accs", "u8"],
+      ["lst_index", "u32"],
+    ],
+  ],
+  [
+    "SanctumSRemoveLiquidity",
+    [
+      ["lst_value_calc_accs", "u8"],
+      ["lst_index", "u32"],
+    ],
+  ],
   ["RaydiumCP", []],
-  ["WhirlpoolSwapV2", [["a_to_b", "bool"], ["remaining_accounts_info", "Option<RemainingAccountsInfo>"]]],
+  [
+    "WhirlpoolSwapV2",
+    [
+      ["a_to_b", "bool"],
+      ["remaining_accounts_info", "Option<RemainingAccountsInfo>"],
+    ],
+  ],
   ["OneIntro", []],
   ["PumpWrappedBuy", []],
   ["PumpWrappedSell", []],
@@ -88,7 +119,13 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["StakeDexWithdrawWrappedSol", []],
   ["VirtualsBuy", []],
   ["VirtualsSell", []],
-  ["Perena", [["in_index", "u8"], ["out_index", "u8"]]],
+  [
+    "Perena",
+    [
+      ["in_index", "u8"],
+      ["out_index", "u8"],
+    ],
+  ],
   ["PumpSwapBuy", []],
   ["PumpSwapSell", []],
   ["Gamma", []],
@@ -103,8 +140,20 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["BoopdotfunWrappedBuy", []],
   ["BoopdotfunWrappedSell", []],
   ["Plasma", [["side", "Side"]]],
-  ["GoonFi", [["is_bid", "bool"], ["blacklist_bump", "u8"]]],
-  ["HumidiFi", [["swap_id", "u64"], ["is_base_to_quote", "bool"]]],
+  [
+    "GoonFi",
+    [
+      ["is_bid", "bool"],
+      ["blacklist_bump", "u8"],
+    ],
+  ],
+  [
+    "HumidiFi",
+    [
+      ["swap_id", "u64"],
+      ["is_base_to_quote", "bool"],
+    ],
+  ],
   ["MeteoraDynamicBondingCurveSwapWithRemainingAccounts", []],
   ["TesseraV", [["side", "Side"]]],
   ["PumpWrappedBuyV2", []],
@@ -120,7 +169,13 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["PumpSwapSellV3", []],
   ["JupiterLendDeposit", []],
   ["JupiterLendRedeem", []],
-  ["DefiTuna", [["a_to_b", "bool"], ["remaining_accounts_info", "Option<RemainingAccountsInfo>"]]],
+  [
+    "DefiTuna",
+    [
+      ["a_to_b", "bool"],
+      ["remaining_accounts_info", "Option<RemainingAccountsInfo>"],
+    ],
+  ],
   ["AlphaQ", [["a_to_b", "bool"]]],
   ["RaydiumV2", []],
   ["SarosDlmm", [["swap_for_y", "bool"]]],

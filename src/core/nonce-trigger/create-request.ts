@@ -53,10 +53,12 @@ export const MAX_ROUTES_PER_LEG = 3;
 const MAX_PRICE_DIGITS = 30;
 
 function parsePrice(field: string, value: unknown): { numerator: bigint; scale: number } {
-  if (typeof value !== "string" && typeof value !== "number") throw new ValidationError(field, "decimal", "must be a positive decimal number (output per one input, e.g. \"150.25\")");
+  if (typeof value !== "string" && typeof value !== "number")
+    throw new ValidationError(field, "decimal", 'must be a positive decimal number (output per one input, e.g. "150.25")');
   const text = String(value);
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (match === null || text.length > MAX_PRICE_DIGITS) throw new ValidationError(field, "decimal", "must be a positive decimal number (output per one input, e.g. \"150.25\")");
+  if (match === null || text.length > MAX_PRICE_DIGITS)
+    throw new ValidationError(field, "decimal", 'must be a positive decimal number (output per one input, e.g. "150.25")');
   const fraction = match[2] ?? "";
   const numerator = BigInt(match[1] + fraction);
   if (numerator === 0n) throw new ValidationError(field, "positive", "must be greater than zero");
@@ -108,7 +110,9 @@ export function parseCreateNonceOrder(raw: CreateNonceOrderInput): ParsedCreateN
       throw new ValidationError("kind", "enum", 'must be "single", "oco" or "trailing"');
   }
   const nonce = parseOptionalPublicKey("nonceAccount", raw.nonceAccount, "nullish-or-empty");
-  const routesPerLeg = isAbsent(raw.routesPerLeg, "nullish-or-empty") ? 1 : parseOptionalIntegerInRange("routesPerLeg", raw.routesPerLeg, 1, MAX_ROUTES_PER_LEG)!;
+  const routesPerLeg = isAbsent(raw.routesPerLeg, "nullish-or-empty")
+    ? 1
+    : parseOptionalIntegerInRange("routesPerLeg", raw.routesPerLeg, 1, MAX_ROUTES_PER_LEG)!;
   return { kind, taker, inputMint, outputMint, amount, legs, trailBps, nonceAccount: nonce ? base58Of(nonce) : null, routesPerLeg };
 }
 
@@ -117,7 +121,13 @@ export function parseCreateNonceOrder(raw: CreateNonceOrderInput): ParsedCreateN
  * units): price × amount × 10^outDecimals / 10^inDecimals, rounded up for a take-profit (it must
  * pay at least the price) and down otherwise.
  */
-export function triggerOutAmount(price: { numerator: bigint; scale: number }, amount: bigint, inDecimals: number, outDecimals: number, roundUp: boolean): bigint {
+export function triggerOutAmount(
+  price: { numerator: bigint; scale: number },
+  amount: bigint,
+  inDecimals: number,
+  outDecimals: number,
+  roundUp: boolean,
+): bigint {
   const num = price.numerator * amount * 10n ** BigInt(outDecimals);
   const den = 10n ** BigInt(price.scale + inDecimals);
   return roundUp ? (num + den - 1n) / den : num / den;

@@ -68,11 +68,7 @@ export function trailingLevel(peakOutAmount: bigint, trailBps: number): bigint {
 }
 
 /** The first leg of `legs` (in order) that fires at `price`, or null. */
-export function firingLeg(
-  spec: Pick<NonceOrderSpec, "legs" | "amount" | "trailBps">,
-  price: PairPrice,
-  peakOutAmount: bigint | null,
-): number | null {
+export function firingLeg(spec: Pick<NonceOrderSpec, "legs" | "amount" | "trailBps">, price: PairPrice, peakOutAmount: bigint | null): number | null {
   const trail = spec.trailBps !== null && peakOutAmount !== null ? { peakOutAmount, trailBps: spec.trailBps } : null;
   const index = spec.legs.findIndex((leg) => legFires(leg, spec.amount, price, trail));
   return index < 0 ? null : index;

@@ -42,4 +42,3 @@ export function nonceAccountCreation(taker: PublicKey, seed: string, blockhash: 
 export function nonceCancel(taker: PublicKey, nonceAccount: PublicKey, blockhash: string): CompiledTransaction {
   return compileTransaction([advanceNonceInstruction(nonceAccount, taker)], taker, blockhash);
 }
-

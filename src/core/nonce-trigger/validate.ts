@@ -31,10 +31,18 @@ export function checkLegsAgainstPrice(legs: readonly LegSpec[], currentOut: bigi
   for (const leg of legs) {
     const field = LEG_FIELD[leg.kind];
     if (leg.kind === "take_profit" && leg.triggerOutAmount! <= currentOut) {
-      throw new ValidationError(`${field}.price`, "trigger_side", `must be above the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`);
+      throw new ValidationError(
+        `${field}.price`,
+        "trigger_side",
+        `must be above the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`,
+      );
     }
     if (leg.kind === "stop_loss" && leg.triggerOutAmount! >= currentOut) {
-      throw new ValidationError(`${field}.price`, "trigger_side", `must be below the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`);
+      throw new ValidationError(
+        `${field}.price`,
+        "trigger_side",
+        `must be below the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`,
+      );
     }
     const ceiling = leg.kind === "trailing_stop" ? trailingLevel(currentOut, trailBps!) : leg.triggerOutAmount!;
     if (leg.minOutAmount > ceiling) {

@@ -58,7 +58,10 @@ class CurvedPool implements RoutablePool {
 
 /** `route`'s splits quoted again exactly (through `exactOf` each leg's pool); undefined when a path does not fill. */
 export function requoteExactly(route: Route, exactOf: (pool: RoutablePool) => RoutablePool): Route | undefined {
-  const shares = splitAmounts(route.inAmount, route.splits.map((s) => s.percent));
+  const shares = splitAmounts(
+    route.inAmount,
+    route.splits.map((s) => s.percent),
+  );
   const splits: RouteSplit[] = [];
   let inAmount = 0n;
   let outAmount = 0n;

@@ -62,7 +62,9 @@ export function parseMarketsFileContent(file: string, text: string): MarketsFile
   const list = object?.markets;
   if (!Array.isArray(list)) throw new Error(`${file}: must be a JSON array of pool addresses, or {"markets": [...]}`);
   if (object && "version" in object && object.version !== MARKET_SNAPSHOT_VERSION) {
-    throw new Error(`${file}: version: must be ${MARKET_SNAPSHOT_VERSION} (this swapd reads snapshots of version ${MARKET_SNAPSHOT_VERSION}), got ${JSON.stringify(object.version)}`);
+    throw new Error(
+      `${file}: version: must be ${MARKET_SNAPSHOT_VERSION} (this swapd reads snapshots of version ${MARKET_SNAPSHOT_VERSION}), got ${JSON.stringify(object.version)}`,
+    );
   }
   const addresses: string[] = [];
   const markets: SnapshotMarket[] = [];

@@ -72,7 +72,12 @@ export class LegDecisions {
     for (const leg of this.legs) {
       const pools = leg.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined);
       const firstLeg = leg.after === undefined ? undefined : chosen.get(leg.after);
-      const c = leg.after === undefined ? this.chooseFirst(leg, pools, byAddress, clock) : firstLeg ? this.chooseSecond(leg, pools, firstLeg, byAddress, clock) : undefined;
+      const c =
+        leg.after === undefined
+          ? this.chooseFirst(leg, pools, byAddress, clock)
+          : firstLeg
+            ? this.chooseSecond(leg, pools, firstLeg, byAddress, clock)
+            : undefined;
       if (c) chosen.set(leg.key, c);
       const legPools = c?.pools ?? pools;
       for (const u of legPools) out.push(u);
@@ -84,9 +89,21 @@ export class LegDecisions {
   private chooseFirst(leg: Leg, pools: readonly UsablePool[], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg {
     const amount = this.reads.request.amount;
     const bucket = amountBucket(amount);
-    if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs: leg.found.pairs, from: leg.from };
+    if (leg.found)
+      return {
+        pools,
+        key: leg.found.key,
+        low: leg.found.low,
+        high: leg.found.high,
+        upstream: [],
+        decision: leg.found.key,
+        pairs: leg.found.pairs,
+        from: leg.from,
+      };
     if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: leg.markets, pairs: [leg.pair], from: leg.from };
-    const decided = this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ?? this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
+    const decided =
+      this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ??
+      this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
     return this.chosenOf(decided, byAddress, leg.from);
   }
 
@@ -94,7 +111,13 @@ export class LegDecisions {
    * A second leg over the amounts its first leg's kept pools reach across the first leg's range,
    * widened by SECOND_LEG_MARGIN so that small changes of the first leg leave it valid.
    */
-  private chooseSecond(leg: Leg, pools: readonly UsablePool[], firstLeg: ChosenLeg, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): ChosenLeg | undefined {
+  private chooseSecond(
+    leg: Leg,
+    pools: readonly UsablePool[],
+    firstLeg: ChosenLeg,
+    byAddress: ReadonlyMap<string, UsablePool>,
+    clock: QuoteClock,
+  ): ChosenLeg | undefined {
     const pairs = [...firstLeg.pairs, leg.pair];
     if (leg.found) return { pools, key: leg.found.key, low: leg.found.low, high: leg.found.high, upstream: [], decision: leg.found.key, pairs, from: leg.from };
     if (!leg.bounded) return undefined;
@@ -132,12 +155,29 @@ export class LegDecisions {
   }
 
   /** candidatesOver over every market of the leg (unusable ones score nothing), kept in `made`; undefined when the range is too wide. */
-  private decide(leg: Leg, key: string, range: CandidateRange, firstLeg: ChosenLeg | undefined, pairs: CandidateDecision["pairs"], byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): CandidateDecision | undefined {
+  private decide(
+    leg: Leg,
+    key: string,
+    range: CandidateRange,
+    firstLeg: ChosenLeg | undefined,
+    pairs: CandidateDecision["pairs"],
+    byAddress: ReadonlyMap<string, UsablePool>,
+    clock: QuoteClock,
+  ): CandidateDecision | undefined {
     const scores = leg.markets.map((m) => this.scoresNow(byAddress.get(m.addressText), range, clock));
     const kept = selectCandidates(leg.markets, scores, range);
     if (!kept) return undefined;
     const judged = leg.markets.map((market, i) => ({ market, scores: scores[i], reads: this.reads.readsOf(market.addressText) }));
-    return this.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...this.upstreamOf(firstLeg), pairs, low: range.low, high: range.high, judged });
+    return this.keepDecision({
+      key,
+      kept: new Set(kept.map((m) => m.addressText)),
+      markets: kept,
+      ...this.upstreamOf(firstLeg),
+      pairs,
+      low: range.low,
+      high: range.high,
+      judged,
+    });
   }
 
   keepDecision(d: CandidateDecision): CandidateDecision {
@@ -153,7 +193,10 @@ export class LegDecisions {
 
   /** `u` as pool-pruning.ts scores it: its deciding quotes at `clock`. */
   decidingPool(u: UsablePool, clock: QuoteClock): PrunablePool {
-    return { mints: u.mints, quote: (amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined => this.quotes.decidingQuote(u.p, clock, amount, swapMode, aToB) };
+    return {
+      mints: u.mints,
+      quote: (amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined => this.quotes.decidingQuote(u.p, clock, amount, swapMode, aToB),
+    };
   }
 
   /** What a second leg's decision depends on of its first leg (none for a first leg). */

@@ -45,7 +45,15 @@ function updateSecond(d: LegDecisions, leg: Leg, byAddress: ReadonlyMap<string, 
   const bucket = amountBucket(amount);
   const firstChosen: ChosenLeg = first.found
     ? d.chosenOf(first.found, byAddress, first.from)
-    : { pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined), key: first.bucketKey, low: bucket[0], high: bucket[1], upstream: first.markets, pairs: [first.pair], from: first.from };
+    : {
+        pools: first.markets.map((m) => byAddress.get(m.addressText)).filter((u): u is UsablePool => u !== undefined),
+        key: first.bucketKey,
+        low: bucket[0],
+        high: bucket[1],
+        upstream: first.markets,
+        pairs: [first.pair],
+        from: first.from,
+      };
   const exact = found.low === found.high;
   const ends = exact ? [reached(firstChosen.pools, amount, swapMode, first.from)] : (d.reachedRange(firstChosen) ?? [undefined]);
   if (ends.some((e) => e === undefined || e < found.low || e > found.high)) return undecided(d, leg);
@@ -53,7 +61,14 @@ function updateSecond(d: LegDecisions, leg: Leg, byAddress: ReadonlyMap<string, 
 }
 
 /** The leg's decision with its changed pools priced again (or the leg undecided when the range is now too wide). */
-function rescored(d: LegDecisions, leg: Leg, range: CandidateRange, firstLeg: ChosenLeg | undefined, byAddress: ReadonlyMap<string, UsablePool>, clock: QuoteClock): Leg {
+function rescored(
+  d: LegDecisions,
+  leg: Leg,
+  range: CandidateRange,
+  firstLeg: ChosenLeg | undefined,
+  byAddress: ReadonlyMap<string, UsablePool>,
+  clock: QuoteClock,
+): Leg {
   const found = leg.found!;
   const stale = found.stale ?? new Set<string>();
   const changed = new Map<number, PrunablePool | undefined>();
@@ -63,11 +78,26 @@ function rescored(d: LegDecisions, leg: Leg, range: CandidateRange, firstLeg: Ch
     changed.set(i, u && d.decidingPool(u, clock));
   });
   const markets = found.judged.map((j) => j.market);
-  const { kept, scores } = rescoreCandidates(markets, found.judged.map((j) => j.scores), changed, range);
+  const { kept, scores } = rescoreCandidates(
+    markets,
+    found.judged.map((j) => j.scores),
+    changed,
+    range,
+  );
   if (!kept) return undecided(d, leg);
   const judged = found.judged.map((j, i) => (changed.has(i) ? { market: j.market, scores: scores[i], reads: d.reads.readsOf(j.market.addressText) } : j));
   const { key, pairs, low, high } = found;
-  const decision = d.keepDecision({ key, kept: new Set(kept.map((m) => m.addressText)), markets: kept, ...d.upstreamOf(firstLeg), pairs, low, high, judged, update: true });
+  const decision = d.keepDecision({
+    key,
+    kept: new Set(kept.map((m) => m.addressText)),
+    markets: kept,
+    ...d.upstreamOf(firstLeg),
+    pairs,
+    low,
+    high,
+    judged,
+    update: true,
+  });
   return { ...leg, found: decision, markets: kept };
 }
 

@@ -112,7 +112,13 @@ export class PoolQuotes {
     const { accounts, depsOf, shared } = this.reads;
     const account = accounts.get(p.addressText)!; // decoded, so read
     let entry = shared.memoKeys.get(account);
-    if (entry === undefined || entry.address !== p.addressText || entry.slot !== clock.slot || entry.unixTimestamp !== clock.unixTimestamp || !this.readsSame(entry, p.addressText)) {
+    if (
+      entry === undefined ||
+      entry.address !== p.addressText ||
+      entry.slot !== clock.slot ||
+      entry.unixTimestamp !== clock.unixTimestamp ||
+      !this.readsSame(entry, p.addressText)
+    ) {
       const deps = [...(depsOf.get(p.addressText) ?? [])];
       entry = { address: p.addressText, deps, reads: deps.map((d) => accounts.get(d)), slot: clock.slot, unixTimestamp: clock.unixTimestamp, keys: [] };
       shared.memoKeys.set(account, entry);

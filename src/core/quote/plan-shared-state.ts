@@ -45,7 +45,12 @@ export interface SharedState {
   readonly memoKeys: WeakMap<AccountData, MemoKeys>;
 }
 
-export function createSharedState(adapters: ReadonlyMap<string, AnyAmmAdapter>, limits: QuoteLimits, programQuotes: ProgramQuotes | undefined, curves: PoolCurves | undefined): SharedState {
+export function createSharedState(
+  adapters: ReadonlyMap<string, AnyAmmAdapter>,
+  limits: QuoteLimits,
+  programQuotes: ProgramQuotes | undefined,
+  curves: PoolCurves | undefined,
+): SharedState {
   return {
     adapters,
     limits,

@@ -53,7 +53,14 @@ export interface ProgramQuotes {
   /** The quote at `clock` (its slot is the one the program prices at); AmmError when it cannot quote. */
   quote(adapter: AnyAmmAdapter, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock): PoolQuote;
   /** Quotes of several amounts (a pool's curve), off the event loop where the implementation can; AmmError when it cannot quote. */
-  quoteMany?(adapter: AnyAmmAdapter, pool: unknown, params: QuoteParams, accounts: AccountMap, clock: QuoteClock, amounts: readonly bigint[]): Promise<PoolQuote[]>;
+  quoteMany?(
+    adapter: AnyAmmAdapter,
+    pool: unknown,
+    params: QuoteParams,
+    accounts: AccountMap,
+    clock: QuoteClock,
+    amounts: readonly bigint[],
+  ): Promise<PoolQuote[]>;
   /**
    * Runs `work` (synchronous: a route search) with the quotes it asks for made off the event loop:
    * one not made yet is refused (AmmError) for the round, then made, and `work` runs again (a few

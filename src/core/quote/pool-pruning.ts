@@ -162,20 +162,32 @@ export function scoresOf(pool: PrunablePool, range: CandidateRange): PoolScores 
  * exact amount instead.
  */
 export function candidatesOver<T extends PrunablePool>(group: readonly T[], range: CandidateRange): T[] | undefined {
-  return selectCandidates(group, group.map((p) => scoresOf(p, range)), range);
+  return selectCandidates(
+    group,
+    group.map((p) => scoresOf(p, range)),
+    range,
+  );
 }
 
 /**
  * `candidatesOver`'s selection from the pools' scores (`scores[i]` is `group[i]`'s): the one rule,
  * whether every score is fresh or only the changed pools' were made again.
  */
-export function selectCandidates<T>(group: readonly T[], scores: readonly PoolScores[], range: Pick<CandidateRange, "swapMode" | "low" | "high" | "maxPerPair">): T[] | undefined {
+export function selectCandidates<T>(
+  group: readonly T[],
+  scores: readonly PoolScores[],
+  range: Pick<CandidateRange, "swapMode" | "low" | "high" | "maxPerPair">,
+): T[] | undefined {
   const { swapMode, low, high, maxPerPair } = range;
   const keep = new Set<number>();
   const smallCount = Math.max(1, Math.ceil(maxPerPair / 4));
   const ends = low === high ? (["atLow", "smallLow"] as const) : (["atLow", "smallLow", "atHigh", "smallHigh"] as const);
   ends.forEach((end, i) => {
-    for (const at of bestIndices(scores.map((s) => s[end]), i % 2 === 0 ? maxPerPair : smallCount)) keep.add(at);
+    for (const at of bestIndices(
+      scores.map((s) => s[end]),
+      i % 2 === 0 ? maxPerPair : smallCount,
+    ))
+      keep.add(at);
   });
   // ExactIn scores grow with the amount, ExactOut ones (−in) shrink: the worst end is low, resp. high.
   const [worst, bestEnd] = swapMode === "ExactIn" ? (["atLow", "atHigh"] as const) : (["atHigh", "atLow"] as const);
@@ -223,7 +235,12 @@ function bestIndices(scores: readonly (bigint | undefined)[], n: number): number
  * pool's new state, undefined when it cannot quote now) are scored again, every other pool keeps
  * `scores` (no quote, no read), and the kept set is selected as `candidatesOver` would from scratch.
  */
-export function rescoreCandidates<T>(group: readonly T[], scores: readonly PoolScores[], changed: ReadonlyMap<number, PrunablePool | undefined>, range: CandidateRange): { kept: T[] | undefined; scores: PoolScores[] } {
+export function rescoreCandidates<T>(
+  group: readonly T[],
+  scores: readonly PoolScores[],
+  changed: ReadonlyMap<number, PrunablePool | undefined>,
+  range: CandidateRange,
+): { kept: T[] | undefined; scores: PoolScores[] } {
   const next = [...scores];
   for (const [i, pool] of changed) next[i] = pool ? scoresOf(pool, range) : NO_SCORES;
   return { kept: selectCandidates(group, next, range), scores: next };

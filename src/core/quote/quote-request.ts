@@ -5,14 +5,7 @@
  */
 import type { PublicKey } from "@solana/web3.js";
 import type { SwapMode } from "../amm/adapter.js";
-import {
-  isAbsent,
-  parseOptionalBoolean,
-  parseOptionalIntegerInRange,
-  parsePublicKey,
-  parseU64,
-  shown,
-} from "../request-fields.js";
+import { isAbsent, parseOptionalBoolean, parseOptionalIntegerInRange, parsePublicKey, parseU64, shown } from "../request-fields.js";
 import { ValidationError } from "../validation-error.js";
 import { MAX_PLATFORM_FEE_BPS } from "../jupiter/route-plan.js";
 
@@ -57,7 +50,12 @@ export const MAX_MAX_ACCOUNTS = 256;
 
 function parseLabels(field: string, value: unknown, known: ReadonlySet<string>): Set<string> | undefined {
   if (isAbsent(value, "nullish-or-empty")) return undefined;
-  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? (value as unknown[]).flatMap((v) => (typeof v === "string" ? v.split(",") : [v])) : [value];
+  const items =
+    typeof value === "string"
+      ? value.split(",")
+      : Array.isArray(value)
+        ? (value as unknown[]).flatMap((v) => (typeof v === "string" ? v.split(",") : [v]))
+        : [value];
   const labels = new Set<string>();
   for (const item of items) {
     if (typeof item !== "string") throw new ValidationError(field, "label", "must be AMM labels (strings)");
@@ -99,8 +97,7 @@ export function parseQuoteRequest(input: QuoteRequestInput, knownLabels: Readonl
     asLegacyTransaction: parseOptionalBoolean("asLegacyTransaction", input.asLegacyTransaction) ?? false,
     // Refused here, where the caller gives it, not later as the swap's quoteResponse.platformFee.feeBps.
     platformFeeBps: parseOptionalIntegerInRange("platformFeeBps", input.platformFeeBps, 0, MAX_PLATFORM_FEE_BPS, "nullish-or-empty") ?? 0,
-    maxAccounts:
-      parseOptionalIntegerInRange("maxAccounts", input.maxAccounts, 1, MAX_MAX_ACCOUNTS, "nullish-or-empty") ?? DEFAULT_MAX_ACCOUNTS,
+    maxAccounts: parseOptionalIntegerInRange("maxAccounts", input.maxAccounts, 1, MAX_MAX_ACCOUNTS, "nullish-or-empty") ?? DEFAULT_MAX_ACCOUNTS,
   };
 }
 

@@ -125,4 +125,3 @@ export function splitAmounts(amount: bigint, percents: readonly number[]): bigin
   shares[shares.length - 1] = shares[shares.length - 1] + rest;
   return shares;
 }
-

@@ -69,7 +69,10 @@ function templates(input: RouteSearchInput): PathTemplate[] {
 }
 
 function splitRoute(swapMode: SwapMode, parts: SplitParts, amount: bigint): Route | undefined {
-  const amounts = splitAmounts(amount, parts.map((p) => p.percent));
+  const amounts = splitAmounts(
+    amount,
+    parts.map((p) => p.percent),
+  );
   const splits: RouteSplit[] = [];
   let inAmount = 0n;
   let outAmount = 0n;
@@ -109,7 +112,14 @@ export function findBestRoute(input: RouteSearchInput): Route | undefined {
   // Split search over the top candidates, scored from their share table; the winner is re-quoted exactly.
   const top = candidates.slice(0, Math.min(input.splitCandidates ?? 5, 30)); // 30: the search's candidate sets are bit sets
   const step = input.splitStepPercent ?? 5;
-  const parts = bestSplitParts(top.map((c) => c.template), top.map((c) => c.path.outAmount), amount, step, maxSplits, maxAccounts);
+  const parts = bestSplitParts(
+    top.map((c) => c.template),
+    top.map((c) => c.path.outAmount),
+    amount,
+    step,
+    maxSplits,
+    maxAccounts,
+  );
   if (!parts) return single;
   const split = splitRoute(swapMode, parts, amount);
   return split && split.outAmount > single.outAmount ? split : single;

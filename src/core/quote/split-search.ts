@@ -192,7 +192,14 @@ function refine(s: SplitSearch): void {
  * `step` % steps; undefined when none beats `whole[0]` (the best single route's output). Exhaustive
  * at 10 % shares (or `step` when it does not divide 10), then refined step by step from the winner.
  */
-export function bestSplitParts(top: readonly PathTemplate[], whole: readonly bigint[], amount: bigint, step: number, maxSplits: number, maxAccounts: number): SplitParts | undefined {
+export function bestSplitParts(
+  top: readonly PathTemplate[],
+  whole: readonly bigint[],
+  amount: bigint,
+  step: number,
+  maxSplits: number,
+  maxAccounts: number,
+): SplitParts | undefined {
   const steps = 100 / step;
   const fitting = new Map<number, boolean>(); // by the candidates' bit set
   const fits = (candidates: readonly number[]) => {
@@ -200,7 +207,8 @@ export function bestSplitParts(top: readonly PathTemplate[], whole: readonly big
     let fit = fitting.get(set);
     if (fit === undefined) {
       const paths = candidates.map((c) => top[c]);
-      fit = paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
+      fit =
+        paths.length <= maxSplits && disjoint(paths) && ROUTE_FIXED_ACCOUNTS + paths.reduce((s, p) => s + p.accounts - ROUTE_FIXED_ACCOUNTS, 0) <= maxAccounts;
       fitting.set(set, fit);
     }
     return fit;
@@ -215,4 +223,3 @@ export function bestSplitParts(top: readonly PathTemplate[], whole: readonly big
   for (let n = 0; n < shares.length; n += 2) parts.push({ template: top[shares[n]], percent: shares[n + 1] * step });
   return parts;
 }
-

@@ -6,14 +6,8 @@ import { hasDiscriminator } from "./discriminator.js";
  * Anchor instruction data: an 8-byte discriminator then the Borsh args. The encoder fills the
  * discriminator in; the decoder checks it.
  */
-export function withDiscriminator<Args extends object>(
-  name: string,
-  discriminator: Uint8Array,
-  fields: Parameters<typeof getStructCodec>[0],
-): Codec<Args> {
-  const struct = getStructCodec([["discriminator", fixCodecSize(getBytesCodec(), 8)], ...fields]) as unknown as Codec<
-    Record<string, unknown>
-  >;
+export function withDiscriminator<Args extends object>(name: string, discriminator: Uint8Array, fields: Parameters<typeof getStructCodec>[0]): Codec<Args> {
+  const struct = getStructCodec([["discriminator", fixCodecSize(getBytesCodec(), 8)], ...fields]) as unknown as Codec<Record<string, unknown>>;
   return transformCodec(
     struct,
     (args: Args) => ({ discriminator, ...args }),

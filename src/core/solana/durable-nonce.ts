@@ -23,7 +23,11 @@ export function nonceAccountSeed(index: number): string {
  * Solana's createWithSeed (web3.js only offers it as a Promise).
  */
 export function nonceAccountAddress(owner: PublicKey, seed: string): PublicKey {
-  return new PublicKey(createHash("sha256").update(Buffer.concat([owner.toBuffer(), Buffer.from(seed), SystemProgram.programId.toBuffer()])).digest());
+  return new PublicKey(
+    createHash("sha256")
+      .update(Buffer.concat([owner.toBuffer(), Buffer.from(seed), SystemProgram.programId.toBuffer()]))
+      .digest(),
+  );
 }
 
 /**

@@ -71,12 +71,7 @@ export function deriveAssociatedTokenAddress(owner: PublicKey, mint: PublicKey, 
  * Creates `owner`'s associated token account for `mint` (under the mint's token program), paid by
  * `payer`; a no-op when it already exists.
  */
-export function createAssociatedTokenAccountIdempotent(
-  payer: PublicKey,
-  owner: PublicKey,
-  mint: PublicKey,
-  tokenProgram: PublicKey,
-): TransactionInstruction {
+export function createAssociatedTokenAccountIdempotent(payer: PublicKey, owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): TransactionInstruction {
   const address = associatedTokenAddress(owner, mint, tokenProgram);
   return createAssociatedTokenAccountIdempotentInstruction(payer, address, owner, mint, tokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
 }

@@ -24,9 +24,7 @@ export function compileUnsignedTransaction(
 ): VersionedTransaction {
   const message = options.legacy
     ? new Transaction({ feePayer, recentBlockhash }).add(...instructions).compileMessage()
-    : new TransactionMessage({ payerKey: feePayer, recentBlockhash, instructions: [...instructions] }).compileToV0Message([
-        ...(options.lookupTables ?? []),
-      ]);
+    : new TransactionMessage({ payerKey: feePayer, recentBlockhash, instructions: [...instructions] }).compileToV0Message([...(options.lookupTables ?? [])]);
   return new VersionedTransaction(message);
 }
 

@@ -76,7 +76,10 @@ export function poolMoveBps(samples: readonly RateSample[], windowSlots: number)
 }
 
 /** The formula of the module comment. */
-export function chooseAutoSlippage(input: { readonly priceImpactPct: string | null | undefined; readonly poolMoveBps: number }, settings: AutoSlippageSettings): AutoSlippageChoice {
+export function chooseAutoSlippage(
+  input: { readonly priceImpactPct: string | null | undefined; readonly poolMoveBps: number },
+  settings: AutoSlippageSettings,
+): AutoSlippageChoice {
   const impact = priceImpactBps(input.priceImpactPct);
   const raw = Math.ceil(MOVE_FACTOR * input.poolMoveBps + IMPACT_FACTOR * impact);
   return {
@@ -92,8 +95,7 @@ export function chooseAutoSlippage(input: { readonly priceImpactPct: string | nu
 /** The quote with another slippage: `otherAmountThreshold` recomputed as the quote computes it. */
 export function withSlippage(quote: QuoteResponseJson, slippageBps: number): QuoteResponseJson {
   const bps = BigInt(slippageBps);
-  const threshold =
-    quote.swapMode === "ExactIn" ? (BigInt(quote.outAmount) * (10_000n - bps)) / 10_000n : (BigInt(quote.inAmount) * (10_000n + bps)) / 10_000n;
+  const threshold = quote.swapMode === "ExactIn" ? (BigInt(quote.outAmount) * (10_000n - bps)) / 10_000n : (BigInt(quote.inAmount) * (10_000n + bps)) / 10_000n;
   return { ...quote, slippageBps, otherAmountThreshold: threshold.toString() };
 }
 

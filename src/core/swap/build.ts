@@ -7,12 +7,7 @@ import { tokenAccountMint } from "../solana/token-accounts.js";
 import type { MintMap } from "../solana/token-accounts.js";
 import { ValidationError } from "../validation-error.js";
 import { computeBudgetInstructions } from "../solana/compute-budget.js";
-import {
-  DEFAULT_COMPUTE_UNIT_LIMIT,
-  computeUnitPrice,
-  priorityFeeLamports,
-  pricingFor,
-} from "./compute-budget.js";
+import { DEFAULT_COMPUTE_UNIT_LIMIT, computeUnitPrice, priorityFeeLamports, pricingFor } from "./compute-budget.js";
 import type { ComputeUnitPricing } from "./compute-budget.js";
 import { orderedInstructions } from "./assemble.js";
 import type { InstructionGroups } from "./assemble.js";
@@ -68,10 +63,10 @@ function budget(pricing: ComputeUnitPricing, limit: number, tipLamports?: bigint
       : pricing.kind === "none"
         ? null
         : {
-          kind: "computeBudget",
-          microLamports: microLamports ?? 0n,
-          estimatedMicroLamports: pricing.kind === "estimate" ? pricing.estimatedMicroLamports : null,
-        };
+            kind: "computeBudget",
+            microLamports: microLamports ?? 0n,
+            estimatedMicroLamports: pricing.kind === "estimate" ? pricing.estimatedMicroLamports : null,
+          };
   return {
     computeBudgetInstructions: computeBudgetInstructions(limit, microLamports),
     computeUnitLimit: limit,
@@ -111,9 +106,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
   const otherInstructions: TransactionInstruction[] = [];
   if (p.kind === "relayTip") {
     if (!inputs.relayTipAccount) throw new SwapPreconditionError("NOT_CONFIGURED", "no relay tip account configured");
-    otherInstructions.push(
-      SystemProgram.transfer({ fromPubkey: p.payer, toPubkey: inputs.relayTipAccount, lamports: p.lamports }),
-    );
+    otherInstructions.push(SystemProgram.transfer({ fromPubkey: p.payer, toPubkey: inputs.relayTipAccount, lamports: p.lamports }));
   }
   let tipInstruction: TransactionInstruction | undefined;
   if (parsed.tip) {
@@ -134,9 +127,7 @@ export function buildSwapInstructions(parsed: ParsedSwapRequest, inputs: SwapBui
   return {
     ...budgetPart,
     ...groups,
-    addressLookupTableAddresses: parsed.asLegacyTransaction
-      ? []
-      : selectLookupTables(orderedInstructions(groups), inputs.lookupTables ?? []),
+    addressLookupTableAddresses: parsed.asLegacyTransaction ? [] : selectLookupTables(orderedInstructions(groups), inputs.lookupTables ?? []),
     computeUnitPricing: pricing,
     payer: parsed.payer,
     asLegacyTransaction: parsed.asLegacyTransaction,

@@ -23,7 +23,10 @@ export type ComputeUnitPricing =
 
 /** Nearest-rank percentile of µlamport samples as the fee RPC reports them (0 without samples). */
 export function percentile(samples: readonly number[], p: number): bigint {
-  return nearestRankPercentile(samples.map((s) => BigInt(Math.max(0, Math.floor(s)))), p);
+  return nearestRankPercentile(
+    samples.map((s) => BigInt(Math.max(0, Math.floor(s)))),
+    p,
+  );
 }
 
 export function pricingFor(prioritization: Prioritization, feeSamples: readonly number[]): ComputeUnitPricing {

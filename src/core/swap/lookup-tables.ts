@@ -30,10 +30,7 @@ export function lookupCandidates(instructions: readonly TransactionInstruction[]
  * while it covers at least two (one account saves 31 bytes, a table costs 34), so the result is
  * a small subset covering as many accounts as the tables allow.
  */
-export function selectLookupTables(
-  instructions: readonly TransactionInstruction[],
-  tables: readonly LookupTable[],
-): PublicKey[] {
+export function selectLookupTables(instructions: readonly TransactionInstruction[], tables: readonly LookupTable[]): PublicKey[] {
   if (tables.length === 0) return []; // nothing to choose from: skip base58-encoding every account
   const uncovered = lookupCandidates(instructions);
   const remaining = tables.map((t) => ({ table: t, keys: new Set(t.addresses.map((a) => base58Of(a))) }));

@@ -63,12 +63,7 @@ export function routeReadKeys(parsed: ParsedSwapRequest): RouteReadKeys {
  */
 export function planAccountReads(parsed: ParsedSwapRequest, keys: RouteReadKeys, poolCache?: ImmutablePoolCache): PublicKey[] {
   const pools = parsed.quote.routePlan.map((s) => s.ammKey).filter((key) => !poolCache?.has(base58Of(key)));
-  return unique([
-    ...pools,
-    ...keys.mints,
-    ...(parsed.feeAccount ? [parsed.feeAccount] : []),
-    ...keys.userAccounts,
-  ]);
+  return unique([...pools, ...keys.mints, ...(parsed.feeAccount ? [parsed.feeAccount] : []), ...keys.userAccounts]);
 }
 
 /**
@@ -98,11 +93,7 @@ export function mintsFromAccounts(routeMintKeys: readonly PublicKey[], accounts:
  * each adapter's `dependencies` for the step's swap, minus what was already read. `route` is
  * the request's `resolveRoute`, resolved once by the caller and passed on to the builder too.
  */
-export function planDependencies(inputs: {
-  readonly accounts: AccountMap;
-  readonly pools: readonly RoutePool[];
-  readonly route: ResolvedRoute;
-}): PublicKey[] {
+export function planDependencies(inputs: { readonly accounts: AccountMap; readonly pools: readonly RoutePool[]; readonly route: ResolvedRoute }): PublicKey[] {
   const keys = inputs.route.steps.flatMap((step, i) => {
     const { adapter, pool } = inputs.pools[i];
     return adapter.dependencies(pool, step.params);

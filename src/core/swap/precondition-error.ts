@@ -9,12 +9,7 @@ import type { AmmErrorCode, PreconditionErrorCode, RouteStepRef } from "../swapd
 export class SwapPreconditionError extends SwapdError<PreconditionErrorCode | AmmErrorCode> {
   override readonly name = "SwapPreconditionError";
 
-  constructor(
-    code: PreconditionErrorCode | AmmErrorCode,
-    message: string,
-    step?: RouteStepRef,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: PreconditionErrorCode | AmmErrorCode, message: string, step?: RouteStepRef, options?: { cause?: unknown }) {
     super(code, step ? { step } : {}, step ? `routePlan[${step.index}] (ammKey ${step.ammKey}, label "${step.label}"): ${message}` : message, options);
   }
 

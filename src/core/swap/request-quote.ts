@@ -54,7 +54,6 @@ export interface QuoteInput {
   readonly priceImpactPct?: string | null;
 }
 
-
 export interface ParsedRouteStep {
   readonly ammKey: PublicKey;
   readonly label: string;
@@ -136,11 +135,7 @@ function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, step
   steps.forEach((step, i) => {
     const field = `quoteResponse.routePlan[${i}].swapInfo`;
     if (!produced.has(base58Of(step.inputMint))) {
-      throw new ValidationError(
-        `${field}.inputMint`,
-        "route_chain",
-        "must be the quote's inputMint or the outputMint of an earlier step",
-      );
+      throw new ValidationError(`${field}.inputMint`, "route_chain", "must be the quote's inputMint or the outputMint of an earlier step");
     }
     if (step.outputMint.equals(quote.inputMint)) {
       throw new ValidationError(`${field}.outputMint`, "route_circular", "must not be the quote's inputMint");
@@ -168,11 +163,7 @@ function checkRoute(quote: { inputMint: PublicKey; outputMint: PublicKey }, step
   }
   for (const [mint, sum] of percentByInput) {
     if (sum !== 100) {
-      throw new ValidationError(
-        "quoteResponse.routePlan",
-        "percent_sum",
-        `percents of the steps from ${mint} sum to ${sum}, must be 100`,
-      );
+      throw new ValidationError("quoteResponse.routePlan", "percent_sum", `percents of the steps from ${mint} sum to ${sum}, must be 100`);
     }
   }
 }

@@ -101,7 +101,7 @@ export const MAX_BLOCKHASH_SLOTS_TO_EXPIRY = 150;
 function parsePrioritization(raw: unknown, user: PublicKey): Prioritization | undefined {
   const f = "prioritizationFeeLamports";
   if (isAbsent(raw)) return undefined;
-  if (!isObject(raw)) throw new ValidationError(f, "object", "must be an integer, an object or \"auto\"");
+  if (!isObject(raw)) throw new ValidationError(f, "object", 'must be an integer, an object or "auto"');
   switch (raw.kind) {
     case "auto":
       return { kind: "auto" };
@@ -158,7 +158,8 @@ function parseDestinations(
     if (nativeDestinationAccount !== undefined) throw new ValidationError("receiver", "exclusive", "cannot be combined with nativeDestinationAccount");
     // Refused until it executes: on the real Jupiter v6 binary the native payout to another wallet fails
     // (NotEnoughAccountKeys), and a transaction known to fail would only cost the taker its fee.
-    if (solOut) throw new ValidationError("receiver", "sol_output", "cannot receive SOL output yet (the swap would fail on chain); use a token output or no receiver");
+    if (solOut)
+      throw new ValidationError("receiver", "sol_output", "cannot receive SOL output yet (the swap would fail on chain); use a token output or no receiver");
   } else if (nativeDestinationAccount !== undefined) {
     if (destinationTokenAccount !== undefined) {
       throw new ValidationError("nativeDestinationAccount", "exclusive", "cannot be combined with destinationTokenAccount");
@@ -189,12 +190,7 @@ export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): Pars
   const dynamicComputeUnitLimit = parseOptionalBoolean("dynamicComputeUnitLimit", raw.dynamicComputeUnitLimit) ?? false;
   const skipUserAccountsRpcCalls = parseOptionalBoolean("skipUserAccountsRpcCalls", raw.skipUserAccountsRpcCalls) ?? false;
   const dynamicSlippage = parseOptionalBoolean("dynamicSlippage", raw.dynamicSlippage) ?? false;
-  const blockhashSlotsToExpiry = parseOptionalIntegerInRange(
-    "blockhashSlotsToExpiry",
-    raw.blockhashSlotsToExpiry,
-    1,
-    MAX_BLOCKHASH_SLOTS_TO_EXPIRY,
-  );
+  const blockhashSlotsToExpiry = parseOptionalIntegerInRange("blockhashSlotsToExpiry", raw.blockhashSlotsToExpiry, 1, MAX_BLOCKHASH_SLOTS_TO_EXPIRY);
 
   const fromFee = parsePrioritization(raw.prioritization, user);
   let prioritization: Prioritization = fromFee ?? { kind: "auto" };

@@ -9,10 +9,7 @@ import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { hasDiscriminator } from "../solana/discriminator.js";
 import { JUPITER_V6_PROGRAM_ID } from "../solana/programs.js";
 import { getRouteInstructionDataCodec, ROUTE_DISCRIMINATOR } from "../jupiter/instructions/route.js";
-import {
-  getSharedAccountsRouteInstructionDataCodec,
-  SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR,
-} from "../jupiter/instructions/shared-accounts-route.js";
+import { getSharedAccountsRouteInstructionDataCodec, SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR } from "../jupiter/instructions/shared-accounts-route.js";
 import { getRouteV2Instruction, getSharedAccountsRouteV2Instruction } from "../jupiter/instructions/route-v2.js";
 import type { RoutePlanStepV2 } from "../jupiter/instructions/route-v2.js";
 import type { RoutePlanStep } from "../jupiter/route-plan.js";

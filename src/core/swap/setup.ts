@@ -20,12 +20,7 @@ export function wrapLamports(parsed: ParsedSwapRequest): bigint {
  * destinationTokenAccount). Existing accounts are skipped unless skipUserAccountsRpcCalls — except
  * the wSOL account, always created when wrapping.
  */
-export function setupInstructions(
-  parsed: ParsedSwapRequest,
-  route: ResolvedRoute,
-  accounts: AccountMap,
-  mints: MintMap,
-): TransactionInstruction[] {
+export function setupInstructions(parsed: ParsedSwapRequest, route: ResolvedRoute, accounts: AccountMap, mints: MintMap): TransactionInstruction[] {
   const { quote, user, payer } = parsed;
   const instructions: TransactionInstruction[] = [];
   const created = new Set<string>();

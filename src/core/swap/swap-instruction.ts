@@ -55,9 +55,7 @@ function routeInstructionParts(
   // Appended after the steps: the program stops reading at the last step, so it is carried, not used.
   if (parsed.trackingAccount) remainingAccounts.push(readonlyAccount(parsed.trackingAccount));
   // The optional token_2022_program slot is filled when any mint of the route is a Token-2022 mint.
-  const token2022Program = route.slotMints.some((mint) => mintInfo(mints, mint).tokenProgram.equals(TOKEN_2022_PROGRAM_ID))
-    ? TOKEN_2022_PROGRAM_ID
-    : undefined;
+  const token2022Program = route.slotMints.some((mint) => mintInfo(mints, mint).tokenProgram.equals(TOKEN_2022_PROGRAM_ID)) ? TOKEN_2022_PROGRAM_ID : undefined;
   return { routePlan, remainingAccounts, platformFeeBps: quote.platformFee?.feeBps ?? 0, token2022Program };
 }
 
@@ -81,8 +79,22 @@ function sharedAccountsInstruction(parsed: ParsedSwapRequest, route: ResolvedRou
   };
   const id = route.programAuthorityId;
   return quote.swapMode === "ExactOut"
-    ? getSharedAccountsExactOutRouteInstruction(accounts, { id, routePlan, outAmount: quote.outAmount, quotedInAmount: quote.inAmount, slippageBps: quote.slippageBps, platformFeeBps })
-    : getSharedAccountsRouteInstruction(accounts, { id, routePlan, inAmount: quote.inAmount, quotedOutAmount: quote.outAmount, slippageBps: quote.slippageBps, platformFeeBps });
+    ? getSharedAccountsExactOutRouteInstruction(accounts, {
+        id,
+        routePlan,
+        outAmount: quote.outAmount,
+        quotedInAmount: quote.inAmount,
+        slippageBps: quote.slippageBps,
+        platformFeeBps,
+      })
+    : getSharedAccountsRouteInstruction(accounts, {
+        id,
+        routePlan,
+        inAmount: quote.inAmount,
+        quotedOutAmount: quote.outAmount,
+        slippageBps: quote.slippageBps,
+        platformFeeBps,
+      });
 }
 
 /** `exact_out_route` with the user's own token accounts. */
@@ -100,7 +112,13 @@ function exactOutRouteInstruction(parsed: ParsedSwapRequest, route: ResolvedRout
       token2022Program: parts.token2022Program,
       remainingAccounts: parts.remainingAccounts,
     },
-    { routePlan: parts.routePlan, outAmount: quote.outAmount, quotedInAmount: quote.inAmount, slippageBps: quote.slippageBps, platformFeeBps: parts.platformFeeBps },
+    {
+      routePlan: parts.routePlan,
+      outAmount: quote.outAmount,
+      quotedInAmount: quote.inAmount,
+      slippageBps: quote.slippageBps,
+      platformFeeBps: parts.platformFeeBps,
+    },
   );
 }
 
@@ -125,6 +143,12 @@ function routeInstruction(
       platformFeeAccount: parsed.feeAccount,
       remainingAccounts: parts.remainingAccounts,
     },
-    { routePlan: parts.routePlan, inAmount: quote.inAmount, quotedOutAmount: quote.outAmount, slippageBps: quote.slippageBps, platformFeeBps: parts.platformFeeBps },
+    {
+      routePlan: parts.routePlan,
+      inAmount: quote.inAmount,
+      quotedOutAmount: quote.outAmount,
+      slippageBps: quote.slippageBps,
+      platformFeeBps: parts.platformFeeBps,
+    },
   );
 }

@@ -176,9 +176,7 @@ export function swapAmounts(
   landed: LandedSwap,
   order: { readonly taker: string; readonly inputMint: string; readonly outputMint: string; readonly jupiterProgramId: string },
 ): SwapAmounts {
-  const swapEvents = landed.innerInstructions
-    .filter((ix) => ix.programId === order.jupiterProgramId)
-    .flatMap((ix) => decodeSwapEvents(ix.data));
+  const swapEvents = landed.innerInstructions.filter((ix) => ix.programId === order.jupiterProgramId).flatMap((ix) => decodeSwapEvents(ix.data));
   const change = (mint: string): bigint | undefined => {
     const pre = ownedTotal(landed.preTokenBalances, order.taker, mint);
     const post = ownedTotal(landed.postTokenBalances, order.taker, mint);
@@ -190,8 +188,7 @@ export function swapAmounts(
   const fromEvents = (pick: (e: SwapStepAmounts) => bigint) => swapEvents.reduce((sum, e) => sum + pick(e), 0n);
   return {
     inputAmount: spent !== undefined && spent < 0n ? -spent : fromEvents((e) => (e.inputMint === order.inputMint ? e.inputAmount : 0n)),
-    outputAmount:
-      received !== undefined && received > 0n ? received : fromEvents((e) => (e.outputMint === order.outputMint ? e.outputAmount : 0n)),
+    outputAmount: received !== undefined && received > 0n ? received : fromEvents((e) => (e.outputMint === order.outputMint ? e.outputAmount : 0n)),
     swapEvents,
   };
 }

@@ -31,7 +31,8 @@ export interface OpenOrder {
  */
 export function resolveMakersOrder(field: string, orderKey: PublicKey, maker: PublicKey, accounts: AccountMap): OpenOrder {
   const data = accounts.get(base58Of(orderKey));
-  if (data === undefined || data === null) throw new ValidationError(field, "order_exists", "no matching order found (the account does not exist)", "ORDER_NOT_FOUND");
+  if (data === undefined || data === null)
+    throw new ValidationError(field, "order_exists", "no matching order found (the account does not exist)", "ORDER_NOT_FOUND");
   if (!data.owner.equals(LIMIT_ORDER_V2_PROGRAM_ID) || !hasOrderAccountDiscriminator(data.data)) {
     throw new ValidationError(field, "order_account", "is not a Limit Order v2 order account", "ORDER_NOT_FOUND");
   }
@@ -51,11 +52,7 @@ export interface CancelInstructions {
  * (idempotently) because it may have been closed since. `createdAtas` de-duplicates the ATA
  * creation across the cancels of one transaction.
  */
-export function getCancelInstructionsForOrder(
-  signer: PublicKey,
-  order: OpenOrder,
-  createdAtas: Set<string> = new Set(),
-): CancelInstructions {
+export function getCancelInstructionsForOrder(signer: PublicKey, order: OpenOrder, createdAtas: Set<string> = new Set()): CancelInstructions {
   const { account } = order;
   const instructions: TransactionInstruction[] = [];
   let computeUnits = CANCEL_ORDER_COMPUTE_UNITS;

@@ -22,10 +22,7 @@ export interface CancelOrdersTransactions {
  * listed, every Order account in `env.accounts` that belongs to the maker (the caller fills it
  * from getProgramAccounts with memcmp on the maker), in groups of 5 per transaction.
  */
-export function buildCancelOrdersTransactions(
-  request: CancelOrdersRequest,
-  env: CancelEnvironment,
-): CancelOrdersTransactions {
+export function buildCancelOrdersTransactions(request: CancelOrdersRequest, env: CancelEnvironment): CancelOrdersTransactions {
   const valid = validateCancelOrdersRequest(request);
   let orders: OpenOrder[];
   if (valid.orders !== null) {

@@ -1,9 +1,7 @@
 import { nearestRankPercentile } from "../solana/compute-budget.js";
 
 /** How the caller chose the priority fee: Jupiter's `computeUnitPrice` ("auto" or micro-lamports). */
-export type ComputeUnitPriceChoice =
-  | { readonly kind: "auto" }
-  | { readonly kind: "microLamports"; readonly microLamports: bigint };
+export type ComputeUnitPriceChoice = { readonly kind: "auto" } | { readonly kind: "microLamports"; readonly microLamports: bigint };
 
 /** Jupiter documents "auto" as the 95th percentile of recent priority fees. */
 export const AUTO_PRIORITY_FEE_PERCENTILE = 95;

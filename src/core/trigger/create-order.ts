@@ -10,12 +10,7 @@ import { compileTransaction } from "../solana/transaction-message.js";
 import type { CompiledTransaction } from "../solana/transaction-message.js";
 import { resolveComputeUnitPrice } from "./compute-unit-price.js";
 import { getInitializeOrderInstruction } from "./instructions/initialize-order.js";
-import {
-  findEventAuthorityAddress,
-  findFeeAddress,
-  findInputMintReserveAddress,
-  findOrderAddress,
-} from "./pdas.js";
+import { findEventAuthorityAddress, findFeeAddress, findInputMintReserveAddress, findOrderAddress } from "./pdas.js";
 import { resolveMint, validateCreateOrderRequest } from "./validate.js";
 import type { CreateOrderRequest, ValidCreateOrderRequest } from "./validate.js";
 
@@ -53,10 +48,7 @@ export interface CreateOrderTransaction extends CompiledTransaction {
  * makingAmount into it; the maker's output-mint ATA (idempotent, so fills can be paid out);
  * initialize_order; close the wSOL ATA (its SOL went into the order's reserve).
  */
-export function buildCreateOrderTransaction(
-  request: CreateOrderRequest,
-  env: CreateOrderEnvironment,
-): CreateOrderTransaction {
+export function buildCreateOrderTransaction(request: CreateOrderRequest, env: CreateOrderEnvironment): CreateOrderTransaction {
   const valid = validateCreateOrderRequest(request, { nowUnixSeconds: env.nowUnixSeconds });
   const inputMint = resolveMint("inputMint", valid.inputMint, env.accounts, valid.inputTokenProgram);
   const outputMint = resolveMint("outputMint", valid.outputMint, env.accounts, valid.outputTokenProgram);
@@ -73,10 +65,7 @@ export function buildCreateOrderTransaction(
   }
   const computeUnitPriceMicroLamports = resolveComputeUnitPrice(valid.computeUnitPrice, env.recentPriorityFees);
 
-  const instructions: TransactionInstruction[] = computeBudgetInstructions(
-    CREATE_ORDER_COMPUTE_UNIT_LIMIT,
-    computeUnitPriceMicroLamports,
-  );
+  const instructions: TransactionInstruction[] = computeBudgetInstructions(CREATE_ORDER_COMPUTE_UNIT_LIMIT, computeUnitPriceMicroLamports);
   if (wrapsSol) instructions.push(...wrapSolInstructions(valid.payer, valid.maker, valid.makingAmount));
   instructions.push(
     createAssociatedTokenAccountIdempotent(valid.payer, valid.maker, valid.outputMint, outputMint.tokenProgram),

@@ -1,10 +1,4 @@
-import {
-  getI64Codec,
-  getNullableCodec,
-  getStructDecoder,
-  getU16Codec,
-  getU64Codec,
-} from "@solana/kit";
+import { getI64Codec, getNullableCodec, getStructDecoder, getU16Codec, getU64Codec } from "@solana/kit";
 import type { Decoder } from "@solana/kit";
 import type { PublicKey } from "@solana/web3.js";
 import { hasDiscriminator } from "../solana/discriminator.js";

@@ -1,13 +1,4 @@
-import {
-  fixCodecSize,
-  getBytesCodec,
-  getI64Codec,
-  getNullableCodec,
-  getStructDecoder,
-  getU16Codec,
-  getU64Codec,
-  getU8Codec,
-} from "@solana/kit";
+import { fixCodecSize, getBytesCodec, getI64Codec, getNullableCodec, getStructDecoder, getU16Codec, getU64Codec, getU8Codec } from "@solana/kit";
 import type { Decoder } from "@solana/kit";
 import type { PublicKey } from "@solana/web3.js";
 import { hasDiscriminator } from "../solana/discriminator.js";

@@ -8,10 +8,7 @@ import { associatedTokenAddress, deriveAssociatedTokenAddress } from "../solana/
 const ORDER_SEED = new TextEncoder().encode("order");
 // Fixed addresses, derived once at load: every create and every cancel in a batch needs them.
 const FEE_ADDRESS = PublicKey.findProgramAddressSync([new TextEncoder().encode("fee")], LIMIT_ORDER_V2_PROGRAM_ID)[0];
-const EVENT_AUTHORITY_ADDRESS = PublicKey.findProgramAddressSync(
-  [new TextEncoder().encode("__event_authority")],
-  LIMIT_ORDER_V2_PROGRAM_ID,
-)[0];
+const EVENT_AUTHORITY_ADDRESS = PublicKey.findProgramAddressSync([new TextEncoder().encode("__event_authority")], LIMIT_ORDER_V2_PROGRAM_ID)[0];
 
 /** Order = PDA(["order", maker, unique_id as u64 LE]). */
 export function findOrderAddress(maker: PublicKey, uniqueId: bigint): PublicKey {
@@ -33,11 +30,7 @@ export function findEventAuthorityAddress(): PublicKey {
  * The order's escrow: the order PDA's associated token account for the input mint. Derived once per
  * new order, so not memoised (see deriveAssociatedTokenAddress).
  */
-export function findInputMintReserveAddress(
-  order: PublicKey,
-  inputMint: PublicKey,
-  inputTokenProgram: PublicKey,
-): PublicKey {
+export function findInputMintReserveAddress(order: PublicKey, inputMint: PublicKey, inputTokenProgram: PublicKey): PublicKey {
   return deriveAssociatedTokenAddress(order, inputMint, inputTokenProgram);
 }
 

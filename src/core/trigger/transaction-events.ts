@@ -25,11 +25,7 @@ export function accountKeysOf(tx: VersionedTransactionResponse): PublicKey[] {
   return [...tx.transaction.message.staticAccountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])];
 }
 
-export function extractTransactionEvents(
-  tx: VersionedTransactionResponse,
-  programId: PublicKey,
-  eventAuthority: PublicKey,
-): TransactionEvents {
+export function extractTransactionEvents(tx: VersionedTransactionResponse, programId: PublicKey, eventAuthority: PublicKey): TransactionEvents {
   const keys = accountKeysOf(tx);
   const events: LimitOrderEvent[] = [];
   const groups = [...(tx.meta?.innerInstructions ?? [])].sort((a, b) => a.index - b.index);

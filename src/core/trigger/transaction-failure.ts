@@ -147,15 +147,9 @@ const KNOWN_PROGRAMS: ReadonlyMap<string, KnownProgram> = new Map<string, KnownP
   [SYSTEM_PROGRAM_ID.toBase58(), { label: "System program", errorName: (code) => SYSTEM_ERRORS[code] }],
   [TOKEN_PROGRAM_ID.toBase58(), { label: "Token program", errorName: (code) => TOKEN_ERRORS[code] }],
   [TOKEN_2022_PROGRAM_ID.toBase58(), { label: "Token-2022 program", errorName: (code) => TOKEN_ERRORS[code] }],
-  [
-    ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
-    { label: "Associated Token program", errorName: (code) => ASSOCIATED_TOKEN_ERRORS[code] },
-  ],
+  [ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(), { label: "Associated Token program", errorName: (code) => ASSOCIATED_TOKEN_ERRORS[code] }],
   [COMPUTE_BUDGET_PROGRAM_ID.toBase58(), { label: "Compute Budget program", errorName: () => undefined }],
-  [
-    JUPITER_V6_PROGRAM_ID.toBase58(),
-    { label: "Jupiter v6 program", errorName: (code) => jupiterErrorName(code) ?? ANCHOR_ERRORS.get(code) },
-  ],
+  [JUPITER_V6_PROGRAM_ID.toBase58(), { label: "Jupiter v6 program", errorName: (code) => jupiterErrorName(code) ?? ANCHOR_ERRORS.get(code) }],
   [
     LIMIT_ORDER_V2_PROGRAM_ID.toBase58(),
     // The program's own error list (6000+) is not public; Anchor's framework codes are known.
@@ -208,10 +202,7 @@ function variantText(value: unknown): string {
   return String(value);
 }
 
-export function describeTransactionError(
-  err: RpcTransactionError,
-  context: TransactionFailureContext = {},
-): DescribedTransactionFailure {
+export function describeTransactionError(err: RpcTransactionError, context: TransactionFailureContext = {}): DescribedTransactionFailure {
   if (typeof err === "object" && err !== null && "InstructionError" in err) {
     const [index, instructionError] = err["InstructionError"] as [number, unknown];
     const topLevel = context.instructionProgramIds?.[index];
@@ -219,10 +210,7 @@ export function describeTransactionError(
     const program = programId === undefined ? undefined : KNOWN_PROGRAMS.get(programId);
     const who = program?.label ?? programId;
     const prefix = `instruction ${index}${who === undefined ? "" : ` (${who})`} failed: `;
-    const custom =
-      instructionError !== null && typeof instructionError === "object" && "Custom" in instructionError
-        ? Number((instructionError).Custom)
-        : null;
+    const custom = instructionError !== null && typeof instructionError === "object" && "Custom" in instructionError ? Number(instructionError.Custom) : null;
     if (custom !== null) {
       const errorName = programId === undefined ? undefined : programErrorName(programId, custom);
       const codeText = `custom program error ${custom} (0x${custom.toString(16)})`;

@@ -12,10 +12,7 @@ export type HandlerStage = (handler: UniversalHandler) => UniversalHandler;
  * `wrapped` with `handler`'s routing properties (method, path, protocols, content types), so that
  * Connect's router serves it in `handler`'s place: how a stage wraps one procedure.
  */
-export function wrapUniversalHandler(
-  handler: UniversalHandler,
-  wrapped: (req: UniversalServerRequest) => Promise<UniversalServerResponse>,
-): UniversalHandler {
+export function wrapUniversalHandler(handler: UniversalHandler, wrapped: (req: UniversalServerRequest) => Promise<UniversalServerResponse>): UniversalHandler {
   return Object.assign(wrapped, {
     protocolNames: handler.protocolNames,
     service: handler.service,

@@ -120,7 +120,8 @@ function zeroMaker(desc: DescMessage): () => Record<string, unknown> {
     if (member.kind === "oneof") fresh.push([member.localName, () => ({ case: undefined })]);
     else if (member.fieldKind === "list") fresh.push([member.localName, () => []]);
     else if (member.fieldKind === "map") fresh.push([member.localName, () => ({})]);
-    else if (member.fieldKind === "scalar" && member.scalar === ScalarType.BYTES && member.localName in template) fresh.push([member.localName, () => new Uint8Array(0)]);
+    else if (member.fieldKind === "scalar" && member.scalar === ScalarType.BYTES && member.localName in template)
+      fresh.push([member.localName, () => new Uint8Array(0)]);
   }
   // Built property by property in one order, so that every message of the type shares one V8 shape.
   const makers: [string, () => unknown][] = Object.entries(template).map(([name, value]) => {

@@ -57,7 +57,7 @@ function scalarWriter(scalar: ScalarType): Writer {
     case ScalarType.BYTES:
       return base64;
     default:
-      return ((v: bigint | string) => `"${v}"`); // 64-bit integers (bigint, or string with jstype)
+      return (v: bigint | string) => `"${v}"`; // 64-bit integers (bigint, or string with jstype)
   }
 }
 
@@ -67,16 +67,16 @@ function valueWriter(field: DescField, messageWriter: (desc: DescMessage) => Wri
   if (kind === "scalar") return scalarWriter((field as { scalar: ScalarType }).scalar);
   if (kind === "enum") {
     const desc = (field as { enum: NonNullable<DescField["enum"]> }).enum;
-    return ((v: number) => {
+    return (v: number) => {
       const value = desc.value[v];
       return value === undefined ? String(v) : quoted(value.name);
-    });
+    };
   }
   const message = (field as { message: DescMessage }).message;
   if (message.typeName === TimestampSchema.typeName) return timestamp;
-  if (isWellKnown(message)) return ((v: never) => JSON.stringify(toJson(message, v)));
+  if (isWellKnown(message)) return (v: never) => JSON.stringify(toJson(message, v));
   let write: Writer | undefined;
-  return ((v: never) => (write ??= messageWriter(message))(v));
+  return (v: never) => (write ??= messageWriter(message))(v);
 }
 
 /** A field's JSON value in a message, or undefined when the field is not written (unset, another oneof case). */
@@ -107,7 +107,13 @@ function fieldValue(field: DescField, messageWriter: (desc: DescMessage) => Writ
     };
   }
   if (field.fieldKind === "map") {
-    return { always: true, value: (m) => `{${Object.entries(m[local] as Record<string, never>).map(([k, v]) => `${quoted(k)}:${write(v)}`).join(",")}}` };
+    return {
+      always: true,
+      value: (m) =>
+        `{${Object.entries(m[local] as Record<string, never>)
+          .map(([k, v]) => `${quoted(k)}:${write(v)}`)
+          .join(",")}}`,
+    };
   }
   // Messages and explicit-presence scalars only when set; implicit scalars always (alwaysEmitImplicit).
   if (field.fieldKind === "scalar" && field.presence === FeatureSet_FieldPresence.IMPLICIT) return { always: true, value: (m) => write(m[local] as never) };
@@ -130,20 +136,20 @@ function compileWriter(desc: DescMessage, messageWriter: (desc: DescMessage) => 
     // Every field is written (instructions, account metas): separators known in advance.
     const prefixes = fields.map((f, i) => (i === 0 ? "" : ",") + f.key);
     const values = fields.map((f) => f.value);
-    return ((m: Record<string, unknown>) => {
+    return (m: Record<string, unknown>) => {
       let out = "{";
       for (let i = 0; i < values.length; i++) out += prefixes[i] + values[i](m)!;
       return `${out}}`;
-    });
+    };
   }
-  return ((m: Record<string, unknown>) => {
+  return (m: Record<string, unknown>) => {
     let out = "";
     for (const f of fields) {
       const v = f.value(m);
       if (v !== undefined) out += (out === "" ? "" : ",") + f.key + v;
     }
     return `{${out}}`;
-  });
+  };
 }
 
 /** The writer of `desc` (and its nested messages): protobuf-es's `toJsonString(…, { alwaysEmitImplicit: true })` text. */

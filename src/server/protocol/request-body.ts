@@ -7,7 +7,7 @@ import type { UniversalServerRequest } from "@connectrpc/connect/protocol";
 /** The request's body when it is a byte stream (connect-node may hand over parsed JSON instead). */
 export function byteStreamOf(req: UniversalServerRequest): AsyncIterable<Uint8Array> | undefined {
   const body = req.body;
-  return typeof body === "object" && body !== null && Symbol.asyncIterator in body ? (body) : undefined;
+  return typeof body === "object" && body !== null && Symbol.asyncIterator in body ? body : undefined;
 }
 
 /** Every byte of the stream, in one buffer. */

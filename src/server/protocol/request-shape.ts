@@ -69,7 +69,13 @@ export function requestShapeOf(desc: DescMessage, aliases: JsonNameAliases = {})
       // Well-known types (Timestamp, Struct, wrappers) have JSON forms of their own: values, not field sets.
       const nested = inner && !inner.typeName.startsWith("google.protobuf.") ? build(inner) : undefined;
       const integer = integerOf(scalar);
-      const f: FieldShape = { jsonName: field.jsonName, ...(integer ? { integer } : {}), ...(nested ? { message: nested } : {}), ...(field.fieldKind === "map" ? { map: true as const } : {}), ...(field.fieldKind === "list" ? { list: true as const } : {}) };
+      const f: FieldShape = {
+        jsonName: field.jsonName,
+        ...(integer ? { integer } : {}),
+        ...(nested ? { message: nested } : {}),
+        ...(field.fieldKind === "map" ? { map: true as const } : {}),
+        ...(field.fieldKind === "list" ? { list: true as const } : {}),
+      };
       fields.set(field.jsonName, f);
       fields.set(field.name, f);
       names.push(field.jsonName);

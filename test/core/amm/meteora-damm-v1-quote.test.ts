@@ -48,7 +48,10 @@ const bn = (x: bigint | number) => new BN(x.toString());
 function randomCase(r: Random, now: bigint) {
   const accounts = new Map<string, AccountData | null>();
   const vaults: { vault: PublicKey; vaultLp: PublicKey }[] = [];
-  for (const [tokenMint, side] of [[MINT_A, "a"], [MINT_B, "b"]] as const) {
+  for (const [tokenMint, side] of [
+    [MINT_A, "a"],
+    [MINT_B, "b"],
+  ] as const) {
     const vault = key(`damm v1 quote vault ${side}`);
     const tokenVault = key(`damm v1 quote token vault ${side}`);
     const lpMint = key(`damm v1 quote vault lp mint ${side}`);
@@ -56,15 +59,31 @@ function randomCase(r: Random, now: bigint) {
     const total = r.magnitude(6, 15);
     const lpSupply = (total * BigInt(r.int(500, 1500))) / 1000n + 1n;
     const locked = r.next() < 0.5 ? (total * BigInt(r.int(0, 300))) / 1000n : 0n;
-    accounts.set(vault.toBase58(), account(vault, METEORA_VAULT_PROGRAM_ID, encodeAccount(vaultProgram.coder, "vault", {
-      enabled: 1, bumps: { vaultBump: 255, tokenVaultBump: 255 }, totalAmount: bn(total), tokenVault, feeVault: key(`fee ${side}`), tokenMint, lpMint,
-      strategies: new Array(30).fill(PublicKey.default), base: PublicKey.default, admin: PublicKey.default, operator: PublicKey.default,
-      lockedProfitTracker: {
-        lastUpdatedLockedProfit: bn(locked),
-        lastReport: bn(now - BigInt(r.int(0, 20_000))),
-        lockedProfitDegradation: bn(r.next() < 0.5 ? 0 : r.int(1, 200_000_000)),
-      },
-    })));
+    accounts.set(
+      vault.toBase58(),
+      account(
+        vault,
+        METEORA_VAULT_PROGRAM_ID,
+        encodeAccount(vaultProgram.coder, "vault", {
+          enabled: 1,
+          bumps: { vaultBump: 255, tokenVaultBump: 255 },
+          totalAmount: bn(total),
+          tokenVault,
+          feeVault: key(`fee ${side}`),
+          tokenMint,
+          lpMint,
+          strategies: new Array(30).fill(PublicKey.default),
+          base: PublicKey.default,
+          admin: PublicKey.default,
+          operator: PublicKey.default,
+          lockedProfitTracker: {
+            lastUpdatedLockedProfit: bn(locked),
+            lastReport: bn(now - BigInt(r.int(0, 20_000))),
+            lockedProfitDegradation: bn(r.next() < 0.5 ? 0 : r.int(1, 200_000_000)),
+          },
+        }),
+      ),
+    );
     accounts.set(lpMint.toBase58(), account(lpMint, TOKEN_PROGRAM_ID, mintAccountData(9, vault, lpSupply)));
     // The pool holds most of the vault's LP; the vault keeps part of its tokens itself (the rest is lent out).
     const poolLp = (lpSupply * BigInt(r.int(100, 1000))) / 1000n;
@@ -75,21 +94,45 @@ function randomCase(r: Random, now: bigint) {
   const stable = r.next() < 0.4;
   const [multiplierA, multiplierB] = r.next() < 0.5 ? [1, 1000] : [1, 1];
   const pool = encodeAccount(ammProgram.coder, "pool", {
-    lpMint: key("damm v1 quote lp"), tokenAMint: MINT_A, tokenBMint: MINT_B,
-    aVault: vaults[0].vault, bVault: vaults[1].vault, aVaultLp: vaults[0].vaultLp, bVaultLp: vaults[1].vaultLp,
-    aVaultLpBump: 254, enabled: true, protocolTokenAFee: key("pa"), protocolTokenBFee: key("pb"),
-    feeLastUpdatedAt: new BN(0), padding0: new Array(24).fill(0),
+    lpMint: key("damm v1 quote lp"),
+    tokenAMint: MINT_A,
+    tokenBMint: MINT_B,
+    aVault: vaults[0].vault,
+    bVault: vaults[1].vault,
+    aVaultLp: vaults[0].vaultLp,
+    bVaultLp: vaults[1].vaultLp,
+    aVaultLpBump: 254,
+    enabled: true,
+    protocolTokenAFee: key("pa"),
+    protocolTokenBFee: key("pb"),
+    feeLastUpdatedAt: new BN(0),
+    padding0: new Array(24).fill(0),
     fees: {
-      tradeFeeNumerator: bn(r.int(0, 1000)), tradeFeeDenominator: bn(100_000),
-      protocolTradeFeeNumerator: bn(r.int(0, 50)), protocolTradeFeeDenominator: bn(100),
+      tradeFeeNumerator: bn(r.int(0, 1000)),
+      tradeFeeDenominator: bn(100_000),
+      protocolTradeFeeNumerator: bn(r.int(0, 50)),
+      protocolTradeFeeDenominator: bn(100),
     },
-    poolType: { permissionless: {} }, stake: PublicKey.default, totalLockedLp: new BN(0),
-    bootstrapping: { activationPoint: bn(now - BigInt(r.int(0, 1000))), whitelistedVault: PublicKey.default, poolCreator: PublicKey.default, activationType: 1 },
+    poolType: { permissionless: {} },
+    stake: PublicKey.default,
+    totalLockedLp: new BN(0),
+    bootstrapping: {
+      activationPoint: bn(now - BigInt(r.int(0, 1000))),
+      whitelistedVault: PublicKey.default,
+      poolCreator: PublicKey.default,
+      activationType: 1,
+    },
     partnerInfo: { feeNumerator: new BN(0), partnerAuthority: PublicKey.default, pendingFeeA: new BN(0), pendingFeeB: new BN(0) },
     padding: { padding0: new Array(6).fill(0), padding1: new Array(21).fill(new BN(0)), padding2: new Array(21).fill(new BN(0)) },
     curveType: stable
-      ? { stable: { amp: bn(r.int(1, 2000)), tokenMultiplier: { tokenAMultiplier: bn(multiplierA), tokenBMultiplier: bn(multiplierB), precisionFactor: 9 },
-          depeg: { baseVirtualPrice: new BN(0), baseCacheUpdated: new BN(0), depegType: { none: {} } }, lastAmpUpdatedTimestamp: new BN(0) } }
+      ? {
+          stable: {
+            amp: bn(r.int(1, 2000)),
+            tokenMultiplier: { tokenAMultiplier: bn(multiplierA), tokenBMultiplier: bn(multiplierB), precisionFactor: 9 },
+            depeg: { baseVirtualPrice: new BN(0), baseCacheUpdated: new BN(0), depegType: { none: {} } },
+            lastAmpUpdatedTimestamp: new BN(0),
+          },
+        }
       : { constantProduct: {} },
     padding1: new Array(19).fill(0),
   });
@@ -108,12 +151,18 @@ function sdkQuote(c: ReturnType<typeof randomCase>, now: bigint): bigint | "refu
   const amount = (k: PublicKey) => new BN(raw(k).readBigUInt64LE(64).toString());
   try {
     const q = calculateSwapQuote(c.aToB ? MINT_A : MINT_B, bn(c.amount), {
-      poolState, vaultA, vaultB,
+      poolState,
+      vaultA,
+      vaultB,
       vaultALpSupply: new BN(MintLayout.decode(raw(vaultA.lpMint)).supply.toString()),
       vaultBLpSupply: new BN(MintLayout.decode(raw(vaultB.lpMint)).supply.toString()),
-      poolVaultALp: amount(poolState.aVaultLp), poolVaultBLp: amount(poolState.bVaultLp),
-      vaultAReserve: amount(vaultA.tokenVault), vaultBReserve: amount(vaultB.tokenVault),
-      currentTime: Number(now), currentSlot: 0, depegAccounts: new Map(),
+      poolVaultALp: amount(poolState.aVaultLp),
+      poolVaultBLp: amount(poolState.bVaultLp),
+      vaultAReserve: amount(vaultA.tokenVault),
+      vaultBReserve: amount(vaultB.tokenVault),
+      currentTime: Number(now),
+      currentSlot: 0,
+      depegAccounts: new Map(),
     });
     return BigInt(q.amountOut.toString());
   } catch {

@@ -10,11 +10,7 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  METEORA_DAMM_V1_PROGRAM_ID,
-  METEORA_VAULT_PROGRAM_ID,
-  meteoraDammV1Adapter,
-} from "../../../src/core/amm/meteora-damm-v1.js";
+import { METEORA_DAMM_V1_PROGRAM_ID, METEORA_VAULT_PROGRAM_ID, meteoraDammV1Adapter } from "../../../src/core/amm/meteora-damm-v1.js";
 import { adapterForOwner } from "../../../src/core/amm/registry.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { DEMO } from "../../../src/localnet/demo-seed.js";
@@ -40,7 +36,10 @@ type Curve = { constantProduct: Record<string, never> } | { stable: any };
 async function dammV1Accounts(options: { enabled?: boolean; curve?: Curve } = {}): Promise<SeedAccount[]> {
   const out: SeedAccount[] = [mint(MINT_A, 9), mint(MINT_B, 6), mint(POOL_LP_MINT, 9)];
   const vaults = [];
-  for (const [tokenMint, reserve, side] of [[MINT_A, RESERVE_A, "a"], [MINT_B, RESERVE_B, "b"]] as const) {
+  for (const [tokenMint, reserve, side] of [
+    [MINT_A, RESERVE_A, "a"],
+    [MINT_B, RESERVE_B, "b"],
+  ] as const) {
     const { vaultPda, tokenVaultPda, lpMintPda } = getVaultPdas(tokenMint, METEORA_VAULT_PROGRAM_ID);
     const vaultData = encodeAccount(vaultProgram.coder, "vault", {
       enabled: 1,
@@ -80,7 +79,12 @@ async function dammV1Accounts(options: { enabled?: boolean; curve?: Curve } = {}
     protocolTokenBFee: key("damm v1 protocol fee b"),
     feeLastUpdatedAt: new BN(0),
     padding0: new Array(24).fill(0),
-    fees: { tradeFeeNumerator: new BN(25), tradeFeeDenominator: new BN(10_000), protocolTradeFeeNumerator: new BN(20), protocolTradeFeeDenominator: new BN(100) },
+    fees: {
+      tradeFeeNumerator: new BN(25),
+      tradeFeeDenominator: new BN(10_000),
+      protocolTradeFeeNumerator: new BN(20),
+      protocolTradeFeeDenominator: new BN(100),
+    },
     poolType: { permissionless: {} },
     stake: PublicKey.default,
     totalLockedLp: new BN(0),
@@ -131,8 +135,10 @@ describe("Meteora DAMM v1 adapter", () => {
     expect(() => meteoraDammV1Adapter.decodePool(disabled)).toThrow(/disabled/);
     const stable = (depegType: object) => ({
       stable: {
-        amp: new BN(100), tokenMultiplier: { tokenAMultiplier: new BN(1), tokenBMultiplier: new BN(1000), precisionFactor: 9 },
-        depeg: { baseVirtualPrice: new BN(0), baseCacheUpdated: new BN(0), depegType }, lastAmpUpdatedTimestamp: new BN(0),
+        amp: new BN(100),
+        tokenMultiplier: { tokenAMultiplier: new BN(1), tokenBMultiplier: new BN(1000), precisionFactor: 9 },
+        depeg: { baseVirtualPrice: new BN(0), baseCacheUpdated: new BN(0), depegType },
+        lastAmpUpdatedTimestamp: new BN(0),
       },
     });
     const lido = (await dammV1Accounts({ curve: stable({ lido: {} }) })).map(asAccountData).find((a) => a.address.equals(POOL))!;
@@ -157,7 +163,10 @@ describe("Meteora DAMM v1 over the wire: the step equals the SDK's swap instruct
     await stack?.close();
   });
 
-  for (const [name, inMint, outMint] of [["A → B", MINT_A, MINT_B], ["B → A", MINT_B, MINT_A]] as const) {
+  for (const [name, inMint, outMint] of [
+    ["A → B", MINT_A, MINT_B],
+    ["B → A", MINT_B, MINT_A],
+  ] as const) {
     it(name, async () => {
       const user = DEMO.wallet;
       const amm = await AmmImpl.create(new Connection(stack.localnet.url, "confirmed") as any, POOL);
@@ -166,7 +175,11 @@ describe("Meteora DAMM v1 over the wire: the step equals the SDK's swap instruct
       // The SDK's user token accounts are the owner's associated token accounts, as swapd's.
       expect(sdkIx.keys[1].pubkey.equals(getAssociatedTokenAddressSync(inMint, user, true))).toBe(true);
 
-      const wire = await swapThroughWire(stack, { ammKey: POOL, label: "Meteora", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);
+      const wire = await swapThroughWire(
+        stack,
+        { ammKey: POOL, label: "Meteora", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n },
+        user,
+      );
       expect(wire.variantIndex).toBe(swapVariantIndex("Meteora"));
       expect(wire.accounts).toEqual(jupiterStepOf(METEORA_DAMM_V1_PROGRAM_ID, sdkIx.keys));
       // Direction shows in the protocol fee account: the input token's.

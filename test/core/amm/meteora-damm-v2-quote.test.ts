@@ -9,11 +9,7 @@ import { CpAmm, cpAmmCoder, swapQuoteExactInput } from "@meteora-ag/cp-amm-sdk";
 import { Connection } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { DammV2SwapRefused, dammV2SwapExactIn } from "../../../src/core/amm/meteora-damm-v2-math.js";
-import {
-  METEORA_DAMM_V2_PROGRAM_ID,
-  decodeMeteoraDammV2PoolState,
-  meteoraDammV2Adapter,
-} from "../../../src/core/amm/meteora-damm-v2.js";
+import { METEORA_DAMM_V2_PROGRAM_ID, decodeMeteoraDammV2PoolState, meteoraDammV2Adapter } from "../../../src/core/amm/meteora-damm-v2.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { key } from "../swap/fixtures.js";
 import { encodeAnchorAccount, zeroOf } from "./spl-account-fixtures.js";
@@ -177,7 +173,12 @@ describe("Meteora DAMM v2 quote math equals @meteora-ag/cp-amm-sdk", () => {
       if (ours === "refused") seen.refused++;
       if (typeof ours === "object") seen.paid++;
       const limiter = state.baseFee;
-      if (limiter.mode === 2 && !c.aToB && c.currentPoint <= state.activationPoint + BigInt(limiter.maxLimiterDuration) && c.amountIn > limiter.referenceAmount) {
+      if (
+        limiter.mode === 2 &&
+        !c.aToB &&
+        c.currentPoint <= state.activationPoint + BigInt(limiter.maxLimiterDuration) &&
+        c.amountIn > limiter.referenceAmount
+      ) {
         seen.rateLimited++;
       }
     }
@@ -207,7 +208,7 @@ describe("Meteora DAMM v2 quote math equals @meteora-ag/cp-amm-sdk", () => {
         continue;
       }
       const feeOnInput = state.collectFeeMode === 1 && !c.aToB;
-      const feeMint = (c.aToB !== feeOnInput) ? state.tokenBMint : state.tokenAMint;
+      const feeMint = c.aToB !== feeOnInput ? state.tokenBMint : state.tokenAMint;
       expect(quote).toEqual({ inAmount: c.amountIn, ...expected, feeMint, complete: true });
       expect(meteoraDammV2Adapter.quote!(pool, { ...params, swapMode: "ExactOut" }, new Map(), clock).complete).toBe(false);
       const early = state.activationType === 0 ? { ...clock, slot: state.activationPoint - 1n } : { ...clock, unixTimestamp: state.activationPoint - 1n };

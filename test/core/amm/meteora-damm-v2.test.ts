@@ -7,11 +7,7 @@ import { BN } from "@coral-xyz/anchor";
 import { Connection, PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  METEORA_DAMM_V2_POOL_AUTHORITY,
-  METEORA_DAMM_V2_PROGRAM_ID,
-  meteoraDammV2Adapter,
-} from "../../../src/core/amm/meteora-damm-v2.js";
+import { METEORA_DAMM_V2_POOL_AUTHORITY, METEORA_DAMM_V2_PROGRAM_ID, meteoraDammV2Adapter } from "../../../src/core/amm/meteora-damm-v2.js";
 import { adapterForOwner } from "../../../src/core/amm/registry.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
@@ -20,9 +16,7 @@ import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { readReferenceJson, swapParams } from "./reference-fixtures.js";
-import {
-  encodeAnchorAccount, jupiterStepOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount, zeroOf,
-} from "./spl-account-fixtures.js";
+import { encodeAnchorAccount, jupiterStepOf, mint, seedAccounts, swapThroughWire, swapVariantIndex, tokenAccount, zeroOf } from "./spl-account-fixtures.js";
 import type { SeedAccount } from "./spl-account-fixtures.js";
 
 const cpAmm = new CpAmm(new Connection("http://127.0.0.1:9"));
@@ -86,7 +80,13 @@ describe("Meteora DAMM v2 adapter", () => {
     const address = "8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie";
     const { account } = readReferenceJson(`fixtures/meteora-damm-v2/${address}.json`);
     const data = Buffer.from(account.data[0], "base64");
-    const pool = meteoraDammV2Adapter.decodePool({ address: new PublicKey(address), owner: new PublicKey(account.owner), lamports: 1n, data, executable: false });
+    const pool = meteoraDammV2Adapter.decodePool({
+      address: new PublicKey(address),
+      owner: new PublicKey(account.owner),
+      lamports: 1n,
+      data,
+      executable: false,
+    });
     const sdk = program.coder.accounts.decode("pool", data);
     for (const field of ["tokenAMint", "tokenBMint", "tokenAVault", "tokenBVault"] as const) expect(pool[field].toBase58(), field).toBe(sdk[field].toBase58());
     expect(pool.tokenAProgram.equals(TOKEN_PROGRAM_ID) && pool.tokenBProgram.equals(TOKEN_PROGRAM_ID)).toBe(sdk.tokenAFlag === 0 && sdk.tokenBFlag === 0);
@@ -103,19 +103,37 @@ describe("Meteora DAMM v2 over the wire: the step equals the SDK's swap instruct
     await stack?.close();
   });
 
-  for (const [name, inMint, outMint] of [["A → B (SPL in, Token-2022 out)", MINT_A, MINT_B], ["B → A", MINT_B, MINT_A]] as const) {
+  for (const [name, inMint, outMint] of [
+    ["A → B (SPL in, Token-2022 out)", MINT_A, MINT_B],
+    ["B → A", MINT_B, MINT_A],
+  ] as const) {
     it(name, async () => {
       const user = DEMO.wallet;
       const sdk = new CpAmm(new Connection(stack.localnet.url, "confirmed"));
       const poolState = await sdk.fetchPoolState(POOL);
       const tx = await sdk.swap({
-        payer: user, pool: POOL, inputTokenMint: inMint, outputTokenMint: outMint, amountIn: new BN(1_000_000), minimumAmountOut: new BN(1),
-        tokenAVault: poolState.tokenAVault, tokenBVault: poolState.tokenBVault, tokenAMint: poolState.tokenAMint, tokenBMint: poolState.tokenBMint,
-        tokenAProgram: TOKEN_PROGRAM_ID, tokenBProgram: TOKEN_2022_PROGRAM_ID, referralTokenAccount: null, poolState,
+        payer: user,
+        pool: POOL,
+        inputTokenMint: inMint,
+        outputTokenMint: outMint,
+        amountIn: new BN(1_000_000),
+        minimumAmountOut: new BN(1),
+        tokenAVault: poolState.tokenAVault,
+        tokenBVault: poolState.tokenBVault,
+        tokenAMint: poolState.tokenAMint,
+        tokenBMint: poolState.tokenBMint,
+        tokenAProgram: TOKEN_PROGRAM_ID,
+        tokenBProgram: TOKEN_2022_PROGRAM_ID,
+        referralTokenAccount: null,
+        poolState,
       });
       const sdkIx = tx.instructions.find((ix) => ix.programId.equals(METEORA_DAMM_V2_PROGRAM_ID))! as { keys: AccountMeta[] };
 
-      const wire = await swapThroughWire(stack, { ammKey: POOL, label: "Meteora DAMM v2", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);
+      const wire = await swapThroughWire(
+        stack,
+        { ammKey: POOL, label: "Meteora DAMM v2", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n },
+        user,
+      );
       expect(wire.variantIndex).toBe(swapVariantIndex("MeteoraDammV2"));
       expect(wire.accounts).toEqual(jupiterStepOf(METEORA_DAMM_V2_PROGRAM_ID, sdkIx.keys));
       expect(sdkIx.keys).toHaveLength(14);

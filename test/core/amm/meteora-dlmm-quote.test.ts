@@ -34,11 +34,27 @@ function encodeBinArray(lbPair: PublicKey, index: number, bins: { amountX: BN; a
   const body = Buffer.alloc(layout.span);
   layout.encode(
     {
-      index: new BN(index), version: 1, padding1: [0, 0, 0, 0, 0, 0, 0], lbPair,
+      index: new BN(index),
+      version: 1,
+      padding1: [0, 0, 0, 0, 0, 0, 0],
+      lbPair,
       bins: bins.map((b) => ({
-        amountX: b.amountX, amountY: b.amountY, price: b.price, liquiditySupply: zero, fulfilledOrderAmountX: zero, fulfilledOrderAmountY: zero,
-        limitOrderFeeAskSide: zero, limitOrderFeeBidSide: zero, feeAmountXPerTokenStored: zero, feeAmountYPerTokenStored: zero,
-        openOrderAmount: zero, totalProcessingOrderAmount: zero, processedOrderRemainingAmount: zero, orderAge: 0, limitOrderAskSide: 0, padding1: [0, 0, 0],
+        amountX: b.amountX,
+        amountY: b.amountY,
+        price: b.price,
+        liquiditySupply: zero,
+        fulfilledOrderAmountX: zero,
+        fulfilledOrderAmountY: zero,
+        limitOrderFeeAskSide: zero,
+        limitOrderFeeBidSide: zero,
+        feeAmountXPerTokenStored: zero,
+        feeAmountYPerTokenStored: zero,
+        openOrderAmount: zero,
+        totalProcessingOrderAmount: zero,
+        processedOrderRemainingAmount: zero,
+        orderAge: 0,
+        limitOrderAskSide: 0,
+        padding1: [0, 0, 0],
       })),
     },
     body,
@@ -83,18 +99,39 @@ async function randomCase(seed: number): Promise<Case> {
   const initialized: number[] = [];
   for (let i = rand() < 0.8 ? activeArray : activeArray + step; initialized.length < 4; i += step * int(1, 3)) initialized.push(i);
   const parameters = {
-    baseFactor, filterPeriod, decayPeriod, reductionFactor: int(0, 10_000), variableFeeControl: rand() < 0.2 ? 0 : int(1, 200_000),
-    maxVolatilityAccumulator, minBinId: -443_636, maxBinId: 443_636, protocolShare: int(0, 2_000), baseFeePowerFactor: 0, functionType: 0,
-    collectFeeMode: 0, padding: [0, 0, 0],
+    baseFactor,
+    filterPeriod,
+    decayPeriod,
+    reductionFactor: int(0, 10_000),
+    variableFeeControl: rand() < 0.2 ? 0 : int(1, 200_000),
+    maxVolatilityAccumulator,
+    minBinId: -443_636,
+    maxBinId: 443_636,
+    protocolShare: int(0, 2_000),
+    baseFeePowerFactor: 0,
+    functionType: 0,
+    collectFeeMode: 0,
+    padding: [0, 0, 0],
   };
   const vParameters = {
-    volatilityAccumulator: int(0, maxVolatilityAccumulator), volatilityReference: int(0, maxVolatilityAccumulator),
-    indexReference: activeId + int(-60, 60), padding: [0, 0, 0, 0], lastUpdateTimestamp: new BN((now - BigInt(elapsed)).toString()),
+    volatilityAccumulator: int(0, maxVolatilityAccumulator),
+    volatilityReference: int(0, maxVolatilityAccumulator),
+    indexReference: activeId + int(-60, 60),
+    padding: [0, 0, 0, 0],
+    lastUpdateTimestamp: new BN((now - BigInt(elapsed)).toString()),
     padding1: [0, 0, 0, 0, 0, 0, 0, 0],
   };
   const pair = await encodePair(address, {
-    parameters, vParameters, activeId, binStep, status: 0, activationType: 0, activationPoint: new BN(0),
-    binArrayBitmap: internalBitmap(initialized.filter((i) => i >= -512 && i < 512)), tokenMintXProgramFlag: 0, tokenMintYProgramFlag: 0,
+    parameters,
+    vParameters,
+    activeId,
+    binStep,
+    status: 0,
+    activationType: 0,
+    activationPoint: new BN(0),
+    binArrayBitmap: internalBitmap(initialized.filter((i) => i >= -512 && i < 512)),
+    tokenMintXProgramFlag: 0,
+    tokenMintYProgramFlag: 0,
   });
 
   const accounts = new Map<string, AccountData | null>([[pair.address.toBase58(), pair]]);
@@ -148,7 +185,7 @@ function adapterQuote(c: Case, amount: bigint) {
 describe("Meteora DLMM quote vs @meteora-ag/dlmm 1.3 swapQuote", () => {
   it("bin prices equal the SDK's Q64.64 getQPriceFromId", () => {
     for (const binStep of [1, 10, 25, 100, 400]) {
-      for (const id of [0, 1, -1, 69, -70, 5_000, -5_000, 44_000, -44_000, 443_636 / binStep | 0]) {
+      for (const id of [0, 1, -1, 69, -70, 5_000, -5_000, 44_000, -44_000, (443_636 / binStep) | 0]) {
         expect(meteoraDlmmBinPrice(id, binStep), `bin ${id} step ${binStep}`).toBe(BigInt(dlmm.getQPriceFromId(new BN(id), new BN(binStep)).toString()));
       }
     }

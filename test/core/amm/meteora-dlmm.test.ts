@@ -80,10 +80,7 @@ async function sdkStep(pair: AccountData, extension: AccountData | null, swapFor
       })),
     )
     .instruction();
-  return [
-    ...jupiterStepFromAmmInstruction(METEORA_DLMM_PROGRAM_ID, ix.keys),
-    { pubkey: JUPITER_V6_PROGRAM_ID, isSigner: false, isWritable: false },
-  ];
+  return [...jupiterStepFromAmmInstruction(METEORA_DLMM_PROGRAM_ID, ix.keys), { pubkey: JUPITER_V6_PROGRAM_ID, isSigner: false, isWritable: false }];
 }
 
 function ourStep(pair: AccountData, extension: AccountData | null, swapForY: boolean) {
@@ -199,9 +196,7 @@ describe("Meteora DLMM: the real jupiter-go responses' steps", () => {
       }>;
       expect(bounds[bounds.length - 1]).toBe(real.length);
       for (const [h, [p, inMint, outMint, inAccount, outAccount]] of hops.entries()) {
-        const expected = real
-          .slice(bounds[h], bounds[h + 1])
-          .map((a) => `${a.pubkey} ${a.isSigner ? "S" : "-"}${a.isWritable ? "W" : "-"}`);
+        const expected = real.slice(bounds[h], bounds[h + 1]).map((a) => `${a.pubkey} ${a.isSigner ? "S" : "-"}${a.isWritable ? "W" : "-"}`);
         const pair = await realPairAccount(p);
         const pool = meteoraDlmmAdapter.decodePool(pair);
         const params = {
@@ -210,9 +205,7 @@ describe("Meteora DLMM: the real jupiter-go responses' steps", () => {
           destinationTokenAccount: new PublicKey(outAccount),
           tokenTransferAuthority: new PublicKey(AUTHORITY),
         };
-        const read = new Map<string, AccountData | null>(
-          meteoraDlmmAdapter.dependencies(pool, params).map((k) => [k.toBase58(), null]),
-        );
+        const read = new Map<string, AccountData | null>(meteoraDlmmAdapter.dependencies(pool, params).map((k) => [k.toBase58(), null]));
         expect(metas(meteoraDlmmAdapter.build(pool, params, read).accounts)).toEqual(expected);
       }
     });

@@ -78,7 +78,10 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
     Object.assign(value, { tokenAMint: FIRST, tokenBMint: SECOND });
     const real = readReferenceJson<{ account: { data: [string, string] } }>("fixtures/meteora-damm-v2/8Pm2kZpnxD3hoMmt4bjStX2Pw2Z9abpbHzZxMPqxPmie.json");
     // The SDK's coder, and the real mainnet SOL/USDC pool of Jan 2026.
-    return [{ data: encodeAnchorAccount(program.coder, "pool", value), mints: [FIRST, SECOND] }, { data: rawAccount(real), mints: [SOL, USDC] }];
+    return [
+      { data: encodeAnchorAccount(program.coder, "pool", value), mints: [FIRST, SECOND] },
+      { data: rawAccount(real), mints: [SOL, USDC] },
+    ];
   },
   Meteora: () => {
     // Pools are allocated for the largest curve: encoded here with a Stable curve (with depeg).
@@ -91,7 +94,12 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
       tokenBMint: SECOND,
       poolType: { permissionless: {} },
       curveType: {
-        stable: { amp: new BN(100), tokenMultiplier: zero("TokenMultiplier"), depeg: { ...zero("Depeg"), depegType: { lido: {} } }, lastAmpUpdatedTimestamp: new BN(0) },
+        stable: {
+          amp: new BN(100),
+          tokenMultiplier: zero("TokenMultiplier"),
+          depeg: { ...zero("Depeg"), depegType: { lido: {} } },
+          lastAmpUpdatedTimestamp: new BN(0),
+        },
       },
     };
     return [{ data: encodeAnchorAccount((ammProgram as any).coder, "pool", value), mints: [FIRST, SECOND] }];

@@ -25,9 +25,18 @@ export const RESERVED_RECIPIENT = key("pump swap reserved fee recipient");
 export function poolData(options: { cashback?: boolean; mayhem?: boolean; size?: number } = {}): Uint8Array {
   const value = zeroOf({ defined: { name: "pool" } }, program.idl.types, BN);
   Object.assign(value, {
-    poolBump: 255, index: 0, creator: key("pump swap pool creator"), baseMint: BASE, quoteMint: QUOTE, lpMint: key("pump swap lp mint"),
-    poolBaseTokenAccount: POOL_BASE, poolQuoteTokenAccount: POOL_QUOTE, lpSupply: new BN(1_000_000), coinCreator: COIN_CREATOR,
-    isMayhemMode: options.mayhem ?? false, isCashbackCoin: options.cashback ?? false,
+    poolBump: 255,
+    index: 0,
+    creator: key("pump swap pool creator"),
+    baseMint: BASE,
+    quoteMint: QUOTE,
+    lpMint: key("pump swap lp mint"),
+    poolBaseTokenAccount: POOL_BASE,
+    poolQuoteTokenAccount: POOL_QUOTE,
+    lpSupply: new BN(1_000_000),
+    coinCreator: COIN_CREATOR,
+    isMayhemMode: options.mayhem ?? false,
+    isCashbackCoin: options.cashback ?? false,
   });
   const encoded = encodeAnchorAccount(program.coder, "pool", value);
   const data = new Uint8Array(options.size ?? 300);
@@ -38,8 +47,12 @@ export function poolData(options: { cashback?: boolean; mayhem?: boolean; size?:
 export function globalConfigData(): Uint8Array {
   const value = zeroOf({ defined: { name: "globalConfig" } }, program.idl.types, BN);
   Object.assign(value, {
-    admin: key("pump swap admin"), lpFeeBasisPoints: new BN(20), protocolFeeBasisPoints: new BN(5), coinCreatorFeeBasisPoints: new BN(5),
-    protocolFeeRecipients: FEE_RECIPIENTS, reservedFeeRecipient: RESERVED_RECIPIENT,
+    admin: key("pump swap admin"),
+    lpFeeBasisPoints: new BN(20),
+    protocolFeeBasisPoints: new BN(5),
+    coinCreatorFeeBasisPoints: new BN(5),
+    protocolFeeRecipients: FEE_RECIPIENTS,
+    reservedFeeRecipient: RESERVED_RECIPIENT,
     reservedFeeRecipients: Array.from({ length: 7 }, (_, i) => key(`pump swap reserved fee recipient ${i}`)),
   });
   return encodeAnchorAccount(program.coder, "globalConfig", value);

@@ -38,7 +38,9 @@ const fees = (r: Random) => ({ lpFeeBps: new BN(r.int(0, 100)), protocolFeeBps: 
 function randomCase(r: Random) {
   const global = zeroOf({ defined: { name: "globalConfig" } }, program.idl.types, BN);
   Object.assign(global, {
-    lpFeeBasisPoints: new BN(r.int(0, 100)), protocolFeeBasisPoints: new BN(r.int(0, 100)), coinCreatorFeeBasisPoints: new BN(r.int(0, 100)),
+    lpFeeBasisPoints: new BN(r.int(0, 100)),
+    protocolFeeBasisPoints: new BN(r.int(0, 100)),
+    coinCreatorFeeBasisPoints: new BN(r.int(0, 100)),
     protocolFeeRecipients: Array.from({ length: 8 }, (_, i) => key(`pump quote recipient ${i}`)),
   });
   // The global config's fees (no fee config), the fee config's flat fees (a pool pump.fun did not
@@ -56,8 +58,14 @@ function randomCase(r: Random) {
   const pumpPool = feeConfigKind === 2 || (feeConfigKind === 0 && r.next() < 0.5);
   const pool = zeroOf({ defined: { name: "pool" } }, program.idl.types, BN);
   Object.assign(pool, {
-    poolBump: 255, creator: pumpPool ? pumpPoolAuthorityPda(BASE) : key("pump quote other creator"), baseMint: BASE, quoteMint: QUOTE,
-    lpMint: key("pump quote lp"), poolBaseTokenAccount: POOL_BASE, poolQuoteTokenAccount: POOL_QUOTE, lpSupply: new BN(1),
+    poolBump: 255,
+    creator: pumpPool ? pumpPoolAuthorityPda(BASE) : key("pump quote other creator"),
+    baseMint: BASE,
+    quoteMint: QUOTE,
+    lpMint: key("pump quote lp"),
+    poolBaseTokenAccount: POOL_BASE,
+    poolQuoteTokenAccount: POOL_QUOTE,
+    lpSupply: new BN(1),
     coinCreator: r.next() < 0.8 ? key("pump quote coin creator") : PublicKey.default,
   });
   const poolData = new Uint8Array(300);
@@ -148,7 +156,10 @@ describe("PumpSwap quote math equals @pump-fun/pump-swap-sdk", () => {
     withBuyback.set(config.data);
     withBuyback.set(key("pump quote buyback recipient").toBytes(), 643);
     const accounts = new Map(c.accounts).set(PUMP_SWAP_GLOBAL_CONFIG.toBase58(), { ...config, data: withBuyback });
-    expect(pumpSwapAdapter.quote!(pool, params, accounts, { slot: 1n, unixTimestamp: 1n })).toMatchObject({ complete: false, reason: expect.stringMatching(/buyback/) });
+    expect(pumpSwapAdapter.quote!(pool, params, accounts, { slot: 1n, unixTimestamp: 1n })).toMatchObject({
+      complete: false,
+      reason: expect.stringMatching(/buyback/),
+    });
     expect(pumpSwapAdapter.quote!(pool, { ...params, swapMode: "ExactOut" }, c.accounts, { slot: 1n, unixTimestamp: 1n }).complete).toBe(false);
   });
 });

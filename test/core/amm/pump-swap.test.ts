@@ -20,7 +20,18 @@ import { startSwapStack } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
 import { key } from "../swap/fixtures.js";
 import { readReferenceJson, swapParams } from "./reference-fixtures.js";
-import { BASE, FEE_RECIPIENTS, MAYHEM_POOL, POOL, QUOTE, RESERVED_RECIPIENT, globalConfigData, poolData, program, pumpSwapAccounts } from "./pump-swap-fixtures.js";
+import {
+  BASE,
+  FEE_RECIPIENTS,
+  MAYHEM_POOL,
+  POOL,
+  QUOTE,
+  RESERVED_RECIPIENT,
+  globalConfigData,
+  poolData,
+  program,
+  pumpSwapAccounts,
+} from "./pump-swap-fixtures.js";
 import { jupiterStepOf, seedAccounts, swapThroughWire, swapVariantIndex } from "./spl-account-fixtures.js";
 
 const poolAccount = (data: Uint8Array): AccountData => ({ address: POOL, owner: PUMP_SWAP_PROGRAM_ID, lamports: 1n, data, executable: false });
@@ -50,11 +61,18 @@ describe("PumpSwap after the program's buyback upgrade", () => {
   it("refuses the step when the global config names buyback fee recipients (its layout since @pump-fun/pump-swap-sdk 1.15)", () => {
     const pool = pumpSwapAdapter.decodePool(poolAccount(poolData()));
     const mints = pumpSwapAccounts().filter((a) => a.address.equals(BASE) || a.address.equals(QUOTE));
-    const config = (data: Uint8Array): AccountData => ({ address: PUMP_SWAP_GLOBAL_CONFIG, owner: PUMP_SWAP_PROGRAM_ID, lamports: 1n, data, executable: false });
-    const accounts = (data: Uint8Array) => new Map<string, AccountData | null>([
-      ...mints.map((m) => [m.address.toBase58(), { ...m, lamports: 1n, executable: false }] as const),
-      [PUMP_SWAP_GLOBAL_CONFIG.toBase58(), config(data)],
-    ]);
+    const config = (data: Uint8Array): AccountData => ({
+      address: PUMP_SWAP_GLOBAL_CONFIG,
+      owner: PUMP_SWAP_PROGRAM_ID,
+      lamports: 1n,
+      data,
+      executable: false,
+    });
+    const accounts = (data: Uint8Array) =>
+      new Map<string, AccountData | null>([
+        ...mints.map((m) => [m.address.toBase58(), { ...m, lamports: 1n, executable: false }] as const),
+        [PUMP_SWAP_GLOBAL_CONFIG.toBase58(), config(data)],
+      ]);
     // 1.15's GlobalConfig = 1.14's, then `buyback_fee_recipients: [pubkey; 8]` and `buyback_basis_points: u64`.
     const buyback = Buffer.concat(Array.from({ length: 8 }, (_, i) => key(`pump swap buyback recipient ${i}`).toBuffer()));
     const upgraded = Buffer.concat([Buffer.from(globalConfigData()), buyback, Buffer.alloc(8)]);
@@ -80,7 +98,13 @@ describe("PumpSwap after the program's buyback upgrade", () => {
     // Without them the same config gives the step the SDK's first protocol fee recipient.
     const cleared = Buffer.from(data);
     cleared.fill(0, 643, 643 + 8 * 32);
-    accounts.set(PUMP_SWAP_GLOBAL_CONFIG.toBase58(), { address: PUMP_SWAP_GLOBAL_CONFIG, owner: new PublicKey(account.owner), lamports: 1n, data: cleared, executable: false });
+    accounts.set(PUMP_SWAP_GLOBAL_CONFIG.toBase58(), {
+      address: PUMP_SWAP_GLOBAL_CONFIG,
+      owner: new PublicKey(account.owner),
+      lamports: 1n,
+      data: cleared,
+      executable: false,
+    });
     expect(pumpSwapAdapter.build(pool, swapParams(QUOTE, BASE), accounts).accounts[10].pubkey.toBase58()).toBe(sdk.protocolFeeRecipients[0].toBase58());
   });
 });
@@ -106,20 +130,28 @@ describe("PumpSwap over the wire: the step equals the SDK's buy / sell instructi
       const state = await new OnlinePumpAmmSdk(new Connection(stack.localnet.url, "confirmed")).swapSolanaState(pool, user);
       // The SDK draws the protocol fee recipient at random among the eight; swapd takes the first.
       vi.spyOn(Math, "random").mockReturnValue(0);
-      const instructions = variant === "PumpSwapBuyV3"
-        ? await PUMP_AMM_SDK.buyInstructions(state, new BN(1_000), new BN(1_000_000))
-        : await PUMP_AMM_SDK.sellInstructions(state, new BN(1_000_000), new BN(1));
+      const instructions =
+        variant === "PumpSwapBuyV3"
+          ? await PUMP_AMM_SDK.buyInstructions(state, new BN(1_000), new BN(1_000_000))
+          : await PUMP_AMM_SDK.sellInstructions(state, new BN(1_000_000), new BN(1));
       vi.restoreAllMocks();
       const sdkIx = instructions.find((ix) => ix.programId.equals(PUMP_SWAP_PROGRAM_ID))! as { keys: AccountMeta[] };
       const idl = program.idl.instructions.find((ix: { name: string }) => ix.name === (variant === "PumpSwapBuyV3" ? "buy" : "sell"));
       expect(idl.accounts).toHaveLength(accountCount);
       // The SDK's instruction: the IDL's accounts, then `pool-v2` (a remaining account).
       expect(sdkIx.keys).toHaveLength(accountCount + 1);
-      expect(sdkIx.keys[accountCount].pubkey.toBase58()).toBe(PublicKey.findProgramAddressSync([Buffer.from("pool-v2"), BASE.toBuffer()], PUMP_SWAP_PROGRAM_ID)[0].toBase58());
-      const accounts = sdkIx.keys.slice(0, accountCount).map((k, i) =>
-        /^global_?volume_?accumulator$/i.test(idl.accounts[i].name) ? { ...k, isWritable: true } : k);
+      expect(sdkIx.keys[accountCount].pubkey.toBase58()).toBe(
+        PublicKey.findProgramAddressSync([Buffer.from("pool-v2"), BASE.toBuffer()], PUMP_SWAP_PROGRAM_ID)[0].toBase58(),
+      );
+      const accounts = sdkIx.keys
+        .slice(0, accountCount)
+        .map((k, i) => (/^global_?volume_?accumulator$/i.test(idl.accounts[i].name) ? { ...k, isWritable: true } : k));
 
-      const wire = await swapThroughWire(stack, { ammKey: pool, label: "Pump.fun Amm", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n }, user);
+      const wire = await swapThroughWire(
+        stack,
+        { ammKey: pool, label: "Pump.fun Amm", inputMint: inMint, outputMint: outMint, inAmount: 1_000_000n, outAmount: 1n },
+        user,
+      );
       expect(wire.variantIndex).toBe(swapVariantIndex(variant));
       expect(wire.accounts).toEqual(jupiterStepOf(PUMP_SWAP_PROGRAM_ID, [...accounts, { pubkey: user, isSigner: false, isWritable: true }]));
       expect(sdkIx.keys[9].pubkey.toBase58()).toBe(feeRecipient.toBase58());

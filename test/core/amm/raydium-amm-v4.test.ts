@@ -3,30 +3,15 @@ import { describe, expect, it } from "vitest";
 import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
-import {
-  MARKET_STATE_LAYOUT_V3,
-  getLiquidityAssociatedAuthority,
-  liquidityStateV4Layout,
-  makeAMMSwapInstruction,
-} from "@raydium-io/raydium-sdk-v2";
+import { MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout, makeAMMSwapInstruction } from "@raydium-io/raydium-sdk-v2";
 import { AmmError } from "../../../src/core/amm/adapter.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../../src/core/amm/raydium-amm-v4.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
-import {
-  accountMap,
-  jupiterStepFromAmmInstruction,
-  legacyIdlStepFlags,
-  metas,
-  stepFlags,
-  swapParams,
-  testKey,
-} from "./reference-fixtures.js";
+import { accountMap, jupiterStepFromAmmInstruction, legacyIdlStepFlags, metas, stepFlags, swapParams, testKey } from "./reference-fixtures.js";
 
 // Not re-exported by the package index; the SDK's own vault-signer search (nonce 0..99).
-const { getSerumAssociatedAuthority } = createRequire(import.meta.url)(
-  "@raydium-io/raydium-sdk-v2/lib/raydium/liquidity/serum.js",
-);
+const { getSerumAssociatedAuthority } = createRequire(import.meta.url)("@raydium-io/raydium-sdk-v2/lib/raydium/liquidity/serum.js");
 
 const OPENBOOK_V1 = new PublicKey("srmqPvymJeFKQ4zGQed1GFppgkRHL9kaELCbyksJtPX");
 const SOL = new PublicKey("So11111111111111111111111111111111111111112");
@@ -79,9 +64,7 @@ function poolAccount(overrides: Record<string, unknown> = {}): AccountData {
 
 /** Its market encoded with the SDK's MARKET_STATE_LAYOUT_V3, vault signer nonce found by the SDK. */
 function marketAccount(nonce?: number): AccountData {
-  const zeroFields = Object.fromEntries(
-    (MARKET_STATE_LAYOUT_V3 as any).fields.filter((f: any) => f.property).map((f: any) => [f.property, new BN(0)]),
-  );
+  const zeroFields = Object.fromEntries((MARKET_STATE_LAYOUT_V3 as any).fields.filter((f: any) => f.property).map((f: any) => [f.property, new BN(0)]));
   const data = Buffer.alloc(MARKET_STATE_LAYOUT_V3.span);
   MARKET_STATE_LAYOUT_V3.encode(
     {
@@ -200,7 +183,22 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
   const pnl = { baseNeedTakePnl: new BN(1_234_567), quoteNeedTakePnl: new BN(89_000) };
   const vault = (address: PublicKey, mint: PublicKey, amount: bigint): AccountData => {
     const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode({ mint, owner: RAYDIUM_AMM_V4_AUTHORITY, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+    AccountLayout.encode(
+      {
+        mint,
+        owner: RAYDIUM_AMM_V4_AUTHORITY,
+        amount,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: 1,
+        isNativeOption: 0,
+        isNative: 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
+      },
+      data,
+    );
     return { address, owner: TOKEN_PROGRAM_ID, lamports: 1n, data, executable: false };
   };
   const state = (overrides: Record<string, unknown> = {}) =>
@@ -210,19 +208,22 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
 
   function sdkOut(aToB: boolean, amount: bigint): bigint {
     // The SDK's RPC reader takes each reserve as the vault less the PnL the pool owes (getRpcPoolInfos).
-    const { amountOut } = LiquidityModule.prototype.computeAmountOut.call({}, {
-      poolInfo: {
-        version: 4,
-        mintA: { address: SOL.toBase58(), decimals: 9 },
-        mintB: { address: USDC.toBase58(), decimals: 6 },
-        baseReserve: new BN(BASE_VAULT.toString()).sub(pnl.baseNeedTakePnl),
-        quoteReserve: new BN(QUOTE_VAULT.toString()).sub(pnl.quoteNeedTakePnl),
+    const { amountOut } = LiquidityModule.prototype.computeAmountOut.call(
+      {},
+      {
+        poolInfo: {
+          version: 4,
+          mintA: { address: SOL.toBase58(), decimals: 9 },
+          mintB: { address: USDC.toBase58(), decimals: 6 },
+          baseReserve: new BN(BASE_VAULT.toString()).sub(pnl.baseNeedTakePnl),
+          quoteReserve: new BN(QUOTE_VAULT.toString()).sub(pnl.quoteNeedTakePnl),
+        },
+        amountIn: new BN(amount.toString()),
+        mintIn: aToB ? SOL : USDC,
+        mintOut: aToB ? USDC : SOL,
+        slippage: 0,
       },
-      amountIn: new BN(amount.toString()),
-      mintIn: aToB ? SOL : USDC,
-      mintOut: aToB ? USDC : SOL,
-      slippage: 0,
-    });
+    );
     return BigInt(amountOut.toString());
   }
 
@@ -235,15 +236,22 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
         expect(ours.feeMint.equals(aToB ? SOL : USDC)).toBe(true);
       }
     }
-    expect(raydiumAmmV4Adapter.quoteAccounts!(pool, { amount: 1n, swapMode: "ExactIn", aToB: true }, new Map()).map(String))
-      .toEqual([keys.pool, keys.baseVault, keys.quoteVault].map(String));
+    expect(raydiumAmmV4Adapter.quoteAccounts!(pool, { amount: 1n, swapMode: "ExactIn", aToB: true }, new Map()).map(String)).toEqual(
+      [keys.pool, keys.baseVault, keys.quoteVault].map(String),
+    );
   });
 
   it("quotes only SwapOnly pools that are open, ExactIn", () => {
     const pool = raydiumAmmV4Adapter.decodePool(state());
     const params = { amount: 10n ** 9n, swapMode: "ExactIn" as const, aToB: true };
-    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ status: new BN(1) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/SwapOnly/) });
-    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ poolOpenTime: new BN(1_800_000_000) })), clock)).toMatchObject({ complete: false, reason: expect.stringMatching(/opens at/) });
+    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ status: new BN(1) })), clock)).toMatchObject({
+      complete: false,
+      reason: expect.stringMatching(/SwapOnly/),
+    });
+    expect(raydiumAmmV4Adapter.quote!(pool, params, accounts(state({ poolOpenTime: new BN(1_800_000_000) })), clock)).toMatchObject({
+      complete: false,
+      reason: expect.stringMatching(/opens at/),
+    });
     // WaitingTrade (7) past its open time swaps as SwapOnly; before it, not at all.
     const waiting = (openTime: number) => accounts(state({ status: new BN(7), poolOpenTime: new BN(openTime) }));
     expect(raydiumAmmV4Adapter.quote!(pool, params, waiting(1_600_000_000), clock).outAmount).toBe(sdkOut(true, params.amount));

@@ -2,14 +2,7 @@
 // random positions, tick spacings, fee rates, amounts; both directions, both modes; the SDK gets
 // the same tick arrays the swap step passes. Pools are written with the SDK's layouts
 // (test/fixtures/raydium-clmm-pool.ts) and decoded by the SDK for its side.
-import {
-  ClmmConfigLayout,
-  PoolInfoLayout,
-  TickArrayBitmapExtensionLayout,
-  TickArrayLayout,
-  TickUtil,
-  swapInternal,
-} from "@raydium-io/raydium-sdk-v2";
+import { ClmmConfigLayout, PoolInfoLayout, TickArrayBitmapExtensionLayout, TickArrayLayout, TickUtil, swapInternal } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
@@ -71,14 +64,18 @@ describe("Raydium CLMM quotes equal the SDK's swap simulation over the same tick
     const config = Keypair.generate().publicKey;
     const [mint0, mint1] = [Keypair.generate().publicKey, Keypair.generate().publicKey];
     const pool = raydiumClmmPoolAccounts({
-      ammConfig: config, tickSpacing, mint0, mint1, decimals: [6, 9], tickCurrent,
+      ammConfig: config,
+      tickSpacing,
+      mint0,
+      mint1,
+      decimals: [6, 9],
+      tickCurrent,
       sqrtPriceX64: clmmSqrtPriceAtTick(tickCurrent) + BigInt(Math.floor(next() * 1e9)),
-      positions, vaultAmounts: [10n ** 15n, 10n ** 15n],
+      positions,
+      vaultAmounts: [10n ** 15n, 10n ** 15n],
     });
     const tradeFeeRate = [100, 500, 2500, 10000][Math.floor(next() * 4)];
-    const accounts = new Map<string, AccountData | null>(
-      [...pool.all, configAccount(config, tickSpacing, tradeFeeRate)].map((a) => [a.address.toBase58(), a]),
-    );
+    const accounts = new Map<string, AccountData | null>([...pool.all, configAccount(config, tickSpacing, tradeFeeRate)].map((a) => [a.address.toBase58(), a]));
     return { pool, accounts, tradeFeeRate, amounts: [10n ** BigInt(1 + Math.floor(next() * 4)), 10n ** BigInt(5 + Math.floor(next() * 8)) + 7n] };
   });
 

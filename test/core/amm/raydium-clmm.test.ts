@@ -43,10 +43,7 @@ function extensionAccount(pool: PublicKey, indices: number[]): AccountData {
     }
   }
   const data = Buffer.alloc(TickArrayBitmapExtensionLayout.span);
-  TickArrayBitmapExtensionLayout.encode(
-    { poolId: pool, positiveTickArrayBitmap: positive, negativeTickArrayBitmap: negative },
-    data,
-  );
+  TickArrayBitmapExtensionLayout.encode({ poolId: pool, positiveTickArrayBitmap: positive, negativeTickArrayBitmap: negative }, data);
   Buffer.from([60, 150, 36, 219, 97, 128, 139, 153]).copy(data, 0); // account:TickArrayBitmapExtension
   const address = getPdaExBitmapAccount(RAYDIUM_CLMM_PROGRAM_ID, pool).publicKey;
   return { address, owner: RAYDIUM_CLMM_PROGRAM_ID, lamports: 1n, data: Uint8Array.from(data), executable: false };
@@ -171,7 +168,10 @@ describe("Raydium CLMM adapter vs @raydium-io/raydium-sdk-v2", () => {
     }
   }
 
-  for (const token2022 of [{ a: true, b: false }, { a: false, b: true }]) {
+  for (const token2022 of [
+    { a: true, b: false },
+    { a: false, b: true },
+  ]) {
     for (const zeroForOne of [true, false]) {
       it(`Token-2022 mint (${JSON.stringify(token2022)}), ${zeroForOne ? "0→1" : "1→0"}: RaydiumClmmV2 = SDK swap_v2`, () => {
         const { sdk, ours } = ourStep(realPool, realExtension, zeroForOne, token2022);

@@ -46,12 +46,20 @@ describe("Raydium CPMM curve equals the SDK's CurveCalculator", () => {
   it("ExactIn (swap_base_input): the same output and trade fee for 400 random pools and amounts", () => {
     for (const { reserveIn, reserveOut, amount, fees } of cases) {
       const sdk = CurveCalculator.swapBaseInput(
-        bn(amount), bn(reserveIn), bn(reserveOut), bn(fees.tradeFeeRate), bn(fees.creatorFeeRate),
-        bn(fees.protocolFeeRate), bn(fees.fundFeeRate), fees.creatorFeeOnInput,
+        bn(amount),
+        bn(reserveIn),
+        bn(reserveOut),
+        bn(fees.tradeFeeRate),
+        bn(fees.creatorFeeRate),
+        bn(fees.protocolFeeRate),
+        bn(fees.fundFeeRate),
+        fees.creatorFeeOnInput,
       );
       const ours = cpmmSwapBaseInput(amount, reserveIn, reserveOut, fees);
-      expect({ out: ours.outAmount, fee: ours.tradeFee, creator: ours.creatorFee }, JSON.stringify({ reserveIn, reserveOut, amount }, (_, v) => (typeof v === "bigint" ? String(v) : v)))
-        .toEqual({ out: big(sdk.outputAmount), fee: big(sdk.tradeFee), creator: big(sdk.creatorFee) });
+      expect(
+        { out: ours.outAmount, fee: ours.tradeFee, creator: ours.creatorFee },
+        JSON.stringify({ reserveIn, reserveOut, amount }, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+      ).toEqual({ out: big(sdk.outputAmount), fee: big(sdk.tradeFee), creator: big(sdk.creatorFee) });
     }
   });
 
@@ -68,8 +76,14 @@ describe("Raydium CPMM curve equals the SDK's CurveCalculator", () => {
         continue;
       }
       const sdk = CurveCalculator.swapBaseOutput(
-        bn(out), bn(reserveIn), bn(reserveOut), bn(fees.tradeFeeRate), bn(fees.creatorFeeRate),
-        bn(fees.protocolFeeRate), bn(fees.fundFeeRate), fees.creatorFeeOnInput,
+        bn(out),
+        bn(reserveIn),
+        bn(reserveOut),
+        bn(fees.tradeFeeRate),
+        bn(fees.creatorFeeRate),
+        bn(fees.protocolFeeRate),
+        bn(fees.fundFeeRate),
+        fees.creatorFeeOnInput,
       );
       expect({ in: ours.inAmount, fee: ours.tradeFee, creator: ours.creatorFee }).toEqual({
         in: big(sdk.inputAmount),
@@ -108,7 +122,9 @@ describe("Raydium CPMM adapter quote over the pool's accounts", () => {
   it("names the pool, config and vaults to read, then quotes as the SDK does on the reserves less fees owed", () => {
     const params = { amount: 1_000_000_000n, swapMode: "ExactIn" as const, aToB: true };
     const keys = adapter.quoteAccounts(decoded, params, new Map());
-    expect(keys.map((k) => k.toBase58()).sort()).toEqual([pool.address, demo.config.address, demo.vaultA.address, demo.vaultB.address].map((k) => k.toBase58()).sort());
+    expect(keys.map((k) => k.toBase58()).sort()).toEqual(
+      [pool.address, demo.config.address, demo.vaultA.address, demo.vaultB.address].map((k) => k.toBase58()).sort(),
+    );
     const accounts = accountsFor(keys);
     expect(adapter.quoteAccounts(decoded, params, accounts)).toEqual([]);
     const reserveA = 1_000_000_000_000n - 7_000_000n;

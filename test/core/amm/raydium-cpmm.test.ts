@@ -1,11 +1,6 @@
 // Raydium CP adapter against Raydium's own SDK (@raydium-io/raydium-sdk-v2): pool layout and swap accounts.
 import { address, lamports } from "@solana/kit";
-import {
-  CpmmPoolInfoLayout,
-  getPdaPoolAuthority,
-  makeSwapCpmmBaseInInstruction,
-  makeSwapCpmmBaseOutInstruction,
-} from "@raydium-io/raydium-sdk-v2";
+import { CpmmPoolInfoLayout, getPdaPoolAuthority, makeSwapCpmmBaseInInstruction, makeSwapCpmmBaseOutInstruction } from "@raydium-io/raydium-sdk-v2";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
@@ -14,11 +9,7 @@ import { describe, expect, test } from "vitest";
 import { AmmError } from "../../../src/core/amm/adapter.js";
 import type { SwapParams } from "../../../src/core/amm/adapter.js";
 import { adapterForOwner } from "../../../src/core/amm/registry.js";
-import {
-  RAYDIUM_CPMM_PROGRAM_ID,
-  raydiumCpmmAdapter,
-  getRaydiumCpmmPoolCodec,
-} from "../../../src/core/amm/raydium-cpmm.js";
+import { RAYDIUM_CPMM_PROGRAM_ID, raydiumCpmmAdapter, getRaydiumCpmmPoolCodec } from "../../../src/core/amm/raydium-cpmm.js";
 import { demoRaydiumCpmmPool } from "../../../src/localnet/raydium-cpmm-demo-pool.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
@@ -42,7 +33,14 @@ const demo = demoRaydiumCpmmPool({
 function poolFromChain(): AccountData {
   const svm = new LiteSVM();
   const a = demo.pool;
-  svm.setAccount({ address: address(a.address.toBase58()), data: a.data, executable: false, lamports: lamports(a.lamports), programAddress: address(a.owner.toBase58()), space: BigInt(a.data.length) });
+  svm.setAccount({
+    address: address(a.address.toBase58()),
+    data: a.data,
+    executable: false,
+    lamports: lamports(a.lamports),
+    programAddress: address(a.owner.toBase58()),
+    space: BigInt(a.data.length),
+  });
   const read = svm.getAccount(address(a.address.toBase58()));
   if (!read.exists) throw new Error("pool not written");
   return { address: a.address, owner: new PublicKey(read.programAddress), lamports: read.lamports, data: Uint8Array.from(read.data), executable: false };
@@ -51,12 +49,32 @@ function poolFromChain(): AccountData {
 describe("Raydium CPMM pool layout", () => {
   test("our codec decodes a pool encoded by the SDK's CpmmPoolInfoLayout", () => {
     const fields = {
-      configId: key("config"), poolCreator: key("creator"), vaultA: key("vault a"), vaultB: key("vault b"),
-      mintLp: key("lp"), mintA: MINT_A, mintB: MINT_B, mintProgramA: TOKEN_PROGRAM_ID, mintProgramB: TOKEN_2022_PROGRAM_ID,
-      observationId: key("observation"), bump: 254, status: 4, lpDecimals: 9, mintDecimalA: 6, mintDecimalB: 9,
-      lpAmount: new BN("123456789012"), protocolFeesMintA: new BN(1), protocolFeesMintB: new BN(2), fundFeesMintA: new BN(3),
-      fundFeesMintB: new BN(4), openTime: new BN(1_700_000_000), epoch: new BN(700), feeOn: 1, enableCreatorFee: true,
-      creatorFeesMintA: new BN(5), creatorFeesMintB: new BN(6),
+      configId: key("config"),
+      poolCreator: key("creator"),
+      vaultA: key("vault a"),
+      vaultB: key("vault b"),
+      mintLp: key("lp"),
+      mintA: MINT_A,
+      mintB: MINT_B,
+      mintProgramA: TOKEN_PROGRAM_ID,
+      mintProgramB: TOKEN_2022_PROGRAM_ID,
+      observationId: key("observation"),
+      bump: 254,
+      status: 4,
+      lpDecimals: 9,
+      mintDecimalA: 6,
+      mintDecimalB: 9,
+      lpAmount: new BN("123456789012"),
+      protocolFeesMintA: new BN(1),
+      protocolFeesMintB: new BN(2),
+      fundFeesMintA: new BN(3),
+      fundFeesMintB: new BN(4),
+      openTime: new BN(1_700_000_000),
+      epoch: new BN(700),
+      feeOn: 1,
+      enableCreatorFee: true,
+      creatorFeesMintA: new BN(5),
+      creatorFeesMintB: new BN(6),
     };
     const data = Buffer.alloc(CpmmPoolInfoLayout.span);
     CpmmPoolInfoLayout.encode({ ...fields, padding: undefined } as any, data);
@@ -116,18 +134,52 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
         const [inAccount, outAccount] = aToB ? [userA, userB] : [userB, userA];
         const make = mode === "ExactIn" ? makeSwapCpmmBaseInInstruction : makeSwapCpmmBaseOutInstruction;
         const sdk = make(
-          RAYDIUM_CPMM_PROGRAM_ID, user, authority, sdkPool.configId, demo.pool.address, inAccount, outAccount,
-          inVault, outVault, inProgram, outProgram, inMint, outMint, sdkPool.observationId, new BN(1000), new BN(1),
+          RAYDIUM_CPMM_PROGRAM_ID,
+          user,
+          authority,
+          sdkPool.configId,
+          demo.pool.address,
+          inAccount,
+          outAccount,
+          inVault,
+          outVault,
+          inProgram,
+          outProgram,
+          inMint,
+          outMint,
+          sdkPool.observationId,
+          new BN(1000),
+          new BN(1),
         );
-        const built = adapter.build(pool, {
-          sourceMint: inMint, destinationMint: outMint, sourceTokenAccount: inAccount, destinationTokenAccount: outAccount,
-          tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
-        }, new Map());
+        const built = adapter.build(
+          pool,
+          {
+            sourceMint: inMint,
+            destinationMint: outMint,
+            sourceTokenAccount: inAccount,
+            destinationTokenAccount: outAccount,
+            tokenTransferAuthority: user,
+            user,
+            inAmount: 1000n,
+            outAmount: 1n,
+            swapMode: mode,
+          },
+          new Map(),
+        );
         expect(built.swap).toEqual({ kind: "RaydiumCP" });
-        expect(ours({
-          sourceMint: inMint, destinationMint: outMint, sourceTokenAccount: inAccount, destinationTokenAccount: outAccount,
-          tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: mode,
-        })).toEqual(jupiterLayout(sdk.keys));
+        expect(
+          ours({
+            sourceMint: inMint,
+            destinationMint: outMint,
+            sourceTokenAccount: inAccount,
+            destinationTokenAccount: outAccount,
+            tokenTransferAuthority: user,
+            user,
+            inAmount: 1000n,
+            outAmount: 1n,
+            swapMode: mode,
+          }),
+        ).toEqual(jupiterLayout(sdk.keys));
       });
     }
   }
@@ -135,19 +187,41 @@ describe("Raydium CP step accounts equal Raydium SDK's swap instruction, in Jupi
   test("ExactOut is refused (Jupiter's exact_out_route rejects RaydiumCP steps: test/onchain/raydium-cp.test.ts)", () => {
     expect(adapter.supportsExactOut).toBe(false);
     expect(() =>
-      adapter.build(pool, {
-        sourceMint: sdkPool.mintA, destinationMint: sdkPool.mintB, sourceTokenAccount: userA, destinationTokenAccount: userB,
-        tokenTransferAuthority: user, user, inAmount: 1000n, outAmount: 1n, swapMode: "ExactOut",
-      }, new Map()),
+      adapter.build(
+        pool,
+        {
+          sourceMint: sdkPool.mintA,
+          destinationMint: sdkPool.mintB,
+          sourceTokenAccount: userA,
+          destinationTokenAccount: userB,
+          tokenTransferAuthority: user,
+          user,
+          inAmount: 1000n,
+          outAmount: 1n,
+          swapMode: "ExactOut",
+        },
+        new Map(),
+      ),
     ).toThrow(/Raydium CP does not support ExactOut/);
   });
 
   test("a step whose mints the pool does not trade is refused", () => {
     expect(() =>
-      adapter.build(pool, {
-        sourceMint: MINT_A, destinationMint: key("other"), sourceTokenAccount: userA, destinationTokenAccount: userB,
-        tokenTransferAuthority: user, user, inAmount: 1n, outAmount: 1n, swapMode: "ExactIn",
-      }, new Map()),
+      adapter.build(
+        pool,
+        {
+          sourceMint: MINT_A,
+          destinationMint: key("other"),
+          sourceTokenAccount: userA,
+          destinationTokenAccount: userB,
+          tokenTransferAuthority: user,
+          user,
+          inAmount: 1n,
+          outAmount: 1n,
+          swapMode: "ExactIn",
+        },
+        new Map(),
+      ),
     ).toThrow(AmmError);
   });
 });

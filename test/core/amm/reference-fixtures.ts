@@ -66,10 +66,7 @@ export function swapParams(sourceMint: PublicKey, destinationMint: PublicKey, sw
  * then its accounts, with the user/authority no longer a signer (the step runs under Jupiter's CPI).
  */
 export function jupiterStepFromAmmInstruction(programId: PublicKey, keys: readonly AccountMeta[]): AccountMeta[] {
-  return [
-    { pubkey: programId, isSigner: false, isWritable: false },
-    ...keys.map((k) => ({ pubkey: k.pubkey, isSigner: false, isWritable: k.isWritable })),
-  ];
+  return [{ pubkey: programId, isSigner: false, isWritable: false }, ...keys.map((k) => ({ pubkey: k.pubkey, isSigner: false, isWritable: k.isWritable }))];
 }
 
 /** Comparable form of account metas (base58 + flags) for readable diffs. */

@@ -7,9 +7,10 @@ import { adapterForOwner } from "../../../src/core/amm/registry.js";
 import { readReferenceJson } from "./reference-fixtures.js";
 
 const swapEnum = new Map<string, string[]>(
-  (readReferenceJson("jupiter-aggregator-v6.derived-latest.json").types.Swap as Array<{ name: string; fields: Array<{ name: string }> }>).map(
-    (v) => [v.name, v.fields.map((f) => f.name)],
-  ),
+  (readReferenceJson("jupiter-aggregator-v6.derived-latest.json").types.Swap as Array<{ name: string; fields: Array<{ name: string }> }>).map((v) => [
+    v.name,
+    v.fields.map((f) => f.name),
+  ]),
 );
 
 const amms: Array<[programId: string, label: string, exactOut: boolean, variant: string]> = [

@@ -5,18 +5,32 @@ import { readReferenceJson } from "./reference-fixtures.js";
 
 /** The on-chain `Swap` enum (name → field names) from the derived latest Jupiter IDL. */
 const swapEnum = new Map<string, string[]>(
-  (readReferenceJson("jupiter-aggregator-v6.derived-latest.json").types.Swap as Array<{ name: string; fields: Array<{ name: string }> }>).map(
-    (v) => [v.name, v.fields.map((f) => f.name)],
-  ),
+  (readReferenceJson("jupiter-aggregator-v6.derived-latest.json").types.Swap as Array<{ name: string; fields: Array<{ name: string }> }>).map((v) => [
+    v.name,
+    v.fields.map((f) => f.name),
+  ]),
 );
 
 // Labels and program ids from notes §4.1; variants and fields as the adapters emit them.
 const amms: Array<[string, string, boolean, Array<[string, Record<string, unknown> | undefined]>]> = [
-  ["whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc", "Whirlpool", true, [
-    ["Whirlpool", { a_to_b: true }],
-    ["WhirlpoolSwapV2", { a_to_b: true, remaining_accounts_info: null }],
-  ]],
-  ["CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK", "Raydium CLMM", true, [["RaydiumClmm", undefined], ["RaydiumClmmV2", undefined]]],
+  [
+    "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc",
+    "Whirlpool",
+    true,
+    [
+      ["Whirlpool", { a_to_b: true }],
+      ["WhirlpoolSwapV2", { a_to_b: true, remaining_accounts_info: null }],
+    ],
+  ],
+  [
+    "CAMMCzo5YL8w4VFF8KVHrK22GGUsp5VTaW7grrKgrWqK",
+    "Raydium CLMM",
+    true,
+    [
+      ["RaydiumClmm", undefined],
+      ["RaydiumClmmV2", undefined],
+    ],
+  ],
   ["675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8", "Raydium", false, [["Raydium", undefined]]],
   ["LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo", "Meteora DLMM", false, [["MeteoraDlmm", undefined]]],
 ];

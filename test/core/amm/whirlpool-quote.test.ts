@@ -125,7 +125,7 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-core
       for (let i = 0; i < CASES_PER_POOL; i++) {
         const params: QuoteParams = {
           aToB: next() < 0.5,
-          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut"),
+          swapMode: next() < 0.5 ? "ExactIn" : "ExactOut",
           // 1 to 10^13 raw units, log-uniform: dust to far beyond the three arrays' liquidity.
           amount: BigInt(Math.max(1, Math.floor(10 ** (next() * 13)))),
         };
@@ -185,7 +185,11 @@ function sdkQuote(state: ReturnType<typeof sdkState>, params: QuoteParams) {
       },
       Percentage.fromFraction(0, 100),
     );
-    return { inAmount: BigInt(q.estimatedAmountIn.toString()), outAmount: BigInt(q.estimatedAmountOut.toString()), feeAmount: BigInt(q.estimatedFeeAmount.toString()) };
+    return {
+      inAmount: BigInt(q.estimatedAmountIn.toString()),
+      outAmount: BigInt(q.estimatedAmountOut.toString()),
+      feeAmount: BigInt(q.estimatedFeeAmount.toString()),
+    };
   } catch {
     // The SDK throws when the swap runs past the tick arrays given.
     return undefined;
@@ -206,7 +210,7 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-sdk'
       while (asked.size < SDK_CASES_PER_POOL) {
         const params: QuoteParams = {
           aToB: next() < 0.5,
-          swapMode: (next() < 0.5 ? "ExactIn" : "ExactOut"),
+          swapMode: next() < 0.5 ? "ExactIn" : "ExactOut",
           amount: BigInt(Math.max(1, Math.floor(10 ** (next() * 13.5)))),
         };
         const key = `${params.aToB}:${params.swapMode}:${params.amount}`;
@@ -221,7 +225,10 @@ describe.skipIf(!hasChainDir())("Whirlpool quotes equal @orca-so/whirlpools-sdk'
           expect(quote.complete, label).toBe(false);
           outcomes.incomplete++;
         } else {
-          expect({ inAmount: quote.inAmount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, complete: quote.complete }, label).toEqual({ ...expected, complete: true });
+          expect({ inAmount: quote.inAmount, outAmount: quote.outAmount, feeAmount: quote.feeAmount, complete: quote.complete }, label).toEqual({
+            ...expected,
+            complete: true,
+          });
           outcomes.complete++;
         }
       }

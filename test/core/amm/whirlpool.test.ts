@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
-import {
-  ParsableWhirlpool,
-  PDAUtil,
-  SwapUtils,
-  WhirlpoolContext,
-  WhirlpoolIx,
-} from "@orca-so/whirlpools-sdk";
+import { ParsableWhirlpool, PDAUtil, SwapUtils, WhirlpoolContext, WhirlpoolIx } from "@orca-so/whirlpools-sdk";
 import { BN, Wallet } from "@coral-xyz/anchor";
 import { AmmError } from "../../../src/core/amm/adapter.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
@@ -57,13 +51,7 @@ async function modifiedPool(changes: Record<string, unknown>): Promise<AccountDa
 function sdkStep(account: AccountData, aToB: boolean, token2022: { a: boolean; b: boolean }) {
   const pool = sdkWhirlpool(account);
   const params = swapParams(aToB ? pool.tokenMintA : pool.tokenMintB, aToB ? pool.tokenMintB : pool.tokenMintA);
-  const tickArrays = SwapUtils.getTickArrayPublicKeys(
-    pool.tickCurrentIndex,
-    pool.tickSpacing,
-    aToB,
-    WHIRLPOOL_PROGRAM_ID,
-    account.address,
-  );
+  const tickArrays = SwapUtils.getTickArrayPublicKeys(pool.tickCurrentIndex, pool.tickSpacing, aToB, WHIRLPOOL_PROGRAM_ID, account.address);
   while (tickArrays.length < 3) tickArrays.push(tickArrays[tickArrays.length - 1]);
   const common = {
     amount: new BN(1),
@@ -99,10 +87,7 @@ function ourStep(account: AccountData, aToB: boolean, token2022: { a: boolean; b
   const sdk = sdkStep(account, aToB, token2022);
   const pool = whirlpoolAdapter.decodePool(account);
   const deps = whirlpoolAdapter.dependencies(pool, sdk.params);
-  const read = accountMap(
-    mintAccount(sdk.pool.tokenMintA, token2022.a),
-    mintAccount(sdk.pool.tokenMintB, token2022.b),
-  );
+  const read = accountMap(mintAccount(sdk.pool.tokenMintA, token2022.a), mintAccount(sdk.pool.tokenMintB, token2022.b));
   for (const dep of deps) expect(read.has(dep.toBase58())).toBe(true);
   return { sdk, ours: whirlpoolAdapter.build(pool, sdk.params, read) };
 }
@@ -146,7 +131,11 @@ describe("Whirlpool adapter vs @orca-so/whirlpools-sdk", () => {
     }
   }
 
-  for (const token2022 of [{ a: true, b: false }, { a: false, b: true }, { a: true, b: true }]) {
+  for (const token2022 of [
+    { a: true, b: false },
+    { a: false, b: true },
+    { a: true, b: true },
+  ]) {
     for (const aToB of [true, false]) {
       it(`Token-2022 mint (${JSON.stringify(token2022)}), ${aToB ? "a→b" : "b→a"}: WhirlpoolSwapV2 = SDK swapV2Ix`, async () => {
         const pool = await modifiedPool({ tickCurrentIndex: -1000, tickSpacing: 4 });

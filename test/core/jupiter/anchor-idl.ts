@@ -32,7 +32,12 @@ export function jupiterIdl(): Idl {
     instructions: legacy.instructions.map((ix: any) => ({
       name: ix.name,
       // Anchor: sha256("global:<snake_case name>")[0..8], computed here independently of src/.
-      discriminator: [...createHash("sha256").update(`global:${snake(ix.name)}`).digest().subarray(0, 8)],
+      discriminator: [
+        ...createHash("sha256")
+          .update(`global:${snake(ix.name)}`)
+          .digest()
+          .subarray(0, 8),
+      ],
       accounts: ix.accounts.map((a: any) => ({ name: a.name, writable: a.isMut, signer: a.isSigner, optional: a.isOptional })),
       args: ix.args.map((a: any) => ({ name: a.name, type: convertType(a.type) })),
     })),
@@ -80,9 +85,7 @@ export function anchorSwap(variant: { kind: string; fields?: Record<string, unkn
     if (typeof v === "bigint") return v.toString();
     if (Array.isArray(v)) return v.map(convert);
     if (v && typeof v === "object") {
-      return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [camel(k), k === "accounts_type" ? { [ACCOUNTS_TYPES[x as number]]: {} } : convert(x)]),
-      );
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), k === "accounts_type" ? { [ACCOUNTS_TYPES[x as number]]: {} } : convert(x)]));
     }
     return v;
   };

@@ -45,8 +45,18 @@ const remainingAccounts = [{ pubkey: k(99), isSigner: false, isWritable: true }]
 
 describe("instruction builders vs the IDL", () => {
   test("route", () => {
-    const accounts = { tokenProgram: k(1), userTransferAuthority: k(2), userSourceTokenAccount: k(3), userDestinationTokenAccount: k(4), destinationMint: k(6), platformFeeAccount: k(7) };
-    const ix = getRouteInstruction({ ...accounts, remainingAccounts }, { routePlan: plan, inAmount: 2n ** 63n, quotedOutAmount: 5n, slippageBps: 65535, platformFeeBps: 255 });
+    const accounts = {
+      tokenProgram: k(1),
+      userTransferAuthority: k(2),
+      userSourceTokenAccount: k(3),
+      userDestinationTokenAccount: k(4),
+      destinationMint: k(6),
+      platformFeeAccount: k(7),
+    };
+    const ix = getRouteInstruction(
+      { ...accounts, remainingAccounts },
+      { routePlan: plan, inAmount: 2n ** 63n, quotedOutAmount: 5n, slippageBps: 65535, platformFeeBps: 255 },
+    );
     expect(plain(coder.instruction.decode(ix.data))).toEqual({
       name: "route",
       data: { routePlan: anchorPlan, inAmount: (2n ** 63n).toString(), quotedOutAmount: "5", slippageBps: 65535, platformFeeBps: 255 },
@@ -55,8 +65,20 @@ describe("instruction builders vs the IDL", () => {
   });
 
   test("exact_out_route", () => {
-    const accounts = { tokenProgram: k(1), userTransferAuthority: k(2), userSourceTokenAccount: k(3), userDestinationTokenAccount: k(4), destinationTokenAccount: k(5), sourceMint: k(6), destinationMint: k(7), token2022Program: k(8) };
-    const ix = getExactOutRouteInstruction({ ...accounts, remainingAccounts }, { routePlan: plan, outAmount: 9n, quotedInAmount: 8n, slippageBps: 1, platformFeeBps: 0 });
+    const accounts = {
+      tokenProgram: k(1),
+      userTransferAuthority: k(2),
+      userSourceTokenAccount: k(3),
+      userDestinationTokenAccount: k(4),
+      destinationTokenAccount: k(5),
+      sourceMint: k(6),
+      destinationMint: k(7),
+      token2022Program: k(8),
+    };
+    const ix = getExactOutRouteInstruction(
+      { ...accounts, remainingAccounts },
+      { routePlan: plan, outAmount: 9n, quotedInAmount: 8n, slippageBps: 1, platformFeeBps: 0 },
+    );
     expect(plain(coder.instruction.decode(ix.data))).toEqual({
       name: "exactOutRoute",
       data: { routePlan: anchorPlan, outAmount: "9", quotedInAmount: "8", slippageBps: 1, platformFeeBps: 0 },
@@ -64,16 +86,32 @@ describe("instruction builders vs the IDL", () => {
     checkAccounts(ix, "exact_out_route", accounts);
   });
 
-  const shared = { tokenProgram: k(1), programAuthority: k(2), userTransferAuthority: k(3), sourceTokenAccount: k(4), programSourceTokenAccount: k(5), programDestinationTokenAccount: k(6), destinationTokenAccount: k(7), sourceMint: k(8), destinationMint: k(9) };
+  const shared = {
+    tokenProgram: k(1),
+    programAuthority: k(2),
+    userTransferAuthority: k(3),
+    sourceTokenAccount: k(4),
+    programSourceTokenAccount: k(5),
+    programDestinationTokenAccount: k(6),
+    destinationTokenAccount: k(7),
+    sourceMint: k(8),
+    destinationMint: k(9),
+  };
 
   test("shared_accounts_route and shared_accounts_exact_out_route", () => {
-    const a = getSharedAccountsRouteInstruction({ ...shared, remainingAccounts }, { id: 7, routePlan: plan, inAmount: 1n, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 });
+    const a = getSharedAccountsRouteInstruction(
+      { ...shared, remainingAccounts },
+      { id: 7, routePlan: plan, inAmount: 1n, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 },
+    );
     expect(plain(coder.instruction.decode(a.data))).toEqual({
       name: "sharedAccountsRoute",
       data: { id: 7, routePlan: anchorPlan, inAmount: "1", quotedOutAmount: "2", slippageBps: 3, platformFeeBps: 4 },
     });
     checkAccounts(a, "shared_accounts_route", shared);
-    const b = getSharedAccountsExactOutRouteInstruction({ ...shared, platformFeeAccount: k(10), remainingAccounts }, { id: 0, routePlan: plan, outAmount: 1n, quotedInAmount: 2n, slippageBps: 3, platformFeeBps: 4 });
+    const b = getSharedAccountsExactOutRouteInstruction(
+      { ...shared, platformFeeAccount: k(10), remainingAccounts },
+      { id: 0, routePlan: plan, outAmount: 1n, quotedInAmount: 2n, slippageBps: 3, platformFeeBps: 4 },
+    );
     expect(plain(coder.instruction.decode(b.data))).toEqual({
       name: "sharedAccountsExactOutRoute",
       data: { id: 0, routePlan: anchorPlan, outAmount: "1", quotedInAmount: "2", slippageBps: 3, platformFeeBps: 4 },
@@ -83,14 +121,27 @@ describe("instruction builders vs the IDL", () => {
 
   test("token-ledger forms and set_token_ledger", () => {
     const ledger = new PublicKey(TOKEN_LEDGERS[0]);
-    const routeAccounts = { tokenProgram: k(1), userTransferAuthority: k(2), userSourceTokenAccount: k(3), userDestinationTokenAccount: k(4), destinationMint: k(6), tokenLedger: ledger };
-    const a = getRouteWithTokenLedgerInstruction({ ...routeAccounts, remainingAccounts }, { routePlan: plan, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 });
+    const routeAccounts = {
+      tokenProgram: k(1),
+      userTransferAuthority: k(2),
+      userSourceTokenAccount: k(3),
+      userDestinationTokenAccount: k(4),
+      destinationMint: k(6),
+      tokenLedger: ledger,
+    };
+    const a = getRouteWithTokenLedgerInstruction(
+      { ...routeAccounts, remainingAccounts },
+      { routePlan: plan, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 },
+    );
     expect(plain(coder.instruction.decode(a.data))).toEqual({
       name: "routeWithTokenLedger",
       data: { routePlan: anchorPlan, quotedOutAmount: "2", slippageBps: 3, platformFeeBps: 4 },
     });
     checkAccounts(a, "route_with_token_ledger", routeAccounts);
-    const b = getSharedAccountsRouteWithTokenLedgerInstruction({ ...shared, tokenLedger: ledger, remainingAccounts }, { id: 2, routePlan: plan, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 });
+    const b = getSharedAccountsRouteWithTokenLedgerInstruction(
+      { ...shared, tokenLedger: ledger, remainingAccounts },
+      { id: 2, routePlan: plan, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 },
+    );
     expect(plain(coder.instruction.decode(b.data)).name).toBe("sharedAccountsRouteWithTokenLedger");
     checkAccounts(b, "shared_accounts_route_with_token_ledger", { ...shared, tokenLedger: ledger });
     const c = getSetTokenLedgerInstruction({ tokenLedger: ledger, tokenAccount: k(3) });

@@ -22,7 +22,12 @@ function sampleFields(fields: { name: string; type: string }[]): Record<string, 
         u64: 2n ** 40n + BigInt(i),
         Side: i % 2 === 0 ? "Ask" : "Bid",
         RemainingAccountsInfo: { slices: [{ accounts_type: 6, length: 3 }] },
-        "Option<RemainingAccountsInfo>": { slices: [{ accounts_type: 0, length: 1 }, { accounts_type: 1, length: 2 }] },
+        "Option<RemainingAccountsInfo>": {
+          slices: [
+            { accounts_type: 0, length: 1 },
+            { accounts_type: 1, length: 2 },
+          ],
+        },
         "Vec<CandidateSwap>": [
           { kind: "HumidiFi", fields: { swap_id: 5n, is_base_to_quote: true } },
           { kind: "TesseraV", fields: { side: "Bid" } },
@@ -57,7 +62,9 @@ describe("Swap enum", () => {
   test("variants known to the legacy IDL decode identically with Anchor's BorshCoder", () => {
     const coder = jupiterCoder();
     const legacyNames = new Set(
-      readReference("jupiter-aggregator-v6.idl.json").types.find((t: any) => t.name === "Swap").type.variants.map((v: any) => v.name),
+      readReference("jupiter-aggregator-v6.idl.json")
+        .types.find((t: any) => t.name === "Swap")
+        .type.variants.map((v: any) => v.name),
     );
     const key = new PublicKey("11111111111111111111111111111112");
     let checked = 0;
@@ -66,7 +73,14 @@ describe("Swap enum", () => {
       const fields = sampleFields(v.fields);
       const swap: SwapVariant = fields ? { kind: v.name, fields } : { kind: v.name };
       const ix = getRouteInstruction(
-        { tokenProgram: key, userTransferAuthority: key, userSourceTokenAccount: key, userDestinationTokenAccount: key, destinationMint: key, remainingAccounts: [] },
+        {
+          tokenProgram: key,
+          userTransferAuthority: key,
+          userSourceTokenAccount: key,
+          userDestinationTokenAccount: key,
+          destinationMint: key,
+          remainingAccounts: [],
+        },
         { routePlan: [{ swap, percent: 100, inputIndex: 0, outputIndex: 1 }], inAmount: 1n, quotedOutAmount: 2n, slippageBps: 3, platformFeeBps: 4 },
       );
       const decoded = plain(coder.instruction.decode(ix.data));

@@ -40,7 +40,10 @@ describe("the trigger rule", () => {
   });
 
   it("an OCO fires the leg whose condition holds", () => {
-    const legs = [{ ...tp, triggerOutAmount: 160_000_000n }, { ...sl, triggerOutAmount: 140_000_000n }];
+    const legs = [
+      { ...tp, triggerOutAmount: 160_000_000n },
+      { ...sl, triggerOutAmount: 140_000_000n },
+    ];
     const spec = { legs, amount: 1_000_000_000n, trailBps: null };
     expect(firingLeg(spec, at150, null)).toBeNull();
     expect(firingLeg(spec, { inAmount: 1_000_000_000n, outAmount: 161_000_000n }, null)).toBe(0);
@@ -69,12 +72,23 @@ describe("the create request", () => {
     };
     expect(refused({ ...base, kind: "limit" })).toEqual(["kind", "enum"]);
     expect(refused({ ...base, takeProfit: { price: "1", minOutAmount: "1" } })).toEqual(["stopLoss", "required"]);
-    expect(refused({ ...base, takeProfit: { price: "-1", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit.price", "decimal"]);
-    expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "0" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit.minOutAmount", "positive"]);
-    expect(refused({ ...base, kind: "single", takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual(["takeProfit", "single"]);
+    expect(refused({ ...base, takeProfit: { price: "-1", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual([
+      "takeProfit.price",
+      "decimal",
+    ]);
+    expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "0" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual([
+      "takeProfit.minOutAmount",
+      "positive",
+    ]);
+    expect(refused({ ...base, kind: "single", takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" } })).toEqual([
+      "takeProfit",
+      "single",
+    ]);
     expect(refused({ ...base, kind: "trailing", trailing: { minOutAmount: "1", trailBps: 10_000 } })?.[0]).toBe("trailing.trailBps");
     expect(refused({ ...base, outputMint: SOL })).toEqual(["outputMint", "distinct"]);
-    expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" }, routesPerLeg: 4 })?.[0]).toBe("routesPerLeg");
+    expect(refused({ ...base, takeProfit: { price: "2", minOutAmount: "1" }, stopLoss: { price: "1", minOutAmount: "1" }, routesPerLeg: 4 })?.[0]).toBe(
+      "routesPerLeg",
+    );
   });
 
   it("checks each trigger's side and each floor against the current output", () => {
@@ -88,6 +102,8 @@ describe("the create request", () => {
     expect(() => checkLegsAgainstPrice([{ ...legs[0], minOutAmount: 161n }], 150n, null)).toThrow(/^takeProfit\.minOutAmount: must not exceed/);
     // Trailing 10 %: the floor may be at most 90 % of the current 150 = 135.
     expect(() => checkLegsAgainstPrice([{ kind: "trailing_stop", triggerOutAmount: null, minOutAmount: 135n }], 150n, 1_000)).not.toThrow();
-    expect(() => checkLegsAgainstPrice([{ kind: "trailing_stop", triggerOutAmount: null, minOutAmount: 136n }], 150n, 1_000)).toThrow(/^trailing\.minOutAmount/);
+    expect(() => checkLegsAgainstPrice([{ kind: "trailing_stop", triggerOutAmount: null, minOutAmount: 136n }], 150n, 1_000)).toThrow(
+      /^trailing\.minOutAmount/,
+    );
   });
 });

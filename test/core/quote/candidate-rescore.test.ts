@@ -34,7 +34,6 @@ class CpPool implements PrunablePool {
   }
 }
 
-
 function randomReserves(next: (n: number) => number): [bigint, bigint] {
   // Dust to deep pools, prices from 1 : 0.2 to 1 : 4.2.
   const depth = 10n ** BigInt(3 + next(9));

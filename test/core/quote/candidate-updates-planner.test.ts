@@ -40,7 +40,6 @@ function drive(plan: QuotePlan, chain: Accounts): { out: bigint | undefined; rea
   return { out: plan.route()?.outAmount, reads };
 }
 
-
 describe("candidate decisions updated through the planner and the store", () => {
   it("a 2-hop quote after random changes: first legs as decided from scratch, the same route, a fraction of the reads", () => {
     const next = seededRandom(23);
@@ -65,7 +64,10 @@ describe("candidate decisions updated through the planner and the store", () => 
     const store = new CandidateStore({ feed: { onChange: (l) => ((listener = l), () => {}), following: () => true }, pools: { pairRevision: () => 0 } });
     const options = { adapters: [raydiumCpmmAdapter], intermediateTokens: [m.address.toBase58()], limits: { maxPoolsPerPair: 4 } };
     const planner = createQuotePlanner(options);
-    const request = parseQuoteRequest({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "3000000", slippageBps: 50 }, planner.labels);
+    const request = parseQuoteRequest(
+      { inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: "3000000", slippageBps: 50 },
+      planner.labels,
+    );
     const candidates = planner.candidatePairs(request, () => markets);
     const forPair = (x: string, y: string) => markets.filter((mk) => pairKey(mk.mints[0], mk.mints[1]) === pairKey(x, y));
     const quoteKept = () => {
@@ -82,7 +84,8 @@ describe("candidate decisions updated through the planner and the store", () => 
       const plan = fresh.plan(request, candidates, markets);
       return { ...drive(plan, chain), made: plan.decisions() };
     };
-    const firstLegs = (made: readonly CandidateDecision[]) => new Map(made.filter((d) => d.after === undefined && !d.key.includes("|via|")).map((d) => [d.key, [...d.kept].sort()]));
+    const firstLegs = (made: readonly CandidateDecision[]) =>
+      new Map(made.filter((d) => d.after === undefined && !d.key.includes("|via|")).map((d) => [d.key, [...d.kept].sort()]));
 
     const cold = quoteKept();
     expect(cold.made.length).toBe(2); // both legs decided

@@ -54,10 +54,15 @@ type Pool = ReturnType<typeof cpPool>;
 
 /** A curve of `pool` as its state is now, over [low, high] (amounts), optionally scaled (a curve that is off). */
 function curveOf(pool: Pool, aToB: boolean, low: bigint, high: bigint, scale = 1): PoolCurve {
-  const ladder = new CurveLadder(gridIndexBelow(low), gridIndexBelow(high) + 1, (amount) => {
-    const q = pool.quote(amount, "ExactIn", aToB);
-    return q && { ...q, outAmount: BigInt(Math.floor(Number(q.outAmount) * scale)) };
-  }, CLOCK);
+  const ladder = new CurveLadder(
+    gridIndexBelow(low),
+    gridIndexBelow(high) + 1,
+    (amount) => {
+      const q = pool.quote(amount, "ExactIn", aToB);
+      return q && { ...q, outAmount: BigInt(Math.floor(Number(q.outAmount) * scale)) };
+    },
+    CLOCK,
+  );
   while (ladder.step());
   return ladder.curve()!;
 }
@@ -71,11 +76,22 @@ function lookupOf(curves: Map<string, PoolCurve>): CurveLookup & { missedAmounts
   };
 }
 
-const input = (pools: RoutablePool[], amount: bigint): RouteSearchInput => ({ inputMint: A, outputMint: B, amount, swapMode: "ExactIn", pools, intermediates: [M], maxAccounts: 64 });
+const input = (pools: RoutablePool[], amount: bigint): RouteSearchInput => ({
+  inputMint: A,
+  outputMint: B,
+  amount,
+  swapMode: "ExactIn",
+  pools,
+  intermediates: [M],
+  maxAccounts: 64,
+});
 
 /** What the route's legs pay, from the pools' reserves now (each split's share as splitAmounts divides it). */
 function paid(route: NonNullable<ReturnType<typeof findBestRoute>>, byAddress: Map<string, Pool>): bigint {
-  const shares = splitAmounts(route.inAmount, route.splits.map((s) => s.percent));
+  const shares = splitAmounts(
+    route.inAmount,
+    route.splits.map((s) => s.percent),
+  );
   let total = 0n;
   route.splits.forEach((split, i) => {
     let amount = shares[i];
@@ -150,8 +166,18 @@ describe("route choice on curves", () => {
     const route = findBestRouteOnCurves(input([p1, p2], amount), lookupOf(curves))!;
     const exactSearch = findBestRoute(input([p1, p2], amount))!;
     expect(route.outAmount).toBe(exactSearch.outAmount);
-    expect(route.splits.map((s) => [s.percent, s.path.legs.map((l) => l.pool.address)])).toEqual(exactSearch.splits.map((s) => [s.percent, s.path.legs.map((l) => l.pool.address)]));
-    expect(route.outAmount).toBe(paid(route, new Map([[p1.address, p1], [p2.address, p2]])));
+    expect(route.splits.map((s) => [s.percent, s.path.legs.map((l) => l.pool.address)])).toEqual(
+      exactSearch.splits.map((s) => [s.percent, s.path.legs.map((l) => l.pool.address)]),
+    );
+    expect(route.outAmount).toBe(
+      paid(
+        route,
+        new Map([
+          [p1.address, p1],
+          [p2.address, p2],
+        ]),
+      ),
+    );
   });
 
   it("quotes each pool exactly only for the route it picks, and says which amounts a curve lacked", () => {

@@ -14,9 +14,18 @@ describe("MARKETS_FILE content", () => {
   });
 
   it("a snapshot written and read back, with a plain address mixed in", () => {
-    const text = marketSnapshotText({ version: 1, writtenAt: "2026-11-25T00:00:00.000Z", programs: [{ programId: CP, label: "Raydium CP", pools: 1 }], markets: [{ address: POOL, program: CP, mints: [SOL, USDC] }] });
+    const text = marketSnapshotText({
+      version: 1,
+      writtenAt: "2026-11-25T00:00:00.000Z",
+      programs: [{ programId: CP, label: "Raydium CP", pools: 1 }],
+      markets: [{ address: POOL, program: CP, mints: [SOL, USDC] }],
+    });
     expect(text.split("\n")).toHaveLength(5);
-    expect(parseMarketsFileContent("f", text)).toEqual({ addresses: [], markets: [{ address: POOL, program: CP, mints: [SOL, USDC] }], completePrograms: [CP] });
+    expect(parseMarketsFileContent("f", text)).toEqual({
+      addresses: [],
+      markets: [{ address: POOL, program: CP, mints: [SOL, USDC] }],
+      completePrograms: [CP],
+    });
     const mixed = JSON.parse(text);
     mixed.markets.push(USDC);
     expect(parseMarketsFileContent("f", JSON.stringify(mixed)).addresses).toEqual([USDC]);

@@ -51,7 +51,11 @@ function cpPoolSet(name: string) {
   const markets: Market[] = [];
   const add = (reserveA: bigint, reserveB: bigint, configIndex: number) => {
     const pool = writeCpPool(chain, { x: a, y: b, reserveX: reserveA, reserveY: reserveB, configIndex });
-    const market = marketOfAccount(new Map([[raydiumCpmmAdapter.programId.toBase58(), raydiumCpmmAdapter]]), chain.map.get(pool.pool.address.toBase58())!, "added");
+    const market = marketOfAccount(
+      new Map([[raydiumCpmmAdapter.programId.toBase58(), raydiumCpmmAdapter]]),
+      chain.map.get(pool.pool.address.toBase58())!,
+      "added",
+    );
     if (typeof market === "string") throw new Error(market);
     reserves.set(market.addressText, [reserveA, reserveB]);
     markets.push(market);
@@ -72,10 +76,18 @@ describe("MAX_POOLS_PER_PAIR against adversarial pool sets", () => {
     else if (i === 12) shallowBest = add(2_000_000n, 3_000_000n, i);
     else add(1_000_000n, 1_000_000n, i);
   }
-  const planner = (maxPoolsPerPair: number): QuotePlanner => createQuotePlanner({ adapters: [raydiumCpmmAdapter], intermediateTokens: [], limits: { maxPoolsPerPair } });
+  const planner = (maxPoolsPerPair: number): QuotePlanner =>
+    createQuotePlanner({ adapters: [raydiumCpmmAdapter], intermediateTokens: [], limits: { maxPoolsPerPair } });
   const quote = (p: QuotePlanner, amount: bigint) => {
     const req = parseQuoteRequest({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(amount), slippageBps: 50 }, p.labels);
-    return drive(p.plan(req, p.candidatePairs(req, () => markets), markets), chain)!;
+    return drive(
+      p.plan(
+        req,
+        p.candidatePairs(req, () => markets),
+        markets,
+      ),
+      chain,
+    )!;
   };
   /** The most any single pool pays for `amount` a (Raydium's SDK over the reserves written). */
   const bestSinglePool = (amount: bigint) => {
@@ -148,7 +160,12 @@ describe("candidate decisions: one decision holds for every amount of its bucket
   const p = createQuotePlanner({ adapters: [raydiumCpmmAdapter], intermediateTokens: [], limits: { maxPoolsPerPair: 1 } });
   const plan = (amount: bigint, decisions?: Map<string, CandidateDecision>) => {
     const req = parseQuoteRequest({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(amount), slippageBps: 50 }, p.labels);
-    return p.plan(req, p.candidatePairs(req, () => markets), markets, decisions);
+    return p.plan(
+      req,
+      p.candidatePairs(req, () => markets),
+      markets,
+      decisions,
+    );
   };
 
   it("the set is adversarial: each of the three pools is the best single pool somewhere in the bucket", () => {

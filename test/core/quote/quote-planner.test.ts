@@ -5,15 +5,7 @@
 // and the Token-2022 transfer-fee mint are written with @solana/spl-token's layouts.
 import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
 import { BN } from "@coral-xyz/anchor";
-import {
-  ACCOUNT_SIZE,
-  AccountType,
-  ExtensionType,
-  MintLayout,
-  TRANSFER_FEE_CONFIG_SIZE,
-  TransferFeeConfigLayout,
-  getMintLen,
-} from "@solana/spl-token";
+import { ACCOUNT_SIZE, AccountType, ExtensionType, MintLayout, TRANSFER_FEE_CONFIG_SIZE, TransferFeeConfigLayout, getMintLen } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { AmmError } from "../../../src/core/amm/adapter.js";
@@ -63,7 +55,15 @@ function writeTransferFeeMint(chain: Accounts, seed: number, basisPoints: number
   const address = new PublicKey(Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? seed : 9)));
   const data = new Uint8Array(getMintLen([ExtensionType.TransferFeeConfig]));
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 10n ** 15n, decimals: 6, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 10n ** 15n,
+      decimals: 6,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   data[ACCOUNT_SIZE] = AccountType.Mint;
@@ -72,7 +72,13 @@ function writeTransferFeeMint(chain: Accounts, seed: number, basisPoints: number
   view.setUint16(ACCOUNT_SIZE + 3, TRANSFER_FEE_CONFIG_SIZE, true);
   const fee = { epoch: 0n, maximumFee: 10n ** 12n, transferFeeBasisPoints: basisPoints };
   TransferFeeConfigLayout.encode(
-    { transferFeeConfigAuthority: PublicKey.default, withdrawWithheldAuthority: PublicKey.default, withheldAmount: 0n, olderTransferFee: fee, newerTransferFee: fee },
+    {
+      transferFeeConfigAuthority: PublicKey.default,
+      withdrawWithheldAuthority: PublicKey.default,
+      withheldAmount: 0n,
+      olderTransferFee: fee,
+      newerTransferFee: fee,
+    },
     data,
     ACCOUNT_SIZE + 5,
   );
@@ -140,8 +146,19 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     const pool = writeCpPool(memoChain, { x: sol, y: memoUsdc, reserveX: 1_000n * E9, reserveY: 150_000n * E6, configIndex: 0 });
     const market = marketOf(memoChain, pool.pool.address);
     const memoPlanner = createQuotePlanner({ adapters: ADAPTERS, intermediateTokens: [] });
-    const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: memoUsdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, memoPlanner);
-    const quote = () => drive(memoPlanner.plan(req, memoPlanner.candidatePairs(req, () => [market]), [market]), memoChain).route!.outAmount;
+    const req = request(
+      { inputMint: NATIVE_MINT.toBase58(), outputMint: memoUsdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true },
+      memoPlanner,
+    );
+    const quote = () =>
+      drive(
+        memoPlanner.plan(
+          req,
+          memoPlanner.candidatePairs(req, () => [market]),
+          [market],
+        ),
+        memoChain,
+      ).route!.outAmount;
     const expected = (usdcReserve: bigint) => sdkOut(E9, 1_000n * E9, usdcReserve);
     expect(quote()).toBe(expected(150_000n * E6));
     expect(quote()).toBe(expected(150_000n * E6));
@@ -156,7 +173,11 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
 
   it("names, per account asked for, the pools that need it (what the live cache holds together): each pool's vaults its own, the shared mints and config every pool's", () => {
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
-    const plan = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    const plan = planner.plan(
+      req,
+      planner.candidatePairs(req, () => all),
+      [mA, mB],
+    );
     const supply = (keys: PublicKey[]) => plan.supply(new Map(keys.map((k) => [k.toBase58(), { account: chain.map.get(k.toBase58()) ?? null }])));
     const first = plan.accountsNeeded();
     expect(plan.poolsNeeding().size).toBe(0); // the pools and the Clock: held on their own
@@ -164,7 +185,10 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     plan.accountsNeeded();
     const needing = plan.poolsNeeding();
     // Raydium's PDAs as the pool writer derives them: the vaults of each pool, and the config both pools (config index 0 and 1: each its own).
-    for (const [p, m] of [[solUsdcA, mA], [solUsdcB, mB]] as const) {
+    for (const [p, m] of [
+      [solUsdcA, mA],
+      [solUsdcB, mB],
+    ] as const) {
       for (const a of [p.vaultA, p.vaultB, p.config]) expect(needing.get(a.address.toBase58())).toEqual([m.addressText]);
     }
     for (const mint of [NATIVE_MINT, usdc.address]) expect(new Set(needing.get(mint.toBase58()))).toEqual(new Set([mA.addressText, mB.addressText]));
@@ -201,7 +225,11 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
       },
     });
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, shadowPlanner);
-    const plan = shadowPlanner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]);
+    const plan = shadowPlanner.plan(
+      req,
+      shadowPlanner.candidatePairs(req, () => all),
+      [mA, mB],
+    );
     const { route } = drive(plan, chain);
     const check = plan.shadow(route!);
     expect(check.accountsNeeded().map((k) => k.toBase58())).toEqual([extra.toBase58()]);
@@ -211,15 +239,35 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(check.results()).toEqual([{ label: "Raydium CP", pool: mA.addressText, inAmount: E9, mathOut: leg.outAmount, programOut: 42n }]);
     expect(asked).toEqual([{ label: "Raydium CP", amount: E9, aToB: mA.mints[0] === NATIVE_MINT.toBase58() }]);
     // ExactOut routes are not checked (the program quoter quotes ExactIn); nor AMMs whose program it does not hold.
-    expect(planner.plan(req, shadowPlanner.candidatePairs(req, () => all), [mA, mB]).shadow({ ...route!, swapMode: "ExactOut" }).results()).toEqual([]);
-    const unheld = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    expect(
+      planner
+        .plan(
+          req,
+          shadowPlanner.candidatePairs(req, () => all),
+          [mA, mB],
+        )
+        .shadow({ ...route!, swapMode: "ExactOut" })
+        .results(),
+    ).toEqual([]);
+    const unheld = planner.plan(
+      req,
+      planner.candidatePairs(req, () => all),
+      [mA, mB],
+    );
     expect(unheld.shadow(drive(unheld, chain).route!).results()).toEqual([]);
   });
 
   it("100 SOL → USDC: the best 5 % grid split of the two pools, by brute force over the SDK's curve", () => {
     const amount = 100n * E9;
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(amount) }, planner);
-    const { route } = drive(planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]), chain);
+    const { route } = drive(
+      planner.plan(
+        req,
+        planner.candidatePairs(req, () => all),
+        [mA, mB],
+      ),
+      chain,
+    );
     let best = { p: 100, out: sdkOut(amount, 1_000n * E9, 150_000n * E6) };
     for (let p = 5; p <= 95; p += 5) {
       const first = (amount * BigInt(p)) / 100n;
@@ -236,7 +284,11 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
 
   it("ExactOut: no route through Raydium CP pools (Jupiter v6 refuses a RaydiumCP step in exact_out_route: test/onchain/raydium-cp.test.ts)", () => {
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(1_000n * E6), swapMode: "ExactOut" }, planner);
-    const plan = planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB]);
+    const plan = planner.plan(
+      req,
+      planner.candidatePairs(req, () => all),
+      [mA, mB],
+    );
     expect(plan.markets).toEqual([mA, mB]); // candidates, but none can fill an ExactOut step
     expect(drive(plan, chain).route).toBeUndefined();
   });
@@ -253,7 +305,14 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     expect(viaUsdc).toBeGreaterThan(sdkOut(E9, 1_000n * E9, 100_000n * E6));
 
     const direct = request({ ...input, onlyDirectRoutes: true }, planner);
-    const directRoute = drive(planner.plan(direct, planner.candidatePairs(direct, () => all), [mSolX]), chain).route!;
+    const directRoute = drive(
+      planner.plan(
+        direct,
+        planner.candidatePairs(direct, () => all),
+        [mSolX],
+      ),
+      chain,
+    ).route!;
     expect(legs(directRoute)).toEqual([[mSolX.addressText, 100]]);
     expect(directRoute.outAmount).toBe(sdkOut(E9, 1_000n * E9, 100_000n * E6));
   });
@@ -277,7 +336,14 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
   it("leaves out a pool whose mint has a Token-2022 transfer fee (the math does not apply it); the same pool without a fee routes", () => {
     const quoteOver = (mint: LocalMint, market: Market) => {
       const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: mint.address.toBase58(), amount: String(E9), onlyDirectRoutes: true }, planner);
-      return drive(planner.plan(req, planner.candidatePairs(req, () => []), [market]), chain).route;
+      return drive(
+        planner.plan(
+          req,
+          planner.candidatePairs(req, () => []),
+          [market],
+        ),
+        chain,
+      ).route;
     };
     expect(quoteOver(feeMint, marketOf(chain, solFee.pool.address))).toBeUndefined();
     expect(quoteOver(zeroFeeMint, marketOf(chain, solZeroFee.pool.address))!.outAmount).toBe(sdkOut(E9, 1_000n * E9, 1_000_000n * E6));
@@ -290,7 +356,14 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     const notAPool = { ...chain.map.get(mA.addressText)!, data: new Uint8Array(64) }; // wrong discriminator: Raydium's decoder refuses it
     gone.map.set(mA.addressText, notAPool);
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: x.address.toBase58(), amount: String(E9) }, planner);
-    const { route } = drive(planner.plan(req, planner.candidatePairs(req, () => all), [mA, mB, mSolX, mUsdcX]), gone);
+    const { route } = drive(
+      planner.plan(
+        req,
+        planner.candidatePairs(req, () => all),
+        [mA, mB, mSolX, mUsdcX],
+      ),
+      gone,
+    );
     expect(legs(route!)).toEqual([[mSolX.addressText, 100]]);
   });
 
@@ -315,14 +388,31 @@ describe("quote planner over Raydium CP pools written in Raydium's layout", () =
     };
     const buggyPlanner = createQuotePlanner({ adapters: [buggy], intermediateTokens: [] });
     const req = request({ inputMint: NATIVE_MINT.toBase58(), outputMint: usdc.address.toBase58(), amount: String(E9) }, buggyPlanner);
-    expect(() => drive(buggyPlanner.plan(req, buggyPlanner.candidatePairs(req, () => []), [mA]), chain)).toThrow(TypeError);
+    expect(() =>
+      drive(
+        buggyPlanner.plan(
+          req,
+          buggyPlanner.candidatePairs(req, () => []),
+          [mA],
+        ),
+        chain,
+      ),
+    ).toThrow(TypeError);
   });
 });
 
 function writeMintData(decimals: number): Uint8Array {
   const data = new Uint8Array(MintLayout.span);
   MintLayout.encode(
-    { mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 10n ** 15n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 10n ** 15n,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   return data;

@@ -191,10 +191,20 @@ function gridOptimum(specs: readonly PoolSpec[], amount: bigint, stepPercent: nu
   filling.forEach((p, i) => {
     consider([[p, steps]]);
     filling.slice(i + 1).forEach((q, j) => {
-      for (let a = 1; a < steps; a++) consider([[p, a], [q, steps - a]]);
+      for (let a = 1; a < steps; a++)
+        consider([
+          [p, a],
+          [q, steps - a],
+        ]);
       if (maxSplits < 3) return;
       for (const r of filling.slice(i + j + 2)) {
-        for (let a = 1; a < steps; a++) for (let b = 1; a + b < steps; b++) consider([[p, a], [q, b], [r, steps - a - b]]);
+        for (let a = 1; a < steps; a++)
+          for (let b = 1; a + b < steps; b++)
+            consider([
+              [p, a],
+              [q, b],
+              [r, steps - a - b],
+            ]);
       }
     });
   });
@@ -214,7 +224,9 @@ describe("split search against the exhaustive share grid (random constant-produc
         continue;
       }
       const grid10 = gridOptimum(specs, amount, 10, maxSplits);
-      expect(route!.outAmount, `case ${n}: ${JSON.stringify(specs, (_, v) => (typeof v === "bigint" ? `${v}` : v))} amount ${amount}`).toBeGreaterThanOrEqual(grid10);
+      expect(route!.outAmount, `case ${n}: ${JSON.stringify(specs, (_, v) => (typeof v === "bigint" ? `${v}` : v))} amount ${amount}`).toBeGreaterThanOrEqual(
+        grid10,
+      );
       expect(route!.outAmount).toBeGreaterThanOrEqual(single);
       expect(route!.splits.length).toBeLessThanOrEqual(maxSplits);
       // the route's output is what its pools pay for its shares

@@ -77,7 +77,10 @@ describe("memoised derivations", () => {
   test("associatedTokenAddress = spl-token's derivation for every token program, the same object on repeat", () => {
     const owners = [Keypair.generate().publicKey, findProgramAuthority(3)]; // a wallet and a PDA (off curve)
     for (const owner of owners) {
-      for (const [mint, program] of [[NATIVE_MINT, TOKEN_PROGRAM_ID], [Keypair.generate().publicKey, TOKEN_2022_PROGRAM_ID]] as const) {
+      for (const [mint, program] of [
+        [NATIVE_MINT, TOKEN_PROGRAM_ID],
+        [Keypair.generate().publicKey, TOKEN_2022_PROGRAM_ID],
+      ] as const) {
         const expected = getAssociatedTokenAddressSync(mint, owner, true, program, ASSOCIATED_TOKEN_PROGRAM_ID);
         const first = associatedTokenAddress(owner, mint, program);
         expect(first.equals(expected)).toBe(true);

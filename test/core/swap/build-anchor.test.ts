@@ -59,7 +59,10 @@ const cases = [
     instruction: "route",
     amounts: { inAmount: "1000000", quotedOutAmount: "3700000" },
     feeBps: 0,
-    indices: [[0, 1, 100], [1, 2, 100]],
+    indices: [
+      [0, 1, 100],
+      [1, 2, 100],
+    ],
   },
   {
     name: "shared_accounts_route: multi-hop (default shared)",
@@ -69,17 +72,22 @@ const cases = [
     instruction: "sharedAccountsRoute",
     amounts: { id: 3, inAmount: "1000000", quotedOutAmount: "3700000" },
     feeBps: 5,
-    indices: [[0, 1, 100], [1, 2, 100]],
+    indices: [
+      [0, 1, 100],
+      [1, 2, 100],
+    ],
   },
   {
     name: "shared_accounts_route: split then hop",
-    raw: request(
-      quote([AB(60), AB(40, poolAB2.pool.address), BC], { input: MINT_A, output: MINT_C, inAmount: 1_000_000n, outAmount: 3_700_000n }),
-    ),
+    raw: request(quote([AB(60), AB(40, poolAB2.pool.address), BC], { input: MINT_A, output: MINT_C, inAmount: 1_000_000n, outAmount: 3_700_000n })),
     instruction: "sharedAccountsRoute",
     amounts: { id: 3, inAmount: "1000000", quotedOutAmount: "3700000" },
     feeBps: 0,
-    indices: [[0, 1, 60], [0, 1, 40], [1, 2, 100]],
+    indices: [
+      [0, 1, 60],
+      [0, 1, 40],
+      [1, 2, 100],
+    ],
   },
 ] as const;
 
@@ -88,7 +96,9 @@ const cases = [
 // program through Whirlpool steps in test/onchain.
 describe("ExactOut through a Raydium CP step", () => {
   test("is refused before anything is built, naming the step", () => {
-    const raw = request(quote([AB(70), AB(30, poolAB2.pool.address)], { input: MINT_A, output: MINT_B, inAmount: 1_000_000n, outAmount: 1_900_000n, swapMode: "ExactOut" }));
+    const raw = request(
+      quote([AB(70), AB(30, poolAB2.pool.address)], { input: MINT_A, output: MINT_B, inAmount: 1_000_000n, outAmount: 1_900_000n, swapMode: "ExactOut" }),
+    );
     expect(() => build(raw)).toThrow(/routePlan\[0\] \(ammKey \w+, label "Raydium CP"\).*ExactOut/);
   });
 });

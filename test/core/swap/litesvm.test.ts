@@ -29,7 +29,15 @@ function vm(pools: DemoRaydiumCpmmPool[]): LiteSVM {
   for (const mint of [MINT_A, MINT_B, MINT_C, MINT_T22]) {
     const data = Buffer.alloc(MINT_SIZE);
     MintLayout.encode(
-      { mintAuthorityOption: 1, mintAuthority: USER.publicKey, supply: 0n, decimals: MINTS.get(mint.toBase58())!.decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+      {
+        mintAuthorityOption: 1,
+        mintAuthority: USER.publicKey,
+        supply: 0n,
+        decimals: MINTS.get(mint.toBase58())!.decimals,
+        isInitialized: true,
+        freezeAuthorityOption: 0,
+        freezeAuthority: PublicKey.default,
+      },
       data,
     );
     put(svm, { address: mint, owner: MINTS.get(mint.toBase58())!.tokenProgram, lamports: 1_461_600n, data, executable: false });
@@ -56,7 +64,13 @@ function read(svm: LiteSVM, keys: readonly PublicKey[]): Map<string, AccountData
     map.set(
       key.toBase58(),
       account.exists
-        ? { address: key, owner: new PublicKey(account.programAddress), lamports: account.lamports, data: Uint8Array.from(account.data), executable: account.executable }
+        ? {
+            address: key,
+            owner: new PublicKey(account.programAddress),
+            lamports: account.lamports,
+            data: Uint8Array.from(account.data),
+            executable: account.executable,
+          }
         : null,
     );
   }
@@ -106,9 +120,17 @@ describe("setup, compute budget, cleanup and tip execute on LiteSVM", () => {
     const svm = vm([p]);
     const result = buildFrom(
       svm,
-      request(quote([{ pool: p.pool.address, input: NATIVE_MINT, output: MINT_A, percent: 100, inAmount: 50_000_000n, outAmount: 90_000n }], { input: NATIVE_MINT, output: MINT_A, inAmount: 50_000_000n, outAmount: 90_000n }), {
-        prioritization: { kind: "relayTip", lamports: 1000 },
-      }),
+      request(
+        quote([{ pool: p.pool.address, input: NATIVE_MINT, output: MINT_A, percent: 100, inAmount: 50_000_000n, outAmount: 90_000n }], {
+          input: NATIVE_MINT,
+          output: MINT_A,
+          inAmount: 50_000_000n,
+          outAmount: 90_000n,
+        }),
+        {
+          prioritization: { kind: "relayTip", lamports: 1000 },
+        },
+      ),
     );
     expect(result.computeBudgetInstructions).toHaveLength(1); // tip: no price
     expect(result.setupInstructions).toHaveLength(4); // create wSOL, transfer, sync, create output ATA
@@ -124,10 +146,18 @@ describe("setup, compute budget, cleanup and tip execute on LiteSVM", () => {
     const svm = vm([p]);
     const result = buildFrom(
       svm,
-      request(quote([{ pool: p.pool.address, input: MINT_A, output: NATIVE_MINT, percent: 100, inAmount: 10_000n, outAmount: 5_000_000n }], { input: MINT_A, output: NATIVE_MINT, inAmount: 10_000n, outAmount: 5_000_000n }), {
-        payer: PAYER.publicKey.toBase58(),
-        prioritization: { kind: "lamports", lamports: 7001 },
-      }),
+      request(
+        quote([{ pool: p.pool.address, input: MINT_A, output: NATIVE_MINT, percent: 100, inAmount: 10_000n, outAmount: 5_000_000n }], {
+          input: MINT_A,
+          output: NATIVE_MINT,
+          inAmount: 10_000n,
+          outAmount: 5_000_000n,
+        }),
+        {
+          payer: PAYER.publicKey.toBase58(),
+          prioritization: { kind: "lamports", lamports: 7001 },
+        },
+      ),
     );
     // price = floor(7001·10⁶ / 1.4M) = 5000 µlamports; fee = 1.4M · 5000 / 10⁶ = 7000 lamports
     expect(result.prioritizationType).toEqual({ kind: "computeBudget", microLamports: 5000n, estimatedMicroLamports: null });
@@ -176,7 +206,14 @@ describe("setup, compute budget, cleanup and tip execute on LiteSVM", () => {
     const svm = vm([p]);
     const result = buildFrom(
       svm,
-      request(quote([{ pool: p.pool.address, input: MINT_A, output: MINT_T22, percent: 100, inAmount: 10_000n, outAmount: 20_000n }], { input: MINT_A, output: MINT_T22, inAmount: 10_000n, outAmount: 20_000n })),
+      request(
+        quote([{ pool: p.pool.address, input: MINT_A, output: MINT_T22, percent: 100, inAmount: 10_000n, outAmount: 20_000n }], {
+          input: MINT_A,
+          output: MINT_T22,
+          inAmount: 10_000n,
+          outAmount: 20_000n,
+        }),
+      ),
       [5_000, 10_000, 20_000],
     );
     expect(result.prioritizationType).toEqual({ kind: "computeBudget", microLamports: 10_000n, estimatedMicroLamports: 10_000n });

@@ -56,9 +56,7 @@ describe("planning the reads", () => {
     expect(names(planAccountReads(parsed, routeReadKeys(parsed), cache))).toEqual(names([NATIVE_MINT, MINT_A, MINT_B]));
     expect(decodeRoutePools(parsed, accountMap([]), cache)).toHaveLength(2); // served from the cache
     expect(names(planPriorityFeeAccounts(parsed))).toEqual(names([pSolA.pool.address, pAB.pool.address]));
-    const global = parseSwapInstructionsRequest(
-      request(solToB, { prioritization: { kind: "priorityLevel", level: "high", maxLamports: 1, global: true } }),
-    );
+    const global = parseSwapInstructionsRequest(request(solToB, { prioritization: { kind: "priorityLevel", level: "high", maxLamports: 1, global: true } }));
     expect(planPriorityFeeAccounts(global)).toEqual([]);
   });
 
@@ -90,14 +88,30 @@ describe("fee account", () => {
   function tokenAccount(address: PublicKey, mint: PublicKey) {
     const data = Buffer.alloc(AccountLayout.span);
     AccountLayout.encode(
-      { mint, owner: key("fee owner"), amount: 0n, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default },
+      {
+        mint,
+        owner: key("fee owner"),
+        amount: 0n,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: 1,
+        isNativeOption: 0,
+        isNative: 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
+      },
       data,
     );
     return { address, owner: TOKEN_PROGRAM_ID, lamports: 1n, data: new Uint8Array(data), executable: false };
   }
   const feeAccount = key("fee");
   const withFee = quote([{ pool: pAB.pool.address, input: MINT_A, output: MINT_B, percent: 100, inAmount: 10n, outAmount: 20n }], {
-    input: MINT_A, output: MINT_B, inAmount: 10n, outAmount: 20n, feeBps: 50,
+    input: MINT_A,
+    output: MINT_B,
+    inAmount: 10n,
+    outAmount: 20n,
+    feeBps: 50,
   });
   const parsed = parseSwapInstructionsRequest(request(withFee, { feeAccount: feeAccount.toBase58() }));
   const run = (fee: ReturnType<typeof tokenAccount>) => {
@@ -117,7 +131,10 @@ describe("cleanup and destinationTokenAccount", () => {
   test("no output ATA and no wSOL close with destinationTokenAccount", () => {
     const dest = key("destination");
     const toSol = quote([{ pool: pSolA.pool.address, input: MINT_A, output: NATIVE_MINT, percent: 100, inAmount: 10n, outAmount: 20n }], {
-      input: MINT_A, output: NATIVE_MINT, inAmount: 10n, outAmount: 20n,
+      input: MINT_A,
+      output: NATIVE_MINT,
+      inAmount: 10n,
+      outAmount: 20n,
     });
     const build = (extra: object) => {
       const parsed = parseSwapInstructionsRequest(request(toSol, extra));

@@ -62,19 +62,10 @@ function mintAccount(address: string): AccountData {
 
 /** The user's accounts the response creates in its setup (created = read and found missing). */
 function createdAccounts(real: { setupInstructions: JsonInstruction[] }): string[] {
-  return real.setupInstructions
-    .filter((ix) => ix.programId === "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
-    .map((ix) => ix.accounts[1].pubkey);
+  return real.setupInstructions.filter((ix) => ix.programId === "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL").map((ix) => ix.accounts[1].pubkey);
 }
 
-async function rebuild(
-  file: string,
-  route: RealPair[],
-  quotedOut: bigint,
-  prioritization: PrioritizationInput,
-  simulatedUnits: number,
-  fees: number[],
-) {
+async function rebuild(file: string, route: RealPair[], quotedOut: bigint, prioritization: PrioritizationInput, simulatedUnits: number, fees: number[]) {
   const real = readReference(`examples/${file}`);
   // The route's mints from the pairs: each step turns its input into the pair's other mint.
   let input = NATIVE_MINT.toBase58();
@@ -123,9 +114,7 @@ async function rebuild(
   const pools = decodeRoutePools(parsed, accounts); // the real registry (adapterForOwner)
   expect(pools.map((p) => p.adapter)).toEqual(route.map(() => meteoraDlmmAdapter));
   const mints = mintsFromAccounts(keys.mints, accounts);
-  expect(Object.fromEntries([...mints].map(([k, m]) => [k, m.decimals]))).toEqual(
-    Object.fromEntries(routeMints.map((m) => [m, DECIMALS[m]])),
-  );
+  expect(Object.fromEntries([...mints].map(([k, m]) => [k, m.decimals]))).toEqual(Object.fromEntries(routeMints.map((m) => [m, DECIMALS[m]])));
 
   // Second read: each pair's bin-array bitmap extension (the SDK's PDA); none exists.
   const programAuthorityId = 5;

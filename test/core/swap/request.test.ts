@@ -46,18 +46,82 @@ const cases: Case[] = [
   ["step amount missing", (r) => delete r.quote.routePlan[0].swapInfo.outAmount, "quoteResponse.routePlan[0].swapInfo.outAmount", "required"],
   ["step amount not an integer", (r) => (r.quote.routePlan[0].swapInfo.inAmount = "1e3"), "quoteResponse.routePlan[0].swapInfo.inAmount", "u64"],
   ["percent > 100", (r) => (r.quote.routePlan[0].percent = 101), "quoteResponse.routePlan[0].percent", "range"],
-  ["percent missing", (r) => { delete r.quote.routePlan[0].percent; delete r.quote.routePlan[0].bps; }, "quoteResponse.routePlan[0].percent", "required"],
-  ["percents of a split do not sum to 100", (r) => { r.quote.routePlan[0].percent = 50; r.quote.routePlan[0].bps = 5000; }, "quoteResponse.routePlan", "percent_sum"],
-  ["step does not chain", (r) => (r.quote.routePlan[2].swapInfo.inputMint = key("stray").toBase58()), "quoteResponse.routePlan[2].swapInfo.inputMint", "route_chain"],
-  ["route does not end at the output", (r) => (r.quote.routePlan[2].swapInfo.outputMint = key("elsewhere").toBase58()), "quoteResponse.routePlan[2].swapInfo.outputMint", "route_end"],
-  ["route goes back to the input", (r) => (r.quote.routePlan[2].swapInfo.outputMint = MINT_A.toBase58()), "quoteResponse.routePlan[2].swapInfo.outputMint", "route_circular"],
-  ["step swaps a mint into itself", (r) => (r.quote.routePlan[0].swapInfo.outputMint = MINT_A.toBase58()), "quoteResponse.routePlan[0].swapInfo.outputMint", "distinct_mints"],
-  ["price and prioritization together", (r) => { r.computeUnitPriceMicroLamports = "1000"; r.prioritization = { kind: "lamports", lamports: 5000 }; }, "computeUnitPriceMicroLamports", "INVALID_COMPUTE_UNIT_PRICE_AND_PRIORITIZATION_FEE"],
+  [
+    "percent missing",
+    (r) => {
+      delete r.quote.routePlan[0].percent;
+      delete r.quote.routePlan[0].bps;
+    },
+    "quoteResponse.routePlan[0].percent",
+    "required",
+  ],
+  [
+    "percents of a split do not sum to 100",
+    (r) => {
+      r.quote.routePlan[0].percent = 50;
+      r.quote.routePlan[0].bps = 5000;
+    },
+    "quoteResponse.routePlan",
+    "percent_sum",
+  ],
+  [
+    "step does not chain",
+    (r) => (r.quote.routePlan[2].swapInfo.inputMint = key("stray").toBase58()),
+    "quoteResponse.routePlan[2].swapInfo.inputMint",
+    "route_chain",
+  ],
+  [
+    "route does not end at the output",
+    (r) => (r.quote.routePlan[2].swapInfo.outputMint = key("elsewhere").toBase58()),
+    "quoteResponse.routePlan[2].swapInfo.outputMint",
+    "route_end",
+  ],
+  [
+    "route goes back to the input",
+    (r) => (r.quote.routePlan[2].swapInfo.outputMint = MINT_A.toBase58()),
+    "quoteResponse.routePlan[2].swapInfo.outputMint",
+    "route_circular",
+  ],
+  [
+    "step swaps a mint into itself",
+    (r) => (r.quote.routePlan[0].swapInfo.outputMint = MINT_A.toBase58()),
+    "quoteResponse.routePlan[0].swapInfo.outputMint",
+    "distinct_mints",
+  ],
+  [
+    "price and prioritization together",
+    (r) => {
+      r.computeUnitPriceMicroLamports = "1000";
+      r.prioritization = { kind: "lamports", lamports: 5000 };
+    },
+    "computeUnitPriceMicroLamports",
+    "INVALID_COMPUTE_UNIT_PRICE_AND_PRIORITIZATION_FEE",
+  ],
   ["computeUnitPriceMicroLamports not u64", (r) => (r.computeUnitPriceMicroLamports = "12.5"), "computeUnitPriceMicroLamports", "raw_units"],
-  ["priority level unknown", (r) => (r.prioritization = { kind: "priorityLevel", level: "max", maxLamports: 1 }), "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel", "enum"],
-  ["maxLamports negative", (r) => (r.prioritization = { kind: "priorityLevel", level: "high", maxLamports: -5 }), "prioritizationFeeLamports.priorityLevelWithMaxLamports.maxLamports", "u64"],
-  ["tip with payer but no payer", (r) => (r.prioritization = { kind: "relayTipWithPayer", lamports: 1000 }), "prioritizationFeeLamports.relayTipLamportsWithPayer.payer", "required"],
-  ["tip payer invalid", (r) => (r.prioritization = { kind: "relayTipWithPayer", lamports: 1000, payer: "xyz" }), "prioritizationFeeLamports.relayTipLamportsWithPayer.payer", "public_key"],
+  [
+    "priority level unknown",
+    (r) => (r.prioritization = { kind: "priorityLevel", level: "max", maxLamports: 1 }),
+    "prioritizationFeeLamports.priorityLevelWithMaxLamports.priorityLevel",
+    "enum",
+  ],
+  [
+    "maxLamports negative",
+    (r) => (r.prioritization = { kind: "priorityLevel", level: "high", maxLamports: -5 }),
+    "prioritizationFeeLamports.priorityLevelWithMaxLamports.maxLamports",
+    "u64",
+  ],
+  [
+    "tip with payer but no payer",
+    (r) => (r.prioritization = { kind: "relayTipWithPayer", lamports: 1000 }),
+    "prioritizationFeeLamports.relayTipLamportsWithPayer.payer",
+    "required",
+  ],
+  [
+    "tip payer invalid",
+    (r) => (r.prioritization = { kind: "relayTipWithPayer", lamports: 1000, payer: "xyz" }),
+    "prioritizationFeeLamports.relayTipLamportsWithPayer.payer",
+    "public_key",
+  ],
   ["fixed lamports not an integer", (r) => (r.prioritization = { kind: "lamports", lamports: 1.25 }), "prioritizationFeeLamports", "raw_units"],
   ["blockhashSlotsToExpiry out of range", (r) => (r.blockhashSlotsToExpiry = 151), "blockhashSlotsToExpiry", "range"],
   ["blockhashSlotsToExpiry zero", (r) => (r.blockhashSlotsToExpiry = 0), "blockhashSlotsToExpiry", "range"],
@@ -107,9 +171,7 @@ describe("parseSwapInstructionsRequest rejects bad input naming the field", () =
   test("the message for a bad step mint reads like Jupiter's field path", () => {
     const raw = valid();
     raw.quote.routePlan[1].swapInfo.inputMint = "bad";
-    expect(() => parseSwapInstructionsRequest(raw)).toThrow(
-      "quoteResponse.routePlan[1].swapInfo.inputMint: must be a base58 public key (32 bytes)",
-    );
+    expect(() => parseSwapInstructionsRequest(raw)).toThrow("quoteResponse.routePlan[1].swapInfo.inputMint: must be a base58 public key (32 bytes)");
   });
 
   test("computeUnitPriceMicroLamports alone becomes an exact price; relay tips default to the user as payer", () => {

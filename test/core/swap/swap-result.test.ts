@@ -25,9 +25,17 @@ describe("swap events and amounts", () => {
     const count = Buffer.alloc(4);
     count.writeUInt32LE(2);
     const v2 = Buffer.concat([
-      TAG, eventDiscriminator("SwapsEvent"), count,
-      sol.toBuffer(), u64(1_000n), usdc.toBuffer(), u64(150n),
-      usdc.toBuffer(), u64(150n), bonk.toBuffer(), u64(2n ** 64n - 1n),
+      TAG,
+      eventDiscriminator("SwapsEvent"),
+      count,
+      sol.toBuffer(),
+      u64(1_000n),
+      usdc.toBuffer(),
+      u64(150n),
+      usdc.toBuffer(),
+      u64(150n),
+      bonk.toBuffer(),
+      u64(2n ** 64n - 1n),
     ]);
     expect(decodeSwapEvents(v2)).toEqual([
       { inputMint: sol.toBase58(), inputAmount: 1_000n, outputMint: usdc.toBase58(), outputAmount: 150n },
@@ -43,14 +51,25 @@ describe("swap events and amounts", () => {
     const count = Buffer.alloc(4);
     count.writeUInt32LE(2);
     const events = Buffer.concat([
-      TAG, eventDiscriminator("SwapsEvent"), count,
-      sol.toBuffer(), u64(600n), usdc.toBuffer(), u64(90n),
-      sol.toBuffer(), u64(400n), usdc.toBuffer(), u64(59n),
+      TAG,
+      eventDiscriminator("SwapsEvent"),
+      count,
+      sol.toBuffer(),
+      u64(600n),
+      usdc.toBuffer(),
+      u64(90n),
+      sol.toBuffer(),
+      u64(400n),
+      usdc.toBuffer(),
+      u64(59n),
     ]);
     const balance = (accountIndex: number, mint: string, owner: string, amount: string) => ({ accountIndex, mint, owner, uiTokenAmount: { amount } });
     const result = swapAmounts(
       {
-        innerInstructions: [{ programId: JUP, data: events }, { programId: key().toBase58(), data: events }],
+        innerInstructions: [
+          { programId: JUP, data: events },
+          { programId: key().toBase58(), data: events },
+        ],
         // The taker's USDC account is created in the swap (absent before); another owner's USDC changes too.
         preTokenBalances: [balance(5, usdc.toBase58(), other, "1000")],
         postTokenBalances: [balance(4, usdc.toBase58(), taker, "149"), balance(5, usdc.toBase58(), other, "0")],
@@ -66,7 +85,14 @@ describe("swap events and amounts", () => {
 describe("native SOL amounts: the taker's lamport change net of the fee, created accounts' rent and tips", () => {
   const WSOL = "So11111111111111111111111111111111111111112";
   const SYSTEM = "11111111111111111111111111111111";
-  const [taker, usdc, usdcAta, wsolAta, tipAccount, poolVault] = [key(), key(), key(), key(), key(), key()].map((k) => k.toBase58()) as [string, string, string, string, string, string];
+  const [taker, usdc, usdcAta, wsolAta, tipAccount, poolVault] = [key(), key(), key(), key(), key(), key()].map((k) => k.toBase58()) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const transfer = (from: number, to: number, lamports: bigint) => {
     const data = Buffer.alloc(12);
     data.writeUInt32LE(2, 0);
@@ -112,7 +138,10 @@ describe("native SOL amounts: the taker's lamport change net of the fee, created
         instructions: [],
       },
     };
-    expect(swapAmounts(landed, { taker, inputMint: usdc, outputMint: WSOL, jupiterProgramId: JUP })).toMatchObject({ inputAmount: 150_000_000n, outputAmount: received });
+    expect(swapAmounts(landed, { taker, inputMint: usdc, outputMint: WSOL, jupiterProgramId: JUP })).toMatchObject({
+      inputAmount: 150_000_000n,
+      outputAmount: received,
+    });
   });
 
   it("a kept wrapped-SOL account: its lamports count as the taker's SOL; another fee payer pays the fee and rent", () => {

@@ -161,7 +161,12 @@ describe("buildCancelOrdersTransactions", () => {
       const ataCreations = programIds.filter((p) => p === ASSOCIATED_TOKEN_PROGRAM_ID.toBase58()).length;
       expect(ataCreations).toBe(splCancels.length > 0 ? 1 : 0);
     }
-    expect([...cancelled].sort()).toEqual(orders.slice(0, 6).map((o) => o.address.toBase58()).sort());
+    expect([...cancelled].sort()).toEqual(
+      orders
+        .slice(0, 6)
+        .map((o) => o.address.toBase58())
+        .sort(),
+    );
   });
 
   it("worst case: 5 cancels with 5 distinct SPL input mints (ATA each, Token and Token-2022) fit one transaction", async () => {
@@ -205,8 +210,6 @@ describe("buildCancelOrdersTransactions", () => {
     expect(() => buildCancelOrdersTransactions({ maker: maker.toBase58(), orders: [other.address.toBase58()] }, env)).toThrow(
       expect.objectContaining({ field: "orders[0]", rule: "order_maker" }),
     );
-    expect(() => buildCancelOrdersTransactions({ maker: maker.toBase58() }, env)).toThrow(
-      expect.objectContaining({ field: "orders", rule: "orders_found" }),
-    );
+    expect(() => buildCancelOrdersTransactions({ maker: maker.toBase58() }, env)).toThrow(expect.objectContaining({ field: "orders", rule: "orders_found" }));
   });
 });

@@ -4,12 +4,7 @@ import { address, getTransactionDecoder, lamports } from "@solana/kit";
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { AccountLayout, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout } from "@solana/spl-token";
-import {
-  LIMIT_ORDER_V2_PROGRAM_ID,
-  NATIVE_MINT,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "../../../src/core/solana/programs.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { compileTransaction } from "../../../src/core/solana/transaction-message.js";
 import { buildCreateOrderTransaction } from "../../../src/core/trigger/create-order.js";
@@ -19,7 +14,15 @@ const MAKING = 250_000_000n;
 function mintData(authority: PublicKey, decimals: number): Uint8Array {
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
-    { mintAuthorityOption: 1, mintAuthority: authority, supply: 0n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 1,
+      mintAuthority: authority,
+      supply: 0n,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     data,
   );
   return data;
@@ -136,7 +139,11 @@ describe("create-order transaction on LiteSVM: everything but initialize_order e
         },
         { accounts, uniqueId: BigInt(round), nowUnixSeconds: 1_750_000_000, recentPriorityFees: [], recentBlockhash: svm.latestBlockhash() },
       );
-      const result = send(svm, maker, built.instructions.filter((ix) => !ix.programId.equals(LIMIT_ORDER_V2_PROGRAM_ID)));
+      const result = send(
+        svm,
+        maker,
+        built.instructions.filter((ix) => !ix.programId.equals(LIMIT_ORDER_V2_PROGRAM_ID)),
+      );
       expect(result.computeUnitsConsumed()).toBeLessThan(BigInt(built.computeUnitLimit));
       svm.expireBlockhash();
     }

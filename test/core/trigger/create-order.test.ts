@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { BN } from "@coral-xyz/anchor";
-import {
-  LIMIT_ORDER_V2_PROGRAM_ID,
-  NATIVE_MINT,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "../../../src/core/solana/programs.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { buildCreateOrderTransaction } from "../../../src/core/trigger/create-order.js";
 import type { CreateOrderRequest } from "../../../src/core/trigger/validate.js";
@@ -106,9 +101,7 @@ function expectSameTransaction(ours: Uint8Array, real: Uint8Array): void {
   const a = VersionedTransaction.deserialize(ours);
   const b = VersionedTransaction.deserialize(real);
   expect(a.version).toBe(b.version);
-  expect(a.signatures.map((s) => Buffer.from(s).toString("hex"))).toEqual(
-    b.signatures.map((s) => Buffer.from(s).toString("hex")),
-  );
+  expect(a.signatures.map((s) => Buffer.from(s).toString("hex"))).toEqual(b.signatures.map((s) => Buffer.from(s).toString("hex")));
   expect(a.message.header).toEqual(b.message.header);
   expect(a.message.recentBlockhash).toBe(b.message.recentBlockhash);
   expect(a.message.staticAccountKeys.map(String)).toEqual(b.message.staticAccountKeys.map(String));
@@ -119,9 +112,7 @@ function expectSameTransaction(ours: Uint8Array, real: Uint8Array): void {
     expect(ix.accountKeyIndexes).toEqual(other.accountKeyIndexes);
     const programId = a.message.staticAccountKeys[ix.programIdIndex];
     if (programId.equals(LIMIT_ORDER_V2_PROGRAM_ID)) {
-      expect(Buffer.from(ix.data).subarray(0, other.data.length).toString("hex")).toBe(
-        Buffer.from(other.data).toString("hex"),
-      );
+      expect(Buffer.from(ix.data).subarray(0, other.data.length).toString("hex")).toBe(Buffer.from(other.data).toString("hex"));
       expect(Buffer.from(ix.data).subarray(other.data.length).toString("hex")).toBe("00");
     } else {
       expect(Buffer.from(ix.data).toString("hex")).toBe(Buffer.from(other.data).toString("hex"));

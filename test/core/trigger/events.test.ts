@@ -78,9 +78,7 @@ describe("decodeLimitOrderEvent over events encoded from the IDL's layouts", () 
     const cancel = decodeLimitOrderEvent(eventInstructionData("CancelOrderEvent", { order_key: orderKey }));
     expect(cancel?.name).toBe("CancelOrderEvent");
     expect(cancel?.data.orderKey.equals(orderKey)).toBe(true);
-    const dust = decodeLimitOrderEvent(
-      eventInstructionData("CancelDustOrderEvent", { order_key: orderKey, one_usd_input_mint_amount: new BN(6_543_210) }),
-    );
+    const dust = decodeLimitOrderEvent(eventInstructionData("CancelDustOrderEvent", { order_key: orderKey, one_usd_input_mint_amount: new BN(6_543_210) }));
     expect(dust).toMatchObject({ name: "CancelDustOrderEvent", data: { oneUsdInputMintAmount: 6_543_210n } });
   });
 

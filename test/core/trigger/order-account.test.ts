@@ -3,12 +3,7 @@ import { BN } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
-import {
-  decodeOrderAccount,
-  ORDER_ACCOUNT_DISCRIMINATOR,
-  ORDER_ACCOUNT_OFFSETS,
-  OrderAccountDecodeError,
-} from "../../../src/core/trigger/order-account.js";
+import { decodeOrderAccount, ORDER_ACCOUNT_DISCRIMINATOR, ORDER_ACCOUNT_OFFSETS, OrderAccountDecodeError } from "../../../src/core/trigger/order-account.js";
 import { limitOrderCoder } from "./reference.js";
 
 interface OrderFields {
@@ -71,12 +66,7 @@ describe("decodeOrderAccount over accounts written by Anchor's BorshCoder", () =
       expect(order.outputTokenProgram.equals(outputTokenProgram)).toBe(true);
       expect(order.inputMintReserve.toBase58()).toBe("GvHzyNFiTCe6idxbFZk65LSUpnEKDeLGeUd8WCBC7aeL");
       expect(order.uniqueId).toBe(18446744073709551615n);
-      expect([order.oriMakingAmount, order.oriTakingAmount, order.makingAmount, order.takingAmount]).toEqual([
-        50000000n,
-        100000000n,
-        12345n,
-        67890n,
-      ]);
+      expect([order.oriMakingAmount, order.oriTakingAmount, order.makingAmount, order.takingAmount]).toEqual([50000000n, 100000000n, 12345n, 67890n]);
       expect(order.borrowMakingAmount).toBe(7n);
       expect(order.expiredAt).toBe(expiredAt);
       // Fields after the Option<i64> shift by 8 bytes when it is Some.

@@ -23,14 +23,10 @@ describe("Limit Order v2 PDAs (values from trigger-api.md §2.1 and real transac
   it("order PDAs and reserves of the two real create transactions", () => {
     const spec = findOrderAddress(maker, 7280981023822104910n);
     expect(spec.toBase58()).toBe("CX2iPk4nxarGPkk7ziViJTfL1z2e1LnGWRDimVQ4tzYf");
-    expect(findInputMintReserveAddress(spec, SOL, TOKEN_PROGRAM_ID).toBase58()).toBe(
-      "GvHzyNFiTCe6idxbFZk65LSUpnEKDeLGeUd8WCBC7aeL",
-    );
+    expect(findInputMintReserveAddress(spec, SOL, TOKEN_PROGRAM_ID).toBase58()).toBe("GvHzyNFiTCe6idxbFZk65LSUpnEKDeLGeUd8WCBC7aeL");
     const legacy = findOrderAddress(maker, 10267953854392421083n);
     expect(legacy.toBase58()).toBe("EWxFUCUAzvo2siM9gYVPWkaouvCfemwnwkfdVw2ib7JH");
-    expect(findInputMintReserveAddress(legacy, USDC, TOKEN_PROGRAM_ID).toBase58()).toBe(
-      "48a8e4UpAr8gVZQooPGXEASKBrMYFkJmqQcRbSj8W4YJ",
-    );
+    expect(findInputMintReserveAddress(legacy, USDC, TOKEN_PROGRAM_ID).toBase58()).toBe("48a8e4UpAr8gVZQooPGXEASKBrMYFkJmqQcRbSj8W4YJ");
     // The same accounts appear in the decoded transactions' initialize_order account lists.
     const initializeAccounts = decodedReferenceTransactions
       .slice(0, 2)
@@ -40,8 +36,6 @@ describe("Limit Order v2 PDAs (values from trigger-api.md §2.1 and real transac
   });
 
   it("the default order fee account is the fee PDA's ATA for the output mint", () => {
-    expect(findDefaultFeeTokenAccount(USDC, TOKEN_PROGRAM_ID).toBase58()).toBe(
-      "APWoLnZc8g8iXLA8qLdHJ4w42ybRrq2Vm8UGQhH7TJ3r",
-    );
+    expect(findDefaultFeeTokenAccount(USDC, TOKEN_PROGRAM_ID).toBase58()).toBe("APWoLnZc8g8iXLA8qLdHJ4w42ybRrq2Vm8UGQhH7TJ3r");
   });
 });

@@ -46,6 +46,4 @@ export interface DecodedReferenceTransaction {
   };
 }
 
-export const decodedReferenceTransactions = readReferenceJson<DecodedReferenceTransaction[]>(
-  "examples/trigger-transactions-decoded.json",
-);
+export const decodedReferenceTransactions = readReferenceJson<DecodedReferenceTransaction[]>("examples/trigger-transactions-decoded.json");

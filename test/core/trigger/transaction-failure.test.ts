@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LangErrorCode } from "@coral-xyz/anchor";
-import {
-  LIMIT_ORDER_V2_PROGRAM_ID,
-  SYSTEM_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-  COMPUTE_BUDGET_PROGRAM_ID,
-} from "../../../src/core/solana/programs.js";
+import { LIMIT_ORDER_V2_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { describeTransactionError, programErrorName } from "../../../src/core/trigger/transaction-failure.js";
 
 const createOrderPrograms = [
@@ -28,9 +23,7 @@ describe("describeTransactionError", () => {
 
   it("a Limit Order failure: instruction index, program, code in decimal and hex, Anchor name", () => {
     const described = describeTransactionError({ InstructionError: [6, { Custom: 3012 }] }, { instructionProgramIds: createOrderPrograms });
-    expect(described.message).toBe(
-      "instruction 6 (Limit Order v2 program) failed: custom program error 3012 (0xbc4): AccountNotInitialized",
-    );
+    expect(described.message).toBe("instruction 6 (Limit Order v2 program) failed: custom program error 3012 (0xbc4): AccountNotInitialized");
     expect(described).toMatchObject({ instructionIndex: 6, customCode: 3012, errorName: "AccountNotInitialized" });
   });
 

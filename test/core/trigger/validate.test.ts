@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
-import {
-  validateCancelOrderRequest,
-  validateCancelOrdersRequest,
-  validateCreateOrderRequest,
-} from "../../../src/core/trigger/validate.js";
+import { validateCancelOrderRequest, validateCancelOrdersRequest, validateCreateOrderRequest } from "../../../src/core/trigger/validate.js";
 import type { CreateOrderRequest } from "../../../src/core/trigger/validate.js";
 import { ValidationError } from "../../../src/core/validation-error.js";
 

@@ -50,7 +50,15 @@ export async function createMeteoraDlmmPair(
   localnet.airdrop(funder.publicKey, 10_000_000_000n); // rent of the pair, its arrays and positions
   const activeId = new BN(params.activeId);
   const createPair = await DLMM.createLbPair(
-    connection, funder.publicKey, params.tokenX, params.tokenY, new BN(10), new BN(10000), DLMM_PRESET_BIN_STEP_10, activeId, opt,
+    connection,
+    funder.publicKey,
+    params.tokenX,
+    params.tokenY,
+    new BN(10),
+    new BN(10000),
+    DLMM_PRESET_BIN_STEP_10,
+    activeId,
+    opt,
   );
   send(localnet, createPair.instructions, [funder]);
   const [address] = dlmmV13.deriveLbPair2(params.tokenX, params.tokenY, new BN(10), new BN(10000), METEORA_DLMM_PROGRAM);
@@ -63,7 +71,11 @@ export async function createMeteoraDlmmPair(
   // add_liquidity takes a lower and an upper bin array; a position within one array names the next one as upper.
   for (const index of arrays) {
     const [binArray] = dlmmV13.deriveBinArray(address, new BN(index), METEORA_DLMM_PROGRAM);
-    send(localnet, [await program.methods.initializeBinArray(new BN(index)).accounts({ binArray, funder: funder.publicKey, lbPair: address }).instruction()], [funder]);
+    send(
+      localnet,
+      [await program.methods.initializeBinArray(new BN(index)).accounts({ binArray, funder: funder.publicKey, lbPair: address }).instruction()],
+      [funder],
+    );
   }
 
   const userX = fundTokenAccount(localnet, funder.publicKey, params.tokenX, 2n ** 62n);
@@ -93,9 +105,20 @@ export async function createMeteoraDlmmPair(
         strategyParameters: { minBinId: lower, maxBinId: upper, strategyType: { spotBalanced: {} }, parameteres: new Array(64).fill(0) },
       })
       .accounts({
-        position: position.publicKey, lbPair: address, binArrayBitmapExtension: null, userTokenX: userX, userTokenY: userY,
-        reserveX: sdk.lbPair.reserveX, reserveY: sdk.lbPair.reserveY, tokenXMint: params.tokenX, tokenYMint: params.tokenY,
-        binArrayLower, binArrayUpper, sender: funder.publicKey, tokenXProgram: TOKEN_PROGRAM, tokenYProgram: TOKEN_PROGRAM,
+        position: position.publicKey,
+        lbPair: address,
+        binArrayBitmapExtension: null,
+        userTokenX: userX,
+        userTokenY: userY,
+        reserveX: sdk.lbPair.reserveX,
+        reserveY: sdk.lbPair.reserveY,
+        tokenXMint: params.tokenX,
+        tokenYMint: params.tokenY,
+        binArrayLower,
+        binArrayUpper,
+        sender: funder.publicKey,
+        tokenXProgram: TOKEN_PROGRAM,
+        tokenYProgram: TOKEN_PROGRAM,
       })
       .instruction();
     send(localnet, [init, add], [funder, position]);

@@ -48,10 +48,7 @@ export interface ExactOutRouteInstructionAccounts {
 }
 
 /** `exact_out_route`: swap from the user's own token accounts, ExactOut. */
-export function getExactOutRouteInstruction(
-  accounts: ExactOutRouteInstructionAccounts,
-  args: ExactOutRouteInstructionData,
-): TransactionInstruction {
+export function getExactOutRouteInstruction(accounts: ExactOutRouteInstructionAccounts, args: ExactOutRouteInstructionData): TransactionInstruction {
   return new TransactionInstruction({
     programId: JUPITER_V6_PROGRAM_ID,
     keys: [

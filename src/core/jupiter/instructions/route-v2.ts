@@ -73,11 +73,10 @@ export function getRouteV2InstructionDataCodec(): Codec<RouteV2InstructionData> 
 }
 
 export function getSharedAccountsRouteV2InstructionDataCodec(): Codec<SharedAccountsRouteV2InstructionData> {
-  return (sharedCodec ??= withDiscriminator<SharedAccountsRouteV2InstructionData>(
-    "shared_accounts_route_v2",
-    SHARED_ACCOUNTS_ROUTE_V2_DISCRIMINATOR,
-    [["id", getU8Codec()], ...V2_ARGS()],
-  ));
+  return (sharedCodec ??= withDiscriminator<SharedAccountsRouteV2InstructionData>("shared_accounts_route_v2", SHARED_ACCOUNTS_ROUTE_V2_DISCRIMINATOR, [
+    ["id", getU8Codec()],
+    ...V2_ARGS(),
+  ]));
 }
 
 export interface RouteV2InstructionAccounts {

@@ -27,18 +27,14 @@ export interface SharedAccountsRouteInstructionData {
 let dataCodec: Codec<SharedAccountsRouteInstructionData> | undefined;
 
 export function getSharedAccountsRouteInstructionDataCodec(): Codec<SharedAccountsRouteInstructionData> {
-  return (dataCodec ??= withDiscriminator<SharedAccountsRouteInstructionData>(
-    "shared_accounts_route",
-    SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR,
-    [
-      ["id", getU8Codec()],
-      ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
-      ["inAmount", getU64Codec()],
-      ["quotedOutAmount", getU64Codec()],
-      ["slippageBps", getU16Codec()],
-      ["platformFeeBps", getU8Codec()],
-    ],
-  ));
+  return (dataCodec ??= withDiscriminator<SharedAccountsRouteInstructionData>("shared_accounts_route", SHARED_ACCOUNTS_ROUTE_DISCRIMINATOR, [
+    ["id", getU8Codec()],
+    ["routePlan", getArrayCodec(getRoutePlanStepCodec())],
+    ["inAmount", getU64Codec()],
+    ["quotedOutAmount", getU64Codec()],
+    ["slippageBps", getU16Codec()],
+    ["platformFeeBps", getU8Codec()],
+  ]));
 }
 
 /** The 13 fixed accounts of both shared-accounts instructions. */

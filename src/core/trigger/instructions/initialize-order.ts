@@ -3,11 +3,7 @@ import type { Codec } from "@solana/kit";
 import { TransactionInstruction } from "@solana/web3.js";
 import type { PublicKey } from "@solana/web3.js";
 import { readonlyAccount, readonlySignerAccount, writableAccount, writableSignerAccount } from "../../solana/account-meta.js";
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ID,
-  LIMIT_ORDER_V2_PROGRAM_ID,
-  SYSTEM_PROGRAM_ID,
-} from "../../solana/programs.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, LIMIT_ORDER_V2_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../../solana/programs.js";
 import { withDiscriminator } from "../../solana/anchor-instruction-data.js";
 import { optionalAccount } from "./optional-account.js";
 
@@ -57,10 +53,7 @@ export interface InitializeOrderAccounts {
   readonly eventAuthority: PublicKey;
 }
 
-export function getInitializeOrderInstruction(
-  accounts: InitializeOrderAccounts,
-  params: InitializeOrderParams,
-): TransactionInstruction {
+export function getInitializeOrderInstruction(accounts: InitializeOrderAccounts, params: InitializeOrderParams): TransactionInstruction {
   return new TransactionInstruction({
     programId: LIMIT_ORDER_V2_PROGRAM_ID,
     keys: [
