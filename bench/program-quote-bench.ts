@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { ProgramQuoter } from "../src/chain/program-quoter.js";
-import type { AmmAdapter, QuoteParams } from "../src/core/amm/adapter.js";
+import type { AnyAmmAdapter, QuoteParams } from "../src/core/amm/adapter.js";
 import { solFiV2Adapter } from "../src/core/amm/solfi-v2.js";
 import { whirlpoolAdapter } from "../src/core/amm/whirlpool.js";
 import type { AccountData } from "../src/core/solana/account.js";
@@ -75,7 +75,7 @@ function main(): void {
   for (const key of quoter.accountsNeeded(solFiV2Adapter, solfi, params(1n), accounts)) accounts.set(key.toBase58(), null);
   const clock = { slot: 390_838_755n, unixTimestamp: 1_767_360_941n };
 
-  const whirlpool = whirlpoolAdapter as AmmAdapter<unknown>;
+  const whirlpool: AnyAmmAdapter = whirlpoolAdapter;
   const wpool = whirlpool.decodePool(accounts.get("HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ")!);
   const wclock = { slot: 1n, unixTimestamp: 1_659_764_901n };
 
