@@ -129,6 +129,8 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
       res.once("close", () => {
         pipeline.inFlight--;
         pipeline.finished++;
+        // Nothing to pump (the usual case: one request at a time, its answer taken): no turn spent.
+        if (pipeline.waiting.length === 0 && !pipeline.paused && socket.writableLength === 0) return;
         // After Node's own bookkeeping of this response (the next one gets the socket first).
         setImmediate(() => pump(pipeline));
       });

@@ -38,7 +38,7 @@ import type { ReadinessCheck } from "./readiness.js";
 import { registerReflection } from "./reflection.js";
 import { createJsonRequestScreenInterceptor, createRequestDecodeInterceptor, rpcPipeline, servePipelined } from "./protocol/pipeline.js";
 import type { UnaryJsonCodec } from "./protocol/unary-json-codec.js";
-import { answerInvalidRequestTarget, requestUrl } from "./request-target.js";
+import { answerInvalidRequestTarget, requestUrl, type RequestTarget } from "./request-target.js";
 import { RestRouter, type NodeRequest, type NodeResponse, type RestRoute } from "./rest.js";
 import { createRestDispatch } from "./rest-dispatch.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
@@ -96,7 +96,7 @@ const COMPRESS_MIN_BYTES = 1024;
 // arrays, zero amounts), as Jupiter's JSON does, instead of proto3's omit-if-default.
 const JSON_OPTIONS = { ignoreUnknownFields: true, alwaysEmitImplicit: true } as const;
 
-const urlOf = new WeakMap<object, URL>();
+const urlOf = new WeakMap<object, RequestTarget>();
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const { config, logger } = opts;
@@ -129,7 +129,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   ];
   const routes = rpcRoutes({ implementations, served, health, interceptors, jsonCodecs: opts.jsonCodecs ?? [], maxBodyBytes: config.maxBodyBytes, rpcPaths });
   const dispatchRest = createRestDispatch({ rest, logger, maxBodyBytes: config.maxBodyBytes });
-  const { connectHandler, restHandler } = connectHandlerFor({
+  const { connectHandler, serveRest } = connectHandlerFor({
     routes,
     interceptors,
     maxBodyBytes: config.maxBodyBytes,
@@ -138,7 +138,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     rest,
     dispatchRest,
   });
-  const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, rpcPaths, connectHandler, restHandler });
+  const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, rpcPaths, connectHandler, serveRest });
 
   const sp = createSinglePortServer(handler, { sniffTimeoutMs, limits: config.connectionLimits, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
   const addr = await listenOrClose(sp, config, edge);
@@ -177,29 +177,34 @@ function requestHandlerFor(parts: {
   readonly edge: Edge;
   readonly rpcPaths: ReadonlySet<string>;
   readonly connectHandler: (req: NodeRequest, res: NodeResponse) => void;
-  readonly restHandler: (req: NodeRequest, res: NodeResponse) => void;
+  readonly serveRest: ServeRest;
 }): (req: NodeRequest, res: NodeResponse) => void {
-  const { logger, observeCall, edge, rpcPaths, connectHandler, restHandler } = parts;
+  const { logger, observeCall, edge, rpcPaths, connectHandler, serveRest } = parts;
   return (req, res) => {
     const url = requestUrl(req);
     if (url === undefined) {
       answerInvalidRequestTarget(req, res, logger);
       return;
     }
-    urlOf.set(req, url);
     const info = observeCall(req, res, url.pathname);
-    infoOf.set(req, info);
     if (edge.screen(req, res, url.pathname, info)) return; // CORS preflight, or a REST call refused
-    // Connect serves only its procedures' paths (every one is in rpcPaths) and hands it the rest.
-    if (rpcPaths.has(url.pathname)) connectHandler(req, res);
-    else restHandler(req, res);
+    // Connect serves only its procedures' paths (every one is in rpcPaths) and hands it the rest;
+    // only its calls need the request's info kept beside the request (two WeakMap entries each).
+    if (rpcPaths.has(url.pathname)) {
+      urlOf.set(req, url);
+      infoOf.set(req, info);
+      connectHandler(req, res);
+    } else serveRest(req, res, info, url);
   };
 }
+
+/** Serves a request that names no procedure: the REST router's, or the unknown-procedure answer. */
+type ServeRest = (req: NodeRequest, res: NodeResponse, info: CallInfo, url: RequestTarget) => void;
 
 /**
  * connect-es's Node handler: calls carry their call info, the stream-shutdown signal and the edge's
  * caller; what is not a served procedure goes to the REST router (or the unknown-procedure answer),
- * also handed out alone (`restHandler`) for the paths that are no procedure.
+ * also handed out alone (`serveRest`) for the paths that are no procedure.
  */
 function connectHandlerFor(parts: {
   readonly routes: (router: ConnectRouter) => void;
@@ -209,11 +214,9 @@ function connectHandlerFor(parts: {
   readonly streamShutdown: AbortController;
   readonly rest: RestRouter;
   readonly dispatchRest: ReturnType<typeof createRestDispatch>;
-}): { connectHandler: (req: NodeRequest, res: NodeResponse) => void; restHandler: (req: NodeRequest, res: NodeResponse) => void } {
+}): { connectHandler: (req: NodeRequest, res: NodeResponse) => void; serveRest: ServeRest } {
   const { edge, streamShutdown, rest, dispatchRest } = parts;
-  const restHandler = (req: NodeRequest, res: NodeResponse): void => {
-    const info = infoOf.get(req)!;
-    const url = urlOf.get(req)!;
+  const serveRest: ServeRest = (req, res, info, url) => {
     if (req.method === "POST" && isRpcShapedPath(url.pathname) && !rest.match("POST", url.pathname)) {
       answerUnknownProcedure(req, res, url.pathname, info);
       return;
@@ -235,9 +238,10 @@ function connectHandlerFor(parts: {
       edge.addContext(req, values);
       return values;
     },
-    fallback: (req, res) => restHandler(req, res as NodeResponse), // connect-es's type narrows `write`; the object is Node's
+    // connect-es's type narrows `write`; the object is Node's
+    fallback: (req, res) => serveRest(req, res as NodeResponse, infoOf.get(req)!, urlOf.get(req)!),
   });
-  return { connectHandler, restHandler };
+  return { connectHandler, serveRest };
 }
 
 /**
