@@ -41,8 +41,9 @@ export function requestLanes<Req extends AnyRequest, Res>(handler: (req: Req, re
     }
   };
   return (req, res) => {
-    const path = (req.url ?? "/").split("?", 1)[0];
-    if (PROBE_PATHS.has(path)) {
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    if (PROBE_PATHS.has(q < 0 ? target : target.slice(0, q))) {
       handler(req, res);
       return;
     }

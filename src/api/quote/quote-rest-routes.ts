@@ -21,8 +21,11 @@ function queryBoolean(value: string | null): unknown {
 }
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
-  const values = query.getAll(name).flatMap((v) => v.split(","));
-  return values.length === 0 ? undefined : values;
+  // Given once (the usual case): its own split, without getAll's and flatMap's arrays.
+  const first = query.get(name);
+  if (first === null) return undefined;
+  const all = query.getAll(name);
+  return all.length === 1 ? first.split(",") : all.flatMap((v) => v.split(","));
 }
 
 export function quoteRequestFromQuery(query: URLSearchParams): QuoteRequestInput {
