@@ -109,7 +109,9 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
     const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
     res.writeHead(
       out.status,
-      out.headers === undefined ? { "content-type": contentType, "content-length": length } : { "content-type": contentType, "content-length": length, ...out.headers },
+      out.headers === undefined
+        ? { "content-type": contentType, "content-length": length }
+        : { "content-type": contentType, "content-length": length, ...out.headers },
     );
     res.end(body);
     if (out.status === 413) req.resume?.();
