@@ -195,6 +195,7 @@ export class LegDecisions {
   decidingPool(u: UsablePool, clock: QuoteClock): PrunablePool {
     return {
       mints: u.mints,
+      concave: u.p.adapter.concaveQuotes === true,
       quote: (amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined => this.quotes.decidingQuote(u.p, clock, amount, swapMode, aToB),
     };
   }
