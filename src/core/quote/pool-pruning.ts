@@ -117,6 +117,16 @@ export function amountBucket(amount: bigint): readonly [bigint, bigint] {
   return [low, low + (1n << BigInt(shift)) - 1n];
 }
 
+/**
+ * The octave of `amount` ([2^k, 2^(k+1) − 1]): the range a decision is first tried over, four
+ * buckets wide. Pools of concave quotes that one pool out-prices over it (the usual big pair: a few
+ * deep pools and many shallow ones) then share one decision per octave, not one per bucket.
+ */
+export function amountOctave(amount: bigint): readonly [bigint, bigint] {
+  const shift = BigInt(Math.max(0, amount.toString(2).length - 1));
+  return [1n << shift, (2n << shift) - 1n];
+}
+
 export interface CandidateRange {
   /** The side the pools are priced from (their input mint for ExactIn, their output mint for ExactOut). */
   readonly from: string;
