@@ -27,7 +27,16 @@ class SdkCpPool implements PrunablePool {
     readonly concave: boolean,
   ) {}
   out(amount: bigint): bigint {
-    const r = CurveCalculator.swapBaseInput(bn(amount), bn(this.reserveA), bn(this.reserveB), bn(this.tradeFeeRate), bn(this.creatorFeeRate), bn(0n), bn(0n), true);
+    const r = CurveCalculator.swapBaseInput(
+      bn(amount),
+      bn(this.reserveA),
+      bn(this.reserveB),
+      bn(this.tradeFeeRate),
+      bn(this.creatorFeeRate),
+      bn(0n),
+      bn(0n),
+      true,
+    );
     return BigInt(r.outputAmount.toString());
   }
   quote(amount: bigint, swapMode: SwapMode): PoolQuote | undefined {
