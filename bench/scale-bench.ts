@@ -242,7 +242,7 @@ async function heapWithoutCurves(
     curves: false,
   });
   const [pair, ...others] = chainChild.pairs;
-  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount bucket
+  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount range
   // (a 5,000-pool pair's are megabytes each) are then alike in both, and the difference is the curves.
   const fresh = freshPicker();
   const failures = new FreshFailures();
