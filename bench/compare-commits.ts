@@ -34,7 +34,8 @@ const USAGE = `npm run bench:compare -- --against <git ref> [options]
   --rounds <n>        rounds per part (default 3); each round measures every kind on both services
   --phase-ms <ms>     length of one measured phase (default 2000)
   --tolerance <x>     allowed excess before "worse" (default 0.10 = 10 %)
-  --parts <list>      swap,quote (default both)`;
+  --parts <list>      swap,quote (default both)
+  --kinds <list>      only these kinds (e.g. health,whirlpool-2hop); default every kind of the parts`;
 
 interface Options {
   readonly against: string;
@@ -42,6 +43,8 @@ interface Options {
   readonly phaseMs: number;
   readonly tolerance: number;
   readonly parts: readonly string[];
+  /** Empty: every kind. */
+  readonly kinds: readonly string[];
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -59,7 +62,10 @@ function parseOptions(argv: readonly string[]): Options {
   if (argv.includes("--help") || !against) throw new Error(USAGE);
   const parts = (value("--parts") ?? "swap,quote").split(",");
   for (const p of parts) if (p !== "swap" && p !== "quote") throw new Error(`--parts: swap and/or quote (got ${p})\n${USAGE}`);
-  return { against, rounds: num("--rounds", 3, 1), phaseMs: num("--phase-ms", 2_000, 200), tolerance: num("--tolerance", 0.1, 0), parts };
+  const kinds = value("--kinds")?.split(",") ?? [];
+  const known = [...SWAP_PART.kinds, ...QUOTE_PART.kinds].map((k) => k.kind);
+  for (const k of kinds) if (!known.includes(k)) throw new Error(`--kinds: one of ${known.join(", ")} (got ${k})\n${USAGE}`);
+  return { against, rounds: num("--rounds", 3, 1), phaseMs: num("--phase-ms", 2_000, 200), tolerance: num("--tolerance", 0.1, 0), parts, kinds };
 }
 
 type Side = "this" | "other";
@@ -215,7 +221,11 @@ async function main(): Promise<number> {
     const other = prepareComparedTree(REPO_ROOT, options.against, log);
     const head = describeHead(REPO_ROOT);
     const samples: Sample[] = [];
-    for (const part of [SWAP_PART, QUOTE_PART].filter((p) => options.parts.includes(p.name))) samples.push(...(await comparePart(part, other.root, options)));
+    const parts = [SWAP_PART, QUOTE_PART]
+      .filter((p) => options.parts.includes(p.name))
+      .map((p) => (options.kinds.length === 0 ? p : { ...p, kinds: p.kinds.filter((k) => options.kinds.includes(k.kind)) }))
+      .filter((p) => p.kinds.length > 0);
+    for (const part of parts) samples.push(...(await comparePart(part, other.root, options)));
     const rows = verdicts(samples, options.tolerance);
     process.stdout.write(
       [

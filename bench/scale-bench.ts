@@ -8,7 +8,8 @@
  * - `pair`: N CP pools in the quoted pair (`--pools`, default 5,50,500,5000); `--hops 1,2` (2: N
  *   pools in each leg of a 2-hop route x → m → y, no direct pool; default 1);
  * - `unrelated`: a 10-pool pair next to U pools of unrelated pairs (`--unrelated`, default
- *   0,10000,100000), CP, Whirlpool, Raydium CLMM and Meteora DLMM in turn;
+ *   0,10000,100000), CP, Whirlpool, Raydium CLMM and Meteora DLMM in turn; with U > 0 also an
+ *   engine over the pair's markets only, quoted alternately in the same process (`indexSize`);
  * - `memory`: 100,000 pools indexed (80,000 unrelated and 200 pairs of 100), every pair quoted
  *   once so that 20,000 pools are in the live cache (`--cached-pairs` to change the 200).
  *
@@ -42,6 +43,8 @@ import { endsWithBench } from "./children.js";
 import { runLiveCacheCases } from "./live-cache-scenario.js";
 import { LONG_RPC, dumpSnapshot, minus, startChain } from "./scale-chain.js";
 import type { ChainChild } from "./scale-chain.js";
+import { compareWithPairIndex } from "./scale-index-size.js";
+import type { IndexSizeComparison } from "./scale-index-size.js";
 import { coldQuote, coldQuoteWithListing, liveSettled, quotesAfterAChange } from "./scale-service.js";
 import type { ColdQuote } from "./scale-service.js";
 import type { ScaleChainSpec } from "./scale-localnet-child.js";
@@ -111,6 +114,8 @@ export interface ScaleResult {
   /** A quote right after one pool of the pair changed (that pool priced again, the kept candidates selected anew): median of 5, wall and CPU. */
   readonly afterChangeMs: number;
   readonly afterChangeCpuMs: number;
+  /** `unrelated` with U > 0: the repeated amount against an engine over the pair's markets only, same process, alternating blocks (scale-index-size.ts). */
+  readonly indexSize?: IndexSizeComparison;
   /** Pools quoted (each pair once): their accounts are what the live cache holds. */
   readonly quotedPools: number;
   /** Accounts in the live cache, and its state, after the warm quotes. */
@@ -176,6 +181,7 @@ async function quoteWithCurves(
   index: MarketIndex,
   chain: RpcSolanaChain,
   hubs: { intermediateTokens?: string[] },
+  snapshotFile: string,
 ) {
   const [pair, ...others] = chainChild.pairs;
   const tally = new CurveTally();
@@ -197,6 +203,7 @@ async function quoteWithCurves(
   );
   phase(c, `${curves.made} curves made (${curves.points} points held); warm quotes`);
   const warm = await warmQuotes(engine, pair, c.quotes, fresh, tally, failures);
+  const indexSize = c.chain.unrelated > 0 ? await compareWithPairIndex(snapshotFile, { chain, live }, pair, engine, c.quotes) : undefined;
   phase(c, "quotes right after a pool changed");
   const afterChange = await quotesAfterAChange(chainChild, live, () => quoteAt(engine, pair, REPEATED_AMOUNT));
   const liveStatus = live.accounts.status();
@@ -209,6 +216,7 @@ async function quoteWithCurves(
     liveSettleMs,
     curves: { ...curves, ...tally.holding(), dropped: tally.dropped },
     warm,
+    indexSize,
     afterChange,
     liveStatus,
     heapWithCurves,
@@ -234,7 +242,7 @@ async function heapWithoutCurves(
     curves: false,
   });
   const [pair, ...others] = chainChild.pairs;
-  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount bucket
+  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount range
   // (a 5,000-pool pair's are megabytes each) are then alike in both, and the difference is the curves.
   const fresh = freshPicker();
   const failures = new FreshFailures();
@@ -271,7 +279,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
     const pair = chainChild.pairs[0];
     // A 2-hop pair's legs meet at its own intermediate mint.
     const hubs = pair.m ? { intermediateTokens: [pair.m] } : {};
-    const served = await quoteWithCurves(c, chainChild, live, index, chain, hubs);
+    const served = await quoteWithCurves(c, chainChild, live, index, chain, hubs, file);
     const heapWithout = await heapWithoutCurves(chainChild, live, index, chain, hubs, served.curves.quotes + 4 * Math.ceil(c.quotes / 4));
     const afterWarm = await chainChild.stats();
     index.close();
@@ -319,6 +327,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       ...served.warm,
       afterChangeMs: served.afterChange.wall,
       afterChangeCpuMs: served.afterChange.cpu,
+      ...(served.indexSize ? { indexSize: served.indexSize } : {}),
       quotedPools: poolsCached,
       liveAccounts: liveStatus.accounts,
       liveState: liveStatus.degraded ? `degraded: ${liveStatus.detail}` : liveStatus.detail,
@@ -372,7 +381,12 @@ async function main(): Promise<void> {
   const base = results.find((r) => r.scenario === "unrelated" && r.unrelatedPools === 0);
   const unrelatedRatios = results
     .filter((r) => r.scenario === "unrelated" && r.unrelatedPools > 0)
-    .map((r) => ({ unrelated: r.unrelatedPools, p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null }));
+    .map((r) => ({
+      unrelated: r.unrelatedPools,
+      p50Ratio: base ? round(r.warmP50Ms / base.warmP50Ms) : null,
+      sameProcessP50Ratio: r.indexSize?.p50Ratio ?? null,
+      sameProcessCpuP50Ratio: r.indexSize?.cpuP50Ratio ?? null,
+    }));
   // The live cache over its bound (live-cache-scenario.ts; `--live-limit 100`, 0 = skip).
   const liveLimit = Number(arg("live-limit", "100"));
   const liveCache = liveLimit > 0 ? await runLiveCacheCases(liveLimit, quotes) : undefined;

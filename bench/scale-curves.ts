@@ -17,7 +17,7 @@ import { percentile } from "./statistics.js";
 export const REPEATED_AMOUNT = "1000000000";
 /**
  * Fresh amounts: log-uniform over 1e8–1e10 (0.1–10× the repeated one). Narrower than the venues
- * bench's 0.01–200×: at 5,000 pools each new amount bucket (4 an octave, pool-pruning.ts) costs a
+ * bench's 0.01–200×: at 5,000 pools each new amount octave (pool-pruning.ts `amountOctave`) costs a
  * candidate decision over every pool, made again after 30 s.
  */
 const FRESH_RANGE = [1e8, 1e10] as const;
@@ -36,8 +36,9 @@ export interface Pair {
 export const quoteAt = (engine: QuoteEngine, pair: Pair, amount: string) => engine.quote({ inputMint: pair.x, outputMint: pair.y, amount, slippageBps: 50 });
 
 /**
- * Fresh quotes that failed (the chain's RPC gave up: at 5,000 pools a new amount bucket's decision
- * reads through it), counted and the first kept, so the case's other figures are still reported.
+ * Fresh quotes that failed, counted and the first kept, so the case's other figures are still
+ * reported (the chain's RPC gave up: before the octave decisions, quotes back to back at 5,000 pools
+ * starved the live cache's websocket past its bound, and the cache read the pair through the RPC).
  */
 export class FreshFailures {
   count = 0;
@@ -123,7 +124,7 @@ export interface CurveFigures {
 
 /**
  * Fresh amounts asked in rounds until a round makes no curve (the store idle after each), for at
- * most MAKING_MAX_MS (`settled` false then: at 5,000 pools under load, new amount buckets' candidate
+ * most MAKING_MAX_MS (`settled` false then: at 5,000 pools under load, new amount octaves' candidate
  * decisions make a round slow); each round's quotes, time and curves go to `log`.
  */
 export async function makeCurves(

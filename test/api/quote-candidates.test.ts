@@ -153,4 +153,32 @@ describe("candidate decisions kept across quotes", () => {
     expect(BigInt(back.response.outAmount)).toBeGreaterThanOrEqual(sdkOut(AMOUNT, 10n ** 12n, 10n ** 12n));
     expect(liveReads).toBeLessThan(POOLS);
   }, 60_000);
+
+  it("a warm quote at an amount never asked before makes no RPC call: the live cache holds the pair; a second new amount of that octave reads only the kept pools", async () => {
+    const at = (amount: bigint) => engine.quote({ inputMint: a.address.toBase58(), outputMint: b.address.toBase58(), amount: String(amount), slippageBps: 50 });
+    await at(AMOUNT);
+    // The live cache's own background reads (confirming new subscriptions) done: the RPC's counter at rest for 300 ms.
+    const reads = () => {
+      const calls = localnet.stats().calls;
+      return (calls.getMultipleAccounts ?? 0) + (calls.getAccountInfo ?? 0) + (calls.getProgramAccounts ?? 0);
+    };
+    for (let last = -1, until = Date.now() + 10_000; last !== reads(); await new Promise((r) => setTimeout(r, 300))) {
+      if (Date.now() > until) throw new Error("the RPC did not come to rest within 10 s");
+      last = reads();
+    }
+    await answering();
+    const before = reads();
+    // Two amounts of another octave (2^24 … 2^25 − 1), neither asked before: the first decides the
+    // octave over every pool (from memory), the second uses that decision.
+    liveReads = 0;
+    const first = await at(20_000_000n);
+    expect(liveReads).toBeGreaterThanOrEqual(POOLS);
+    await answering();
+    liveReads = 0;
+    const second = await at(30_000_001n);
+    expect(liveReads).toBeLessThan(POOLS);
+    expect(reads()).toBe(before);
+    expect(BigInt(first.response.outAmount)).toBeGreaterThanOrEqual(sdkOut(20_000_000n, 10n ** 12n, 10n ** 12n));
+    expect(BigInt(second.response.outAmount)).toBeGreaterThanOrEqual(sdkOut(30_000_001n, 10n ** 12n, 10n ** 12n));
+  }, 60_000);
 });

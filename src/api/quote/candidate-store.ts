@@ -156,9 +156,11 @@ export class CandidateStore {
     // Changed while they were being made: those pools are priced again next time (after all are
     // kept, so that a first leg's change reaches its second legs' new entries).
     for (const key of kept) for (const address of changed) if (this.readers.get(address)?.has(key)) this.mark(key, address);
-    // Oldest first (insertion order) until the references fit.
-    for (const key of this.entries.keys()) {
-      if (this.references <= MAX_DEPENDENCY_REFERENCES) break;
+    // Oldest first (insertion order) until the references fit, and those past their age (never
+    // answered again: a 5,000-pool pair's decision holds megabytes, and a pair asked at many amount
+    // ranges would otherwise keep them until the references bound).
+    for (const [key, entry] of this.entries) {
+      if (this.references <= MAX_DEPENDENCY_REFERENCES && at - entry.at <= this.maxAgeMs) break;
       this.drop(key);
     }
   }

@@ -165,6 +165,13 @@ export interface AmmAdapter<Pool = unknown> {
    * executing the step `build` makes, inside Jupiter's `route`, on the pool's state at the current slot.
    */
   readonly quotedByProgram?: boolean;
+  /**
+   * True when `quote`'s ExactIn output is concave in the input, up to a few units of rounding: the
+   * amount out per unit in never rises with the amount (price impact only grows; fees proportional).
+   * Candidate decisions then bound a pool's quote over a range by its rate at one end
+   * (pool-pruning.ts `selectCandidates`). Unset: only monotony is assumed.
+   */
+  readonly concaveQuotes?: boolean;
 }
 
 /**

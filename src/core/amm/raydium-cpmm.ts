@@ -328,6 +328,8 @@ export const raydiumCpmmAdapter = defineAmmAdapter<RaydiumCpmmPool>({
   programId: RAYDIUM_CPMM_PROGRAM_ID,
   label: "Raydium CP",
   supportsExactOut: false,
+  // x·y = k with fees proportional to the amount (raydium-cpmm-math.ts): out/in falls as in grows.
+  concaveQuotes: true,
   // Config, vaults, mints, token programs and observation never change for a pool.
   poolIsImmutable: true,
   // Every `PoolState` account has the same size; `initialize` requires token_0_mint < token_1_mint

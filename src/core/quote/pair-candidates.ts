@@ -8,14 +8,15 @@
  * not with the pair's pool count.
  *
  * Legs: a pair touching the side the amount is known on (the input for ExactIn, the output for
- * ExactOut) is decided for the amount's bucket (`amountBucket`); the other leg of a 2-hop route
+ * ExactOut) is decided for the amount's octave (`amountOctave`), else its bucket (`amountBucket`),
+ * else the exact amount; the other leg of a 2-hop route
  * (intermediate → far side) for the range of amounts the first leg's best pool reaches over that
  * bucket, so its decision also depends on the first leg's state.
  */
 import type { SwapMode } from "../amm/adapter.js";
 import type { Market } from "./market.js";
 import { groupByPair, pairKey } from "./market.js";
-import { amountBucket } from "./pool-pruning.js";
+import { amountBucket, amountOctave } from "./pool-pruning.js";
 import type { PoolScores } from "./pool-pruning.js";
 
 /** A pool a decision judged, with what it was judged by. */
@@ -87,7 +88,8 @@ export interface Leg {
   readonly after?: string;
   /** Whether more pools than MAX_POOLS_PER_PAIR: then a decision bounds them. */
   readonly bounded: boolean;
-  /** Decision keys: for the amount's bucket, and for the exact amount (when the bucket is too wide for the pair). */
+  /** Decision keys: for the amount's octave, its bucket, and the exact amount (when the wider ranges are too wide for the pair). */
+  readonly octaveKey: string;
   readonly bucketKey: string;
   readonly exactKey: string;
   /** The decision the store had, if any. */
@@ -102,15 +104,17 @@ export interface LegRequest {
   /** The request's label filter, as text (part of every key: it changes the pool set). */
   readonly labels: string;
   readonly maxPerPair: number;
-  /** The amount's part of a first leg's keys (`amountKeys`): its bucket, and the exact amount. */
+  /** The amount's part of a first leg's keys (`amountKeys`): its octave, its bucket, and the exact amount. */
+  readonly octaveText: string;
   readonly bucketText: string;
   readonly exactText: string;
 }
 
 /** `LegRequest`'s amount texts, made once per request (bigint to text is not free). */
-export function amountKeys(amount: bigint): Pick<LegRequest, "bucketText" | "exactText"> {
+export function amountKeys(amount: bigint): Pick<LegRequest, "octaveText" | "bucketText" | "exactText"> {
   const [low, high] = amountBucket(amount);
-  return { bucketText: `${low}-${high}`, exactText: `${amount}-${amount}` };
+  const [from, to] = amountOctave(amount);
+  return { octaveText: `${from}-${to}`, bucketText: `${low}-${high}`, exactText: `${amount}-${amount}` };
 }
 
 /** A leg as its pair alone says (no markets): its role, direction and keys. */
@@ -125,12 +129,19 @@ function shapeOf(a: string, b: string, key: string, request: LegRequest): LegSha
     const other = a === known ? b : a;
     const from = swapMode === "ExactIn" ? known : other;
     const base = `${key}|${from}|${swapMode}|${labels}`;
-    return { pair: [a, b], key, from, bucketKey: `${base}|${request.bucketText}`, exactKey: `${base}|${request.exactText}` };
+    return {
+      pair: [a, b],
+      key,
+      from,
+      octaveKey: `${base}|${request.octaveText}`,
+      bucketKey: `${base}|${request.bucketText}`,
+      exactKey: `${base}|${request.exactText}`,
+    };
   }
   if (a === far || b === far) {
     const middle = a === far ? b : a;
     const from = swapMode === "ExactIn" ? middle : far;
-    return { pair: [a, b], key, from, after: pairKey(known, middle), bucketKey: "", exactKey: "" };
+    return { pair: [a, b], key, from, after: pairKey(known, middle), octaveKey: "", bucketKey: "", exactKey: "" };
   }
   return undefined; // a pair touching neither end carries no route of at most two hops
 }
@@ -138,7 +149,8 @@ function shapeOf(a: string, b: string, key: string, request: LegRequest): LegSha
 /** First legs' decisions, then second legs keyed by them (found, or to be made: the bucket's). */
 function lookUp<T extends LegShape & { found?: CandidateDecision | undefined }>(legs: T[], amount: bigint, decisions: CandidateDecisions | undefined): T[] {
   const first = legs.filter((l) => l.after === undefined);
-  for (const leg of first) if (mayBeDecided(leg, decisions)) leg.found = decisions.get(leg.bucketKey) ?? decisions.get(leg.exactKey);
+  for (const leg of first)
+    if (mayBeDecided(leg, decisions)) leg.found = decisions.get(leg.octaveKey) ?? decisions.get(leg.bucketKey) ?? decisions.get(leg.exactKey);
   const firstByPair = new Map(first.map((l) => [l.key, l]));
   const later = legs
     .filter((l) => l.after !== undefined)
@@ -186,8 +198,8 @@ export function planLegs(markets: readonly Market[], request: LegRequest, decisi
     const shape = shapeOf(group[0].mints[0], group[0].mints[1], key, request);
     // Named fields, not a spread of the shape: the spread was most of a warm quote's planning (V8 copies it slowly).
     if (shape) {
-      const { pair, from, after, bucketKey, exactKey } = shape;
-      legs.push({ pair, key, from, after, bucketKey, exactKey, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
+      const { pair, from, after, octaveKey, bucketKey, exactKey } = shape;
+      legs.push({ pair, key, from, after, octaveKey, bucketKey, exactKey, markets: group, bounded: group.length > request.maxPerPair, found: undefined });
     }
   }
   return lookUp(legs, request.amount, decisions);

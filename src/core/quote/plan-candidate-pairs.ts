@@ -47,7 +47,7 @@ export function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): 
     const { amount, swapMode } = request;
     const labels = labelsKey(request.dexes, request.excludeDexes);
     // Named fields, not a spread of amountKeys' answer (V8 builds a spread's copy slowly).
-    const { bucketText, exactText } = amountKeys(amount);
+    const { octaveText, bucketText, exactText } = amountKeys(amount);
     leg = {
       inputMint: base58Of(request.inputMint),
       outputMint: base58Of(request.outputMint),
@@ -55,6 +55,7 @@ export function legRequestOf(request: ParsedQuoteRequest, limits: QuoteLimits): 
       swapMode,
       labels,
       maxPerPair: limits.maxPoolsPerPair,
+      octaveText,
       bucketText,
       exactText,
     };

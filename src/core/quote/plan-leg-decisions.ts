@@ -6,7 +6,7 @@
  */
 import type { PoolQuote, QuoteClock, SwapMode } from "../amm/adapter.js";
 import type { Market } from "./market.js";
-import { NO_SCORES, amountBucket, scoresOf, selectCandidates } from "./pool-pruning.js";
+import { NO_SCORES, amountBucket, amountOctave, scoresOf, selectCandidates } from "./pool-pruning.js";
 import type { CandidateRange, PoolScores, PrunablePool } from "./pool-pruning.js";
 import { secondLegKeys } from "./pair-candidates.js";
 import type { CandidateDecision, Leg } from "./pair-candidates.js";
@@ -18,6 +18,8 @@ import type { PoolQuotes, UsablePool } from "./plan-pool-quotes.js";
  * change of the first leg's pools that moves it less leaves the second leg's decision valid.
  */
 const SECOND_LEG_MARGIN = 32n;
+/** An octave found too wide for a leg is tried again after this long (s of the chain's clock): the pools' states move. */
+const TOO_WIDE_RETRY_S = 60n;
 
 /** A leg's pools once chosen, and what its choice depended on (for the second leg's decision). */
 export interface ChosenLeg {
@@ -101,10 +103,27 @@ export class LegDecisions {
         from: leg.from,
       };
     if (!leg.bounded) return { pools, key: leg.bucketKey, low: bucket[0], high: bucket[1], upstream: leg.markets, pairs: [leg.pair], from: leg.from };
-    const decided =
-      this.decide(leg, leg.bucketKey, this.rangeOf(leg, bucket[0], bucket[1]), undefined, [leg.pair], byAddress, clock) ??
-      this.decide(leg, leg.exactKey, this.rangeOf(leg, amount, amount), undefined, [leg.pair], byAddress, clock)!;
+    const decideOver = (key: string, low: bigint, high: bigint) => this.decide(leg, key, this.rangeOf(leg, low, high), undefined, [leg.pair], byAddress, clock);
+    const decided = this.decideOctave(leg, decideOver, clock) ?? decideOver(leg.bucketKey, ...bucket) ?? decideOver(leg.exactKey, amount, amount)!;
     return this.chosenOf(decided, byAddress, leg.from);
+  }
+
+  /**
+   * The leg decided over the amount's octave, unless that was too wide for it lately (then the
+   * bucket is decided straight away: a failed octave costs its pools' quotes at two more amounts).
+   */
+  private decideOctave(
+    leg: Leg,
+    decideOver: (key: string, low: bigint, high: bigint) => CandidateDecision | undefined,
+    clock: QuoteClock,
+  ): CandidateDecision | undefined {
+    const tooWide = this.reads.shared.tooWide;
+    const failedAt = tooWide.get(leg.octaveKey);
+    if (failedAt !== undefined && clock.unixTimestamp - failedAt >= 0n && clock.unixTimestamp - failedAt < TOO_WIDE_RETRY_S) return undefined;
+    const decided = decideOver(leg.octaveKey, ...amountOctave(this.reads.request.amount));
+    if (decided) tooWide.delete(leg.octaveKey);
+    else tooWide.set(leg.octaveKey, clock.unixTimestamp);
+    return decided;
   }
 
   /**
@@ -195,6 +214,7 @@ export class LegDecisions {
   decidingPool(u: UsablePool, clock: QuoteClock): PrunablePool {
     return {
       mints: u.mints,
+      concave: u.p.adapter.concaveQuotes === true,
       quote: (amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined => this.quotes.decidingQuote(u.p, clock, amount, swapMode, aToB),
     };
   }

@@ -19,6 +19,8 @@ const MATH_QUOTE_MEMO_ENTRIES = 512;
 export const AMOUNTS_PER_MEMO_ENTRY = 64;
 /** Quotes made to decide candidates (pool-pruning.ts candidatesOver), by pool state: enough for every pool of a few big pairs. */
 const DECIDING_QUOTE_ENTRIES = 65_536;
+/** Octave decision keys found too wide for their pair lately (`LegDecisions.chooseFirst`). */
+const TOO_WIDE_ENTRIES = 4_096;
 
 /** A memoised "this pool cannot quote this": the memo's `undefined` means "not asked yet". */
 export const NO_QUOTE = Symbol("no quote");
@@ -39,6 +41,11 @@ export interface SharedState {
   readonly mathQuotes: BoundedLruMap<string, AmountQuotes>;
   /** Deciding quotes by (pool state; pool; mode; direction), then by amount, with the clock they were made at. */
   readonly decidingQuotes: BoundedLruMap<string, { readonly at: bigint; readonly quotes: Map<bigint, PoolQuote | typeof NO_QUOTE> }>;
+  /**
+   * Octave decision keys whose decision was too wide (more extra pools than kept ones), with the
+   * clock's unix time then: the bucket is decided straight away for a while, not the octave first.
+   */
+  readonly tooWide: BoundedLruMap<string, bigint>;
   readonly versionIds: WeakMap<AccountData, number>;
   nextVersionId: number;
   /** The math memo's keys by the pool account's version (`PoolQuotes.memoKey`). */
@@ -62,6 +69,7 @@ export function createSharedState(
     curves,
     mathQuotes: new BoundedLruMap(MATH_QUOTE_MEMO_ENTRIES),
     decidingQuotes: new BoundedLruMap(DECIDING_QUOTE_ENTRIES),
+    tooWide: new BoundedLruMap(TOO_WIDE_ENTRIES),
     versionIds: new WeakMap(),
     nextVersionId: 1,
     memoKeys: new WeakMap(),

@@ -16,6 +16,8 @@ import { groupByPair } from "./market.js";
 
 export interface PrunablePool {
   readonly mints: readonly [string, string];
+  /** Its AMM's `concaveQuotes` (pool-pruning may then bound its quote at one amount by its rate at another). */
+  readonly concave?: boolean;
   quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined;
 }
 
@@ -115,6 +117,16 @@ export function amountBucket(amount: bigint): readonly [bigint, bigint] {
   return [low, low + (1n << BigInt(shift)) - 1n];
 }
 
+/**
+ * The octave of `amount` ([2^k, 2^(k+1) − 1]): the range a decision is first tried over, four
+ * buckets wide. Pools of concave quotes that one pool out-prices over it (the usual big pair: a few
+ * deep pools and many shallow ones) then share one decision per octave, not one per bucket.
+ */
+export function amountOctave(amount: bigint): readonly [bigint, bigint] {
+  const shift = BigInt(Math.max(0, amount.toString(2).length - 1));
+  return [1n << shift, (2n << shift) - 1n];
+}
+
 export interface CandidateRange {
   /** The side the pools are priced from (their input mint for ExactIn, their output mint for ExactOut). */
   readonly from: string;
@@ -135,6 +147,8 @@ export interface PoolScores {
   readonly atHigh: bigint | undefined;
   readonly smallLow: bigint | undefined;
   readonly smallHigh: bigint | undefined;
+  /** The pool's quotes are concave (its AMM's `concaveQuotes`): its rate bounds it (`selectCandidates`). */
+  readonly concave?: boolean;
 }
 
 /** Quotes a deciding score takes per pool: the most `scoresOf` asks. */
@@ -145,8 +159,15 @@ export function scoresOf(pool: PrunablePool, range: CandidateRange): PoolScores 
   const { from, swapMode, low, high, splitStepPercent } = range;
   const atLow = score(pool, low, swapMode, from);
   const smallLow = score(pool, (low * BigInt(splitStepPercent)) / 100n, swapMode, from);
-  if (low === high) return { atLow, atHigh: atLow, smallLow, smallHigh: smallLow };
-  return { atLow, atHigh: score(pool, high, swapMode, from), smallLow, smallHigh: score(pool, (high * BigInt(splitStepPercent)) / 100n, swapMode, from) };
+  const concave = pool.concave === true ? { concave: true } : {};
+  if (low === high) return { atLow, atHigh: atLow, smallLow, smallHigh: smallLow, ...concave };
+  return {
+    atLow,
+    atHigh: score(pool, high, swapMode, from),
+    smallLow,
+    smallHigh: score(pool, (high * BigInt(splitStepPercent)) / 100n, swapMode, from),
+    ...concave,
+  };
 }
 
 /**
@@ -156,9 +177,12 @@ export function scoresOf(pool: PrunablePool, range: CandidateRange): PoolScores 
  * end beats the best kept score at its worst end. A pool's quote is monotone in the amount (more
  * in pays no less out; more out costs no less in), so a pool left out pays, at any amount of the
  * range, no more than its best end, which some kept pool beats at that amount: never a pool that
- * would pay more than every kept one. A pool that quotes at one end only is kept (its other end
- * is unknown); one that quotes at neither is left out. Undefined when the range is too wide for
- * this pair (more than `maxPerPair` such extra pools, e.g. many pools of one price): price the
+ * would pay more than every kept one. For ExactIn, a pool whose AMM's quotes are concave is also
+ * left out when its rate at the range's low end, with a rounding margin, is below what some kept
+ * concave pool's rate at the high end guarantees (`concaveRateBar`): by monotony alone, pools of
+ * one price but different depths are not told apart over a 25 % range. A pool that quotes at one
+ * end only is kept (its other end is unknown); one that quotes at neither is left out. Undefined
+ * when the range is too wide for this pair (more than `maxPerPair` such extra pools): price the
  * exact amount instead.
  */
 export function candidatesOver<T extends PrunablePool>(group: readonly T[], range: CandidateRange): T[] | undefined {
@@ -196,16 +220,48 @@ export function selectCandidates<T>(
     const s = scores[i][worst];
     if (s !== undefined && (bar === undefined || s > bar)) bar = s;
   }
+  const rateBar = swapMode === "ExactIn" ? concaveRateBar(scores, keep, low, high) : undefined;
   let extra = 0;
   for (let i = 0; i < group.length; i++) {
     const s = scores[i];
     if (keep.has(i) || (s.atLow === undefined && s.atHigh === undefined)) continue;
     const top = s[bestEnd];
     if (top !== undefined && bar !== undefined && top <= bar) continue;
+    if (rateBar !== undefined && s.concave === true && s.atLow !== undefined && (s.atLow + roundingMargin(s.atLow, low)) * high <= rateBar) continue;
     keep.add(i);
     if (++extra > maxPerPair) return undefined;
   }
   return group.filter((_, i) => keep.has(i));
+}
+
+/**
+ * Units of output a concave pool's integer quote may lie off its real curve's rate bound: the
+ * output's floor and a few units of input rounded in fees (each worth the pool's rate).
+ */
+function roundingMargin(out: bigint, amount: bigint): bigint {
+  return 4n + 4n * ((out + amount - 1n) / amount);
+}
+
+/**
+ * ExactIn over [low, high], for pools whose quotes are concave (out/in never rises with the amount,
+ * up to rounding: price impact only grows): a kept concave pool k pays at every x of the range at
+ * least out_k(high)·x/high − its margin, and a concave pool p at most (out_p(low) + its margin)·x/low.
+ * So p pays less than k over the whole range when (out_p(low) + m_p)·high ≤ out_k(high)·low − m_k·high
+ * (the gap is smallest at x = low). Returns the largest right side over the kept concave pools (the
+ * bar p's left side is held to), or undefined when none is kept. Unlike the bound by monotony alone
+ * (a pool's out at `high` against the kept ones' at `low`), this separates pools of one price by depth
+ * over a 25 % range, so a bucket's decision holds for a pair of thousands of such pools.
+ */
+function concaveRateBar(scores: readonly PoolScores[], keep: ReadonlySet<number>, low: bigint, high: bigint): bigint | undefined {
+  if (low <= 0n) return undefined;
+  let bar: bigint | undefined;
+  for (const i of keep) {
+    const s = scores[i];
+    if (s.concave !== true || s.atHigh === undefined || s.atHigh <= 0n) continue;
+    const guaranteed = s.atHigh * low - roundingMargin(s.atHigh, high) * high;
+    if (bar === undefined || guaranteed > bar) bar = guaranteed;
+  }
+  return bar;
 }
 
 /**

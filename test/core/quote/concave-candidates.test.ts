@@ -1,0 +1,113 @@
+// Candidate decisions over a range for pools of concave quotes (pool-pruning.ts `selectCandidates`,
+// its rate bound): a pool left out pays, at every amount of the range, no more than some kept pool.
+// Quotes are Raydium's SDK (`CurveCalculator.swapBaseInput`, fees and their rounding included, with
+// and without creator fees), independent of the adapter's math; the amounts checked are every one
+// of the range's ends and a dense sample near its low end, where the rate bound is tightest.
+import { CurveCalculator } from "@raydium-io/raydium-sdk-v2";
+import { BN } from "@coral-xyz/anchor";
+import { describe, expect, it } from "vitest";
+import type { PoolQuote, SwapMode } from "../../../src/core/amm/adapter.js";
+import { amountBucket, amountOctave, candidatesOver } from "../../../src/core/quote/pool-pruning.js";
+import type { CandidateRange, PrunablePool } from "../../../src/core/quote/pool-pruning.js";
+import { seededRandom } from "../../fixtures/seeded-random.js";
+
+const A = "mint-a";
+const B = "mint-b";
+const bn = (x: bigint) => new BN(x.toString());
+
+/** A Raydium CP pool of a and b quoted by Raydium's SDK (ExactIn, a → b). */
+class SdkCpPool implements PrunablePool {
+  readonly mints = [A, B] as const;
+  constructor(
+    readonly name: string,
+    readonly reserveA: bigint,
+    readonly reserveB: bigint,
+    readonly tradeFeeRate: bigint,
+    readonly creatorFeeRate: bigint,
+    readonly concave: boolean,
+  ) {}
+  out(amount: bigint): bigint {
+    const r = CurveCalculator.swapBaseInput(
+      bn(amount),
+      bn(this.reserveA),
+      bn(this.reserveB),
+      bn(this.tradeFeeRate),
+      bn(this.creatorFeeRate),
+      bn(0n),
+      bn(0n),
+      true,
+    );
+    return BigInt(r.outputAmount.toString());
+  }
+  quote(amount: bigint, swapMode: SwapMode): PoolQuote | undefined {
+    if (swapMode !== "ExactIn") return undefined;
+    const outAmount = this.out(amount);
+    return outAmount > 0n ? ({ inAmount: amount, outAmount } as PoolQuote) : undefined;
+  }
+}
+
+/** `count` pools: one price (1 : 1) or prices within ±1 %, depths from dust to deep, fee tiers of Raydium CP's configs. */
+function pools(next: (n: number) => number, count: number, onePrice: boolean, concave = true): SdkCpPool[] {
+  const fees = [100n, 2500n, 10000n];
+  return Array.from({ length: count }, (_, i) => {
+    const reserveA = 10n ** BigInt(6 + next(8)) * BigInt(1 + next(999));
+    const reserveB = onePrice ? reserveA : (reserveA * BigInt(9_900 + next(201))) / 10_000n;
+    return new SdkCpPool(`p${i}`, reserveA, reserveB, fees[next(3)], next(2) === 0 ? 0n : BigInt(next(5_000)), concave);
+  });
+}
+
+/** The amounts a left-out pool is checked at: both ends, the first hundred above the low end, and spread over the range. */
+function amountsOf(low: bigint, high: bigint): bigint[] {
+  const out = [low, high];
+  for (let i = 1n; i <= 100n && low + i <= high; i++) out.push(low + i);
+  for (let i = 1n; i < 64n; i++) out.push(low + ((high - low) * i) / 64n);
+  return out;
+}
+
+describe("candidate decisions by the concave-quote rate bound", () => {
+  // Ranges where the bound decides (at amounts of a few thousand units its rounding margins keep every pool: the caller then prices the bucket, or the exact amount).
+  const ranges = [amountOctave(1_000_000_000n), amountBucket(1_000_000_000n), amountBucket(50_000_000n), amountOctave(3n * 10n ** 12n)];
+  for (const onePrice of [true, false])
+    for (const [low, high] of ranges) {
+      it(`no pool left out pays more than every kept one (${onePrice ? "one price" : "prices within 1 %"}, ${low}–${high})`, () => {
+        const next = seededRandom(Number(low % 997n) + (onePrice ? 1 : 2));
+        const group = pools(next, 300, onePrice);
+        const range: CandidateRange = { from: A, swapMode: "ExactIn", low, high, maxPerPair: 20, splitStepPercent: 5 };
+        const kept = candidatesOver(group, range);
+        expect(kept, "decided").toBeDefined();
+        if (!kept) return;
+        const left = group.filter((p) => !kept.includes(p));
+        for (const x of amountsOf(low, high)) {
+          const best = kept.reduce((m, p) => (p.out(x) > m ? p.out(x) : m), 0n);
+          for (const p of left) expect(p.out(x), `${p.name} at ${x}`).toBeLessThanOrEqual(best);
+        }
+      });
+    }
+
+  it("keeps a pool that is the best only inside the range (neither end's best)", () => {
+    // Units of 2^30 over the octave [1, 2): a (price 1.03, depth 50) is the best at 1, c (price 1,
+    // deep) at 2, and b (price 1.0175, depth 100) around 1.5 only: it is kept as an extra.
+    const [low, high] = amountOctave(1n << 30n);
+    const unit = 1n << 30n;
+    const pool = (name: string, depth: bigint, priceBps: bigint) => new SdkCpPool(name, depth * unit, (depth * unit * priceBps) / 10_000n, 2500n, 0n, true);
+    const [a, b, c] = [pool("a", 50n, 10_300n), pool("b", 100n, 10_175n), pool("c", 1_000_000n, 10_000n)];
+    const mid = (3n * unit) / 2n;
+    expect(b.out(mid)).toBeGreaterThan(a.out(mid));
+    expect(b.out(mid)).toBeGreaterThan(c.out(mid));
+    expect(a.out(low)).toBeGreaterThan(b.out(low));
+    expect(c.out(high)).toBeGreaterThan(b.out(high));
+    const kept = candidatesOver([a, b, c], { from: A, swapMode: "ExactIn", low, high, maxPerPair: 1, splitStepPercent: 5 });
+    expect(kept?.map((p) => p.name)).toEqual(["a", "b", "c"]);
+  });
+
+  it("tells pools of one price apart by depth over an octave, where monotony alone cannot", () => {
+    const next = seededRandom(5);
+    const range: CandidateRange = { from: A, swapMode: "ExactIn", low: 1n << 30n, high: (1n << 31n) - 1n, maxPerPair: 20, splitStepPercent: 5 };
+    // The same pools (same seed), with and without the AMM's claim of concave quotes.
+    const concave = candidatesOver(pools(next, 1_000, true), range);
+    const monotone = candidatesOver(pools(seededRandom(5), 1_000, true, false), range);
+    expect(monotone).toBeUndefined(); // hundreds of pools would be kept: the range is "too wide"
+    expect(concave).toBeDefined();
+    expect(concave!.length).toBeLessThanOrEqual(2 * range.maxPerPair);
+  });
+});
