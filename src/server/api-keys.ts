@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import type { Logger } from "pino";
 import { API_KEY_RULE, isValidApiKey } from "../config/edge-settings.js";
+import { fileVersion, pollFileVersions, type FileVersionPoll } from "./file-versions.js";
 
 export type KeyVerdict =
   { readonly kind: "missing" } | { readonly kind: "wrong"; readonly fingerprint: string } | { readonly kind: "valid"; readonly fingerprint: string };
@@ -50,17 +51,17 @@ export interface ApiKeysOptions {
 export class ApiKeys {
   private fromEnv: Buffer[];
   private fromFile: Buffer[] = [];
+  private poll: FileVersionPoll | undefined;
   private readonly onHup = () => this.reload("SIGHUP");
-  private readonly onChange = (cur: fs.Stats, prev: fs.Stats) => {
-    if (cur.mtimeMs !== prev.mtimeMs || cur.ino !== prev.ino || cur.size !== prev.size) this.reload("file changed");
-  };
 
   /** Reads the keys file once (throws if unreadable or invalid: a bad start must stop the process). */
   constructor(private readonly opts: ApiKeysOptions) {
     this.fromEnv = opts.keys.map(digest);
     if (opts.file !== undefined) {
-      this.fromFile = parseKeysFile(readKeysFile(opts.file), opts.file).map(digest);
-      fs.watchFile(opts.file, { interval: opts.pollMs ?? 1000, persistent: false }, this.onChange);
+      const file = opts.file;
+      const read = readKeysFile(file);
+      this.fromFile = parseKeysFile(read.text, file).map(digest);
+      this.poll = pollFileVersions(new Map([[file, read.version]]), opts.pollMs ?? 1000, () => this.reload("file changed"));
       process.on("SIGHUP", this.onHup);
     }
     opts.logger.info({ keys: this.count, file: opts.file }, "API keys required");
@@ -75,7 +76,7 @@ export class ApiKeys {
     const file = this.opts.file;
     if (file === undefined) return;
     try {
-      this.fromFile = parseKeysFile(readKeysFile(file), file).map(digest);
+      this.fromFile = parseKeysFile(readKeysFile(file).text, file).map(digest);
       this.opts.logger.info({ keys: this.count, file, reason }, "API keys reloaded");
     } catch (err) {
       this.opts.logger.error({ file, reason, error: (err as Error).message }, "API keys file not reloaded; the previous keys stay in force");
@@ -95,16 +96,22 @@ export class ApiKeys {
 
   close(): void {
     if (this.opts.file === undefined) return;
-    fs.unwatchFile(this.opts.file, this.onChange);
+    this.poll?.close();
     process.off("SIGHUP", this.onHup);
   }
 }
 
-function readKeysFile(file: string): string {
+/** The file's text and the version it was read at (the stat of the open file, so the two belong together). */
+function readKeysFile(file: string): { readonly text: string; readonly version: string } {
+  let fd: number | undefined;
   try {
-    return fs.readFileSync(file, "utf8");
+    fd = fs.openSync(file, "r");
+    const version = fileVersion(fs.fstatSync(fd));
+    return { text: fs.readFileSync(fd, "utf8"), version };
   } catch (e) {
     throw new Error(`API_KEYS_FILE: cannot read ${file}: ${(e as Error).message}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import type tls from "node:tls";
 import { createSecureContext } from "node:tls";
 import type { Logger } from "pino";
+import { currentFileVersion, pollFileVersions, type FileVersionPoll } from "./file-versions.js";
 
 export interface TlsFiles {
   readonly certFile: string;
@@ -78,10 +79,9 @@ export interface TlsReloaderOptions {
 /** Watches the PEM files (and SIGHUP) and swaps the server's certificate when they change. */
 export class TlsReloader {
   private timer: NodeJS.Timeout | undefined;
-  private readonly paths: string[];
+  private readonly poll: FileVersionPoll;
   private readonly onHup = () => this.reload("SIGHUP");
-  private readonly onChange = (cur: fs.Stats, prev: fs.Stats) => {
-    if (cur.mtimeMs === prev.mtimeMs && cur.ino === prev.ino && cur.size === prev.size) return;
+  private readonly onChange = () => {
     // Certificate and key are usually replaced one after the other: load once both have landed.
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.reload("file changed"), 200);
@@ -90,8 +90,8 @@ export class TlsReloader {
 
   constructor(private readonly opts: TlsReloaderOptions) {
     const { certFile, keyFile, clientCaFile } = opts.files;
-    this.paths = [certFile, keyFile, ...(clientCaFile !== undefined ? [clientCaFile] : [])];
-    for (const p of this.paths) fs.watchFile(p, { interval: opts.pollMs ?? 1000, persistent: false }, this.onChange);
+    const paths = [certFile, keyFile, ...(clientCaFile !== undefined ? [clientCaFile] : [])];
+    this.poll = pollFileVersions(new Map(paths.map((p) => [p, currentFileVersion(p)])), opts.pollMs ?? 1000, this.onChange);
     process.on("SIGHUP", this.onHup);
   }
 
@@ -106,7 +106,7 @@ export class TlsReloader {
 
   close(): void {
     clearTimeout(this.timer);
-    for (const p of this.paths) fs.unwatchFile(p, this.onChange);
+    this.poll.close();
     process.off("SIGHUP", this.onHup);
   }
 }

@@ -13,6 +13,8 @@ import * as grpc from "@grpc/grpc-js";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pino from "pino";
+import { ApiKeys } from "../../src/server/api-keys.js";
 import type { RunningServer } from "../../src/server/server.js";
 import { connectJson, grpcPkg, grpcSleep, grpcUnary, metadataOf, rest } from "./edge-clients.js";
 import { slowClient, startTestServer, type LogCapture } from "./helpers.js";
@@ -182,6 +184,24 @@ describe("API keys file (API_KEYS_FILE)", () => {
       expect((err as Error).message).toMatch(/^API_KEYS_FILE .*keys: line 2: each key must be 8–256/);
       expect((err as Error).message).not.toContain("short");
     } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a file replaced right after it was read (before any poll) is still seen as changed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swapd-keys-"));
+    const file = path.join(dir, "keys");
+    fs.writeFileSync(file, `${KEY_A}\n`);
+    const keys = new ApiKeys({ keys: [], file, logger: pino({ level: "silent" }), pollMs: 20 });
+    try {
+      // In the same turn as the read: a watcher whose baseline is its own first look would take this file as the original.
+      fs.writeFileSync(`${file}.new`, `${KEY_B}\n`);
+      fs.renameSync(`${file}.new`, file);
+      expect(keys.check(KEY_B).kind).toBe("wrong");
+      for (let i = 0; i < 100 && keys.check(KEY_B).kind !== "valid"; i++) await new Promise((r) => setTimeout(r, 20));
+      expect([keys.check(KEY_B).kind, keys.check(KEY_A).kind]).toEqual(["valid", "wrong"]);
+    } finally {
+      keys.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
