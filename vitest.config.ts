@@ -8,6 +8,9 @@ export default defineConfig({
     environment: "node",
     // litesvm is a native addon: child processes are safer than worker threads.
     pool: "forks",
+    // Most files wait on child processes, sockets and the chain rather than compute: more forks than
+    // cores overlap the waiting (vitest's default is one fewer than the cores, i.e. one on a 2-core CI).
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
