@@ -159,6 +159,7 @@ describe.skipIf(!available)("two replicas on one database", () => {
     const order = openOrder(Keypair.generate().publicKey.toBase58());
     await store.orders.upsert(order);
     expect(await until(async () => (await openCount([order.orderKey])) === 0, 10_000)).toBe(true);
-    expect(changedKeys(follower)).toContain(order.orderKey);
+    // The follower's log line of that change reaches this process through its stdout pipe, after the row moved.
+    expect(await until(() => changedKeys(follower).includes(order.orderKey), 5_000)).toBe(true);
   });
 });
