@@ -55,6 +55,7 @@ import {
   REPEATED_AMOUNT,
   freshPicker,
   heapAfterGc,
+  heapWithoutCurves,
   makeCurves,
   quoteAt,
   warmQuotes,
@@ -124,6 +125,8 @@ export interface ScaleResult {
   /** How long the live cache took to answer and stop growing after the cold quotes. */
   readonly liveSettleMs: number;
   readonly heapMb: number;
+  /** Heap after GC when only the repeated amount was asked (the workload of earlier commits' `heapMb`), before any fresh amount. */
+  readonly heapRepeatedOnlyMb: number;
   readonly rssMb: number;
   readonly loadAverage: number;
   readonly outAmount: string;
@@ -190,6 +193,8 @@ async function quoteWithCurves(
   const withSnapshot = await coldQuote(chainChild, engine, pair);
   for (const p of others) await quoteAt(engine, p, REPEATED_AMOUNT);
   const liveSettleMs = await liveSettled(live, 60_000);
+  await quoteAt(engine, pair, REPEATED_AMOUNT);
+  const heapRepeatedOnly = await heapAfterGc();
   phase(c, "making the curves (fresh amounts until a round makes none)");
   const fresh = freshPicker();
   const failures = new FreshFailures();
@@ -220,37 +225,9 @@ async function quoteWithCurves(
     afterChange,
     liveStatus,
     heapWithCurves,
+    heapRepeatedOnly,
     memory,
   };
-}
-
-/** Heap after GC with an engine with curves off that asked the same pairs (the curved engine gone). */
-async function heapWithoutCurves(
-  chainChild: ChainChild,
-  live: LiveChain,
-  index: MarketIndex,
-  chain: RpcSolanaChain,
-  hubs: { intermediateTokens?: string[] },
-  freshAsked: number,
-): Promise<number> {
-  const engine = createQuoteEngine({
-    chain,
-    accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }),
-    markets: index,
-    adapters: ammAdapters,
-    ...hubs,
-    curves: false,
-  });
-  const [pair, ...others] = chainChild.pairs;
-  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount range
-  // (a 5,000-pool pair's are megabytes each) are then alike in both, and the difference is the curves.
-  const fresh = freshPicker();
-  const failures = new FreshFailures();
-  for (let i = 0; i < freshAsked; i++) await failures.quote(engine, pair, fresh());
-  for (const p of chainChild.pairs) await quoteAt(engine, p, REPEATED_AMOUNT);
-  const heap = await heapAfterGc();
-  await quoteAt(engine, others[0] ?? pair, REPEATED_AMOUNT); // the engine stays alive through the measurement
-  return heap;
 }
 
 async function runCase(c: ScaleCase): Promise<ScaleResult> {
@@ -334,6 +311,7 @@ async function runCase(c: ScaleCase): Promise<ScaleResult> {
       liveSettleMs: served.liveSettleMs,
       curves: { ...served.curves, heapMb: round((served.heapWithCurves - heapWithout) / 2 ** 20), heapWithoutMb: round(heapWithout / 2 ** 20) },
       heapMb: Math.round(memory.heapUsed / 2 ** 20),
+      heapRepeatedOnlyMb: Math.round(served.heapRepeatedOnly / 2 ** 20),
       rssMb: Math.round(memory.rss / 2 ** 20),
       loadAverage,
       outAmount: withSnapshot.outAmount,

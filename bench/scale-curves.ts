@@ -8,7 +8,14 @@
  */
 import type { CurveEvent } from "../src/api/quote/curve-store.js";
 import type { QuoteEngine } from "../src/api/quote/quote-engine.js";
+import { createQuoteEngine } from "../src/api/quote/quote-engine.js";
 import { AccountSource } from "../src/chain/account-source.js";
+import { ChainStateCache } from "../src/chain/chain-state-cache.js";
+import type { LiveChain } from "../src/chain/live/live-chain.js";
+import type { MarketIndex } from "../src/chain/market-index.js";
+import type { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
+import { ammAdapters } from "../src/core/amm/registry.js";
+import type { ChainChild } from "./scale-chain.js";
 import type { StateChangeFeed } from "../src/chain/account-source.js";
 import { freshAmounts } from "./fresh-amounts.js";
 import { percentile } from "./statistics.js";
@@ -254,3 +261,32 @@ export async function heapAfterGc(): Promise<number> {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Heap after GC with an engine with curves off that asked the same pairs (the curved engine gone). */
+export async function heapWithoutCurves(
+  chainChild: ChainChild,
+  live: LiveChain,
+  index: MarketIndex,
+  chain: RpcSolanaChain,
+  hubs: { intermediateTokens?: string[] },
+  freshAsked: number,
+): Promise<number> {
+  const engine = createQuoteEngine({
+    chain,
+    accounts: new AccountSource({ chain, live: live.accounts, shortLived: new ChainStateCache(0) }),
+    markets: index,
+    adapters: ammAdapters,
+    ...hubs,
+    curves: false,
+  });
+  const [pair, ...others] = chainChild.pairs;
+  // The same fresh amounts as the curved engine asked: the candidate decisions kept per amount range
+  // (a 5,000-pool pair's are megabytes each) are then alike in both, and the difference is the curves.
+  const fresh = freshPicker();
+  const failures = new FreshFailures();
+  for (let i = 0; i < freshAsked; i++) await failures.quote(engine, pair, fresh());
+  for (const p of chainChild.pairs) await quoteAt(engine, p, REPEATED_AMOUNT);
+  const heap = await heapAfterGc();
+  await quoteAt(engine, others[0] ?? pair, REPEATED_AMOUNT); // the engine stays alive through the measurement
+  return heap;
+}
