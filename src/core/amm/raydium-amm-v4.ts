@@ -255,6 +255,9 @@ export const raydiumAmmV4Adapter = defineAmmAdapter<RaydiumAmmV4Pool>({
   programId: RAYDIUM_AMM_V4_PROGRAM_ID,
   label: "Raydium",
   supportsExactOut: false,
+  // Fee off the input (ceiled), then x·y = k on the vaults less the PnL owed (`quote` below): out/in falls as in grows
+  // (test/core/quote/concave-candidates.test.ts checks the pruning bound on the SDK's own quotes).
+  concaveQuotes: true,
   // Its status can change (an admin can disable swaps), so the pool is re-read per request.
   poolIsImmutable: false,
   // Every `AmmInfo` has the same size (it has no discriminator: the size tells it from the program's other accounts).
