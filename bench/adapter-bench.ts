@@ -29,7 +29,7 @@ import { buyQuoteInput, OFFLINE_PUMP_AMM_PROGRAM, sellBaseInput } from "@pump-fu
 import { NO_TOKEN_EXTENSION_CONTEXT, ParsableTickArray, ParsableWhirlpool, SwapUtils, swapQuoteWithParams } from "@orca-so/whirlpools-sdk";
 import type { TickArray } from "@orca-so/whirlpools-sdk";
 import { Percentage } from "@orca-so/common-sdk";
-import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { MintLayout } from "@solana/spl-token";
 import { Connection, PublicKey } from "@solana/web3.js";
 import BN from "bn.js";
 import type { AmmAdapter, QuoteClock } from "../src/core/amm/adapter.js";
@@ -40,6 +40,7 @@ import { loadAccountsDir } from "../src/localnet/snapshots.js";
 import { startLocalnet } from "../src/localnet/start-localnet.js";
 import { BENCH_ACCOUNTS_DIRS, BENCH_POOLS, seedBenchPools } from "./amm-pools.js";
 import { ensureCompiledBuild } from "./service-process.js";
+import { encodeTokenAccount } from "../src/core/solana/token-accounts.js";
 
 // The adapters as they ship: compiled by tsc (dist/, built first when stale), not through tsx, whose
 // transform names every closure (`keepNames`) and made some adapters 2–3× slower per quote.
@@ -384,23 +385,7 @@ const cases: Case[] = [];
     [pool.poolQuoteTokenAccount, pool.quoteMint, 80_000_000_000n],
   ] as const) {
     if (read(vault)) continue;
-    const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode(
-      {
-        mint,
-        owner: BENCH_POOLS.pumpSwapTokenSol,
-        amount,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: 1,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = encodeTokenAccount(mint, BENCH_POOLS.pumpSwapTokenSol, amount, null);
     localnet.setAccount(vault, { lamports: 2_039_280n, data, owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") });
     accounts.delete(vault.toBase58());
   }

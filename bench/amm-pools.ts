@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import BN from "bn.js";
-import { AccountLayout, MintLayout } from "@solana/spl-token";
+import { MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { ClmmConfigLayout, MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { OFFLINE_PUMP_AMM_PROGRAM } from "@pump-fun/pump-swap-sdk";
@@ -31,6 +31,7 @@ import { RAYDIUM_CLMM_PROGRAM_ID } from "../src/core/amm/raydium-clmm.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../src/core/solana/programs.js";
 import type { Localnet } from "../src/localnet/start-localnet.js";
 import { raydiumClmmPoolAccounts } from "../test/fixtures/raydium-clmm-pool.js";
+import { encodeTokenAccount } from "../src/core/solana/token-accounts.js";
 
 const require = createRequire(import.meta.url);
 // Not re-exported by the SDK's index: its Serum vault-signer search (nonce 0..99).
@@ -104,23 +105,7 @@ function mintAccount(address: PublicKey, decimals: number, supply = 0n): SeedAcc
 }
 
 function tokenAccount(address: PublicKey, mint: PublicKey, owner: PublicKey, amount: bigint): SeedAccount {
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeTokenAccount(mint, owner, amount, null);
   return { address, owner: TOKEN_PROGRAM_ID, data };
 }
 

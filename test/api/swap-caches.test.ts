@@ -4,7 +4,7 @@
 // failed simulation comes back as `simulationError`. With it on (the last block): no round trip
 // for a warm repeated request until the TTL lapses, then exactly one.
 import * as grpc from "@grpc/grpc-js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, AccountLayout, MintLayout, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, MintLayout, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { AddressLookupTableProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -16,6 +16,7 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { carbonAccount } from "../core/amm/reference-fixtures.js";
 import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, keysRead, recording, startSwapStack, toProtoJson } from "./swap-stack.js";
 import type { RecordedReadBatch, SwapStack } from "./swap-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 // A real mainnet Meteora DLMM pair (pump token X / SOL Y) from the carbon fixtures: its adapter
 // needs one account derived from the pair (the bitmap extension PDA), i.e. a second batch.
@@ -273,23 +274,7 @@ describe("chain-state cache (CHAIN_STATE_TTL_MS): fee samples and the user's acc
   const usdc = new PublicKey(USDC);
 
   function seedTokenAccount(address: PublicKey, owner: PublicKey, mint: PublicKey): void {
-    const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode(
-      {
-        mint,
-        owner,
-        amount: 0n,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: 1,
-        isNativeOption: mint.equals(NATIVE_MINT) ? 1 : 0,
-        isNative: mint.equals(NATIVE_MINT) ? 2_039_280n : 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = encodeTokenAccount(mint, owner, 0n, mint.equals(NATIVE_MINT) ? 2_039_280n : null);
     stack.localnet.setAccount(address, { lamports: 2_039_280n, data, owner: TOKEN_PROGRAM_ID });
   }
 

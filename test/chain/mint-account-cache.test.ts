@@ -1,10 +1,11 @@
 // The chain layer's one mint cache: only real mints (as spl-token's layouts write them) are kept,
 // bounded, least recently used out first.
-import { ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { MintAccountCache } from "../../src/chain/mint-account-cache.js";
 import type { AccountData } from "../../src/core/solana/account.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 function mintAccount(owner: PublicKey = TOKEN_PROGRAM_ID, decimals = 6): AccountData {
   const data = Buffer.alloc(MINT_SIZE);
@@ -25,23 +26,7 @@ function mintAccount(owner: PublicKey = TOKEN_PROGRAM_ID, decimals = 6): Account
 
 /** A token account whose owner bytes make the mint layout's "is_initialized" byte non-zero. */
 function tokenAccount(): AccountData {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint: Keypair.generate().publicKey,
-      owner: new PublicKey(new Uint8Array(32).fill(1)),
-      amount: 5n,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeTokenAccount(Keypair.generate().publicKey, new PublicKey(new Uint8Array(32).fill(1)), 5n, null);
   return { address: Keypair.generate().publicKey, owner: TOKEN_PROGRAM_ID, lamports: 2_039_280n, data, executable: false };
 }
 

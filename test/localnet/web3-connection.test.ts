@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messageText } from "../../src/chain/websocket-message-text.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 // An unmodified web3.js Connection (HTTP + its websocket at port + 1) against the embedded chain.
 describe("localnet with an unmodified web3.js Connection", () => {
@@ -215,23 +216,7 @@ describe("localnet with an unmodified web3.js Connection", () => {
     const mintB = Keypair.generate().publicKey;
     const holder = Keypair.generate().publicKey;
     const tokenAccount = (mint: PublicKey) => {
-      const data = Buffer.alloc(AccountLayout.span);
-      AccountLayout.encode(
-        {
-          mint,
-          owner: holder,
-          amount: 5n,
-          delegateOption: 0,
-          delegate: PublicKey.default,
-          state: 1,
-          isNativeOption: 0,
-          isNative: 0n,
-          delegatedAmount: 0n,
-          closeAuthorityOption: 0,
-          closeAuthority: PublicKey.default,
-        },
-        data,
-      );
+      const data = encodeTokenAccount(mint, holder, 5n, null);
       return { lamports: 2_039_280n, data, owner: TOKEN_PROGRAM_ID };
     };
     const a = Keypair.generate().publicKey;

@@ -19,8 +19,9 @@ import { TOKEN_PROGRAM_ID } from "../../src/core/solana/programs.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { mintAccountData } from "../fixtures/mint-account.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
-import { JUP6, startOnchainStack, tokenAccountData, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
+import { JUP6, startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 const NEEDED = [JUP6.toBase58(), METEORA_DAMM_V1_PROGRAM_ID.toBase58(), METEORA_VAULT_PROGRAM_ID.toBase58()];
 const hasNeeded = hasPrograms(NEEDED);
@@ -91,7 +92,7 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
       [vaults[0], 1_000_000_000_000n],
       [vaults[1], 150_000_000_000n],
     ] as const) {
-      stack.localnet.setAccount(v.vaultLp, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(v.lpMint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
+      stack.localnet.setAccount(v.vaultLp, { lamports: rent(ACCOUNT_SIZE), data: encodeTokenAccount(v.lpMint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
       const deposit = await vaultProgram.methods
         .deposit(new BN(amount.toString()), new BN(0))
         .accounts({
@@ -114,7 +115,7 @@ describe.skipIf(!hasNeeded)("Meteora DAMM v1 on the real programs", () => {
     stack.localnet.setAccount(lpMint, { lamports: rent(MintLayout.span), data: mintAccountData(9, authority, 387_298_334_620n), owner: TOKEN_PROGRAM_ID });
     const [protocolTokenAFee, protocolTokenBFee] = [mintA, mintB].map((mint) => {
       const [fee] = PublicKey.findProgramAddressSync([Buffer.from("fee"), mint.toBuffer(), pool.toBuffer()], METEORA_DAMM_V1_PROGRAM_ID);
-      stack.localnet.setAccount(fee, { lamports: rent(ACCOUNT_SIZE), data: tokenAccountData(mint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
+      stack.localnet.setAccount(fee, { lamports: rent(ACCOUNT_SIZE), data: encodeTokenAccount(mint, authority, 0n, null), owner: TOKEN_PROGRAM_ID });
       return fee;
     });
     // The pool account in the program's layout, sized as the program allocates it (its largest curve variant).

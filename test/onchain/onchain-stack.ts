@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { BN } from "@coral-xyz/anchor";
 import { Configuration, SwapApi as JupiterSwapApi } from "@jup-ag/api";
-import { AccountLayout, ACCOUNT_SIZE, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ACCOUNT_SIZE, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   AddressLookupTableAccount,
   AddressLookupTableProgram,
@@ -39,6 +39,7 @@ import { jupiterCoder } from "../core/jupiter/anchor-idl.js";
 import { startTestServer } from "../server/helpers.js";
 import { JUP6, toTransactionInstruction } from "../api/swap-stack.js";
 import type { InstructionJson } from "../api/swap-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 export { JUP6, NATIVE_MINT };
 export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID;
@@ -175,28 +176,6 @@ export async function startOnchainStack(options: OnchainStackOptions = {}): Prom
 
 // ---- Token accounts -----------------------------------------------------------------------------
 
-/** A token account's data in SPL Token's layout (165 bytes); `nativeReserve` makes it a wSOL account. */
-export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint, nativeReserve: bigint | null): Uint8Array {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1,
-      isNativeOption: nativeReserve === null ? 0 : 1,
-      isNative: nativeReserve ?? 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
-
 /**
  * Writes `owner`'s associated token account for `mint` holding `amount`, in SPL Token's layout under
  * `tokenProgram` (Token-2022 takes the same 165 bytes for a mint without extensions); wSOL holds the
@@ -208,7 +187,7 @@ export function fundTokenAccount(localnet: Localnet, owner: PublicKey, mint: Pub
   const native = mint.equals(NATIVE_MINT);
   localnet.setAccount(address, {
     lamports: rent + (native ? amount : 0n),
-    data: tokenAccountData(mint, owner, amount, native ? rent : null),
+    data: encodeTokenAccount(mint, owner, amount, native ? rent : null),
     owner: tokenProgram,
   });
   return address;

@@ -9,16 +9,17 @@ import { JUPITER_V6_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChainDir } from "../fixtures/chain-dir.js";
 import { BASE, POOL, QUOTE, pumpSwapAccounts } from "../core/amm/pump-swap-fixtures.js";
-import { seedAccounts, tokenAccountData } from "../core/amm/spl-account-fixtures.js";
+import { seedAccounts } from "../core/amm/spl-account-fixtures.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
 import { startOnchainStack, quoteResponseOf } from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 /** The user's ATA for `mint` under the mint's own token program (the base mint is Token-2022). */
 function fundToken2022Aware(stack: OnchainStack, owner: PublicKey, mint: PublicKey, amount: bigint): PublicKey {
   const program = mint.equals(BASE) ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
   const address = getAssociatedTokenAddressSync(mint, owner, true, program);
-  stack.localnet.setAccount(address, { lamports: 10_000_000n, data: tokenAccountData(mint, owner, amount), owner: program });
+  stack.localnet.setAccount(address, { lamports: 10_000_000n, data: encodeTokenAccount(mint, owner, amount, null), owner: program });
   return address;
 }
 

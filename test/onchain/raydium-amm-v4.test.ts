@@ -6,7 +6,7 @@
 // (`computeAmountOut`) computes from the vaults, and as swapd's own quote of the pool says.
 import { createRequire } from "node:module";
 import { BN } from "@coral-xyz/anchor";
-import { AccountLayout, ACCOUNT_SIZE, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import { key } from "../core/swap/fixtures.js";
 import { amounts, expectMathEqualsProgram, programQuoterFor } from "./math-vs-program-check.js";
 import { startOnchainStack, fundTokenAccount, tokenBalance, quoteFromChain, quoteResponseOf } from "./onchain-stack.js";
 import type { OnchainStack } from "./onchain-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 const sdkRequire = createRequire(import.meta.url);
 // Not re-exported by the package index: the SDK's vault-signer search and its AMM v4 swap math.
@@ -45,27 +46,6 @@ const keys = {
 };
 const BASE_RESERVE = 5_000_000_000_000n; // 5,000,000 of a 6-decimal base
 const QUOTE_RESERVE = 25_000_000_000_000n; // 25,000 of a 9-decimal quote
-
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Buffer {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
 
 function writePool(stack: OnchainStack, base: LocalMint, quote: LocalMint): void {
   const zero = Object.fromEntries((liquidityStateV4Layout as any).fields.map((f: any) => [f.property, new BN(0)]));
@@ -139,12 +119,12 @@ function writePool(stack: OnchainStack, base: LocalMint, quote: LocalMint): void
   stack.localnet.setAccount(keys.market, { lamports: rent, data: market, owner: OPENBOOK });
   stack.localnet.setAccount(keys.baseVault, {
     lamports: rent,
-    data: tokenAccountData(base.address, RAYDIUM_AMM_V4_AUTHORITY, BASE_RESERVE),
+    data: encodeTokenAccount(base.address, RAYDIUM_AMM_V4_AUTHORITY, BASE_RESERVE, null),
     owner: TOKEN_PROGRAM_ID,
   });
   stack.localnet.setAccount(keys.quoteVault, {
     lamports: rent,
-    data: tokenAccountData(quote.address, RAYDIUM_AMM_V4_AUTHORITY, QUOTE_RESERVE),
+    data: encodeTokenAccount(quote.address, RAYDIUM_AMM_V4_AUTHORITY, QUOTE_RESERVE, null),
     owner: TOKEN_PROGRAM_ID,
   });
 }

@@ -15,7 +15,8 @@ import { referencePath } from "../fixtures/reference.js";
 import { toTransactionInstruction } from "../api/swap-stack.js";
 import { SOL, USDC, startSwapV2Stack } from "../api/swap-v2-stack.js";
 import type { SwapV2Stack } from "../api/swap-v2-stack.js";
-import { TOKEN_PROGRAM, tokenAccountData, tokenBalance } from "./onchain-stack.js";
+import { TOKEN_PROGRAM, tokenBalance } from "./onchain-stack.js";
+import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
 
 const jupiter = responseValidator(referencePath("openapi/jup-ag-docs.swap-v2.yaml"));
 const usdcMint = new PublicKey(USDC);
@@ -130,7 +131,7 @@ describe.skipIf(!hasChainDir())("Swap API v2 parameters on the real programs", (
     expect(missing.body.error).toContain("referralAccount");
     // What the referral program's initializeReferralTokenAccount leaves: a token account of the mint at the PDA.
     const rent = stack.localnet.chain.minimumBalanceForRentExemption(165);
-    stack.localnet.setAccount(feeAccount, { lamports: rent, data: tokenAccountData(usdcMint, feeAccount, 0n, null), owner: TOKEN_PROGRAM });
+    stack.localnet.setAccount(feeAccount, { lamports: rent, data: encodeTokenAccount(usdcMint, feeAccount, 0n, null), owner: TOKEN_PROGRAM });
     const body = await order(`amount=1000000000&taker=${taker.publicKey.toBase58()}&referralAccount=${referral.toBase58()}&referralFee=100&slippageBps=50`);
     expect(body.feeBps).toBe(100);
     expect(body.platformFee.feeBps).toBe(100);

@@ -14,7 +14,7 @@ import type { AccountData } from "../../../src/core/solana/account.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
 import { key } from "../swap/fixtures.js";
-import { tokenAccountData } from "./spl-account-fixtures.js";
+import { encodeTokenAccount } from "../../../src/core/solana/token-accounts.js";
 
 const { ammProgram, vaultProgram } = createProgram(new Connection("http://127.0.0.1:9") as any);
 const MINT_A = key("damm v1 quote mint A");
@@ -87,8 +87,11 @@ function randomCase(r: Random, now: bigint) {
     accounts.set(lpMint.toBase58(), account(lpMint, TOKEN_PROGRAM_ID, mintAccountData(9, vault, lpSupply)));
     // The pool holds most of the vault's LP; the vault keeps part of its tokens itself (the rest is lent out).
     const poolLp = (lpSupply * BigInt(r.int(100, 1000))) / 1000n;
-    accounts.set(vaultLp.toBase58(), account(vaultLp, TOKEN_PROGRAM_ID, tokenAccountData(lpMint, POOL, poolLp)));
-    accounts.set(tokenVault.toBase58(), account(tokenVault, TOKEN_PROGRAM_ID, tokenAccountData(tokenMint, vault, (total * BigInt(r.int(50, 1000))) / 1000n)));
+    accounts.set(vaultLp.toBase58(), account(vaultLp, TOKEN_PROGRAM_ID, encodeTokenAccount(lpMint, POOL, poolLp, null)));
+    accounts.set(
+      tokenVault.toBase58(),
+      account(tokenVault, TOKEN_PROGRAM_ID, encodeTokenAccount(tokenMint, vault, (total * BigInt(r.int(50, 1000))) / 1000n, null)),
+    );
     vaults.push({ vault, vaultLp });
   }
   const stable = r.next() < 0.4;

@@ -14,7 +14,8 @@ import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
 import { key } from "../swap/fixtures.js";
 import { BASE, POOL, POOL_BASE, POOL_QUOTE, QUOTE, program } from "./pump-swap-fixtures.js";
-import { encodeAnchorAccount, tokenAccountData, zeroOf } from "./spl-account-fixtures.js";
+import { encodeAnchorAccount, zeroOf } from "./spl-account-fixtures.js";
+import { encodeTokenAccount } from "../../../src/core/solana/token-accounts.js";
 
 const FEE_CONFIG = PublicKey.findProgramAddressSync([Buffer.from("fee_config"), PUMP_SWAP_PROGRAM_ID.toBuffer()], PUMP_FEE_PROGRAM_ID)[0];
 const CASES = 600;
@@ -78,8 +79,8 @@ function randomCase(r: Random) {
     [PUMP_SWAP_GLOBAL_CONFIG.toBase58(), account(PUMP_SWAP_GLOBAL_CONFIG, PUMP_SWAP_PROGRAM_ID, encodeAnchorAccount(program.coder, "globalConfig", global))],
     [FEE_CONFIG.toBase58(), feeConfig ? account(FEE_CONFIG, PUMP_FEE_PROGRAM_ID, encodeAnchorAccount(program.coder, "feeConfig", feeConfig)) : null],
     [BASE.toBase58(), account(BASE, TOKEN_PROGRAM_ID, mintAccountData(6, null, supply))],
-    [POOL_BASE.toBase58(), account(POOL_BASE, TOKEN_PROGRAM_ID, tokenAccountData(BASE, POOL, baseReserve))],
-    [POOL_QUOTE.toBase58(), account(POOL_QUOTE, TOKEN_PROGRAM_ID, tokenAccountData(QUOTE, POOL, quoteReserve))],
+    [POOL_BASE.toBase58(), account(POOL_BASE, TOKEN_PROGRAM_ID, encodeTokenAccount(BASE, POOL, baseReserve, null))],
+    [POOL_QUOTE.toBase58(), account(POOL_QUOTE, TOKEN_PROGRAM_ID, encodeTokenAccount(QUOTE, POOL, quoteReserve, null))],
   ]);
   const sells = r.next() < 0.5;
   return { accounts, sells, amount: sells ? r.magnitude(0, 16) : r.magnitude(0, 13), feeConfigKind, pumpPool };

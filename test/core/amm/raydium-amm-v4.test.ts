@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { BN } from "@coral-xyz/anchor";
 import { MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout, makeAMMSwapInstruction } from "@raydium-io/raydium-sdk-v2";
@@ -9,6 +8,7 @@ import type { AccountData } from "../../../src/core/solana/account.js";
 import { RAYDIUM_AMM_V4_AUTHORITY, RAYDIUM_AMM_V4_PROGRAM_ID, raydiumAmmV4Adapter } from "../../../src/core/amm/raydium-amm-v4.js";
 import { TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import { accountMap, jupiterStepFromAmmInstruction, legacyIdlStepFlags, metas, stepFlags, swapParams, testKey } from "./reference-fixtures.js";
+import { encodeTokenAccount } from "../../../src/core/solana/token-accounts.js";
 
 // Not re-exported by the package index; the SDK's own vault-signer search (nonce 0..99).
 const { getSerumAssociatedAuthority } = createRequire(import.meta.url)("@raydium-io/raydium-sdk-v2/lib/raydium/liquidity/serum.js");
@@ -182,23 +182,7 @@ describe("Raydium AMM v4 quote vs @raydium-io/raydium-sdk-v2's computeAmountOut"
   const QUOTE_VAULT = 6_000_000_000_000n;
   const pnl = { baseNeedTakePnl: new BN(1_234_567), quoteNeedTakePnl: new BN(89_000) };
   const vault = (address: PublicKey, mint: PublicKey, amount: bigint): AccountData => {
-    const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode(
-      {
-        mint,
-        owner: RAYDIUM_AMM_V4_AUTHORITY,
-        amount,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: 1,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = encodeTokenAccount(mint, RAYDIUM_AMM_V4_AUTHORITY, amount, null);
     return { address, owner: TOKEN_PROGRAM_ID, lamports: 1n, data, executable: false };
   };
   const state = (overrides: Record<string, unknown> = {}) =>

@@ -1,6 +1,5 @@
 // Shared by the AMM tests (DAMM v1/v2, PumpSwap and others): SPL accounts written in SPL's own layouts, a one-step Jupiter
 // quote, and the step accounts of a swap instruction swapd returned over REST.
-import { AccountLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountMeta } from "@solana/web3.js";
 import { expect } from "vitest";
@@ -10,29 +9,9 @@ import { readReferenceJson } from "../../fixtures/reference.js";
 import { mintAccountData } from "../../fixtures/mint-account.js";
 import { jupiterQuote } from "../../api/swap-stack.js";
 import type { SwapStack } from "../../api/swap-stack.js";
+import { encodeTokenAccount } from "../../../src/core/solana/token-accounts.js";
 
 export const RENT = 10_000_000n;
-
-export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: 1,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
 
 /** An account to write into a localnet. */
 export interface SeedAccount {
@@ -54,7 +33,7 @@ export const mint = (address: PublicKey, decimals: number, owner = TOKEN_PROGRAM
 export const tokenAccount = (address: PublicKey, mintKey: PublicKey, owner: PublicKey, amount: bigint): SeedAccount => ({
   address,
   owner: TOKEN_PROGRAM_ID,
-  data: tokenAccountData(mintKey, owner, amount),
+  data: encodeTokenAccount(mintKey, owner, amount, null),
 });
 
 /** The on-chain `Swap` enum's index of `variant` (derived latest Jupiter IDL: an independent source). */

@@ -1,4 +1,4 @@
-import { AccountLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
@@ -11,6 +11,7 @@ import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import type { RoutePool } from "../../../src/core/swap/route-pools.js";
 import { ValidationError } from "../../../src/core/validation-error.js";
 import { MINTS, MINT_A, MINT_B, MINT_C, USER, accountMap, key, pool, quote, request } from "./fixtures.js";
+import { encodeTokenAccount } from "../../../src/core/solana/token-accounts.js";
 
 const pSolA = pool(NATIVE_MINT, MINT_A);
 const pAB = pool(MINT_A, MINT_B);
@@ -86,23 +87,7 @@ describe("route preconditions name the step, ammKey and label", () => {
 
 describe("fee account", () => {
   function tokenAccount(address: PublicKey, mint: PublicKey) {
-    const data = Buffer.alloc(AccountLayout.span);
-    AccountLayout.encode(
-      {
-        mint,
-        owner: key("fee owner"),
-        amount: 0n,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: 1,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = encodeTokenAccount(mint, key("fee owner"), 0n, null);
     return { address, owner: TOKEN_PROGRAM_ID, lamports: 1n, data: new Uint8Array(data), executable: false };
   }
   const feeAccount = key("fee");
