@@ -20,7 +20,6 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import BN from "bn.js";
-import { MintLayout } from "@solana/spl-token";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { ClmmConfigLayout, MARKET_STATE_LAYOUT_V3, getLiquidityAssociatedAuthority, liquidityStateV4Layout } from "@raydium-io/raydium-sdk-v2";
 import { OFFLINE_PUMP_AMM_PROGRAM } from "@pump-fun/pump-swap-sdk";
@@ -32,6 +31,7 @@ import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../src/core/solana/programs.js";
 import type { Localnet } from "../src/localnet/start-localnet.js";
 import { raydiumClmmPoolAccounts } from "../test/fixtures/raydium-clmm-pool.js";
 import { encodeTokenAccount } from "../src/core/solana/token-accounts.js";
+import { encodeMintAccount } from "../src/core/solana/token-accounts.js";
 
 const require = createRequire(import.meta.url);
 // Not re-exported by the SDK's index: its Serum vault-signer search (nonce 0..99).
@@ -88,19 +88,7 @@ interface SeedAccount {
 }
 
 function mintAccount(address: PublicKey, decimals: number, supply = 0n): SeedAccount {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(decimals, null, supply);
   return { address, owner: TOKEN_PROGRAM_ID, data };
 }
 

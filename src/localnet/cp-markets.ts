@@ -3,13 +3,13 @@
  * layouts), for quote benchmarks and routing tests that need many markets: a pool per
  * (pair, config index), priced by its reserves. The service finds them like any other pool.
  */
-import { MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 import { demoRaydiumCpmmPool } from "./raydium-cpmm-demo-pool.js";
 import type { DemoRaydiumCpmmPool } from "./raydium-cpmm-demo-pool.js";
 import { keypairFromSeedText } from "./seeded-keypair.js";
 import type { Localnet } from "./start-localnet.js";
+import { encodeMintAccount } from "../core/solana/token-accounts.js";
 
 export interface LocalMint {
   readonly address: PublicKey;
@@ -19,19 +19,7 @@ export interface LocalMint {
 /** A mint (no authority left) at the address derived from `seed`. */
 export function writeMint(localnet: Pick<Localnet, "setAccount">, seed: string, decimals: number, supply = 10n ** 18n): LocalMint {
   const address = keypairFromSeedText(seed).publicKey;
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(decimals, null, supply);
   localnet.setAccount(address, { lamports: 1_461_600n, data, owner: TOKEN_PROGRAM_ID });
   return { address, decimals };
 }

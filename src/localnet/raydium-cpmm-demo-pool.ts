@@ -4,7 +4,6 @@
  * localnet (or a test) holds a pool the adapter reads like a real one. Not part of the adapter:
  * the service only reads pools; this writes them.
  */
-import { MintLayout } from "@solana/spl-token";
 import { encodeTokenAccount } from "../core/solana/token-accounts.js";
 import { PublicKey } from "@solana/web3.js";
 import {
@@ -25,6 +24,7 @@ import {
 } from "./raydium-cpmm-accounts.js";
 import type { AccountData } from "../core/solana/account.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
+import { encodeMintAccount } from "../core/solana/token-accounts.js";
 
 export interface DemoRaydiumCpmmPoolParams {
   readonly mintA: PublicKey;
@@ -180,18 +180,6 @@ function vaultAccount(address: PublicKey, tokenProgram: PublicKey, mint: PublicK
 }
 
 function mintData(authority: PublicKey, decimals: number): Uint8Array {
-  const data = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 1,
-      mintAuthority: authority,
-      supply: 0n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(decimals, authority, 0n);
   return new Uint8Array(data);
 }

@@ -4,7 +4,7 @@
 // failed simulation comes back as `simulationError`. With it on (the last block): no round trip
 // for a warm repeated request until the TTL lapses, then exactly one.
 import * as grpc from "@grpc/grpc-js";
-import { ASSOCIATED_TOKEN_PROGRAM_ID, MintLayout, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, NATIVE_MINT, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { AddressLookupTableProgram, Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -17,6 +17,7 @@ import { carbonAccount } from "../core/amm/reference-fixtures.js";
 import { DEMO_POOL, SOL, USDC, WALLET, demoSolToUsdc, jupiterQuote, keysRead, recording, startSwapStack, toProtoJson } from "./swap-stack.js";
 import type { RecordedReadBatch, SwapStack } from "./swap-stack.js";
 import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
+import { encodeMintAccount } from "../../src/core/solana/token-accounts.js";
 
 // A real mainnet Meteora DLMM pair (pump token X / SOL Y) from the carbon fixtures: its adapter
 // needs one account derived from the pair (the bitmap extension PDA), i.e. a second batch.
@@ -28,19 +29,7 @@ const EXTENSION = PublicKey.findProgramAddressSync([Buffer.from("bitmap"), LB_PA
 function seedDlmm(localnet: Localnet): void {
   const pair = carbonAccount("meteora-dlmm-decoder/lb_pair_account.json", LB_PAIR);
   localnet.setAccount(LB_PAIR, { lamports: pair.lamports, data: pair.data, owner: pair.owner });
-  const mint = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals: 6,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    mint,
-  );
+  const mint = encodeMintAccount(6, null, 0n);
   localnet.setAccount(new PublicKey(PUMP), { lamports: 1_461_600n, data: mint, owner: new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA") });
 }
 

@@ -4,7 +4,7 @@
 // Jupiter IDL, the IDL's per-AMM account names and the AMMs' own SDKs.
 import { ParsableWhirlpool } from "@orca-so/whirlpools-sdk";
 import { CpmmPoolInfoLayout } from "@raydium-io/raydium-sdk-v2";
-import { MintLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { demoRaydiumCpmmPool } from "../../src/localnet/raydium-cpmm-demo-pool.js";
@@ -13,6 +13,7 @@ import { carbonAccount } from "../core/amm/reference-fixtures.js";
 import { jupiterCoder, jupiterIdl, plain } from "../core/jupiter/anchor-idl.js";
 import { DEMO_POOL, SOL, USDC, WALLET, jupiterQuote, programAuthority, startSwapStack } from "./swap-stack.js";
 import type { InstructionJson, SwapStack } from "./swap-stack.js";
+import { encodeMintAccount } from "../../src/core/solana/token-accounts.js";
 
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const ATA_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
@@ -44,19 +45,7 @@ const secondPool = demoRaydiumCpmmPool({
 
 function seedRoutes(localnet: Localnet): void {
   localnet.setAccount(WHIRLPOOL, { lamports: whirlpoolAccount.lamports, data: whirlpoolAccount.data, owner: whirlpoolAccount.owner });
-  const mint = Buffer.alloc(MintLayout.span);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals: 6,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    mint,
-  );
+  const mint = encodeMintAccount(6, null, 0n);
   localnet.setAccount(new PublicKey(DZK), { lamports: 1_461_600n, data: mint, owner: new PublicKey(TOKEN) });
   for (const a of [secondPool.pool, secondPool.config, secondPool.vaultA, secondPool.vaultB, secondPool.observation, secondPool.lpMint]) {
     localnet.setAccount(a.address, { lamports: a.lamports, data: a.data, owner: a.owner });

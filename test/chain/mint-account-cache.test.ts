@@ -1,26 +1,15 @@
 // The chain layer's one mint cache: only real mints (as spl-token's layouts write them) are kept,
 // bounded, least recently used out first.
-import { MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { MintAccountCache } from "../../src/chain/mint-account-cache.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import { encodeTokenAccount } from "../../src/core/solana/token-accounts.js";
+import { encodeMintAccount } from "../../src/core/solana/token-accounts.js";
 
 function mintAccount(owner: PublicKey = TOKEN_PROGRAM_ID, decimals = 6): AccountData {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 1n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(decimals, null, 1n);
   return { address: Keypair.generate().publicKey, owner, lamports: 1_461_600n, data, executable: false };
 }
 

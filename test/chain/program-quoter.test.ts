@@ -4,13 +4,14 @@
 // against swaps sent through swapd and executed, at random amounts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ProgramQuoter } from "../../src/chain/program-quoter.js";
 import { solFiV2Adapter } from "../../src/core/amm/solfi-v2.js";
 import type { AccountData } from "../../src/core/solana/account.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
+import { encodeMintAccount } from "../../src/core/solana/token-accounts.js";
 
 const SOLFI_V2 = "SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF";
 const POOL = new PublicKey("65ZHSArs5XxPseKQbB1B4r16vDxMWnCxHMzogDAqiDUc");
@@ -41,19 +42,7 @@ function snapshot(dir: string, address: PublicKey): AccountData {
 }
 
 function nativeMint(): AccountData {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals: 9,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(9, null, 0n);
   return { address: SOL, owner: TOKEN_PROGRAM_ID, lamports: 1_000_000_000n, data, executable: false };
 }
 

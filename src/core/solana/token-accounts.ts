@@ -5,6 +5,7 @@ import {
   getTransferHook,
   unpackMint,
   AccountLayout,
+  MintLayout,
 } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
@@ -113,6 +114,27 @@ function unpackMintInfo(account: AccountData): MintInfo | undefined {
 export function tokenAccountMint(account: AccountData): PublicKey | undefined {
   if (!isTokenProgram(account.owner) || account.data.length < 165) return undefined;
   return new PublicKey(account.data.subarray(0, 32));
+}
+
+/**
+ * An initialized mint's data (82 bytes, SPL Token's own layout; Token-2022 reads it as a mint without
+ * extensions): `authority` as mint authority, or none; no freeze authority.
+ */
+export function encodeMintAccount(decimals: number, authority: PublicKey | null, supply: bigint): Uint8Array {
+  const data = Buffer.alloc(MintLayout.span);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: authority === null ? 0 : 1,
+      mintAuthority: authority ?? PublicKey.default,
+      supply,
+      decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return new Uint8Array(data);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Every instruction except the Jupiter swap, executed on LiteSVM (real System, Token, Token-2022,
 // ATA and Compute Budget programs) in one v0 transaction, with inputs read from the VM itself.
 import { address, getTransactionDecoder, lamports } from "@solana/kit";
-import { MINT_SIZE, MintLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { PublicKey, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import type { Keypair } from "@solana/web3.js";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
@@ -17,6 +17,7 @@ import type { SwapInstructionsRequest } from "../../../src/core/swap/request.js"
 import { resolveRoute } from "../../../src/core/swap/route-accounts.js";
 import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { MINTS, MINT_A, MINT_B, MINT_C, MINT_T22, USER, keypair, pool, quote, request } from "./fixtures.js";
+import { encodeMintAccount } from "../../../src/core/solana/token-accounts.js";
 
 const TIP_ACCOUNT = new PublicKey("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe");
 const PAYER = keypair("payer");
@@ -27,19 +28,7 @@ function vm(pools: DemoRaydiumCpmmPool[]): LiteSVM {
   svm.airdrop(address(PAYER.publicKey.toBase58()), lamports(10_000_000_000n));
   svm.airdrop(address(TIP_ACCOUNT.toBase58()), lamports(1_000_000_000n)); // tip accounts exist on mainnet
   for (const mint of [MINT_A, MINT_B, MINT_C, MINT_T22]) {
-    const data = Buffer.alloc(MINT_SIZE);
-    MintLayout.encode(
-      {
-        mintAuthorityOption: 1,
-        mintAuthority: USER.publicKey,
-        supply: 0n,
-        decimals: MINTS.get(mint.toBase58())!.decimals,
-        isInitialized: true,
-        freezeAuthorityOption: 0,
-        freezeAuthority: PublicKey.default,
-      },
-      data,
-    );
+    const data = encodeMintAccount(MINTS.get(mint.toBase58())!.decimals, USER.publicKey, 0n);
     put(svm, { address: mint, owner: MINTS.get(mint.toBase58())!.tokenProgram, lamports: 1_461_600n, data, executable: false });
   }
   for (const p of pools) for (const a of [p.pool, p.config, p.vaultA, p.vaultB, p.observation, p.lpMint]) put(svm, a);

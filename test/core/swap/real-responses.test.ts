@@ -1,7 +1,6 @@
 // The two real Jupiter swap-instructions responses (reference/examples) rebuilt end to end: the
 // request parsed, the planned reads served from pair accounts consistent with the responses, the
 // pools decoded by the real registered adapters, dependencies planned, instructions built.
-import { MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, test } from "vitest";
@@ -17,6 +16,7 @@ import { decodeRoutePools } from "../../../src/core/swap/route-pools.js";
 import { JUP_USDC, SOL_USDC, USDS_JUP, USDS_USDC, dlmm, realPairAccount } from "../amm/meteora-dlmm-fixtures.js";
 import type { RealPair } from "../amm/meteora-dlmm-fixtures.js";
 import { readReference } from "../jupiter/anchor-idl.js";
+import { encodeMintAccount } from "../../../src/core/solana/token-accounts.js";
 
 interface JsonInstruction {
   programId: string;
@@ -44,19 +44,7 @@ const DECIMALS: Record<string, number> = {
 
 /** A mint account as spl-token lays it out (MintLayout), owned by the Token program. */
 function mintAccount(address: string): AccountData {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 1_000_000_000_000n,
-      decimals: DECIMALS[address],
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
+  const data = encodeMintAccount(DECIMALS[address], null, 1_000_000_000_000n);
   return { address: new PublicKey(address), owner: TOKEN_PROGRAM_ID, lamports: 1_461_600n, data: Uint8Array.from(data), executable: false };
 }
 

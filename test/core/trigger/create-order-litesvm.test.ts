@@ -3,29 +3,17 @@ import { FailedTransactionMetadata, LiteSVM } from "litesvm";
 import { address, getTransactionDecoder, lamports } from "@solana/kit";
 import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { TransactionInstruction } from "@solana/web3.js";
-import { AccountLayout, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout } from "@solana/spl-token";
+import { AccountLayout, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { LIMIT_ORDER_V2_PROGRAM_ID, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../src/core/solana/programs.js";
 import type { AccountData } from "../../../src/core/solana/account.js";
 import { compileTransaction } from "../../../src/core/solana/transaction-message.js";
 import { buildCreateOrderTransaction } from "../../../src/core/trigger/create-order.js";
+import { encodeMintAccount } from "../../../src/core/solana/token-accounts.js";
 
 const MAKING = 250_000_000n;
 
 function mintData(authority: PublicKey, decimals: number): Uint8Array {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 1,
-      mintAuthority: authority,
-      supply: 0n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
+  return encodeMintAccount(decimals, authority, 0n);
 }
 
 /** A VM with native mints, a funded maker and an output mint owned by the given token program. */
