@@ -93,6 +93,18 @@ export interface Config {
   readonly retentionMs: number;
   /** API keys, TLS, rate limits, CORS; all off by default. */
   readonly edge: EdgeSettings;
+  /** Nonce orders: the keeper's rhythm and the per-caller and per-taker bounds (NONCE_*). */
+  readonly nonceOrders: NonceOrderSettings;
+}
+
+/** NONCE_KEEPER_REFRESH_MS, NONCE_CHECK_MS, NONCE_RETRY_NOT_SENT_MS, NONCE_ORDER_ARM_WITHIN_S, NONCE_ORDERS_*. */
+export interface NonceOrderSettings {
+  readonly refreshMs: number;
+  readonly nonceCheckMs: number;
+  readonly retryNotSentMs: number;
+  readonly armWithinMs: number;
+  readonly pendingPerCaller: number;
+  readonly activePerTaker: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +129,14 @@ export function loadConfig(env: Env = process.env): Config {
     ...liveSection(v),
     ...storeSection(v),
     edge: edgeSettingsOf(v, isSet, problems),
+    nonceOrders: {
+      refreshMs: v.NONCE_KEEPER_REFRESH_MS,
+      nonceCheckMs: v.NONCE_CHECK_MS,
+      retryNotSentMs: v.NONCE_RETRY_NOT_SENT_MS,
+      armWithinMs: v.NONCE_ORDER_ARM_WITHIN_S * 1000,
+      pendingPerCaller: v.NONCE_ORDERS_PENDING_PER_CALLER,
+      activePerTaker: v.NONCE_ORDERS_ACTIVE_PER_TAKER,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -90,6 +90,12 @@ export function startNonceTriggers(
     logger,
     leadership,
     confirmations,
+    keeper: { refreshMs: config.nonceOrders.refreshMs, nonceCheckMs: config.nonceOrders.nonceCheckMs, retryNotSentMs: config.nonceOrders.retryNotSentMs },
+    limits: {
+      pendingPerCaller: config.nonceOrders.pendingPerCaller,
+      activePerTaker: config.nonceOrders.activePerTaker,
+      armWithinMs: config.nonceOrders.armWithinMs,
+    },
   });
   api.start();
   shutdown.hook("nonce order keeper", () => api.close());

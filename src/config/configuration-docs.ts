@@ -16,6 +16,8 @@ const ROOM_TITLES: Readonly<Record<Room, string>> = {
   quote: "Quotes and swaps: markets, routes, swap building",
   store: "Store and background jobs",
   landing: "Landing (`Execute`)",
+  trigger:
+    "Take-profit, stop-loss, OCO and trailing orders (`/trigger/v2`, see [trigger.md](trigger.md#take-profit-stop-loss-oco-and-trailing-stops-without-custody-triggerv2))",
 };
 
 /** The default as the docs show it. */

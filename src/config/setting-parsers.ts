@@ -22,7 +22,7 @@ export interface Parser<T> {
 }
 
 /** Where a setting belongs: the part of the service that uses it (a section of docs/configuration.md). */
-export type Room = "server" | "edge" | "chain" | "live" | "quote" | "store" | "landing";
+export type Room = "server" | "edge" | "chain" | "live" | "quote" | "store" | "landing" | "trigger";
 
 export interface Setting<T> {
   readonly room: Room;

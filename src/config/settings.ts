@@ -8,6 +8,7 @@ import { EDGE_SETTINGS } from "./settings-edge.js";
 import { QUOTE_SETTINGS } from "./settings-quote.js";
 import { SERVER_SETTINGS } from "./settings-server.js";
 import { LANDING_SETTINGS, STORE_SETTINGS } from "./settings-store.js";
+import { TRIGGER_SETTINGS } from "./settings-trigger.js";
 
 export const SETTINGS = {
   ...SERVER_SETTINGS,
@@ -17,6 +18,7 @@ export const SETTINGS = {
   ...QUOTE_SETTINGS,
   ...STORE_SETTINGS,
   ...LANDING_SETTINGS,
+  ...TRIGGER_SETTINGS,
 } as const;
 
 export type Settings = typeof SETTINGS;

@@ -49,7 +49,9 @@ export type InputErrorCode =
   /** Execute: a required signature is missing or invalid. Never sent. */
   | "TRANSACTION_NOT_SIGNED"
   /** Execute: the transaction's blockhash can no longer land (block height past its last valid one). Never sent. */
-  | "TRANSACTION_EXPIRED";
+  | "TRANSACTION_EXPIRED"
+  /** A per-caller or per-taker bound is reached (`context.field` names what counts, `context.rule` the bound). Nothing written. */
+  | "LIMIT_REACHED";
 
 /** The request is well formed but the chain does not allow it (swap building). */
 export type PreconditionErrorCode =
@@ -94,6 +96,7 @@ export const SWAPD_ERROR_CODES: readonly SwapdErrorCode[] = [
   "TRANSACTION_NOT_ISSUED",
   "TRANSACTION_NOT_SIGNED",
   "TRANSACTION_EXPIRED",
+  "LIMIT_REACHED",
   "POOL_NOT_FOUND",
   "UNSUPPORTED_AMM",
   "POOL_MINTS_MISMATCH",

@@ -11,11 +11,21 @@ import { API_KEY_RULE, isValidApiKey } from "../config/edge-settings.js";
 import { fileVersion, pollFileVersions, type FileVersionPoll } from "./file-versions.js";
 
 export type KeyVerdict =
-  { readonly kind: "missing" } | { readonly kind: "wrong"; readonly fingerprint: string } | { readonly kind: "valid"; readonly fingerprint: string };
+  | { readonly kind: "missing" }
+  | { readonly kind: "wrong"; readonly fingerprint: string }
+  | { readonly kind: "valid"; readonly fingerprint: string; readonly id: string };
 
 /** A short, stable name of a key for logs and metrics: the first 8 hex digits of its SHA-256. */
 export function keyFingerprint(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8);
+}
+
+/**
+ * A key's id, what data bound to a key (nonce orders) is stored under: 128 bits of its SHA-256,
+ * so two keys never share one and the stored id does not give the key back.
+ */
+export function keyId(key: string): string {
+  return createHash("sha256").update(`swapd key id\0${key}`, "utf8").digest("hex").slice(0, 32);
 }
 
 /** The key a request presents: `x-api-key`, else `authorization: Bearer …`; undefined if none. */
@@ -91,7 +101,7 @@ export class ApiKeys {
     for (const k of this.fromEnv) match = timingSafeEqual(k, d) || match;
     for (const k of this.fromFile) match = timingSafeEqual(k, d) || match;
     const fingerprint = keyFingerprint(presented);
-    return match ? { kind: "valid", fingerprint } : { kind: "wrong", fingerprint };
+    return match ? { kind: "valid", fingerprint, id: keyId(presented) } : { kind: "wrong", fingerprint };
   }
 
   close(): void {

@@ -10,6 +10,27 @@ export interface CallInfo {
   code?: Code | undefined;
   /** Who called, for the log line: API key fingerprint (`key` or `wrongKey`), client certificate subject. Set by the edge. */
   caller?: Readonly<Record<string, string>> | undefined;
+  /** The id of the valid API key the call presented (api-keys.ts `keyId`), when keys are on. Set by the edge. */
+  keyId?: string | undefined;
+}
+
+/**
+ * Who is calling, as handlers that bind data to a caller need it: the API key's id when keys are
+ * on, and the client's address (the bucket of a caller without a key).
+ */
+export interface Caller {
+  readonly keyId: string | undefined;
+  readonly address: string | undefined;
+}
+
+/** The request's socket, read only by handlers that ask for the caller (callerOf). */
+export const peerKey = createContextKey<{ readonly socket?: { readonly remoteAddress?: string | undefined } | null } | undefined>(undefined, {
+  description: "swapd call peer",
+});
+
+/** The caller of a Connect call. */
+export function callerOf(ctx: HandlerContext): Caller {
+  return { keyId: ctx.values.get(callInfoKey)?.keyId, address: ctx.values.get(peerKey)?.socket?.remoteAddress };
 }
 
 export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: "swapd call info" });

@@ -117,7 +117,10 @@ interface Gate {
 function identify(gate: Gate, req: NodeRequest, info: CallInfo): Caller {
   const key = gate.keys?.check(presentedKey(req.headers));
   if (key !== undefined && key.kind !== "missing") info.caller = { ...info.caller, [key.kind === "valid" ? "key" : "wrongKey"]: key.fingerprint };
-  if (key?.kind === "valid") return { key, bucket: `key:${key.fingerprint}`, metricKey: key.fingerprint };
+  if (key?.kind === "valid") {
+    info.keyId = key.id;
+    return { key, bucket: `key:${key.fingerprint}`, metricKey: key.fingerprint };
+  }
   return { key, bucket: `addr:${req.socket?.remoteAddress ?? "unknown"}`, metricKey: "anonymous" };
 }
 

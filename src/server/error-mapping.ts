@@ -69,6 +69,13 @@ export const ERROR_MAPPING: Readonly<Record<SwapdErrorCode, ErrorMapping>> = {
   TRANSACTION_NOT_ISSUED: INVALID("INVALID_REQUEST"),
   TRANSACTION_NOT_SIGNED: INVALID("INVALID_REQUEST", 400, INVALID_REQUEST, EXECUTE_CODES.notFullySigned),
   TRANSACTION_EXPIRED: INVALID("INVALID_REQUEST", 400, INVALID_REQUEST, EXECUTE_CODES.invalidBlockHeight),
+  LIMIT_REACHED: {
+    connect: Code.ResourceExhausted,
+    http: 429,
+    errorCode: "LIMIT_REACHED",
+    summary: "limit reached",
+    executeCode: EXECUTE_CODES.invalidTransaction,
+  },
   POOL_NOT_FOUND: CANNOT_BUILD,
   UNSUPPORTED_AMM: CANNOT_BUILD,
   POOL_MINTS_MISMATCH: CANNOT_BUILD,

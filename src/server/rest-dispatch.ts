@@ -5,7 +5,7 @@
  * error form (uncoded errors: 500 and a log line).
  */
 import type { Logger } from "pino";
-import type { CallInfo } from "./context.js";
+import type { CallInfo, Caller } from "./context.js";
 import type { RequestTarget } from "./request-target.js";
 import { errorCodeOf, logUnexpected, toRestErrorResponse } from "./error-mapping.js";
 import {
@@ -49,7 +49,13 @@ class DispatchedRequest implements RestRequest {
     readonly headers: NodeRequest["headers"],
     readonly requestId: string,
     private readonly res: NodeResponse,
+    private readonly req: NodeRequest,
+    private readonly keyId: string | undefined,
   ) {}
+
+  get caller(): Caller {
+    return { keyId: this.keyId, address: this.req.socket?.remoteAddress };
+  }
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {
@@ -84,7 +90,7 @@ export function createRestDispatch({ rest, logger, maxBodyBytes }: RestDispatchO
     } else if (route === "method-not-allowed") {
       out = { ...restError(405, `method ${method} not allowed on ${path}`), headers: { allow: rest.allowedMethods(path).join(", ") } };
     } else {
-      const request = new DispatchedRequest(method, path, url.searchParams, req.headers, info.requestId, res);
+      const request = new DispatchedRequest(method, path, url.searchParams, req.headers, info.requestId, res, req, info.keyId);
       try {
         screenQuery(route.request?.query, url.searchParams);
         if (method === "POST" || method === "PUT" || method === "PATCH") request.body = await readJsonBody(req, maxBodyBytes, route.request?.body);

@@ -10,6 +10,7 @@ import { repeatedJsonKey } from "./protocol/json-duplicate-keys.js";
 import { screenJsonRequest, screenQueryParameters } from "./protocol/json-request-screen.js";
 import type { RequestShape } from "./protocol/request-shape.js";
 import type { RestErrorForm } from "./error-mapping.js";
+import type { Caller } from "./context.js";
 import type { RestResponse } from "./rest-response.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
@@ -26,6 +27,8 @@ export interface RestRequest {
   readonly requestId: string;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /** Who is calling (the API key's id when keys are on, the client's address). */
+  readonly caller: Caller;
 }
 
 // In its own file so that error-mapping.ts (which this file uses) needs nothing of this file.

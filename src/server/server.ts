@@ -30,7 +30,7 @@ import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
 import { createCallObserver, type CallObserver } from "./call-observer.js";
 import { createEdge, type Edge } from "./edge.js";
-import { callInfoKey, streamShutdownKey, type CallInfo } from "./context.js";
+import { callInfoKey, peerKey, streamShutdownKey, type CallInfo } from "./context.js";
 import { HealthRegistry } from "./health.js";
 import { startDefaultMetrics } from "./metrics.js";
 import { operationalRoutes } from "./operational-routes.js";
@@ -234,6 +234,7 @@ function connectHandlerFor(parts: {
       const values = createContextValues();
       const info = infoOf.get(req);
       if (info) values.set(callInfoKey, info);
+      values.set(peerKey, req);
       values.set(streamShutdownKey, streamShutdown.signal);
       edge.addContext(req, values);
       return values;

@@ -17,4 +17,13 @@ export type { TrackerCursor } from "./tracker-cursor-store.js";
 export { SwapOrderStore } from "./swap-order-store.js";
 export type { SwapEventAmounts, SwapOrder, SwapResult } from "./swap-order-store.js";
 export { NonceOrderStore } from "./nonce-order-store.js";
-export type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, StoredNonceLeg, StoredNonceOrder } from "./nonce-order-store.js";
+export type {
+  ArmedLeg,
+  NewNonceOrder,
+  NonceOrderCursor,
+  NonceOrderOutcome,
+  NonceOrderPage,
+  NonceOrderScope,
+  StoredNonceLeg,
+  StoredNonceOrder,
+} from "./nonce-order-store.js";

@@ -185,4 +185,20 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: "nonce orders safe from strangers: bound to the API key that created them, counted per caller until armed, the taker's signed cancel",
+    statements: [
+      // The API key (its id, never the key) an order is bound to when keys are on; null without keys.
+      "ALTER TABLE nonce_orders ADD COLUMN owner_key text",
+      // Who created it (the key's id, or the client's address without keys): issued orders count against it until armed.
+      "ALTER TABLE nonce_orders ADD COLUMN creator text",
+      // The taker's signed cancel (its signature: shown, and how the landing finds it).
+      "ALTER TABLE nonce_orders ADD COLUMN cancel_signature text",
+      "CREATE INDEX nonce_orders_listing ON nonce_orders (taker, created_at DESC, order_id DESC) WHERE status <> 'issued'",
+      "CREATE INDEX nonce_orders_issued ON nonce_orders (creator, created_at) WHERE status = 'issued'",
+      "CREATE INDEX nonce_orders_changes ON nonce_orders (taker, updated_at) WHERE status <> 'issued'",
+      "DROP INDEX nonce_orders_taker",
+    ],
+  },
 ];

@@ -1,151 +1,64 @@
 /**
  * Nonce orders and their legs (one row per leg route: a leg may carry more than one pre-signed
  * route on the same nonce). The keeper's claims are compare-and-set updates on the order's status,
- * so two keepers (or a restart) never send two legs of one order.
+ * so two keepers (or a restart) never send two legs of one order, and a claim refuses an order whose
+ * cancel was requested in the same statement: once a cancel is stored, no replica sends a leg.
  */
-import type { LegKind, LegStatus, NonceOrderKind, NonceOrderStatus } from "../core/nonce-trigger/order.js";
+import type { NonceOrderStatus } from "../core/nonce-trigger/order.js";
 import type { SqlExecutor } from "./db.js";
-import {
-  bigintFromSql,
-  bigintToSql,
-  bytesFromSql,
-  dateFromSql,
-  nullableBigintFromSql,
-  nullableDateFromSql,
-  nullableNumberFromSql,
-  numberFromSql,
-} from "./sql-values.js";
+import { legFromRow, orderFromRow } from "./nonce-order-rows.js";
+import type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, Row, StoredNonceLeg, StoredNonceOrder } from "./nonce-order-rows.js";
+import { bigintToSql, nullableBigintFromSql, nullableDateFromSql, nullableNumberFromSql } from "./sql-values.js";
 
-export interface StoredNonceLeg {
-  readonly legIndex: number;
-  readonly routeIndex: number;
-  readonly kind: LegKind;
-  readonly triggerOutAmount: bigint | null;
-  readonly minOutAmount: bigint;
-  readonly quotedOutAmount: bigint;
-  readonly message: Uint8Array;
-  readonly messageHash: string;
-  readonly signedTransaction: Uint8Array | null;
-  readonly signature: string | null;
-  readonly status: LegStatus;
-  readonly inAmount: bigint | null;
-  readonly outAmount: bigint | null;
-  readonly slot: bigint | null;
-  readonly error: string | null;
-}
+export type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, StoredNonceLeg, StoredNonceOrder } from "./nonce-order-rows.js";
 
-export interface StoredNonceOrder {
-  readonly orderId: string;
-  readonly kind: NonceOrderKind;
+/** Which orders a listing may show: a taker's, and with API keys only those bound to the caller's key. */
+export interface NonceOrderScope {
   readonly taker: string;
-  readonly inputMint: string;
-  readonly outputMint: string;
-  readonly amount: bigint;
-  readonly nonceAccount: string;
-  readonly nonceValue: string;
-  readonly trailBps: number | null;
-  readonly peakOutAmount: bigint | null;
-  readonly status: NonceOrderStatus;
-  readonly note: string | null;
-  readonly cancelRequested: boolean;
-  readonly triggeredLeg: number | null;
-  readonly triggeredRoute: number | null;
-  readonly armedAt: Date | null;
-  readonly triggeredAt: Date | null;
-  readonly finishedAt: Date | null;
-  readonly createdAt: Date;
-  readonly legs: readonly StoredNonceLeg[];
+  /** The caller's API key id when keys are on (only its orders); undefined without keys (any). */
+  readonly ownerKey?: string | undefined;
 }
 
-export type NewNonceOrder = Pick<
-  StoredNonceOrder,
-  "orderId" | "kind" | "taker" | "inputMint" | "outputMint" | "amount" | "nonceAccount" | "nonceValue" | "trailBps"
-> & {
-  readonly legs: readonly Pick<
-    StoredNonceLeg,
-    "legIndex" | "routeIndex" | "kind" | "triggerOutAmount" | "minOutAmount" | "quotedOutAmount" | "message" | "messageHash"
-  >[];
-};
-
-/** A signed leg route, checked against its issued message. */
-export interface ArmedLeg {
-  readonly legIndex: number;
-  readonly routeIndex: number;
-  readonly signedTransaction: Uint8Array;
-  readonly signature: string;
+/** A page of a listing: its orders and where the next one starts (null: the last page). */
+export interface NonceOrderPage {
+  readonly orders: StoredNonceOrder[];
+  readonly next: NonceOrderCursor | null;
 }
 
-/** How a triggered order ended, from the chain. */
-export interface NonceOrderOutcome {
-  readonly status: "landed" | "failed" | "cancelled";
-  readonly note: string | null;
-  /** The leg route that was sent (landed or failed), when one was. */
-  readonly sent: {
-    readonly legIndex: number;
-    readonly routeIndex: number;
-    readonly status: "landed" | "failed" | "voided";
-    readonly inAmount: bigint | null;
-    readonly outAmount: bigint | null;
-    readonly slot: bigint | null;
-    readonly error: string | null;
-  } | null;
+/** A listing's position: after the order with this creation time (exact, as the database prints it) and id. */
+export interface NonceOrderCursor {
+  readonly createdAt: string;
+  readonly orderId: string;
 }
 
-type Row = Record<string, unknown>;
+/** Orders the taker has signed something for (issued orders are anyone's until armed, and listed nowhere). */
+const SIGNED = "status <> 'issued'";
 
-function legFromRow(r: Row): StoredNonceLeg {
-  return {
-    legIndex: numberFromSql(r["leg_index"]),
-    routeIndex: numberFromSql(r["route_index"]),
-    kind: r["kind"] as LegKind,
-    triggerOutAmount: nullableBigintFromSql(r["trigger_out_amount"]),
-    minOutAmount: bigintFromSql(r["min_out_amount"]),
-    quotedOutAmount: bigintFromSql(r["quoted_out_amount"]),
-    message: bytesFromSql(r["message"]),
-    messageHash: r["message_hash"] as string,
-    signedTransaction: r["signed_transaction"] === null ? null : bytesFromSql(r["signed_transaction"]),
-    signature: (r["signature"] as string | null) ?? null,
-    status: r["status"] as LegStatus,
-    inAmount: nullableBigintFromSql(r["in_amount"]),
-    outAmount: nullableBigintFromSql(r["out_amount"]),
-    slot: nullableBigintFromSql(r["slot"]),
-    error: (r["error"] as string | null) ?? null,
-  };
-}
-
-function orderFromRow(r: Row, legs: readonly StoredNonceLeg[]): StoredNonceOrder {
-  return {
-    orderId: r["order_id"] as string,
-    kind: r["kind"] as NonceOrderKind,
-    taker: r["taker"] as string,
-    inputMint: r["input_mint"] as string,
-    outputMint: r["output_mint"] as string,
-    amount: bigintFromSql(r["amount"]),
-    nonceAccount: r["nonce_account"] as string,
-    nonceValue: r["nonce_value"] as string,
-    trailBps: nullableNumberFromSql(r["trail_bps"]),
-    peakOutAmount: nullableBigintFromSql(r["peak_out_amount"]),
-    status: r["status"] as NonceOrderStatus,
-    note: (r["note"] as string | null) ?? null,
-    cancelRequested: r["cancel_requested"] === true,
-    triggeredLeg: nullableNumberFromSql(r["triggered_leg"]),
-    triggeredRoute: nullableNumberFromSql(r["triggered_route"]),
-    armedAt: nullableDateFromSql(r["armed_at"]),
-    triggeredAt: nullableDateFromSql(r["triggered_at"]),
-    finishedAt: nullableDateFromSql(r["finished_at"]),
-    createdAt: dateFromSql(r["created_at"]),
-    legs,
-  };
+function scoped(scope: NonceOrderScope, params: unknown[]): string {
+  params.push(scope.taker);
+  let where = `taker = $${params.length} AND ${SIGNED}`;
+  if (scope.ownerKey !== undefined) {
+    params.push(scope.ownerKey);
+    where += ` AND owner_key = $${params.length}`;
+  }
+  return where;
 }
 
 export class NonceOrderStore {
   constructor(private readonly sql: SqlExecutor) {}
 
-  /** Records an issued order and its legs (call inside a store transaction: all or nothing). */
-  async create(order: NewNonceOrder): Promise<void> {
+  /**
+   * Records an issued order and its legs unless its creator has `maxPending` issued orders already
+   * (call inside a store transaction: all or nothing; the creator's lock makes count and insert one
+   * step across replicas). False when the bound is reached (nothing written).
+   */
+  async create(order: NewNonceOrder, maxPending: number): Promise<boolean> {
+    await this.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [`nonce-order-creator:${order.creator}`]);
+    const [pending] = await this.sql.query<Row>("SELECT count(*) AS n FROM nonce_orders WHERE creator = $1 AND status = 'issued'", [order.creator]);
+    if (Number(pending?.["n"] ?? 0) >= maxPending) return false;
     await this.sql.query(
-      `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued')`,
+      `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status, owner_key, creator)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10, $11)`,
       [
         order.orderId,
         order.kind,
@@ -156,6 +69,8 @@ export class NonceOrderStore {
         order.nonceAccount,
         order.nonceValue,
         order.trailBps,
+        order.ownerKey,
+        order.creator,
       ],
     );
     for (const leg of order.legs) {
@@ -175,6 +90,7 @@ export class NonceOrderStore {
         ],
       );
     }
+    return true;
   }
 
   private async withLegs(rows: Row[]): Promise<StoredNonceOrder[]> {
@@ -196,9 +112,59 @@ export class NonceOrderStore {
     return (await this.withLegs(rows))[0] ?? null;
   }
 
-  /** A taker's orders, newest first. */
-  async listByTaker(taker: string, limit = 100): Promise<StoredNonceOrder[]> {
-    return this.withLegs(await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE taker = $1 ORDER BY created_at DESC, order_id LIMIT $2", [taker, limit]));
+  /** A page of the orders in `scope`, newest first, starting after `after`. */
+  async listByTaker(scope: NonceOrderScope, pageSize: number, after: NonceOrderCursor | null = null): Promise<NonceOrderPage> {
+    const params: unknown[] = [];
+    let where = scoped(scope, params);
+    if (after !== null) {
+      params.push(after.createdAt, after.orderId);
+      where += ` AND (created_at, order_id) < ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    params.push(pageSize + 1);
+    const rows = await this.sql.query<Row>(
+      `SELECT *, created_at::text AS created_at_text FROM nonce_orders WHERE ${where} ORDER BY created_at DESC, order_id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const more = rows.length > pageSize;
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      orders: await this.withLegs(page),
+      next: more && last !== undefined ? { createdAt: last["created_at_text"] as string, orderId: last["order_id"] as string } : null,
+    };
+  }
+
+  /**
+   * The orders in `scope` changed at or after `since` (the database's clock), and that clock now.
+   * A change committed late with an earlier time is caught by asking from a little before the last
+   * answer's clock (the caller drops what it has seen).
+   */
+  async changedSince(scope: NonceOrderScope, since: Date | null, limit: number): Promise<{ orders: StoredNonceOrder[]; now: Date }> {
+    const params: unknown[] = [];
+    let where = scoped(scope, params);
+    if (since !== null) {
+      params.push(since);
+      where += ` AND updated_at >= $${params.length}`;
+    } else where += " AND status IN ('armed', 'triggered')";
+    params.push(limit);
+    const rows = await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${where} ORDER BY updated_at, order_id LIMIT $${params.length}`, params);
+    const [clock] = await this.sql.query<Row>("SELECT now() AS now");
+    return { orders: await this.withLegs(rows), now: nullableDateFromSql(clock?.["now"]) ?? new Date() };
+  }
+
+  /** The taker's orders that count against their bound: armed or triggered. */
+  async activeCount(taker: string): Promise<number> {
+    const [row] = await this.sql.query<Row>("SELECT count(*) AS n FROM nonce_orders WHERE taker = $1 AND status IN ('armed', 'triggered')", [taker]);
+    return Number(row?.["n"] ?? 0);
+  }
+
+  /** Deletes issued orders older than `olderThanMs` (never armed: nobody signed anything for them); returns how many. */
+  async deleteUnarmed(olderThanMs: number): Promise<number> {
+    const rows = await this.sql.query(
+      "DELETE FROM nonce_orders WHERE status = 'issued' AND created_at < now() - ($1::double precision * interval '1 millisecond') RETURNING order_id",
+      [olderThanMs],
+    );
+    return rows.length;
   }
 
   /**
@@ -212,7 +178,7 @@ export class NonceOrderStore {
     const active = "status IN ('armed', 'triggered')";
     if (held === undefined) return this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`));
     const heads = await this.sql.query<Row>(
-      `SELECT order_id, status, note, cancel_requested, peak_out_amount, triggered_leg, triggered_route, triggered_at FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`,
+      `SELECT order_id, status, note, cancel_requested, cancel_signature, peak_out_amount, triggered_leg, triggered_route, triggered_at, updated_at FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`,
     );
     const unknown = heads.map((r) => r["order_id"] as string).filter((id) => held(id) === undefined);
     const read =
@@ -232,10 +198,12 @@ export class NonceOrderStore {
               status: r["status"] as NonceOrderStatus,
               note: (r["note"] as string | null) ?? null,
               cancelRequested: r["cancel_requested"] === true,
+              cancelSignature: (r["cancel_signature"] as string | null) ?? null,
               peakOutAmount: nullableBigintFromSql(r["peak_out_amount"]),
               triggeredLeg: nullableNumberFromSql(r["triggered_leg"]),
               triggeredRoute: nullableNumberFromSql(r["triggered_route"]),
               triggeredAt: nullableDateFromSql(r["triggered_at"]),
+              updatedAt: nullableDateFromSql(r["updated_at"]) ?? known.updatedAt,
             };
       if (order !== undefined) orders.push(order);
     }
@@ -272,19 +240,31 @@ export class NonceOrderStore {
     await this.sql.query("UPDATE nonce_orders SET note = $2, updated_at = now() WHERE order_id = $1", [orderId, note]);
   }
 
-  async requestCancel(orderId: string): Promise<void> {
-    await this.sql.query("UPDATE nonce_orders SET cancel_requested = true, updated_at = now() WHERE order_id = $1", [orderId]);
+  /**
+   * Records the taker's proven cancel (its signature) while the order is issued or armed; false
+   * once a leg was claimed (triggered) or the order finished. Repeating it is harmless. Row-locked
+   * against the keeper's claim: whichever commits first wins, and the other sees it.
+   */
+  async requestCancel(orderId: string, cancelSignature: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE nonce_orders SET cancel_requested = true, cancel_signature = $2, updated_at = now()
+       WHERE order_id = $1 AND status IN ('issued', 'armed') RETURNING order_id`,
+      [orderId, cancelSignature],
+    );
+    return rows.length > 0;
   }
 
   /**
    * Claims the order for one leg route (armed → triggered), recorded BEFORE it is sent; false
-   * when the order was not armed any more (another keeper, a cancel): then nothing is sent.
+   * when the order was not armed any more (another keeper) or its cancel was requested: then
+   * nothing is sent. `observed`: the leg is already on chain (the taker sent it), so it is recorded
+   * whatever was asked since — nothing will be sent.
    */
-  async trigger(orderId: string, legIndex: number, routeIndex: number): Promise<boolean> {
+  async trigger(orderId: string, legIndex: number, routeIndex: number, observed = false): Promise<boolean> {
     const rows = await this.sql.query(
       `UPDATE nonce_orders SET status = 'triggered', triggered_leg = $2, triggered_route = $3, triggered_at = now(), updated_at = now()
-       WHERE order_id = $1 AND status = 'armed' RETURNING order_id`,
-      [orderId, legIndex, routeIndex],
+       WHERE order_id = $1 AND status = 'armed' AND ($4 OR NOT cancel_requested) RETURNING order_id`,
+      [orderId, legIndex, routeIndex, observed],
     );
     if (rows.length === 0) return false;
     await this.sql.query("UPDATE nonce_order_legs SET status = 'sent' WHERE order_id = $1 AND leg_index = $2 AND route_index = $3", [

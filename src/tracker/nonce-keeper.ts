@@ -6,17 +6,19 @@
  * is claimed in the store (armed → triggered, before any send: one leg per order, whatever the
  * keepers and restarts) and landed through the landing room (nonce-leg-landing.ts: recorded before
  * it is sent, one sender, re-broadcast until the nonce moves); the chain's verdict finishes the order
- * and voids the other legs. A nonce that moved without a leg of swapd's is the taker's cancel.
+ * and voids the other legs. A nonce that moved without a leg of swapd's is the taker's cancel: the
+ * nonce accounts are followed through the live account cache (nonce-watch.ts), so it shows within
+ * the stream's delay, and a fired leg is sent only after its nonce was seen still holding its value.
+ * A cancel request is a promise: the claim refuses a cancel-requested order in the same statement.
  * Runs only while this process leads (the store's leader election); a new leader resumes the
- * triggered orders from the store.
+ * triggered orders from the store. It also deletes issued orders nobody armed within their window.
  */
 import type { Logger } from "pino";
-import { PublicKey } from "@solana/web3.js";
+import type { AccountSource } from "../chain/account-source.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
 import type { ExecutionConfirmations } from "../landing/index.js";
 import { firingLeg, outAmountAt } from "../core/nonce-trigger/order.js";
 import type { NonceOrderSpec, PairPrice } from "../core/nonce-trigger/order.js";
-import { decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import {
   nonceLegsNotSent,
   nonceLegsVoided,
@@ -30,6 +32,7 @@ import type { NonceOrderOutcome, Store, StoredNonceOrder } from "../store/index.
 import { landNonceLeg } from "./nonce-leg-landing.js";
 import type { LegLandingDeps, LegVerdict } from "./nonce-leg-landing.js";
 import { chooseRoute } from "./nonce-leg-choice.js";
+import { NonceWatch } from "./nonce-watch.js";
 
 /** The live quote of a pair at an amount, as a stream (the WatchQuote machinery, wired by the API). */
 export interface PairQuoteFeed {
@@ -37,13 +40,18 @@ export interface PairQuoteFeed {
 }
 
 export interface NonceKeeperOptions {
-  /** Re-reads the armed orders and their nonce accounts this often (cancels, other replicas' arms). Default 2000 ms. */
+  /** Re-reads the armed orders this often (other replicas' arms and cancels). Default 2000 ms (NONCE_KEEPER_REFRESH_MS). */
   readonly refreshMs?: number;
-  /** Reads every armed order's nonce (a taker's own cancel) this often. Default 5 × refreshMs (1,000 nonces: ~23 ms CPU). */
+  /** Compares every armed order's nonce this often besides the live cache's notifications. Default 10,000 ms (NONCE_CHECK_MS). */
   readonly nonceCheckMs?: number;
-  /** A leg whose simulation could not pay its floor is tried again at most this often. Default 2000 ms. */
+  /** A leg whose simulation could not pay its floor is tried again at most this often. Default 2000 ms (NONCE_RETRY_NOT_SENT_MS). */
   readonly retryNotSentMs?: number;
+  /** Issued orders not armed within this are deleted. Default 600,000 ms (NONCE_ORDER_ARM_WITHIN_S). */
+  readonly armWithinMs?: number;
 }
+
+/** How often the leader deletes lapsed issued orders, at most. */
+const LAPSED_SWEEP_MS = 60_000;
 
 interface PairWatch {
   readonly abort: AbortController;
@@ -59,16 +67,19 @@ export class NonceKeeper {
   private leading: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
-  private noncesCheckedAt = Number.NEGATIVE_INFINITY;
+  private lapsedSweptAt = Number.NEGATIVE_INFINITY;
   private readonly landing: LegLandingDeps;
+  private readonly nonces: NonceWatch<StoredNonceOrder>;
   private readonly refreshMs: number;
-  private readonly nonceCheckMs: number;
   private readonly retryNotSentMs: number;
+  private readonly armWithinMs: number;
 
   constructor(
     private readonly deps: {
       readonly store: Store;
       readonly chain: SolanaChain;
+      /** Where nonce accounts are read (the live account cache when there is one: followed, not polled). */
+      readonly accounts: AccountSource;
       readonly feed: PairQuoteFeed;
       readonly logger: Logger;
       readonly leadership: Leadership;
@@ -78,9 +89,15 @@ export class NonceKeeper {
     options: NonceKeeperOptions = {},
   ) {
     this.refreshMs = options.refreshMs ?? 2_000;
-    this.nonceCheckMs = options.nonceCheckMs ?? 5 * this.refreshMs;
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
+    this.armWithinMs = options.armWithinMs ?? 600_000;
     this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
+    this.nonces = new NonceWatch<StoredNonceOrder>(
+      deps.accounts,
+      options.nonceCheckMs ?? 10_000,
+      (moved) => this.noncesMoved(moved),
+      (err) => deps.logger.warn({ err }, "nonce keeper: reading nonce accounts failed; checked again at the next refresh"),
+    );
   }
 
   /** Starts following (when leading); call once. */
@@ -107,6 +124,7 @@ export class NonceKeeper {
     this.stopping.abort();
     clearTimeout(this.timer);
     this.leading?.abort();
+    this.nonces.close();
     await this.syncing;
   }
 
@@ -127,30 +145,32 @@ export class NonceKeeper {
     for (const order of active) {
       if (order.status === "triggered" && !this.busy.has(order.orderId)) this.follow(order, order.triggeredLeg!, order.triggeredRoute!, null);
     }
-    // Every order's nonce once per nonceCheckMs, not at each nudge: arming 1,000 orders nudges
-    // 1,000 times, and each new order's nonce was checked by its arm.
-    if (performance.now() - this.noncesCheckedAt >= this.nonceCheckMs) {
-      this.noncesCheckedAt = performance.now();
-      await this.checkNonces(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
-    }
+    // Armed orders' nonces: followed (memory when live), compared in full every nonceCheckMs.
+    await this.nonces.follow(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
     this.watchPairs();
+    if (performance.now() - this.lapsedSweptAt >= Math.min(LAPSED_SWEEP_MS, this.armWithinMs / 4)) {
+      this.lapsedSweptAt = performance.now();
+      const deleted = await this.deps.store.nonceOrders.deleteUnarmed(this.armWithinMs);
+      if (deleted > 0) this.deps.logger.info({ deleted, armWithinMs: this.armWithinMs }, "nonce orders issued and never armed: deleted");
+    }
   }
 
-  /** Armed orders whose nonce moved without a leg swapd sent: the taker's cancel (or a leg the taker sent). */
-  private async checkNonces(armed: readonly StoredNonceOrder[]): Promise<void> {
-    if (armed.length === 0) return;
-    const accounts = await this.deps.chain.getMultipleAccounts(armed.map((o) => new PublicKey(o.nonceAccount)));
-    for (const [i, order] of armed.entries()) {
-      if (decodeNonceAccount(accounts[i] ?? null)?.nonce === order.nonceValue) continue;
+  /**
+   * Armed orders whose nonce moved without a leg swapd sent: the taker's cancel, or a leg the taker
+   * sent themselves (then it is followed like one of swapd's, never sent: it is on chain already).
+   */
+  private async noncesMoved(moved: readonly StoredNonceOrder[]): Promise<void> {
+    for (const seen of moved) {
+      const order = this.orders.get(seen.orderId);
+      if (order === undefined || order.status !== "armed" || this.busy.has(order.orderId)) continue;
       this.orders.delete(order.orderId);
-      const signatures = order.legs.map((l) => l.signature!).filter(Boolean);
-      const statuses = await this.deps.chain.getSignatureStatuses(signatures);
+      const statuses = await this.deps.chain.getSignatureStatuses(order.legs.map((l) => l.signature!));
       const sentByTaker = order.legs.find((_, j) => statuses[j] != null);
       if (sentByTaker !== undefined) {
-        // The taker sent a leg themselves: follow it like one of swapd's (its claim records which).
-        if (await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex))) {
-          this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, null);
-        }
+        const claimed = await this.deps.store.transaction((stores) =>
+          stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex, true),
+        );
+        if (claimed) this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, null);
         continue;
       }
       await this.finish(order, { status: "cancelled", note: "the nonce advanced without a leg: cancelled by the taker", sent: null });
@@ -224,6 +244,12 @@ export class NonceKeeper {
 
   private async fire(order: StoredNonceOrder, legIndex: number, firedAt: number): Promise<void> {
     try {
+      // A leg is never sent on a nonce seen moved (memory when live): that is the taker's cancel.
+      if (!(await this.nonces.holds(order))) {
+        this.busy.delete(order.orderId);
+        await this.noncesMoved([order]);
+        return;
+      }
       const choice = await chooseRoute(this.deps.chain, order, legIndex);
       if ("notSent" in choice) {
         nonceLegsNotSent.inc();

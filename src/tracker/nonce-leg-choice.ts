@@ -1,13 +1,23 @@
 /**
  * Which signed route of a fired leg to send: each is simulated on the chain as it is now (with the
- * signatures unchecked and the blockhash replaced: the nonce is checked by the keeper); a route
+ * signatures unchecked and the blockhash replaced: the nonce is checked by the keeper); the copy
+ * simulated carries no signature, so the RPC is never handed a leg it could send before swapd
+ * decides to (a signed leg is a swap anyone holding it can land at any price above its floor); a route
  * whose simulation fails (its fixed pools cannot pay the floor) is not sent, and of the others the
  * one whose Jupiter route returns the largest out amount wins. None left: why, for the order's note.
  */
+import { VersionedTransaction } from "@solana/web3.js";
 import type { SolanaChain } from "../chain/solana-chain.js";
 import { JUPITER_V6_PROGRAM_ID } from "../core/solana/programs.js";
 import { describeTransactionError } from "../core/trigger/index.js";
 import type { StoredNonceOrder } from "../store/index.js";
+
+/** The transaction with every signature zeroed (a simulation without signature checks needs none). */
+function withoutSignatures(wire: Uint8Array): VersionedTransaction {
+  const tx = VersionedTransaction.deserialize(wire);
+  tx.signatures = tx.signatures.map(() => new Uint8Array(64));
+  return tx;
+}
 
 /** Jupiter's route instructions return the out amount (u64 LE) as return data. */
 function returnedOut(returnData: { programId: string; data: Uint8Array } | null | undefined): bigint {
@@ -24,7 +34,7 @@ export async function chooseRoute(
   let best: { routeIndex: number; outAmount: bigint } | undefined;
   const reasons: string[] = [];
   for (const route of routes) {
-    const simulated = await chain.simulateTransaction(route.signedTransaction!);
+    const simulated = await chain.simulateTransaction(withoutSignatures(route.signedTransaction!));
     if (simulated.err !== null) {
       const why = describeTransactionError(simulated.err, { logs: simulated.logs }).message;
       reasons.push(`route ${route.routeIndex}: ${why}`);

@@ -14,6 +14,8 @@ import { ValidationError } from "../../core/validation-error.js";
 import type { ArmedLeg, StoredNonceOrder } from "../../store/index.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "../../landing/index.js";
 import type { NonceOrderDeps } from "./create-nonce-order.js";
+import { findOrder } from "./order-caller.js";
+import type { OrderCaller } from "./order-caller.js";
 
 export interface ArmInput {
   readonly orderId?: unknown;
@@ -23,13 +25,6 @@ export interface ArmInput {
 /** Token amount of an SPL token account (offset 64, u64 LE); 0 when it does not exist. */
 function tokenAmount(data: Uint8Array | undefined): bigint {
   return data && data.length >= 72 ? Buffer.from(data).readBigUInt64LE(64) : 0n;
-}
-
-export async function findOrder(deps: Pick<NonceOrderDeps, "store">, orderId: unknown): Promise<StoredNonceOrder> {
-  if (typeof orderId !== "string" || orderId === "") throw new ValidationError("orderId", "required", "is required");
-  const order = await deps.store.nonceOrders.find(orderId);
-  if (order === null) throw new ValidationError("orderId", "not_found", `no nonce order ${orderId}`, "ORDER_NOT_FOUND");
-  return order;
 }
 
 function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): ArmedLeg[] {
@@ -61,9 +56,17 @@ function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): Arm
 }
 
 export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed: () => void }) {
-  return async function armNonceOrder(input: ArmInput): Promise<StoredNonceOrder> {
-    const order = await findOrder(deps, input.orderId);
+  return async function armNonceOrder(input: ArmInput, caller: OrderCaller): Promise<StoredNonceOrder> {
+    const order = await findOrder(deps.store, input.orderId, caller);
     if (order.status !== "issued") throw new ValidationError("orderId", "state", `the order is ${order.status}; only an issued order can be armed`);
+    if (order.cancelRequested) throw new ValidationError("orderId", "state", "the order's taker cancelled it; create a new one");
+    if (Date.now() - order.createdAt.getTime() > deps.limits.armWithinMs) {
+      throw new ValidationError(
+        "orderId",
+        "arm_window",
+        `was issued more than ${Math.round(deps.limits.armWithinMs / 1000)} s ago and lapsed; create it again`,
+      );
+    }
     const legs = checkedLegs(order, input.signedTransactions ?? []);
     const taker = new PublicKey(order.taker);
     const inputMint = new PublicKey(order.inputMint);
@@ -84,6 +87,14 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       const { response } = await deps.engine.quote({ inputMint: order.inputMint, outputMint: order.outputMint, amount: order.amount.toString() });
       peak = BigInt(response.outAmount);
     }
+    if ((await deps.store.nonceOrders.activeCount(order.taker)) >= deps.limits.activePerTaker) {
+      throw new ValidationError(
+        "orderId",
+        "active_per_taker",
+        `the taker has ${deps.limits.activePerTaker} armed orders already (the bound per taker); cancel one or wait for one to finish`,
+        "LIMIT_REACHED",
+      );
+    }
     try {
       if (!(await deps.store.transaction((stores) => stores.nonceOrders.arm(order.orderId, legs, peak))))
         throw new ValidationError("orderId", "state", "the order is no longer issued");
@@ -91,7 +102,11 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       if (error instanceof ValidationError) throw error;
       // The one-active-order-per-nonce index: another armed order uses this nonce account.
       if (/nonce_orders_one_active_per_nonce/.test(String((error as Error).message))) {
-        throw new ValidationError("orderId", "nonce_in_use", `another armed order uses the nonce account ${order.nonceAccount}`);
+        throw new ValidationError(
+          "orderId",
+          "nonce_in_use",
+          `another armed order uses the nonce account ${order.nonceAccount}; cancel it or use another nonce account`,
+        );
       }
       throw error;
     }

@@ -1,31 +1,91 @@
 /**
- * CancelOrder of a nonce order: swapd stops watching it at once (cancel requested: the keeper
- * fires nothing more) and returns the taker's AdvanceNonceAccount to sign and send. The cancel
- * does not trust swapd: once the advance lands, no leg can land, and the keeper, seeing the nonce
- * moved without a leg of its own, reports the order cancelled.
+ * CancelOrder of a nonce order. A cancel takes effect only on the taker's proof: the order's cancel
+ * transaction (AdvanceNonceAccount of its nonce, on its nonce value: the same bytes whoever asks)
+ * signed by the taker. Without it the call hands out that transaction to sign and changes nothing,
+ * so a stranger who knows an order id (listings are public without API keys) can switch nothing off.
+ * With it: checked (byte for byte, signed by the taker alone, valid signature), recorded — from then
+ * on the keeper's claim refuses the order on every replica — then sent through the landing (recorded
+ * before the first send, one sender, re-broadcast while the nonce holds), and only then answered.
+ * Once it lands no leg can land, and the keeper reports the order cancelled.
  */
 import { PublicKey } from "@solana/web3.js";
 import { nonceCancel } from "../../core/nonce-trigger/transactions.js";
+import { checkCancelTransaction } from "../../core/nonce-trigger/validate.js";
+import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import { ValidationError } from "../../core/validation-error.js";
+import { checkSignatures, landOnce, parseSignedTransaction, transactionSignature } from "../../landing/index.js";
+import type { ExecutionConfirmations } from "../../landing/index.js";
+import type { Logger } from "../../server/logger.js";
 import type { StoredNonceOrder } from "../../store/index.js";
-import { findOrder } from "./arm-nonce-order.js";
 import type { NonceOrderDeps } from "./create-nonce-order.js";
+import { findOrder } from "./order-caller.js";
+import type { OrderCaller } from "./order-caller.js";
 
 export interface CancelInput {
   readonly orderId?: unknown;
   readonly taker?: unknown;
+  readonly signedTransaction?: Uint8Array | undefined;
 }
 
-export function cancelNonceOrderOperation(deps: NonceOrderDeps) {
-  return async function cancelNonceOrder(input: CancelInput): Promise<{ transaction: Uint8Array; order: StoredNonceOrder }> {
-    const order = await findOrder(deps, input.orderId);
-    if (input.taker !== order.taker) throw new ValidationError("taker", "owner", `must be the order's taker (${order.taker})`);
-    if (order.status !== "issued" && order.status !== "armed") {
-      throw new ValidationError("orderId", "state", `the order is ${order.status}; only an issued or armed order can be cancelled`);
+export interface CancelResult {
+  /** The order's cancel transaction, unsigned. */
+  readonly transaction: Uint8Array;
+  readonly order: StoredNonceOrder;
+  /** The signed cancel's signature, when one was handed in. */
+  readonly signature: string | null;
+}
+
+export interface CancelDeps extends NonceOrderDeps {
+  readonly confirmations: ExecutionConfirmations;
+  readonly logger: Logger;
+  /** Wakes this process's keeper (the store's claim already refuses the order on every replica). */
+  readonly onCancelled: () => void;
+}
+
+export function cancelNonceOrderOperation(deps: CancelDeps) {
+  return async function cancelNonceOrder(input: CancelInput, caller: OrderCaller): Promise<CancelResult> {
+    const order = await findOrder(deps.store, input.orderId, caller);
+    // A check of the caller's own mistake only: a public key proves nothing, and the message names no key.
+    if (input.taker !== undefined && input.taker !== "" && input.taker !== order.taker) {
+      throw new ValidationError("taker", "owner", "is not this order's taker");
     }
-    const { blockhash } = await deps.chain.getLatestBlockhash();
-    const compiled = nonceCancel(new PublicKey(order.taker), new PublicKey(order.nonceAccount), blockhash);
-    await deps.store.nonceOrders.requestCancel(order.orderId);
-    return { transaction: compiled.transaction, order: (await deps.store.nonceOrders.find(order.orderId))! };
+    const cancel = nonceCancel(new PublicKey(order.taker), new PublicKey(order.nonceAccount), order.nonceValue);
+    const wire = input.signedTransaction;
+    if (wire === undefined || wire.length === 0) return { transaction: cancel.transaction, order, signature: null };
+
+    const tx = parseSignedTransaction("signedTransaction", wire);
+    checkCancelTransaction("signedTransaction", tx.message, cancel.message, tx.signers, order.taker);
+    checkSignatures("signedTransaction", tx);
+    const signature = transactionSignature(tx);
+    if (!(await deps.store.nonceOrders.requestCancel(order.orderId, signature))) {
+      const now = (await deps.store.nonceOrders.find(order.orderId)) ?? order;
+      throw new ValidationError(
+        "orderId",
+        "state",
+        now.status === "triggered"
+          ? "a leg of the order was already sent; the chain decides it (your cancel, if you send it yourself, lands only if the leg does not)"
+          : `the order is ${now.status}; there is nothing left to cancel`,
+      );
+    }
+    deps.onCancelled();
+    // Recorded before its first send (the landing's rule); the answer waits for the record only.
+    await new Promise<void>((recorded, failed) => {
+      landOnce(
+        deps,
+        { tx, signature, requestId: order.orderId, messageHash: transactionMessageHash(tx.message), lastValidBlockHeight: null },
+        "create the order's cancel again",
+        () => recorded(),
+      ).then(
+        () => recorded(),
+        (error: unknown) => {
+          failed(error instanceof Error ? error : new Error(String(error)));
+          deps.logger.warn(
+            { err: error, orderId: order.orderId, signature },
+            "nonce order cancel: sending the taker's advance failed; the order stays cancel-requested",
+          );
+        },
+      );
+    });
+    return { transaction: cancel.transaction, order: (await deps.store.nonceOrders.find(order.orderId))!, signature };
   };
 }

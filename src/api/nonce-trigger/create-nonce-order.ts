@@ -4,14 +4,15 @@
  * `routesPerLeg` routes of swapd's own quote (each next route avoids the AMMs of the ones before),
  * each compiled on the nonce with the floor as its minimum out — recorded as `issued`.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import { parseCreateNonceOrder, triggerOutAmount } from "../../core/nonce-trigger/create-request.js";
 import type { CreateNonceOrderInput, ParsedCreateNonceOrder } from "../../core/nonce-trigger/create-request.js";
 import { outAmountAt } from "../../core/nonce-trigger/order.js";
 import type { LegSpec } from "../../core/nonce-trigger/order.js";
-import { legQuote, nonceAccountCreation, nonceLegTransaction } from "../../core/nonce-trigger/transactions.js";
+import { legQuote, nonceAccountCreation, nonceLegTransaction, ORDER_SECRET_BYTES } from "../../core/nonce-trigger/transactions.js";
+import type { LegOnNonce } from "../../core/nonce-trigger/transactions.js";
 import { checkLegsAgainstPrice, checkNonceAccount } from "../../core/nonce-trigger/validate.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { decodeNonceAccount, nonceAccountAddress, nonceAccountSeed } from "../../core/solana/durable-nonce.js";
@@ -23,6 +24,7 @@ import type { QuoteEngine } from "../quote/quote-engine.js";
 import { MAX_TRANSACTION_BYTES } from "../../core/solana/transaction-message.js";
 import { TransactionTooLargeError } from "../../core/swap/transaction-too-large-error.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
+import type { OrderCaller } from "./order-caller.js";
 
 /** Seeds tried for a taker's new nonce account (the first free one is used). */
 const NONCE_SEEDS_TRIED = 8;
@@ -46,11 +48,24 @@ export interface CreateNonceOrderResult {
   readonly currentOutAmount: bigint;
 }
 
+/** The bounds of nonce orders (config NONCE_*). */
+export interface NonceOrderLimits {
+  /** Issued orders not armed yet per caller. */
+  readonly pendingPerCaller: number;
+  /** Armed or triggered orders per taker. */
+  readonly activePerTaker: number;
+  /** How long an issued order may wait to be armed. */
+  readonly armWithinMs: number;
+}
+
+export const DEFAULT_NONCE_ORDER_LIMITS: NonceOrderLimits = { pendingPerCaller: 200, activePerTaker: 100, armWithinMs: 600_000 };
+
 export interface NonceOrderDeps {
   readonly chain: SolanaChain;
   readonly store: Store;
   readonly engine: Pick<QuoteEngine, "quote">;
   readonly swapInstructions: SwapInstructionsOperation;
+  readonly limits: NonceOrderLimits;
 }
 
 function routeLabel(quote: QuoteResponseJson): string {
@@ -104,8 +119,38 @@ function legSpecs(order: ParsedCreateNonceOrder, inDecimals: number, outDecimals
   }));
 }
 
+/** Each leg's routes compiled on the nonce with the order's secret: what the caller gets and what is stored. */
+async function issueLegs(
+  deps: NonceOrderDeps,
+  order: ParsedCreateNonceOrder,
+  specs: readonly LegSpec[],
+  found: readonly QuoteResponseJson[],
+  onNonce: Omit<LegOnNonce, "lookupTables">,
+): Promise<{ legs: IssuedLegTransaction[]; stored: NewNonceOrder["legs"][number][] }> {
+  const legs: IssuedLegTransaction[] = [];
+  const stored: NewNonceOrder["legs"][number][] = [];
+  for (const [legIndex, spec] of specs.entries()) {
+    for (const [routeIndex, route] of found.entries()) {
+      const built = await deps.swapInstructions({
+        userPublicKey: order.taker,
+        quote: legQuote(route, spec.minOutAmount),
+        wrapAndUnwrapSol: true,
+        prioritization: { kind: "auto" },
+      });
+      const compiled = nonceLegTransaction(built, { ...onNonce, lookupTables: built.lookupTableAccounts });
+      if (compiled.transaction.length > MAX_TRANSACTION_BYTES)
+        throw new TransactionTooLargeError(compiled.transaction.length, built.lookupTableAccounts.length);
+      const quotedOutAmount = BigInt(route.outAmount);
+      const common = { kind: spec.kind, legIndex, routeIndex, triggerOutAmount: spec.triggerOutAmount, minOutAmount: spec.minOutAmount, quotedOutAmount };
+      legs.push({ ...common, transaction: compiled.transaction, routeLabel: routeLabel(route) });
+      stored.push({ ...common, message: compiled.message, messageHash: transactionMessageHash(compiled.message) });
+    }
+  }
+  return { legs, stored };
+}
+
 export function createNonceOrderOperation(deps: NonceOrderDeps) {
-  return async function createNonceOrder(input: CreateNonceOrderInput): Promise<CreateNonceOrderResult> {
+  return async function createNonceOrder(input: CreateNonceOrderInput, caller: OrderCaller): Promise<CreateNonceOrderResult> {
     const order = parseCreateNonceOrder(input);
     if (order.nonceAccount === null) return newNonceAccount(deps, order);
     const nonceKey = new PublicKey(order.nonceAccount);
@@ -121,58 +166,42 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
     const currentOutAmount = BigInt(found[0].outAmount);
     checkLegsAgainstPrice(specs, outAmountAt({ inAmount: order.amount, outAmount: currentOutAmount }, order.amount), order.trailBps);
 
-    const taker = new PublicKey(order.taker);
-    const legs: IssuedLegTransaction[] = [];
-    const stored: NewNonceOrder["legs"][number][] = [];
-    for (const [legIndex, spec] of specs.entries()) {
-      for (const [routeIndex, route] of found.entries()) {
-        const built = await deps.swapInstructions({
-          userPublicKey: order.taker,
-          quote: legQuote(route, spec.minOutAmount),
-          wrapAndUnwrapSol: true,
-          prioritization: { kind: "auto" },
-        });
-        const compiled = nonceLegTransaction(built, taker, nonceKey, nonce.nonce, built.lookupTableAccounts);
-        if (compiled.transaction.length > MAX_TRANSACTION_BYTES)
-          throw new TransactionTooLargeError(compiled.transaction.length, built.lookupTableAccounts.length);
-        const quotedOutAmount = BigInt(route.outAmount);
-        legs.push({
-          kind: spec.kind,
-          legIndex,
-          routeIndex,
-          transaction: compiled.transaction,
-          triggerOutAmount: spec.triggerOutAmount,
-          minOutAmount: spec.minOutAmount,
-          quotedOutAmount,
-          routeLabel: routeLabel(route),
-        });
-        stored.push({
-          legIndex,
-          routeIndex,
-          kind: spec.kind,
-          triggerOutAmount: spec.triggerOutAmount,
-          minOutAmount: spec.minOutAmount,
-          quotedOutAmount,
-          message: compiled.message,
-          messageHash: transactionMessageHash(compiled.message),
-        });
-      }
-    }
+    // A secret per order: its legs' messages cannot be rebuilt by anyone who was not given them.
+    const secret = new Uint8Array(randomBytes(ORDER_SECRET_BYTES));
+    const { legs, stored } = await issueLegs(deps, order, specs, found, {
+      taker: new PublicKey(order.taker),
+      nonceAccount: nonceKey,
+      nonceValue: nonce.nonce,
+      secret,
+    });
     const orderId = randomUUID();
-    await deps.store.transaction((stores) =>
-      stores.nonceOrders.create({
-        orderId,
-        kind: order.kind,
-        taker: order.taker,
-        inputMint: order.inputMint,
-        outputMint: order.outputMint,
-        amount: order.amount,
-        nonceAccount: order.nonceAccount!,
-        nonceValue: nonce.nonce,
-        trailBps: order.trailBps,
-        legs: stored,
-      }),
+    const created = await deps.store.transaction((stores) =>
+      stores.nonceOrders.create(
+        {
+          orderId,
+          kind: order.kind,
+          taker: order.taker,
+          inputMint: order.inputMint,
+          outputMint: order.outputMint,
+          amount: order.amount,
+          nonceAccount: order.nonceAccount!,
+          nonceValue: nonce.nonce,
+          trailBps: order.trailBps,
+          ownerKey: caller.ownerKey,
+          creator: caller.creator,
+          legs: stored,
+        },
+        deps.limits.pendingPerCaller,
+      ),
     );
+    if (!created) {
+      throw new ValidationError(
+        "createOrder",
+        "pending_per_caller",
+        `this caller has ${deps.limits.pendingPerCaller} orders waiting to be armed (the bound per ${caller.ownerKey === null ? "client address" : "API key"}); arm or let them lapse (${Math.round(deps.limits.armWithinMs / 1000)} s after creation) first`,
+        "LIMIT_REACHED",
+      );
+    }
     return { orderId, nonceAccount: order.nonceAccount, nonceAccountTransaction: null, legs, currentOutAmount };
   };
 }

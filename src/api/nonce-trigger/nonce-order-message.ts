@@ -1,9 +1,17 @@
-/** Stored nonce orders as the contract's messages (proto) and as REST JSON (the same names). */
+/**
+ * Stored nonce orders as the contract's messages (proto) and as REST JSON (the same names). A leg
+ * route's signature is shown only once swapd sent it (core/nonce-trigger/order.ts legSignatureShown).
+ */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { LegSchema, OrderSchema } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
 import type { Order } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
-import type { StoredNonceOrder } from "../../store/index.js";
+import { legSignatureShown } from "../../core/nonce-trigger/order.js";
+import type { StoredNonceLeg, StoredNonceOrder } from "../../store/index.js";
+
+function shownSignature(order: StoredNonceOrder, leg: StoredNonceLeg): string | null {
+  return legSignatureShown(order, leg) ? leg.signature : null;
+}
 
 export function nonceOrderToProto(order: StoredNonceOrder): Order {
   return create(OrderSchema, {
@@ -27,7 +35,7 @@ export function nonceOrderToProto(order: StoredNonceOrder): Order {
         triggerOutAmount: l.triggerOutAmount ?? 0n,
         minOutAmount: l.minOutAmount,
         status: l.status,
-        signature: l.signature ?? "",
+        signature: shownSignature(order, l) ?? "",
         inAmount: l.inAmount ?? 0n,
         outAmount: l.outAmount ?? 0n,
         slot: l.slot ?? 0n,
@@ -38,6 +46,7 @@ export function nonceOrderToProto(order: StoredNonceOrder): Order {
     ...(order.armedAt ? { armedAt: timestampFromDate(order.armedAt) } : {}),
     ...(order.triggeredAt ? { triggeredAt: timestampFromDate(order.triggeredAt) } : {}),
     ...(order.finishedAt ? { finishedAt: timestampFromDate(order.finishedAt) } : {}),
+    cancelSignature: order.cancelSignature ?? "",
   });
 }
 
@@ -57,6 +66,7 @@ export function nonceOrderToJson(order: StoredNonceOrder): Record<string, unknow
     trailBps: order.trailBps,
     peakOutAmount: text(order.peakOutAmount),
     cancelRequested: order.cancelRequested,
+    cancelSignature: order.cancelSignature,
     legs: order.legs.map((l) => ({
       kind: l.kind,
       legIndex: l.legIndex,
@@ -64,7 +74,7 @@ export function nonceOrderToJson(order: StoredNonceOrder): Record<string, unknow
       triggerOutAmount: text(l.triggerOutAmount),
       minOutAmount: l.minOutAmount.toString(),
       status: l.status,
-      signature: l.signature,
+      signature: shownSignature(order, l),
       inAmount: text(l.inAmount),
       outAmount: text(l.outAmount),
       slot: text(l.slot),

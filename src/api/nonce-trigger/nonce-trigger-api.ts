@@ -1,7 +1,9 @@
 /**
- * Nonce orders wired: the operations (create, arm, cancel, list), the keeper fed by the WatchQuote
- * machinery (one stream per pair), the `swapd.trigger.v2.NonceTriggerService` handlers and the
- * `/trigger/v2/...` REST routes.
+ * Nonce orders wired: the operations (create, arm, cancel, list, watch), the keeper fed by the
+ * WatchQuote machinery (one stream per pair) and the live account cache (the orders' nonce
+ * accounts), the `swapd.trigger.v2.NonceTriggerService` handlers and the `/trigger/v2/...` REST
+ * routes. Every operation acts for a caller (order-caller.ts): with API keys, orders are bound to
+ * the key that created them.
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
@@ -10,7 +12,6 @@ import type { AccountSource } from "../../chain/account-source.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { ExecutionConfirmations } from "../../landing/index.js";
 import type { CreateNonceOrderInput, LegInput } from "../../core/nonce-trigger/create-request.js";
-import { ValidationError } from "../../core/validation-error.js";
 import {
   ArmResponseSchema,
   CancelOrderResponseSchema,
@@ -21,9 +22,10 @@ import {
   WatchOrdersResponseSchema,
 } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
 import type { LegRequest } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
+import { callerOf, streamStopSignal, throwIfShuttingDown } from "../../server/context.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { Leadership } from "../../store/leader-election.js";
-import type { Store, StoredNonceOrder } from "../../store/index.js";
+import type { Store } from "../../store/index.js";
 import { NonceKeeper } from "../../tracker/nonce-keeper.js";
 import type { NonceKeeperOptions, PairQuoteFeed } from "../../tracker/nonce-keeper.js";
 import type { QuoteEngine } from "../quote/quote-engine.js";
@@ -31,8 +33,11 @@ import { watchQuotes } from "../quote/watch-quote.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { armNonceOrderOperation } from "./arm-nonce-order.js";
 import { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
-import { createNonceOrderOperation } from "./create-nonce-order.js";
+import { createNonceOrderOperation, DEFAULT_NONCE_ORDER_LIMITS } from "./create-nonce-order.js";
+import type { NonceOrderLimits } from "./create-nonce-order.js";
 import { nonceOrderToJson, nonceOrderToProto } from "./nonce-order-message.js";
+import { orderCaller } from "./order-caller.js";
+import { listOrders, parseTaker, watchOrders } from "./order-listing.js";
 import { nonceTriggerRestRoutes } from "./nonce-trigger-rest-routes.js";
 import type { NonceOrderOperations } from "./nonce-trigger-rest-routes.js";
 
@@ -67,9 +72,8 @@ function legFromProto(leg: LegRequest | undefined): LegInput | null {
 
 /** The NonceTriggerService handlers over the operations (proto ↔ operations). */
 function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<typeof NonceTriggerService>> {
-  const { createOrder, arm, cancel, list } = ops;
   return {
-    async createOrder(req) {
+    async createOrder(req, ctx) {
       const input: CreateNonceOrderInput = {
         taker: req.taker,
         inputMint: req.inputMint,
@@ -82,7 +86,7 @@ function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<ty
         nonceAccount: req.nonceAccount,
         routesPerLeg: req.routesPerLeg === 0 ? undefined : req.routesPerLeg,
       };
-      const r = await createOrder(input);
+      const r = await ops.createOrder(input, orderCaller(callerOf(ctx)));
       return create(CreateOrderResponseSchema, {
         orderId: r.orderId,
         nonceAccount: r.nonceAccount,
@@ -91,30 +95,23 @@ function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<ty
         legs: r.legs.map((l) => create(IssuedLegSchema, { ...l, triggerOutAmount: l.triggerOutAmount ?? 0n })),
       });
     },
-    async arm(req) {
-      return create(ArmResponseSchema, { order: nonceOrderToProto(await arm({ orderId: req.orderId, signedTransactions: req.signedTransactions })) });
+    async arm(req, ctx) {
+      const order = await ops.arm({ orderId: req.orderId, signedTransactions: req.signedTransactions }, orderCaller(callerOf(ctx)));
+      return create(ArmResponseSchema, { order: nonceOrderToProto(order) });
     },
-    async cancelOrder(req) {
-      const r = await cancel({ orderId: req.orderId, taker: req.taker });
-      return create(CancelOrderResponseSchema, { transaction: r.transaction, order: nonceOrderToProto(r.order) });
+    async cancelOrder(req, ctx) {
+      const r = await ops.cancel({ orderId: req.orderId, taker: req.taker, signedTransaction: req.signedTransaction }, orderCaller(callerOf(ctx)));
+      return create(CancelOrderResponseSchema, { transaction: r.transaction, order: nonceOrderToProto(r.order), signature: r.signature ?? "" });
     },
-    async getOrders(req) {
-      return create(GetOrdersResponseSchema, { orders: (await list(req.taker)).map(nonceOrderToProto) });
+    async getOrders(req, ctx) {
+      const page = await ops.list({ taker: req.taker, pageSize: req.pageSize, pageToken: req.pageToken }, orderCaller(callerOf(ctx)));
+      return create(GetOrdersResponseSchema, { orders: page.orders.map(nonceOrderToProto), nextPageToken: page.nextPageToken });
     },
-    async *watchOrders(req, context) {
-      const seen = new Map<string, string>();
-      while (!context.signal.aborted) {
-        for (const order of await list(req.taker)) {
-          const key = JSON.stringify(nonceOrderToJson(order));
-          if (seen.get(order.orderId) === key) continue;
-          seen.set(order.orderId, key);
-          yield create(WatchOrdersResponseSchema, { order: nonceOrderToProto(order) });
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, WATCH_ORDERS_POLL_MS);
-          context.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-        });
+    async *watchOrders(req, ctx) {
+      for await (const order of ops.watch(req.taker, orderCaller(callerOf(ctx)), streamStopSignal(ctx))) {
+        yield create(WatchOrdersResponseSchema, { order: nonceOrderToProto(order) });
       }
+      throwIfShuttingDown(ctx);
     },
   };
 }
@@ -127,33 +124,38 @@ export function createNonceTriggerApi(deps: {
   readonly swapInstructions: SwapInstructionsOperation;
   readonly logger: Logger;
   readonly leadership: Leadership;
-  /** The process's landing loop, which sends and confirms the fired legs. */
+  /** The process's landing loop, which sends and confirms the fired legs and the taker's cancels. */
   readonly confirmations: ExecutionConfirmations;
   readonly keeper?: NonceKeeperOptions & { readonly watchPollMs?: number };
+  readonly limits?: NonceOrderLimits;
 }): NonceTriggerApi {
+  const limits = deps.limits ?? DEFAULT_NONCE_ORDER_LIMITS;
   const keeper = new NonceKeeper(
     {
       store: deps.store,
       chain: deps.chain,
+      accounts: deps.accounts,
       feed: watchQuoteFeed(deps.engine, deps.accounts, deps.keeper?.watchPollMs),
       logger: deps.logger,
       leadership: deps.leadership,
       confirmations: deps.confirmations,
     },
-    deps.keeper ?? {},
+    { armWithinMs: limits.armWithinMs, ...deps.keeper },
   );
-  const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions };
-  const createOrder = createNonceOrderOperation(opDeps);
-  const arm = armNonceOrderOperation({ ...opDeps, onArmed: () => keeper.nudge() });
-  const cancel = cancelNonceOrderOperation(opDeps);
-  const list = (taker: unknown): Promise<StoredNonceOrder[]> => {
-    if (typeof taker !== "string" || taker === "") throw new ValidationError("taker", "required", "is required");
-    return deps.store.nonceOrders.listByTaker(taker);
+  const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions, limits };
+  const ops: NonceOrderOperations = {
+    createOrder: createNonceOrderOperation(opDeps),
+    arm: armNonceOrderOperation({ ...opDeps, onArmed: () => keeper.nudge() }),
+    cancel: cancelNonceOrderOperation({ ...opDeps, confirmations: deps.confirmations, logger: deps.logger, onCancelled: () => keeper.nudge() }),
+    list: (input, caller) => listOrders(deps.store, input, caller),
+    watch: (taker, caller, signal) =>
+      watchOrders(deps.store, parseTaker(taker), caller, WATCH_ORDERS_POLL_MS, signal, (o) => JSON.stringify(nonceOrderToJson(o))),
   };
-
-  const handlers = nonceTriggerHandlers({ createOrder, arm, cancel, list });
-
-  const restRoutes = nonceTriggerRestRoutes({ createOrder, arm, cancel, list });
-
-  return { keeper, handlers, restRoutes, start: () => keeper.start(), close: () => keeper.close() };
+  return {
+    keeper,
+    handlers: nonceTriggerHandlers(ops),
+    restRoutes: nonceTriggerRestRoutes(ops),
+    start: () => keeper.start(),
+    close: () => keeper.close(),
+  };
 }

@@ -12,12 +12,16 @@ import type { armNonceOrderOperation } from "./arm-nonce-order.js";
 import type { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
 import type { CreateNonceOrderResult, createNonceOrderOperation } from "./create-nonce-order.js";
 import { nonceOrderToJson } from "./nonce-order-message.js";
+import { orderCaller } from "./order-caller.js";
+import type { OrderCaller } from "./order-caller.js";
+import type { ListInput, OrderPage } from "./order-listing.js";
 
 export interface NonceOrderOperations {
   readonly createOrder: ReturnType<typeof createNonceOrderOperation>;
   readonly arm: ReturnType<typeof armNonceOrderOperation>;
   readonly cancel: ReturnType<typeof cancelNonceOrderOperation>;
-  readonly list: (taker: unknown) => Promise<StoredNonceOrder[]>;
+  readonly list: (input: ListInput, caller: OrderCaller) => Promise<OrderPage>;
+  readonly watch: (taker: unknown, caller: OrderCaller, signal: AbortSignal) => AsyncIterable<StoredNonceOrder>;
 }
 
 const REQUESTS = {
@@ -33,7 +37,7 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "POST",
       path: "/trigger/v2/createOrder",
       request: REQUESTS.createOrder,
-      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body))) }),
+      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body), orderCaller(req.caller))) }),
     },
     {
       method: "POST",
@@ -41,7 +45,10 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       request: REQUESTS.arm,
       handler: async (req) => {
         const body = jsonBody(req.body);
-        const order = await ops.arm({ orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) });
+        const order = await ops.arm(
+          { orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) },
+          orderCaller(req.caller),
+        );
         return { status: 200, body: { order: nonceOrderToJson(order) } };
       },
     },
@@ -51,15 +58,32 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       request: REQUESTS.cancelOrder,
       handler: async (req) => {
         const body = jsonBody(req.body);
-        const r = await ops.cancel({ orderId: body["orderId"], taker: body["taker"] });
-        return { status: 200, body: { transaction: Buffer.from(r.transaction).toString("base64"), order: nonceOrderToJson(r.order) } };
+        const signed = body["signedTransaction"];
+        const r = await ops.cancel(
+          {
+            orderId: body["orderId"],
+            taker: body["taker"] ?? undefined,
+            signedTransaction: signed === undefined || signed === null || signed === "" ? undefined : base64Wire("signedTransaction", signed),
+          },
+          orderCaller(req.caller),
+        );
+        return {
+          status: 200,
+          body: { transaction: Buffer.from(r.transaction).toString("base64"), order: nonceOrderToJson(r.order), signature: r.signature },
+        };
       },
     },
     {
       method: "GET",
       path: "/trigger/v2/orders",
       request: REQUESTS.orders,
-      handler: async (req) => ({ status: 200, body: { orders: (await ops.list(req.query.get("taker"))).map(nonceOrderToJson) } }),
+      handler: async (req) => {
+        const page = await ops.list(
+          { taker: req.query.get("taker"), pageSize: req.query.get("pageSize") ?? undefined, pageToken: req.query.get("pageToken") ?? undefined },
+          orderCaller(req.caller),
+        );
+        return { status: 200, body: { orders: page.orders.map(nonceOrderToJson), nextPageToken: page.nextPageToken === "" ? null : page.nextPageToken } };
+      },
     },
   ];
 }
@@ -83,12 +107,14 @@ function createResultJson(r: CreateNonceOrderResult) {
   };
 }
 
+function base64Wire(field: string, value: unknown): Uint8Array {
+  if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new ValidationError(field, "base64", "must be a base64 wire transaction");
+  return new Uint8Array(Buffer.from(value, "base64"));
+}
+
 function base64List(field: string, value: unknown): Uint8Array[] {
   if (!Array.isArray(value)) throw new ValidationError(field, "array", "must be an array of base64 wire transactions");
-  return value.map((v, i) => {
-    if (typeof v !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) throw new ValidationError(`${field}[${i}]`, "base64", "must be a base64 wire transaction");
-    return new Uint8Array(Buffer.from(v, "base64"));
-  });
+  return value.map((v, i) => base64Wire(`${field}[${i}]`, v));
 }
 
 function jsonBody(body: unknown): Record<string, unknown> {

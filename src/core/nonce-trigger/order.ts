@@ -92,3 +92,15 @@ export type NonceOrderStatus =
 export type LegStatus = "issued" | "armed" | "sent" | "landed" | "failed" | "voided" | "cancelled";
 
 export const ACTIVE_ORDER_STATUSES: readonly NonceOrderStatus[] = ["armed", "triggered"];
+
+/**
+ * Whether a leg route's signature may be shown: only once swapd sent it (the order's triggered leg
+ * route). Before that the signature completes a transaction only the taker and swapd hold, and
+ * showing it would hand anyone who can rebuild the message a signed swap to send at any price.
+ */
+export function legSignatureShown(
+  order: { readonly triggeredLeg: number | null; readonly triggeredRoute: number | null },
+  leg: { readonly legIndex: number; readonly routeIndex: number },
+): boolean {
+  return order.triggeredLeg === leg.legIndex && order.triggeredRoute === leg.routeIndex;
+}

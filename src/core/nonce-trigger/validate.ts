@@ -57,12 +57,31 @@ export function checkLegsAgainstPrice(legs: readonly LegSpec[], currentOut: bigi
   }
 }
 
-/** A signed leg must be signed by the taker alone (fee payer and only signer). */
+/**
+ * A signed leg (or cancel) must be signed by the order's taker alone (fee payer and only signer).
+ * The message names no key: whoever asks learns nothing of the order's taker from it.
+ */
 export function checkLegSigner(field: string, signers: readonly PublicKey[], taker: string): void {
   const first = signers[0]?.toBase58();
   if (first !== taker || signers.length !== 1) {
-    throw new ValidationError(field, "signer", `must be signed by the taker ${taker} alone; it is signed by ${signers.map((s) => s.toBase58()).join(", ")}`);
+    throw new ValidationError(field, "signer", "must be signed by the order's taker alone (the fee payer and only signer)");
   }
+}
+
+/**
+ * The proof of a cancel: the order's own cancel transaction (nonce-trigger/transactions.ts
+ * `nonceCancel`: the AdvanceNonceAccount of its nonce account, on its nonce value), byte for byte,
+ * signed by the taker alone. Only the taker's key can make it, and once it lands no leg can.
+ */
+export function checkCancelTransaction(field: string, message: Uint8Array, expected: Uint8Array, signers: readonly PublicKey[], taker: string): void {
+  if (!Buffer.from(message).equals(Buffer.from(expected))) {
+    throw new ValidationError(
+      field,
+      "cancel_transaction",
+      "must be this order's cancel transaction as CancelOrder returns it (AdvanceNonceAccount of the order's nonce account, its nonce value as blockhash), signed",
+    );
+  }
+  checkLegSigner(field, signers, taker);
 }
 
 /** At arming, the taker must hold the order's amount of its input. */
