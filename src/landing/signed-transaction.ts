@@ -81,14 +81,18 @@ function isValidEd25519Signature(message: Uint8Array, signature: Uint8Array, sig
 }
 
 /** Every required signer must have signed the message (a zero-filled slot is a missing signature). */
-export function checkSignatures(field: string, tx: SignedTransaction): void {
+export function checkSignatures(
+  field: string,
+  tx: SignedTransaction,
+  signerName: (signer: PublicKey) => string = (s) => `required signer ${s.toBase58()}`,
+): void {
   tx.signers.forEach((signer, i) => {
     const signature = tx.signatures[i];
     if (signature.every((b) => b === 0)) {
-      throw new ValidationError(field, "signature", `is missing the signature of required signer ${signer.toBase58()}`, "TRANSACTION_NOT_SIGNED");
+      throw new ValidationError(field, "signature", `is missing the signature of ${signerName(signer)}`, "TRANSACTION_NOT_SIGNED");
     }
     if (!isValidEd25519Signature(tx.message, signature, signer)) {
-      throw new ValidationError(field, "signature", `has an invalid signature for required signer ${signer.toBase58()}`, "TRANSACTION_NOT_SIGNED");
+      throw new ValidationError(field, "signature", `has an invalid signature for ${signerName(signer)}`, "TRANSACTION_NOT_SIGNED");
     }
   });
 }

@@ -257,13 +257,27 @@ export class NonceKeeper {
         await this.deps.store.nonceOrders.setNote(order.orderId, choice.notSent);
         return;
       }
-      if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex)))) return;
+      if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.trigger(order.orderId, legIndex, choice.routeIndex)))) {
+        await this.claimRefused(order);
+        return;
+      }
       nonceTriggers.inc({ kind: order.legs.find((l) => l.legIndex === legIndex)!.kind });
       this.orders.set(order.orderId, { ...order, status: "triggered" });
       await this.land(order, legIndex, choice.routeIndex, firedAt);
     } catch (err) {
       this.deps.logger.error({ err, orderId: order.orderId }, "nonce order trigger failed; the keeper tries again at the next refresh");
     }
+  }
+
+  /** The store refused the claim: another replica's cancel or claim came first. Nothing was sent; the copy here learns why. */
+  private async claimRefused(order: StoredNonceOrder): Promise<void> {
+    const now = await this.deps.store.nonceOrders.find(order.orderId);
+    this.deps.logger.info(
+      { orderId: order.orderId, status: now?.status, cancelRequested: now?.cancelRequested },
+      "nonce order fired but not claimed: its cancel was requested or another keeper claimed it; nothing sent",
+    );
+    if (now === null || now.status !== "armed") this.orders.delete(order.orderId);
+    else this.orders.set(order.orderId, { ...order, cancelRequested: now.cancelRequested });
   }
 
   private follow(order: StoredNonceOrder, legIndex: number, routeIndex: number, firedAt: number | null): void {

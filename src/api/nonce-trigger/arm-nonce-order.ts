@@ -37,7 +37,7 @@ function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): Arm
     if (!order.legs.some((l) => l.messageHash === hash)) {
       throw new ValidationError(field, "issued", "is not a leg transaction issued for this order (its message differs from every issued one)");
     }
-    checkSignatures(field, tx);
+    checkSignatures(field, tx, () => "the order's taker");
     armed.set(hash, { wire, signature: transactionSignature(tx) });
   });
   const missing = order.legs.filter((l) => !armed.has(l.messageHash));

@@ -55,7 +55,7 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
 
     const tx = parseSignedTransaction("signedTransaction", wire);
     checkCancelTransaction("signedTransaction", tx.message, cancel.message, tx.signers, order.taker);
-    checkSignatures("signedTransaction", tx);
+    checkSignatures("signedTransaction", tx, () => "the order's taker");
     const signature = transactionSignature(tx);
     if (!(await deps.store.nonceOrders.requestCancel(order.orderId, signature))) {
       const now = (await deps.store.nonceOrders.find(order.orderId)) ?? order;
