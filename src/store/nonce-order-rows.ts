@@ -3,6 +3,7 @@
  * route), what is written at creation and arming, and the outcome the chain decided.
  */
 import type { LegKind, LegStatus, NonceOrderKind, NonceOrderStatus } from "../core/nonce-trigger/order.js";
+import type { SqlExecutor } from "./db.js";
 import { bigintFromSql, bytesFromSql, dateFromSql, nullableBigintFromSql, nullableDateFromSql, nullableNumberFromSql, numberFromSql } from "./sql-values.js";
 
 export interface StoredNonceLeg {
@@ -136,4 +137,19 @@ export function orderFromRow(r: Row, legs: readonly StoredNonceLeg[]): StoredNon
     updatedAt: dateFromSql(r["updated_at"]),
     legs,
   };
+}
+
+/** The orders of `rows`, each with its legs (one query for all of them). */
+export async function ordersWithLegs(sql: SqlExecutor, rows: Row[]): Promise<StoredNonceOrder[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r["order_id"] as string);
+  const legRows = await sql.query<Row>("SELECT * FROM nonce_order_legs WHERE order_id = ANY($1::text[]) ORDER BY leg_index, route_index", [ids]);
+  const byOrder = new Map<string, StoredNonceLeg[]>();
+  for (const r of legRows) {
+    const id = r["order_id"] as string;
+    let list = byOrder.get(id);
+    if (list === undefined) byOrder.set(id, (list = []));
+    list.push(legFromRow(r));
+  }
+  return rows.map((r) => orderFromRow(r, byOrder.get(r["order_id"] as string) ?? []));
 }

@@ -6,43 +6,14 @@
  */
 import type { NonceOrderStatus } from "../core/nonce-trigger/order.js";
 import type { SqlExecutor } from "./db.js";
-import { legFromRow, orderFromRow } from "./nonce-order-rows.js";
-import type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, Row, StoredNonceLeg, StoredNonceOrder } from "./nonce-order-rows.js";
+import { ordersWithLegs } from "./nonce-order-rows.js";
+import type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, Row, StoredNonceOrder } from "./nonce-order-rows.js";
+import { listChanges, listPage } from "./nonce-order-listing.js";
+import type { NonceOrderCursor, NonceOrderPage, NonceOrderScope } from "./nonce-order-listing.js";
 import { bigintToSql, nullableBigintFromSql, nullableDateFromSql, nullableNumberFromSql } from "./sql-values.js";
 
 export type { ArmedLeg, NewNonceOrder, NonceOrderOutcome, StoredNonceLeg, StoredNonceOrder } from "./nonce-order-rows.js";
-
-/** Which orders a listing may show: a taker's, and with API keys only those bound to the caller's key. */
-export interface NonceOrderScope {
-  readonly taker: string;
-  /** The caller's API key id when keys are on (only its orders); undefined without keys (any). */
-  readonly ownerKey?: string | undefined;
-}
-
-/** A page of a listing: its orders and where the next one starts (null: the last page). */
-export interface NonceOrderPage {
-  readonly orders: StoredNonceOrder[];
-  readonly next: NonceOrderCursor | null;
-}
-
-/** A listing's position: after the order with this creation time (exact, as the database prints it) and id. */
-export interface NonceOrderCursor {
-  readonly createdAt: string;
-  readonly orderId: string;
-}
-
-/** Orders the taker has signed something for (issued orders are anyone's until armed, and listed nowhere). */
-const SIGNED = "status <> 'issued'";
-
-function scoped(scope: NonceOrderScope, params: unknown[]): string {
-  params.push(scope.taker);
-  let where = `taker = $${params.length} AND ${SIGNED}`;
-  if (scope.ownerKey !== undefined) {
-    params.push(scope.ownerKey);
-    where += ` AND owner_key = $${params.length}`;
-  }
-  return where;
-}
+export type { NonceOrderCursor, NonceOrderPage, NonceOrderScope } from "./nonce-order-listing.js";
 
 export class NonceOrderStore {
   constructor(private readonly sql: SqlExecutor) {}
@@ -93,63 +64,19 @@ export class NonceOrderStore {
     return true;
   }
 
-  private async withLegs(rows: Row[]): Promise<StoredNonceOrder[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r["order_id"] as string);
-    const legRows = await this.sql.query<Row>("SELECT * FROM nonce_order_legs WHERE order_id = ANY($1::text[]) ORDER BY leg_index, route_index", [ids]);
-    const byOrder = new Map<string, StoredNonceLeg[]>();
-    for (const r of legRows) {
-      const id = r["order_id"] as string;
-      let list = byOrder.get(id);
-      if (list === undefined) byOrder.set(id, (list = []));
-      list.push(legFromRow(r));
-    }
-    return rows.map((r) => orderFromRow(r, byOrder.get(r["order_id"] as string) ?? []));
-  }
-
   async find(orderId: string): Promise<StoredNonceOrder | null> {
     const rows = await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE order_id = $1", [orderId]);
-    return (await this.withLegs(rows))[0] ?? null;
+    return (await ordersWithLegs(this.sql, rows))[0] ?? null;
   }
 
   /** A page of the orders in `scope`, newest first, starting after `after`. */
-  async listByTaker(scope: NonceOrderScope, pageSize: number, after: NonceOrderCursor | null = null): Promise<NonceOrderPage> {
-    const params: unknown[] = [];
-    let where = scoped(scope, params);
-    if (after !== null) {
-      params.push(after.createdAt, after.orderId);
-      where += ` AND (created_at, order_id) < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    params.push(pageSize + 1);
-    const rows = await this.sql.query<Row>(
-      `SELECT *, created_at::text AS created_at_text FROM nonce_orders WHERE ${where} ORDER BY created_at DESC, order_id DESC LIMIT $${params.length}`,
-      params,
-    );
-    const more = rows.length > pageSize;
-    const page = rows.slice(0, pageSize);
-    const last = page.at(-1);
-    return {
-      orders: await this.withLegs(page),
-      next: more && last !== undefined ? { createdAt: last["created_at_text"] as string, orderId: last["order_id"] as string } : null,
-    };
+  listByTaker(scope: NonceOrderScope, pageSize: number, after: NonceOrderCursor | null = null): Promise<NonceOrderPage> {
+    return listPage(this.sql, scope, pageSize, after);
   }
 
-  /**
-   * The orders in `scope` changed at or after `since` (the database's clock), and that clock now.
-   * A change committed late with an earlier time is caught by asking from a little before the last
-   * answer's clock (the caller drops what it has seen).
-   */
-  async changedSince(scope: NonceOrderScope, since: Date | null, limit: number): Promise<{ orders: StoredNonceOrder[]; now: Date }> {
-    const params: unknown[] = [];
-    let where = scoped(scope, params);
-    if (since !== null) {
-      params.push(since);
-      where += ` AND updated_at >= $${params.length}`;
-    } else where += " AND status IN ('armed', 'triggered')";
-    params.push(limit);
-    const rows = await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${where} ORDER BY updated_at, order_id LIMIT $${params.length}`, params);
-    const [clock] = await this.sql.query<Row>("SELECT now() AS now");
-    return { orders: await this.withLegs(rows), now: nullableDateFromSql(clock?.["now"]) ?? new Date() };
+  /** The orders in `scope` changed at or after `since` (null: the active ones), and the database's clock now. */
+  changedSince(scope: NonceOrderScope, since: Date | null, limit: number): Promise<{ orders: StoredNonceOrder[]; now: Date }> {
+    return listChanges(this.sql, scope, since, limit);
   }
 
   /** The taker's orders that count against their bound: armed or triggered. */
@@ -176,7 +103,8 @@ export class NonceOrderStore {
    */
   async active(held?: (orderId: string) => StoredNonceOrder | undefined): Promise<StoredNonceOrder[]> {
     const active = "status IN ('armed', 'triggered')";
-    if (held === undefined) return this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`));
+    if (held === undefined)
+      return ordersWithLegs(this.sql, await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`));
     const heads = await this.sql.query<Row>(
       `SELECT order_id, status, note, cancel_requested, cancel_signature, peak_out_amount, triggered_leg, triggered_route, triggered_at, updated_at FROM nonce_orders WHERE ${active} ORDER BY created_at, order_id`,
     );
@@ -184,7 +112,7 @@ export class NonceOrderStore {
     const read =
       unknown.length === 0
         ? []
-        : await this.withLegs(await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${active}`, [unknown]));
+        : await ordersWithLegs(this.sql, await this.sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${active}`, [unknown]));
     const fresh = new Map(read.map((o) => [o.orderId, o]));
     const orders: StoredNonceOrder[] = [];
     for (const r of heads) {

@@ -33,11 +33,10 @@ import { landNonceLeg } from "./nonce-leg-landing.js";
 import type { LegLandingDeps, LegVerdict } from "./nonce-leg-landing.js";
 import { chooseRoute } from "./nonce-leg-choice.js";
 import { NonceWatch } from "./nonce-watch.js";
+import { PairWatches } from "./nonce-pair-watches.js";
+import type { PairQuoteFeed } from "./nonce-pair-watches.js";
 
-/** The live quote of a pair at an amount, as a stream (the WatchQuote machinery, wired by the API). */
-export interface PairQuoteFeed {
-  watch(pair: { readonly inputMint: string; readonly outputMint: string; readonly amount: bigint }, signal: AbortSignal): AsyncIterable<PairPrice>;
-}
+export type { PairQuoteFeed } from "./nonce-pair-watches.js";
 
 export interface NonceKeeperOptions {
   /** Re-reads the armed orders this often (other replicas' arms and cancels). Default 2000 ms (NONCE_KEEPER_REFRESH_MS). */
@@ -53,14 +52,9 @@ export interface NonceKeeperOptions {
 /** How often the leader deletes lapsed issued orders, at most. */
 const LAPSED_SWEEP_MS = 60_000;
 
-interface PairWatch {
-  readonly abort: AbortController;
-  readonly orders: Set<string>;
-}
-
 export class NonceKeeper {
   private readonly orders = new Map<string, StoredNonceOrder>();
-  private readonly pairs = new Map<string, PairWatch>();
+  private readonly pairs: PairWatches;
   private readonly busy = new Set<string>();
   private readonly notSentAt = new Map<string, number>();
   private readonly stopping = new AbortController();
@@ -92,6 +86,14 @@ export class NonceKeeper {
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
     this.armWithinMs = options.armWithinMs ?? 600_000;
     this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
+    this.pairs = new PairWatches(
+      deps.feed,
+      async (orderId, price, at) => {
+        const order = this.orders.get(orderId);
+        if (order !== undefined) await this.onPrice(order, price, at);
+      },
+      deps.logger,
+    );
     this.nonces = new NonceWatch<StoredNonceOrder>(
       deps.accounts,
       options.nonceCheckMs ?? 10_000,
@@ -147,7 +149,10 @@ export class NonceKeeper {
     }
     // Armed orders' nonces: followed (memory when live), compared in full every nonceCheckMs.
     await this.nonces.follow(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
-    this.watchPairs();
+    this.pairs.update(
+      [...this.orders.values()].filter((o) => o.status === "armed" && !o.cancelRequested),
+      AbortSignal.any([this.stopping.signal, this.leading.signal]),
+    );
     if (performance.now() - this.lapsedSweptAt >= Math.min(LAPSED_SWEEP_MS, this.armWithinMs / 4)) {
       this.lapsedSweptAt = performance.now();
       const deleted = await this.deps.store.nonceOrders.deleteUnarmed(this.armWithinMs);
@@ -174,52 +179,6 @@ export class NonceKeeper {
         continue;
       }
       await this.finish(order, { status: "cancelled", note: "the nonce advanced without a leg: cancelled by the taker", sent: null });
-    }
-  }
-
-  private watchPairs(): void {
-    const wanted = new Map<string, StoredNonceOrder[]>();
-    for (const order of this.orders.values()) {
-      if (order.status !== "armed" || order.cancelRequested) continue;
-      const key = `${order.inputMint}|${order.outputMint}`;
-      wanted.set(key, [...(wanted.get(key) ?? []), order]);
-    }
-    for (const [key, watch] of this.pairs) {
-      if (!wanted.has(key)) {
-        watch.abort.abort();
-        this.pairs.delete(key);
-      }
-    }
-    for (const [key, orders] of wanted) {
-      const existing = this.pairs.get(key);
-      if (existing !== undefined) {
-        existing.orders.clear();
-        for (const o of orders) existing.orders.add(o.orderId);
-        continue;
-      }
-      const watch: PairWatch = { abort: new AbortController(), orders: new Set(orders.map((o) => o.orderId)) };
-      this.pairs.set(key, watch);
-      // The pair's reference amount: its largest order (a quote at a larger size is never better per unit).
-      const amount = orders.reduce((max, o) => (o.amount > max ? o.amount : max), 0n);
-      void this.runPair(key, { inputMint: orders[0].inputMint, outputMint: orders[0].outputMint, amount }, watch);
-    }
-  }
-
-  private async runPair(key: string, pair: { inputMint: string; outputMint: string; amount: bigint }, watch: PairWatch): Promise<void> {
-    const signal = AbortSignal.any([watch.abort.signal, this.stopping.signal, this.leading!.signal]);
-    try {
-      for await (const price of this.deps.feed.watch(pair, signal)) {
-        if (signal.aborted) break;
-        const at = performance.now();
-        for (const id of watch.orders) {
-          const order = this.orders.get(id);
-          if (order !== undefined) await this.onPrice(order, price, at);
-        }
-      }
-    } catch (err) {
-      if (!signal.aborted) this.deps.logger.warn({ err, pair: key }, "nonce keeper quote stream ended; restarting at the next refresh");
-    } finally {
-      if (this.pairs.get(key) === watch) this.pairs.delete(key);
     }
   }
 

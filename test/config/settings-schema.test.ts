@@ -23,7 +23,7 @@ describe("the configuration schema", () => {
     expect(settings.length).toBeGreaterThan(60);
     for (const [name, s] of settings) {
       expect(s.doc.length, name).toBeGreaterThan(10);
-      expect(s.room, name).toMatch(/^(server|edge|chain|live|quote|store|landing)$/);
+      expect(s.room, name).toMatch(/^(server|edge|chain|live|quote|store|landing|trigger)$/);
     }
   });
 

@@ -21,20 +21,24 @@ class ArmResponse(_message.Message):
     def __init__(self, order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
 
 class CancelOrderRequest(_message.Message):
-    __slots__ = ["order_id", "taker"]
+    __slots__ = ["order_id", "signed_transaction", "taker"]
     ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    SIGNED_TRANSACTION_FIELD_NUMBER: _ClassVar[int]
     TAKER_FIELD_NUMBER: _ClassVar[int]
     order_id: str
+    signed_transaction: bytes
     taker: str
-    def __init__(self, order_id: _Optional[str] = ..., taker: _Optional[str] = ...) -> None: ...
+    def __init__(self, order_id: _Optional[str] = ..., taker: _Optional[str] = ..., signed_transaction: _Optional[bytes] = ...) -> None: ...
 
 class CancelOrderResponse(_message.Message):
-    __slots__ = ["order", "transaction"]
+    __slots__ = ["order", "signature", "transaction"]
     ORDER_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     TRANSACTION_FIELD_NUMBER: _ClassVar[int]
     order: Order
+    signature: str
     transaction: bytes
-    def __init__(self, transaction: _Optional[bytes] = ..., order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
+    def __init__(self, transaction: _Optional[bytes] = ..., order: _Optional[_Union[Order, _Mapping]] = ..., signature: _Optional[str] = ...) -> None: ...
 
 class CreateOrderRequest(_message.Message):
     __slots__ = ["amount", "input_mint", "kind", "nonce_account", "output_mint", "routes_per_leg", "stop_loss", "take_profit", "taker", "trailing"]
@@ -75,16 +79,22 @@ class CreateOrderResponse(_message.Message):
     def __init__(self, order_id: _Optional[str] = ..., nonce_account: _Optional[str] = ..., nonce_account_transaction: _Optional[bytes] = ..., legs: _Optional[_Iterable[_Union[IssuedLeg, _Mapping]]] = ..., current_out_amount: _Optional[int] = ...) -> None: ...
 
 class GetOrdersRequest(_message.Message):
-    __slots__ = ["taker"]
+    __slots__ = ["page_size", "page_token", "taker"]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TAKER_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
     taker: str
-    def __init__(self, taker: _Optional[str] = ...) -> None: ...
+    def __init__(self, taker: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GetOrdersResponse(_message.Message):
-    __slots__ = ["orders"]
+    __slots__ = ["next_page_token", "orders"]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ORDERS_FIELD_NUMBER: _ClassVar[int]
+    next_page_token: str
     orders: _containers.RepeatedCompositeFieldContainer[Order]
-    def __init__(self, orders: _Optional[_Iterable[_Union[Order, _Mapping]]] = ...) -> None: ...
+    def __init__(self, orders: _Optional[_Iterable[_Union[Order, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class IssuedLeg(_message.Message):
     __slots__ = ["kind", "leg_index", "min_out_amount", "quoted_out_amount", "route_index", "route_label", "transaction", "trigger_out_amount"]
@@ -143,10 +153,11 @@ class LegRequest(_message.Message):
     def __init__(self, price: _Optional[str] = ..., min_out_amount: _Optional[int] = ..., trail_bps: _Optional[int] = ...) -> None: ...
 
 class Order(_message.Message):
-    __slots__ = ["amount", "armed_at", "cancel_requested", "created_at", "finished_at", "input_mint", "kind", "legs", "nonce_account", "note", "order_id", "output_mint", "peak_out_amount", "status", "taker", "trail_bps", "triggered_at"]
+    __slots__ = ["amount", "armed_at", "cancel_requested", "cancel_signature", "created_at", "finished_at", "input_mint", "kind", "legs", "nonce_account", "note", "order_id", "output_mint", "peak_out_amount", "status", "taker", "trail_bps", "triggered_at"]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     ARMED_AT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
     INPUT_MINT_FIELD_NUMBER: _ClassVar[int]
@@ -164,6 +175,7 @@ class Order(_message.Message):
     amount: int
     armed_at: _timestamp_pb2.Timestamp
     cancel_requested: bool
+    cancel_signature: str
     created_at: _timestamp_pb2.Timestamp
     finished_at: _timestamp_pb2.Timestamp
     input_mint: str
@@ -178,7 +190,7 @@ class Order(_message.Message):
     taker: str
     trail_bps: int
     triggered_at: _timestamp_pb2.Timestamp
-    def __init__(self, order_id: _Optional[str] = ..., kind: _Optional[str] = ..., taker: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., nonce_account: _Optional[str] = ..., status: _Optional[str] = ..., note: _Optional[str] = ..., trail_bps: _Optional[int] = ..., peak_out_amount: _Optional[int] = ..., cancel_requested: bool = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., armed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., triggered_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, order_id: _Optional[str] = ..., kind: _Optional[str] = ..., taker: _Optional[str] = ..., input_mint: _Optional[str] = ..., output_mint: _Optional[str] = ..., amount: _Optional[int] = ..., nonce_account: _Optional[str] = ..., status: _Optional[str] = ..., note: _Optional[str] = ..., trail_bps: _Optional[int] = ..., peak_out_amount: _Optional[int] = ..., cancel_requested: bool = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., armed_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., triggered_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., cancel_signature: _Optional[str] = ...) -> None: ...
 
 class WatchOrdersRequest(_message.Message):
     __slots__ = ["taker"]

@@ -64,22 +64,27 @@ class NonceTriggerServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def CancelOrder(self, request, context):
-        """Stops watching and builds the taker's `AdvanceNonceAccount` transaction: once it lands, no
-        leg can land and the order is reported cancelled. REST: `POST /trigger/v2/cancelOrder`.
+        """Without `signed_transaction`: the order's cancel transaction to sign (the taker's
+        `AdvanceNonceAccount` on the order's nonce), and nothing changes. With it, signed by the taker:
+        checked, recorded (from then on no leg of the order is sent, by any replica), answered, and
+        sent; once it lands no leg can land and the order is reported cancelled.
+        REST: `POST /trigger/v2/cancelOrder`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetOrders(self, request, context):
-        """A taker's orders, newest first. REST: `GET /trigger/v2/orders?taker=...`.
+        """A taker's orders (those the taker armed), newest first, a page at a time; with API keys only
+        the orders created with the caller's key. REST: `GET /trigger/v2/orders?taker=...`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def WatchOrders(self, request, context):
-        """A taker's orders now, then each order again whenever it changes, until the client cancels.
+        """A taker's active orders now, then each of the taker's orders again whenever it changes, until
+        the client cancels (with API keys: the caller's key's orders only).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -24,12 +24,17 @@ type NonceTriggerServiceClient interface {
 	// Hands over the signed leg transactions (each checked against what CreateOrder issued); the
 	// keeper then watches the quote. REST: `POST /trigger/v2/arm`.
 	Arm(ctx context.Context, in *ArmRequest, opts ...grpc.CallOption) (*ArmResponse, error)
-	// Stops watching and builds the taker's `AdvanceNonceAccount` transaction: once it lands, no
-	// leg can land and the order is reported cancelled. REST: `POST /trigger/v2/cancelOrder`.
+	// Without `signed_transaction`: the order's cancel transaction to sign (the taker's
+	// `AdvanceNonceAccount` on the order's nonce), and nothing changes. With it, signed by the taker:
+	// checked, recorded (from then on no leg of the order is sent, by any replica), answered, and
+	// sent; once it lands no leg can land and the order is reported cancelled.
+	// REST: `POST /trigger/v2/cancelOrder`.
 	CancelOrder(ctx context.Context, in *CancelOrderRequest, opts ...grpc.CallOption) (*CancelOrderResponse, error)
-	// A taker's orders, newest first. REST: `GET /trigger/v2/orders?taker=...`.
+	// A taker's orders (those the taker armed), newest first, a page at a time; with API keys only
+	// the orders created with the caller's key. REST: `GET /trigger/v2/orders?taker=...`.
 	GetOrders(ctx context.Context, in *GetOrdersRequest, opts ...grpc.CallOption) (*GetOrdersResponse, error)
-	// A taker's orders now, then each order again whenever it changes, until the client cancels.
+	// A taker's active orders now, then each of the taker's orders again whenever it changes, until
+	// the client cancels (with API keys: the caller's key's orders only).
 	WatchOrders(ctx context.Context, in *WatchOrdersRequest, opts ...grpc.CallOption) (NonceTriggerService_WatchOrdersClient, error)
 }
 
@@ -120,12 +125,17 @@ type NonceTriggerServiceServer interface {
 	// Hands over the signed leg transactions (each checked against what CreateOrder issued); the
 	// keeper then watches the quote. REST: `POST /trigger/v2/arm`.
 	Arm(context.Context, *ArmRequest) (*ArmResponse, error)
-	// Stops watching and builds the taker's `AdvanceNonceAccount` transaction: once it lands, no
-	// leg can land and the order is reported cancelled. REST: `POST /trigger/v2/cancelOrder`.
+	// Without `signed_transaction`: the order's cancel transaction to sign (the taker's
+	// `AdvanceNonceAccount` on the order's nonce), and nothing changes. With it, signed by the taker:
+	// checked, recorded (from then on no leg of the order is sent, by any replica), answered, and
+	// sent; once it lands no leg can land and the order is reported cancelled.
+	// REST: `POST /trigger/v2/cancelOrder`.
 	CancelOrder(context.Context, *CancelOrderRequest) (*CancelOrderResponse, error)
-	// A taker's orders, newest first. REST: `GET /trigger/v2/orders?taker=...`.
+	// A taker's orders (those the taker armed), newest first, a page at a time; with API keys only
+	// the orders created with the caller's key. REST: `GET /trigger/v2/orders?taker=...`.
 	GetOrders(context.Context, *GetOrdersRequest) (*GetOrdersResponse, error)
-	// A taker's orders now, then each order again whenever it changes, until the client cancels.
+	// A taker's active orders now, then each of the taker's orders again whenever it changes, until
+	// the client cancels (with API keys: the caller's key's orders only).
 	WatchOrders(*WatchOrdersRequest, NonceTriggerService_WatchOrdersServer) error
 	mustEmbedUnimplementedNonceTriggerServiceServer()
 }
