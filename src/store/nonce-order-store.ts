@@ -25,8 +25,7 @@ export class NonceOrderStore {
    */
   async create(order: NewNonceOrder, maxPending: number): Promise<boolean> {
     await this.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [`nonce-order-creator:${order.creator}`]);
-    const [pending] = await this.sql.query<Row>("SELECT count(*) AS n FROM nonce_orders WHERE creator = $1 AND status = 'issued'", [order.creator]);
-    if (Number(pending?.["n"] ?? 0) >= maxPending) return false;
+    if ((await this.pendingCount(order.creator)) >= maxPending) return false;
     await this.sql.query(
       `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status, owner_key, creator)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10, $11)`,
@@ -77,6 +76,12 @@ export class NonceOrderStore {
   /** The orders in `scope` changed at or after `since` (null: the active ones), and the database's clock now. */
   changedSince(scope: NonceOrderScope, since: Date | null, limit: number): Promise<{ orders: StoredNonceOrder[]; now: Date }> {
     return listChanges(this.sql, scope, since, limit);
+  }
+
+  /** The creator's issued orders (not armed yet). */
+  async pendingCount(creator: string): Promise<number> {
+    const [row] = await this.sql.query<Row>("SELECT count(*) AS n FROM nonce_orders WHERE creator = $1 AND status = 'issued'", [creator]);
+    return Number(row?.["n"] ?? 0);
   }
 
   /** The taker's orders that count against their bound: armed or triggered. */

@@ -119,6 +119,15 @@ function legSpecs(order: ParsedCreateNonceOrder, inDecimals: number, outDecimals
   }));
 }
 
+function pendingBoundReached(limits: NonceOrderLimits, caller: OrderCaller): ValidationError {
+  return new ValidationError(
+    "createOrder",
+    "pending_per_caller",
+    `this caller has ${limits.pendingPerCaller} orders waiting to be armed (the bound per ${caller.ownerKey === null ? "client address" : "API key"}); arm them or let them lapse (${Math.round(limits.armWithinMs / 1000)} s after creation) first`,
+    "LIMIT_REACHED",
+  );
+}
+
 /** Each leg's routes compiled on the nonce with the order's secret: what the caller gets and what is stored. */
 async function issueLegs(
   deps: NonceOrderDeps,
@@ -153,6 +162,8 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
   return async function createNonceOrder(input: CreateNonceOrderInput, caller: OrderCaller): Promise<CreateNonceOrderResult> {
     const order = parseCreateNonceOrder(input);
     if (order.nonceAccount === null) return newNonceAccount(deps, order);
+    // Refused before any quote or build: a caller past its bound costs one count (checked again at the insert).
+    if ((await deps.store.nonceOrders.pendingCount(caller.creator)) >= deps.limits.pendingPerCaller) throw pendingBoundReached(deps.limits, caller);
     const nonceKey = new PublicKey(order.nonceAccount);
     const [nonceRead] = await deps.chain.getMultipleAccounts([nonceKey]);
     const nonce = checkNonceAccount("nonceAccount", order.nonceAccount, decodeNonceAccount(nonceRead ?? null), order.taker);
@@ -194,14 +205,7 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
         deps.limits.pendingPerCaller,
       ),
     );
-    if (!created) {
-      throw new ValidationError(
-        "createOrder",
-        "pending_per_caller",
-        `this caller has ${deps.limits.pendingPerCaller} orders waiting to be armed (the bound per ${caller.ownerKey === null ? "client address" : "API key"}); arm or let them lapse (${Math.round(deps.limits.armWithinMs / 1000)} s after creation) first`,
-        "LIMIT_REACHED",
-      );
-    }
+    if (!created) throw pendingBoundReached(deps.limits, caller);
     return { orderId, nonceAccount: order.nonceAccount, nonceAccountTransaction: null, legs, currentOutAmount };
   };
 }
