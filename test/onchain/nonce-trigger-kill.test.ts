@@ -33,6 +33,7 @@ import { startLocalnet } from "../../src/localnet/start-localnet.js";
 import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { openStore } from "../../src/store/index.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { until } from "../fixtures/until.js";
 import { startSendHoldingRpcProxy } from "../fixtures/send-holding-rpc-proxy.js";
 import type { SendHoldingRpcProxy } from "../fixtures/send-holding-rpc-proxy.js";
 import { tokenBalance } from "./onchain-stack.js";
@@ -58,16 +59,6 @@ function send(wire: Uint8Array): string {
 
 function nonceValue(account: string): string {
   return NonceAccount.fromAccountData(Buffer.from(localnet.chain.getAccount(new PublicKey(account))!.data)).nonce;
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The service: `src/main.ts` (through tsx), its chain reached only through the proxy (the websocket goes straight to the chain: it sends nothing). */
@@ -183,8 +174,8 @@ describe.skipIf(!hasChainDir())("nonce orders: kill -9 between the trigger and t
 
     // Each leg's send reaches the proxy; the first lands on the chain, the service hears nothing back.
     for (const armed of [landedFirst, resent, cancelled])
-      await until(`the send of ${armed.signature}`, () => (proxy.sendsOf(armed.signature).length > 0 ? true : undefined));
-    await until("the first leg on the chain", () => localnet.chain.getRecord(landedFirst.signature));
+      await until(`the send of ${armed.signature}`, () => (proxy.sendsOf(armed.signature).length > 0 ? true : undefined), 60_000);
+    await until("the first leg on the chain", () => localnet.chain.getRecord(landedFirst.signature), 60_000);
     expect(localnet.chain.getRecord(landedFirst.signature)!.err).toBeNull();
     // The window: the service still reports every order triggered (it has not seen a confirmation).
     for (const armed of [landedFirst, resent, cancelled]) expect((await orderOf(first, armed.taker, armed.orderId)).status).toBe("triggered");
@@ -208,10 +199,14 @@ describe.skipIf(!hasChainDir())("nonce orders: kill -9 between the trigger and t
     for (const armed of [landedFirst, resent, cancelled]) proxy.setRule(armed.signature, "pass");
     const second = await startService();
     const finished = async (armed: Armed) =>
-      until(`order ${armed.orderId} finished`, async () => {
-        const o = await orderOf(second, armed.taker, armed.orderId);
-        return o.status === "armed" || o.status === "triggered" ? undefined : o;
-      });
+      until(
+        `order ${armed.orderId} finished`,
+        async () => {
+          const o = await orderOf(second, armed.taker, armed.orderId);
+          return o.status === "armed" || o.status === "triggered" ? undefined : o;
+        },
+        60_000,
+      );
 
     // Landed before the kill: reported landed with what the chain moved; never sent again.
     const one = await finished(landedFirst);

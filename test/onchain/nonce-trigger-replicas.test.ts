@@ -20,6 +20,7 @@ import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
 import { startLocalnet, type Localnet } from "../../src/localnet/start-localnet.js";
 import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
 import { CHAIN_DIR, hasChainDir } from "../fixtures/chain-dir.js";
+import { until } from "../fixtures/until.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { startSendHoldingRpcProxy, type SendHoldingRpcProxy } from "../fixtures/send-holding-rpc-proxy.js";
 import { b64, call, ONE_SOL, sign, signatureOf, SOL } from "./nonce-service.js";
@@ -30,16 +31,6 @@ const available = hasChainDir() && (await postgresAvailable());
 const schema = `swapd_nonce_replicas_${randomBytes(6).toString("hex")}`;
 const usdc = (raw: bigint) => (Number(raw) / 1e6).toFixed(6);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 describe.skipIf(!available)("nonce orders on two replicas", () => {
   let localnet: Localnet;
