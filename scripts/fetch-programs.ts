@@ -118,15 +118,37 @@ export async function fetchPrograms(options: FetchOptions): Promise<void> {
   log(`LOCALNET_PROGRAMS_DIR=${programsDir} LOCALNET_ACCOUNTS_DIR=${accountsDir} npm start`);
 }
 
+export const FETCH_PROGRAMS_USAGE = `usage: npm run fetch-programs -- --url <Solana RPC URL> [--out <dir>] [--program <id>]... [--account <address>]...
+
+Dumps programs and accounts from a Solana RPC (e.g. mainnet) into <out>/programs/<id>.so and
+<out>/accounts/<address>.json (default <out>: ./chain), what LOCALNET_PROGRAMS_DIR and
+LOCALNET_ACCOUNTS_DIR load. Without --program: Jupiter v6 and the AMM programs swapd builds for.`;
+
+function parsedArgs(): { url?: string | undefined; out?: string | undefined; program?: string[] | undefined; account?: string[] | undefined } {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${FETCH_PROGRAMS_USAGE}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseArgs({
+      args,
+      options: {
+        url: { type: "string" },
+        out: { type: "string", default: "chain" },
+        program: { type: "string", multiple: true },
+        account: { type: "string", multiple: true },
+      },
+    }).values;
+  } catch (error) {
+    // parseArgs' own message names the option (unknown, or missing its value): that and the usage, no stack.
+    process.stderr.write(`fetch-programs: ${(error as Error).message}\n${FETCH_PROGRAMS_USAGE}\n`);
+    process.exit(2);
+  }
+}
+
 if (process.argv[1]?.endsWith("scripts/fetch-programs.ts")) {
-  const { values } = parseArgs({
-    options: {
-      url: { type: "string" },
-      out: { type: "string", default: "chain" },
-      program: { type: "string", multiple: true },
-      account: { type: "string", multiple: true },
-    },
-  });
+  const values = parsedArgs();
   if (!values.url) {
     process.stderr.write("fetch-programs: --url <Solana RPC URL> is required (e.g. https://api.mainnet-beta.solana.com)\n");
     process.exit(2);

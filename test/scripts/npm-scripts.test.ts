@@ -194,11 +194,23 @@ describe("the README's npm scripts", () => {
     expect(failed?.stderr).toMatch(/^fetch-programs: the RPC at http:\/\/127\.0\.0\.1:\d+\/? is unreachable \(.*\); nothing was written$/m);
   }, 60_000);
 
+  it("npm run fetch-programs with an unknown option: names it with the usage, exit 2, no stack", async () => {
+    const failed = await run("npm", ["run", "--silent", "fetch-programs", "--", "--urll", "http://127.0.0.1:1"], { cwd: repoRoot }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toMatch(/^fetch-programs: Unknown option '--urll'/);
+    expect(failed?.stderr).toContain("usage: npm run fetch-programs");
+    expect(failed?.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
   it.each([
     ["start", "usage: npm start"],
     ["localnet", "usage: npm run localnet"],
     ["markets", "usage: npm run markets"],
     ["alt", "usage: npm run alt"],
+    ["fetch-programs", "usage: npm run fetch-programs"],
   ])(
     "npm run %s -- --help: prints the usage and exits 0, starting nothing",
     async (script, usage) => {
