@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { installSignalHandlers } from "./runtime/shutdown.js";
 import { DataDirLockedError } from "./store/data-dir-lock.js";
+import { PortInUseError } from "./runtime/port-probe.js";
 import { buildApp, type Service } from "./app/build-app.js";
 
 export type { Service };
@@ -21,7 +22,7 @@ Configured by environment variables (the full list: docs/configuration.md); the 
   LOCALNET_PROGRAMS_DIR  <programId>.so files for the embedded chain
   LOCALNET_ACCOUNTS_DIR  account snapshots (solana account --output json) for the embedded chain, comma-separated
   LOG_LEVEL              debug, info (default), warn, error
-Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error or a DATA_DIR in use; 1 otherwise.`;
+Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error, a DATA_DIR or PORT in use; 1 otherwise.`;
 
 export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): Promise<Service | undefined> {
   if (args.includes("--help") || args.includes("-h")) {
@@ -45,7 +46,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly 
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((e: unknown) => {
-    if (e instanceof DataDirLockedError) {
+    if (e instanceof DataDirLockedError || e instanceof PortInUseError) {
       process.stderr.write(`swapd: ${e.message}\n`);
       process.exit(2);
     }

@@ -7,6 +7,7 @@ import { redactUrl, type Config } from "../config.js";
 import { createLogger, type Logger } from "../server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "../server/server.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
+import { probePort } from "../runtime/port-probe.js";
 import { lockDataDir } from "../store/data-dir-lock.js";
 import { createTriggerOrderEntry } from "../api/trigger/order-entry.js";
 import { NonceTriggerService } from "../api/nonce-trigger/nonce-trigger-api.js";
@@ -35,6 +36,8 @@ export interface AppOverrides {
 /** Starts the service; a failed start stops what did start, so that it leaves nothing running. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<Service> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // Before anything opens (the chain and the database take seconds): a taken port says so at once.
+  await probePort(config.host, config.port);
   // Before anything opens: a second process on one embedded database would corrupt it.
   const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
   const shutdown = createShutdown(logger);
