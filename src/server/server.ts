@@ -28,6 +28,7 @@ import { SwapService } from "../gen/swapd/swap/v1/swap_pb.js";
 import { TriggerService } from "../gen/swapd/trigger/v1/trigger_pb.js";
 import { createCallCodeInterceptor } from "./call-code-interceptor.js";
 import { isRpcShapedPath } from "./call-labels.js";
+import { refuseMisaddressedCall } from "./procedure-request-check.js";
 import { createCallObserver, type CallObserver } from "./call-observer.js";
 import { createEdge, type Edge } from "./edge.js";
 import { callInfoKey, peerKey, streamShutdownKey, type CallInfo } from "./context.js";
@@ -191,6 +192,7 @@ function requestHandlerFor(parts: {
     // Connect serves only its procedures' paths (every one is in rpcPaths) and hands it the rest;
     // only its calls need the request's info kept beside the request (two WeakMap entries each).
     if (rpcPaths.has(url.pathname)) {
+      if (refuseMisaddressedCall(req, res, url.pathname, info)) return;
       urlOf.set(req, url);
       infoOf.set(req, info);
       connectHandler(req, res);

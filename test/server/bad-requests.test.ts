@@ -111,9 +111,25 @@ describe("bad requests", () => {
     expect(await r.json()).toMatchObject({ code: 400, error: expect.stringContaining("JSON") });
   });
 
-  it("wrong content type: Connect → 415; REST → 415", async () => {
+  it("wrong content type: Connect → 415 saying what to send; REST → 415", async () => {
     const c = await post("/grpc.health.v1.Health/Check", "service=", "application/x-www-form-urlencoded");
     expect(c.status).toBe(415);
+    expect(c.headers.get("accept-post")).toContain("application/json");
+    expect(await c.json()).toEqual({
+      code: "invalid_argument",
+      message: expect.stringMatching(
+        /^\/grpc\.health\.v1\.Health\/Check: content-type application\/x-www-form-urlencoded; send content-type: application\/json/,
+      ),
+    });
+    // No content type at all (curl -d without -H): the same, naming what is missing.
+    const none = await fetch(`${server.url}/grpc.health.v1.Health/Check`, { method: "POST", body: new Uint8Array(Buffer.from("{}")) });
+    expect(none.status).toBe(415);
+    expect((await none.json()).message).toMatch(/: no content-type; send content-type: application\/json/);
+    // Another method than POST: 405 with Allow, and how to call it.
+    const get = await fetch(`${server.url}/grpc.health.v1.Health/Check`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect((await get.json()).message).toMatch(/^\/grpc\.health\.v1\.Health\/Check is a procedure: call it with POST/);
     const r = await post("/trigger/v1/createOrder", "x", "text/plain");
     expect(r.status).toBe(415);
     expect(await r.json()).toMatchObject({ code: 415 });

@@ -98,22 +98,26 @@ describe("extension points", () => {
     }
   });
 
-  it("a start that fails (port taken) stops what it had started: store, tracker, chain", async () => {
+  it("a port taken is refused before anything starts", async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const logs = new LogCapture();
-    const config = testConfig({
-      PORT: String((taken.address() as AddressInfo).port),
-      SOLANA_RPC_URL: "http://127.0.0.1:9/",
-      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
-    });
+    const port = (taken.address() as AddressInfo).port;
+    const config = testConfig({ PORT: String(port), SOLANA_RPC_URL: "http://127.0.0.1:9/", DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" });
     try {
-      await expect(buildApp(config, { logger: createLogger("info", logs) })).rejects.toThrow(/EADDRINUSE/);
-      expect(logs.lines.filter((l) => l.msg === "shutting down")).toEqual([expect.objectContaining({ reason: "startup failed" })]);
-      expect(logs.lines.some((l) => l.msg === "shutdown complete")).toBe(true);
+      await expect(buildApp(config, { logger: createLogger("info", logs) })).rejects.toThrow(`PORT: 127.0.0.1:${port} is already in use`);
+      expect(logs.lines).toEqual([]); // nothing opened, so nothing to stop
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+
+  it("a start that fails midway (a database that does not exist) stops what it had started", async () => {
+    const logs = new LogCapture();
+    const config = testConfig({ SOLANA_RPC_URL: "http://127.0.0.1:9/", DATABASE_URL: "postgres://postgres@127.0.0.1:5432/swapd_no_such_database" });
+    await expect(buildApp(config, { logger: createLogger("info", logs) })).rejects.toThrow(/swapd_no_such_database|database/i);
+    expect(logs.lines.filter((l) => l.msg === "shutting down")).toEqual([expect.objectContaining({ reason: "startup failed" })]);
+    expect(logs.lines.some((l) => l.msg === "shutdown complete")).toBe(true);
   });
 
   it("startup logs one line with address, chain and database; secrets are redacted", async () => {
