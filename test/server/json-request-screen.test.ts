@@ -48,9 +48,21 @@ describe("near misses", () => {
     expect(nearMissOf("ammount", known)).toBe("amount");
     expect(nearMissOf("ammountt", known)).toBe("amount");
     expect(nearMissOf("ammounttt", known)).toBeUndefined();
-    expect(nearMissOf("bsp", known)).toBeUndefined(); // two edits from "bps", too short for two
+    expect(nearMissOf("sbp", known)).toBeUndefined(); // two edits from "bps", too short for two
+    expect(nearMissOf("bsp", known)).toBe("bps"); // two swapped neighbours: one edit
     expect(nearMissOf("pages", known)).toBe("page");
     expect(nearMissOf("mostReliableAmmsQuoteReport", known)).toBeUndefined();
+  });
+
+  it("two swapped neighbours are one edit; a name without its unit; another API's name of the same thing", () => {
+    expect(nearMissOf("tkaer", ["taker", "amount"])).toBe("taker");
+    expect(nearMissOf("tkear", ["taker", "amount"])).toBeUndefined(); // two swaps apart: two edits, too many for five letters
+    expect(nearMissOf("slippage", ["slippageBps", "amount"])).toBe("slippageBps");
+    expect(nearMissOf("computeUnitPrice", ["computeUnitPriceMicroLamports"])).toBe("computeUnitPriceMicroLamports");
+    expect(nearMissOf("userPublicKey", ["taker", "inputMint"])).toBe("taker");
+    expect(nearMissOf("taker", ["userPublicKey", "quoteResponse"])).toBe("userPublicKey");
+    expect(nearMissOf("userPublicKey", ["inputMint", "amount"])).toBeUndefined();
+    expect(nearMissOf("slip", ["slippageBps"])).toBeUndefined();
   });
 
   it("none of Jupiter's documented names is refused where Jupiter sends it", () => {

@@ -5,7 +5,9 @@
  *   Jupiter ignores them (a Jupiter quote is passed on with fields the contract does not model),
  *   so a typo would quietly become the default — 50 bps, SOL wrapped. A name that is not known but
  *   equals a known one ignoring case, or is within two edits of one (one for names of up to five
- *   letters, where two edits reach unrelated words), is refused naming both;
+ *   letters, where two edits reach unrelated words; two swapped neighbours count as one edit:
+ *   `tkaer`), or is a known name without its unit (`slippage` for `slippageBps`), or another API's
+ *   name of the same thing (`userPublicKey` where the route says `taker`), is refused naming both;
  * - a JSON number that JSON.parse cannot keep exactly (`9007199254740993` becomes
  *   `…992`; `1e3` and `1.0` lose what was written) where the contract has an integer: refused
  *   with the field's path and "send it as a string". This is decided on the raw text: the parsed
@@ -24,7 +26,24 @@ function editsAllowed(name: string): number {
   return name.length <= 5 ? 1 : 2;
 }
 
-/** The known name `name` is a near miss of, if any: equal ignoring case, else the closest within the edits allowed. */
+/** The units a field name may end with: a name without one is the same field with its unit forgotten. */
+const UNIT_SUFFIXES = ["Bps", "Lamports", "MicroLamports", "Ms", "Seconds"];
+
+/** The names different APIs give one thing (Swap API v1 says `userPublicKey`, v2 and Trigger say `taker` / `maker`). */
+const SYNONYMS: readonly (readonly string[])[] = [["userPublicKey", "taker", "maker", "user", "wallet"]];
+
+/** Levenshtein distance, with two swapped neighbours counted as one edit (a typing slip, `tkaer`). */
+function editDistance(a: string, b: string): number {
+  const d = distance(a, b);
+  if (d !== 2 || a.length !== b.length) return d;
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]] ? 1 : d;
+}
+
+/**
+ * The known name `name` is a near miss of, if any: equal ignoring case; the closest within the edits
+ * allowed; a known name that is `name` and a unit; another API's name of the same thing.
+ */
 export function nearMissOf(name: string, known: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
   let best: string | undefined;
@@ -32,13 +51,17 @@ export function nearMissOf(name: string, known: readonly string[]): string | und
   for (const candidate of known) {
     if (candidate.toLowerCase() === lower) return candidate;
     if (Math.abs(candidate.length - name.length) > 2) continue;
-    const d = distance(name, candidate);
+    const d = editDistance(name, candidate);
     if (d <= Math.min(editsAllowed(name), editsAllowed(candidate)) && d < bestDistance) {
       best = candidate;
       bestDistance = d;
     }
   }
-  return best;
+  if (best !== undefined) return best;
+  const withUnit = known.find((candidate) => UNIT_SUFFIXES.some((unit) => candidate.toLowerCase() === `${lower}${unit.toLowerCase()}`));
+  if (withUnit !== undefined) return withUnit;
+  const synonyms = SYNONYMS.find((group) => group.includes(name));
+  return synonyms === undefined ? undefined : known.find((candidate) => candidate !== name && synonyms.includes(candidate));
 }
 
 /** A number JSON.parse would not keep as written; only made while reading the raw text. */
