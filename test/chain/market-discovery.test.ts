@@ -134,18 +134,19 @@ describe("market discovery through a counting RPC proxy", () => {
       chain: new RpcSolanaChain({ url: proxy.url }),
       adapters: ammAdapters,
       hubTokens: hubs.map((h) => h.address.toBase58()),
-      discovery: { maxRps: 1_000, timeoutMs: 300, failureTtlMs: 60_000 },
+      discovery: { maxRps: 1_000, timeoutMs: 600, failureTtlMs: 60_000 },
       onError: (error) => errors.push((error as Error).message),
     });
     const [x, y] = [hubs[0].address.toBase58(), token.address.toBase58()];
-    proxy.delay("getProgramAccounts", 1_500);
+    proxy.delay("getProgramAccounts", 3_000);
     try {
       proxy.resetCalls();
       expect(await index.forPair(x, y)).toEqual([]);
-      // One scan (a loaded machine may not get every call of it out within the 300 ms), no retry.
-      expect(proxy.calls("getProgramAccounts")).toBeGreaterThan(0);
+      expect(errors.join("\n")).toMatch(/600 ms/);
+      // One scan at most, no retry (a loaded machine may not get every call of it out within the 600 ms;
+      // what did leave reaches the proxy shortly after, so that is waited for before counting).
+      await new Promise((r) => setTimeout(r, 300));
       expect(proxy.calls("getProgramAccounts")).toBeLessThanOrEqual(SCANNED_PROGRAMS * 2);
-      expect(errors.join("\n")).toMatch(/300 ms/);
       proxy.resetCalls();
       for (let i = 0; i < 5; i++) expect(await index.forPair(x, y)).toEqual([]);
       expect(proxy.calls()).toBe(0);
