@@ -156,8 +156,8 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
       GOPATH: `${gopath}:${GOCODE}`,
       GOFLAGS: "",
       GOPROXY: "off",
-      // Kept between runs (it is a cache), so only the first run compiles grpc.
-      GOCACHE: join(tmpdir(), "swapd-clients-go-build-cache"),
+      // Kept between runs (it is a cache, beside the other tools' in node_modules/.cache), so only the first run compiles grpc.
+      GOCACHE: join(root, "node_modules", ".cache", "swapd-go-build"),
     };
     await run("go", ["build", "-o", binary, "swapd.dev/clients/go/example"], { env, cwd: join(fresh, "go"), timeout: 240_000 });
     const { stdout } = await run(binary, [`127.0.0.1:${swapd.port}`], { timeout: 60_000 });
