@@ -59,6 +59,8 @@ export class NonceKeeper {
   private readonly notSentAt = new Map<string, number>();
   private readonly stopping = new AbortController();
   private leading: AbortController | undefined;
+  /** Aborted when this process stops leading or closes: the pairs' quote streams run under it. */
+  private leadingSignal: AbortSignal | undefined;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private lapsedSweptAt = Number.NEGATIVE_INFINITY;
@@ -138,7 +140,10 @@ export class NonceKeeper {
       this.pairs.clear();
       return;
     }
-    this.leading ??= new AbortController();
+    if (this.leading === undefined) {
+      this.leading = new AbortController();
+      this.leadingSignal = AbortSignal.any([this.stopping.signal, this.leading.signal]);
+    }
     // Orders already held are read again only for what can change (their legs are fixed once armed).
     const active = await this.deps.store.nonceOrders.active((id) => this.orders.get(id));
     this.orders.clear();
@@ -151,7 +156,7 @@ export class NonceKeeper {
     await this.nonces.follow(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
     this.pairs.update(
       [...this.orders.values()].filter((o) => o.status === "armed" && !o.cancelRequested),
-      AbortSignal.any([this.stopping.signal, this.leading.signal]),
+      this.leadingSignal!,
     );
     if (performance.now() - this.lapsedSweptAt >= Math.min(LAPSED_SWEEP_MS, this.armWithinMs / 4)) {
       this.lapsedSweptAt = performance.now();

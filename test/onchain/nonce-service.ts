@@ -74,6 +74,25 @@ export function sign(wire: string | Uint8Array, signer: Keypair): Uint8Array {
 export const b64 = (wire: Uint8Array) => Buffer.from(wire).toString("base64");
 export const signatureOf = (wire: Uint8Array) => bs58.encode(VersionedTransaction.deserialize(wire).signatures[0]);
 
+/** Polls the taker's listing (through `get`) until the order is there and `done` holds (bounded); the order. */
+export async function waitForNonceOrder(
+  get: (path: string) => Promise<Answer>,
+  taker: string,
+  orderId: string,
+  done: (order: any) => boolean,
+  timeoutMs = 30_000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    const listed = await get(`/trigger/v2/orders?taker=${taker}`);
+    last = listed.body?.orders?.find((o: any) => o.orderId === orderId);
+    if (last && done(last)) return last;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+}
+
 export interface NonceChain {
   readonly localnet: Localnet;
   funded(sol: bigint): Keypair;
@@ -193,17 +212,7 @@ export async function startNonceService(chain: NonceChain, env: Record<string, s
       if (armed.order.status !== "armed") throw new Error(`arm: ${JSON.stringify(armed)}`);
       return { orderId: created.orderId, nonceAccount, request, created, signed, signatures: signed.map(signatureOf) };
     },
-    async waitForOrder(taker, orderId, done, as, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: any;
-      while (Date.now() < deadline) {
-        const listed = await get(`/trigger/v2/orders?taker=${taker.publicKey.toBase58()}`, as);
-        last = listed.body?.orders?.find((o: any) => o.orderId === orderId);
-        if (last && done(last)) return last;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    },
+    waitForOrder: (taker, orderId, done, as, timeoutMs) => waitForNonceOrder((path) => get(path, as), taker.publicKey.toBase58(), orderId, done, timeoutMs),
     async close() {
       await service.shutdown.run("test done");
       rmSync(dataDir, { recursive: true, force: true });

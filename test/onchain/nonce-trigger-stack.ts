@@ -23,6 +23,7 @@ import { openStore } from "../../src/store/index.js";
 import type { OpenStoreOptions, Store } from "../../src/store/index.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { startTestServer } from "../server/helpers.js";
+import { waitForNonceOrder } from "./nonce-service.js";
 
 export const SOL = "So11111111111111111111111111111111111111112";
 export const USDC = DEMO.usdcMint.toBase58();
@@ -137,17 +138,7 @@ export async function startNonceTriggerStack(
       await signAndSend(created.body.nonceAccountTransaction, taker);
       return created.body.nonceAccount as string;
     },
-    async waitForOrder(taker, orderId, done, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: any;
-      while (Date.now() < deadline) {
-        const listed = await get(`/trigger/v2/orders?taker=${taker}`);
-        last = listed.body.orders.find((o: any) => o.orderId === orderId);
-        if (last && done(last)) return last;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    },
+    waitForOrder: (taker, orderId, done, timeoutMs) => waitForNonceOrder(get, taker, orderId, done, timeoutMs),
     async close() {
       await nonce.close();
       confirmations.close();

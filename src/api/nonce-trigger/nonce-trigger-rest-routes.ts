@@ -5,6 +5,7 @@
  */
 import { ValidationError } from "../../core/validation-error.js";
 import { ArmRequestSchema, CancelOrderRequestSchema, CreateOrderRequestSchema, GetOrdersRequestSchema } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
+import { parseSignedWire } from "../../landing/index.js";
 import { requestShapeOf } from "../../server/protocol/request-shape.js";
 import type { RestRoute } from "../../server/rest.js";
 import type { StoredNonceOrder } from "../../store/index.js";
@@ -63,7 +64,7 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
           {
             orderId: body["orderId"],
             taker: body["taker"] ?? undefined,
-            signedTransaction: signed === undefined || signed === null || signed === "" ? undefined : base64Wire("signedTransaction", signed),
+            signedTransaction: signed === undefined || signed === null || signed === "" ? undefined : parseSignedWire(signed, "signedTransaction"),
           },
           orderCaller(req.caller),
         );
@@ -107,14 +108,9 @@ function createResultJson(r: CreateNonceOrderResult) {
   };
 }
 
-function base64Wire(field: string, value: unknown): Uint8Array {
-  if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new ValidationError(field, "base64", "must be a base64 wire transaction");
-  return new Uint8Array(Buffer.from(value, "base64"));
-}
-
 function base64List(field: string, value: unknown): Uint8Array[] {
   if (!Array.isArray(value)) throw new ValidationError(field, "array", "must be an array of base64 wire transactions");
-  return value.map((v, i) => base64Wire(`${field}[${i}]`, v));
+  return value.map((v, i) => parseSignedWire(v, `${field}[${i}]`));
 }
 
 function jsonBody(body: unknown): Record<string, unknown> {
