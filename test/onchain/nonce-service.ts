@@ -93,6 +93,12 @@ export async function waitForNonceOrder(
   throw new Error(`order ${orderId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
 
+/** A CreateOrder without a nonce account: its answer is the creation of the taker's next one. */
+export function nonceAccountRequest(taker: Keypair): Record<string, unknown> {
+  const order = { amount: "1000000000", kind: "single", takeProfit: { price: "1000", minOutAmount: "1" } };
+  return { taker: taker.publicKey.toBase58(), inputMint: SOL, outputMint: USDC, ...order };
+}
+
 export interface NonceChain {
   readonly localnet: Localnet;
   funded(sol: bigint): Keypair;
@@ -175,15 +181,7 @@ export async function startNonceService(chain: NonceChain, env: Record<string, s
     return answer.body;
   };
   const createNonceAccount = async (taker: Keypair, as?: Call) => {
-    const body = {
-      taker: taker.publicKey.toBase58(),
-      inputMint: SOL,
-      outputMint: USDC,
-      amount: "1000000000",
-      kind: "single",
-      takeProfit: { price: "1000", minOutAmount: "1" },
-    };
-    const created = ok("createOrder (nonce account)", await post("/trigger/v2/createOrder", body, as));
+    const created = ok("createOrder (nonce account)", await post("/trigger/v2/createOrder", nonceAccountRequest(taker), as));
     chain.send(sign(created.nonceAccountTransaction, taker));
     return created.nonceAccount as string;
   };

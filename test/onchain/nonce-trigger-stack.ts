@@ -23,7 +23,7 @@ import { openStore } from "../../src/store/index.js";
 import type { OpenStoreOptions, Store } from "../../src/store/index.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
 import { startTestServer } from "../server/helpers.js";
-import { waitForNonceOrder } from "./nonce-service.js";
+import { nonceAccountRequest, waitForNonceOrder } from "./nonce-service.js";
 
 export const SOL = "So11111111111111111111111111111111111111112";
 export const USDC = DEMO.usdcMint.toBase58();
@@ -126,14 +126,7 @@ export async function startNonceTriggerStack(
       if (result.body.status !== "Success") throw new Error(`execute: ${JSON.stringify(result.body)}`);
     },
     async createNonceAccount(taker) {
-      const created = await post("/trigger/v2/createOrder", {
-        taker: taker.publicKey.toBase58(),
-        inputMint: SOL,
-        outputMint: USDC,
-        amount: "1000000000",
-        kind: "single",
-        takeProfit: { price: "1000", minOutAmount: "1" },
-      });
+      const created = await post("/trigger/v2/createOrder", nonceAccountRequest(taker));
       if (created.status !== 200) throw new Error(`createOrder: ${JSON.stringify(created.body)}`);
       await signAndSend(created.body.nonceAccountTransaction, taker);
       return created.body.nonceAccount as string;
