@@ -166,6 +166,11 @@ export interface AmmAdapter<Pool = unknown> {
    */
   readonly quotedByProgram?: boolean;
   /**
+   * True when Jupiter's step for this AMM takes every account left in the route after it (BisonFi):
+   * a route may then hold one such step, and only as its last (routers order splits so).
+   */
+  readonly stepTakesRestOfRoute?: boolean;
+  /**
    * True when `quote`'s ExactIn output is concave in the input, up to a few units of rounding: the
    * amount out per unit in never rises with the amount (price impact only grows; fees proportional).
    * Candidate decisions then bound a pool's quote over a range by its rate at one end

@@ -2,6 +2,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
 import { CLOCK_SYSVAR } from "../solana/clock-sysvar.js";
+import { INSTRUCTIONS_SYSVAR_ID } from "../solana/instructions-sysvar.js";
 import { TOKEN_PROGRAM_ID } from "../solana/programs.js";
 import { AmmError } from "./adapter.js";
 import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
@@ -27,8 +28,6 @@ import { swapsFromFirstMint } from "./swap-direction.js";
  * found, never routed through wrong accounts (the program checks its vaults on every swap).
  */
 export const HUMIDIFI_PROGRAM_ID = new PublicKey("9H6tua7jkLhdm3w8BvgpTn5LZNU7g4ZynDmCiNN3q6Rp");
-/** The instructions sysvar, the step's last account. */
-const INSTRUCTIONS_SYSVAR_ID = new PublicKey("Sysvar1nstructions1111111111111111111111111");
 
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 

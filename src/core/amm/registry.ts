@@ -11,6 +11,9 @@ import { meteoraDammV2Adapter } from "./meteora-damm-v2.js";
 import { pumpSwapAdapter } from "./pump-swap.js";
 import { solFiV2Adapter } from "./solfi-v2.js";
 import { humidiFiAdapter } from "./humidifi.js";
+import { tesseraVAdapter } from "./tessera-v.js";
+import { bisonFiAdapter } from "./bisonfi.js";
+import { obricV2Adapter } from "./obric-v2.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AnyAmmAdapter[] = [
@@ -24,6 +27,9 @@ export const ammAdapters: readonly AnyAmmAdapter[] = [
   pumpSwapAdapter,
   solFiV2Adapter,
   humidiFiAdapter,
+  tesseraVAdapter,
+  bisonFiAdapter,
+  obricV2Adapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));

@@ -2,6 +2,7 @@ import { getStructDecoder, getU64Decoder } from "@solana/kit";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountData, AccountMap } from "../solana/account.js";
 import { readonlyAccount, writableAccount } from "../solana/account-meta.js";
+import { INSTRUCTIONS_SYSVAR_ID } from "../solana/instructions-sysvar.js";
 import { getPublicKeyCodec } from "../solana/public-key-codec.js";
 import { AmmError } from "./adapter.js";
 import type { SwapAndAccountMetas, SwapParams } from "./adapter.js";
@@ -18,8 +19,6 @@ import { swapsFromFirstMint } from "./swap-direction.js";
  * the slot (a quote is made at the current slot and the pool's stored slot must not be too old).
  */
 export const SOLFI_V2_PROGRAM_ID = new PublicKey("SV2EYYJyRz2YhfXwXnhNAevDEui5Q6yrfyo13WtupPF");
-/** The instructions sysvar, the swap's last account. */
-const INSTRUCTIONS_SYSVAR_ID = new PublicKey("Sysvar1nstructions1111111111111111111111111");
 
 // ── Layout ──────────────────────────────────────────────────────────────────────────────────
 

@@ -1,4 +1,5 @@
 import {
+  createCodec,
   getArrayCodec,
   getBooleanCodec,
   getDiscriminatedUnionCodec,
@@ -68,6 +69,14 @@ export function getCandidateSwapCodec(): Codec<SwapVariant> {
   ]);
 }
 
+/** A field swapd does not build: refused both ways, so a variant holding one never encodes or decodes silently wrong. */
+function unsupportedFieldCodec(): FieldCodec {
+  const refuse = (): never => {
+    throw new Error("this Swap variant has a field swapd does not encode or decode");
+  };
+  return createCodec({ getSizeFromValue: refuse, write: refuse, read: refuse });
+}
+
 /** A struct field's codec as kit's getStructCodec takes it: of any value type (the variants' fields differ). */
 type FieldCodec = Parameters<typeof getStructCodec>[0][number][1];
 
@@ -90,6 +99,8 @@ function fieldCodec(type: SwapFieldType): FieldCodec {
       return getNullableCodec(getRemainingAccountsInfoCodec());
     case "Vec<CandidateSwap>":
       return getArrayCodec(getCandidateSwapCodec());
+    case "unsupported":
+      return unsupportedFieldCodec();
   }
 }
 
@@ -129,7 +140,7 @@ function variantUnionCodec(table: VariantTable): Codec<SwapVariant> {
 
 let swapCodec: Codec<SwapVariant> | undefined;
 
-/** Jupiter v6's on-chain `Swap` enum, all 114 variants. */
+/** Jupiter v6's on-chain `Swap` enum, its 152 variants up to GoonFiV3 (151). */
 export function getSwapCodec(): Codec<SwapVariant> {
   swapCodec ??= variantUnionCodec(SWAP_VARIANTS);
   return swapCodec;

@@ -1,10 +1,22 @@
 /**
  * Jupiter Aggregator v6's on-chain `Swap` enum, in on-chain order (the position is the Borsh
- * variant index, 0..113). Facts from the program's Codama-generated decoder (sevenlabs-hq/carbon
- * `decoders/jupiter-swap-decoder/src/types/swap.rs`), cross-checked with the Anchor IDLs.
+ * variant index, 0..151). Facts from the program's Codama-generated decoder (sevenlabs-hq/carbon
+ * `decoders/jupiter-swap-decoder/src/types/swap.rs`), cross-checked with the Anchor IDLs; 114..151
+ * from 2026 copies of the on-chain IDL (the 2026 binary in the team's chain folder ends at 151,
+ * GoonFiV3), proven where a venue executes through that binary (Manifest 116, BisonFi 117).
  * Field names are the on-chain (snake_case) names; types name the codecs in `swap-codec.ts`.
  */
-export type SwapFieldType = "bool" | "u8" | "u32" | "u64" | "Side" | "RemainingAccountsInfo" | "Option<RemainingAccountsInfo>" | "Vec<CandidateSwap>";
+export type SwapFieldType =
+  | "bool"
+  | "u8"
+  | "u32"
+  | "u64"
+  | "Side"
+  | "RemainingAccountsInfo"
+  | "Option<RemainingAccountsInfo>"
+  | "Vec<CandidateSwap>"
+  /** A field swapd never builds (u128, bytes, arrays, other enums): its variant keeps its index, and encoding or decoding it is refused. */
+  | "unsupported";
 
 export type SwapVariantDefinition = readonly [name: string, fields: readonly (readonly [name: string, type: SwapFieldType])[]];
 
@@ -186,4 +198,82 @@ export const SWAP_VARIANTS: readonly SwapVariantDefinition[] = [
   ["DynamicV1", [["candidate_swaps", "Vec<CandidateSwap>"]]],
   ["PumpWrappedBuyV4", []],
   ["PumpWrappedSellV4", []],
+  ["CarrotIssue", []],
+  ["CarrotRedeem", []],
+  ["Manifest", [["side", "Side"]]],
+  ["BisonFi", [["a_to_b", "bool"]]],
+  [
+    "HumidiFiV2",
+    [
+      ["swap_id", "u64"],
+      ["is_base_to_quote", "bool"],
+    ],
+  ],
+  ["PerenaStar", [["is_mint", "bool"]]],
+  [
+    "JupiterRfqV2",
+    [
+      ["side", "Side"],
+      ["fill_data", "unsupported"],
+    ],
+  ],
+  ["GoonFiV2", [["is_bid", "bool"]]],
+  ["Scorch", [["swap_id", "unsupported"]]],
+  [
+    "VaultLiquidUnstake",
+    [
+      ["lst_amounts", "unsupported"],
+      ["seed", "u64"],
+    ],
+  ],
+  ["XOrca", []],
+  ["Quantum", [["side", "Side"]]],
+  [
+    "WhaleStreetV2",
+    [
+      ["side", "Side"],
+      ["auth_amount_in", "u64"],
+      ["auth", "u64"],
+    ],
+  ],
+  ["Riptide", [["amount_is_token_a", "bool"]]],
+  ["RunnerRodeo", []],
+  ["TaurusFi", [["is_base_in", "bool"]]],
+  ["Omnipair", []],
+  ["MSwap", []],
+  ["Hylo", [["swap_type", "unsupported"]]],
+  ["VoltrDeposit", []],
+  ["VoltrWithdraw", []],
+  [
+    "SanctumSV2",
+    [
+      ["src_lst_value_calc_accs", "u8"],
+      ["dst_lst_value_calc_accs", "u8"],
+      ["src_lst_index", "u32"],
+      ["dst_lst_index", "u32"],
+    ],
+  ],
+  ["LemmingsFi", [["is_base_in", "bool"]]],
+  ["ScaleVmmBuy", []],
+  ["ScaleVmmSell", []],
+  ["ScaleAmmBuy", []],
+  ["ScaleAmmSell", []],
+  ["BisonFiV2", [["a_to_b", "bool"]]],
+  ["Trends", []],
+  ["HumaDeposit", []],
+  ["HumaInstantWithdraw", []],
+  ["Kipseli", [["is_base_to_quote", "bool"]]],
+  [
+    "DynamicV2",
+    [
+      ["candidate_swaps", "unsupported"],
+      ["max_split_quote_calls", "u8"],
+      ["max_split_candidates", "u8"],
+    ],
+  ],
+  ["PumpSwapBuyV3WithCashbackClaim", []],
+  ["PumpSwapSellV3WithCashbackClaim", []],
+  ["PumpWrappedBuyV4WithCashbackClaim", []],
+  ["PumpWrappedSellV4WithCashbackClaim", []],
+  ["GoonFiV3", [["is_bid", "bool"]]],
 ];

@@ -43,6 +43,10 @@ class CurvedPool implements RoutablePool {
     return this.exact.stepAccounts;
   }
 
+  get lastStepOnly(): boolean {
+    return this.exact.lastStepOnly === true;
+  }
+
   quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined {
     if (swapMode === "ExactIn") {
       const index = aToB ? 1 : 0;

@@ -164,6 +164,7 @@ export class UsablePool implements PrunablePool, RoutablePool {
   readonly mints: readonly [string, string];
   readonly address: string;
   readonly label: string;
+  readonly lastStepOnly: boolean;
   private sampledAccounts: number | undefined;
 
   constructor(
@@ -174,6 +175,7 @@ export class UsablePool implements PrunablePool, RoutablePool {
     this.mints = p.market.mints;
     this.address = p.market.addressText;
     this.label = p.market.label;
+    this.lastStepOnly = p.adapter.stepTakesRestOfRoute === true;
   }
 
   get stepAccounts(): number {

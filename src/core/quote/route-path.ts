@@ -14,6 +14,8 @@ export interface RoutablePool {
   readonly mints: readonly [string, string];
   /** Accounts this pool's step adds to the swap instruction (program id and its swap accounts). */
   readonly stepAccounts: number;
+  /** True when its step must be the route's last (its AMM's Jupiter step takes every account after it). */
+  readonly lastStepOnly?: boolean;
   /** The exact quote, or undefined when the pool cannot quote this amount (error, empty, paused). */
   quote(amount: bigint, swapMode: SwapMode, aToB: boolean): PoolQuote | undefined;
 }

@@ -50,6 +50,7 @@ function templates(input: RouteSearchInput): PathTemplate[] {
       .sort((a, b) => (a.q.outAmount > b.q.outAmount ? -1 : a.q.outAmount < b.q.outAmount ? 1 : 0));
     let chosen: PathTemplate | undefined;
     for (const { pool: p1, q: q1 } of firstQuotes) {
+      if (p1.lastStepOnly) continue; // its step would not be the route's last
       let bestOut = -1n;
       for (const p2 of second) {
         if (p2.address === p1.address) continue;
@@ -68,7 +69,14 @@ function templates(input: RouteSearchInput): PathTemplate[] {
   return out;
 }
 
-function splitRoute(swapMode: SwapMode, parts: SplitParts, amount: bigint): Route | undefined {
+/** The parts in route order: the one whose last step must be the route's last goes last (split-search allows one). */
+function inRouteOrder(parts: SplitParts): SplitParts {
+  const last = parts.findIndex((p) => p.template.pools.some((pool) => pool.lastStepOnly));
+  return last < 0 || last === parts.length - 1 ? parts : [...parts.slice(0, last), ...parts.slice(last + 1), parts[last]];
+}
+
+function splitRoute(swapMode: SwapMode, unordered: SplitParts, amount: bigint): Route | undefined {
+  const parts = inRouteOrder(unordered);
   const amounts = splitAmounts(
     amount,
     parts.map((p) => p.percent),

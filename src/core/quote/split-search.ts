@@ -6,9 +6,12 @@
 import { ROUTE_FIXED_ACCOUNTS, quotePath } from "./route-path.js";
 import type { PathTemplate } from "./route-path.js";
 
+/** Whether `paths` can share one route: no pool twice, and at most one path whose step must be the route's last. */
 function disjoint(paths: readonly PathTemplate[]): boolean {
   const seen = new Set<string>();
+  let lastStepOnly = 0;
   for (const path of paths) {
+    if (path.pools.some((pool) => pool.lastStepOnly) && ++lastStepOnly > 1) return false;
     for (const pool of path.pools) {
       if (seen.has(pool.address)) return false;
       seen.add(pool.address);

@@ -26,6 +26,7 @@ const FIRST = key("layout test first mint");
 const SECOND = key("layout test second mint");
 const SOL = new PublicKey("So11111111111111111111111111111111111111112");
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+const USDT = new PublicKey("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB");
 const offline = new Connection("http://127.0.0.1:9");
 
 /** A pool account's bytes and the mints it holds, as an independent source wrote them. */
@@ -124,7 +125,26 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
     }
     return [{ data: rawAccount(JSON.parse(readFileSync(file, "utf8"))), mints: [SOL, USDC] }];
   },
+  // No SDK or IDL exists: the real Mar-2026 markets of the chain folder's pmm-2026/, whose mints their vaults'
+  // token accounts (and the folder's pools.toml) name.
+  TesseraV: () => pmmSnapshot("TesseraV", [["FLckHLGMJy5gEoXWwcE68Nprde1D4araK4TGLw4pQq2n", [SOL, USDC]]]),
+  BisonFi: () =>
+    pmmSnapshot("BisonFi", [
+      ["51FQwjrvo8J8zXUaKyAznJ5NYpoiTCuqAqCu3HAMB9NZ", [SOL, USDC]],
+      ["FC9pWtfdtbyGZ5WHTLneoMSUx6jmTDgqKaxDcm2trsND", [SOL, USDT]],
+    ]),
+  "Obric V2": () => pmmSnapshot("Obric V2", [["BWBHrYqfcjAh5dSiRwzPnY4656cApXVXmkeDmAfwBKQG", [USDC, USDT]]]),
 };
+
+/** Accounts of the chain folder's pmm-2026/ snapshot with the mints they hold ([] and a skip line without it). */
+function pmmSnapshot(label: string, pools: readonly [string, [PublicKey, PublicKey]][]): { data: Uint8Array; mints: [PublicKey, PublicKey] }[] {
+  const dir = CHAIN_DIR && join(CHAIN_DIR, "pmm-2026", "accounts");
+  if (!dir || !existsSync(dir)) {
+    console.warn(`${label} pool layout check skipped: needs SWAPD_CHAIN_DIR/pmm-2026 (the mainnet pool snapshot)`);
+    return [];
+  }
+  return pools.map(([address, mints]) => ({ data: rawAccount(JSON.parse(readFileSync(join(dir, `${address}.json`), "utf8"))), mints }));
+}
 
 /** A zero value of a type of an Anchor 0.2x IDL (`publicKey`, `{ defined: "Name" }`); enums are set by the caller. */
 function zeroOfLegacy(name: string, types: readonly any[]): any {
@@ -163,7 +183,7 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
   }
 
   // Anchor's rule for an account's first 8 bytes: sha256("account:<struct name>"), the names from the programs' IDLs.
-  const anchorAccountNames: Record<string, string | undefined> = {
+  const anchorAccountNames: Record<string, string | { ascii: string } | undefined> = {
     Whirlpool: "Whirlpool",
     "Raydium CLMM": "PoolState",
     "Raydium CP": "PoolState",
@@ -171,16 +191,25 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
     Meteora: "Pool",
     "Meteora DAMM v2": "Pool",
     "Pump.fun Amm": "Pool",
+    "Obric V2": "SSTradingPair",
+    // Not Anchor: its markets start with this ASCII tag (public TVL adapters filter on it).
+    BisonFi: { ascii: "POOLSTAT" },
     // Not Anchor programs: the size alone tells their pools.
     Raydium: undefined,
     "SolFi V2": undefined,
     HumidiFi: undefined,
+    TesseraV: undefined,
   };
   it("each Anchor AMM's pool discriminator (a filter of listings and discovery) is Anchor's hash of its account name", () => {
     for (const adapter of ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()])) {
       expect(Object.keys(anchorAccountNames)).toContain(adapter.label);
       const name = anchorAccountNames[adapter.label];
-      const expected = name === undefined ? undefined : [...createHash("sha256").update(`account:${name}`).digest().subarray(0, 8)];
+      const expected =
+        name === undefined
+          ? undefined
+          : typeof name === "string"
+            ? [...createHash("sha256").update(`account:${name}`).digest().subarray(0, 8)]
+            : [...Buffer.from(name.ascii, "ascii")];
       const actual = adapter.poolMintLayout.discriminator;
       expect(actual === undefined ? undefined : [...Array.from(actual)], adapter.label).toEqual(expected);
     }

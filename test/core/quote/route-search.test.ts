@@ -24,7 +24,13 @@ function cpIn(amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: 
 }
 
 let seq = 100;
-function cpPool(x: string, y: string, rx: bigint, ry: bigint, options: { feeBps?: bigint; label?: string; stepAccounts?: number; minIn?: bigint } = {}) {
+function cpPool(
+  x: string,
+  y: string,
+  rx: bigint,
+  ry: bigint,
+  options: { feeBps?: bigint; label?: string; stepAccounts?: number; minIn?: bigint; lastStepOnly?: boolean } = {},
+) {
   const feeBps = options.feeBps ?? 25n;
   const address = key(seq++).toBase58();
   const pool: RoutablePool & { quotes: number } = {
@@ -32,6 +38,7 @@ function cpPool(x: string, y: string, rx: bigint, ry: bigint, options: { feeBps?
     label: options.label ?? "Raydium CP",
     mints: [x, y],
     stepAccounts: options.stepAccounts ?? 14,
+    lastStepOnly: options.lastStepOnly,
     quotes: 0,
     quote(amount: bigint, mode: SwapMode, aToB: boolean): PoolQuote | undefined {
       pool.quotes++;
@@ -54,6 +61,34 @@ const search = (pools: RoutablePool[], amount: bigint, extra: Partial<Parameters
   findBestRoute({ inputMint: A, outputMint: B, amount, swapMode: "ExactIn", pools, intermediates: [M, N], maxAccounts: 64, ...extra });
 
 describe("route search (constant-product stand-ins)", () => {
+  describe("a pool whose step must be the route's last (BisonFi's Jupiter step takes every account after it)", () => {
+    it("a split puts it last, whatever share it takes", () => {
+      const last = cpPool(A, B, 1_000_000n, 1_000_000n, { label: "BisonFi", lastStepOnly: true });
+      const other = cpPool(A, B, 1_000_000n, 1_000_000n, { label: "TesseraV" });
+      for (const pools of [
+        [last, other],
+        [other, last],
+      ]) {
+        const route = search(pools, 200_000n)!;
+        expect(route.splits.length).toBe(2); // two equal pools: halves pay more than one
+        expect(route.splits.map((s) => s.path.legs[0].pool.label)).toEqual(["TesseraV", "BisonFi"]);
+      }
+    });
+
+    it("two such pools never share a route, and such a pool is never a 2-hop route's first hop", () => {
+      const one = cpPool(A, B, 1_000_000n, 1_000_000n, { lastStepOnly: true });
+      const two = cpPool(A, B, 1_000_000n, 1_000_000n, { lastStepOnly: true });
+      expect(search([one, two], 200_000n)!.splits).toHaveLength(1);
+      // The only 2-hop route starts with one: no route; ending with one is allowed.
+      const firstHop = cpPool(A, M, 1_000_000n, 1_000_000n, { lastStepOnly: true });
+      const secondHop = cpPool(M, B, 1_000_000n, 1_000_000n);
+      expect(search([firstHop, secondHop], 1_000n)).toBeUndefined();
+      const plainFirst = cpPool(A, M, 1_000_000n, 1_000_000n);
+      const lastSecond = cpPool(M, B, 1_000_000n, 1_000_000n, { lastStepOnly: true });
+      expect(search([plainFirst, lastSecond], 1_000n)!.splits[0].path.legs.map((l) => l.pool.address)).toEqual([plainFirst.address, lastSecond.address]);
+    });
+  });
+
   it("takes the direct pool with the most output", () => {
     const worse = cpPool(A, B, 1_000_000n, 2_000_000n);
     const better = cpPool(B, A, 2_100_000n, 1_000_000n); // reversed mint order: B→A pool used A→B
