@@ -26,9 +26,9 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol. */
-export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: string = CHILD): Promise<LocalnetProcess> {
-  const child = endsWithBench(fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+/** `entry`: another child entry (e.g. the quote bench's chain with its markets), same IPC protocol; `args`: its arguments. */
+export async function startLocalnetProcess(startTimeoutMs = 30_000, entry: string = CHILD, args: readonly string[] = []): Promise<LocalnetProcess> {
+  const child = endsWithBench(fork(entry, [...args], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const { url, websocketUrl } = await new Promise<{ url: string; websocketUrl: string | undefined }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`localnet child did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
     child.on("message", (m: { type?: string; url?: string; websocketUrl?: string }) => {

@@ -189,7 +189,9 @@ async function demoBench(): Promise<number> {
 /** The demo chain's figures, then the fresh-amount one over every venue of the bench chain (`--fresh-only`: that one alone). */
 async function main(): Promise<number> {
   const demo = process.argv.includes("--fresh-only") ? 0 : await demoBench();
-  const options = { rounds: ROUNDS, phaseMs: PHASE_MS, concurrency: arg("--fresh-concurrency", 2), log };
+  // `--venues mar-2026`: the chain of the 2026 proprietary venues (Tessera V, BisonFi, HumidiFi, SolFi V2) beside the math ones.
+  const venueSet = process.argv.includes("--venues") && process.argv[process.argv.indexOf("--venues") + 1] === "mar-2026" ? "mar-2026" : "jan-2026";
+  const options = { rounds: ROUNDS, phaseMs: PHASE_MS, concurrency: arg("--fresh-concurrency", 2), log, venueSet } as const;
   const fresh = await runVenuesFreshBench(options);
   if (!fresh) return demo;
   process.stdout.write(`${formatFreshReport(fresh, options)}\n`);

@@ -20,16 +20,27 @@ export const SOL_USDC_VENUES = ["Whirlpool", "Raydium CLMM", "Raydium", "Meteora
 /** The service's settings besides the chain: SolFi V2 quoted by its program (binaries read over RPC). */
 export const VENUES_SERVICE_ENV = { PROGRAM_QUOTED_AMMS: "SolFi V2" } as const;
 
+/**
+ * The bench chain's venues by the date of its proprietary ones: `jan-2026` (the default: SolFi V2),
+ * `mar-2026` (pmm-2026: SolFi V2, HumidiFi, Tessera V and BisonFi, all program-quoted by default).
+ */
+export const VENUE_SETS = {
+  "jan-2026": { venues: SOL_USDC_VENUES, env: VENUES_SERVICE_ENV },
+  "mar-2026": { venues: [...SOL_USDC_VENUES, "HumidiFi", "TesseraV", "BisonFi"], env: {} },
+} as const satisfies Record<string, { venues: readonly string[]; env: Record<string, string> }>;
+export type VenueSet = keyof typeof VENUE_SETS;
+
 /** `GET /swap/v1/quote` parameters of 1 SOL → USDC. */
 export const ONE_SOL_TO_USDC = `inputMint=${NATIVE_MINT.toBase58()}&outputMint=${USDC.toBase58()}&amount=1000000000`;
 
-export function startVenuesChain(): Promise<LocalnetProcess> {
-  return startLocalnetProcess(60_000, CHILD);
+export function startVenuesChain(set: VenueSet = "jan-2026"): Promise<LocalnetProcess> {
+  return startLocalnetProcess(60_000, CHILD, [set]);
 }
 
-export function startVenuesService(chain: LocalnetProcess, cpuProfileDir?: string): Promise<ServiceProcess> {
+export function startVenuesService(chain: LocalnetProcess, cpuProfileDir?: string, set: VenueSet = "jan-2026"): Promise<ServiceProcess> {
   // A loaded shared machine compiles the service slowly.
-  return startServiceProcess({ solanaRpcUrl: chain.url, env: VENUES_SERVICE_ENV, startTimeoutMs: 180_000, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
+  const env = VENUE_SETS[set].env;
+  return startServiceProcess({ solanaRpcUrl: chain.url, env, startTimeoutMs: 180_000, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
 }
 
 export interface VenueQuote {
@@ -41,9 +52,9 @@ export interface VenueQuote {
 }
 
 /** One `dexes=<venue>` quote per venue. */
-export async function quoteEachVenue(serviceUrl: string, query = ONE_SOL_TO_USDC): Promise<VenueQuote[]> {
+export async function quoteEachVenue(serviceUrl: string, query = ONE_SOL_TO_USDC, venues: readonly string[] = SOL_USDC_VENUES): Promise<VenueQuote[]> {
   const out: VenueQuote[] = [];
-  for (const venue of SOL_USDC_VENUES) {
+  for (const venue of venues) {
     const res = await fetch(`${serviceUrl}/swap/v1/quote?${query}&dexes=${encodeURIComponent(venue)}`);
     const body = (await res.json()) as { outAmount?: string; routePlan?: { swapInfo: { label: string } }[]; error?: string; errorCode?: string };
     out.push(

@@ -23,11 +23,14 @@ import type { LoadRequest } from "./load.js";
 import { processCpuMs } from "./process-cpu.js";
 import { counterSum, fetchMetrics } from "./service-metrics.js";
 import { median, percentile } from "./statistics.js";
-import { SOL_USDC_VENUES, quoteEachVenue, startVenuesChain, startVenuesService } from "./venues-chain.js";
+import { VENUE_SETS, quoteEachVenue, startVenuesChain, startVenuesService } from "./venues-chain.js";
+import type { VenueSet } from "./venues-chain.js";
 
 export const FRESH_TARGETS = { p50Ms: 5, cpuMs: 3, ratioToRepeated: 2 } as const;
 
 export interface FreshBenchOptions {
+  /** The chain's venues by date (venues-chain.ts); default `jan-2026`. */
+  readonly venueSet?: VenueSet;
   readonly rounds: number;
   readonly phaseMs: number;
   readonly concurrency: number;
@@ -90,11 +93,12 @@ export async function runVenuesFreshBench(options: FreshBenchOptions): Promise<F
     log("fresh-amount venues bench skipped: set SWAPD_CHAIN_DIR to the chain folder (programs/, accounts/, accounts-2026/)");
     return undefined;
   }
-  const chain = await startVenuesChain();
+  const set = options.venueSet ?? "jan-2026";
+  const chain = await startVenuesChain(set);
   try {
-    const service = await startVenuesService(chain);
+    const service = await startVenuesService(chain, undefined, set);
     try {
-      const venues = await quoteEachVenue(service.url);
+      const venues = await quoteEachVenue(service.url, undefined, VENUE_SETS[set].venues);
       const missing = venues.filter((v) => v.outAmount === undefined);
       if (missing.length > 0) throw new Error(`venues without a quote: ${missing.map((v) => `${v.venue} (${v.error})`).join(", ")}`);
       const url = service.url;
@@ -166,7 +170,7 @@ export function formatFreshReport(r: FreshBenchReport, options: Pick<FreshBenchO
   const row = (name: string, f: FreshKindFigures) =>
     `  ${name.padEnd(34)} p50 ${f.p50Ms.toFixed(2).padStart(6)} ms  p99 ${f.p99Ms.toFixed(2).padStart(6)} ms  ${f.requestsPerSecond.toFixed(0).padStart(5)} req/s  service CPU ${f.cpuMsPerRequest === undefined ? "n/a" : `${f.cpuMsPerRequest.toFixed(3)} ms`}/request`;
   return [
-    `fresh-amount quote bench: SOL ↔ USDC over ${r.venues.length} venues (${r.venues.join(", ")}; ${SOL_USDC_VENUES.length} on the chain), ${options.rounds} rounds × ${options.phaseMs} ms, concurrency ${options.concurrency}, load average ${r.loadAverage.map((l) => l.toFixed(2)).join(" / ")}`,
+    `fresh-amount quote bench: SOL ↔ USDC over ${r.venues.length} venues (${r.venues.join(", ")}), ${options.rounds} rounds × ${options.phaseMs} ms, concurrency ${options.concurrency}, load average ${r.loadAverage.map((l) => l.toFixed(2)).join(" / ")}`,
     row("no-op (Health/Check)", r.noop),
     row("repeated (1 SOL, 20 USDC)", r.repeated),
     row("fresh (0.01–200 SOL, 10–200k USDC)", r.fresh),
