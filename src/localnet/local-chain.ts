@@ -31,6 +31,8 @@ export class LocalChain {
   readonly svm: LiteSVM;
   readonly faucet: Keypair = keypairFromSeedText("swapd localnet faucet");
   private readonly clock: LocalSlotClock;
+  /** Transactions land in the clock's slot (LocalChainClock.holdSlot). */
+  private readonly holdSlot: boolean;
   private readonly history = new TransactionHistory();
   private readonly writeListeners = new Set<(keys: readonly PublicKey[], slot: number) => void>();
 
@@ -44,6 +46,7 @@ export class LocalChain {
     this.svm = new LiteSVM().withNativeMints().withBlockhashCheck(false);
     writeAccount(this.svm, this.faucet.publicKey, { lamports: FAUCET_LAMPORTS, data: new Uint8Array(0), owner: SystemProgram.programId });
     this.clock = new LocalSlotClock(this.svm, clock);
+    this.holdSlot = clock?.holdSlot === true;
   }
 
   get slot(): number {
@@ -244,7 +247,7 @@ export class LocalChain {
       postTokenBalances,
     };
     // The next slot first: listeners (signature subscriptions) see the chain past this transaction.
-    this.clock.enterSlot(this.clock.slot + 1);
+    if (!this.holdSlot) this.clock.enterSlot(this.clock.slot + 1);
     this.history.add(record);
     const written = outcome.err === null ? keys.filter((_, i) => message.isAccountWritable(i)) : keys.slice(0, 1);
     this.accountsWritten(written, record.slot);

@@ -14,6 +14,11 @@ const SLOT_HASHES_KEPT = 150;
 export interface LocalChainClock {
   readonly slot: number;
   readonly unixTimestamp: bigint;
+  /**
+   * True to land every transaction in this slot instead of one slot each (as a busy slot of a real
+   * chain holds many): for snapshots of venues whose prices go stale within a few slots.
+   */
+  readonly holdSlot?: boolean;
 }
 
 export class LocalSlotClock {

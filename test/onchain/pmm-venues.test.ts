@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { buildApp, type Service } from "../../src/app/build-app.js";
 import { startLocalnet } from "../../src/localnet/start-localnet.js";
@@ -36,42 +36,13 @@ const VENUES: readonly { label: string; from: PublicKey; to: PublicKey; amount: 
   { label: "SolFi V2", from: NATIVE_MINT, to: USDC, amount: 1_000_000_000n, back: 100_000_000n },
 ];
 
-/** A chain at the snapshot's clock with the service in front of it, as `npm start` wires it. */
+/** The chain at the snapshot's clock with the service in front of it, as `npm start` wires it. */
 interface Snapshot {
   readonly localnet: Localnet;
   readonly service: Service;
   readonly logs: LogCapture;
-  /** A funded wallet (one airdrop: every landed transaction spends a slot of the venues' window). */
+  /** A funded wallet of this check's own (its transactions differ from every other check's). */
   readonly user: Keypair;
-}
-
-/**
- * Runs `check` on a fresh chain at the snapshot's clock. The venues' prices go stale within a few
- * slots (HumidiFi and BisonFi refuse or pay nothing ~5 slots on, Tessera V moves from ~5 and
- * refuses at ~20; each landed transaction is a slot), so each check starts at the clock.
- */
-async function atSnapshotClock(check: (snapshot: Snapshot) => Promise<void>): Promise<void> {
-  const localnet = await startLocalnet({
-    port: 0,
-    // pmm-2026's SolFi V2 and HumidiFi builds replace the older ones of programs/ (binary and pools of one date).
-    programsDir: [join(CHAIN_DIR!, "programs"), join(PMM, "programs")],
-    accountsDir: [join(PMM, "accounts")],
-    clock: CLOCK,
-  });
-  const dataDir = await mkdtemp(join(tmpdir(), "swapd-pmm-venues-"));
-  const logs = new LogCapture();
-  const user = Keypair.generate();
-  localnet.airdrop(user.publicKey, 1_000_000_000n);
-  let service: Service | undefined;
-  try {
-    const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir });
-    service = await buildApp(config, { logger: createLogger("info", logs) });
-    await check({ localnet, service, logs, user });
-  } finally {
-    await service?.shutdown.run("test done");
-    await localnet.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
 }
 
 async function get({ service }: Snapshot, path: string): Promise<{ status: number; body: any }> {
@@ -125,54 +96,84 @@ async function expectPaysWhatItSays(snapshot: Snapshot, q: { status: number; bod
 const short = (mint: PublicKey) => mint.toBase58().slice(0, 4);
 
 describe.skipIf(!available)("the 2026 proprietary venues out of the box (SOLANA_RPC_URL only)", () => {
+  let localnet: Localnet;
+  let service: Service;
+  let dataDir: string;
+  const logs = new LogCapture();
+
+  beforeAll(async () => {
+    localnet = await startLocalnet({
+      port: 0,
+      // pmm-2026's SolFi V2 and HumidiFi builds replace the older ones of programs/ (binary and pools of one date).
+      programsDir: [join(CHAIN_DIR!, "programs"), join(PMM, "programs")],
+      accountsDir: [join(PMM, "accounts")],
+      // The venues' prices go stale within a few slots (HumidiFi and BisonFi refuse or pay nothing ~5 slots on,
+      // Tessera V moves from ~5 and refuses at ~20): every transaction lands in the snapshot's slot.
+      clock: { ...CLOCK, holdSlot: true },
+    });
+    dataDir = await mkdtemp(join(tmpdir(), "swapd-pmm-venues-"));
+    const config = loadConfig({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", SOLANA_RPC_URL: localnet.url, DATA_DIR: dataDir });
+    service = await buildApp(config, { logger: createLogger("info", logs) });
+  }, 120_000);
+  afterAll(async () => {
+    await service?.shutdown.run("test done");
+    await localnet?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** This check's view of the chain and the service, with a funded wallet of its own. */
+  function atSnapshotClock(): Snapshot {
+    const user = Keypair.generate();
+    localnet.airdrop(user.publicKey, 1_000_000_000n);
+    expect(localnet.chain.slot).toBe(CLOCK.slot);
+    return { localnet, service, logs, user };
+  }
+
   for (const venue of VENUES) {
     it(`dexes=${venue.label}: both directions quoted alone and executed through Jupiter within 10 bps`, async () => {
-      await atSnapshotClock(async (snapshot) => {
-        const there = await quote(snapshot, venue.from, venue.to, venue.amount, venue.label);
-        expect(there.status, JSON.stringify(there.body)).toBe(200);
-        expect(there.body.routePlan.map((s: any) => s.swapInfo.label)).toEqual([venue.label]);
-        await expectPaysWhatItSays(snapshot, there, `${venue.label} ${venue.amount} ${short(venue.from)} → ${short(venue.to)}`);
-        const back = await quote(snapshot, venue.to, venue.from, venue.back, venue.label);
-        expect(back.body.routePlan?.map((s: any) => s.swapInfo.label)).toEqual([venue.label]);
-        await expectPaysWhatItSays(snapshot, back, `${venue.label} ${venue.back} ${short(venue.to)} → ${short(venue.from)}`);
-      });
+      const snapshot = atSnapshotClock();
+      const there = await quote(snapshot, venue.from, venue.to, venue.amount, venue.label);
+      expect(there.status, JSON.stringify(there.body)).toBe(200);
+      expect(there.body.routePlan.map((s: any) => s.swapInfo.label)).toEqual([venue.label]);
+      await expectPaysWhatItSays(snapshot, there, `${venue.label} ${venue.amount} ${short(venue.from)} → ${short(venue.to)}`);
+      const back = await quote(snapshot, venue.to, venue.from, venue.back, venue.label);
+      expect(back.body.routePlan?.map((s: any) => s.swapInfo.label)).toEqual([venue.label]);
+      await expectPaysWhatItSays(snapshot, back, `${venue.label} ${venue.back} ${short(venue.to)} → ${short(venue.from)}`);
     }, 60_000);
   }
 
   it("with no setting every venue is program-quoted; 1,000 SOL → USDC with no filter pays at least the best venue alone, splitting when a split pays more, and executes", async () => {
-    await atSnapshotClock(async (snapshot) => {
-      // Every venue is quoted by executing its program, with no setting, and listed under Jupiter's label.
-      const loaded = snapshot.logs.lines.find((l) => String(l["msg"]).startsWith("program quoter loaded: these AMMs"));
-      expect(loaded?.["amms"]).toEqual(expect.arrayContaining(VENUES.map((v) => v.label)));
-      const labels = await get(snapshot, "/swap/v1/program-id-to-label");
-      expect(labels.body["TessVdML9pBGgG9yGks7o4HewRaXVAMuoVj4x83GLQH"]).toBe("TesseraV");
-      expect(labels.body["BiSoNHVpsVZW2F7rx2eQ59yQwKxzU5NvBcmKshCSUypi"]).toBe("BisonFi");
-      expect(labels.body["obriQD1zbpyLz95G5n7nJe6a4DPjpFwa5XYPoNm113y"]).toBe("Obric V2");
-      const amount = 1_000_000_000_000n;
-      const alone: [string, bigint][] = [];
-      for (const venue of VENUES.filter((v) => v.from.equals(NATIVE_MINT))) {
-        const q = await quote(snapshot, NATIVE_MINT, USDC, amount, venue.label);
-        if (q.status === 200) alone.push([venue.label, BigInt(q.body.outAmount)]);
-      }
-      expect(alone.length).toBe(4);
-      const best = alone.reduce((a, b) => (b[1] > a[1] ? b : a));
-      const all = await quote(snapshot, NATIVE_MINT, USDC, amount);
-      expect(all.status, JSON.stringify(all.body)).toBe(200);
-      const plan = all.body.routePlan.map((r: any) => `${r.swapInfo.label} ${r.percent}%`).join(" + ");
-      console.log(`1,000 SOL → USDC alone: ${alone.map(([l, o]) => `${l} ${o}`).join(", ")}; no filter ${all.body.outAmount} via ${plan}`);
-      expect(BigInt(all.body.outAmount)).toBeGreaterThanOrEqual(best[1]);
-      if (BigInt(all.body.outAmount) > best[1]) expect(all.body.routePlan.length).toBeGreaterThan(1);
-      await expectPaysWhatItSays(snapshot, all, "1,000 SOL → USDC, no filter");
-    });
+    const snapshot = atSnapshotClock();
+    // Every venue is quoted by executing its program, with no setting, and listed under Jupiter's label.
+    const loaded = snapshot.logs.lines.find((l) => String(l["msg"]).startsWith("program quoter loaded: these AMMs"));
+    expect(loaded?.["amms"]).toEqual(expect.arrayContaining(VENUES.map((v) => v.label)));
+    const labels = await get(snapshot, "/swap/v1/program-id-to-label");
+    expect(labels.body["TessVdML9pBGgG9yGks7o4HewRaXVAMuoVj4x83GLQH"]).toBe("TesseraV");
+    expect(labels.body["BiSoNHVpsVZW2F7rx2eQ59yQwKxzU5NvBcmKshCSUypi"]).toBe("BisonFi");
+    expect(labels.body["obriQD1zbpyLz95G5n7nJe6a4DPjpFwa5XYPoNm113y"]).toBe("Obric V2");
+    const amount = 1_000_000_000_000n;
+    const alone: [string, bigint][] = [];
+    for (const venue of VENUES.filter((v) => v.from.equals(NATIVE_MINT))) {
+      const q = await quote(snapshot, NATIVE_MINT, USDC, amount, venue.label);
+      if (q.status === 200) alone.push([venue.label, BigInt(q.body.outAmount)]);
+    }
+    expect(alone.length).toBe(4);
+    const best = alone.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const all = await quote(snapshot, NATIVE_MINT, USDC, amount);
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const plan = all.body.routePlan.map((r: any) => `${r.swapInfo.label} ${r.percent}%`).join(" + ");
+    console.log(`1,000 SOL → USDC alone: ${alone.map(([l, o]) => `${l} ${o}`).join(", ")}; no filter ${all.body.outAmount} via ${plan}`);
+    expect(BigInt(all.body.outAmount)).toBeGreaterThanOrEqual(best[1]);
+    if (BigInt(all.body.outAmount) > best[1]) expect(all.body.routePlan.length).toBeGreaterThan(1);
+    await expectPaysWhatItSays(snapshot, all, "1,000 SOL → USDC, no filter");
   }, 60_000);
 
   it("BisonFi splits with another venue as the route's last step (Jupiter's BisonFi step takes every account after it)", async () => {
-    await atSnapshotClock(async (snapshot) => {
-      const q = await quote(snapshot, NATIVE_MINT, USDC, 1_000_000_000_000n, "BisonFi,TesseraV");
-      expect(q.status, JSON.stringify(q.body)).toBe(200);
-      const labels = q.body.routePlan.map((r: any) => r.swapInfo.label);
-      expect(labels).toEqual(["TesseraV", "BisonFi"]);
-      await expectPaysWhatItSays(snapshot, q, "1,000 SOL → USDC over BisonFi and TesseraV");
-    });
+    const snapshot = atSnapshotClock();
+    const q = await quote(snapshot, NATIVE_MINT, USDC, 1_000_000_000_000n, "BisonFi,TesseraV");
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    const labels = q.body.routePlan.map((r: any) => r.swapInfo.label);
+    expect(labels).toEqual(["TesseraV", "BisonFi"]);
+    await expectPaysWhatItSays(snapshot, q, "1,000 SOL → USDC over BisonFi and TesseraV");
   }, 60_000);
 });
