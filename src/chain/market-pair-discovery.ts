@@ -175,6 +175,8 @@ export class PairDiscovery implements MarketSource {
 function mintFilterSets(layout: PoolMintLayout, mints: readonly [string] | readonly [string, string]) {
   const [first, second] = layout.mintOffsets;
   const memcmp = (offset: number, mint: string) => mintFilter(layout, offset, mint);
+  // A pool holding one of its mints only is found by that one: the pair's pools are those of either mint there.
+  if (second === undefined) return mints.map((mint) => [memcmp(first, mint)]);
   if (mints.length === 1) return [[memcmp(first, mints[0])], [memcmp(second, mints[0])]];
   if (layout.sortedMints) {
     // The program keeps a pair's mints in byte order: the pair's pools are at that order only.

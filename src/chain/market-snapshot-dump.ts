@@ -5,7 +5,9 @@
  * nothing else (Whirlpool: 112 of 653 bytes; Raydium CP: 64 of 637). Layouts come from each adapter's own `poolMintLayout` (`searchLayoutOf`).
  */
 import { PublicKey } from "@solana/web3.js";
+import { AmmError } from "../core/amm/adapter.js";
 import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
+import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { searchLayoutOf } from "./market-pool-layouts.js";
 import { maskedMint, poolAccountFilters } from "../core/quote/pool-mint-offsets.js";
@@ -32,10 +34,12 @@ export interface MarketDumpResult {
   readonly failed: readonly { readonly programId: string; readonly label: string; readonly reason: string }[];
 }
 
-/** The bytes a scan asks for: from the first mint to the end of the last. */
+/** The bytes a scan asks for: from the first mint to the end of the last (the whole account when the pool holds one mint only). */
 export function mintSlice(layout: PoolMintLayout): { offset: number; length: number } {
-  const offset = Math.min(...layout.mintOffsets);
-  return { offset, length: Math.max(...layout.mintOffsets) + MINT_BYTES - offset };
+  const [first, second] = layout.mintOffsets;
+  if (second === undefined) return { offset: 0, length: layout.dataSize };
+  const offset = Math.min(first, second);
+  return { offset, length: Math.max(first, second) + MINT_BYTES - offset };
 }
 
 /** The adapter's pool layout; an AMM without one cannot be listed (a usage error, not the RPC's). */
@@ -59,11 +63,13 @@ export async function listProgramMarkets(chain: SolanaChain, adapter: AnyAmmAdap
   const programId = base58Of(adapter.programId);
   const layout = layoutOf(adapter);
   const slice = mintSlice(layout);
-  const accounts = await chain.getProgramAccounts(adapter.programId, poolAccountFilters(layout), { timeoutMs, dataSlice: slice });
+  const whole = layout.mintOffsets[1] === undefined;
+  const accounts = await chain.getProgramAccounts(adapter.programId, poolAccountFilters(layout), { timeoutMs, ...(whole ? {} : { dataSlice: slice }) });
   const markets: SnapshotMarket[] = [];
   let withoutMints = 0;
   for (const account of accounts) {
-    const market = marketOfSlice(account.address, programId, account.data, layout, slice.offset);
+    // A pool that holds one of its mints only is decoded whole (its adapter finds the other).
+    const market = whole ? marketOfPool(adapter, account, programId) : marketOfSlice(account.address, programId, account.data, layout, slice.offset);
     if (market) markets.push(market);
     else withoutMints++;
   }
@@ -98,13 +104,25 @@ export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDum
   return { snapshot: { version: MARKET_SNAPSHOT_VERSION, writtenAt, programs, markets }, failed };
 }
 
+/** The market a whole pool account is, by its adapter; undefined for one the adapter does not decode. */
+function marketOfPool(adapter: AnyAmmAdapter, account: AccountData, program: string): SnapshotMarket | undefined {
+  try {
+    const [a, b] = adapter.mints(adapter.decodePool(account));
+    return { address: base58Of(account.address), program, mints: [base58Of(a), base58Of(b)] };
+  } catch (error) {
+    // Counted as a pool without mints (as a pool not initialised yet): the listing reports how many.
+    if (error instanceof AmmError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * The market a sliced pool account is; undefined for a pool whose mints are not set yet. A node
  * that ignored `dataSlice` sends the whole account, which is read at the layout's own offsets.
  */
 function marketOfSlice(address: PublicKey, program: string, data: Uint8Array, layout: PoolMintLayout, sliceOffset: number): SnapshotMarket | undefined {
   const base = data.length === layout.dataSize ? 0 : sliceOffset;
-  const [a, b] = layout.mintOffsets.map((offset) => {
+  const [a, b] = layout.mintOffsets.map((offset = 0) => {
     const start = offset - base;
     if (start < 0 || start + MINT_BYTES > data.length) throw new Error(`${base58Of(address)}: the node sent ${data.length} bytes, not the slice asked for`);
     return new PublicKey(maskedMint(layout, data.subarray(start, start + MINT_BYTES))).toBase58();

@@ -9,6 +9,7 @@ import { outcomeWithoutExecution } from "./transaction-outcome.js";
 import type { ExecutionOutcome } from "./transaction-outcome.js";
 import { resolveAccountKeys } from "./lookup-table-keys.js";
 import { LocalSlotClock, type LocalChainClock } from "./local-slot-clock.js";
+import { CLOCK_SYSVAR } from "../core/solana/clock-sysvar.js";
 import { keypairFromSeedText } from "./seeded-keypair.js";
 import { advancedNonceAccount, decodeNonceAccount } from "../core/solana/durable-nonce.js";
 import { readAccount, readProgramAccounts, svmAddress, writeAccount } from "./svm-accounts.js";
@@ -250,7 +251,8 @@ export class LocalChain {
     if (!this.holdSlot) this.clock.enterSlot(this.clock.slot + 1);
     this.history.add(record);
     const written = outcome.err === null ? keys.filter((_, i) => message.isAccountWritable(i)) : keys.slice(0, 1);
-    this.accountsWritten(written, record.slot);
+    // A new slot rewrites the Clock sysvar, as on a real chain (its subscribers are told each slot).
+    this.accountsWritten(this.holdSlot ? written : [...written, CLOCK_SYSVAR], record.slot);
     return { signature };
   }
 }

@@ -25,6 +25,10 @@ import type { JsonRpcProxy } from "../fixtures/json-rpc-proxy.js";
 
 /** Programs discovery scans: every adapter with a known pool layout. */
 const SCANNED_PROGRAMS = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]).length;
+/** getProgramAccounts per new token: one per program and mint position the pools hold (two, or one where a pool holds one mint). */
+const TOKEN_SCANS = ammAdapters
+  .map((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()])
+  .reduce((sum, layout) => sum + (layout === undefined ? 0 : layout.mintOffsets[1] === undefined ? 1 : 2), 0);
 /** Of those, the programs that keep a pair's mints in byte order (Raydium CP, Raydium CLMM, Whirlpool). */
 const SORTED_PROGRAMS = ammAdapters.filter((a) => POOL_MINT_LAYOUTS[a.programId.toBase58()]?.sortedMints).length;
 
@@ -73,8 +77,8 @@ describe("market discovery through a counting RPC proxy", () => {
     await quoteLookups(index, x, freshMint().address.toBase58());
     proxy.resetCalls();
     const lists = await quoteLookups(index, x, y);
-    // Nothing but the new token's scan: two calls per AMM program, whatever the number of legs.
-    expect(proxy.byMethod()).toEqual({ getProgramAccounts: SCANNED_PROGRAMS * 2 });
+    // Nothing but the new token's scan: a call per AMM program and mint position, whatever the number of legs.
+    expect(proxy.byMethod()).toEqual({ getProgramAccounts: TOKEN_SCANS });
     expect(addresses(lists[0])).toEqual(direct.map((p) => p.pool.address.toBase58()).sort());
     // Leg hub1 → token (the candidate pair [hub1, y] is at index 4).
     expect(addresses(lists[4])).toEqual([leg.pool.address.toBase58()]);
@@ -83,7 +87,7 @@ describe("market discovery through a counting RPC proxy", () => {
     expect(proxy.calls()).toBe(0);
   });
 
-  it("1,000 pairs without pools cost one scan per token (two calls per AMM program), remembered in a bounded cache", async () => {
+  it("1,000 pairs without pools cost one scan per token (a call per AMM program and mint position), remembered in a bounded cache", async () => {
     const mints = Array.from({ length: 46 }, () => freshMint().address.toBase58());
     const index = indexWith({ cacheEntries: 64 });
     proxy.resetCalls();
@@ -97,9 +101,9 @@ describe("market discovery through a counting RPC proxy", () => {
     expect(pairs).toBe(1_000);
     // Each of the 46 tokens scanned once (programs × 2 mint positions): its pools answer its pairs
     // and its legs through the hubs; no hub pair is asked (neither side of these pairs is a hub).
-    expect(proxy.calls("getProgramAccounts")).toBe(46 * SCANNED_PROGRAMS * 2);
+    expect(proxy.calls("getProgramAccounts")).toBe(46 * TOKEN_SCANS);
     // Nothing else: the calls grow with the tokens asked and the AMM programs scanned, not with the pairs.
-    expect(proxy.calls()).toBe(46 * SCANNED_PROGRAMS * 2);
+    expect(proxy.calls()).toBe(46 * TOKEN_SCANS);
     expect(index.discoveryEntries).toBe(46);
     // Past the cap, the least recently used are dropped: memory stays bounded whatever clients send.
     const small = indexWith({ cacheEntries: 8 });
@@ -118,7 +122,7 @@ describe("market discovery through a counting RPC proxy", () => {
       const [first, again] = await Promise.all([index.forPair(x, y), index.forPair(y, x)]);
       expect(addresses(first)).toEqual([pool.pool.address.toBase58()]);
       expect(addresses(again)).toEqual([pool.pool.address.toBase58()]);
-      expect(proxy.calls("getProgramAccounts")).toBe(SCANNED_PROGRAMS * 2);
+      expect(proxy.calls("getProgramAccounts")).toBe(TOKEN_SCANS);
       proxy.resetCalls();
       expect(addresses(await index.forPair(x, y))).toEqual([pool.pool.address.toBase58()]);
       expect(proxy.calls()).toBe(0);
@@ -147,7 +151,7 @@ describe("market discovery through a counting RPC proxy", () => {
       // One scan at most, no retry (a loaded machine may not get every call of it out within the 600 ms;
       // what did leave reaches the proxy shortly after, so that is waited for before counting).
       await new Promise((r) => setTimeout(r, 300));
-      expect(proxy.calls("getProgramAccounts")).toBeLessThanOrEqual(SCANNED_PROGRAMS * 2);
+      expect(proxy.calls("getProgramAccounts")).toBeLessThanOrEqual(TOKEN_SCANS);
       proxy.resetCalls();
       for (let i = 0; i < 5; i++) expect(await index.forPair(x, y)).toEqual([]);
       expect(proxy.calls()).toBe(0);
@@ -167,7 +171,7 @@ describe("market discovery through a counting RPC proxy", () => {
     // The burst lets two whole scans through at once, then 2 scans per second while a scan may wait for
     // its turn (on a quiet machine no third scan fits; a loaded one takes longer, and the rate allows
     // more); a refused scan sends nothing, so most of the ten never reach the node.
-    const scans = proxy.calls("getProgramAccounts") / (SCANNED_PROGRAMS * 2);
+    const scans = proxy.calls("getProgramAccounts") / (TOKEN_SCANS);
     expect(scans).toBeGreaterThanOrEqual(2);
     expect(scans).toBeLessThanOrEqual(2 + Math.floor(2 * seconds));
     expect(scans).toBeLessThan(tokens.length);
@@ -214,9 +218,9 @@ describe("market discovery through a counting RPC proxy", () => {
     proxy.resetCalls();
     const without = await quoteOnce(discovering, chain, token.address.toBase58());
     const withoutCalls = proxy.byMethod();
-    expect(withoutCalls["getProgramAccounts"]).toBe(SCANNED_PROGRAMS * 2);
+    expect(withoutCalls["getProgramAccounts"]).toBe(TOKEN_SCANS);
     const reads = withoutCalls["getMultipleAccounts"] ?? 0;
-    expect(proxy.calls()).toBe(SCANNED_PROGRAMS * 2 + reads);
+    expect(proxy.calls()).toBe(TOKEN_SCANS + reads);
 
     // With a snapshot of every program: no getProgramAccounts, the same reads, the same answer.
     const dir = mkdtempSync(join(tmpdir(), "swapd-discovery-"));

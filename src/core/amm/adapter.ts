@@ -82,8 +82,12 @@ export interface PoolQuote {
 export interface PoolMintLayout {
   /** Size of a pool account (a `dataSize` filter keeps the program's other account kinds out). */
   readonly dataSize: number;
-  /** Byte offsets of the pool's first and second mint (`mints(pool)` order). */
-  readonly mintOffsets: readonly [number, number];
+  /**
+   * Byte offsets of the pool's first and second mint (`mints(pool)` order); `undefined` for a second
+   * mint the pool account does not hold (Meteora DBC keeps its quote mint in its config): discovery
+   * then searches the first position only, and a listing reads the whole account.
+   */
+  readonly mintOffsets: readonly [number, number | undefined];
   /**
    * True when the program creates no pool whose first mint is not below its second (compared as
    * bytes): a pair's pools then sit at one mint order, and one getProgramAccounts finds them.

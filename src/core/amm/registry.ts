@@ -14,6 +14,7 @@ import { humidiFiAdapter } from "./humidifi.js";
 import { tesseraVAdapter } from "./tessera-v.js";
 import { bisonFiAdapter } from "./bisonfi.js";
 import { obricV2Adapter } from "./obric-v2.js";
+import { meteoraDbcAdapter } from "./meteora-dbc.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AnyAmmAdapter[] = [
@@ -30,6 +31,7 @@ export const ammAdapters: readonly AnyAmmAdapter[] = [
   tesseraVAdapter,
   bisonFiAdapter,
   obricV2Adapter,
+  meteoraDbcAdapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));

@@ -6,7 +6,8 @@ import { CpmmPoolInfoLayout, PoolInfoLayout, liquidityStateV4Layout } from "@ray
 import { WhirlpoolContext } from "@orca-so/whirlpools-sdk";
 import { createProgram as createDammV1Program } from "@meteora-ag/dynamic-amm-sdk/dist/cjs/src/amm/utils.js";
 import { CpAmm } from "@meteora-ag/cp-amm-sdk";
-import { BN, Wallet } from "@coral-xyz/anchor";
+import { DynamicBondingCurveIdl } from "@meteora-ag/dynamic-bonding-curve-sdk";
+import { BN, BorshCoder, Wallet } from "@coral-xyz/anchor";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -133,6 +134,13 @@ const sources: Record<string, () => Promise<Encoded[]> | Encoded[]> = {
       ["51FQwjrvo8J8zXUaKyAznJ5NYpoiTCuqAqCu3HAMB9NZ", [SOL, USDC]],
       ["FC9pWtfdtbyGZ5WHTLneoMSUx6jmTDgqKaxDcm2trsND", [SOL, USDT]],
     ]),
+  // Meteora's SDK's IDL, encoded by Anchor's coder with the base mint set (the pool does not hold its quote mint).
+  "Dynamic Bonding Curve": () => {
+    const idl = DynamicBondingCurveIdl as any;
+    const pool = zeroOf({ defined: { name: "VirtualPool" } }, idl.types, BN);
+    pool.pool_state.base_mint = FIRST;
+    return [{ data: encodeAnchorAccount(new BorshCoder(idl), "VirtualPool", pool), mints: [FIRST, SECOND] }];
+  },
   "Obric V2": () => pmmSnapshot("Obric V2", [["BWBHrYqfcjAh5dSiRwzPnY4656cApXVXmkeDmAfwBKQG", [USDC, USDT]]]),
 };
 
@@ -161,10 +169,12 @@ function zeroOfLegacy(name: string, types: readonly any[]): any {
   return Object.fromEntries(def.type.fields.map((f: any) => [f.name, zeroField(f.type)]));
 }
 
-function mintsAt(data: Uint8Array, layout: PoolMintLayout): [PublicKey, PublicKey] {
+/** The mints at the layout's offsets (`undefined` where the layout says the pool does not hold one). */
+function mintsAt(data: Uint8Array, layout: PoolMintLayout): [PublicKey, PublicKey | undefined] {
   // A masked layout's mints are stored XORed with its mask (HumidiFi's).
   const at = (offset: number) => new PublicKey(maskedMint(layout, data.subarray(offset, offset + 32)));
-  return [at(layout.mintOffsets[0]), at(layout.mintOffsets[1])];
+  const second = layout.mintOffsets[1];
+  return [at(layout.mintOffsets[0]), second === undefined ? undefined : at(second)];
 }
 
 describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () => {
@@ -177,7 +187,9 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
       const encodings = await sources[adapter.label]();
       for (const { data, mints } of encodings) {
         expect(data.length).toBe(adapter.poolMintLayout.dataSize);
-        expect(mintsAt(data, adapter.poolMintLayout)).toEqual(mints);
+        const [first, second] = mintsAt(data, adapter.poolMintLayout);
+        expect(first).toEqual(mints[0]);
+        if (second !== undefined) expect(second).toEqual(mints[1]);
       }
     });
   }
@@ -192,6 +204,7 @@ describe("pool mint layouts (pair discovery's getProgramAccounts filters)", () =
     "Meteora DAMM v2": "Pool",
     "Pump.fun Amm": "Pool",
     "Obric V2": "SSTradingPair",
+    "Dynamic Bonding Curve": "VirtualPool",
     // Not Anchor: its markets start with this ASCII tag (public TVL adapters filter on it).
     BisonFi: { ascii: "POOLSTAT" },
     // Not Anchor programs: the size alone tells their pools.
