@@ -171,7 +171,7 @@ describe("market discovery through a counting RPC proxy", () => {
     // The burst lets two whole scans through at once, then 2 scans per second while a scan may wait for
     // its turn (on a quiet machine no third scan fits; a loaded one takes longer, and the rate allows
     // more); a refused scan sends nothing, so most of the ten never reach the node.
-    const scans = proxy.calls("getProgramAccounts") / (TOKEN_SCANS);
+    const scans = proxy.calls("getProgramAccounts") / TOKEN_SCANS;
     expect(scans).toBeGreaterThanOrEqual(2);
     expect(scans).toBeLessThanOrEqual(2 + Math.floor(2 * seconds));
     expect(scans).toBeLessThan(tokens.length);

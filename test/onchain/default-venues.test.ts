@@ -17,7 +17,8 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { createLogger } from "../../src/server/logger.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { LogCapture } from "../server/helpers.js";
-import { JUP6, NATIVE_MINT, fundTokenAccount, swapTransaction, tokenBalance } from "./onchain-stack.js";
+import { JUP6, NATIVE_MINT } from "./onchain-stack.js";
+import { executeQuote } from "./quoted-swap.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const CLOCK = { slot: 390_838_754, unixTimestamp: 1_767_360_940n };
@@ -60,31 +61,8 @@ describe.skipIf(!available)("every venue out of the box (SOLANA_RPC_URL only)", 
       `/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50${dexes ? `&dexes=${encodeURIComponent(dexes)}` : ""}`,
     );
 
-  /** swap-instructions from the service for `quoteResponse`, signed by the user and sent; what the user's output account received. */
-  async function execute(quoteResponse: any): Promise<bigint> {
-    const input = new PublicKey(quoteResponse.inputMint);
-    const output = new PublicKey(quoteResponse.outputMint);
-    const source = fundTokenAccount(localnet, user.publicKey, input, BigInt(quoteResponse.inAmount));
-    const destination = fundTokenAccount(localnet, user.publicKey, output, 0n);
-    const res = await fetch(`${service.server.url}/swap/v1/swap-instructions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        userPublicKey: user.publicKey.toBase58(),
-        quoteResponse,
-        wrapAndUnwrapSol: false,
-        useSharedAccounts: false,
-        prioritizationFeeLamports: 0,
-      }),
-    });
-    const answer = await res.json();
-    expect(res.status, JSON.stringify(answer)).toBe(200);
-    const { signature } = localnet.chain.sendTransaction(swapTransaction(localnet, answer, user).serialize(), { skipPreflight: true });
-    const record = localnet.chain.getRecord(signature)!;
-    expect(record.err, record.logs.join("\n")).toBeNull();
-    expect(tokenBalance(localnet, source)).toBe(0n);
-    return tokenBalance(localnet, destination);
-  }
+  /** The quote landed by the user; what its output account received. */
+  const execute = (quoteResponse: any): Promise<bigint> => executeQuote(localnet, service.server.url, user, quoteResponse);
 
   it("loads the program quoter by itself: HumidiFi and SolFi V2 are quoted, /readyz names nothing left out", async () => {
     const loaded = logs.lines.find((l) => String(l["msg"]).startsWith("program quoter loaded: these AMMs"));

@@ -21,7 +21,8 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/core/solana/p
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { LogCapture } from "../server/helpers.js";
-import { JUP6, NATIVE_MINT, fundTokenAccount, swapTransaction, tokenBalance } from "./onchain-stack.js";
+import { JUP6, NATIVE_MINT, fundTokenAccount, tokenBalance } from "./onchain-stack.js";
+import { landQuotedSwap } from "./quoted-swap.js";
 
 const DBC = "dbcij3LWUppWqq96dh6gJWwBifmcGfLSB5D4DuSMaqN";
 const LABEL = "Dynamic Bonding Curve";
@@ -142,7 +143,7 @@ describe.skipIf(!available)("Meteora Dynamic Bonding Curve pools made with Meteo
     const res = await fetch(
       `${service.server.url}/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50&dexes=${encodeURIComponent(LABEL)}`,
     );
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   }
 
   /** swap-instructions for `quoteResponse`, signed by `user` and sent; what `user`'s output account received. */
@@ -155,22 +156,7 @@ describe.skipIf(!available)("Meteora Dynamic Bonding Curve pools made with Meteo
     const held = tokenBalance(localnet, ataOf(user.publicKey, output, programOf(output)));
     const destination = fundTokenAccount(localnet, user.publicKey, output, held, programOf(output));
     const before = tokenBalance(localnet, destination);
-    const res = await fetch(`${service.server.url}/swap/v1/swap-instructions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        userPublicKey: user.publicKey.toBase58(),
-        quoteResponse,
-        wrapAndUnwrapSol: false,
-        useSharedAccounts: false,
-        prioritizationFeeLamports: 0,
-      }),
-    });
-    const answer = await res.json();
-    expect(res.status, JSON.stringify(answer)).toBe(200);
-    const { signature } = localnet.chain.sendTransaction(swapTransaction(localnet, answer, user).serialize(), { skipPreflight: true });
-    const record = localnet.chain.getRecord(signature)!;
-    expect(record.err, record.logs.join("\n")).toBeNull();
+    await landQuotedSwap(localnet, service.server.url, user, quoteResponse);
     if (source) expect(tokenBalance(localnet, source)).toBe(0n);
     return tokenBalance(localnet, destination) - before;
   }

@@ -16,7 +16,8 @@ import type { Localnet } from "../../src/localnet/start-localnet.js";
 import { createLogger } from "../../src/server/logger.js";
 import { CHAIN_DIR, hasPrograms } from "../fixtures/chain-dir.js";
 import { LogCapture } from "../server/helpers.js";
-import { JUP6, NATIVE_MINT, fundTokenAccount, swapTransaction, tokenBalance } from "./onchain-stack.js";
+import { JUP6, NATIVE_MINT } from "./onchain-stack.js";
+import { executeQuote } from "./quoted-swap.js";
 
 const USDC = new PublicKey("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
 const USDT = new PublicKey("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB");
@@ -55,31 +56,8 @@ function quote(snapshot: Snapshot, inputMint: PublicKey, outputMint: PublicKey, 
   return get(snapshot, `/swap/v1/quote?inputMint=${inputMint.toBase58()}&outputMint=${outputMint.toBase58()}&amount=${amount}&slippageBps=50${filter}`);
 }
 
-/** swap-instructions for `quoteResponse`, signed by a funded user and sent; what the user's output account received. */
-async function execute({ localnet, service, user }: Snapshot, quoteResponse: any): Promise<bigint> {
-  const input = new PublicKey(quoteResponse.inputMint);
-  const output = new PublicKey(quoteResponse.outputMint);
-  const source = fundTokenAccount(localnet, user.publicKey, input, BigInt(quoteResponse.inAmount));
-  const destination = fundTokenAccount(localnet, user.publicKey, output, 0n);
-  const res = await fetch(`${service.server.url}/swap/v1/swap-instructions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      userPublicKey: user.publicKey.toBase58(),
-      quoteResponse,
-      wrapAndUnwrapSol: false,
-      useSharedAccounts: false,
-      prioritizationFeeLamports: 0,
-    }),
-  });
-  const answer = await res.json();
-  expect(res.status, JSON.stringify(answer)).toBe(200);
-  const { signature } = localnet.chain.sendTransaction(swapTransaction(localnet, answer, user).serialize(), { skipPreflight: true });
-  const record = localnet.chain.getRecord(signature)!;
-  expect(record.err, record.logs.join("\n")).toBeNull();
-  expect(tokenBalance(localnet, source)).toBe(0n);
-  return tokenBalance(localnet, destination);
-}
+/** The quote landed by the check's wallet; what its output account received. */
+const execute = ({ localnet, service, user }: Snapshot, quoteResponse: any): Promise<bigint> => executeQuote(localnet, service.server.url, user, quoteResponse);
 
 /** Executes `q` and checks it paid within 10 bps of outAmount and at least otherAmountThreshold. */
 async function expectPaysWhatItSays(snapshot: Snapshot, q: { status: number; body: any }, what: string): Promise<bigint> {
