@@ -171,6 +171,32 @@ describe("bad input: INVALID_ARGUMENT / 400 naming the field, no RPC call", () =
     }
   }
 
+  test("a missing userPublicKey is 'is required' over REST, gRPC and Connect alike (proto3 sends it as \"\")", async () => {
+    const rest = await stack.rest(
+      badRequest(
+        BAD.find((c) => c.name === "userPublicKey missing")!,
+        "rest",
+      ),
+    );
+    expect(rest.body.error).toBe("userPublicKey: is required");
+    const err = await stack
+      .grpc(
+        badRequest(
+          BAD.find((c) => c.name === "userPublicKey missing")!,
+          "grpc",
+        ),
+      )
+      .then(
+        () => undefined,
+        (e: grpc.ServiceError) => e,
+      );
+    expect(grpcDetails(err!)).toBe("userPublicKey: is required");
+    const r = toProtoJson(demoSolToUsdc());
+    delete r.userPublicKey;
+    const connect = await stack.connect(r);
+    expect(connect.body).toMatchObject({ code: "invalid_argument", message: "userPublicKey: is required" });
+  });
+
   test("Connect JSON: the same mapping (invalid_argument, HTTP 400)", async () => {
     const before = rpcCount();
     const r = toProtoJson(demoSolToUsdc());

@@ -175,7 +175,7 @@ function parseDestinations(
  */
 export function parseSwapInstructionsRequest(raw: SwapInstructionsRequest): ParsedSwapRequest {
   if (!isObject(raw)) throw new ValidationError("request", "object", "must be an object");
-  const user = parsePublicKey("userPublicKey", raw.userPublicKey);
+  const user = parsePublicKey("userPublicKey", raw.userPublicKey, "nullish-or-empty");
   const quote = parseQuote(raw.quote);
   const payer = parseOptionalPublicKey("payer", raw.payer) ?? user;
   const feeAccount = parseOptionalPublicKey("feeAccount", raw.feeAccount);
