@@ -188,7 +188,9 @@ export class RpcTransport {
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      const sent = await this.attemptOnBestEndpoint(text, label, methods, Math.min(options.attemptTimeoutMs ?? this.attemptTimeoutMs, remaining), failedOn);
+      const attemptMs = Math.min(options.attemptTimeoutMs ?? this.attemptTimeoutMs, remaining);
+      // An attempt cut to what is left of the call says the call's budget (600 ms set, not the 599 left).
+      const sent = await this.attemptOnBestEndpoint(text, label, methods, attemptMs, failedOn, attemptMs === remaining ? budget : attemptMs);
       if (sent === undefined) {
         reason = attempts === 0 ? `circuit open for every endpoint (${this.lastFailures()})` : `${reason}; then every endpoint's circuit open`;
         break;
@@ -227,12 +229,13 @@ export class RpcTransport {
     methods: readonly string[],
     timeoutMs: number,
     failedOn: ReadonlySet<RpcEndpoint>,
+    shownTimeoutMs: number,
   ): Promise<{ result: AttemptResult; endpoint: RpcEndpoint } | undefined> {
     const order = this.endpoints.filter((e) => e.inService).sort((a, b) => Number(failedOn.has(a)) - Number(failedOn.has(b)) || a.rank - b.rank);
     for (const endpoint of order) {
       const result = await endpoint.attempt(text, this.headers, timeoutMs, (outcome) => {
         this.count(label, methods);
-        return judge(outcome, timeoutMs);
+        return judge(outcome, shownTimeoutMs);
       });
       if (result !== undefined) return { result, endpoint };
     }
