@@ -9,6 +9,7 @@ import type { AmmAdapter, QuoteParams, SwapParams } from "../core/amm/adapter.js
 import { getRouteInstruction } from "../core/jupiter/instructions/route.js";
 import type { AccountData, AccountMap } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
+import { INSTRUCTIONS_SYSVAR_ID } from "../core/solana/instructions-sysvar.js";
 import { TOKEN_PROGRAM_ID } from "../core/solana/programs.js";
 
 /** Jupiter's `route` data ends with in_amount (u64), quoted_out_amount (u64), slippage_bps (u16), platform_fee_bps (u8). */
@@ -24,7 +25,7 @@ export const TAKER_TEXT = TAKER_KEY.toBase58();
 export const TAKER_SOURCE_TEXT = TAKER_SOURCE.toBase58();
 export const TAKER_DESTINATION_TEXT = TAKER_DESTINATION.toBase58();
 /** The taker's accounts and the instructions sysvar, which the runtime makes per transaction. */
-const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), "Sysvar1nstructions1111111111111111111111111"]);
+const NOT_STATE = new Set([TAKER_KEY.toBase58(), TAKER_SOURCE.toBase58(), TAKER_DESTINATION.toBase58(), INSTRUCTIONS_SYSVAR_ID.toBase58()]);
 
 /** The swap a quote makes: the taker's step for `params` and the Jupiter route around it. */
 export interface QuoteSwap {

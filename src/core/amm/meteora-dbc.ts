@@ -108,11 +108,19 @@ export function decodeMeteoraDbcPool(account: AccountData): MeteoraDbcPool {
   };
 }
 
+/** Decoded configs by account version: route search quotes a pool at a dozen amounts per request. */
+const decodedConfigs = new WeakMap<AccountData, PoolConfig>();
+
 function decodeConfig(accounts: AccountMap, pool: MeteoraDbcPool): PoolConfig {
   const account = accounts.get(pool.config.toBase58());
   if (!account) throw new AmmError(`Meteora DBC config ${pool.config.toBase58()} not loaded`);
-  expectAnchorAccount(account, CONFIG_DISCRIMINATOR, 8, "Meteora DBC config");
-  return coder.accounts.decode<PoolConfig>("poolConfig", Buffer.from(account.data));
+  let config = decodedConfigs.get(account);
+  if (config === undefined) {
+    expectAnchorAccount(account, CONFIG_DISCRIMINATOR, 8, "Meteora DBC config");
+    config = coder.accounts.decode<PoolConfig>("poolConfig", Buffer.from(account.data));
+    decodedConfigs.set(account, config);
+  }
+  return config;
 }
 
 // ── Dependencies ────────────────────────────────────────────────────────────────────────────
