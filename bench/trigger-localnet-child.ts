@@ -57,7 +57,7 @@ function seedTakers(localnet: Localnet): void {
     const owner = taker(i);
     localnet.airdrop(owner.publicKey, TAKER_LAMPORTS);
     const tx = VersionedTransaction.deserialize(
-      nonceAccountCreation(owner.publicKey, nonceAccountSeed(0), localnet.chain.latestBlockhash().blockhash).transaction,
+      nonceAccountCreation(owner.publicKey, [nonceAccountSeed(0)], localnet.chain.latestBlockhash().blockhash).transaction,
     );
     tx.sign([owner]);
     localnet.chain.sendTransaction(tx.serialize(), { skipPreflight: false });

@@ -201,4 +201,24 @@ export const MIGRATIONS: readonly Migration[] = [
       "DROP INDEX nonce_orders_taker",
     ],
   },
+  {
+    version: 7,
+    name: "nonce orders in groups (OTOCO, DCA), with an expiry and prices in a stablecoin",
+    statements: [
+      // The orders one CreateOrder made share a group (its id: the first order's); "otoco" or "dca".
+      "ALTER TABLE nonce_orders ADD COLUMN group_id text",
+      "ALTER TABLE nonce_orders ADD COLUMN group_kind text",
+      "ALTER TABLE nonce_orders ADD COLUMN group_index integer",
+      // The member that must finish first (the OTOCO's entry, the previous DCA round).
+      "ALTER TABLE nonce_orders ADD COLUMN after_order text",
+      // A DCA round's due time; the order's expiry.
+      "ALTER TABLE nonce_orders ADD COLUMN not_before timestamptz",
+      "ALTER TABLE nonce_orders ADD COLUMN expires_at timestamptz",
+      // Prices in this mint: the legs' triggers are what the amount fetches in it.
+      "ALTER TABLE nonce_orders ADD COLUMN price_mint text",
+      // A DCA round's band upper bound (its lower bound is trigger_out_amount).
+      "ALTER TABLE nonce_order_legs ADD COLUMN trigger_max_out_amount numeric(20,0)",
+      "CREATE INDEX nonce_orders_group ON nonce_orders (group_id) WHERE group_id IS NOT NULL",
+    ],
+  },
 ];

@@ -2,6 +2,7 @@
  * Nonce orders as rows and as the store hands them out: the order, its legs (one row per leg
  * route), what is written at creation and arming, and the outcome the chain decided.
  */
+import type { GroupKind } from "../core/nonce-trigger/group.js";
 import type { LegKind, LegStatus, NonceOrderKind, NonceOrderStatus } from "../core/nonce-trigger/order.js";
 import type { SqlExecutor } from "./db.js";
 import { bigintFromSql, bytesFromSql, dateFromSql, nullableBigintFromSql, nullableDateFromSql, nullableNumberFromSql, numberFromSql } from "./sql-values.js";
@@ -11,6 +12,8 @@ export interface StoredNonceLeg {
   readonly routeIndex: number;
   readonly kind: LegKind;
   readonly triggerOutAmount: bigint | null;
+  /** A DCA round's band upper bound. */
+  readonly triggerMaxOutAmount: bigint | null;
   readonly minOutAmount: bigint;
   readonly quotedOutAmount: bigint;
   readonly message: Uint8Array;
@@ -35,6 +38,17 @@ export interface StoredNonceOrder {
   readonly nonceValue: string;
   readonly trailBps: number | null;
   readonly peakOutAmount: bigint | null;
+  /** OTOCO / DCA: the group of orders one CreateOrder made (its id: the first order's). */
+  readonly groupId: string | null;
+  readonly groupKind: GroupKind | null;
+  /** Its place in the group (0: the first). */
+  readonly groupIndex: number | null;
+  /** The member that must finish first. */
+  readonly afterOrder: string | null;
+  readonly notBefore: Date | null;
+  readonly expiresAt: Date | null;
+  /** Prices in this mint (the legs' triggers are what the amount fetches in it); null: the output. */
+  readonly priceMint: string | null;
   readonly status: NonceOrderStatus;
   readonly note: string | null;
   readonly cancelRequested: boolean;
@@ -55,13 +69,29 @@ export interface StoredNonceOrder {
 
 export type NewNonceOrder = Pick<
   StoredNonceOrder,
-  "orderId" | "kind" | "taker" | "inputMint" | "outputMint" | "amount" | "nonceAccount" | "nonceValue" | "trailBps" | "ownerKey"
+  | "orderId"
+  | "kind"
+  | "taker"
+  | "inputMint"
+  | "outputMint"
+  | "amount"
+  | "nonceAccount"
+  | "nonceValue"
+  | "trailBps"
+  | "ownerKey"
+  | "groupId"
+  | "groupKind"
+  | "groupIndex"
+  | "afterOrder"
+  | "notBefore"
+  | "expiresAt"
+  | "priceMint"
 > & {
   /** Who created it (an API key's id, or the client's address without keys): its issued orders count against it until armed. */
   readonly creator: string;
   readonly legs: readonly Pick<
     StoredNonceLeg,
-    "legIndex" | "routeIndex" | "kind" | "triggerOutAmount" | "minOutAmount" | "quotedOutAmount" | "message" | "messageHash"
+    "legIndex" | "routeIndex" | "kind" | "triggerOutAmount" | "triggerMaxOutAmount" | "minOutAmount" | "quotedOutAmount" | "message" | "messageHash"
   >[];
 };
 
@@ -75,7 +105,7 @@ export interface ArmedLeg {
 
 /** How a triggered order ended, from the chain. */
 export interface NonceOrderOutcome {
-  readonly status: "landed" | "failed" | "cancelled";
+  readonly status: "landed" | "failed" | "cancelled" | "expired";
   readonly note: string | null;
   /** The leg route that was sent (landed or failed), when one was. */
   readonly sent: {
@@ -97,6 +127,7 @@ export function legFromRow(r: Row): StoredNonceLeg {
     routeIndex: numberFromSql(r["route_index"]),
     kind: r["kind"] as LegKind,
     triggerOutAmount: nullableBigintFromSql(r["trigger_out_amount"]),
+    triggerMaxOutAmount: nullableBigintFromSql(r["trigger_max_out_amount"]),
     minOutAmount: bigintFromSql(r["min_out_amount"]),
     quotedOutAmount: bigintFromSql(r["quoted_out_amount"]),
     message: bytesFromSql(r["message"]),
@@ -123,6 +154,13 @@ export function orderFromRow(r: Row, legs: readonly StoredNonceLeg[]): StoredNon
     nonceValue: r["nonce_value"] as string,
     trailBps: nullableNumberFromSql(r["trail_bps"]),
     peakOutAmount: nullableBigintFromSql(r["peak_out_amount"]),
+    groupId: (r["group_id"] as string | null) ?? null,
+    groupKind: (r["group_kind"] as GroupKind | null) ?? null,
+    groupIndex: nullableNumberFromSql(r["group_index"]),
+    afterOrder: (r["after_order"] as string | null) ?? null,
+    notBefore: nullableDateFromSql(r["not_before"]),
+    expiresAt: nullableDateFromSql(r["expires_at"]),
+    priceMint: (r["price_mint"] as string | null) ?? null,
     status: r["status"] as NonceOrderStatus,
     note: (r["note"] as string | null) ?? null,
     cancelRequested: r["cancel_requested"] === true,

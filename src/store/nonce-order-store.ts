@@ -19,16 +19,24 @@ export class NonceOrderStore {
   constructor(private readonly sql: SqlExecutor) {}
 
   /**
-   * Records an issued order and its legs unless its creator has `maxPending` issued orders already
-   * (call inside a store transaction: all or nothing; the creator's lock makes count and insert one
-   * step across replicas). False when the bound is reached (nothing written).
+   * Records issued orders (one CreateOrder's: one, or a group's members, all of one creator) and
+   * their legs unless that would take their creator past `maxPending` issued orders (call inside a
+   * store transaction: all or nothing; the creator's lock makes count and insert one step across
+   * replicas). False when the bound would be passed (nothing written).
    */
-  async create(order: NewNonceOrder, maxPending: number): Promise<boolean> {
-    await this.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [`nonce-order-creator:${order.creator}`]);
-    if ((await this.pendingCount(order.creator)) >= maxPending) return false;
+  async create(orders: readonly NewNonceOrder[], maxPending: number): Promise<boolean> {
+    const creator = orders[0].creator;
+    await this.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [`nonce-order-creator:${creator}`]);
+    if ((await this.pendingCount(creator)) + orders.length > maxPending) return false;
+    for (const order of orders) await this.insert(order);
+    return true;
+  }
+
+  private async insert(order: NewNonceOrder): Promise<void> {
     await this.sql.query(
-      `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status, owner_key, creator)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10, $11)`,
+      `INSERT INTO nonce_orders (order_id, kind, taker, input_mint, output_mint, amount, nonce_account, nonce_value, trail_bps, status, owner_key, creator,
+         group_id, group_kind, group_index, after_order, not_before, expires_at, price_mint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
       [
         order.orderId,
         order.kind,
@@ -41,12 +49,19 @@ export class NonceOrderStore {
         order.trailBps,
         order.ownerKey,
         order.creator,
+        order.groupId,
+        order.groupKind,
+        order.groupIndex,
+        order.afterOrder,
+        order.notBefore?.toISOString() ?? null,
+        order.expiresAt?.toISOString() ?? null,
+        order.priceMint,
       ],
     );
     for (const leg of order.legs) {
       await this.sql.query(
-        `INSERT INTO nonce_order_legs (order_id, leg_index, route_index, kind, trigger_out_amount, min_out_amount, quoted_out_amount, message, message_hash, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued')`,
+        `INSERT INTO nonce_order_legs (order_id, leg_index, route_index, kind, trigger_out_amount, min_out_amount, quoted_out_amount, message, message_hash, status, trigger_max_out_amount)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'issued', $10)`,
         [
           order.orderId,
           leg.legIndex,
@@ -57,15 +72,28 @@ export class NonceOrderStore {
           bigintToSql(leg.quotedOutAmount),
           Buffer.from(leg.message),
           leg.messageHash,
+          bigintToSql(leg.triggerMaxOutAmount),
         ],
       );
     }
-    return true;
   }
 
   async find(orderId: string): Promise<StoredNonceOrder | null> {
     const rows = await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE order_id = $1", [orderId]);
     return (await ordersWithLegs(this.sql, rows))[0] ?? null;
+  }
+
+  /** The orders of a group, in the order they were made (one CreateOrder's OTOCO or DCA). */
+  async group(groupId: string): Promise<StoredNonceOrder[]> {
+    const rows = await this.sql.query<Row>("SELECT * FROM nonce_orders WHERE group_id = $1 ORDER BY group_index", [groupId]);
+    return ordersWithLegs(this.sql, rows);
+  }
+
+  /** The statuses of `orderIds` (absent: deleted). */
+  async statuses(orderIds: readonly string[]): Promise<Map<string, NonceOrderStatus>> {
+    if (orderIds.length === 0) return new Map();
+    const rows = await this.sql.query<Row>("SELECT order_id, status FROM nonce_orders WHERE order_id = ANY($1::text[])", [[...orderIds]]);
+    return new Map(rows.map((r) => [r["order_id"] as string, r["status"] as NonceOrderStatus]));
   }
 
   /** A page of the orders in `scope`, newest first, starting after `after`. */
@@ -225,7 +253,7 @@ export class NonceOrderStore {
     }
     await this.sql.query(`UPDATE nonce_order_legs SET status = $2 WHERE order_id = $1 AND status IN ('issued', 'armed', 'sent')`, [
       orderId,
-      outcome.status === "cancelled" ? "cancelled" : "voided",
+      outcome.status === "cancelled" || outcome.status === "expired" ? outcome.status : "voided",
     ]);
     return true;
   }

@@ -12,6 +12,9 @@
  * A cancel request is a promise: the claim refuses a cancel-requested order in the same statement.
  * Runs only while this process leads (the store's leader election); a new leader resumes the
  * triggered orders from the store. It also deletes issued orders nobody armed within their window.
+ * Orders in groups and with an expiry are scheduled by nonce-schedule.ts: an OTOCO's take-profit /
+ * stop-loss are watched once its entry landed, a DCA round once due (a round without a band fires
+ * then, one with a band on the pair's latest price within it), nothing is sent past an expiry.
  */
 import type { Logger } from "pino";
 import type { AccountSource } from "../chain/account-source.js";
@@ -35,6 +38,8 @@ import { chooseRoute } from "./nonce-leg-choice.js";
 import { NonceWatch } from "./nonce-watch.js";
 import { PairWatches } from "./nonce-pair-watches.js";
 import type { PairQuoteFeed } from "./nonce-pair-watches.js";
+import { scheduleOrders } from "./nonce-schedule.js";
+import { RefreshLoop } from "./refresh-loop.js";
 
 export type { PairQuoteFeed } from "./nonce-pair-watches.js";
 
@@ -54,6 +59,8 @@ const LAPSED_SWEEP_MS = 60_000;
 
 export class NonceKeeper {
   private readonly orders = new Map<string, StoredNonceOrder>();
+  /** Armed orders whose triggers are watched now (their group and schedule allow it). */
+  private ready: ReadonlySet<string> = new Set();
   private readonly pairs: PairWatches;
   private readonly busy = new Set<string>();
   private readonly notSentAt = new Map<string, number>();
@@ -61,12 +68,10 @@ export class NonceKeeper {
   private leading: AbortController | undefined;
   /** Aborted when this process stops leading or closes: the pairs' quote streams run under it. */
   private leadingSignal: AbortSignal | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private syncing: Promise<void> | undefined;
+  private readonly refresh: RefreshLoop;
   private lapsedSweptAt = Number.NEGATIVE_INFINITY;
   private readonly landing: LegLandingDeps;
   private readonly nonces: NonceWatch<StoredNonceOrder>;
-  private readonly refreshMs: number;
   private readonly retryNotSentMs: number;
   private readonly armWithinMs: number;
 
@@ -84,7 +89,11 @@ export class NonceKeeper {
     },
     options: NonceKeeperOptions = {},
   ) {
-    this.refreshMs = options.refreshMs ?? 2_000;
+    this.refresh = new RefreshLoop(
+      () => this.sync(),
+      options.refreshMs ?? 2_000,
+      (err) => deps.logger.warn({ err }, "nonce keeper refresh failed; retrying"),
+    );
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
     this.armWithinMs = options.armWithinMs ?? 600_000;
     this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
@@ -112,33 +121,24 @@ export class NonceKeeper {
 
   /** Re-reads the store now (an order was armed or cancelled). */
   nudge(): void {
-    clearTimeout(this.timer);
-    if (this.stopping.signal.aborted) return;
-    this.syncing ??= this.sync()
-      .catch((err: unknown) => this.deps.logger.warn({ err }, "nonce keeper refresh failed; retrying"))
-      .finally(() => {
-        this.syncing = undefined;
-        if (this.stopping.signal.aborted) return;
-        this.timer = setTimeout(() => this.nudge(), this.refreshMs);
-        this.timer.unref();
-      });
+    if (!this.stopping.signal.aborted) this.refresh.nudge();
   }
 
   async close(): Promise<void> {
     this.stopping.abort();
-    clearTimeout(this.timer);
     this.leading?.abort();
     this.nonces.close();
-    await this.syncing;
+    await this.refresh.close();
   }
 
-  private async sync(): Promise<void> {
+  /** One refresh; returns when an order falls due next (null: none known). */
+  private async sync(): Promise<Date | null> {
     if (!this.deps.leadership.isLeader()) {
       this.leading?.abort();
       this.leading = undefined;
       this.orders.clear();
       this.pairs.clear();
-      return;
+      return null;
     }
     if (this.leading === undefined) {
       this.leading = new AbortController();
@@ -154,15 +154,24 @@ export class NonceKeeper {
     }
     // Armed orders' nonces: followed (memory when live), compared in full every nonceCheckMs.
     await this.nonces.follow(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
-    this.pairs.update(
-      [...this.orders.values()].filter((o) => o.status === "armed" && !o.cancelRequested),
-      this.leadingSignal!,
-    );
+    const schedule = await scheduleOrders(this.deps.store, active, new Date());
+    this.ready = schedule.ready;
+    for (const end of schedule.ends) {
+      if (!this.busy.has(end.order.orderId)) await this.finish(end.order, { status: end.status, note: end.note, sent: null });
+    }
+    const watched = [...this.orders.values()].filter((o) => o.status === "armed" && !o.cancelRequested && this.ready.has(o.orderId));
+    this.pairs.update(watched.map(watchedPair), this.leadingSignal!);
+    // Orders that fell due between prices: a round without a band needs none; the others are judged on the pair's latest.
+    for (const order of watched) {
+      const last = this.pairs.lastPrice(watchedPair(order));
+      if (last !== undefined || unconditional(order)) await this.onPrice(order, last ?? { inAmount: 1n, outAmount: 0n }, performance.now());
+    }
     if (performance.now() - this.lapsedSweptAt >= Math.min(LAPSED_SWEEP_MS, this.armWithinMs / 4)) {
       this.lapsedSweptAt = performance.now();
       const deleted = await this.deps.store.nonceOrders.deleteUnarmed(this.armWithinMs);
       if (deleted > 0) this.deps.logger.info({ deleted, armWithinMs: this.armWithinMs }, "nonce orders issued and never armed: deleted");
     }
+    return schedule.wakeAt;
   }
 
   /**
@@ -188,7 +197,7 @@ export class NonceKeeper {
   }
 
   private async onPrice(order: StoredNonceOrder, price: PairPrice, at: number): Promise<void> {
-    if (order.status !== "armed" || order.cancelRequested || this.busy.has(order.orderId)) return;
+    if (order.status !== "armed" || order.cancelRequested || this.busy.has(order.orderId) || !this.ready.has(order.orderId)) return;
     let peak = order.peakOutAmount;
     if (order.trailBps !== null) {
       const now = outAmountAt(price, order.amount);
@@ -278,14 +287,28 @@ export class NonceKeeper {
     this.orders.delete(order.orderId);
     if (!(await this.deps.store.transaction((stores) => stores.nonceOrders.finish(order.orderId, outcome)))) return;
     nonceOutcomes.inc({ status: outcome.status });
-    if (outcome.status !== "cancelled") nonceLegsVoided.inc(order.legs.length - (outcome.sent === null ? 0 : 1));
+    if (outcome.status === "landed" || outcome.status === "failed") nonceLegsVoided.inc(order.legs.length - (outcome.sent === null ? 0 : 1));
     this.deps.logger.info({ orderId: order.orderId, status: outcome.status, note: outcome.note }, "nonce order finished");
+    // The next order of its group may be due now (an OTOCO's OCO after its entry, the next DCA round).
+    if (order.groupId !== null) this.nudge();
   }
 }
 
 function legSpecs(order: StoredNonceOrder): NonceOrderSpec["legs"] {
   // One spec per leg (its first route carries the leg's trigger and floor).
-  return order.legs.filter((l) => l.routeIndex === 0).map((l) => ({ kind: l.kind, triggerOutAmount: l.triggerOutAmount, minOutAmount: l.minOutAmount }));
+  return order.legs
+    .filter((l) => l.routeIndex === 0)
+    .map((l) => ({ kind: l.kind, triggerOutAmount: l.triggerOutAmount, triggerMaxOutAmount: l.triggerMaxOutAmount, minOutAmount: l.minOutAmount }));
+}
+
+/** The pair an order's triggers are watched on: its input against its price mint, or its output. */
+function watchedPair(order: StoredNonceOrder) {
+  return { orderId: order.orderId, inputMint: order.inputMint, outputMint: order.priceMint ?? order.outputMint, amount: order.amount };
+}
+
+/** A DCA round without a band: due is enough, no price needed. */
+function unconditional(order: StoredNonceOrder): boolean {
+  return order.legs.every((l) => l.kind === "dca_round" && l.triggerOutAmount === null && l.triggerMaxOutAmount === null);
 }
 
 function outcomeOf(verdict: LegVerdict, legIndex: number, routeIndex: number): NonceOrderOutcome {

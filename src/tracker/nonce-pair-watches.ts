@@ -27,6 +27,8 @@ interface PairWatch {
 
 export class PairWatches {
   private readonly pairs = new Map<string, PairWatch>();
+  /** Each watched pair's latest price (orders that fall due between prices are judged on it). */
+  private readonly last = new Map<string, PairPrice>();
 
   constructor(
     private readonly feed: PairQuoteFeed,
@@ -46,6 +48,7 @@ export class PairWatches {
       if (!wanted.has(key)) {
         watch.abort.abort();
         this.pairs.delete(key);
+        this.last.delete(key);
       }
     }
     for (const [key, pairOrders] of wanted) {
@@ -62,10 +65,16 @@ export class PairWatches {
     }
   }
 
+  /** The latest price of an order's pair, if one came. */
+  lastPrice(order: Pick<WatchedOrder, "inputMint" | "outputMint">): PairPrice | undefined {
+    return this.last.get(`${order.inputMint}|${order.outputMint}`);
+  }
+
   /** Forgets every pair (their streams stop with the signal they were started under). */
   clear(): void {
     for (const watch of this.pairs.values()) watch.abort.abort();
     this.pairs.clear();
+    this.last.clear();
   }
 
   private async run(key: string, pair: { inputMint: string; outputMint: string; amount: bigint }, watch: PairWatch, outer: AbortSignal): Promise<void> {
@@ -74,6 +83,7 @@ export class PairWatches {
       for await (const price of this.feed.watch(pair, signal)) {
         if (signal.aborted) break;
         const at = performance.now();
+        this.last.set(key, price);
         for (const id of watch.orders) await this.onPrice(id, price, at);
       }
     } catch (err) {

@@ -39,12 +39,20 @@ function order(id: string, nonceAccount: string, extra: Partial<NewNonceOrder> =
     nonceAccount,
     nonceValue: "Nonce111111111111111111111111111111111111111",
     trailBps: null,
+    groupId: null,
+    groupKind: null,
+    groupIndex: null,
+    afterOrder: null,
+    notBefore: null,
+    expiresAt: null,
+    priceMint: null,
     legs: [
       {
         legIndex: 0,
         routeIndex: 0,
         kind: "take_profit",
         triggerOutAmount: U64_MAX - 1n,
+        triggerMaxOutAmount: null,
         minOutAmount: 5n,
         quotedOutAmount: 7n,
         message: new Uint8Array([1, 2, 3]),
@@ -55,6 +63,7 @@ function order(id: string, nonceAccount: string, extra: Partial<NewNonceOrder> =
         routeIndex: 0,
         kind: "stop_loss",
         triggerOutAmount: 3n,
+        triggerMaxOutAmount: null,
         minOutAmount: 2n,
         quotedOutAmount: 7n,
         message: new Uint8Array([4]),
@@ -77,7 +86,7 @@ function suite(name: string, open: () => Promise<Store>) {
     it("round-trips, arms once, one claim wins, the first outcome stays, the other legs are voided", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
-        await store.transaction((s) => s.nonceOrders.create(order("o1", "N1"), BOUND));
+        await store.transaction((s) => s.nonceOrders.create([order("o1", "N1")], BOUND));
         const issued = (await store.nonceOrders.find("o1"))!;
         expect(issued.amount).toBe(U64_MAX);
         expect(issued.legs.map((l) => [l.kind, l.triggerOutAmount, l.status])).toEqual([
@@ -121,7 +130,7 @@ function suite(name: string, open: () => Promise<Store>) {
           ["k1", "N3"],
           ["k2", "N4"],
         ]) {
-          await store.transaction((s) => s.nonceOrders.create(order(id, nonce), BOUND));
+          await store.transaction((s) => s.nonceOrders.create([order(id, nonce)], BOUND));
           expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
         }
         const first = await store.nonceOrders.active();
@@ -162,7 +171,7 @@ function suite(name: string, open: () => Promise<Store>) {
           ["c2", "N6"],
           ["c3", "N7"],
         ]) {
-          await store.transaction((s) => s.nonceOrders.create(order(id, nonce), BOUND));
+          await store.transaction((s) => s.nonceOrders.create([order(id, nonce)], BOUND));
           expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
         }
         // c1: the cancel first; no claim after it, however many ask.
@@ -196,18 +205,18 @@ function suite(name: string, open: () => Promise<Store>) {
         try {
           const LISTED = "Listed1111111111111111111111111111111111111";
           const stranger = { taker: LISTED, creator: "address:10.0.0.9" };
-          expect(await store.transaction((s) => s.nonceOrders.create(order("s1", "NS", stranger), 2))).toBe(true);
-          expect(await store.transaction((s) => s.nonceOrders.create(order("s2", "NS", stranger), 2))).toBe(true);
-          expect(await store.transaction((s) => s.nonceOrders.create(order("s3", "NS", stranger), 2))).toBe(false);
+          expect(await store.transaction((s) => s.nonceOrders.create([order("s1", "NS", stranger)], 2))).toBe(true);
+          expect(await store.transaction((s) => s.nonceOrders.create([order("s2", "NS", stranger)], 2))).toBe(true);
+          expect(await store.transaction((s) => s.nonceOrders.create([order("s3", "NS", stranger)], 2))).toBe(false);
           expect(await store.nonceOrders.find("s3")).toBeNull();
           // Another creator is not held back by the stranger's bound.
-          expect(await store.transaction((s) => s.nonceOrders.create(order("t1", "NT1", { taker: LISTED }), 2))).toBe(true);
+          expect(await store.transaction((s) => s.nonceOrders.create([order("t1", "NT1", { taker: LISTED })], 2))).toBe(true);
           const keyed = { taker: LISTED, ownerKey: "keyA", creator: "key:keyA" };
           for (const [id, nonce] of [
             ["t2", "NT2"],
             ["t3", "NT3"],
           ]) {
-            expect(await store.transaction((s) => s.nonceOrders.create(order(id, nonce, keyed), 2))).toBe(true);
+            expect(await store.transaction((s) => s.nonceOrders.create([order(id, nonce, keyed)], 2))).toBe(true);
           }
           for (const id of ["t1", "t2", "t3"]) expect(await store.nonceOrders.arm(id, signed, null)).toBe(true);
           expect(await store.nonceOrders.activeCount(LISTED)).toBe(3);
@@ -240,7 +249,7 @@ function suite(name: string, open: () => Promise<Store>) {
           expect(await store.nonceOrders.deleteUnarmed(10)).toBeGreaterThanOrEqual(2);
           expect(await store.nonceOrders.find("s1")).toBeNull();
           expect((await store.nonceOrders.find("t1"))!.status).toBe("armed");
-          expect(await store.transaction((s) => s.nonceOrders.create(order("s4", "NS", stranger), 2))).toBe(true);
+          expect(await store.transaction((s) => s.nonceOrders.create([order("s4", "NS", stranger)], 2))).toBe(true);
         } finally {
           await store.close();
         }
@@ -250,8 +259,8 @@ function suite(name: string, open: () => Promise<Store>) {
     it("one armed order per nonce account; a cancel marks the open legs cancelled", { timeout: 120_000 }, async () => {
       const store = await open();
       try {
-        await store.transaction((s) => s.nonceOrders.create(order("p1", "N2"), BOUND));
-        await store.transaction((s) => s.nonceOrders.create(order("p2", "N2"), BOUND));
+        await store.transaction((s) => s.nonceOrders.create([order("p1", "N2")], BOUND));
+        await store.transaction((s) => s.nonceOrders.create([order("p2", "N2")], BOUND));
         expect(await store.nonceOrders.arm("p1", signed, null)).toBe(true);
         await expect(store.nonceOrders.arm("p2", signed, null)).rejects.toThrow(/nonce_orders_one_active_per_nonce/);
         expect((await store.nonceOrders.find("p2"))!.status).toBe("issued");

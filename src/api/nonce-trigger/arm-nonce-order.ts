@@ -2,7 +2,10 @@
  * Arm: the signed leg transactions of an issued nonce order, each checked against what CreateOrder
  * issued (same message, signed by the taker alone, valid signature), every issued route present,
  * the nonce unchanged and the amount held by the taker; then the order is armed and the keeper
- * watches it. Any failure names the field and the rule, and nothing is stored.
+ * watches it. An OTOCO's or a DCA's orders are armed together: every leg route of every order of
+ * the group, each nonce unchanged, and what the group sells held by the taker (the OTOCO's entry
+ * amount — its take-profit and stop-loss sell what the entry buys — or the DCA's whole amount).
+ * Any failure names the field and the rule, and nothing is stored.
  */
 import { PublicKey } from "@solana/web3.js";
 import { checkBalance, checkLegSigner } from "../../core/nonce-trigger/validate.js";
@@ -27,37 +30,52 @@ function tokenAmount(data: Uint8Array | undefined): bigint {
   return data && data.length >= 72 ? Buffer.from(data).readBigUInt64LE(64) : 0n;
 }
 
-function checkedLegs(order: StoredNonceOrder, wires: readonly Uint8Array[]): ArmedLeg[] {
+function checkedLegs(orders: readonly StoredNonceOrder[], wires: readonly Uint8Array[]): Map<string, ArmedLeg[]> {
+  const order = orders[0];
+  const issued = new Set(orders.flatMap((o) => o.legs.map((l) => l.messageHash)));
   const armed = new Map<string, { wire: Uint8Array; signature: string }>();
   wires.forEach((wire, i) => {
     const field = `signedTransactions[${i}]`;
     const tx = parseSignedTransaction(field, wire);
     checkLegSigner(field, tx.signers, order.taker);
     const hash = transactionMessageHash(tx.message);
-    if (!order.legs.some((l) => l.messageHash === hash)) {
+    if (!issued.has(hash)) {
       throw new ValidationError(field, "issued", "is not a leg transaction issued for this order (its message differs from every issued one)");
     }
     checkSignatures(field, tx, () => "the order's taker");
     armed.set(hash, { wire, signature: transactionSignature(tx) });
   });
-  const missing = order.legs.filter((l) => !armed.has(l.messageHash));
+  const missing = orders.flatMap((o) =>
+    o.legs.filter((l) => !armed.has(l.messageHash)).map((l) => (orders.length === 1 ? "" : `order ${o.orderId} `) + `leg ${l.legIndex} route ${l.routeIndex}`),
+  );
   if (missing.length > 0) {
-    throw new ValidationError(
-      "signedTransactions",
-      "complete",
-      `must carry every issued leg route; missing ${missing.map((l) => `leg ${l.legIndex} route ${l.routeIndex}`).join(", ")}`,
-    );
+    throw new ValidationError("signedTransactions", "complete", `must carry every issued leg route; missing ${missing.join(", ")}`);
   }
   // Legs with the same floor and route are the same transaction: one signed copy arms them all.
-  return order.legs.map((l) => {
-    const signed = armed.get(l.messageHash)!;
-    return { legIndex: l.legIndex, routeIndex: l.routeIndex, signedTransaction: signed.wire, signature: signed.signature };
-  });
+  return new Map(
+    orders.map((o) => [
+      o.orderId,
+      o.legs.map((l) => {
+        const signed = armed.get(l.messageHash)!;
+        return { legIndex: l.legIndex, routeIndex: l.routeIndex, signedTransaction: signed.wire, signature: signed.signature };
+      }),
+    ]),
+  );
 }
 
+/** What the orders sell out of the taker's holdings: the first order's input (an OTOCO's take-profit / stop-loss sell what its entry buys). */
+function amountHeld(orders: readonly StoredNonceOrder[]): bigint {
+  return orders.filter((o) => o.inputMint === orders[0].inputMint).reduce((sum, o) => sum + o.amount, 0n);
+}
+
+/** Thrown inside the store transaction to roll back a group armed in part. */
+class ArmRaced extends Error {}
+
 export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed: () => void }) {
-  return async function armNonceOrder(input: ArmInput, caller: OrderCaller): Promise<StoredNonceOrder> {
-    const order = await findOrder(deps.store, input.orderId, caller);
+  return async function armNonceOrder(input: ArmInput, caller: OrderCaller): Promise<{ order: StoredNonceOrder; group: StoredNonceOrder[] }> {
+    const asked = await findOrder(deps.store, input.orderId, caller);
+    const orders = asked.groupId === null ? [asked] : await deps.store.nonceOrders.group(asked.groupId);
+    const order = orders[0];
     if (order.status !== "issued") throw new ValidationError("orderId", "state", `the order is ${order.status}; only an issued order can be armed`);
     if (order.cancelRequested) throw new ValidationError("orderId", "state", "the order's taker cancelled it; create a new one");
     if (Date.now() - order.createdAt.getTime() > deps.limits.armWithinMs) {
@@ -67,27 +85,27 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
         `was issued more than ${Math.round(deps.limits.armWithinMs / 1000)} s ago and lapsed; create it again`,
       );
     }
-    const legs = checkedLegs(order, input.signedTransactions ?? []);
+    if (orders.some((o) => o.status !== "issued")) throw new ValidationError("orderId", "state", "an order of the group is no longer issued");
+    const legs = checkedLegs(orders, input.signedTransactions ?? []);
     const taker = new PublicKey(order.taker);
     const inputMint = new PublicKey(order.inputMint);
     const native = inputMint.equals(NATIVE_MINT);
     const mint = native ? null : (await deps.chain.getMints([inputMint])).get(order.inputMint);
     const holding = native ? taker : associatedTokenAddress(taker, inputMint, mint!.programId);
-    const [nonceRead, held] = await deps.chain.getMultipleAccounts([new PublicKey(order.nonceAccount), holding]);
-    if (decodeNonceAccount(nonceRead ?? null)?.nonce !== order.nonceValue) {
-      throw new ValidationError(
-        "orderId",
-        "nonce_advanced",
-        `the nonce account ${order.nonceAccount} advanced since the order was created; create the order again`,
-      );
-    }
-    checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), order.amount, order.inputMint);
+    const reads = await deps.chain.getMultipleAccounts([holding, ...orders.map((o) => new PublicKey(o.nonceAccount))]);
+    const held = reads[0];
+    orders.forEach((o, i) => {
+      if (decodeNonceAccount(reads[i + 1] ?? null)?.nonce !== o.nonceValue) {
+        throw new ValidationError("orderId", "nonce_advanced", `the nonce account ${o.nonceAccount} advanced since the order was created; create the order again`);
+      }
+    });
+    checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), amountHeld(orders), order.inputMint);
     let peak: bigint | null = null;
     if (order.kind === "trailing") {
       const { response } = await deps.engine.quote({ inputMint: order.inputMint, outputMint: order.outputMint, amount: order.amount.toString() });
       peak = BigInt(response.outAmount);
     }
-    if ((await deps.store.nonceOrders.activeCount(order.taker)) >= deps.limits.activePerTaker) {
+    if ((await deps.store.nonceOrders.activeCount(order.taker)) + orders.length > deps.limits.activePerTaker) {
       throw new ValidationError(
         "orderId",
         "active_per_taker",
@@ -96,8 +114,17 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       );
     }
     try {
-      if (!(await deps.store.transaction((stores) => stores.nonceOrders.arm(order.orderId, legs, peak))))
-        throw new ValidationError("orderId", "state", "the order is no longer issued");
+      const armed = await deps.store.transaction(async (stores) => {
+        for (const o of orders) {
+          // One refused (another Arm came first): the whole group is rolled back.
+          if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
+        }
+        return true;
+      }).catch((error: unknown) => {
+        if (error instanceof ArmRaced) return false;
+        throw error;
+      });
+      if (!armed) throw new ValidationError("orderId", "state", "the order is no longer issued");
     } catch (error) {
       if (error instanceof ValidationError) throw error;
       // The one-active-order-per-nonce index: another armed order uses this nonce account.
@@ -111,6 +138,9 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       throw error;
     }
     deps.onArmed();
-    return (await deps.store.nonceOrders.find(order.orderId))!;
+    return {
+      order: (await deps.store.nonceOrders.find(asked.orderId))!,
+      group: asked.groupId === null ? [] : await deps.store.nonceOrders.group(asked.groupId),
+    };
   };
 }

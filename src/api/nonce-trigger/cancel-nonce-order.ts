@@ -6,7 +6,8 @@
  * With it: checked (byte for byte, signed by the taker alone, valid signature), recorded — from then
  * on the keeper's claim refuses the order on every replica — then sent through the landing (recorded
  * before the first send, one sender, re-broadcast while the nonce holds), and only then answered.
- * Once it lands no leg can land, and the keeper reports the order cancelled.
+ * Once it lands no leg can land, and the keeper reports the order cancelled. An OTOCO's or a DCA's
+ * cancel is the group's: it advances the nonce of every order of the group still issued or armed.
  */
 import { PublicKey } from "@solana/web3.js";
 import { nonceCancel } from "../../core/nonce-trigger/transactions.js";
@@ -31,6 +32,8 @@ export interface CancelResult {
   /** The order's cancel transaction, unsigned. */
   readonly transaction: Uint8Array;
   readonly order: StoredNonceOrder;
+  /** OTOCO / DCA: every order of the group (empty otherwise). */
+  readonly group: readonly StoredNonceOrder[];
   /** The signed cancel's signature, when one was handed in. */
   readonly signature: string | null;
 }
@@ -42,6 +45,9 @@ export interface CancelDeps extends NonceOrderDeps {
   readonly onCancelled: () => void;
 }
 
+/** Thrown inside the store transaction to roll back a partial cancel of a group. */
+class CancelRaced extends Error {}
+
 export function cancelNonceOrderOperation(deps: CancelDeps) {
   return async function cancelNonceOrder(input: CancelInput, caller: OrderCaller): Promise<CancelResult> {
     const order = await findOrder(deps.store, input.orderId, caller);
@@ -49,16 +55,32 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
     if (input.taker !== undefined && input.taker !== "" && input.taker !== order.taker) {
       throw new ValidationError("taker", "owner", "is not this order's taker");
     }
-    const cancel = nonceCancel(new PublicKey(order.taker), new PublicKey(order.nonceAccount), order.nonceValue);
+    const group = order.groupId === null ? [] : await deps.store.nonceOrders.group(order.groupId);
+    const pending = group.length === 0 ? [order] : group.filter((o) => o.status === "issued" || o.status === "armed");
+    if (pending.length === 0) throw new ValidationError("orderId", "state", `every order of the group has ended or was sent; there is nothing left to cancel`);
+    const cancel = nonceCancel(
+      new PublicKey(order.taker),
+      pending.map((o) => ({ account: new PublicKey(o.nonceAccount), value: o.nonceValue })),
+    );
     const wire = input.signedTransaction;
-    if (wire === undefined || wire.length === 0) return { transaction: cancel.transaction, order, signature: null };
+    if (wire === undefined || wire.length === 0) return { transaction: cancel.transaction, order, group, signature: null };
 
     const tx = parseSignedTransaction("signedTransaction", wire);
     checkCancelTransaction("signedTransaction", tx.message, cancel.message, tx.signers, order.taker);
     checkSignatures("signedTransaction", tx, () => "the order's taker");
     const signature = transactionSignature(tx);
-    if (!(await deps.store.nonceOrders.requestCancel(order.orderId, signature))) {
-      const now = (await deps.store.nonceOrders.find(order.orderId)) ?? order;
+    const recorded = await deps.store.transaction(async (stores) => {
+      let all = true;
+      for (const o of pending) all = (await stores.nonceOrders.requestCancel(o.orderId, signature)) && all;
+      // A member claimed (or ended) since it was read: the signed cancel no longer matches the group's; nothing is recorded.
+      if (!all) throw new CancelRaced();
+      return true;
+    }).catch((error: unknown) => {
+      if (error instanceof CancelRaced) return false;
+      throw error;
+    });
+    if (!recorded) {
+      const now = (await deps.store.nonceOrders.find(pending[0].orderId)) ?? order;
       throw new ValidationError(
         "orderId",
         "state",
@@ -86,6 +108,11 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
         },
       );
     });
-    return { transaction: cancel.transaction, order: (await deps.store.nonceOrders.find(order.orderId))!, signature };
+    return {
+      transaction: cancel.transaction,
+      order: (await deps.store.nonceOrders.find(order.orderId))!,
+      group: order.groupId === null ? [] : await deps.store.nonceOrders.group(order.groupId),
+      signature,
+    };
   };
 }

@@ -1,21 +1,25 @@
 /**
- * CreateOrder of nonce orders: without a nonce account, the unsigned creation of one (its value is
- * made when it lands, and the legs need it); with one, the order's legs — for each leg, up to
- * `routesPerLeg` routes of swapd's own quote (each next route avoids the AMMs of the ones before),
- * each compiled on the nonce with the floor as its minimum out — recorded as `issued`.
+ * CreateOrder of nonce orders: without nonce accounts, the unsigned creation of as many as the
+ * request needs (their values are made when they land, and the legs need them); with them, the
+ * orders the request makes (core/nonce-trigger/group-plan.ts: one, an OTOCO's two, a DCA's rounds),
+ * each on its own nonce: for each leg, up to `routesPerLeg` routes of swapd's own quote, each
+ * compiled on the nonce with the floor as its minimum out — recorded as `issued`, all or nothing.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
-import { parseCreateNonceOrder, triggerOutAmount } from "../../core/nonce-trigger/create-request.js";
-import type { CreateNonceOrderInput, ParsedCreateNonceOrder } from "../../core/nonce-trigger/create-request.js";
-import { outAmountAt } from "../../core/nonce-trigger/order.js";
+import { parseCreateNonceOrder } from "../../core/nonce-trigger/create-request.js";
+import type { CreateNonceOrderInput } from "../../core/nonce-trigger/create-request.js";
+import { checkPlannedPrices } from "../../core/nonce-trigger/group-checks.js";
+import { planOrders } from "../../core/nonce-trigger/group-plan.js";
+import type { PlannedOrder } from "../../core/nonce-trigger/group-plan.js";
 import type { LegSpec } from "../../core/nonce-trigger/order.js";
-import { legQuote, nonceAccountCreation, nonceLegTransaction, ORDER_SECRET_BYTES } from "../../core/nonce-trigger/transactions.js";
+import { legQuote, nonceCancel, nonceLegTransaction, ORDER_SECRET_BYTES } from "../../core/nonce-trigger/transactions.js";
 import type { LegOnNonce } from "../../core/nonce-trigger/transactions.js";
-import { checkLegsAgainstPrice, checkNonceAccount } from "../../core/nonce-trigger/validate.js";
+import { checkNonceAccount } from "../../core/nonce-trigger/validate.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
-import { decodeNonceAccount, nonceAccountAddress, nonceAccountSeed } from "../../core/solana/durable-nonce.js";
+import { decodeNonceAccount } from "../../core/solana/durable-nonce.js";
+import type { NonceState } from "../../core/solana/durable-nonce.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { Store } from "../../store/index.js";
@@ -24,10 +28,10 @@ import type { QuoteEngine } from "../quote/quote-engine.js";
 import { MAX_TRANSACTION_BYTES } from "../../core/solana/transaction-message.js";
 import { TransactionTooLargeError } from "../../core/swap/transaction-too-large-error.js";
 import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
+import { nonceAccountsToCreate } from "./nonce-account-creation.js";
 import type { OrderCaller } from "./order-caller.js";
-
-/** Seeds tried for a taker's new nonce account (the first free one is used). */
-const NONCE_SEEDS_TRIED = 8;
+import { priceOrders, routeLabel } from "./order-pricing.js";
+import type { PriceQuote } from "./order-pricing.js";
 
 export interface IssuedLegTransaction {
   readonly kind: LegSpec["kind"];
@@ -38,14 +42,28 @@ export interface IssuedLegTransaction {
   readonly minOutAmount: bigint;
   readonly quotedOutAmount: bigint;
   readonly routeLabel: string;
+  /** The order of the request it belongs to, its nonce, what it sells, and (DCA) when it is due and its band's top. */
+  readonly orderId: string;
+  readonly nonceAccount: string;
+  readonly amount: bigint;
+  readonly notBefore: Date | null;
+  readonly triggerMaxOutAmount: bigint | null;
 }
 
 export interface CreateNonceOrderResult {
+  /** The order's id (OTOCO / DCA: the group's, which is its first order's); empty when only nonce accounts are to be created. */
   readonly orderId: string;
   readonly nonceAccount: string;
   readonly nonceAccountTransaction: Uint8Array | null;
+  /** The nonce accounts the request needs: given, or to be created by `nonceAccountTransactions`. */
+  readonly nonceAccounts: readonly string[];
+  readonly nonceAccountTransactions: readonly Uint8Array[];
   readonly legs: readonly IssuedLegTransaction[];
   readonly currentOutAmount: bigint;
+  readonly pricedBy: PriceQuote | null;
+  /** Signed and sent by the taker, voids every leg of every order on chain (null when nothing was issued). */
+  readonly cancelTransaction: Uint8Array | null;
+  readonly expiresAt: Date | null;
 }
 
 /** The bounds of nonce orders (config NONCE_*). */
@@ -68,57 +86,6 @@ export interface NonceOrderDeps {
   readonly limits: NonceOrderLimits;
 }
 
-function routeLabel(quote: QuoteResponseJson): string {
-  return quote.routePlan.map((s) => s.swapInfo.label).join(" + ");
-}
-
-async function newNonceAccount(deps: NonceOrderDeps, order: ParsedCreateNonceOrder): Promise<CreateNonceOrderResult> {
-  const taker = new PublicKey(order.taker);
-  const seeds = Array.from({ length: NONCE_SEEDS_TRIED }, (_, i) => nonceAccountSeed(i));
-  const accounts = await deps.chain.getMultipleAccounts(seeds.map((seed) => nonceAccountAddress(taker, seed)));
-  const free = accounts.findIndex((a) => a === null);
-  if (free < 0) throw new ValidationError("nonceAccount", "required", `the taker has ${NONCE_SEEDS_TRIED} swapd nonce accounts already; give one of them`);
-  const { blockhash } = await deps.chain.getLatestBlockhash();
-  const compiled = nonceAccountCreation(taker, seeds[free], blockhash);
-  return {
-    orderId: "",
-    nonceAccount: nonceAccountAddress(taker, seeds[free]).toBase58(),
-    nonceAccountTransaction: compiled.transaction,
-    legs: [],
-    currentOutAmount: 0n,
-  };
-}
-
-/** Up to `count` routes of the amount, each avoiding the AMM labels of the ones before. */
-async function routes(deps: NonceOrderDeps, order: ParsedCreateNonceOrder, count: number): Promise<QuoteResponseJson[]> {
-  const found: QuoteResponseJson[] = [];
-  const excluded = new Set<string>();
-  for (let i = 0; i < count; i++) {
-    try {
-      const { response } = await deps.engine.quote({
-        inputMint: order.inputMint,
-        outputMint: order.outputMint,
-        amount: order.amount.toString(),
-        excludeDexes: [...excluded],
-      });
-      found.push(response);
-      for (const step of response.routePlan) excluded.add(step.swapInfo.label);
-    } catch (error) {
-      if (i === 0) throw error;
-      break; // No other route without the AMMs already used: fewer routes than asked (said by the answer's legs).
-    }
-  }
-  return found;
-}
-
-function legSpecs(order: ParsedCreateNonceOrder, inDecimals: number, outDecimals: number): LegSpec[] {
-  return order.legs.map((leg) => ({
-    kind: leg.kind,
-    triggerOutAmount: leg.price === null ? null : triggerOutAmount(leg.price, order.amount, inDecimals, outDecimals, leg.kind === "take_profit"),
-    minOutAmount: leg.minOutAmount,
-  }));
-}
-
 function pendingBoundReached(limits: NonceOrderLimits, caller: OrderCaller): ValidationError {
   return new ValidationError(
     "createOrder",
@@ -128,20 +95,20 @@ function pendingBoundReached(limits: NonceOrderLimits, caller: OrderCaller): Val
   );
 }
 
-/** Each leg's routes compiled on the nonce with the order's secret: what the caller gets and what is stored. */
+/** Each leg's routes compiled on the order's nonce with the request's secret: what the caller gets and what is stored. */
 async function issueLegs(
   deps: NonceOrderDeps,
-  order: ParsedCreateNonceOrder,
-  specs: readonly LegSpec[],
+  taker: string,
+  order: PlannedOrder,
   found: readonly QuoteResponseJson[],
   onNonce: Omit<LegOnNonce, "lookupTables">,
-): Promise<{ legs: IssuedLegTransaction[]; stored: NewNonceOrder["legs"][number][] }> {
-  const legs: IssuedLegTransaction[] = [];
+): Promise<{ legs: Omit<IssuedLegTransaction, "orderId" | "nonceAccount" | "amount" | "notBefore">[]; stored: NewNonceOrder["legs"][number][] }> {
+  const legs: Omit<IssuedLegTransaction, "orderId" | "nonceAccount" | "amount" | "notBefore">[] = [];
   const stored: NewNonceOrder["legs"][number][] = [];
-  for (const [legIndex, spec] of specs.entries()) {
+  for (const [legIndex, spec] of order.legs.entries()) {
     for (const [routeIndex, route] of found.entries()) {
       const built = await deps.swapInstructions({
-        userPublicKey: order.taker,
+        userPublicKey: taker,
         quote: legQuote(route, spec.minOutAmount),
         wrapAndUnwrapSol: true,
         prioritization: { kind: "auto" },
@@ -149,8 +116,15 @@ async function issueLegs(
       const compiled = nonceLegTransaction(built, { ...onNonce, lookupTables: built.lookupTableAccounts });
       if (compiled.transaction.length > MAX_TRANSACTION_BYTES)
         throw new TransactionTooLargeError(compiled.transaction.length, built.lookupTableAccounts.length);
-      const quotedOutAmount = BigInt(route.outAmount);
-      const common = { kind: spec.kind, legIndex, routeIndex, triggerOutAmount: spec.triggerOutAmount, minOutAmount: spec.minOutAmount, quotedOutAmount };
+      const common = {
+        kind: spec.kind,
+        legIndex,
+        routeIndex,
+        triggerOutAmount: spec.triggerOutAmount,
+        triggerMaxOutAmount: spec.triggerMaxOutAmount ?? null,
+        minOutAmount: spec.minOutAmount,
+        quotedOutAmount: BigInt(route.outAmount),
+      };
       legs.push({ ...common, transaction: compiled.transaction, routeLabel: routeLabel(route) });
       stored.push({ ...common, message: compiled.message, messageHash: transactionMessageHash(compiled.message) });
     }
@@ -158,54 +132,106 @@ async function issueLegs(
   return { legs, stored };
 }
 
+async function readNonces(deps: NonceOrderDeps, accounts: readonly string[], taker: string): Promise<NonceState[]> {
+  const reads = await deps.chain.getMultipleAccounts(accounts.map((a) => new PublicKey(a)));
+  const field = (i: number) => (accounts.length === 1 ? "nonceAccount" : `nonceAccounts[${i}]`);
+  return accounts.map((a, i) => checkNonceAccount(field(i), a, decodeNonceAccount(reads[i] ?? null), taker));
+}
+
+async function decimalsOf(deps: NonceOrderDeps, mints: readonly (string | null)[]): Promise<(mint: string) => number> {
+  const wanted = [...new Set(mints.filter((m): m is string => m !== null))];
+  const found = await deps.chain.getMints(wanted.map((m) => new PublicKey(m)));
+  const fields = ["inputMint", "outputMint", "priceMint"];
+  mints.forEach((m, i) => {
+    if (m !== null && !found.get(m)) throw new ValidationError(fields[i], "mint", `${m} is not a token mint`);
+  });
+  return (mint) => found.get(mint)!.decimals;
+}
+
 export function createNonceOrderOperation(deps: NonceOrderDeps) {
   return async function createNonceOrder(input: CreateNonceOrderInput, caller: OrderCaller): Promise<CreateNonceOrderResult> {
-    const order = parseCreateNonceOrder(input);
-    if (order.nonceAccount === null) return newNonceAccount(deps, order);
+    const request = parseCreateNonceOrder(input);
+    if (request.nonceAccounts.length === 0) {
+      const created = await nonceAccountsToCreate(deps.chain, request.taker, request.noncesNeeded);
+      return {
+        orderId: "",
+        nonceAccount: created.nonceAccounts[0],
+        nonceAccountTransaction: created.transactions.length === 1 ? created.transactions[0] : null,
+        nonceAccounts: created.nonceAccounts,
+        nonceAccountTransactions: created.transactions,
+        legs: [],
+        currentOutAmount: 0n,
+        pricedBy: null,
+        cancelTransaction: null,
+        expiresAt: request.expiresAt,
+      };
+    }
     // Refused before any quote or build: a caller past its bound costs one count (checked again at the insert).
-    if ((await deps.store.nonceOrders.pendingCount(caller.creator)) >= deps.limits.pendingPerCaller) throw pendingBoundReached(deps.limits, caller);
-    const nonceKey = new PublicKey(order.nonceAccount);
-    const [nonceRead] = await deps.chain.getMultipleAccounts([nonceKey]);
-    const nonce = checkNonceAccount("nonceAccount", order.nonceAccount, decodeNonceAccount(nonceRead ?? null), order.taker);
-    const mints = await deps.chain.getMints([new PublicKey(order.inputMint), new PublicKey(order.outputMint)]);
-    const inMint = mints.get(order.inputMint);
-    const outMint = mints.get(order.outputMint);
-    if (!inMint) throw new ValidationError("inputMint", "mint", `${order.inputMint} is not a token mint`);
-    if (!outMint) throw new ValidationError("outputMint", "mint", `${order.outputMint} is not a token mint`);
-    const specs = legSpecs(order, inMint.decimals, outMint.decimals);
-    const found = await routes(deps, order, order.routesPerLeg);
-    const currentOutAmount = BigInt(found[0].outAmount);
-    checkLegsAgainstPrice(specs, outAmountAt({ inAmount: order.amount, outAmount: currentOutAmount }, order.amount), order.trailBps);
-
-    // A secret per order: its legs' messages cannot be rebuilt by anyone who was not given them.
-    const secret = new Uint8Array(randomBytes(ORDER_SECRET_BYTES));
-    const { legs, stored } = await issueLegs(deps, order, specs, found, {
-      taker: new PublicKey(order.taker),
-      nonceAccount: nonceKey,
-      nonceValue: nonce.nonce,
-      secret,
-    });
-    const orderId = randomUUID();
-    const created = await deps.store.transaction((stores) =>
-      stores.nonceOrders.create(
-        {
-          orderId,
-          kind: order.kind,
-          taker: order.taker,
-          inputMint: order.inputMint,
-          outputMint: order.outputMint,
-          amount: order.amount,
-          nonceAccount: order.nonceAccount!,
-          nonceValue: nonce.nonce,
-          trailBps: order.trailBps,
-          ownerKey: caller.ownerKey,
-          creator: caller.creator,
-          legs: stored,
-        },
-        deps.limits.pendingPerCaller,
-      ),
+    if ((await deps.store.nonceOrders.pendingCount(caller.creator)) + request.noncesNeeded > deps.limits.pendingPerCaller)
+      throw pendingBoundReached(deps.limits, caller);
+    const nonces = await readNonces(deps, request.nonceAccounts, request.taker);
+    const decimals = await decimalsOf(deps, [request.inputMint, request.outputMint, request.priceMint]);
+    const plan = planOrders(request, decimals);
+    const priced = await priceOrders(deps.engine, plan.orders, request.routesPerLeg);
+    checkPlannedPrices(
+      plan,
+      priced.map((p) => ({ pairOut: p.pairOut, watchedOut: p.watched.outAmount })),
     );
-    if (!created) throw pendingBoundReached(deps.limits, caller);
-    return { orderId, nonceAccount: order.nonceAccount, nonceAccountTransaction: null, legs, currentOutAmount };
+
+    // A secret per request: its legs' messages cannot be rebuilt by anyone who was not given them.
+    const secret = new Uint8Array(randomBytes(ORDER_SECRET_BYTES));
+    const taker = new PublicKey(request.taker);
+    const ids = plan.orders.map(() => randomUUID());
+    const legs: IssuedLegTransaction[] = [];
+    const rows: NewNonceOrder[] = [];
+    for (const [i, order] of plan.orders.entries()) {
+      const nonceAccount = request.nonceAccounts[i];
+      const issued = await issueLegs(deps, request.taker, order, priced[i].routes, {
+        taker,
+        nonceAccount: new PublicKey(nonceAccount),
+        nonceValue: nonces[i].nonce,
+        secret,
+      });
+      legs.push(...issued.legs.map((l) => ({ ...l, orderId: ids[i], nonceAccount, amount: order.amount, notBefore: order.notBefore })));
+      rows.push({
+        orderId: ids[i],
+        kind: order.kind,
+        taker: request.taker,
+        inputMint: order.inputMint,
+        outputMint: order.outputMint,
+        amount: order.amount,
+        nonceAccount,
+        nonceValue: nonces[i].nonce,
+        trailBps: order.trailBps,
+        ownerKey: caller.ownerKey,
+        creator: caller.creator,
+        groupId: plan.groupKind === null ? null : ids[0],
+        groupKind: plan.groupKind,
+        groupIndex: plan.groupKind === null ? null : i,
+        afterOrder: order.after === null ? null : ids[order.after],
+        notBefore: order.notBefore,
+        expiresAt: request.expiresAt,
+        priceMint: order.priceMint,
+        legs: issued.stored,
+      });
+    }
+    if (!(await deps.store.transaction((stores) => stores.nonceOrders.create(rows, deps.limits.pendingPerCaller)))) throw pendingBoundReached(deps.limits, caller);
+    const cancel = nonceCancel(
+      taker,
+      request.nonceAccounts.map((a, i) => ({ account: new PublicKey(a), value: nonces[i].nonce })),
+    );
+    const first = priced.findIndex((_, i) => plan.orders[i].priceMint !== null);
+    return {
+      orderId: ids[0],
+      nonceAccount: request.nonceAccounts[0],
+      nonceAccountTransaction: null,
+      nonceAccounts: request.nonceAccounts,
+      nonceAccountTransactions: [],
+      legs,
+      currentOutAmount: priced[0].pairOut,
+      pricedBy: priced[first < 0 ? 0 : first].watched,
+      cancelTransaction: cancel.transaction,
+      expiresAt: request.expiresAt,
+    };
   };
 }

@@ -15,9 +15,7 @@ import type { CreateNonceOrderInput, LegInput } from "../../core/nonce-trigger/c
 import {
   ArmResponseSchema,
   CancelOrderResponseSchema,
-  CreateOrderResponseSchema,
   GetOrdersResponseSchema,
-  IssuedLegSchema,
   NonceTriggerService,
   WatchOrdersResponseSchema,
 } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
@@ -35,7 +33,7 @@ import { armNonceOrderOperation } from "./arm-nonce-order.js";
 import { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
 import { createNonceOrderOperation, DEFAULT_NONCE_ORDER_LIMITS } from "./create-nonce-order.js";
 import type { NonceOrderLimits } from "./create-nonce-order.js";
-import { nonceOrderToJson, nonceOrderToProto } from "./nonce-order-message.js";
+import { createResultToProto, nonceOrderToJson, nonceOrderToProto } from "./nonce-order-message.js";
 import { orderCaller } from "./order-caller.js";
 import { listOrders, parseTaker, watchOrders } from "./order-listing.js";
 import { nonceTriggerRestRoutes } from "./nonce-trigger-rest-routes.js";
@@ -85,23 +83,26 @@ function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<ty
         trailing: legFromProto(req.trailing),
         nonceAccount: req.nonceAccount,
         routesPerLeg: req.routesPerLeg === 0 ? undefined : req.routesPerLeg,
+        entry: legFromProto(req.entry),
+        dca: req.dca === undefined ? null : { ...req.dca, minOutAmount: req.dca.minOutAmount.toString(), startAt: req.dca.startAt.toString() },
+        nonceAccounts: req.nonceAccounts,
+        priceMint: req.priceMint,
+        expiresAt: req.expiresAt.toString(),
       };
-      const r = await ops.createOrder(input, orderCaller(callerOf(ctx)));
-      return create(CreateOrderResponseSchema, {
-        orderId: r.orderId,
-        nonceAccount: r.nonceAccount,
-        nonceAccountTransaction: r.nonceAccountTransaction ?? new Uint8Array(),
-        currentOutAmount: r.currentOutAmount,
-        legs: r.legs.map((l) => create(IssuedLegSchema, { ...l, triggerOutAmount: l.triggerOutAmount ?? 0n })),
-      });
+      return createResultToProto(await ops.createOrder(input, orderCaller(callerOf(ctx))));
     },
     async arm(req, ctx) {
-      const order = await ops.arm({ orderId: req.orderId, signedTransactions: req.signedTransactions }, orderCaller(callerOf(ctx)));
-      return create(ArmResponseSchema, { order: nonceOrderToProto(order) });
+      const r = await ops.arm({ orderId: req.orderId, signedTransactions: req.signedTransactions }, orderCaller(callerOf(ctx)));
+      return create(ArmResponseSchema, { order: nonceOrderToProto(r.order), group: r.group.map(nonceOrderToProto) });
     },
     async cancelOrder(req, ctx) {
       const r = await ops.cancel({ orderId: req.orderId, taker: req.taker, signedTransaction: req.signedTransaction }, orderCaller(callerOf(ctx)));
-      return create(CancelOrderResponseSchema, { transaction: r.transaction, order: nonceOrderToProto(r.order), signature: r.signature ?? "" });
+      return create(CancelOrderResponseSchema, {
+        transaction: r.transaction,
+        order: nonceOrderToProto(r.order),
+        group: r.group.map(nonceOrderToProto),
+        signature: r.signature ?? "",
+      });
     },
     async getOrders(req, ctx) {
       const page = await ops.list({ taker: req.taker, pageSize: req.pageSize, pageToken: req.pageToken }, orderCaller(callerOf(ctx)));

@@ -11,8 +11,8 @@ import type { RestRoute } from "../../server/rest.js";
 import type { StoredNonceOrder } from "../../store/index.js";
 import type { armNonceOrderOperation } from "./arm-nonce-order.js";
 import type { cancelNonceOrderOperation } from "./cancel-nonce-order.js";
-import type { CreateNonceOrderResult, createNonceOrderOperation } from "./create-nonce-order.js";
-import { nonceOrderToJson } from "./nonce-order-message.js";
+import type { createNonceOrderOperation } from "./create-nonce-order.js";
+import { createResultToJson, nonceOrderToJson } from "./nonce-order-message.js";
 import { orderCaller } from "./order-caller.js";
 import type { OrderCaller } from "./order-caller.js";
 import type { ListInput, OrderPage } from "./order-listing.js";
@@ -38,7 +38,7 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "POST",
       path: "/trigger/v2/createOrder",
       request: REQUESTS.createOrder,
-      handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body), orderCaller(req.caller))) }),
+      handler: async (req) => ({ status: 200, body: createResultToJson(await ops.createOrder(jsonBody(req.body), orderCaller(req.caller))) }),
     },
     {
       method: "POST",
@@ -46,11 +46,11 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       request: REQUESTS.arm,
       handler: async (req) => {
         const body = jsonBody(req.body);
-        const order = await ops.arm(
+        const r = await ops.arm(
           { orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) },
           orderCaller(req.caller),
         );
-        return { status: 200, body: { order: nonceOrderToJson(order) } };
+        return { status: 200, body: { order: nonceOrderToJson(r.order), group: r.group.map(nonceOrderToJson) } };
       },
     },
     {
@@ -70,7 +70,12 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
         );
         return {
           status: 200,
-          body: { transaction: Buffer.from(r.transaction).toString("base64"), order: nonceOrderToJson(r.order), signature: r.signature },
+          body: {
+            transaction: Buffer.from(r.transaction).toString("base64"),
+            order: nonceOrderToJson(r.order),
+            group: r.group.map(nonceOrderToJson),
+            signature: r.signature,
+          },
         };
       },
     },
@@ -87,25 +92,6 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       },
     },
   ];
-}
-
-function createResultJson(r: CreateNonceOrderResult) {
-  return {
-    orderId: r.orderId,
-    nonceAccount: r.nonceAccount,
-    nonceAccountTransaction: r.nonceAccountTransaction === null ? null : Buffer.from(r.nonceAccountTransaction).toString("base64"),
-    currentOutAmount: r.currentOutAmount.toString(),
-    legs: r.legs.map((l) => ({
-      kind: l.kind,
-      legIndex: l.legIndex,
-      routeIndex: l.routeIndex,
-      transaction: Buffer.from(l.transaction).toString("base64"),
-      triggerOutAmount: l.triggerOutAmount?.toString() ?? null,
-      minOutAmount: l.minOutAmount.toString(),
-      quotedOutAmount: l.quotedOutAmount.toString(),
-      routeLabel: l.routeLabel,
-    })),
-  };
 }
 
 function base64List(field: string, value: unknown): Uint8Array[] {

@@ -6,7 +6,11 @@
 import { isAbsent, parseOptionalIntegerInRange, parseOptionalPublicKey, parsePublicKey, parseU64 } from "../request-fields.js";
 import { base58Of } from "../solana/base58-strings.js";
 import { ValidationError } from "../validation-error.js";
-import type { LegKind, NonceOrderKind } from "./order.js";
+import type { LegKind } from "./order.js";
+import { parseGroupFields } from "./group-request.js";
+import { parsePrice } from "./price.js";
+import type { DecimalPrice } from "./price.js";
+import type { DcaInput, ParsedDca, RequestKind } from "./group-request.js";
 
 export interface LegInput {
   readonly price?: unknown;
@@ -23,47 +27,51 @@ export interface CreateNonceOrderInput {
   readonly takeProfit?: LegInput | null;
   readonly stopLoss?: LegInput | null;
   readonly trailing?: LegInput | null;
+  readonly entry?: LegInput | null;
+  readonly dca?: DcaInput | null;
   readonly nonceAccount?: unknown;
+  readonly nonceAccounts?: readonly unknown[];
   readonly routesPerLeg?: unknown;
+  readonly priceMint?: unknown;
+  readonly expiresAt?: unknown;
 }
+
+export type { DcaInput, RequestKind } from "./group-request.js";
 
 /** A leg as asked: its price (output per one input, UI units, decimal text) or trail, and its floor. */
 export interface ParsedLeg {
   readonly kind: LegKind;
-  readonly field: "takeProfit" | "stopLoss" | "trailing";
+  readonly field: "takeProfit" | "stopLoss" | "trailing" | "entry";
   /** Decimal price as numerator / 10^scale (take-profit, stop-loss). */
-  readonly price: { readonly numerator: bigint; readonly scale: number } | null;
+  readonly price: DecimalPrice | null;
   readonly minOutAmount: bigint;
 }
 
 export interface ParsedCreateNonceOrder {
-  readonly kind: NonceOrderKind;
+  readonly kind: RequestKind;
   readonly taker: string;
   readonly inputMint: string;
   readonly outputMint: string;
   readonly amount: bigint;
   readonly legs: readonly ParsedLeg[];
   readonly trailBps: number | null;
-  /** Absent: the answer is the creation of one (the legs need its nonce value, known once it exists). */
-  readonly nonceAccount: string | null;
+  /** OTOCO: the entry (a limit buy of outputMint); takeProfit / stopLoss then sell what it bought. */
+  readonly entry: ParsedLeg | null;
+  readonly dca: ParsedDca | null;
+  /**
+   * The taker's nonce accounts, one per order of the request (1; OTOCO 2; DCA one per round).
+   * Empty: the answer is the creation of as many (the legs need their values, known once they exist).
+   */
+  readonly nonceAccounts: readonly string[];
+  /** How many nonce accounts the request needs. */
+  readonly noncesNeeded: number;
   readonly routesPerLeg: number;
+  /** Prices in this mint (a stablecoin: "USD prices"): a leg's trigger is what the order's input fetches in it. */
+  readonly priceMint: string | null;
+  readonly expiresAt: Date | null;
 }
 
 export const MAX_ROUTES_PER_LEG = 3;
-const MAX_PRICE_DIGITS = 30;
-
-function parsePrice(field: string, value: unknown): { numerator: bigint; scale: number } {
-  if (typeof value !== "string" && typeof value !== "number")
-    throw new ValidationError(field, "decimal", 'must be a positive decimal number (output per one input, e.g. "150.25")');
-  const text = String(value);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (match === null || text.length > MAX_PRICE_DIGITS)
-    throw new ValidationError(field, "decimal", 'must be a positive decimal number (output per one input, e.g. "150.25")');
-  const fraction = match[2] ?? "";
-  const numerator = BigInt(match[1] + fraction);
-  if (numerator === 0n) throw new ValidationError(field, "positive", "must be greater than zero");
-  return { numerator, scale: fraction.length };
-}
 
 function parseLeg(field: ParsedLeg["field"], kind: LegKind, raw: LegInput | null | undefined): ParsedLeg {
   if (raw === null || raw === undefined || typeof raw !== "object") throw new ValidationError(field, "required", `is required for this order kind`);
@@ -76,7 +84,8 @@ function refuseExtra(field: string, value: unknown, kind: string): void {
   if (value !== null && value !== undefined) throw new ValidationError(field, "kind", `must be absent for a "${kind}" order`);
 }
 
-export function parseCreateNonceOrder(raw: CreateNonceOrderInput): ParsedCreateNonceOrder {
+/** The request, checked at `now` (expiry and DCA start times are judged against it). */
+export function parseCreateNonceOrder(raw: CreateNonceOrderInput, now: Date = new Date()): ParsedCreateNonceOrder {
   const taker = base58Of(parsePublicKey("taker", raw.taker));
   const inputMint = base58Of(parsePublicKey("inputMint", raw.inputMint));
   const outputMint = base58Of(parsePublicKey("outputMint", raw.outputMint));
@@ -86,6 +95,9 @@ export function parseCreateNonceOrder(raw: CreateNonceOrderInput): ParsedCreateN
   const kind = raw.kind;
   let legs: ParsedLeg[];
   let trailBps: number | null = null;
+  let entry: ParsedLeg | null = null;
+  if (kind !== "otoco") refuseExtra("entry", raw.entry, String(kind));
+  if (kind !== "dca") refuseExtra("dca", raw.dca, String(kind));
   switch (kind) {
     case "single": {
       const tp = raw.takeProfit !== null && raw.takeProfit !== undefined;
@@ -106,29 +118,42 @@ export function parseCreateNonceOrder(raw: CreateNonceOrderInput): ParsedCreateN
       refuseExtra("takeProfit", raw.takeProfit, kind);
       refuseExtra("stopLoss", raw.stopLoss, kind);
       break;
+    case "otoco":
+      entry = parseLeg("entry", "entry", raw.entry);
+      legs = [parseLeg("takeProfit", "take_profit", raw.takeProfit), parseLeg("stopLoss", "stop_loss", raw.stopLoss)];
+      refuseExtra("trailing", raw.trailing, kind);
+      break;
+    case "dca":
+      legs = [];
+      refuseExtra("takeProfit", raw.takeProfit, kind);
+      refuseExtra("stopLoss", raw.stopLoss, kind);
+      refuseExtra("trailing", raw.trailing, kind);
+      break;
     default:
-      throw new ValidationError("kind", "enum", 'must be "single", "oco" or "trailing"');
+      throw new ValidationError("kind", "enum", 'must be "single", "oco", "trailing", "otoco" or "dca"');
   }
-  const nonce = parseOptionalPublicKey("nonceAccount", raw.nonceAccount, "nullish-or-empty");
+  const group = parseGroupFields(raw, { kind, inputMint, outputMint, amount }, now);
+  const nonceAccounts = parseNonceAccounts(raw, group.noncesNeeded);
   const routesPerLeg = isAbsent(raw.routesPerLeg, "nullish-or-empty")
     ? 1
     : parseOptionalIntegerInRange("routesPerLeg", raw.routesPerLeg, 1, MAX_ROUTES_PER_LEG)!;
-  return { kind, taker, inputMint, outputMint, amount, legs, trailBps, nonceAccount: nonce ? base58Of(nonce) : null, routesPerLeg };
+  return { kind, taker, inputMint, outputMint, amount, legs, trailBps, entry, routesPerLeg, nonceAccounts, ...group };
 }
 
-/**
- * The output amount `amount` (raw input units) fetches at `price` (output per one input, UI
- * units): price × amount × 10^outDecimals / 10^inDecimals, rounded up for a take-profit (it must
- * pay at least the price) and down otherwise.
- */
-export function triggerOutAmount(
-  price: { numerator: bigint; scale: number },
-  amount: bigint,
-  inDecimals: number,
-  outDecimals: number,
-  roundUp: boolean,
-): bigint {
-  const num = price.numerator * amount * 10n ** BigInt(outDecimals);
-  const den = 10n ** BigInt(price.scale + inDecimals);
-  return roundUp ? (num + den - 1n) / den : num / den;
+/** `nonceAccount` (one) or `nonceAccounts` (as many as the request needs, distinct); none: they are to be created. */
+function parseNonceAccounts(raw: CreateNonceOrderInput, needed: number): string[] {
+  const one = parseOptionalPublicKey("nonceAccount", raw.nonceAccount, "nullish-or-empty");
+  const list = (raw.nonceAccounts ?? []).map((a, i) => base58Of(parsePublicKey(`nonceAccounts[${i}]`, a)));
+  if (one !== undefined && list.length > 0) throw new ValidationError("nonceAccounts", "one_of", "give nonceAccount or nonceAccounts, not both");
+  const accounts = one !== undefined ? [base58Of(one)] : list;
+  if (accounts.length === 0) return [];
+  if (accounts.length !== needed) {
+    throw new ValidationError(
+      accounts.length === 1 && one !== undefined ? "nonceAccount" : "nonceAccounts",
+      "count",
+      `this order needs ${needed} nonce account${needed === 1 ? "" : "s"} (one per order it makes), got ${accounts.length}`,
+    );
+  }
+  if (new Set(accounts).size !== accounts.length) throw new ValidationError("nonceAccounts", "distinct", "must be distinct accounts");
+  return accounts;
 }

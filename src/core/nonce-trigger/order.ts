@@ -10,8 +10,16 @@
  * A leg's `minOutAmount` is the taker's floor: the signed swap's minimum out (the program refuses less).
  */
 
-export type NonceOrderKind = "single" | "oco" | "trailing";
-export type LegKind = "take_profit" | "stop_loss" | "trailing_stop";
+/**
+ * An order's kind. `entry` and `dca_round` are members of a group (group.ts): an OTOCO is an
+ * `entry` order followed by an `oco` order on what it bought; a DCA is `dca_round` orders in turn.
+ */
+export type NonceOrderKind = "single" | "oco" | "trailing" | "entry" | "dca_round";
+/**
+ * - entry: fires when the quote pays ≥ its trigger (a limit buy: the first step of an OTOCO);
+ * - dca_round: fires once due (group.ts) while the quote pays within its band (either bound may be absent).
+ */
+export type LegKind = "take_profit" | "stop_loss" | "trailing_stop" | "entry" | "dca_round";
 
 export const BPS = 10_000n;
 
@@ -19,6 +27,8 @@ export interface LegSpec {
   readonly kind: LegKind;
   /** take-profit / stop-loss: the output amount for the whole order amount that fires the leg; null for trailing. */
   readonly triggerOutAmount: bigint | null;
+  /** dca_round: the band's upper bound (output for the whole amount); null for every other kind or no upper bound. */
+  readonly triggerMaxOutAmount?: bigint | null;
   /** The taker's floor: the leg's swap refuses to pay less. */
   readonly minOutAmount: bigint;
 }
@@ -52,7 +62,13 @@ export function legFires(leg: LegSpec, amount: bigint, price: PairPrice, trail: 
   const scaled = price.outAmount * amount;
   switch (leg.kind) {
     case "take_profit":
+    case "entry":
       return scaled >= leg.triggerOutAmount! * price.inAmount;
+    case "dca_round": {
+      const min = leg.triggerOutAmount;
+      const max = leg.triggerMaxOutAmount ?? null;
+      return (min === null || scaled >= min * price.inAmount) && (max === null || scaled <= max * price.inAmount);
+    }
     case "stop_loss":
       return scaled <= leg.triggerOutAmount! * price.inAmount;
     case "trailing_stop": {
@@ -87,11 +103,11 @@ export type NonceOrderStatus =
   /** A leg landed and failed in its program (the nonce advanced, so no other leg can land). */
   | "failed"
   /** The taker advanced the nonce (a cancel): no leg can land. */
-  | "cancelled";
+  | "cancelled"
+  /** Its `expiresAt` passed before a leg fired: swapd sends nothing more (the legs stay valid on chain until the taker's cancel lands). */
+  | "expired";
 
-export type LegStatus = "issued" | "armed" | "sent" | "landed" | "failed" | "voided" | "cancelled";
-
-export const ACTIVE_ORDER_STATUSES: readonly NonceOrderStatus[] = ["armed", "triggered"];
+export type LegStatus = "issued" | "armed" | "sent" | "landed" | "failed" | "voided" | "cancelled" | "expired";
 
 /**
  * Whether a leg route's signature may be shown: only once swapd sent it (the order's triggered leg

@@ -51,16 +51,27 @@ export function nonceLegTransaction(groups: InstructionGroups & { readonly asLeg
   return compileTransaction(instructions, leg.taker, leg.nonceValue, { legacy: groups.asLegacyTransaction, lookupTables: leg.lookupTables });
 }
 
-export function nonceAccountCreation(taker: PublicKey, seed: string, blockhash: string): CompiledTransaction {
-  return compileTransaction(createNonceAccountInstructions(taker, seed, taker), taker, blockhash);
+/** The creation of nonce accounts (seeds `seeds`, authority and payer: the taker) in one transaction. */
+export function nonceAccountCreation(taker: PublicKey, seeds: readonly string[], blockhash: string): CompiledTransaction {
+  return compileTransaction(
+    seeds.flatMap((seed) => createNonceAccountInstructions(taker, seed, taker)),
+    taker,
+    blockhash,
+  );
 }
 
 /**
- * The taker's cancel: AdvanceNonceAccount alone, as a durable-nonce transaction on the order's
- * nonce (its value as blockhash). Once it lands no leg signed on that value can land; it cannot
- * expire before them (it is valid exactly as long as they are); and it is fully determined by the
- * order, so the signed copy a taker hands in is checked byte for byte against it.
+ * The taker's cancel: AdvanceNonceAccount of each of the orders' nonces (one order: its nonce
+ * alone), as a durable-nonce transaction on the first (its value as blockhash). Once it lands no
+ * leg signed on those values can land; it cannot expire before the first order's legs (it is valid
+ * exactly as long as they are); and it is fully determined by the orders, so the signed copy a
+ * taker hands in is checked byte for byte against it.
  */
-export function nonceCancel(taker: PublicKey, nonceAccount: PublicKey, nonceValue: string): CompiledTransaction {
-  return compileTransaction([advanceNonceInstruction(nonceAccount, taker)], taker, nonceValue, { legacy: true });
+export function nonceCancel(taker: PublicKey, nonces: readonly { readonly account: PublicKey; readonly value: string }[]): CompiledTransaction {
+  return compileTransaction(
+    nonces.map((n) => advanceNonceInstruction(n.account, taker)),
+    taker,
+    nonces[0].value,
+    { legacy: true },
+  );
 }

@@ -20,31 +20,47 @@ export function checkNonceAccount(field: string, address: string, state: NonceSt
   return state;
 }
 
-const LEG_FIELD: Record<LegSpec["kind"], string> = { take_profit: "takeProfit", stop_loss: "stopLoss", trailing_stop: "trailing" };
+const LEG_FIELD: Record<LegSpec["kind"], string> = {
+  take_profit: "takeProfit",
+  stop_loss: "stopLoss",
+  trailing_stop: "trailing",
+  entry: "entry",
+  dca_round: "dca",
+};
 
 /**
- * Each leg against the order's current output (`currentOut`, what `amount` fetches now): a
- * take-profit above it, a stop-loss below it, every floor at or under its trigger (a trailing
- * stop's floor at or under the trailing level of the current price).
+ * Each leg against the order's current output (`currentOut`, what `amount` fetches now of the mint
+ * its triggers are watched in): a take-profit (or an OTOCO's entry) above it, a stop-loss below it,
+ * every floor at or under its trigger (a trailing stop's floor at or under the trailing level of
+ * the current price). `toOutput`: with prices in another mint than the output (a price mint), a
+ * watched amount as the output it stands for at today's cross rate — a floor above that could
+ * only be paid if the output's own price moved the taker's way.
  */
-export function checkLegsAgainstPrice(legs: readonly LegSpec[], currentOut: bigint, trailBps: number | null): void {
+export function checkLegsAgainstPrice(
+  legs: readonly LegSpec[],
+  currentOut: bigint,
+  trailBps: number | null,
+  toOutput: (watched: bigint) => bigint = (w) => w,
+  reference = "the current price",
+): void {
   for (const leg of legs) {
     const field = LEG_FIELD[leg.kind];
-    if (leg.kind === "take_profit" && leg.triggerOutAmount! <= currentOut) {
+    if ((leg.kind === "take_profit" || leg.kind === "entry") && leg.triggerOutAmount! <= currentOut) {
       throw new ValidationError(
         `${field}.price`,
         "trigger_side",
-        `must be above the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`,
+        `must be above ${reference} (the amount fetches ${currentOut} there; the trigger is ${leg.triggerOutAmount})`,
       );
     }
     if (leg.kind === "stop_loss" && leg.triggerOutAmount! >= currentOut) {
       throw new ValidationError(
         `${field}.price`,
         "trigger_side",
-        `must be below the current price (the amount fetches ${currentOut} now; the trigger is ${leg.triggerOutAmount})`,
+        `must be below ${reference} (the amount fetches ${currentOut} there; the trigger is ${leg.triggerOutAmount})`,
       );
     }
-    const ceiling = leg.kind === "trailing_stop" ? trailingLevel(currentOut, trailBps!) : leg.triggerOutAmount!;
+    if (leg.kind === "dca_round") continue; // A band may lie away from today's price: the round waits for it.
+    const ceiling = toOutput(leg.kind === "trailing_stop" ? trailingLevel(currentOut, trailBps!) : leg.triggerOutAmount!);
     if (leg.minOutAmount > ceiling) {
       throw new ValidationError(
         `${field}.minOutAmount`,

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { firingLeg, legFires, outAmountAt, trailingLevel } from "../../../src/core/nonce-trigger/order.js";
 import type { LegSpec } from "../../../src/core/nonce-trigger/order.js";
-import { parseCreateNonceOrder, triggerOutAmount } from "../../../src/core/nonce-trigger/create-request.js";
+import { parseCreateNonceOrder } from "../../../src/core/nonce-trigger/create-request.js";
+import { triggerOutAmount } from "../../../src/core/nonce-trigger/price.js";
 import { checkLegsAgainstPrice } from "../../../src/core/nonce-trigger/validate.js";
 import { ValidationError } from "../../../src/core/validation-error.js";
 
