@@ -105,6 +105,7 @@ export interface NonceOrderSettings {
   readonly armWithinMs: number;
   readonly pendingPerCaller: number;
   readonly activePerTaker: number;
+  readonly dcaMinIntervalS: number;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       armWithinMs: v.NONCE_ORDER_ARM_WITHIN_S * 1000,
       pendingPerCaller: v.NONCE_ORDERS_PENDING_PER_CALLER,
       activePerTaker: v.NONCE_ORDERS_ACTIVE_PER_TAKER,
+      dcaMinIntervalS: v.NONCE_DCA_MIN_INTERVAL_S,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -95,6 +95,7 @@ export function startNonceTriggers(
       pendingPerCaller: config.nonceOrders.pendingPerCaller,
       activePerTaker: config.nonceOrders.activePerTaker,
       armWithinMs: config.nonceOrders.armWithinMs,
+      dcaMinIntervalS: config.nonceOrders.dcaMinIntervalS,
     },
   });
   api.start();

@@ -38,4 +38,10 @@ export const TRIGGER_SETTINGS = {
     default: 100,
     doc: "armed or triggered orders per taker; past it `arm` answers 429 / `RESOURCE_EXHAUSTED`",
   }),
+  NONCE_DCA_MIN_INTERVAL_S: setting({
+    room: "trigger",
+    parser: integer(1, 31_536_000, "s"),
+    default: 60,
+    doc: "the shortest interval between a DCA's rounds that `createOrder` accepts (Jupiter's is 60 s; lower it only for tests and demos)",
+  }),
 } as const;

@@ -219,6 +219,16 @@ export const MIGRATIONS: readonly Migration[] = [
       // A DCA round's band upper bound (its lower bound is trigger_out_amount).
       "ALTER TABLE nonce_order_legs ADD COLUMN trigger_max_out_amount numeric(20,0)",
       "CREATE INDEX nonce_orders_group ON nonce_orders (group_id) WHERE group_id IS NOT NULL",
+      // The new kinds and the expired status (the checks of migration 5, widened).
+      "ALTER TABLE nonce_orders DROP CONSTRAINT nonce_orders_kind_check",
+      "ALTER TABLE nonce_orders ADD CONSTRAINT nonce_orders_kind_check CHECK (kind IN ('single', 'oco', 'trailing', 'entry', 'dca_round'))",
+      "ALTER TABLE nonce_orders DROP CONSTRAINT nonce_orders_status_check",
+      "ALTER TABLE nonce_orders ADD CONSTRAINT nonce_orders_status_check CHECK (status IN ('issued', 'armed', 'triggered', 'landed', 'failed', 'cancelled', 'expired'))",
+      "ALTER TABLE nonce_orders ADD CONSTRAINT nonce_orders_group_kind_check CHECK (group_kind IN ('otoco', 'dca'))",
+      "ALTER TABLE nonce_order_legs DROP CONSTRAINT nonce_order_legs_kind_check",
+      "ALTER TABLE nonce_order_legs ADD CONSTRAINT nonce_order_legs_kind_check CHECK (kind IN ('take_profit', 'stop_loss', 'trailing_stop', 'entry', 'dca_round'))",
+      "ALTER TABLE nonce_order_legs DROP CONSTRAINT nonce_order_legs_status_check",
+      "ALTER TABLE nonce_order_legs ADD CONSTRAINT nonce_order_legs_status_check CHECK (status IN ('issued', 'armed', 'sent', 'landed', 'failed', 'voided', 'cancelled', 'expired'))",
     ],
   },
 ];

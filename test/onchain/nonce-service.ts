@@ -13,6 +13,7 @@ import { Keypair, NonceAccount, PublicKey, VersionedTransaction } from "@solana/
 import { buildApp, type Service } from "../../src/app/build-app.js";
 import { loadConfig } from "../../src/config.js";
 import { DEMO, seedDemo } from "../../src/localnet/demo-seed.js";
+import type { DemoSeeder } from "../../src/localnet/demo-seed.js";
 import { startLocalnet, type Localnet } from "../../src/localnet/start-localnet.js";
 import { createLogger } from "../../src/server/logger.js";
 import { CHAIN_DIR } from "../fixtures/chain-dir.js";
@@ -109,9 +110,9 @@ export interface NonceChain {
   close(): Promise<void>;
 }
 
-export async function startNonceChain(): Promise<NonceChain> {
+export async function startNonceChain(extraSeeders: readonly DemoSeeder[] = []): Promise<NonceChain> {
   const localnet = await startLocalnet({ port: 0, programsDir: join(CHAIN_DIR!, "programs"), accountsDir: join(CHAIN_DIR!, "accounts") });
-  await seedDemo(localnet);
+  await seedDemo(localnet, extraSeeders);
   return {
     localnet,
     funded(sol) {

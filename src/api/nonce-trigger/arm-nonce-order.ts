@@ -96,7 +96,11 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
     const held = reads[0];
     orders.forEach((o, i) => {
       if (decodeNonceAccount(reads[i + 1] ?? null)?.nonce !== o.nonceValue) {
-        throw new ValidationError("orderId", "nonce_advanced", `the nonce account ${o.nonceAccount} advanced since the order was created; create the order again`);
+        throw new ValidationError(
+          "orderId",
+          "nonce_advanced",
+          `the nonce account ${o.nonceAccount} advanced since the order was created; create the order again`,
+        );
       }
     });
     checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), amountHeld(orders), order.inputMint);
@@ -114,16 +118,18 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
       );
     }
     try {
-      const armed = await deps.store.transaction(async (stores) => {
-        for (const o of orders) {
-          // One refused (another Arm came first): the whole group is rolled back.
-          if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
-        }
-        return true;
-      }).catch((error: unknown) => {
-        if (error instanceof ArmRaced) return false;
-        throw error;
-      });
+      const armed = await deps.store
+        .transaction(async (stores) => {
+          for (const o of orders) {
+            // One refused (another Arm came first): the whole group is rolled back.
+            if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
+          }
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ArmRaced) return false;
+          throw error;
+        });
       if (!armed) throw new ValidationError("orderId", "state", "the order is no longer issued");
     } catch (error) {
       if (error instanceof ValidationError) throw error;

@@ -74,9 +74,11 @@ export interface NonceOrderLimits {
   readonly activePerTaker: number;
   /** How long an issued order may wait to be armed. */
   readonly armWithinMs: number;
+  /** The shortest interval between DCA rounds accepted. */
+  readonly dcaMinIntervalS: number;
 }
 
-export const DEFAULT_NONCE_ORDER_LIMITS: NonceOrderLimits = { pendingPerCaller: 200, activePerTaker: 100, armWithinMs: 600_000 };
+export const DEFAULT_NONCE_ORDER_LIMITS: NonceOrderLimits = { pendingPerCaller: 200, activePerTaker: 100, armWithinMs: 600_000, dcaMinIntervalS: 60 };
 
 export interface NonceOrderDeps {
   readonly chain: SolanaChain;
@@ -150,7 +152,7 @@ async function decimalsOf(deps: NonceOrderDeps, mints: readonly (string | null)[
 
 export function createNonceOrderOperation(deps: NonceOrderDeps) {
   return async function createNonceOrder(input: CreateNonceOrderInput, caller: OrderCaller): Promise<CreateNonceOrderResult> {
-    const request = parseCreateNonceOrder(input);
+    const request = parseCreateNonceOrder(input, new Date(), { dcaMinIntervalS: deps.limits.dcaMinIntervalS });
     if (request.nonceAccounts.length === 0) {
       const created = await nonceAccountsToCreate(deps.chain, request.taker, request.noncesNeeded);
       return {
@@ -215,7 +217,8 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
         legs: issued.stored,
       });
     }
-    if (!(await deps.store.transaction((stores) => stores.nonceOrders.create(rows, deps.limits.pendingPerCaller)))) throw pendingBoundReached(deps.limits, caller);
+    if (!(await deps.store.transaction((stores) => stores.nonceOrders.create(rows, deps.limits.pendingPerCaller))))
+      throw pendingBoundReached(deps.limits, caller);
     const cancel = nonceCancel(
       taker,
       request.nonceAccounts.map((a, i) => ({ account: new PublicKey(a), value: nonces[i].nonce })),

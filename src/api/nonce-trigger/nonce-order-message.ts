@@ -136,8 +136,7 @@ export function createResultToJson(r: CreateNonceOrderResult): Record<string, un
     nonceAccounts: r.nonceAccounts,
     nonceAccountTransactions: r.nonceAccountTransactions.map(base64),
     currentOutAmount: r.currentOutAmount.toString(),
-    pricedBy:
-      r.pricedBy === null ? null : { ...r.pricedBy, inAmount: r.pricedBy.inAmount.toString(), outAmount: r.pricedBy.outAmount.toString() },
+    pricedBy: r.pricedBy === null ? null : { ...r.pricedBy, inAmount: r.pricedBy.inAmount.toString(), outAmount: r.pricedBy.outAmount.toString() },
     cancelTransaction: r.cancelTransaction === null ? null : base64(r.cancelTransaction),
     expiresAt: r.expiresAt === null ? null : Math.floor(r.expiresAt.getTime() / 1000),
     legs: r.legs.map((l) => ({

@@ -7,7 +7,7 @@ import { isAbsent, parseOptionalIntegerInRange, parseOptionalPublicKey, parsePub
 import { base58Of } from "../solana/base58-strings.js";
 import { ValidationError } from "../validation-error.js";
 import type { LegKind } from "./order.js";
-import { parseGroupFields } from "./group-request.js";
+import { DCA_MIN_INTERVAL_S, parseGroupFields } from "./group-request.js";
 import { parsePrice } from "./price.js";
 import type { DecimalPrice } from "./price.js";
 import type { DcaInput, ParsedDca, RequestKind } from "./group-request.js";
@@ -85,7 +85,11 @@ function refuseExtra(field: string, value: unknown, kind: string): void {
 }
 
 /** The request, checked at `now` (expiry and DCA start times are judged against it). */
-export function parseCreateNonceOrder(raw: CreateNonceOrderInput, now: Date = new Date()): ParsedCreateNonceOrder {
+export function parseCreateNonceOrder(
+  raw: CreateNonceOrderInput,
+  now: Date = new Date(),
+  bounds: { readonly dcaMinIntervalS?: number } = {},
+): ParsedCreateNonceOrder {
   const taker = base58Of(parsePublicKey("taker", raw.taker));
   const inputMint = base58Of(parsePublicKey("inputMint", raw.inputMint));
   const outputMint = base58Of(parsePublicKey("outputMint", raw.outputMint));
@@ -132,7 +136,7 @@ export function parseCreateNonceOrder(raw: CreateNonceOrderInput, now: Date = ne
     default:
       throw new ValidationError("kind", "enum", 'must be "single", "oco", "trailing", "otoco" or "dca"');
   }
-  const group = parseGroupFields(raw, { kind, inputMint, outputMint, amount }, now);
+  const group = parseGroupFields(raw, { kind, inputMint, outputMint, amount }, now, bounds.dcaMinIntervalS ?? DCA_MIN_INTERVAL_S);
   const nonceAccounts = parseNonceAccounts(raw, group.noncesNeeded);
   const routesPerLeg = isAbsent(raw.routesPerLeg, "nullish-or-empty")
     ? 1

@@ -64,7 +64,9 @@ export function planOrders(order: ParsedCreateNonceOrder, decimals: Decimals): P
       const legs = order.legs.map((l) => priced(l.kind, l, amount, inputMint, watched, decimals));
       return {
         groupKind: null,
-        orders: [{ kind: order.kind, inputMint, outputMint, amount, legs, trailBps: order.trailBps, watchedMint: watched, priceMint, after: null, notBefore: null }],
+        orders: [
+          { kind: order.kind, inputMint, outputMint, amount, legs, trailBps: order.trailBps, watchedMint: watched, priceMint, after: null, notBefore: null },
+        ],
       };
     }
     case "otoco": {

@@ -65,13 +65,13 @@ function parseUnixSeconds(field: string, value: unknown): Date | null {
   return new Date(Number(text) * 1000);
 }
 
-function parseDca(raw: DcaInput | null | undefined, amount: bigint, now: Date): ParsedDca {
+function parseDca(raw: DcaInput | null | undefined, amount: bigint, now: Date, minIntervalS: number): ParsedDca {
   if (raw === null || raw === undefined || typeof raw !== "object") throw new ValidationError("dca", "required", 'is required for a "dca" order');
   const rounds = parseOptionalIntegerInRange("dca.rounds", raw.rounds, DCA_MIN_ROUNDS, DCA_MAX_ROUNDS);
   if (rounds === undefined) throw new ValidationError("dca.rounds", "required", `is required (${DCA_MIN_ROUNDS} to ${DCA_MAX_ROUNDS})`);
-  const intervalSeconds = parseOptionalIntegerInRange("dca.intervalSeconds", raw.intervalSeconds, DCA_MIN_INTERVAL_S, DCA_MAX_INTERVAL_S);
+  const intervalSeconds = parseOptionalIntegerInRange("dca.intervalSeconds", raw.intervalSeconds, minIntervalS, DCA_MAX_INTERVAL_S);
   if (intervalSeconds === undefined)
-    throw new ValidationError("dca.intervalSeconds", "required", `is required (${DCA_MIN_INTERVAL_S} to ${DCA_MAX_INTERVAL_S} seconds)`);
+    throw new ValidationError("dca.intervalSeconds", "required", `is required (${minIntervalS} to ${DCA_MAX_INTERVAL_S} seconds)`);
   if (amount < BigInt(rounds)) throw new ValidationError("amount", "dca_rounds", `must be at least one base unit per round (${rounds} rounds)`);
   const start = parseUnixSeconds("dca.startAt", raw.startAt);
   if (start !== null && start.getTime() > now.getTime() + DCA_MAX_START_DELAY_S * 1000)
@@ -93,8 +93,9 @@ export function parseGroupFields(
   raw: GroupFieldsInput,
   order: { kind: RequestKind; inputMint: string; outputMint: string; amount: bigint },
   now: Date,
+  dcaMinIntervalS: number = DCA_MIN_INTERVAL_S,
 ): GroupFields {
-  const dca = order.kind === "dca" ? parseDca(raw.dca, order.amount, now) : null;
+  const dca = order.kind === "dca" ? parseDca(raw.dca, order.amount, now, dcaMinIntervalS) : null;
   const price = parseOptionalPublicKey("priceMint", raw.priceMint, "nullish-or-empty");
   const priceMint = price === undefined ? null : base58Of(price);
   // An OTOCO's take-profit / stop-loss sell the output: their prices are of the output, so the price mint must differ from it too.

@@ -30,13 +30,7 @@ export function parsePrice(field: string, value: unknown): DecimalPrice {
  * units): price × amount × 10^outDecimals / 10^inDecimals, rounded up for a take-profit (it must
  * pay at least the price) and down otherwise.
  */
-export function triggerOutAmount(
-  price: DecimalPrice,
-  amount: bigint,
-  inDecimals: number,
-  outDecimals: number,
-  roundUp: boolean,
-): bigint {
+export function triggerOutAmount(price: DecimalPrice, amount: bigint, inDecimals: number, outDecimals: number, roundUp: boolean): bigint {
   const num = price.numerator * amount * 10n ** BigInt(outDecimals);
   const den = 10n ** BigInt(price.scale + inDecimals);
   return roundUp ? (num + den - 1n) / den : num / den;
