@@ -60,8 +60,10 @@ export interface GroupFields {
 /** Unix seconds (a positive integer; 0 or absent: none) as a date. */
 function parseUnixSeconds(field: string, value: unknown): Date | null {
   if (isAbsent(value, "nullish-or-empty") || value === 0 || value === "0" || value === 0n) return null;
-  const text = typeof value === "bigint" ? value.toString() : String(value);
-  if (!/^\d{1,12}$/.test(text)) throw new ValidationError(field, "unix_seconds", `must be a time in unix seconds (an integer), got ${JSON.stringify(text)}`);
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "bigint")
+    throw new ValidationError(field, "unix_seconds", "must be a time in unix seconds (an integer)");
+  const text = String(value);
+  if (!/^\d{1,16}$/.test(text)) throw new ValidationError(field, "unix_seconds", `must be a time in unix seconds (an integer), got ${JSON.stringify(text)}`);
   return new Date(Number(text) * 1000);
 }
 
