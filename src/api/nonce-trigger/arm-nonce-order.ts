@@ -68,6 +68,59 @@ function amountHeld(orders: readonly StoredNonceOrder[]): bigint {
   return orders.filter((o) => o.inputMint === orders[0].inputMint).reduce((sum, o) => sum + o.amount, 0n);
 }
 
+/** Every order's nonce still holds the value its legs were built on, and the taker holds what the orders sell. */
+async function checkNoncesAndHoldings(deps: NonceOrderDeps, orders: readonly StoredNonceOrder[]): Promise<void> {
+  const order = orders[0];
+  const taker = new PublicKey(order.taker);
+  const inputMint = new PublicKey(order.inputMint);
+  const native = inputMint.equals(NATIVE_MINT);
+  const mint = native ? null : (await deps.chain.getMints([inputMint])).get(order.inputMint);
+  const holding = native ? taker : associatedTokenAddress(taker, inputMint, mint!.programId);
+  const reads = await deps.chain.getMultipleAccounts([holding, ...orders.map((o) => new PublicKey(o.nonceAccount))]);
+  const held = reads[0];
+  orders.forEach((o, i) => {
+    if (decodeNonceAccount(reads[i + 1] ?? null)?.nonce !== o.nonceValue) {
+      throw new ValidationError(
+        "orderId",
+        "nonce_advanced",
+        `the nonce account ${o.nonceAccount} advanced since the order was created; create the order again`,
+      );
+    }
+  });
+  checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), amountHeld(orders), order.inputMint);
+}
+
+/** Arms every order of the group in one store transaction (all or none). */
+async function armAll(deps: NonceOrderDeps, orders: readonly StoredNonceOrder[], legs: Map<string, ArmedLeg[]>, peak: bigint | null): Promise<void> {
+  const order = orders[0];
+  try {
+    const armed = await deps.store
+      .transaction(async (stores) => {
+        for (const o of orders) {
+          // One refused (another Arm came first): the whole group is rolled back.
+          if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
+        }
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ArmRaced) return false;
+        throw error;
+      });
+    if (!armed) throw new ValidationError("orderId", "state", "the order is no longer issued");
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    // The one-active-order-per-nonce index: another armed order uses this nonce account.
+    if (/nonce_orders_one_active_per_nonce/.test(String((error as Error).message))) {
+      throw new ValidationError(
+        "orderId",
+        "nonce_in_use",
+        `another armed order uses the nonce account ${order.nonceAccount}; cancel it or use another nonce account`,
+      );
+    }
+    throw error;
+  }
+}
+
 /** Thrown inside the store transaction to roll back a group armed in part. */
 class ArmRaced extends Error {}
 
@@ -87,23 +140,7 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
     }
     if (orders.some((o) => o.status !== "issued")) throw new ValidationError("orderId", "state", "an order of the group is no longer issued");
     const legs = checkedLegs(orders, input.signedTransactions ?? []);
-    const taker = new PublicKey(order.taker);
-    const inputMint = new PublicKey(order.inputMint);
-    const native = inputMint.equals(NATIVE_MINT);
-    const mint = native ? null : (await deps.chain.getMints([inputMint])).get(order.inputMint);
-    const holding = native ? taker : associatedTokenAddress(taker, inputMint, mint!.programId);
-    const reads = await deps.chain.getMultipleAccounts([holding, ...orders.map((o) => new PublicKey(o.nonceAccount))]);
-    const held = reads[0];
-    orders.forEach((o, i) => {
-      if (decodeNonceAccount(reads[i + 1] ?? null)?.nonce !== o.nonceValue) {
-        throw new ValidationError(
-          "orderId",
-          "nonce_advanced",
-          `the nonce account ${o.nonceAccount} advanced since the order was created; create the order again`,
-        );
-      }
-    });
-    checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), amountHeld(orders), order.inputMint);
+    await checkNoncesAndHoldings(deps, orders);
     let peak: bigint | null = null;
     if (order.kind === "trailing") {
       const { response } = await deps.engine.quote({ inputMint: order.inputMint, outputMint: order.outputMint, amount: order.amount.toString() });
@@ -117,32 +154,7 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
         "LIMIT_REACHED",
       );
     }
-    try {
-      const armed = await deps.store
-        .transaction(async (stores) => {
-          for (const o of orders) {
-            // One refused (another Arm came first): the whole group is rolled back.
-            if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
-          }
-          return true;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof ArmRaced) return false;
-          throw error;
-        });
-      if (!armed) throw new ValidationError("orderId", "state", "the order is no longer issued");
-    } catch (error) {
-      if (error instanceof ValidationError) throw error;
-      // The one-active-order-per-nonce index: another armed order uses this nonce account.
-      if (/nonce_orders_one_active_per_nonce/.test(String((error as Error).message))) {
-        throw new ValidationError(
-          "orderId",
-          "nonce_in_use",
-          `another armed order uses the nonce account ${order.nonceAccount}; cancel it or use another nonce account`,
-        );
-      }
-      throw error;
-    }
+    await armAll(deps, orders, legs, peak);
     deps.onArmed();
     return {
       order: (await deps.store.nonceOrders.find(asked.orderId))!,

@@ -45,6 +45,22 @@ export interface CancelDeps extends NonceOrderDeps {
   readonly onCancelled: () => void;
 }
 
+/** The cancel recorded on every pending order of the group in one store transaction; false (nothing recorded) when one was claimed or ended meanwhile. */
+function recordCancel(deps: CancelDeps, pending: readonly StoredNonceOrder[], signature: string): Promise<boolean> {
+  return deps.store
+    .transaction(async (stores) => {
+      let all = true;
+      for (const o of pending) all = (await stores.nonceOrders.requestCancel(o.orderId, signature)) && all;
+      // A member claimed (or ended) since it was read: the signed cancel no longer matches the group's; nothing is recorded.
+      if (!all) throw new CancelRaced();
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof CancelRaced) return false;
+      throw error;
+    });
+}
+
 /** Thrown inside the store transaction to roll back a partial cancel of a group. */
 class CancelRaced extends Error {}
 
@@ -69,18 +85,7 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
     checkCancelTransaction("signedTransaction", tx.message, cancel.message, tx.signers, order.taker);
     checkSignatures("signedTransaction", tx, () => "the order's taker");
     const signature = transactionSignature(tx);
-    const recorded = await deps.store
-      .transaction(async (stores) => {
-        let all = true;
-        for (const o of pending) all = (await stores.nonceOrders.requestCancel(o.orderId, signature)) && all;
-        // A member claimed (or ended) since it was read: the signed cancel no longer matches the group's; nothing is recorded.
-        if (!all) throw new CancelRaced();
-        return true;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof CancelRaced) return false;
-        throw error;
-      });
+    const recorded = await recordCancel(deps, pending, signature);
     if (!recorded) {
       const now = (await deps.store.nonceOrders.find(pending[0].orderId)) ?? order;
       throw new ValidationError(

@@ -9,10 +9,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import { parseCreateNonceOrder } from "../../core/nonce-trigger/create-request.js";
-import type { CreateNonceOrderInput } from "../../core/nonce-trigger/create-request.js";
+import type { CreateNonceOrderInput, ParsedCreateNonceOrder } from "../../core/nonce-trigger/create-request.js";
 import { checkPlannedPrices } from "../../core/nonce-trigger/group-checks.js";
 import { planOrders } from "../../core/nonce-trigger/group-plan.js";
-import type { PlannedOrder } from "../../core/nonce-trigger/group-plan.js";
+import type { PlannedGroup, PlannedOrder } from "../../core/nonce-trigger/group-plan.js";
 import type { LegSpec } from "../../core/nonce-trigger/order.js";
 import { legQuote, nonceCancel, nonceLegTransaction, ORDER_SECRET_BYTES } from "../../core/nonce-trigger/transactions.js";
 import type { LegOnNonce } from "../../core/nonce-trigger/transactions.js";
@@ -31,7 +31,7 @@ import type { SwapInstructionsOperation } from "../swap/swap-instructions.js";
 import { nonceAccountsToCreate } from "./nonce-account-creation.js";
 import type { OrderCaller } from "./order-caller.js";
 import { priceOrders, routeLabel } from "./order-pricing.js";
-import type { PriceQuote } from "./order-pricing.js";
+import type { PriceQuote, PricedOrder } from "./order-pricing.js";
 
 export interface IssuedLegTransaction {
   readonly kind: LegSpec["kind"];
@@ -150,24 +150,72 @@ async function decimalsOf(deps: NonceOrderDeps, mints: readonly (string | null)[
   return (mint) => found.get(mint)!.decimals;
 }
 
+/** The answer to a request without nonce accounts: their creation. */
+async function nonceCreationAnswer(deps: NonceOrderDeps, request: ParsedCreateNonceOrder): Promise<CreateNonceOrderResult> {
+  const created = await nonceAccountsToCreate(deps.chain, request.taker, request.noncesNeeded);
+  return {
+    orderId: "",
+    nonceAccount: created.nonceAccounts[0],
+    nonceAccountTransaction: created.transactions.length === 1 ? created.transactions[0] : null,
+    nonceAccounts: created.nonceAccounts,
+    nonceAccountTransactions: created.transactions,
+    legs: [],
+    currentOutAmount: 0n,
+    pricedBy: null,
+    cancelTransaction: null,
+    expiresAt: request.expiresAt,
+  };
+}
+
+/** Every planned order's legs issued on its nonce, and its row. */
+async function issueOrders(
+  deps: NonceOrderDeps,
+  request: ParsedCreateNonceOrder,
+  plan: PlannedGroup,
+  priced: readonly PricedOrder[],
+  nonces: readonly NonceState[],
+  caller: OrderCaller,
+): Promise<{ ids: string[]; legs: IssuedLegTransaction[]; rows: NewNonceOrder[] }> {
+  // A secret per request: its legs' messages cannot be rebuilt by anyone who was not given them.
+  const secret = new Uint8Array(randomBytes(ORDER_SECRET_BYTES));
+  const taker = new PublicKey(request.taker);
+  const ids = plan.orders.map(() => randomUUID());
+  const legs: IssuedLegTransaction[] = [];
+  const rows: NewNonceOrder[] = [];
+  for (const [i, order] of plan.orders.entries()) {
+    const nonceAccount = request.nonceAccounts[i];
+    const onNonce = { taker, nonceAccount: new PublicKey(nonceAccount), nonceValue: nonces[i].nonce, secret };
+    const issued = await issueLegs(deps, request.taker, order, priced[i].routes, onNonce);
+    legs.push(...issued.legs.map((l) => ({ ...l, orderId: ids[i], nonceAccount, amount: order.amount, notBefore: order.notBefore })));
+    rows.push({
+      orderId: ids[i],
+      kind: order.kind,
+      taker: request.taker,
+      inputMint: order.inputMint,
+      outputMint: order.outputMint,
+      amount: order.amount,
+      nonceAccount,
+      nonceValue: nonces[i].nonce,
+      trailBps: order.trailBps,
+      ownerKey: caller.ownerKey,
+      creator: caller.creator,
+      groupId: plan.groupKind === null ? null : ids[0],
+      groupKind: plan.groupKind,
+      groupIndex: plan.groupKind === null ? null : i,
+      afterOrder: order.after === null ? null : ids[order.after],
+      notBefore: order.notBefore,
+      expiresAt: request.expiresAt,
+      priceMint: order.priceMint,
+      legs: issued.stored,
+    });
+  }
+  return { ids, legs, rows };
+}
+
 export function createNonceOrderOperation(deps: NonceOrderDeps) {
   return async function createNonceOrder(input: CreateNonceOrderInput, caller: OrderCaller): Promise<CreateNonceOrderResult> {
     const request = parseCreateNonceOrder(input, new Date(), { dcaMinIntervalS: deps.limits.dcaMinIntervalS });
-    if (request.nonceAccounts.length === 0) {
-      const created = await nonceAccountsToCreate(deps.chain, request.taker, request.noncesNeeded);
-      return {
-        orderId: "",
-        nonceAccount: created.nonceAccounts[0],
-        nonceAccountTransaction: created.transactions.length === 1 ? created.transactions[0] : null,
-        nonceAccounts: created.nonceAccounts,
-        nonceAccountTransactions: created.transactions,
-        legs: [],
-        currentOutAmount: 0n,
-        pricedBy: null,
-        cancelTransaction: null,
-        expiresAt: request.expiresAt,
-      };
-    }
+    if (request.nonceAccounts.length === 0) return nonceCreationAnswer(deps, request);
     // Refused before any quote or build: a caller past its bound costs one count (checked again at the insert).
     if ((await deps.store.nonceOrders.pendingCount(caller.creator)) + request.noncesNeeded > deps.limits.pendingPerCaller)
       throw pendingBoundReached(deps.limits, caller);
@@ -180,47 +228,11 @@ export function createNonceOrderOperation(deps: NonceOrderDeps) {
       priced.map((p) => ({ pairOut: p.pairOut, watchedOut: p.watched.outAmount })),
     );
 
-    // A secret per request: its legs' messages cannot be rebuilt by anyone who was not given them.
-    const secret = new Uint8Array(randomBytes(ORDER_SECRET_BYTES));
-    const taker = new PublicKey(request.taker);
-    const ids = plan.orders.map(() => randomUUID());
-    const legs: IssuedLegTransaction[] = [];
-    const rows: NewNonceOrder[] = [];
-    for (const [i, order] of plan.orders.entries()) {
-      const nonceAccount = request.nonceAccounts[i];
-      const issued = await issueLegs(deps, request.taker, order, priced[i].routes, {
-        taker,
-        nonceAccount: new PublicKey(nonceAccount),
-        nonceValue: nonces[i].nonce,
-        secret,
-      });
-      legs.push(...issued.legs.map((l) => ({ ...l, orderId: ids[i], nonceAccount, amount: order.amount, notBefore: order.notBefore })));
-      rows.push({
-        orderId: ids[i],
-        kind: order.kind,
-        taker: request.taker,
-        inputMint: order.inputMint,
-        outputMint: order.outputMint,
-        amount: order.amount,
-        nonceAccount,
-        nonceValue: nonces[i].nonce,
-        trailBps: order.trailBps,
-        ownerKey: caller.ownerKey,
-        creator: caller.creator,
-        groupId: plan.groupKind === null ? null : ids[0],
-        groupKind: plan.groupKind,
-        groupIndex: plan.groupKind === null ? null : i,
-        afterOrder: order.after === null ? null : ids[order.after],
-        notBefore: order.notBefore,
-        expiresAt: request.expiresAt,
-        priceMint: order.priceMint,
-        legs: issued.stored,
-      });
-    }
+    const { ids, legs, rows } = await issueOrders(deps, request, plan, priced, nonces, caller);
     if (!(await deps.store.transaction((stores) => stores.nonceOrders.create(rows, deps.limits.pendingPerCaller))))
       throw pendingBoundReached(deps.limits, caller);
     const cancel = nonceCancel(
-      taker,
+      new PublicKey(request.taker),
       request.nonceAccounts.map((a, i) => ({ account: new PublicKey(a), value: nonces[i].nonce })),
     );
     const first = priced.findIndex((_, i) => plan.orders[i].priceMint !== null);

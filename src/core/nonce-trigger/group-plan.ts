@@ -69,68 +69,78 @@ export function planOrders(order: ParsedCreateNonceOrder, decimals: Decimals): P
         ],
       };
     }
-    case "otoco": {
-      const entry = order.entry!;
-      const bought = entry.minOutAmount;
-      const watched = priceMint ?? inputMint;
-      return {
-        groupKind: "otoco",
-        orders: [
-          {
-            kind: "entry",
-            inputMint,
-            outputMint,
-            amount,
-            legs: [priced("entry", entry, amount, inputMint, outputMint, decimals)],
-            trailBps: null,
-            watchedMint: outputMint,
-            priceMint: null,
-            after: null,
-            notBefore: null,
-          },
-          {
-            kind: "oco",
-            inputMint: outputMint,
-            outputMint: inputMint,
-            amount: bought,
-            legs: order.legs.map((l) => priced(l.kind, l, bought, outputMint, watched, decimals)),
-            trailBps: null,
-            watchedMint: watched,
-            priceMint,
-            after: 0,
-            notBefore: null,
-          },
-        ],
-      };
-    }
-    case "dca": {
-      const dca = order.dca!;
-      const watched = priceMint ?? outputMint;
-      const amounts = roundAmounts(amount, dca.rounds);
-      const share = amounts[0];
-      return {
-        groupKind: "dca",
-        orders: amounts.map((roundAmount, i) => ({
-          kind: "dca_round" as const,
-          inputMint,
-          outputMint,
-          amount: roundAmount,
-          legs: [
-            {
-              kind: "dca_round" as const,
-              triggerOutAmount: dca.minPrice === null ? null : triggerOutAmount(dca.minPrice, roundAmount, decimals(inputMint), decimals(watched), true),
-              triggerMaxOutAmount: dca.maxPrice === null ? null : triggerOutAmount(dca.maxPrice, roundAmount, decimals(inputMint), decimals(watched), false),
-              // The floor asked is for an equal share; the last round (with the remainder) gets it in proportion.
-              minOutAmount: (dca.minOutAmount * roundAmount) / share,
-            },
-          ],
-          trailBps: null,
-          watchedMint: watched,
-          priceMint,
-          after: i === 0 ? null : i - 1,
-          notBefore: new Date(dca.startAt.getTime() + i * dca.intervalSeconds * 1000),
-        })),
-      };
-    }
+    case "otoco":
+      return planOtoco(order, decimals);
+    case "dca":
+      return planDca(order, decimals);
   }
+}
+
+/** An OTOCO: the entry (in → out), then an OCO selling the entry's floor back (out → in), after it. */
+function planOtoco(order: ParsedCreateNonceOrder, decimals: Decimals): PlannedGroup {
+  const { inputMint, outputMint, amount, priceMint } = order;
+  const entry = order.entry!;
+  const bought = entry.minOutAmount;
+  const watched = priceMint ?? inputMint;
+  return {
+    groupKind: "otoco",
+    orders: [
+      {
+        kind: "entry",
+        inputMint,
+        outputMint,
+        amount,
+        legs: [priced("entry", entry, amount, inputMint, outputMint, decimals)],
+        trailBps: null,
+        watchedMint: outputMint,
+        priceMint: null,
+        after: null,
+        notBefore: null,
+      },
+      {
+        kind: "oco",
+        inputMint: outputMint,
+        outputMint: inputMint,
+        amount: bought,
+        legs: order.legs.map((l) => priced(l.kind, l, bought, outputMint, watched, decimals)),
+        trailBps: null,
+        watchedMint: watched,
+        priceMint,
+        after: 0,
+        notBefore: null,
+      },
+    ],
+  };
+}
+
+/** A DCA: one order per round, each after the one before and due `intervalSeconds` after it. */
+function planDca(order: ParsedCreateNonceOrder, decimals: Decimals): PlannedGroup {
+  const { inputMint, outputMint, amount, priceMint } = order;
+  const dca = order.dca!;
+  const watched = priceMint ?? outputMint;
+  const amounts = roundAmounts(amount, dca.rounds);
+  const share = amounts[0];
+  return {
+    groupKind: "dca",
+    orders: amounts.map((roundAmount, i) => ({
+      kind: "dca_round" as const,
+      inputMint,
+      outputMint,
+      amount: roundAmount,
+      legs: [
+        {
+          kind: "dca_round" as const,
+          triggerOutAmount: dca.minPrice === null ? null : triggerOutAmount(dca.minPrice, roundAmount, decimals(inputMint), decimals(watched), true),
+          triggerMaxOutAmount: dca.maxPrice === null ? null : triggerOutAmount(dca.maxPrice, roundAmount, decimals(inputMint), decimals(watched), false),
+          // The floor asked is for an equal share; the last round (with the remainder) gets it in proportion.
+          minOutAmount: (dca.minOutAmount * roundAmount) / share,
+        },
+      ],
+      trailBps: null,
+      watchedMint: watched,
+      priceMint,
+      after: i === 0 ? null : i - 1,
+      notBefore: new Date(dca.startAt.getTime() + i * dca.intervalSeconds * 1000),
+    })),
+  };
 }
