@@ -73,8 +73,9 @@ describe("the TypeScript client package over the real port", () => {
     // The package's dependencies are the repository's own (the same pinned versions): resolve them there.
     symlinkSync(join(root, "node_modules"), join(fresh, "node_modules"));
     const build = run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(fresh, "tsconfig.json")], { timeout: 120_000 });
-    // A fresh PGlite store: the listing is exactly what this test armed.
-    swapd = await startSwapdProcess({ DATA_DIR: join(work, "data") }, 90_000);
+    // A fresh PGlite store: the listing is exactly what this test armed. PGlite starts slower than
+    // PostgreSQL, and the build above runs beside it: the start's budget is that of the other PGlite tests.
+    swapd = await startSwapdProcess({ DATA_DIR: join(work, "data") }, 150_000);
     const chain = await swapd.waitForLine((l) => l["phase"] === "chain" && typeof l["url"] === "string");
     nonceOrderId = await armDemoTakeProfit(swapd.url, String(chain["url"]), {
       inputMint: SOL,
@@ -95,7 +96,7 @@ describe("the TypeScript client package over the real port", () => {
     const limitOrders = await (await fetch(`${swapd.url}/trigger/v1/getTriggerOrders?user=${wallet}&orderStatus=active`)).json();
     rest = { quote, instructions, limitOrders };
     await build;
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await swapd?.kill();
