@@ -16,13 +16,12 @@ import bs58 from "bs58";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { startSwapdProcess, type SwapdProcess } from "../../scripts/swapd-process.js";
+import { constantProductOut, SOL, USDC } from "./demo-pool-quote.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PYTHON = "/usr/bin/python3"; // Debian's python3-grpcio is installed for the system Python
 const GOCODE = "/usr/share/gocode"; // Debian's Go library sources (golang-google-grpc-dev, ...)
-const SOL = "So11111111111111111111111111111111111111112";
-const USDC = "BbMrRgZcZnMaW6SjwnnoniBpMM5t6FmEgfPUYGb5VZuC";
 const LIMIT_ORDER_V2 = "j1o2qRpjcyUwEvwtcfhEQefh773ZgjxcVRry7LDqg5X";
 
 function missingTools(): string[] {
@@ -48,7 +47,9 @@ function missingTools(): string[] {
 
 const missing = missingTools();
 if (missing.length > 0) {
-  console.warn(`generated-clients test skipped: missing ${missing.join(", ")} (Debian: apt-get install protobuf-compiler libprotobuf-dev protobuf-compiler-grpc python3-grpcio golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-github-golang-protobuf-1-5-dev; .ci/run does)`);
+  console.warn(
+    `generated-clients test skipped: missing ${missing.join(", ")} (Debian: apt-get install protobuf-compiler libprotobuf-dev protobuf-compiler-grpc python3-grpcio golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-github-golang-protobuf-1-5-dev; .ci/run does)`,
+  );
 }
 
 function filesUnder(dir: string): string[] {
@@ -72,15 +73,6 @@ function generatedFiles(clients: string): Map<string, string> {
   );
 }
 
-/** The demo pool's constant-product answer (README: 1,000 SOL / 150,000 USDC, 0.25 % fee on the input, rounded up). */
-function constantProductOut(amountIn: bigint): bigint {
-  const reserveIn = 1_000n * 10n ** 9n;
-  const reserveOut = 150_000n * 10n ** 6n;
-  const fee = (amountIn * 2_500n + 999_999n) / 1_000_000n;
-  const net = amountIn - fee;
-  return (net * reserveOut) / (reserveIn + net);
-}
-
 describe.skipIf(missing.length > 0)("generated Python and Go clients over the real port", () => {
   let work: string;
   let fresh: string;
@@ -90,7 +82,7 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "swapd-clients-"));
     fresh = join(work, "clients");
-    execFileSync(process.execPath, [join(root, "scripts/generate-clients.mjs"), "--out", fresh], { stdio: "pipe" });
+    execFileSync(process.execPath, [join(root, "scripts/generate-clients.mjs"), "--out", fresh, "--only", "python,go"], { stdio: "pipe" });
     // The checked-in examples, over the freshly generated code.
     copyFileSync(join(root, "clients/python/example.py"), join(fresh, "python/example.py"));
     mkdirSync(join(fresh, "go/example"), { recursive: true });
@@ -124,7 +116,9 @@ describe.skipIf(missing.length > 0)("generated Python and Go clients over the re
     expect(outAmount).toBe(restQuote.outAmount);
     expect(BigInt(threshold)).toBe((BigInt(outAmount) * 9_950n) / 10_000n);
     expect(ammKey).toBe(restQuote.routePlan[0].swapInfo.ammKey);
-    expect(stdout).toMatch(/^SwapInstructions: swap instruction to JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 with \d+ accounts, \d+ setup instructions, compute unit limit \d+$/m);
+    expect(stdout).toMatch(
+      /^SwapInstructions: swap instruction to JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 with \d+ accounts, \d+ setup instructions, compute unit limit \d+$/m,
+    );
   }
 
   /** CreateOrder's line: the order address and the request id. */
