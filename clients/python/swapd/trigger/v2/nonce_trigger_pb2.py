@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$swapd/trigger/v2/nonce_trigger.proto\x12\x10swapd.trigger.v2\x1a\x1fgoogle/protobuf/timestamp.proto\"F\n\nLegRequest\x12\r\n\x05price\x18\x01 \x01(\t\x12\x16\n\x0emin_out_amount\x18\x02 \x01(\x04\x12\x11\n\ttrail_bps\x18\x03 \x01(\r\"\xad\x02\n\x12\x43reateOrderRequest\x12\r\n\x05taker\x18\x01 \x01(\t\x12\x12\n\ninput_mint\x18\x02 \x01(\t\x12\x13\n\x0boutput_mint\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\x12\x0c\n\x04kind\x18\x05 \x01(\t\x12\x31\n\x0btake_profit\x18\x06 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12/\n\tstop_loss\x18\x07 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12.\n\x08trailing\x18\x08 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12\x15\n\rnonce_account\x18\t \x01(\t\x12\x16\n\x0eroutes_per_leg\x18\n \x01(\r\"\xba\x01\n\tIssuedLeg\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tleg_index\x18\x02 \x01(\r\x12\x13\n\x0broute_index\x18\x03 \x01(\r\x12\x13\n\x0btransaction\x18\x04 \x01(\x0c\x12\x1a\n\x12trigger_out_amount\x18\x05 \x01(\x04\x12\x16\n\x0emin_out_amount\x18\x06 \x01(\x04\x12\x19\n\x11quoted_out_amount\x18\x07 \x01(\x04\x12\x13\n\x0broute_label\x18\x08 \x01(\t\"\xa8\x01\n\x13\x43reateOrderResponse\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x15\n\rnonce_account\x18\x02 \x01(\t\x12!\n\x19nonce_account_transaction\x18\x03 \x01(\x0c\x12)\n\x04legs\x18\x04 \x03(\x0b\x32\x1b.swapd.trigger.v2.IssuedLeg\x12\x1a\n\x12\x63urrent_out_amount\x18\x05 \x01(\x04\";\n\nArmRequest\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x1b\n\x13signed_transactions\x18\x02 \x03(\x0c\"5\n\x0b\x41rmResponse\x12&\n\x05order\x18\x01 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\"Q\n\x12\x43\x61ncelOrderRequest\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\r\n\x05taker\x18\x02 \x01(\t\x12\x1a\n\x12signed_transaction\x18\x03 \x01(\x0c\"e\n\x13\x43\x61ncelOrderResponse\x12\x13\n\x0btransaction\x18\x01 \x01(\x0c\x12&\n\x05order\x18\x02 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\x12\x11\n\tsignature\x18\x03 \x01(\t\"H\n\x10GetOrdersRequest\x12\r\n\x05taker\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x11GetOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.swapd.trigger.v2.Order\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x12WatchOrdersRequest\x12\r\n\x05taker\x18\x01 \x01(\t\"=\n\x13WatchOrdersResponse\x12&\n\x05order\x18\x01 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\"\xd6\x01\n\x03Leg\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tleg_index\x18\x02 \x01(\r\x12\x13\n\x0broute_index\x18\x03 \x01(\r\x12\x1a\n\x12trigger_out_amount\x18\x04 \x01(\x04\x12\x16\n\x0emin_out_amount\x18\x05 \x01(\x04\x12\x0e\n\x06status\x18\x06 \x01(\t\x12\x11\n\tsignature\x18\x07 \x01(\t\x12\x11\n\tin_amount\x18\x08 \x01(\x04\x12\x12\n\nout_amount\x18\t \x01(\x04\x12\x0c\n\x04slot\x18\n \x01(\x04\x12\r\n\x05\x65rror\x18\x0b \x01(\t\"\xea\x03\n\x05Order\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\r\n\x05taker\x18\x03 \x01(\t\x12\x12\n\ninput_mint\x18\x04 \x01(\t\x12\x13\n\x0boutput_mint\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\x12\x15\n\rnonce_account\x18\x07 \x01(\t\x12\x0e\n\x06status\x18\x08 \x01(\t\x12\x0c\n\x04note\x18\t \x01(\t\x12\x11\n\ttrail_bps\x18\n \x01(\r\x12\x17\n\x0fpeak_out_amount\x18\x0b \x01(\x04\x12\x18\n\x10\x63\x61ncel_requested\x18\x0c \x01(\x08\x12#\n\x04legs\x18\r \x03(\x0b\x32\x15.swapd.trigger.v2.Leg\x12.\n\ncreated_at\x18\x0e \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x61rmed_at\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0ctriggered_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10\x63\x61ncel_signature\x18\x12 \x01(\t2\xc5\x03\n\x13NonceTriggerService\x12Z\n\x0b\x43reateOrder\x12$.swapd.trigger.v2.CreateOrderRequest\x1a%.swapd.trigger.v2.CreateOrderResponse\x12\x42\n\x03\x41rm\x12\x1c.swapd.trigger.v2.ArmRequest\x1a\x1d.swapd.trigger.v2.ArmResponse\x12Z\n\x0b\x43\x61ncelOrder\x12$.swapd.trigger.v2.CancelOrderRequest\x1a%.swapd.trigger.v2.CancelOrderResponse\x12T\n\tGetOrders\x12\".swapd.trigger.v2.GetOrdersRequest\x1a#.swapd.trigger.v2.GetOrdersResponse\x12\\\n\x0bWatchOrders\x12$.swapd.trigger.v2.WatchOrdersRequest\x1a%.swapd.trigger.v2.WatchOrdersResponse0\x01\x42\xa1\x01\n\x14\x64\x65v.swapd.trigger.v2B\x11NonceTriggerProtoP\x01Z3swapd.dev/clients/go/gen/swapd/trigger/v2;triggerv2\xa2\x02\x03STX\xaa\x02\x10Swapd.Trigger.V2\xca\x02\x10Swapd\\Trigger\\V2\xea\x02\x12Swapd::Trigger::V2b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$swapd/trigger/v2/nonce_trigger.proto\x12\x10swapd.trigger.v2\x1a\x1fgoogle/protobuf/timestamp.proto\"F\n\nLegRequest\x12\r\n\x05price\x18\x01 \x01(\t\x12\x16\n\x0emin_out_amount\x18\x02 \x01(\x04\x12\x11\n\ttrail_bps\x18\x03 \x01(\r\"\xc5\x03\n\x12\x43reateOrderRequest\x12\r\n\x05taker\x18\x01 \x01(\t\x12\x12\n\ninput_mint\x18\x02 \x01(\t\x12\x13\n\x0boutput_mint\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x04\x12\x0c\n\x04kind\x18\x05 \x01(\t\x12\x31\n\x0btake_profit\x18\x06 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12/\n\tstop_loss\x18\x07 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12.\n\x08trailing\x18\x08 \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12\x15\n\rnonce_account\x18\t \x01(\t\x12\x16\n\x0eroutes_per_leg\x18\n \x01(\r\x12+\n\x05\x65ntry\x18\x0b \x01(\x0b\x32\x1c.swapd.trigger.v2.LegRequest\x12)\n\x03\x64\x63\x61\x18\x0c \x01(\x0b\x32\x1c.swapd.trigger.v2.DcaRequest\x12\x16\n\x0enonce_accounts\x18\r \x03(\t\x12\x12\n\nprice_mint\x18\x0e \x01(\t\x12\x12\n\nexpires_at\x18\x0f \x01(\x03\"\x86\x01\n\nDcaRequest\x12\x0e\n\x06rounds\x18\x01 \x01(\r\x12\x18\n\x10interval_seconds\x18\x02 \x01(\r\x12\x10\n\x08start_at\x18\x03 \x01(\x03\x12\x11\n\tmin_price\x18\x04 \x01(\t\x12\x11\n\tmax_price\x18\x05 \x01(\t\x12\x16\n\x0emin_out_amount\x18\x06 \x01(\x04\"\xa7\x02\n\tIssuedLeg\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tleg_index\x18\x02 \x01(\r\x12\x13\n\x0broute_index\x18\x03 \x01(\r\x12\x13\n\x0btransaction\x18\x04 \x01(\x0c\x12\x1a\n\x12trigger_out_amount\x18\x05 \x01(\x04\x12\x16\n\x0emin_out_amount\x18\x06 \x01(\x04\x12\x19\n\x11quoted_out_amount\x18\x07 \x01(\x04\x12\x13\n\x0broute_label\x18\x08 \x01(\t\x12\x10\n\x08order_id\x18\t \x01(\t\x12\x15\n\rnonce_account\x18\n \x01(\t\x12\x12\n\nnot_before\x18\x0b \x01(\x03\x12\x1e\n\x16trigger_max_out_amount\x18\x0c \x01(\x04\x12\x0e\n\x06\x61mount\x18\r \x01(\x04\"q\n\nPriceQuote\x12\x12\n\ninput_mint\x18\x01 \x01(\t\x12\x13\n\x0boutput_mint\x18\x02 \x01(\t\x12\x11\n\tin_amount\x18\x03 \x01(\x04\x12\x12\n\nout_amount\x18\x04 \x01(\x04\x12\x13\n\x0broute_label\x18\x05 \x01(\t\"\xc5\x02\n\x13\x43reateOrderResponse\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x15\n\rnonce_account\x18\x02 \x01(\t\x12!\n\x19nonce_account_transaction\x18\x03 \x01(\x0c\x12)\n\x04legs\x18\x04 \x03(\x0b\x32\x1b.swapd.trigger.v2.IssuedLeg\x12\x1a\n\x12\x63urrent_out_amount\x18\x05 \x01(\x04\x12\x16\n\x0enonce_accounts\x18\x06 \x03(\t\x12\"\n\x1anonce_account_transactions\x18\x07 \x03(\x0c\x12/\n\tpriced_by\x18\x08 \x01(\x0b\x32\x1c.swapd.trigger.v2.PriceQuote\x12\x1a\n\x12\x63\x61ncel_transaction\x18\t \x01(\x0c\x12\x12\n\nexpires_at\x18\n \x01(\x03\";\n\nArmRequest\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x1b\n\x13signed_transactions\x18\x02 \x03(\x0c\"]\n\x0b\x41rmResponse\x12&\n\x05order\x18\x01 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\x12&\n\x05group\x18\x02 \x03(\x0b\x32\x17.swapd.trigger.v2.Order\"Q\n\x12\x43\x61ncelOrderRequest\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\r\n\x05taker\x18\x02 \x01(\t\x12\x1a\n\x12signed_transaction\x18\x03 \x01(\x0c\"\x8d\x01\n\x13\x43\x61ncelOrderResponse\x12\x13\n\x0btransaction\x18\x01 \x01(\x0c\x12&\n\x05order\x18\x02 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\x12\x11\n\tsignature\x18\x03 \x01(\t\x12&\n\x05group\x18\x04 \x03(\x0b\x32\x17.swapd.trigger.v2.Order\"H\n\x10GetOrdersRequest\x12\r\n\x05taker\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x11GetOrdersResponse\x12\'\n\x06orders\x18\x01 \x03(\x0b\x32\x17.swapd.trigger.v2.Order\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x12WatchOrdersRequest\x12\r\n\x05taker\x18\x01 \x01(\t\"=\n\x13WatchOrdersResponse\x12&\n\x05order\x18\x01 \x01(\x0b\x32\x17.swapd.trigger.v2.Order\"\xf6\x01\n\x03Leg\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\tleg_index\x18\x02 \x01(\r\x12\x13\n\x0broute_index\x18\x03 \x01(\r\x12\x1a\n\x12trigger_out_amount\x18\x04 \x01(\x04\x12\x16\n\x0emin_out_amount\x18\x05 \x01(\x04\x12\x0e\n\x06status\x18\x06 \x01(\t\x12\x11\n\tsignature\x18\x07 \x01(\t\x12\x11\n\tin_amount\x18\x08 \x01(\x04\x12\x12\n\nout_amount\x18\t \x01(\x04\x12\x0c\n\x04slot\x18\n \x01(\x04\x12\r\n\x05\x65rror\x18\x0b \x01(\t\x12\x1e\n\x16trigger_max_out_amount\x18\x0c \x01(\x04\"\x9c\x05\n\x05Order\x12\x10\n\x08order_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\r\n\x05taker\x18\x03 \x01(\t\x12\x12\n\ninput_mint\x18\x04 \x01(\t\x12\x13\n\x0boutput_mint\x18\x05 \x01(\t\x12\x0e\n\x06\x61mount\x18\x06 \x01(\x04\x12\x15\n\rnonce_account\x18\x07 \x01(\t\x12\x0e\n\x06status\x18\x08 \x01(\t\x12\x0c\n\x04note\x18\t \x01(\t\x12\x11\n\ttrail_bps\x18\n \x01(\r\x12\x17\n\x0fpeak_out_amount\x18\x0b \x01(\x04\x12\x18\n\x10\x63\x61ncel_requested\x18\x0c \x01(\x08\x12#\n\x04legs\x18\r \x03(\x0b\x32\x15.swapd.trigger.v2.Leg\x12.\n\ncreated_at\x18\x0e \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x61rmed_at\x18\x0f \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0ctriggered_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10\x63\x61ncel_signature\x18\x12 \x01(\t\x12\x10\n\x08group_id\x18\x13 \x01(\t\x12\x12\n\ngroup_kind\x18\x14 \x01(\t\x12\x16\n\x0e\x61\x66ter_order_id\x18\x15 \x01(\t\x12.\n\nnot_before\x18\x16 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nexpires_at\x18\x17 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nprice_mint\x18\x18 \x01(\t2\xc5\x03\n\x13NonceTriggerService\x12Z\n\x0b\x43reateOrder\x12$.swapd.trigger.v2.CreateOrderRequest\x1a%.swapd.trigger.v2.CreateOrderResponse\x12\x42\n\x03\x41rm\x12\x1c.swapd.trigger.v2.ArmRequest\x1a\x1d.swapd.trigger.v2.ArmResponse\x12Z\n\x0b\x43\x61ncelOrder\x12$.swapd.trigger.v2.CancelOrderRequest\x1a%.swapd.trigger.v2.CancelOrderResponse\x12T\n\tGetOrders\x12\".swapd.trigger.v2.GetOrdersRequest\x1a#.swapd.trigger.v2.GetOrdersResponse\x12\\\n\x0bWatchOrders\x12$.swapd.trigger.v2.WatchOrdersRequest\x1a%.swapd.trigger.v2.WatchOrdersResponse0\x01\x42\xa1\x01\n\x14\x64\x65v.swapd.trigger.v2B\x11NonceTriggerProtoP\x01Z3swapd.dev/clients/go/gen/swapd/trigger/v2;triggerv2\xa2\x02\x03STX\xaa\x02\x10Swapd.Trigger.V2\xca\x02\x10Swapd\\Trigger\\V2\xea\x02\x12Swapd::Trigger::V2b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'swapd.trigger.v2.nonce_trigger_pb2', globals())
@@ -25,31 +25,35 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _LEGREQUEST._serialized_start=91
   _LEGREQUEST._serialized_end=161
   _CREATEORDERREQUEST._serialized_start=164
-  _CREATEORDERREQUEST._serialized_end=465
-  _ISSUEDLEG._serialized_start=468
-  _ISSUEDLEG._serialized_end=654
-  _CREATEORDERRESPONSE._serialized_start=657
-  _CREATEORDERRESPONSE._serialized_end=825
-  _ARMREQUEST._serialized_start=827
-  _ARMREQUEST._serialized_end=886
-  _ARMRESPONSE._serialized_start=888
-  _ARMRESPONSE._serialized_end=941
-  _CANCELORDERREQUEST._serialized_start=943
-  _CANCELORDERREQUEST._serialized_end=1024
-  _CANCELORDERRESPONSE._serialized_start=1026
-  _CANCELORDERRESPONSE._serialized_end=1127
-  _GETORDERSREQUEST._serialized_start=1129
-  _GETORDERSREQUEST._serialized_end=1201
-  _GETORDERSRESPONSE._serialized_start=1203
-  _GETORDERSRESPONSE._serialized_end=1288
-  _WATCHORDERSREQUEST._serialized_start=1290
-  _WATCHORDERSREQUEST._serialized_end=1325
-  _WATCHORDERSRESPONSE._serialized_start=1327
-  _WATCHORDERSRESPONSE._serialized_end=1388
-  _LEG._serialized_start=1391
-  _LEG._serialized_end=1605
-  _ORDER._serialized_start=1608
-  _ORDER._serialized_end=2098
-  _NONCETRIGGERSERVICE._serialized_start=2101
-  _NONCETRIGGERSERVICE._serialized_end=2554
+  _CREATEORDERREQUEST._serialized_end=617
+  _DCAREQUEST._serialized_start=620
+  _DCAREQUEST._serialized_end=754
+  _ISSUEDLEG._serialized_start=757
+  _ISSUEDLEG._serialized_end=1052
+  _PRICEQUOTE._serialized_start=1054
+  _PRICEQUOTE._serialized_end=1167
+  _CREATEORDERRESPONSE._serialized_start=1170
+  _CREATEORDERRESPONSE._serialized_end=1495
+  _ARMREQUEST._serialized_start=1497
+  _ARMREQUEST._serialized_end=1556
+  _ARMRESPONSE._serialized_start=1558
+  _ARMRESPONSE._serialized_end=1651
+  _CANCELORDERREQUEST._serialized_start=1653
+  _CANCELORDERREQUEST._serialized_end=1734
+  _CANCELORDERRESPONSE._serialized_start=1737
+  _CANCELORDERRESPONSE._serialized_end=1878
+  _GETORDERSREQUEST._serialized_start=1880
+  _GETORDERSREQUEST._serialized_end=1952
+  _GETORDERSRESPONSE._serialized_start=1954
+  _GETORDERSRESPONSE._serialized_end=2039
+  _WATCHORDERSREQUEST._serialized_start=2041
+  _WATCHORDERSREQUEST._serialized_end=2076
+  _WATCHORDERSRESPONSE._serialized_start=2078
+  _WATCHORDERSRESPONSE._serialized_end=2139
+  _LEG._serialized_start=2142
+  _LEG._serialized_end=2388
+  _ORDER._serialized_start=2391
+  _ORDER._serialized_end=3059
+  _NONCETRIGGERSERVICE._serialized_start=3062
+  _NONCETRIGGERSERVICE._serialized_end=3515
 # @@protoc_insertion_point(module_scope)

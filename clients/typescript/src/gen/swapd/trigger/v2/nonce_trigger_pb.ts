@@ -2,7 +2,7 @@
 // @generated from file swapd/trigger/v2/nonce_trigger.proto (package swapd.trigger.v2, syntax proto3)
 /* eslint-disable */
 
-// Non-custodial take-profit, stop-loss, OCO and trailing-stop orders on a durable nonce.
+// Non-custodial take-profit, stop-loss, OCO, trailing-stop, OTOCO and DCA orders on durable nonces.
 //
 // The taker signs, once, one swap transaction per leg (and per route of a leg), each opening with
 // `AdvanceNonceAccount` on a nonce account the taker owns; swapd holds only the signed bytes,
@@ -25,7 +25,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file swapd/trigger/v2/nonce_trigger.proto.
  */
 export const file_swapd_trigger_v2_nonce_trigger: GenFile = /*@__PURE__*/
-  fileDesc("CiRzd2FwZC90cmlnZ2VyL3YyL25vbmNlX3RyaWdnZXIucHJvdG8SEHN3YXBkLnRyaWdnZXIudjIiRgoKTGVnUmVxdWVzdBINCgVwcmljZRgBIAEoCRIWCg5taW5fb3V0X2Ftb3VudBgCIAEoBBIRCgl0cmFpbF9icHMYAyABKA0irQIKEkNyZWF0ZU9yZGVyUmVxdWVzdBINCgV0YWtlchgBIAEoCRISCgppbnB1dF9taW50GAIgASgJEhMKC291dHB1dF9taW50GAMgASgJEg4KBmFtb3VudBgEIAEoBBIMCgRraW5kGAUgASgJEjEKC3Rha2VfcHJvZml0GAYgASgLMhwuc3dhcGQudHJpZ2dlci52Mi5MZWdSZXF1ZXN0Ei8KCXN0b3BfbG9zcxgHIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuTGVnUmVxdWVzdBIuCgh0cmFpbGluZxgIIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuTGVnUmVxdWVzdBIVCg1ub25jZV9hY2NvdW50GAkgASgJEhYKDnJvdXRlc19wZXJfbGVnGAogASgNIroBCglJc3N1ZWRMZWcSDAoEa2luZBgBIAEoCRIRCglsZWdfaW5kZXgYAiABKA0SEwoLcm91dGVfaW5kZXgYAyABKA0SEwoLdHJhbnNhY3Rpb24YBCABKAwSGgoSdHJpZ2dlcl9vdXRfYW1vdW50GAUgASgEEhYKDm1pbl9vdXRfYW1vdW50GAYgASgEEhkKEXF1b3RlZF9vdXRfYW1vdW50GAcgASgEEhMKC3JvdXRlX2xhYmVsGAggASgJIqgBChNDcmVhdGVPcmRlclJlc3BvbnNlEhAKCG9yZGVyX2lkGAEgASgJEhUKDW5vbmNlX2FjY291bnQYAiABKAkSIQoZbm9uY2VfYWNjb3VudF90cmFuc2FjdGlvbhgDIAEoDBIpCgRsZWdzGAQgAygLMhsuc3dhcGQudHJpZ2dlci52Mi5Jc3N1ZWRMZWcSGgoSY3VycmVudF9vdXRfYW1vdW50GAUgASgEIjsKCkFybVJlcXVlc3QSEAoIb3JkZXJfaWQYASABKAkSGwoTc2lnbmVkX3RyYW5zYWN0aW9ucxgCIAMoDCI1CgtBcm1SZXNwb25zZRImCgVvcmRlchgBIAEoCzIXLnN3YXBkLnRyaWdnZXIudjIuT3JkZXIiUQoSQ2FuY2VsT3JkZXJSZXF1ZXN0EhAKCG9yZGVyX2lkGAEgASgJEg0KBXRha2VyGAIgASgJEhoKEnNpZ25lZF90cmFuc2FjdGlvbhgDIAEoDCJlChNDYW5jZWxPcmRlclJlc3BvbnNlEhMKC3RyYW5zYWN0aW9uGAEgASgMEiYKBW9yZGVyGAIgASgLMhcuc3dhcGQudHJpZ2dlci52Mi5PcmRlchIRCglzaWduYXR1cmUYAyABKAkiSAoQR2V0T3JkZXJzUmVxdWVzdBINCgV0YWtlchgBIAEoCRIRCglwYWdlX3NpemUYAiABKA0SEgoKcGFnZV90b2tlbhgDIAEoCSJVChFHZXRPcmRlcnNSZXNwb25zZRInCgZvcmRlcnMYASADKAsyFy5zd2FwZC50cmlnZ2VyLnYyLk9yZGVyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIjChJXYXRjaE9yZGVyc1JlcXVlc3QSDQoFdGFrZXIYASABKAkiPQoTV2F0Y2hPcmRlcnNSZXNwb25zZRImCgVvcmRlchgBIAEoCzIXLnN3YXBkLnRyaWdnZXIudjIuT3JkZXIi1gEKA0xlZxIMCgRraW5kGAEgASgJEhEKCWxlZ19pbmRleBgCIAEoDRITCgtyb3V0ZV9pbmRleBgDIAEoDRIaChJ0cmlnZ2VyX291dF9hbW91bnQYBCABKAQSFgoObWluX291dF9hbW91bnQYBSABKAQSDgoGc3RhdHVzGAYgASgJEhEKCXNpZ25hdHVyZRgHIAEoCRIRCglpbl9hbW91bnQYCCABKAQSEgoKb3V0X2Ftb3VudBgJIAEoBBIMCgRzbG90GAogASgEEg0KBWVycm9yGAsgASgJIuoDCgVPcmRlchIQCghvcmRlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXRha2VyGAMgASgJEhIKCmlucHV0X21pbnQYBCABKAkSEwoLb3V0cHV0X21pbnQYBSABKAkSDgoGYW1vdW50GAYgASgEEhUKDW5vbmNlX2FjY291bnQYByABKAkSDgoGc3RhdHVzGAggASgJEgwKBG5vdGUYCSABKAkSEQoJdHJhaWxfYnBzGAogASgNEhcKD3BlYWtfb3V0X2Ftb3VudBgLIAEoBBIYChBjYW5jZWxfcmVxdWVzdGVkGAwgASgIEiMKBGxlZ3MYDSADKAsyFS5zd2FwZC50cmlnZ2VyLnYyLkxlZxIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghhcm1lZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMdHJpZ2dlcmVkX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtmaW5pc2hlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQY2FuY2VsX3NpZ25hdHVyZRgSIAEoCTLFAwoTTm9uY2VUcmlnZ2VyU2VydmljZRJaCgtDcmVhdGVPcmRlchIkLnN3YXBkLnRyaWdnZXIudjIuQ3JlYXRlT3JkZXJSZXF1ZXN0GiUuc3dhcGQudHJpZ2dlci52Mi5DcmVhdGVPcmRlclJlc3BvbnNlEkIKA0FybRIcLnN3YXBkLnRyaWdnZXIudjIuQXJtUmVxdWVzdBodLnN3YXBkLnRyaWdnZXIudjIuQXJtUmVzcG9uc2USWgoLQ2FuY2VsT3JkZXISJC5zd2FwZC50cmlnZ2VyLnYyLkNhbmNlbE9yZGVyUmVxdWVzdBolLnN3YXBkLnRyaWdnZXIudjIuQ2FuY2VsT3JkZXJSZXNwb25zZRJUCglHZXRPcmRlcnMSIi5zd2FwZC50cmlnZ2VyLnYyLkdldE9yZGVyc1JlcXVlc3QaIy5zd2FwZC50cmlnZ2VyLnYyLkdldE9yZGVyc1Jlc3BvbnNlElwKC1dhdGNoT3JkZXJzEiQuc3dhcGQudHJpZ2dlci52Mi5XYXRjaE9yZGVyc1JlcXVlc3QaJS5zd2FwZC50cmlnZ2VyLnYyLldhdGNoT3JkZXJzUmVzcG9uc2UwAUKhAQoUZGV2LnN3YXBkLnRyaWdnZXIudjJCEU5vbmNlVHJpZ2dlclByb3RvUAFaM3N3YXBkLmRldi9jbGllbnRzL2dvL2dlbi9zd2FwZC90cmlnZ2VyL3YyO3RyaWdnZXJ2MqICA1NUWKoCEFN3YXBkLlRyaWdnZXIuVjLKAhBTd2FwZFxUcmlnZ2VyXFYy6gISU3dhcGQ6OlRyaWdnZXI6OlYyYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiRzd2FwZC90cmlnZ2VyL3YyL25vbmNlX3RyaWdnZXIucHJvdG8SEHN3YXBkLnRyaWdnZXIudjIiRgoKTGVnUmVxdWVzdBINCgVwcmljZRgBIAEoCRIWCg5taW5fb3V0X2Ftb3VudBgCIAEoBBIRCgl0cmFpbF9icHMYAyABKA0ixQMKEkNyZWF0ZU9yZGVyUmVxdWVzdBINCgV0YWtlchgBIAEoCRISCgppbnB1dF9taW50GAIgASgJEhMKC291dHB1dF9taW50GAMgASgJEg4KBmFtb3VudBgEIAEoBBIMCgRraW5kGAUgASgJEjEKC3Rha2VfcHJvZml0GAYgASgLMhwuc3dhcGQudHJpZ2dlci52Mi5MZWdSZXF1ZXN0Ei8KCXN0b3BfbG9zcxgHIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuTGVnUmVxdWVzdBIuCgh0cmFpbGluZxgIIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuTGVnUmVxdWVzdBIVCg1ub25jZV9hY2NvdW50GAkgASgJEhYKDnJvdXRlc19wZXJfbGVnGAogASgNEisKBWVudHJ5GAsgASgLMhwuc3dhcGQudHJpZ2dlci52Mi5MZWdSZXF1ZXN0EikKA2RjYRgMIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuRGNhUmVxdWVzdBIWCg5ub25jZV9hY2NvdW50cxgNIAMoCRISCgpwcmljZV9taW50GA4gASgJEhIKCmV4cGlyZXNfYXQYDyABKAMihgEKCkRjYVJlcXVlc3QSDgoGcm91bmRzGAEgASgNEhgKEGludGVydmFsX3NlY29uZHMYAiABKA0SEAoIc3RhcnRfYXQYAyABKAMSEQoJbWluX3ByaWNlGAQgASgJEhEKCW1heF9wcmljZRgFIAEoCRIWCg5taW5fb3V0X2Ftb3VudBgGIAEoBCKnAgoJSXNzdWVkTGVnEgwKBGtpbmQYASABKAkSEQoJbGVnX2luZGV4GAIgASgNEhMKC3JvdXRlX2luZGV4GAMgASgNEhMKC3RyYW5zYWN0aW9uGAQgASgMEhoKEnRyaWdnZXJfb3V0X2Ftb3VudBgFIAEoBBIWCg5taW5fb3V0X2Ftb3VudBgGIAEoBBIZChFxdW90ZWRfb3V0X2Ftb3VudBgHIAEoBBITCgtyb3V0ZV9sYWJlbBgIIAEoCRIQCghvcmRlcl9pZBgJIAEoCRIVCg1ub25jZV9hY2NvdW50GAogASgJEhIKCm5vdF9iZWZvcmUYCyABKAMSHgoWdHJpZ2dlcl9tYXhfb3V0X2Ftb3VudBgMIAEoBBIOCgZhbW91bnQYDSABKAQicQoKUHJpY2VRdW90ZRISCgppbnB1dF9taW50GAEgASgJEhMKC291dHB1dF9taW50GAIgASgJEhEKCWluX2Ftb3VudBgDIAEoBBISCgpvdXRfYW1vdW50GAQgASgEEhMKC3JvdXRlX2xhYmVsGAUgASgJIsUCChNDcmVhdGVPcmRlclJlc3BvbnNlEhAKCG9yZGVyX2lkGAEgASgJEhUKDW5vbmNlX2FjY291bnQYAiABKAkSIQoZbm9uY2VfYWNjb3VudF90cmFuc2FjdGlvbhgDIAEoDBIpCgRsZWdzGAQgAygLMhsuc3dhcGQudHJpZ2dlci52Mi5Jc3N1ZWRMZWcSGgoSY3VycmVudF9vdXRfYW1vdW50GAUgASgEEhYKDm5vbmNlX2FjY291bnRzGAYgAygJEiIKGm5vbmNlX2FjY291bnRfdHJhbnNhY3Rpb25zGAcgAygMEi8KCXByaWNlZF9ieRgIIAEoCzIcLnN3YXBkLnRyaWdnZXIudjIuUHJpY2VRdW90ZRIaChJjYW5jZWxfdHJhbnNhY3Rpb24YCSABKAwSEgoKZXhwaXJlc19hdBgKIAEoAyI7CgpBcm1SZXF1ZXN0EhAKCG9yZGVyX2lkGAEgASgJEhsKE3NpZ25lZF90cmFuc2FjdGlvbnMYAiADKAwiXQoLQXJtUmVzcG9uc2USJgoFb3JkZXIYASABKAsyFy5zd2FwZC50cmlnZ2VyLnYyLk9yZGVyEiYKBWdyb3VwGAIgAygLMhcuc3dhcGQudHJpZ2dlci52Mi5PcmRlciJRChJDYW5jZWxPcmRlclJlcXVlc3QSEAoIb3JkZXJfaWQYASABKAkSDQoFdGFrZXIYAiABKAkSGgoSc2lnbmVkX3RyYW5zYWN0aW9uGAMgASgMIo0BChNDYW5jZWxPcmRlclJlc3BvbnNlEhMKC3RyYW5zYWN0aW9uGAEgASgMEiYKBW9yZGVyGAIgASgLMhcuc3dhcGQudHJpZ2dlci52Mi5PcmRlchIRCglzaWduYXR1cmUYAyABKAkSJgoFZ3JvdXAYBCADKAsyFy5zd2FwZC50cmlnZ2VyLnYyLk9yZGVyIkgKEEdldE9yZGVyc1JlcXVlc3QSDQoFdGFrZXIYASABKAkSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkiVQoRR2V0T3JkZXJzUmVzcG9uc2USJwoGb3JkZXJzGAEgAygLMhcuc3dhcGQudHJpZ2dlci52Mi5PcmRlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoSV2F0Y2hPcmRlcnNSZXF1ZXN0Eg0KBXRha2VyGAEgASgJIj0KE1dhdGNoT3JkZXJzUmVzcG9uc2USJgoFb3JkZXIYASABKAsyFy5zd2FwZC50cmlnZ2VyLnYyLk9yZGVyIvYBCgNMZWcSDAoEa2luZBgBIAEoCRIRCglsZWdfaW5kZXgYAiABKA0SEwoLcm91dGVfaW5kZXgYAyABKA0SGgoSdHJpZ2dlcl9vdXRfYW1vdW50GAQgASgEEhYKDm1pbl9vdXRfYW1vdW50GAUgASgEEg4KBnN0YXR1cxgGIAEoCRIRCglzaWduYXR1cmUYByABKAkSEQoJaW5fYW1vdW50GAggASgEEhIKCm91dF9hbW91bnQYCSABKAQSDAoEc2xvdBgKIAEoBBINCgVlcnJvchgLIAEoCRIeChZ0cmlnZ2VyX21heF9vdXRfYW1vdW50GAwgASgEIpwFCgVPcmRlchIQCghvcmRlcl9pZBgBIAEoCRIMCgRraW5kGAIgASgJEg0KBXRha2VyGAMgASgJEhIKCmlucHV0X21pbnQYBCABKAkSEwoLb3V0cHV0X21pbnQYBSABKAkSDgoGYW1vdW50GAYgASgEEhUKDW5vbmNlX2FjY291bnQYByABKAkSDgoGc3RhdHVzGAggASgJEgwKBG5vdGUYCSABKAkSEQoJdHJhaWxfYnBzGAogASgNEhcKD3BlYWtfb3V0X2Ftb3VudBgLIAEoBBIYChBjYW5jZWxfcmVxdWVzdGVkGAwgASgIEiMKBGxlZ3MYDSADKAsyFS5zd2FwZC50cmlnZ2VyLnYyLkxlZxIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghhcm1lZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMdHJpZ2dlcmVkX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtmaW5pc2hlZF9hdBgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQY2FuY2VsX3NpZ25hdHVyZRgSIAEoCRIQCghncm91cF9pZBgTIAEoCRISCgpncm91cF9raW5kGBQgASgJEhYKDmFmdGVyX29yZGVyX2lkGBUgASgJEi4KCm5vdF9iZWZvcmUYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYFyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByaWNlX21pbnQYGCABKAkyxQMKE05vbmNlVHJpZ2dlclNlcnZpY2USWgoLQ3JlYXRlT3JkZXISJC5zd2FwZC50cmlnZ2VyLnYyLkNyZWF0ZU9yZGVyUmVxdWVzdBolLnN3YXBkLnRyaWdnZXIudjIuQ3JlYXRlT3JkZXJSZXNwb25zZRJCCgNBcm0SHC5zd2FwZC50cmlnZ2VyLnYyLkFybVJlcXVlc3QaHS5zd2FwZC50cmlnZ2VyLnYyLkFybVJlc3BvbnNlEloKC0NhbmNlbE9yZGVyEiQuc3dhcGQudHJpZ2dlci52Mi5DYW5jZWxPcmRlclJlcXVlc3QaJS5zd2FwZC50cmlnZ2VyLnYyLkNhbmNlbE9yZGVyUmVzcG9uc2USVAoJR2V0T3JkZXJzEiIuc3dhcGQudHJpZ2dlci52Mi5HZXRPcmRlcnNSZXF1ZXN0GiMuc3dhcGQudHJpZ2dlci52Mi5HZXRPcmRlcnNSZXNwb25zZRJcCgtXYXRjaE9yZGVycxIkLnN3YXBkLnRyaWdnZXIudjIuV2F0Y2hPcmRlcnNSZXF1ZXN0GiUuc3dhcGQudHJpZ2dlci52Mi5XYXRjaE9yZGVyc1Jlc3BvbnNlMAFCoQEKFGRldi5zd2FwZC50cmlnZ2VyLnYyQhFOb25jZVRyaWdnZXJQcm90b1ABWjNzd2FwZC5kZXYvY2xpZW50cy9nby9nZW4vc3dhcGQvdHJpZ2dlci92Mjt0cmlnZ2VydjKiAgNTVFiqAhBTd2FwZC5UcmlnZ2VyLlYyygIQU3dhcGRcVHJpZ2dlclxWMuoCElN3YXBkOjpUcmlnZ2VyOjpWMmIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * One leg as asked.
@@ -34,7 +34,8 @@ export const file_swapd_trigger_v2_nonce_trigger: GenFile = /*@__PURE__*/
  */
 export type LegRequest = Message<"swapd.trigger.v2.LegRequest"> & {
   /**
-   * Take-profit / stop-loss: output per one input, UI units, decimal text.
+   * Take-profit / stop-loss / entry: output per one input, UI units, decimal text (with
+   * `price_mint`: the price mint's units per one input).
    *
    * @generated from field: string price = 1;
    */
@@ -125,6 +126,46 @@ export type CreateOrderRequest = Message<"swapd.trigger.v2.CreateOrderRequest"> 
    * @generated from field: uint32 routes_per_leg = 10;
    */
   routesPerLeg: number;
+
+  /**
+   * "otoco": the entry, a limit buy of `output_mint` (fires when `amount` fetches at least its
+   * price); `take_profit` and `stop_loss` then sell what it bought (their prices: input per one
+   * output), armed only once the entry landed.
+   *
+   * @generated from field: swapd.trigger.v2.LegRequest entry = 11;
+   */
+  entry?: LegRequest | undefined;
+
+  /**
+   * "dca": the rounds.
+   *
+   * @generated from field: swapd.trigger.v2.DcaRequest dca = 12;
+   */
+  dca?: DcaRequest | undefined;
+
+  /**
+   * One nonce account per order the request makes (OTOCO 2, DCA one per round); empty: their
+   * creation is returned instead. `nonce_account` is the same for a request that makes one order.
+   *
+   * @generated from field: repeated string nonce_accounts = 13;
+   */
+  nonceAccounts: string[];
+
+  /**
+   * Prices in this mint (a stablecoin such as USDC: "USD prices"): each leg's trigger is what the
+   * order's input fetches in it, from swapd's own quote of input -> price mint.
+   *
+   * @generated from field: string price_mint = 14;
+   */
+  priceMint: string;
+
+  /**
+   * Unix seconds; 0: none. From then on swapd sends nothing of the order (its legs stay valid on
+   * chain until the nonce advances: the answer's `cancel_transaction` voids them).
+   *
+   * @generated from field: int64 expires_at = 15;
+   */
+  expiresAt: bigint;
 };
 
 /**
@@ -133,6 +174,60 @@ export type CreateOrderRequest = Message<"swapd.trigger.v2.CreateOrderRequest"> 
  */
 export const CreateOrderRequestSchema: GenMessage<CreateOrderRequest> = /*@__PURE__*/
   messageDesc(file_swapd_trigger_v2_nonce_trigger, 1);
+
+/**
+ * A DCA: `amount` in `rounds` equal rounds (the remainder in the last), `interval_seconds` apart.
+ *
+ * @generated from message swapd.trigger.v2.DcaRequest
+ */
+export type DcaRequest = Message<"swapd.trigger.v2.DcaRequest"> & {
+  /**
+   * 2-20.
+   *
+   * @generated from field: uint32 rounds = 1;
+   */
+  rounds: number;
+
+  /**
+   * 60 to 31,536,000.
+   *
+   * @generated from field: uint32 interval_seconds = 2;
+   */
+  intervalSeconds: number;
+
+  /**
+   * Unix seconds of the first round (0: now; within 30 days).
+   *
+   * @generated from field: int64 start_at = 3;
+   */
+  startAt: bigint;
+
+  /**
+   * Optional band (decimal text, as a leg's price): a due round waits while the price is outside it.
+   *
+   * @generated from field: string min_price = 4;
+   */
+  minPrice: string;
+
+  /**
+   * @generated from field: string max_price = 5;
+   */
+  maxPrice: string;
+
+  /**
+   * Each round's floor (raw output units) for a round of amount / rounds.
+   *
+   * @generated from field: uint64 min_out_amount = 6;
+   */
+  minOutAmount: bigint;
+};
+
+/**
+ * Describes the message swapd.trigger.v2.DcaRequest.
+ * Use `create(DcaRequestSchema)` to create a new message.
+ */
+export const DcaRequestSchema: GenMessage<DcaRequest> = /*@__PURE__*/
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 2);
 
 /**
  * A leg route's unsigned transaction.
@@ -189,6 +284,39 @@ export type IssuedLeg = Message<"swapd.trigger.v2.IssuedLeg"> & {
    * @generated from field: string route_label = 8;
    */
   routeLabel: string;
+
+  /**
+   * The order of the request this leg belongs to (OTOCO and DCA make several).
+   *
+   * @generated from field: string order_id = 9;
+   */
+  orderId: string;
+
+  /**
+   * @generated from field: string nonce_account = 10;
+   */
+  nonceAccount: string;
+
+  /**
+   * A DCA round's due time (unix seconds; 0: none).
+   *
+   * @generated from field: int64 not_before = 11;
+   */
+  notBefore: bigint;
+
+  /**
+   * A DCA round's band upper bound as an output amount (0: none; its lower bound is trigger_out_amount).
+   *
+   * @generated from field: uint64 trigger_max_out_amount = 12;
+   */
+  triggerMaxOutAmount: bigint;
+
+  /**
+   * What the leg's order sells (a DCA round its share, an OTOCO's OCO the entry's floor).
+   *
+   * @generated from field: uint64 amount = 13;
+   */
+  amount: bigint;
 };
 
 /**
@@ -196,7 +324,46 @@ export type IssuedLeg = Message<"swapd.trigger.v2.IssuedLeg"> & {
  * Use `create(IssuedLegSchema)` to create a new message.
  */
 export const IssuedLegSchema: GenMessage<IssuedLeg> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 2);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 3);
+
+/**
+ * The quote a request's prices were checked against.
+ *
+ * @generated from message swapd.trigger.v2.PriceQuote
+ */
+export type PriceQuote = Message<"swapd.trigger.v2.PriceQuote"> & {
+  /**
+   * @generated from field: string input_mint = 1;
+   */
+  inputMint: string;
+
+  /**
+   * @generated from field: string output_mint = 2;
+   */
+  outputMint: string;
+
+  /**
+   * @generated from field: uint64 in_amount = 3;
+   */
+  inAmount: bigint;
+
+  /**
+   * @generated from field: uint64 out_amount = 4;
+   */
+  outAmount: bigint;
+
+  /**
+   * @generated from field: string route_label = 5;
+   */
+  routeLabel: string;
+};
+
+/**
+ * Describes the message swapd.trigger.v2.PriceQuote.
+ * Use `create(PriceQuoteSchema)` to create a new message.
+ */
+export const PriceQuoteSchema: GenMessage<PriceQuote> = /*@__PURE__*/
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 4);
 
 /**
  * CreateOrder's answer.
@@ -234,6 +401,38 @@ export type CreateOrderResponse = Message<"swapd.trigger.v2.CreateOrderResponse"
    * @generated from field: uint64 current_out_amount = 5;
    */
   currentOutAmount: bigint;
+
+  /**
+   * The nonce accounts to create when none were given (one creation transaction each batch).
+   *
+   * @generated from field: repeated string nonce_accounts = 6;
+   */
+  nonceAccounts: string[];
+
+  /**
+   * @generated from field: repeated bytes nonce_account_transactions = 7;
+   */
+  nonceAccountTransactions: Uint8Array[];
+
+  /**
+   * The quote the triggers were checked against (with `price_mint`: input -> price mint).
+   *
+   * @generated from field: swapd.trigger.v2.PriceQuote priced_by = 8;
+   */
+  pricedBy?: PriceQuote | undefined;
+
+  /**
+   * The cancel of every order of the request, unsigned (AdvanceNonceAccount of each nonce, the first
+   * nonce's value as blockhash): signed and sent by the taker, it voids every leg on chain.
+   *
+   * @generated from field: bytes cancel_transaction = 9;
+   */
+  cancelTransaction: Uint8Array;
+
+  /**
+   * @generated from field: int64 expires_at = 10;
+   */
+  expiresAt: bigint;
 };
 
 /**
@@ -241,7 +440,7 @@ export type CreateOrderResponse = Message<"swapd.trigger.v2.CreateOrderResponse"
  * Use `create(CreateOrderResponseSchema)` to create a new message.
  */
 export const CreateOrderResponseSchema: GenMessage<CreateOrderResponse> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 3);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 5);
 
 /**
  * Arm's request.
@@ -255,7 +454,7 @@ export type ArmRequest = Message<"swapd.trigger.v2.ArmRequest"> & {
   orderId: string;
 
   /**
-   * Every issued leg route, signed by the taker.
+   * Every issued leg route, signed by the taker (OTOCO / DCA: of every order of the group).
    *
    * @generated from field: repeated bytes signed_transactions = 2;
    */
@@ -267,7 +466,7 @@ export type ArmRequest = Message<"swapd.trigger.v2.ArmRequest"> & {
  * Use `create(ArmRequestSchema)` to create a new message.
  */
 export const ArmRequestSchema: GenMessage<ArmRequest> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 4);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 6);
 
 /**
  * Arm's answer.
@@ -279,6 +478,13 @@ export type ArmResponse = Message<"swapd.trigger.v2.ArmResponse"> & {
    * @generated from field: swapd.trigger.v2.Order order = 1;
    */
   order?: Order | undefined;
+
+  /**
+   * OTOCO / DCA: every order of the group, armed together (the first is `order`).
+   *
+   * @generated from field: repeated swapd.trigger.v2.Order group = 2;
+   */
+  group: Order[];
 };
 
 /**
@@ -286,7 +492,7 @@ export type ArmResponse = Message<"swapd.trigger.v2.ArmResponse"> & {
  * Use `create(ArmResponseSchema)` to create a new message.
  */
 export const ArmResponseSchema: GenMessage<ArmResponse> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 5);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 7);
 
 /**
  * CancelOrder's request.
@@ -320,7 +526,7 @@ export type CancelOrderRequest = Message<"swapd.trigger.v2.CancelOrderRequest"> 
  * Use `create(CancelOrderRequestSchema)` to create a new message.
  */
 export const CancelOrderRequestSchema: GenMessage<CancelOrderRequest> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 6);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 8);
 
 /**
  * CancelOrder's answer.
@@ -347,6 +553,13 @@ export type CancelOrderResponse = Message<"swapd.trigger.v2.CancelOrderResponse"
    * @generated from field: string signature = 3;
    */
   signature: string;
+
+  /**
+   * OTOCO / DCA: every order of the group (the cancel voids those still pending).
+   *
+   * @generated from field: repeated swapd.trigger.v2.Order group = 4;
+   */
+  group: Order[];
 };
 
 /**
@@ -354,7 +567,7 @@ export type CancelOrderResponse = Message<"swapd.trigger.v2.CancelOrderResponse"
  * Use `create(CancelOrderResponseSchema)` to create a new message.
  */
 export const CancelOrderResponseSchema: GenMessage<CancelOrderResponse> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 7);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 9);
 
 /**
  * GetOrders' request.
@@ -387,7 +600,7 @@ export type GetOrdersRequest = Message<"swapd.trigger.v2.GetOrdersRequest"> & {
  * Use `create(GetOrdersRequestSchema)` to create a new message.
  */
 export const GetOrdersRequestSchema: GenMessage<GetOrdersRequest> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 8);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 10);
 
 /**
  * GetOrders' answer.
@@ -413,7 +626,7 @@ export type GetOrdersResponse = Message<"swapd.trigger.v2.GetOrdersResponse"> & 
  * Use `create(GetOrdersResponseSchema)` to create a new message.
  */
 export const GetOrdersResponseSchema: GenMessage<GetOrdersResponse> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 9);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 11);
 
 /**
  * WatchOrders' request.
@@ -432,7 +645,7 @@ export type WatchOrdersRequest = Message<"swapd.trigger.v2.WatchOrdersRequest"> 
  * Use `create(WatchOrdersRequestSchema)` to create a new message.
  */
 export const WatchOrdersRequestSchema: GenMessage<WatchOrdersRequest> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 10);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 12);
 
 /**
  * One order, now or after a change.
@@ -451,7 +664,7 @@ export type WatchOrdersResponse = Message<"swapd.trigger.v2.WatchOrdersResponse"
  * Use `create(WatchOrdersResponseSchema)` to create a new message.
  */
 export const WatchOrdersResponseSchema: GenMessage<WatchOrdersResponse> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 11);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 13);
 
 /**
  * A leg route and what became of it.
@@ -523,6 +736,13 @@ export type Leg = Message<"swapd.trigger.v2.Leg"> & {
    * @generated from field: string error = 11;
    */
   error: string;
+
+  /**
+   * A DCA round's band upper bound (0: none).
+   *
+   * @generated from field: uint64 trigger_max_out_amount = 12;
+   */
+  triggerMaxOutAmount: bigint;
 };
 
 /**
@@ -530,7 +750,7 @@ export type Leg = Message<"swapd.trigger.v2.Leg"> & {
  * Use `create(LegSchema)` to create a new message.
  */
 export const LegSchema: GenMessage<Leg> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 12);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 14);
 
 /**
  * A nonce order.
@@ -574,7 +794,7 @@ export type Order = Message<"swapd.trigger.v2.Order"> & {
   nonceAccount: string;
 
   /**
-   * "issued", "armed", "triggered", "landed", "failed" or "cancelled".
+   * "issued", "armed", "triggered", "landed", "failed", "cancelled" or "expired".
    *
    * @generated from field: string status = 8;
    */
@@ -635,6 +855,46 @@ export type Order = Message<"swapd.trigger.v2.Order"> & {
    * @generated from field: string cancel_signature = 18;
    */
   cancelSignature: string;
+
+  /**
+   * OTOCO / DCA: the orders of one request share a group (its id: the first order's).
+   *
+   * @generated from field: string group_id = 19;
+   */
+  groupId: string;
+
+  /**
+   * "otoco", "dca" or empty.
+   *
+   * @generated from field: string group_kind = 20;
+   */
+  groupKind: string;
+
+  /**
+   * The order that must finish first (the OTOCO's entry, the previous DCA round).
+   *
+   * @generated from field: string after_order_id = 21;
+   */
+  afterOrderId: string;
+
+  /**
+   * A DCA round's due time.
+   *
+   * @generated from field: google.protobuf.Timestamp not_before = 22;
+   */
+  notBefore?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 23;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Prices in this mint: triggers are what the amount fetches in it.
+   *
+   * @generated from field: string price_mint = 24;
+   */
+  priceMint: string;
 };
 
 /**
@@ -642,7 +902,7 @@ export type Order = Message<"swapd.trigger.v2.Order"> & {
  * Use `create(OrderSchema)` to create a new message.
  */
 export const OrderSchema: GenMessage<Order> = /*@__PURE__*/
-  messageDesc(file_swapd_trigger_v2_nonce_trigger, 13);
+  messageDesc(file_swapd_trigger_v2_nonce_trigger, 15);
 
 /**
  * Creates, arms, cancels and lists nonce orders.
