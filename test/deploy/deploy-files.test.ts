@@ -1,8 +1,8 @@
 /**
  * The shape of `deploy/` (no service, no promtool needed): the dashboard imports into Grafana with a
  * datasource variable every panel uses and panels that do not overlap; every alert rule waits
- * (`for:`), has a severity and a summary saying where to look; every alert has a unit test that
- * makes it fire and, later, resolve. And the PromQL reader the other tests rely on reads names
+ * (`for:`), has a severity and a summary saying where to look, and is in docs/operations.md with
+ * them; every alert has a unit test that makes it fire and, later, resolve. And the PromQL reader the other tests rely on reads names
  * as the grammar does.
  */
 import { readFileSync } from "node:fs";
@@ -85,6 +85,13 @@ describe("deploy/prometheus/swapd-alerts.yml", () => {
       expect(["critical", "warning", "info"], a.alert).toContain(a.labels?.["severity"]);
       expect(a.annotations?.["summary"], a.alert).toMatch(/\b(see|check|read|raise)\b/);
     }
+  });
+
+  it("docs/operations.md lists every alert, with its severity and its for:", () => {
+    const docs = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const rows = [...docs.matchAll(/^\| `(Swapd\w+)` \| (\w+) \| .*\((\d+ min)\)[^|]*\|$/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    const minutes = (d: string | undefined) => `${Number(/^(\d+)m$/.exec(d ?? "")?.[1])} min`;
+    expect(rows.sort()).toEqual(alerts.map((a) => `${a.alert} ${a.labels?.["severity"]} ${minutes(a.for)}`).sort());
   });
 
   it("every alert has a unit test making it fire, then resolve", () => {

@@ -1,8 +1,9 @@
 /**
- * Prometheus's own tool accepts `deploy/`: `promtool check rules` the alert rules, `promtool test
- * rules` their unit tests (each alert made to fire and to resolve on synthetic series), and
- * `promtool check rules` over the dashboard's expressions written as recording rules (so that
- * Prometheus's parser, not only its grammar, reads every panel's query).
+ * Prometheus's own tool accepts `deploy/`: `promtool check rules` the alert rules, `promtool check
+ * config` the example configuration, `promtool test rules` the rules' unit tests (each alert made
+ * to fire and to resolve on synthetic series), and `promtool check rules` over the dashboard's
+ * expressions written as recording rules (so that Prometheus's parser, not only its grammar,
+ * reads every panel's query).
  * promtool is Debian's `prometheus` package (`.ci/run` installs it); skipped with one line without it.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { ALERT_TESTS_FILE, ALERTS_FILE, dashboardExpressions, readDashboard } from "./deploy-files.js";
+import { ALERT_TESTS_FILE, ALERTS_FILE, dashboardExpressions, DEPLOY, readDashboard } from "./deploy-files.js";
 
 const run = promisify(execFile);
 
@@ -46,6 +47,12 @@ describe.skipIf(!promtool)("promtool on deploy/prometheus", () => {
   it("check rules: the alert rules are valid", async () => {
     const { code, output } = await promtoolRun("check", "rules", ALERTS_FILE);
     expect(output).toMatch(/SUCCESS: 22 rules found/);
+    expect(code, output).toBe(0);
+  });
+
+  it("check config: the example Prometheus configuration, with the rules it loads", async () => {
+    const { code, output } = await promtoolRun("check", "config", `${DEPLOY}prometheus/prometheus.example.yml`);
+    expect(output).toMatch(/SUCCESS: 1 rule files found/);
     expect(code, output).toBe(0);
   });
 
