@@ -10,11 +10,7 @@ import { websocketUrlFor } from "../chain/live/pubsub-account-stream.js";
 import type { Shutdown } from "../runtime/shutdown.js";
 import type { Logger } from "../server/logger.js";
 import { definedFields } from "./defined-fields.js";
-
-/** Milliseconds since the process started, for the start-up log lines. */
-export function sinceStart(): number {
-  return Math.round(performance.now());
-}
+import { sinceStart } from "./since-start.js";
 
 export interface OpenedChain {
   readonly chain: RpcSolanaChain;

@@ -5,9 +5,24 @@
  * later start. Run as `node [--import tsx] pglite-create.(ts|js) <dataDir>`.
  */
 import { fork } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLITE_START_PARAMS } from "./pglite-settings.js";
+
+/**
+ * Resolves once `dataDir` holds a database: at once when it does, else after creating one (PGlite's
+ * initdb: seconds of CPU, announced by `onCreating`). The creation runs in a child process, so a start
+ * can open its chain meanwhile (`src/app/start-early.ts`).
+ */
+export async function ensurePgliteDataDir(dataDir: string, onCreating?: () => void): Promise<void> {
+  // PGlite creates only the last path segment; DATA_DIR may be nested and new.
+  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(join(dataDir, "PG_VERSION"))) return;
+  onCreating?.();
+  await createPgliteDataDir(dataDir);
+}
 
 /** Creates the database in `dataDir` (which must not hold one yet) in a child process. */
 export async function createPgliteDataDir(dataDir: string): Promise<void> {
