@@ -50,6 +50,7 @@ export async function openChain(config: Config, logger: Logger): Promise<OpenedC
     );
     return { chain, websocketUrl: config.solanaWsUrl ?? websocketUrlFor(config.solanaRpcUrl), close: async () => chain.close() };
   }
+  logger.info({ ms: sinceStart() }, "chain: starting the embedded chain (LiteSVM) with demo content");
   const { startEmbeddedChain } = await import("../localnet/embedded-chain.js");
   const embedded = await startEmbeddedChain({
     ...definedFields({ programsDir: config.localnetProgramsDir, accountsDir: config.localnetAccountsDir, clock: config.programQuote.localnetClock }),
