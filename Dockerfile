@@ -12,10 +12,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# A locked install: `npm install` with the committed package-lock.json installs exactly the locked
-# tree (and leaves the lockfile as it is). Not `npm ci`: it refuses this lockfile, which cannot record
-# the platform packages the npm registry does not serve (README "Platforms").
-RUN npm install --no-audit --no-fund
+# A locked install: exactly the tree of the committed package-lock.json (docs/operations.md "Platforms").
+RUN npm ci --no-audit --no-fund
 COPY buf.yaml buf.gen.yaml tsconfig.json tsconfig.build.json ./
 COPY proto ./proto
 COPY src ./src

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { delimiter, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -30,7 +30,9 @@ const digest = hash.digest("hex");
 if (existsSync(stamp) && readFileSync(stamp, "utf8").trim() === digest) {
   process.stdout.write("generated code is up to date (src/gen)\n");
 } else {
-  execFileSync(join(root, "node_modules/.bin/buf"), ["generate"], { cwd: root, stdio: "inherit" });
+  // buf runs the protoc-gen-es plugin by name: node_modules/.bin on PATH (npm puts it there; `node scripts/…` does not).
+  const path = [join(root, "node_modules/.bin"), process.env.PATH].filter(Boolean).join(delimiter);
+  execFileSync(join(root, "node_modules/.bin/buf"), ["generate"], { cwd: root, stdio: "inherit", env: { ...process.env, PATH: path } });
   writeFileSync(stamp, `${digest}\n`);
   process.stdout.write("generated src/gen from proto/\n");
 }

@@ -10,11 +10,11 @@ import type { DiscoverySettings } from "./core/quote/market-limits.js";
 import { edgeSettingsOf, type EdgeSettings } from "./config/edge-settings.js";
 import { SETTINGS, type Settings } from "./config/settings.js";
 import type { LiveSourceSetting, LocalnetClock } from "./config/settings-chain.js";
-import type { LogLevel } from "./config/settings-server.js";
+import type { LogFormat, LogLevel } from "./config/settings-server.js";
 import { rawValue, readSettings, type Env, type SettingValues } from "./config/setting-parsers.js";
 
 export { DEFAULT_RELAY_TIP_ACCOUNTS } from "./config/settings-quote.js";
-export type { LiveSourceSetting, LogLevel };
+export type { LiveSourceSetting, LogFormat, LogLevel };
 
 /** The program quoter (PROGRAM_QUOTED_AMMS, PROGRAM_QUOTE_REFRESH_MS, QUOTE_SHADOW_RATE) and the embedded chain's clock (LOCALNET_CLOCK). */
 export interface ProgramQuoteSettings {
@@ -50,6 +50,8 @@ export interface Config {
   readonly localnetAccountsDir: readonly string[] | undefined;
   readonly programQuote: ProgramQuoteSettings;
   readonly logLevel: LogLevel;
+  /** `LOG_FORMAT`: JSON lines (default), or pretty lines for a terminal. */
+  readonly logFormat: LogFormat;
   readonly maxBodyBytes: number;
   readonly shutdownTimeoutMs: number;
   readonly rpcTimeoutMs: number;
@@ -161,11 +163,14 @@ function checkRules(v: Values, isSet: (name: keyof Settings) => boolean, problem
 
 type Section<K extends keyof Config> = Pick<Config, K>;
 
-function serverSection(v: Values): Section<"host" | "port" | "logLevel" | "maxBodyBytes" | "shutdownTimeoutMs" | "metricsCacheMs" | "connectionLimits"> {
+function serverSection(
+  v: Values,
+): Section<"host" | "port" | "logLevel" | "logFormat" | "maxBodyBytes" | "shutdownTimeoutMs" | "metricsCacheMs" | "connectionLimits"> {
   return {
     host: v.HOST,
     port: v.PORT,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     maxBodyBytes: v.MAX_BODY_BYTES,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     metricsCacheMs: v.METRICS_CACHE_MS,

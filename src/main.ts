@@ -1,13 +1,17 @@
 /**
- * swapd entry point: configuration → `buildApp` (src/app/build-app.ts) → signal handlers; graceful
- * shutdown on SIGTERM / SIGINT.
+ * swapd entry point: configuration → `startEarly` → `buildApp` (src/app/build-app.ts) → signal
+ * handlers; graceful shutdown on SIGTERM / SIGINT. `buildApp`'s modules (most of the service's code)
+ * are imported only after `startEarly` has set a new embedded database's creation going in a child
+ * process, so that the two happen side by side on a first start.
  */
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { installSignalHandlers } from "./runtime/shutdown.js";
 import { DataDirLockedError } from "./store/data-dir-lock.js";
 import { PortInUseError } from "./runtime/port-probe.js";
-import { buildApp, type Service } from "./app/build-app.js";
+import { createLogger } from "./server/logger.js";
+import { startEarly } from "./app/start-early.js";
+import type { Service } from "./app/build-app.js";
 
 export type { Service };
 
@@ -21,7 +25,8 @@ Configured by environment variables (the full list: docs/configuration.md); the 
   DATA_DIR               the embedded database's directory (default ./data; one swapd process per directory)
   LOCALNET_PROGRAMS_DIR  <programId>.so files for the embedded chain
   LOCALNET_ACCOUNTS_DIR  account snapshots (solana account --output json) for the embedded chain, comma-separated
-  LOG_LEVEL              debug, info (default), warn, error
+  LOG_LEVEL              debug (every request), info (default), warn, error
+  LOG_FORMAT             json (default) or pretty (one readable line per entry, for a terminal)
 Exit codes: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 on a configuration error, a DATA_DIR or PORT in use; 1 otherwise.`;
 
 export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): Promise<Service | undefined> {
@@ -39,7 +44,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly 
     }
     throw e;
   }
-  const service = await buildApp(config);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
+  const early = await startEarly(config, logger);
+  const { buildApp } = await import("./app/build-app.js");
+  const service = await buildApp(config, { logger, early });
   installSignalHandlers(service.shutdown);
   return service;
 }

@@ -7,14 +7,14 @@ import { redactUrl, type Config } from "../config.js";
 import { createLogger, type Logger } from "../server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "../server/server.js";
 import { createShutdown, type Shutdown } from "../runtime/shutdown.js";
-import { probePort } from "../runtime/port-probe.js";
-import { lockDataDir } from "../store/data-dir-lock.js";
 import { createTriggerOrderEntry } from "../api/trigger/order-entry.js";
 import { NonceTriggerService } from "../api/nonce-trigger/nonce-trigger-api.js";
 import { createTriggerService } from "../api/trigger/trigger-service.js";
 import { triggerRestRoutes } from "../api/trigger/trigger-rest-routes.js";
 import { createSwapV2Api } from "../api/swap-v2/swap-v2-api.js";
-import { liveSourceOf, openChain, openLiveChain, sinceStart } from "./open-chain.js";
+import { liveSourceOf, openChain, openLiveChain } from "./open-chain.js";
+import { sinceStart } from "./since-start.js";
+import { startEarly, type EarlyStart } from "./start-early.js";
 import { openLoggedStore, readinessChecks } from "./store-wiring.js";
 import { startSwapApi } from "./swap-wiring.js";
 import { startExecutionConfirmations, startNonceTriggers, startTriggerBackground } from "./trigger-wiring.js";
@@ -27,38 +27,50 @@ export interface Service {
 }
 
 export interface AppOverrides {
-  /** Default: a logger at `config.logLevel` on stdout. */
+  /** Default: a logger at `config.logLevel` in `config.logFormat` on stdout. */
   readonly logger?: Logger;
+  /** What `main.ts` started before it loaded this module (`startEarly`); by default started here. */
+  readonly early?: EarlyStart;
   /** Added to what the service serves (services, routes, readiness checks) or replacing server options. */
   readonly server?: Partial<StartServerOptions>;
 }
 
 /** Starts the service; a failed start stops what did start, so that it leaves nothing running. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<Service> {
-  const logger = overrides.logger ?? createLogger(config.logLevel);
-  // Before anything opens (the chain and the database take seconds): a taken port says so at once.
-  await probePort(config.host, config.port);
-  // Before anything opens: a second process on one embedded database would corrupt it.
-  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
+  // The port and DATA_DIR checks, and the embedded database's creation (a child process) when DATA_DIR is new.
+  const { lock, database } = overrides.early ?? (await startEarly(config, logger));
   const shutdown = createShutdown(logger);
-  // Registered first, so released last (after the store closes).
-  if (lock) shutdown.hook("DATA_DIR lock", () => lock.release());
+  // Registered first, so released last: after the store closes, and after a creation still under way
+  // (a failed start) has ended, so that no other process opens a half-made database.
+  if (lock)
+    shutdown.hook("DATA_DIR lock", async () => {
+      await database?.catch(() => undefined);
+      lock.release();
+    });
   try {
-    return await startService(config, logger, overrides.server ?? {}, shutdown);
+    return await startService(config, logger, overrides.server ?? {}, shutdown, database);
   } catch (error) {
     await shutdown.run("startup failed");
     throw error;
   }
 }
 
-async function startService(config: Config, logger: Logger, extra: Partial<StartServerOptions>, shutdown: Shutdown): Promise<Service> {
-  // One after the other: both are CPU work on this one thread (LiteSVM and its demo content,
-  // PGlite's WebAssembly), so opening them side by side gains nothing and mixes their log lines.
+async function startService(
+  config: Config,
+  logger: Logger,
+  extra: Partial<StartServerOptions>,
+  shutdown: Shutdown,
+  databaseCreation: Promise<void> | undefined,
+): Promise<Service> {
+  // The chain, then the database: opening both is CPU work on this one thread (LiteSVM and its demo
+  // content, PGlite's WebAssembly). A new database's creation, the long part, already runs beside it
+  // in a child process (start-early.ts).
   const chain = await openChain(config, logger);
   shutdown.hook("chain", () => chain.close());
   const liveSource = liveSourceOf(config, chain.websocketUrl);
   const live = liveSource ? await openLiveChain(config, chain.chain, liveSource, logger, shutdown) : undefined;
-  const { store, database } = await openLoggedStore(config, logger, shutdown);
+  const { store, database } = await openLoggedStore(config, logger, shutdown, databaseCreation);
 
   const { swap, readiness: swapReadiness } = await startSwapApi(config, chain, live, logger, shutdown);
   const confirmations = startExecutionConfirmations(config, chain.chain, store, logger, shutdown);

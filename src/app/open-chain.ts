@@ -10,11 +10,7 @@ import { websocketUrlFor } from "../chain/live/pubsub-account-stream.js";
 import type { Shutdown } from "../runtime/shutdown.js";
 import type { Logger } from "../server/logger.js";
 import { definedFields } from "./defined-fields.js";
-
-/** Milliseconds since the process started, for the start-up log lines. */
-export function sinceStart(): number {
-  return Math.round(performance.now());
-}
+import { sinceStart } from "./since-start.js";
 
 export interface OpenedChain {
   readonly chain: RpcSolanaChain;
@@ -54,6 +50,7 @@ export async function openChain(config: Config, logger: Logger): Promise<OpenedC
     );
     return { chain, websocketUrl: config.solanaWsUrl ?? websocketUrlFor(config.solanaRpcUrl), close: async () => chain.close() };
   }
+  logger.info({ ms: sinceStart() }, "chain: starting the embedded chain (LiteSVM) with demo content");
   const { startEmbeddedChain } = await import("../localnet/embedded-chain.js");
   const embedded = await startEmbeddedChain({
     ...definedFields({ programsDir: config.localnetProgramsDir, accountsDir: config.localnetAccountsDir, clock: config.programQuote.localnetClock }),

@@ -8,16 +8,25 @@ import type { Store } from "../store/open-store.js";
 import type { Shutdown } from "../runtime/shutdown.js";
 import type { Logger } from "../server/logger.js";
 import type { ReadinessCheck } from "../server/readiness.js";
-import { sinceStart } from "./open-chain.js";
+import { sinceStart } from "./since-start.js";
 
 /** A real RPC answer this recent makes the chain ready without a probe (slow is not dead). */
 const CHAIN_RECENT_ANSWER_MS = 10_000;
 
-/** The store, migrated; `database` names it for logs (credentials redacted). */
-export async function openLoggedStore(config: Config, logger: Logger, shutdown: Shutdown): Promise<{ store: Store; database: string }> {
+/**
+ * The store, migrated; `database` names it for logs (credentials redacted). `creation`: the embedded
+ * database's creation started early (`start-early.ts`), awaited before it opens.
+ */
+export async function openLoggedStore(
+  config: Config,
+  logger: Logger,
+  shutdown: Shutdown,
+  creation?: Promise<void>,
+): Promise<{ store: Store; database: string }> {
   const database = config.databaseUrl ? `postgres ${redactUrl(config.databaseUrl)}` : `embedded pglite (${config.dataDir})`;
   const store = await openStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs } : { dataDir: config.dataDir }),
+    ...(creation ? { creation } : {}),
     onCreating: () =>
       logger.info({ database, ms: sinceStart() }, "database: creating the embedded database (first start with this DATA_DIR; takes several seconds)"),
     onOpened: () => logger.info({ phase: "database", database, ms: sinceStart() }, "database: open"),

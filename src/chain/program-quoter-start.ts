@@ -80,9 +80,13 @@ export async function startProgramQuoter(options: ProgramQuoterStartOptions): Pr
   try {
     await loader.load(pendingItem(JUPITER_LABEL, undefined, "jupiter"));
   } catch (error) {
-    // No Jupiter v6 on this chain: nothing can be program-quoted (or checked).
+    // No Jupiter v6 on this chain (the embedded demo chain): nothing can be program-quoted (or checked).
+    // Said plainly, as a fact of the chain, not as an error: a normal demo start logs no `err`.
     if (!explicit) {
-      logger.info({ err: String(error) }, "program quoter off: this chain has no Jupiter v6 program");
+      logger.info(
+        { program: JUPITER_V6_PROGRAM_ID.toBase58() },
+        "program quoter off: this chain has no Jupiter v6 program, so every AMM is quoted by its math",
+      );
       return undefined;
     }
     throw error;
@@ -133,7 +137,7 @@ async function newQuoter(explicit: boolean, logger: Logger): Promise<ProgramQuot
   } catch (error) {
     // A platform LiteSVM has no binary for: "auto" serves the other venues (said once), a named AMM cannot be quoted.
     if (explicit) throw new Error(`PROGRAM_QUOTED_AMMS: the program quoter cannot run here (LiteSVM did not load: ${String(error)})`);
-    logger.warn({ err: String(error) }, "program quoter off: LiteSVM (its native binary) did not load on this platform; program-quoted AMMs are not quoted");
+    logger.warn({ reason: String(error) }, "program quoter off: LiteSVM (its native binary) did not load on this platform; program-quoted AMMs are not quoted");
     return undefined;
   }
   // Curves of program-quoted pools (ladders of simulations) run in worker threads beside the event loop.

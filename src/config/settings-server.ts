@@ -11,10 +11,25 @@ const limitMs = ms(100, 3_600_000);
 /** Typed as the setting's value, so the schema infers LogLevel rather than "info". */
 const DEFAULT_LOG_LEVEL: LogLevel = "info";
 
+export type LogFormat = "json" | "pretty";
+const LOG_FORMATS: readonly LogFormat[] = ["json", "pretty"];
+const DEFAULT_LOG_FORMAT: LogFormat = "json";
+
 export const SERVER_SETTINGS = {
   HOST: setting({ room: "server", parser: text("a host name or address"), default: "127.0.0.1", doc: "listen address (the Docker image sets `0.0.0.0`)" }),
   PORT: setting({ room: "server", parser: integer(0, 65_535), default: 8080, doc: "listen port for every protocol; `0` picks a free port" }),
-  LOG_LEVEL: setting({ room: "server", parser: oneOf(LOG_LEVELS), default: DEFAULT_LOG_LEVEL, doc: "pino log level" }),
+  LOG_LEVEL: setting({
+    room: "server",
+    parser: oneOf(LOG_LEVELS),
+    default: DEFAULT_LOG_LEVEL,
+    doc: "pino log level; each served call is one line at `debug` (a server fault's at `warn`), so `debug` shows every request",
+  }),
+  LOG_FORMAT: setting({
+    room: "server",
+    parser: oneOf(LOG_FORMATS),
+    default: DEFAULT_LOG_FORMAT,
+    doc: "`json`: one JSON object per line (for log collectors); `pretty`: one human-readable line per entry, for a terminal (pino-pretty)",
+  }),
   MAX_BODY_BYTES: setting({
     room: "server",
     parser: integer(1, 2 ** 31 - 1, "bytes"),

@@ -40,8 +40,10 @@ export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptio
       observeCall(procedure, kind, code, seconds);
       // Server faults are warnings; 501 (a placeholder route) and client errors are not.
       const serverFault = kind === "rest" ? res.statusCode >= 500 && res.statusCode !== 501 : code === "internal" || code === "unknown" || code === "data_loss";
-      // The line is built only when its level is logged (LOG_LEVEL=warn drops every ordinary call's).
-      if (!logger.isLevelEnabled(serverFault ? "warn" : "info")) return;
+      // Ordinary calls (health checks and probes included) are a line at debug: the default info level
+      // keeps the log to what happens to the service; LOG_LEVEL=debug shows every call. The line is
+      // built only when its level is logged.
+      if (!logger.isLevelEnabled(serverFault ? "warn" : "debug")) return;
       const line = {
         requestId,
         procedure: procedure === "unmatched" || procedure === "unknown" ? `${req.method} ${path}` : procedure,
@@ -55,7 +57,7 @@ export function createCallObserver({ logger, rpcPaths, rest }: CallObserverOptio
         caller: info.caller,
       };
       if (serverFault) logger.warn(line, "call");
-      else logger.info(line, "call");
+      else logger.debug(line, "call");
     });
     return info;
   };

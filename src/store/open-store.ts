@@ -27,6 +27,8 @@ export interface OpenStoreOptions {
   readonly onBreakerChange?: (openReason: string | undefined) => void;
   /** Called before the embedded database is created in a new `dataDir` (it takes seconds; start-up says so). */
   readonly onCreating?: () => void;
+  /** The embedded database's creation, when it was started before (start-up starts it before the chain): awaited first. */
+  readonly creation?: Promise<void>;
   /** Called once the database is open, before the migrations run (start-up logs one line per phase). */
   readonly onOpened?: (kind: DbKind) => void;
 }
@@ -80,7 +82,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   } else if (options.inMemory === true || options.dataDir === undefined) {
     db = await openPgliteDb();
   } else {
-    db = await openPgliteDb({ dataDir: options.dataDir, ...(options.onCreating ? { onCreating: options.onCreating } : {}) });
+    db = await openPgliteDb({
+      dataDir: options.dataDir,
+      ...(options.onCreating ? { onCreating: options.onCreating } : {}),
+      ...(options.creation ? { creation: options.creation } : {}),
+    });
   }
   options.onOpened?.(db.kind);
   let migrations: AppliedMigrations;

@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { Transaction } from "@electric-sql/pglite";
 import type { Db, SqlExecutor } from "./db.js";
 import { asDatabaseError } from "./database-errors.js";
-import { createPgliteDataDir } from "./pglite-create.js";
+import { ensurePgliteDataDir } from "./pglite-create.js";
 import { PGLITE_START_PARAMS } from "./pglite-settings.js";
 
 export interface PgliteDbOptions {
@@ -12,17 +10,15 @@ export interface PgliteDbOptions {
   readonly dataDir?: string;
   /** Called before a database is created in a new `dataDir` (PGlite's initdb: seconds of CPU). */
   readonly onCreating?: () => void;
+  /** A creation of `dataDir` already under way (`ensurePgliteDataDir`, started early): awaited first. */
+  readonly creation?: Promise<void>;
 }
 
 /** Embedded PostgreSQL (PGlite, WASM): one connection, so its own mutex orders queries and transactions. */
 export async function openPgliteDb(options: PgliteDbOptions = {}): Promise<Db> {
-  // PGlite creates only the last path segment; DATA_DIR may be nested and new.
   if (options.dataDir !== undefined) {
-    mkdirSync(options.dataDir, { recursive: true });
-    if (!existsSync(join(options.dataDir, "PG_VERSION"))) {
-      options.onCreating?.();
-      await createPgliteDataDir(options.dataDir);
-    }
+    await options.creation;
+    await ensurePgliteDataDir(options.dataDir, options.onCreating);
   }
   const settings = { startParams: PGLITE_START_PARAMS };
   const lite = options.dataDir === undefined ? new PGlite(settings) : new PGlite(options.dataDir, settings);

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { create, createFileRegistry, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { createClient, type CallOptions, type Transport } from "@connectrpc/connect";
-import { loadConfig, type Config } from "../../src/config.js";
+import { loadConfig, type Config, type LogLevel } from "../../src/config.js";
 import { createLogger } from "../../src/server/logger.js";
 import { startServer, type RunningServer, type StartServerOptions } from "../../src/server/server.js";
 import type { ExtraService } from "../../src/server/server.js";
@@ -21,12 +21,13 @@ export class LogCapture extends Writable {
   }
 }
 
+/** `logLevel` defaults to debug, so that `logs` holds each call's line (a call is logged at debug). */
 export async function startTestServer(
-  opts: Partial<StartServerOptions> & { env?: Record<string, string> } = {},
+  opts: Partial<StartServerOptions> & { env?: Record<string, string>; logLevel?: LogLevel } = {},
 ): Promise<{ server: RunningServer; logs: LogCapture }> {
   const logs = new LogCapture();
   const config = testConfig(opts.env);
-  const logger = createLogger("info", logs);
+  const logger = createLogger(opts.logLevel ?? "debug", logs);
   const server = await startServer({ config, logger, extraServices: [slowService], ...opts });
   return { server, logs };
 }

@@ -33,7 +33,8 @@ interface Child {
 
 function startChild(env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, ["--import", "tsx", "test/server/fixtures/serve-slow.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: mkdtempSync(join(tmpdir(), "swapd-shutdown-")), ...env },
+    // debug: each call's log line (read below) is at debug.
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "debug", DATA_DIR: mkdtempSync(join(tmpdir(), "swapd-shutdown-")), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child = proc;
