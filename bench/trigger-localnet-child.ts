@@ -9,6 +9,7 @@
  *
  * IPC (the protocol of localnet-child.ts, plus): `{ type: "move", pair, bps }` raises the pair's
  * TRIG-i vault by `bps` (one account write: the pool's price of SOL rises) → `{ type: "moved", slot, atMs }`;
+ * `{ type: "tilt", pair, bps }` sets that vault `bps` above its amount at the pair's first tilt → `{ type: "tilted", slot, atMs }`;
  * `{ type: "sends" }` → `{ type: "sends", sends: [{ signature, slot, atMs }] }`. Times are this
  * process's `performance.now()`, so a write and an arrival compare on one clock.
  */
@@ -64,16 +65,32 @@ function seedTakers(localnet: Localnet): void {
   }
 }
 
-/** Raises the pair's token vault by `bps`: the pool pays more TRIG-i per SOL. */
-function movePool(localnet: Localnet, pair: number, bps: number): { slot: number; atMs: number } {
+/** The TRIG-i vault amount of each pair when it was first tilted (what `tilt` sets relative to). */
+const tiltBase = new Map<number, bigint>();
+
+/** Sets the pair's token vault to `amount(now)` (one account write): the pool pays accordingly per SOL. */
+function writeVault(localnet: Localnet, pair: number, amount: (now: bigint) => bigint): { slot: number; atMs: number } {
   const vault = tokenVaults[pair];
   const account = localnet.getAccount(vault)!;
   const data = Buffer.from(account.data);
-  const amount = data.readBigUInt64LE(64);
-  data.writeBigUInt64LE((amount * BigInt(10_000 + bps)) / 10_000n, 64);
+  data.writeBigUInt64LE(amount(data.readBigUInt64LE(64)), 64);
   const atMs = performance.now();
   localnet.setAccount(vault, { lamports: account.lamports, data, owner: account.owner });
   return { slot: localnet.chain.slot, atMs };
+}
+
+/** Raises the pair's token vault by `bps` of what it holds: the pool pays more TRIG-i per SOL. */
+function movePool(localnet: Localnet, pair: number, bps: number): { slot: number; atMs: number } {
+  return writeVault(localnet, pair, (now) => (now * BigInt(10_000 + bps)) / 10_000n);
+}
+
+/** Sets the pair's token vault `bps` above what it held at its first tilt (0: back to it): a price event that fires nothing. */
+function tiltPool(localnet: Localnet, pair: number, bps: number): { slot: number; atMs: number } {
+  return writeVault(localnet, pair, (now) => {
+    const base = tiltBase.get(pair) ?? now;
+    tiltBase.set(pair, base);
+    return (base * BigInt(10_000 + bps)) / 10_000n;
+  });
 }
 
 /** The signature of a `sendTransaction` request's transaction (base64 or base58 wire). */
@@ -105,6 +122,7 @@ const tick = setInterval(() => localnet.airdrop(ticker, 1_000_000n), slotMs);
 process.on("message", (message: { type?: string; pair?: number; bps?: number }) => {
   if (message?.type === "stats") send({ type: "stats", stats: localnet.stats() });
   if (message?.type === "move") send({ type: "moved", ...movePool(localnet, message.pair!, message.bps!) });
+  if (message?.type === "tilt") send({ type: "tilted", ...tiltPool(localnet, message.pair!, message.bps!) });
   if (message?.type === "sends") send({ type: "sends", sends });
 });
 process.on("disconnect", () => {

@@ -1,10 +1,13 @@
 /**
  * The trigger bench's orders, created and armed through swapd's own API (`/trigger/v2/createOrder`
  * with the taker's nonce account, each leg signed by the taker, `/trigger/v2/arm`): order i sells
- * 0.1 SOL for TRIG-(i mod 10). On each pair the first order is the probe, a take-profit 3 % above
- * the price at creation (the one a move fires); the others sit far from the price, so none fires
- * while the quote path is measured: OCO (take-profit +50 %, stop-loss −50 %), stop-loss −50 %, and
- * trailing stops (trail 50 %, whose peak a rise raises: a store write each, as in production).
+ * 0.1 SOL for TRIG-(i mod 10). On each pair `probes` orders are probes, take-profits that the
+ * pair's moves fire one at a time: probe k sits between the k-th and the (k+1)-th move's price
+ * ((1 + move)^(k + ½) of the price at creation), even k at the head of the pair's orders (created
+ * first: the keeper looks at it first), odd k at the tail (created last: behind every other order of
+ * the pair in the keeper's loop). The others sit far from the price, so none fires while the quote
+ * path is measured: OCO (take-profit +50 %, stop-loss −50 %), stop-loss −50 %, and trailing stops
+ * (trail 50 %, whose peak a rise raises: a store write each, as in production).
  */
 import bs58 from "bs58";
 import { VersionedTransaction } from "@solana/web3.js";
@@ -19,6 +22,8 @@ export interface ArmedOrder {
   readonly orderId: string;
   readonly taker: string;
   readonly kind: string;
+  /** Its probe number (fired by the pair's (k+1)-th move), or null. */
+  readonly probe: number | null;
   /** The signatures of its signed legs (what a send carries). */
   readonly legSignatures: readonly string[];
 }
@@ -47,34 +52,50 @@ export async function pairOut(serviceUrl: string, pair: number): Promise<bigint>
   return BigInt(body.outAmount);
 }
 
-/** A trigger price (TRIG-i per SOL, as text) at `percent` of what `out` (per 0.1 SOL, raw) says. */
-function priceAt(out: bigint, percent: bigint): string {
-  const perSolRaw = (out * 10n ** 9n * percent) / ORDER_AMOUNT / 100n;
+/** A trigger price (TRIG-i per SOL, as text) at `bps` / 10,000 of what `out` (per 0.1 SOL, raw) says. */
+function priceAt(out: bigint, bps: bigint): string {
+  const perSolRaw = (out * 10n ** 9n * bps) / ORDER_AMOUNT / 10_000n;
   return `${perSolRaw / 1_000_000n}.${(perSolRaw % 1_000_000n).toString().padStart(6, "0")}`;
 }
 
-function orderBody(index: number, out: bigint): Record<string, unknown> {
+/** What the probes need: how many per pair, and the move (bps) that fires each in turn. */
+export interface ProbePlan {
+  readonly perPair: number;
+  readonly moveBps: number;
+}
+
+/** The probe number of the order of `rank` among `ranks` on its pair (even: from the head, odd: from the tail), or null. */
+export function probeOf(rank: number, ranks: number, plan: ProbePlan): number | null {
+  for (let k = 0; k < plan.perPair; k++) if ((k % 2 === 0 ? k / 2 : ranks - 1 - (k - 1) / 2) === rank) return k;
+  return null;
+}
+
+function orderBody(index: number, count: number, out: bigint, plan: ProbePlan): Record<string, unknown> {
   const rank = Math.floor(index / TRIGGER_PAIRS);
   const floor = (percent: bigint) => ((out * percent) / 100n).toString();
-  if (rank === 0) return { kind: "single", takeProfit: { price: priceAt(out, 103n), minOutAmount: floor(99n) } };
+  const probe = probeOf(rank, Math.ceil((count - (index % TRIGGER_PAIRS)) / TRIGGER_PAIRS), plan);
+  if (probe !== null) {
+    const bps = BigInt(Math.round(10_000 * (1 + plan.moveBps / 10_000) ** (probe + 0.5)));
+    return { kind: "single", takeProfit: { price: priceAt(out, bps), minOutAmount: floor(99n) } };
+  }
   switch (rank % 5) {
     case 0:
-      return { kind: "single", stopLoss: { price: priceAt(out, 50n), minOutAmount: floor(40n) } };
+      return { kind: "single", stopLoss: { price: priceAt(out, 5_000n), minOutAmount: floor(40n) } };
     case 1:
       return { kind: "trailing", trailing: { trailBps: 5_000, minOutAmount: floor(40n) } };
     default:
       return {
         kind: "oco",
-        takeProfit: { price: priceAt(out, 150n), minOutAmount: floor(100n) },
-        stopLoss: { price: priceAt(out, 50n), minOutAmount: floor(40n) },
+        takeProfit: { price: priceAt(out, 15_000n), minOutAmount: floor(100n) },
+        stopLoss: { price: priceAt(out, 5_000n), minOutAmount: floor(40n) },
       };
   }
 }
 
-async function createAndArm(serviceUrl: string, index: number, outs: readonly bigint[]): Promise<ArmedOrder> {
+async function createAndArm(serviceUrl: string, index: number, count: number, outs: readonly bigint[], plan: ProbePlan): Promise<ArmedOrder> {
   const pair = index % TRIGGER_PAIRS;
   const owner = taker(index);
-  const body = orderBody(index, outs[pair]);
+  const body = orderBody(index, count, outs[pair], plan);
   const created = await post(`${serviceUrl}/trigger/v2/createOrder`, {
     taker: owner.publicKey.toBase58(),
     inputMint: SOL,
@@ -101,21 +122,23 @@ async function createAndArm(serviceUrl: string, index: number, outs: readonly bi
     orderId: created.orderId as string,
     taker: owner.publicKey.toBase58(),
     kind: body["kind"] as string,
+    probe: probeOf(Math.floor(index / TRIGGER_PAIRS), Math.ceil((count - pair) / TRIGGER_PAIRS), plan),
     legSignatures: signed.map((tx) => bs58.encode(tx.signatures[0])),
   };
 }
 
 /** Creates and arms `count` orders, `concurrency` at a time; the pairs' prices are read first. */
-export async function armOrders(serviceUrl: string, count: number, concurrency: number, log: (msg: string) => void): Promise<ArmedOrder[]> {
+export async function armOrders(serviceUrl: string, count: number, plan: ProbePlan, concurrency: number, log: (msg: string) => void): Promise<ArmedOrder[]> {
   const outs: bigint[] = [];
   for (let pair = 0; pair < TRIGGER_PAIRS; pair++) outs.push(await pairOut(serviceUrl, pair));
   const armed: ArmedOrder[] = [];
+  const start = performance.now();
   let next = 0;
   const loop = async () => {
     while (next < count) {
       const index = next++;
-      armed.push(await createAndArm(serviceUrl, index, outs));
-      if (armed.length % 100 === 0) log(`${armed.length} orders armed`);
+      armed.push(await createAndArm(serviceUrl, index, count, outs, plan));
+      if (armed.length % 1_000 === 0) log(`${armed.length} orders armed (${((performance.now() - start) / 1000).toFixed(0)} s)`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, loop));

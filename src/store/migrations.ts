@@ -231,4 +231,9 @@ export const MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE nonce_order_legs ADD CONSTRAINT nonce_order_legs_status_check CHECK (status IN ('issued', 'armed', 'sent', 'landed', 'failed', 'voided', 'cancelled', 'expired'))",
     ],
   },
+  {
+    version: 8,
+    name: "nonce orders changed since a time: the keeper's refresh reads only those (10,000 armed orders read whole every 2 s blocked PGlite ~100 ms)",
+    statements: ["CREATE INDEX nonce_orders_updated ON nonce_orders (updated_at) WHERE status <> 'issued'"],
+  },
 ];

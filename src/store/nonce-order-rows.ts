@@ -191,3 +191,42 @@ export async function ordersWithLegs(sql: SqlExecutor, rows: Row[]): Promise<Sto
   }
   return rows.map((r) => orderFromRow(r, byOrder.get(r["order_id"] as string) ?? []));
 }
+
+/** The orders a keeper follows. */
+export const ACTIVE = "status IN ('armed', 'triggered')";
+/** What can change of an order while it is active (its legs, as a keeper reads them, are fixed once armed). */
+export const HEAD_COLUMNS =
+  "order_id, status, note, cancel_requested, cancel_signature, peak_out_amount, triggered_leg, triggered_route, triggered_at, finished_at, updated_at";
+
+/** Orders from their changing fields (`heads`): a held one updated, another read whole (with its legs) while active. */
+export async function ordersFromHeads(sql: SqlExecutor, heads: Row[], held: (orderId: string) => StoredNonceOrder | undefined): Promise<StoredNonceOrder[]> {
+  const unknown = heads.map((r) => r["order_id"] as string).filter((id) => held(id) === undefined);
+  const read =
+    unknown.length === 0
+      ? []
+      : await ordersWithLegs(sql, await sql.query<Row>(`SELECT * FROM nonce_orders WHERE order_id = ANY($1::text[]) AND ${ACTIVE}`, [unknown]));
+  const fresh = new Map(read.map((o) => [o.orderId, o]));
+  const orders: StoredNonceOrder[] = [];
+  for (const r of heads) {
+    const id = r["order_id"] as string;
+    const known = held(id);
+    const order: StoredNonceOrder | undefined =
+      known === undefined
+        ? fresh.get(id) // absent: not active (or it left between the two reads)
+        : {
+            ...known,
+            status: r["status"] as NonceOrderStatus,
+            note: (r["note"] as string | null) ?? null,
+            cancelRequested: r["cancel_requested"] === true,
+            cancelSignature: (r["cancel_signature"] as string | null) ?? null,
+            peakOutAmount: nullableBigintFromSql(r["peak_out_amount"]),
+            triggeredLeg: nullableNumberFromSql(r["triggered_leg"]),
+            triggeredRoute: nullableNumberFromSql(r["triggered_route"]),
+            triggeredAt: nullableDateFromSql(r["triggered_at"]),
+            finishedAt: nullableDateFromSql(r["finished_at"]),
+            updatedAt: nullableDateFromSql(r["updated_at"]) ?? known.updatedAt,
+          };
+    if (order !== undefined) orders.push(order);
+  }
+  return orders;
+}

@@ -35,6 +35,7 @@ import type { NonceOrderOutcome, Store, StoredNonceOrder } from "../store/index.
 import { landNonceLeg } from "./nonce-leg-landing.js";
 import type { LegLandingDeps, LegVerdict } from "./nonce-leg-landing.js";
 import { chooseRoute } from "./nonce-leg-choice.js";
+import { ActiveNonceOrders } from "./nonce-active-orders.js";
 import { NonceWatch } from "./nonce-watch.js";
 import { PairWatches } from "./nonce-pair-watches.js";
 import type { PairQuoteFeed } from "./nonce-pair-watches.js";
@@ -54,6 +55,8 @@ export interface NonceKeeperOptions {
   readonly armWithinMs?: number;
 }
 
+/** How often the refresh reads every active order's changing fields, not only the changed rows. */
+const FULL_READ_MS = 30_000;
 /** How often the leader deletes lapsed issued orders, at most. */
 const LAPSED_SWEEP_MS = 60_000;
 
@@ -72,6 +75,7 @@ export class NonceKeeper {
   private lapsedSweptAt = Number.NEGATIVE_INFINITY;
   private readonly landing: LegLandingDeps;
   private readonly nonces: NonceWatch<StoredNonceOrder>;
+  private readonly active: ActiveNonceOrders;
   private readonly retryNotSentMs: number;
   private readonly armWithinMs: number;
 
@@ -97,6 +101,7 @@ export class NonceKeeper {
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
     this.armWithinMs = options.armWithinMs ?? 600_000;
     this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
+    this.active = new ActiveNonceOrders(deps.store.nonceOrders, FULL_READ_MS);
     this.pairs = new PairWatches(
       deps.feed,
       async (orderId, price, at) => {
@@ -137,6 +142,7 @@ export class NonceKeeper {
       this.leading?.abort();
       this.leading = undefined;
       this.orders.clear();
+      this.active.forget();
       this.pairs.clear();
       return null;
     }
@@ -144,8 +150,8 @@ export class NonceKeeper {
       this.leading = new AbortController();
       this.leadingSignal = AbortSignal.any([this.stopping.signal, this.leading.signal]);
     }
-    // Orders already held are read again only for what can change (their legs are fixed once armed).
-    const active = await this.deps.store.nonceOrders.active((id) => this.orders.get(id));
+    // Only the orders changed since the last refresh are read again, and of those only what can change.
+    const active = await this.active.read();
     this.orders.clear();
     for (const order of active) this.orders.set(order.orderId, order);
     nonceOrdersArmed.set(active.filter((o) => o.status === "armed").length);

@@ -55,7 +55,11 @@ export class NonceWatch<T extends NonceBound> {
   /** Follows `orders` from now on (the others are dropped) and compares them when due. */
   async follow(orders: readonly T[]): Promise<void> {
     const byAccount = new Map<string, T[]>();
-    for (const order of orders) byAccount.set(order.nonceAccount, [...(byAccount.get(order.nonceAccount) ?? []), order]);
+    for (const order of orders) {
+      const list = byAccount.get(order.nonceAccount);
+      if (list === undefined) byAccount.set(order.nonceAccount, [order]);
+      else list.push(order);
+    }
     const fresh = [...byAccount.keys()].filter((a) => !this.byAccount.has(a));
     this.byAccount = byAccount;
     // New ones at once; all of them every `checkMs`, or each second while live (a read is then memory,
