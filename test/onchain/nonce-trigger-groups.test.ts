@@ -64,13 +64,19 @@ describe.skipIf(!hasChainDir())("OTOCO, DCA, expiry and USD prices without custo
     return answer.body;
   };
 
-  /** Creates the request's nonce accounts (through CreateOrder without them), then the orders; signs and arms every leg. */
-  async function createAndArm(taker: Keypair, request: Record<string, unknown>) {
+  /** Creates the request's nonce accounts (through CreateOrder without them), then the orders; signs every leg. */
+  async function createSigned(taker: Keypair, request: Record<string, unknown>) {
     const body = { taker: taker.publicKey.toBase58(), ...request };
     const nonces = ok("createOrder (nonces)", await svc.post("/trigger/v2/createOrder", body));
     for (const tx of nonces.nonceAccountTransactions) chain.send(sign(tx, taker));
     const created = ok("createOrder", await svc.post("/trigger/v2/createOrder", { ...body, nonceAccounts: nonces.nonceAccounts }));
     const signed = created.legs.map((l: any) => sign(l.transaction, taker)) as Uint8Array[];
+    return { created, signed };
+  }
+
+  /** createSigned, then Arm. */
+  async function createAndArm(taker: Keypair, request: Record<string, unknown>) {
+    const { created, signed } = await createSigned(taker, request);
     const armed = ok("arm", await svc.post("/trigger/v2/arm", { orderId: created.orderId, signedTransactions: signed.map(b64) }));
     return { created, signed, armed };
   }
@@ -196,6 +202,39 @@ describe.skipIf(!hasChainDir())("OTOCO, DCA, expiry and USD prices without custo
       return group.every((o) => o.status === "landed") ? group : undefined;
     });
     for (const o of landed) expect(BigInt(o.legs[0].outAmount)).toBeGreaterThanOrEqual(BigInt(o.legs[0].minOutAmount));
+  }, 120_000);
+
+  test("an edit: the new stop armed and the old one cancelled in one step; the old leg is refused by the chain, the new one lands", async () => {
+    const taker = chain.funded(2n);
+    const p = await svc.solPrice();
+    const stopOf = (pct: bigint) => ({
+      inputMint: SOL,
+      outputMint: USDC,
+      amount: (ONE_SOL / 10n).toString(),
+      kind: "single",
+      stopLoss: { price: ui((p * pct) / 100n, 6), minOutAmount: ((p * (pct - 10n)) / 1000n).toString() },
+    });
+    const old = await createAndArm(taker, stopOf(50n));
+    const edit = await createSigned(taker, stopOf(97n));
+    expect(edit.created.nonceAccount).not.toBe(old.created.nonceAccount);
+    const cancel = ok("cancelOrder", await svc.post("/trigger/v2/cancelOrder", { orderId: old.created.orderId })).transaction;
+    const armBody = { orderId: edit.created.orderId, signedTransactions: edit.signed.map(b64), replacesOrderId: old.created.orderId };
+    const missing = await svc.post("/trigger/v2/arm", armBody);
+    expect([missing.status, missing.body.error]).toEqual([400, expect.stringMatching(/^replacedCancel: is required/)]);
+    const armed = ok("arm (edit)", await svc.post("/trigger/v2/arm", { ...armBody, replacedCancel: b64(sign(cancel, taker)) }));
+    expect([armed.order.status, armed.replaced.orderId, armed.replaced.cancelRequested]).toEqual(["armed", old.created.orderId, true]);
+    const listed = async () => (await svc.get(`/trigger/v2/orders?taker=${taker.publicKey.toBase58()}`)).body.orders;
+    await waitFor("the old order cancelled on chain", async () =>
+      (await listed()).find((o: any) => o.orderId === old.created.orderId)?.status === "cancelled" ? true : undefined,
+    );
+    expect(() => chain.send(old.signed[0])).toThrow(); // the old stop's nonce moved
+    await svc.swapAs(whale, SOL, USDC, 40n * ONE_SOL); // below the edited stop (97 %)
+    const landed = await waitFor("the edited stop landed", async () => {
+      const o = (await listed()).find((x: any) => x.orderId === edit.created.orderId);
+      return o?.status === "landed" || o?.status === "failed" ? o : undefined;
+    });
+    expect(landed.status).toBe("landed");
+    expect(BigInt(landed.legs[0].outAmount)).toBeGreaterThanOrEqual(BigInt(edit.created.legs[0].minOutAmount));
   }, 120_000);
 
   test("an expired order is not sent; the answer's cancel transaction voids its legs on chain", async () => {

@@ -16,13 +16,58 @@ import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import { ValidationError } from "../../core/validation-error.js";
 import type { ArmedLeg, StoredNonceOrder } from "../../store/index.js";
 import { checkSignatures, parseSignedTransaction, transactionSignature } from "../../landing/index.js";
+import type { SignedTransaction } from "../../landing/index.js";
 import type { NonceOrderDeps } from "./create-nonce-order.js";
 import { findOrder } from "./order-caller.js";
+import { CancelRaced, checkedCancel, pendingCancel, recordCancelIn, sendTakerCancel } from "./taker-cancel.js";
+import type { CancelSendDeps } from "./taker-cancel.js";
 import type { OrderCaller } from "./order-caller.js";
 
 export interface ArmInput {
   readonly orderId?: unknown;
   readonly signedTransactions?: readonly Uint8Array[];
+  /** An edit: the order this one replaces, and its cancel signed by the taker. */
+  readonly replacesOrderId?: unknown;
+  readonly replacedCancel?: Uint8Array | undefined;
+}
+
+export interface ArmDeps extends NonceOrderDeps, CancelSendDeps {
+  readonly onArmed: () => void;
+}
+
+/** An edit's replaced order: its pending orders and its taker's signed cancel (checked). */
+interface Replacement {
+  readonly order: StoredNonceOrder;
+  readonly pending: readonly StoredNonceOrder[];
+  readonly tx: SignedTransaction;
+  readonly signature: string;
+}
+
+async function replacementOf(deps: ArmDeps, input: ArmInput, caller: OrderCaller, orders: readonly StoredNonceOrder[]): Promise<Replacement | null> {
+  if (input.replacesOrderId === undefined || input.replacesOrderId === null || input.replacesOrderId === "") return null;
+  const old = await findOrder(deps.store, input.replacesOrderId, caller, "replacesOrderId");
+  if (old.taker !== orders[0].taker) throw new ValidationError("replacesOrderId", "taker", "must be an order of the same taker");
+  if (orders.some((o) => o.orderId === old.orderId || (old.groupId !== null && o.groupId === old.groupId)))
+    throw new ValidationError("replacesOrderId", "distinct", "must be another order than the one armed");
+  const expected = await pendingCancel(deps.store, old, "replacesOrderId");
+  const voided = new Set(expected.pending.map((o) => o.nonceAccount));
+  const shared = orders.find((o) => voided.has(o.nonceAccount));
+  if (shared !== undefined) {
+    throw new ValidationError(
+      "orderId",
+      "nonce_in_use",
+      `uses the nonce account ${shared.nonceAccount} of the order it replaces, whose cancel advances it: create the new order on another nonce account`,
+    );
+  }
+  if (input.replacedCancel === undefined || input.replacedCancel.length === 0) {
+    throw new ValidationError(
+      "replacedCancel",
+      "required",
+      "is required with replacesOrderId: the replaced order's cancel transaction (as CancelOrder returns it), signed by the taker",
+    );
+  }
+  const { tx, signature } = checkedCancel("replacedCancel", input.replacedCancel, expected, old.taker);
+  return { order: old, pending: expected.pending, tx, signature };
 }
 
 /** Token amount of an SPL token account (offset 64, u64 LE); 0 when it does not exist. */
@@ -90,12 +135,19 @@ async function checkNoncesAndHoldings(deps: NonceOrderDeps, orders: readonly Sto
   checkBalance(native ? (held?.lamports ?? 0n) : tokenAmount(held?.data), amountHeld(orders), order.inputMint);
 }
 
-/** Arms every order of the group in one store transaction (all or none). */
-async function armAll(deps: NonceOrderDeps, orders: readonly StoredNonceOrder[], legs: Map<string, ArmedLeg[]>, peak: bigint | null): Promise<void> {
+/** Arms every order of the group in one store transaction (all or none), recording an edit's cancel of the replaced order in it. */
+async function armAll(
+  deps: NonceOrderDeps,
+  orders: readonly StoredNonceOrder[],
+  legs: Map<string, ArmedLeg[]>,
+  peak: bigint | null,
+  replacing: Replacement | null,
+): Promise<void> {
   const order = orders[0];
   try {
     const armed = await deps.store
       .transaction(async (stores) => {
+        if (replacing !== null) await recordCancelIn(stores, replacing.pending, replacing.signature);
         for (const o of orders) {
           // One refused (another Arm came first): the whole group is rolled back.
           if (!(await stores.nonceOrders.arm(o.orderId, legs.get(o.orderId)!, o === order ? peak : null))) throw new ArmRaced();
@@ -104,6 +156,8 @@ async function armAll(deps: NonceOrderDeps, orders: readonly StoredNonceOrder[],
       })
       .catch((error: unknown) => {
         if (error instanceof ArmRaced) return false;
+        if (error instanceof CancelRaced)
+          throw new ValidationError("replacesOrderId", "state", "the replaced order was sent or ended meanwhile; nothing was armed");
         throw error;
       });
     if (!armed) throw new ValidationError("orderId", "state", "the order is no longer issued");
@@ -124,8 +178,11 @@ async function armAll(deps: NonceOrderDeps, orders: readonly StoredNonceOrder[],
 /** Thrown inside the store transaction to roll back a group armed in part. */
 class ArmRaced extends Error {}
 
-export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed: () => void }) {
-  return async function armNonceOrder(input: ArmInput, caller: OrderCaller): Promise<{ order: StoredNonceOrder; group: StoredNonceOrder[] }> {
+export function armNonceOrderOperation(deps: ArmDeps) {
+  return async function armNonceOrder(
+    input: ArmInput,
+    caller: OrderCaller,
+  ): Promise<{ order: StoredNonceOrder; group: StoredNonceOrder[]; replaced: StoredNonceOrder | null }> {
     const asked = await findOrder(deps.store, input.orderId, caller);
     const orders = asked.groupId === null ? [asked] : await deps.store.nonceOrders.group(asked.groupId);
     const order = orders[0];
@@ -140,6 +197,7 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
     }
     if (orders.some((o) => o.status !== "issued")) throw new ValidationError("orderId", "state", "an order of the group is no longer issued");
     const legs = checkedLegs(orders, input.signedTransactions ?? []);
+    const replacing = await replacementOf(deps, input, caller, orders);
     await checkNoncesAndHoldings(deps, orders);
     let peak: bigint | null = null;
     if (order.kind === "trailing") {
@@ -154,11 +212,14 @@ export function armNonceOrderOperation(deps: NonceOrderDeps & { readonly onArmed
         "LIMIT_REACHED",
       );
     }
-    await armAll(deps, orders, legs, peak);
+    await armAll(deps, orders, legs, peak, replacing);
     deps.onArmed();
+    // The replaced order's cancel is recorded with the arming (no replica sends its legs from now on); now it is sent.
+    if (replacing !== null) await sendTakerCancel(deps, replacing.tx, replacing.signature, replacing.order.orderId);
     return {
       order: (await deps.store.nonceOrders.find(asked.orderId))!,
       group: asked.groupId === null ? [] : await deps.store.nonceOrders.group(asked.groupId),
+      replaced: replacing === null ? null : await deps.store.nonceOrders.find(replacing.order.orderId),
     };
   };
 }

@@ -9,18 +9,14 @@
  * Once it lands no leg can land, and the keeper reports the order cancelled. An OTOCO's or a DCA's
  * cancel is the group's: it advances the nonce of every order of the group still issued or armed.
  */
-import { PublicKey } from "@solana/web3.js";
-import { nonceCancel } from "../../core/nonce-trigger/transactions.js";
-import { checkCancelTransaction } from "../../core/nonce-trigger/validate.js";
-import { transactionMessageHash } from "../../core/trigger/message-hash.js";
 import { ValidationError } from "../../core/validation-error.js";
-import { checkSignatures, landOnce, parseSignedTransaction, transactionSignature } from "../../landing/index.js";
 import type { ExecutionConfirmations } from "../../landing/index.js";
 import type { Logger } from "../../server/logger.js";
 import type { StoredNonceOrder } from "../../store/index.js";
 import type { NonceOrderDeps } from "./create-nonce-order.js";
 import { findOrder } from "./order-caller.js";
 import type { OrderCaller } from "./order-caller.js";
+import { CancelRaced, checkedCancel, pendingCancel, recordCancelIn, sendTakerCancel } from "./taker-cancel.js";
 
 export interface CancelInput {
   readonly orderId?: unknown;
@@ -49,10 +45,7 @@ export interface CancelDeps extends NonceOrderDeps {
 function recordCancel(deps: CancelDeps, pending: readonly StoredNonceOrder[], signature: string): Promise<boolean> {
   return deps.store
     .transaction(async (stores) => {
-      let all = true;
-      for (const o of pending) all = (await stores.nonceOrders.requestCancel(o.orderId, signature)) && all;
-      // A member claimed (or ended) since it was read: the signed cancel no longer matches the group's; nothing is recorded.
-      if (!all) throw new CancelRaced();
+      await recordCancelIn(stores, pending, signature);
       return true;
     })
     .catch((error: unknown) => {
@@ -61,9 +54,6 @@ function recordCancel(deps: CancelDeps, pending: readonly StoredNonceOrder[], si
     });
 }
 
-/** Thrown inside the store transaction to roll back a partial cancel of a group. */
-class CancelRaced extends Error {}
-
 export function cancelNonceOrderOperation(deps: CancelDeps) {
   return async function cancelNonceOrder(input: CancelInput, caller: OrderCaller): Promise<CancelResult> {
     const order = await findOrder(deps.store, input.orderId, caller);
@@ -71,20 +61,11 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
     if (input.taker !== undefined && input.taker !== "" && input.taker !== order.taker) {
       throw new ValidationError("taker", "owner", "is not this order's taker");
     }
-    const group = order.groupId === null ? [] : await deps.store.nonceOrders.group(order.groupId);
-    const pending = group.length === 0 ? [order] : group.filter((o) => o.status === "issued" || o.status === "armed");
-    if (pending.length === 0) throw new ValidationError("orderId", "state", `every order of the group has ended or was sent; there is nothing left to cancel`);
-    const cancel = nonceCancel(
-      new PublicKey(order.taker),
-      pending.map((o) => ({ account: new PublicKey(o.nonceAccount), value: o.nonceValue })),
-    );
+    const { group, pending, cancel } = await pendingCancel(deps.store, order);
     const wire = input.signedTransaction;
     if (wire === undefined || wire.length === 0) return { transaction: cancel.transaction, order, group, signature: null };
 
-    const tx = parseSignedTransaction("signedTransaction", wire);
-    checkCancelTransaction("signedTransaction", tx.message, cancel.message, tx.signers, order.taker);
-    checkSignatures("signedTransaction", tx, () => "the order's taker");
-    const signature = transactionSignature(tx);
+    const { tx, signature } = checkedCancel("signedTransaction", wire, { group, pending, cancel }, order.taker);
     const recorded = await recordCancel(deps, pending, signature);
     if (!recorded) {
       const now = (await deps.store.nonceOrders.find(pending[0].orderId)) ?? order;
@@ -98,23 +79,7 @@ export function cancelNonceOrderOperation(deps: CancelDeps) {
     }
     deps.onCancelled();
     // Recorded before its first send (the landing's rule); the answer waits for the record only.
-    await new Promise<void>((recorded, failed) => {
-      landOnce(
-        deps,
-        { tx, signature, requestId: order.orderId, messageHash: transactionMessageHash(tx.message), lastValidBlockHeight: null },
-        "create the order's cancel again",
-        () => recorded(),
-      ).then(
-        () => recorded(),
-        (error: unknown) => {
-          failed(error instanceof Error ? error : new Error(String(error)));
-          deps.logger.warn(
-            { err: error, orderId: order.orderId, signature },
-            "nonce order cancel: sending the taker's advance failed; the order stays cancel-requested",
-          );
-        },
-      );
-    });
+    await sendTakerCancel(deps, tx, signature, order.orderId);
     return {
       transaction: cancel.transaction,
       order: (await deps.store.nonceOrders.find(order.orderId))!,

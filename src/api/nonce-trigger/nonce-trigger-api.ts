@@ -92,8 +92,15 @@ function nonceTriggerHandlers(ops: NonceOrderOperations): Partial<ServiceImpl<ty
       return createResultToProto(await ops.createOrder(input, orderCaller(callerOf(ctx))));
     },
     async arm(req, ctx) {
-      const r = await ops.arm({ orderId: req.orderId, signedTransactions: req.signedTransactions }, orderCaller(callerOf(ctx)));
-      return create(ArmResponseSchema, { order: nonceOrderToProto(r.order), group: r.group.map(nonceOrderToProto) });
+      const r = await ops.arm(
+        { orderId: req.orderId, signedTransactions: req.signedTransactions, replacesOrderId: req.replacesOrderId, replacedCancel: req.replacedCancel },
+        orderCaller(callerOf(ctx)),
+      );
+      return create(ArmResponseSchema, {
+        order: nonceOrderToProto(r.order),
+        group: r.group.map(nonceOrderToProto),
+        ...(r.replaced === null ? {} : { replaced: nonceOrderToProto(r.replaced) }),
+      });
     },
     async cancelOrder(req, ctx) {
       const r = await ops.cancel({ orderId: req.orderId, taker: req.taker, signedTransaction: req.signedTransaction }, orderCaller(callerOf(ctx)));
@@ -146,7 +153,7 @@ export function createNonceTriggerApi(deps: {
   const opDeps = { chain: deps.chain, store: deps.store, engine: deps.engine, swapInstructions: deps.swapInstructions, limits };
   const ops: NonceOrderOperations = {
     createOrder: createNonceOrderOperation(opDeps),
-    arm: armNonceOrderOperation({ ...opDeps, onArmed: () => keeper.nudge() }),
+    arm: armNonceOrderOperation({ ...opDeps, confirmations: deps.confirmations, logger: deps.logger, onArmed: () => keeper.nudge() }),
     cancel: cancelNonceOrderOperation({ ...opDeps, confirmations: deps.confirmations, logger: deps.logger, onCancelled: () => keeper.nudge() }),
     list: (input, caller) => listOrders(deps.store, input, caller),
     watch: (taker, caller, signal) =>

@@ -46,11 +46,20 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       request: REQUESTS.arm,
       handler: async (req) => {
         const body = jsonBody(req.body);
+        const cancel = body["replacedCancel"];
         const r = await ops.arm(
-          { orderId: body["orderId"], signedTransactions: base64List("signedTransactions", body["signedTransactions"]) },
+          {
+            orderId: body["orderId"],
+            signedTransactions: base64List("signedTransactions", body["signedTransactions"]),
+            replacesOrderId: body["replacesOrderId"],
+            replacedCancel: cancel === undefined || cancel === null || cancel === "" ? undefined : parseSignedWire(cancel, "replacedCancel"),
+          },
           orderCaller(req.caller),
         );
-        return { status: 200, body: { order: nonceOrderToJson(r.order), group: r.group.map(nonceOrderToJson) } };
+        return {
+          status: 200,
+          body: { order: nonceOrderToJson(r.order), group: r.group.map(nonceOrderToJson), replaced: r.replaced === null ? null : nonceOrderToJson(r.replaced) },
+        };
       },
     },
     {

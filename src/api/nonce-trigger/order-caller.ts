@@ -30,9 +30,9 @@ export function scopeOf(taker: string, caller: OrderCaller): NonceOrderScope {
 }
 
 /** The order `orderId` as `caller` may see it; an order of another key is answered like one that does not exist. */
-export async function findOrder(store: Store, orderId: unknown, caller: OrderCaller): Promise<StoredNonceOrder> {
-  if (typeof orderId !== "string" || orderId === "") throw new ValidationError("orderId", "required", "is required");
+export async function findOrder(store: Store, orderId: unknown, caller: OrderCaller, field = "orderId"): Promise<StoredNonceOrder> {
+  if (typeof orderId !== "string" || orderId === "") throw new ValidationError(field, "required", "is required");
   const order = await store.nonceOrders.find(orderId);
-  if (order === null || !visibleTo(order, caller)) throw new ValidationError("orderId", "not_found", `no nonce order ${orderId}`, "ORDER_NOT_FOUND");
+  if (order === null || !visibleTo(order, caller)) throw new ValidationError(field, "not_found", `no nonce order ${orderId}`, "ORDER_NOT_FOUND");
   return order;
 }

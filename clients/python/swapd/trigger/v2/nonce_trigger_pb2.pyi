@@ -7,20 +7,26 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ArmRequest(_message.Message):
-    __slots__ = ["order_id", "signed_transactions"]
+    __slots__ = ["order_id", "replaced_cancel", "replaces_order_id", "signed_transactions"]
     ORDER_ID_FIELD_NUMBER: _ClassVar[int]
+    REPLACED_CANCEL_FIELD_NUMBER: _ClassVar[int]
+    REPLACES_ORDER_ID_FIELD_NUMBER: _ClassVar[int]
     SIGNED_TRANSACTIONS_FIELD_NUMBER: _ClassVar[int]
     order_id: str
+    replaced_cancel: bytes
+    replaces_order_id: str
     signed_transactions: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, order_id: _Optional[str] = ..., signed_transactions: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    def __init__(self, order_id: _Optional[str] = ..., signed_transactions: _Optional[_Iterable[bytes]] = ..., replaces_order_id: _Optional[str] = ..., replaced_cancel: _Optional[bytes] = ...) -> None: ...
 
 class ArmResponse(_message.Message):
-    __slots__ = ["group", "order"]
+    __slots__ = ["group", "order", "replaced"]
     GROUP_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
+    REPLACED_FIELD_NUMBER: _ClassVar[int]
     group: _containers.RepeatedCompositeFieldContainer[Order]
     order: Order
-    def __init__(self, order: _Optional[_Union[Order, _Mapping]] = ..., group: _Optional[_Iterable[_Union[Order, _Mapping]]] = ...) -> None: ...
+    replaced: Order
+    def __init__(self, order: _Optional[_Union[Order, _Mapping]] = ..., group: _Optional[_Iterable[_Union[Order, _Mapping]]] = ..., replaced: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
 
 class CancelOrderRequest(_message.Message):
     __slots__ = ["order_id", "signed_transaction", "taker"]

@@ -57,7 +57,8 @@ class NonceTriggerServiceServicer(object):
 
     def Arm(self, request, context):
         """Hands over the signed leg transactions (each checked against what CreateOrder issued); the
-        keeper then watches the quote. REST: `POST /trigger/v2/arm`.
+        keeper then watches the quote. With `replaces_order_id` and the replaced order's signed cancel,
+        an edit: the new order armed and the old one cancelled in one step. REST: `POST /trigger/v2/arm`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -22,7 +22,8 @@ type NonceTriggerServiceClient interface {
 	// nonce. Nothing is watched until Arm. REST: `POST /trigger/v2/createOrder`.
 	CreateOrder(ctx context.Context, in *CreateOrderRequest, opts ...grpc.CallOption) (*CreateOrderResponse, error)
 	// Hands over the signed leg transactions (each checked against what CreateOrder issued); the
-	// keeper then watches the quote. REST: `POST /trigger/v2/arm`.
+	// keeper then watches the quote. With `replaces_order_id` and the replaced order's signed cancel,
+	// an edit: the new order armed and the old one cancelled in one step. REST: `POST /trigger/v2/arm`.
 	Arm(ctx context.Context, in *ArmRequest, opts ...grpc.CallOption) (*ArmResponse, error)
 	// Without `signed_transaction`: the order's cancel transaction to sign (the taker's
 	// `AdvanceNonceAccount` on the order's nonce), and nothing changes. With it, signed by the taker:
@@ -123,7 +124,8 @@ type NonceTriggerServiceServer interface {
 	// nonce. Nothing is watched until Arm. REST: `POST /trigger/v2/createOrder`.
 	CreateOrder(context.Context, *CreateOrderRequest) (*CreateOrderResponse, error)
 	// Hands over the signed leg transactions (each checked against what CreateOrder issued); the
-	// keeper then watches the quote. REST: `POST /trigger/v2/arm`.
+	// keeper then watches the quote. With `replaces_order_id` and the replaced order's signed cancel,
+	// an edit: the new order armed and the old one cancelled in one step. REST: `POST /trigger/v2/arm`.
 	Arm(context.Context, *ArmRequest) (*ArmResponse, error)
 	// Without `signed_transaction`: the order's cancel transaction to sign (the taker's
 	// `AdvanceNonceAccount` on the order's nonce), and nothing changes. With it, signed by the taker:
