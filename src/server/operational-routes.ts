@@ -128,7 +128,12 @@ function referenceRoutes(reference: OperationalRoutesOptions["reference"]): Rest
       summary: "this document: OpenAPI 3.1, made from the routes the server serves",
       answer: {
         description: "the OpenAPI 3.1 document",
-        schema: object({ openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" }, info: { type: "object" }, paths: { type: "object" } }),
+        schema: object({
+          openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" },
+          info: { type: "object" },
+          paths: { type: "object" },
+          components: { type: "object" },
+        }),
       },
       handler: () => ({ status: 200, body: openApiDocument({ routes: reference.routes(), services: reference.services, version: swapdVersion() }) }),
     },
