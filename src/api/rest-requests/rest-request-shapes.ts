@@ -41,7 +41,7 @@ const JUPITER_SWAP_NAMES: JsonNameAliases = {
 
 /** The contract messages inside a REST swap request whose REST JSON is Jupiter's own (api/swap/rest-schemas.ts). */
 const SWAP_REQUEST_REST_FORMS: Readonly<Record<string, JsonSchema>> = {
-  "swapd.swap.v1.QuoteResponse": ref("QuoteResponse"),
+  "swapd.swap.v1.QuoteResponse": ref("SwapRequestQuote"),
   "swapd.swap.v1.PrioritizationFeeLamports": ref("PrioritizationFeeLamports"),
 };
 

@@ -24,39 +24,55 @@ import {
 import type { JsonSchema } from "../../server/route-doc.js";
 import { INSTRUCTION_SCHEMAS } from "./instruction-schemas.js";
 
-const SWAP_INFO = object(
-  {
-    ammKey: PUBLIC_KEY,
-    label: STRING,
-    inputMint: PUBLIC_KEY,
-    outputMint: PUBLIC_KEY,
-    inAmount: U64_TEXT,
-    outAmount: U64_TEXT,
-    feeAmount: U64_TEXT,
-    feeMint: PUBLIC_KEY,
-  },
-  { describedBy: "swapd.swap.v1.SwapInfo" },
-);
+const SWAP_INFO_PROPERTIES = {
+  ammKey: PUBLIC_KEY,
+  label: STRING,
+  inputMint: PUBLIC_KEY,
+  outputMint: PUBLIC_KEY,
+  inAmount: U64_TEXT,
+  outAmount: U64_TEXT,
+  feeAmount: U64_TEXT,
+  feeMint: PUBLIC_KEY,
+};
 
-const QUOTE_RESPONSE = object(
+/** A route step whose swap info is `swapInfo` (the answer's, or the one a swap request reads). */
+const routePlanStep = (swapInfo: string, optional: readonly string[] = []) =>
+  object({ swapInfo: ref(swapInfo), percent: INTEGER, bps: INTEGER }, { describedBy: "swapd.swap.v1.RoutePlanStep", optional });
+
+const QUOTE_PROPERTIES = {
+  inputMint: PUBLIC_KEY,
+  inAmount: U64_TEXT,
+  outputMint: PUBLIC_KEY,
+  outAmount: U64_TEXT,
+  otherAmountThreshold: U64_TEXT,
+  swapMode: oneOfStrings("ExactIn", "ExactOut"),
+  slippageBps: INTEGER,
+  platformFee: described(
+    nullable(ref("PlatformFee")),
+    'The platform fee, or null without one (REST, as Jupiter; Connect answers `{amount: "0", feeBps: 0}` instead: proto3 JSON leaves out an unset message).',
+  ),
+  priceImpactPct: DECIMAL_TEXT,
+  routePlan: arrayOf(ref("RoutePlanStep")),
+  contextSlot: INTEGER,
+  timeTaken: NUMBER,
+};
+
+const QUOTE_RESPONSE = object(QUOTE_PROPERTIES, {
+  describedBy: "swapd.swap.v1.QuoteResponse",
+  description: "Jupiter's quote; pass it unmodified as a swap request's `quoteResponse`.",
+});
+
+/**
+ * The quote as a swap request reads it: a QuoteResponse as /quote answers it, of which the swap needs
+ * fewer fields (core/swap/request-quote.ts `parseQuote`; a step's `percent` may be given as `bps`).
+ */
+const SWAP_REQUEST_QUOTE = object(
+  { ...QUOTE_PROPERTIES, routePlan: arrayOf(ref("SwapRequestRoutePlanStep")) },
   {
-    inputMint: PUBLIC_KEY,
-    inAmount: U64_TEXT,
-    outputMint: PUBLIC_KEY,
-    outAmount: U64_TEXT,
-    otherAmountThreshold: U64_TEXT,
-    swapMode: oneOfStrings("ExactIn", "ExactOut"),
-    slippageBps: INTEGER,
-    platformFee: described(
-      nullable(ref("PlatformFee")),
-      'The platform fee, or null without one (REST, as Jupiter; Connect answers `{amount: "0", feeBps: 0}` instead: proto3 JSON leaves out an unset message).',
-    ),
-    priceImpactPct: DECIMAL_TEXT,
-    routePlan: arrayOf(ref("RoutePlanStep")),
-    contextSlot: INTEGER,
-    timeTaken: NUMBER,
+    describedBy: "swapd.swap.v1.QuoteResponse",
+    optional: ["platformFee", "priceImpactPct", "contextSlot", "timeTaken"],
+    description: "The quote, as /quote answered it.",
   },
-  { describedBy: "swapd.swap.v1.QuoteResponse", description: "Jupiter's quote; pass it unmodified as a swap request's `quoteResponse`." },
 );
 
 const PRIORITIZATION_TYPE = nullable(
@@ -156,7 +172,11 @@ export const SWAP_V1_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ...INSTRUCTION_SCHEMAS,
   QuoteResponse: QUOTE_RESPONSE,
   PlatformFee: object({ amount: U64_TEXT, feeBps: INTEGER }, { describedBy: "swapd.swap.v1.PlatformFee" }),
-  RoutePlanStep: object({ swapInfo: SWAP_INFO, percent: INTEGER, bps: INTEGER }, { describedBy: "swapd.swap.v1.RoutePlanStep" }),
+  RoutePlanStep: routePlanStep("SwapInfo"),
+  SwapInfo: object(SWAP_INFO_PROPERTIES, { describedBy: "swapd.swap.v1.SwapInfo" }),
+  SwapRequestQuote: SWAP_REQUEST_QUOTE,
+  SwapRequestRoutePlanStep: routePlanStep("SwapRequestSwapInfo", ["percent", "bps"]),
+  SwapRequestSwapInfo: object(SWAP_INFO_PROPERTIES, { describedBy: "swapd.swap.v1.SwapInfo", optional: ["label", "feeAmount", "feeMint"] }),
   SwapResponse: SWAP_RESPONSE,
   SwapInstructionsResponse: SWAP_INSTRUCTIONS_RESPONSE,
   ProgramIdToLabel: { type: "object", description: "Program id (base58) → AMM label.", additionalProperties: STRING },
