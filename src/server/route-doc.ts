@@ -1,7 +1,7 @@
 /**
  * What a REST route tells the API reference (openapi.ts) beside its request shape: which request
  * fields must be given and an example of each (`RequestDoc`), and the JSON schema of its answer
- * (`AnswerDoc`). Declared beside the routes (src/api/rest-schemas/); the API reference tests hold
+ * (`AnswerDoc`). Declared beside the routes (src/api/rest-requests/, the areas' rest-schemas.ts); the API reference tests hold
  * them to the service's own validators and answers (test/server/api-reference-*.test.ts).
  */
 export type JsonSchema = { readonly [keyword: string]: unknown };
