@@ -77,6 +77,15 @@ export function fieldDescription(message: DescMessage, field: DescField): string
   return text === "" ? undefined : text;
 }
 
+/** A text field's (or a list's items') schema restricted to the values its validator takes. */
+function withValues(schema: Schema, values: readonly string[] | undefined): Schema {
+  if (values === undefined) return schema;
+  const items = schema["items"] as Schema | undefined;
+  if (schema["type"] === "array" && items?.["type"] === "string") return { ...schema, items: { ...items, enum: [...values] } };
+  if (schema["type"] !== "string") throw new Error(`values given for a field that is not text: ${JSON.stringify(schema)}`);
+  return { ...schema, enum: [...values] };
+}
+
 /** One query parameter of OpenAPI. */
 export interface QueryParameter {
   readonly name: string;
@@ -184,7 +193,8 @@ export class MessageSchemas {
       ...(doc.examples?.[name] === undefined ? {} : { examples: [doc.examples[name]] }),
     });
     for (const field of desc.fields) {
-      properties[field.jsonName] = withWords(this.fieldSchema(field, shape, walk, path), field.jsonName, fieldDescription(desc, field));
+      const schema = withValues(this.fieldSchema(field, shape, walk, path), path === "" ? doc.values?.[field.jsonName] : undefined);
+      properties[field.jsonName] = withWords(schema, field.jsonName, fieldDescription(desc, field));
       if (doc.required?.includes(path + field.jsonName)) {
         required.push(field.jsonName);
         walk.used.add(path + field.jsonName);

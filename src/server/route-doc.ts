@@ -11,6 +11,8 @@ export interface RequestDoc {
   readonly required?: readonly string[];
   /** An example value per field name (the same name is the same kind of value on every route). */
   readonly examples?: Readonly<Record<string, unknown>>;
+  /** The only values a text field (or a list's items) takes, by JSON name: its validator's own list. */
+  readonly values?: Readonly<Record<string, readonly string[]>>;
   /** The words of the Jupiter names a route accepts that the contract does not model (no comment in proto/ to take). */
   readonly descriptions?: Readonly<Record<string, string>>;
   /**

@@ -29,6 +29,8 @@ interface Field {
   readonly description: string | undefined;
   /** The component a message field refers to (its own required fields are probed too). */
   readonly component: Schema | undefined;
+  /** The only values the document lets a text field (or a list's items) take. */
+  readonly values: readonly string[] | undefined;
 }
 interface Operation {
   readonly method: "GET" | "POST";
@@ -70,6 +72,12 @@ const companions = (quote: unknown): Readonly<Record<string, Readonly<Record<str
   "POST /swap/v1/swap-instructions": { quoteResponse: quote },
 });
 
+/** What a listed value needs beside it: the legs of a nonce order's kind (undefined: left out). */
+const VALUE_CONTEXT: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  "kind=oco": { stopLoss: { price: "100", minOutAmount: "1" } },
+  "kind=trailing": { takeProfit: undefined, trailing: { trailBps: 500, minOutAmount: "1" } },
+};
+
 /** An optional field that only fits another request: what it needs beside it (undefined: left out). */
 const CONTEXT: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   "POST /trigger/v2/createOrder trailing": { kind: "trailing", takeProfit: undefined },
@@ -101,6 +109,7 @@ function operationsOf(document: Schema): Operation[] {
             example: s.examples?.[0],
             description: s.description,
             component: component(s),
+            values: s.enum ?? s.items?.enum,
           }))
         : ((op.parameters ?? []) as Schema[]).map((q) => ({
             name: q.name,
@@ -108,6 +117,7 @@ function operationsOf(document: Schema): Operation[] {
             example: q.example,
             description: q.description,
             component: undefined,
+            values: q.schema.enum ?? q.schema.items?.enum,
           }));
       if (fields.length > 0) out.push({ method: method.toUpperCase() as "GET" | "POST", path: p, in: body ? "body" : "query", fields });
     }
@@ -217,6 +227,35 @@ describe("required is what the validators refuse when absent", () => {
     }
     expect(wrong).toEqual([]);
     expect(probes).toBeGreaterThanOrEqual(90);
+  }, 120_000);
+});
+
+describe("the values a text field takes", () => {
+  it("each value the document lists is taken, one it does not list is refused by name", async () => {
+    const wrong: string[] = [];
+    const listed = operations.flatMap((op) => op.fields.filter((f) => f.values !== undefined).map((f) => ({ op, f })));
+    expect(listed.map(({ op, f }) => `${op.path} ${f.name}`).sort()).toEqual([
+      "/swap/v1/quote swapMode",
+      "/swap/v2/build mode",
+      "/swap/v2/build swapMode",
+      "/swap/v2/order broadcastFeeType",
+      "/swap/v2/order excludeRouters",
+      "/swap/v2/order priorityLevel",
+      "/swap/v2/order swapMode",
+      "/trigger/v1/getTriggerOrders orderStatus",
+      "/trigger/v2/createOrder kind",
+    ]);
+    for (const { op, f } of listed) {
+      const asSent = (value: string) => (Array.isArray(f.example) ? [value] : value);
+      for (const value of f.values!) {
+        const request = { ...baseOf(op), ...VALUE_CONTEXT[`${f.name}=${value}`], [f.name]: asSent(value) };
+        const r = await send(op, Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)));
+        if (names(r.words, f.name)) wrong.push(`${op.method} ${op.path} ${f.name}=${value}: ${r.status} ${r.words}`);
+      }
+      const r = await send(op, { ...baseOf(op), [f.name]: asSent("notAValue") });
+      if (!names(r.words, f.name)) wrong.push(`${op.method} ${op.path} ${f.name}=notAValue: ${r.status} ${r.words || "accepted"}`);
+    }
+    expect(wrong).toEqual([]);
   }, 120_000);
 });
 

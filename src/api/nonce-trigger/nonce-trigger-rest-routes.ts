@@ -8,6 +8,7 @@ import { ArmRequestSchema, CancelOrderRequestSchema, CreateOrderRequestSchema, G
 import { parseSignedWire } from "../../landing/index.js";
 import { requestShapeOf } from "../../server/protocol/request-shape.js";
 import { restRequest } from "../rest-requests/rest-request-shapes.js";
+import { NONCE_ORDER_KINDS } from "../../core/nonce-trigger/order.js";
 import { ref } from "../../server/json-schema.js";
 import type { AnswerDoc } from "../../server/route-doc.js";
 import { TRIGGER_V2_SCHEMAS } from "./rest-schemas.js";
@@ -32,16 +33,11 @@ export interface NonceOrderOperations {
 }
 
 const REQUESTS = {
-  createOrder: restRequest({ body: requestShapeOf(CreateOrderRequestSchema) }, [
-    "taker",
-    "inputMint",
-    "outputMint",
-    "amount",
-    "kind",
-    "takeProfit.minOutAmount",
-    "stopLoss.minOutAmount",
-    "trailing.minOutAmount",
-  ]),
+  createOrder: restRequest(
+    { body: requestShapeOf(CreateOrderRequestSchema) },
+    ["taker", "inputMint", "outputMint", "amount", "kind", "takeProfit.minOutAmount", "stopLoss.minOutAmount", "trailing.minOutAmount"],
+    { values: { kind: NONCE_ORDER_KINDS } },
+  ),
   arm: restRequest({ body: requestShapeOf(ArmRequestSchema) }, ["orderId", "signedTransactions"]),
   cancelOrder: restRequest({ body: requestShapeOf(CancelOrderRequestSchema) }, ["orderId"]),
   orders: restRequest({ query: requestShapeOf(GetOrdersRequestSchema) }, ["taker"]),

@@ -13,6 +13,8 @@ import { ref } from "../../server/json-schema.js";
 import type { RestRequestSpec } from "../../server/rest.js";
 import type { JsonSchema } from "../../server/route-doc.js";
 import { REQUEST_EXAMPLES, UNMODELLED_NAMES } from "./rest-request-examples.js";
+import { SWAP_MODES } from "../../core/quote/quote-request.js";
+import { ORDER_STATUS_FILTERS } from "../../core/trigger/get-trigger-orders-request.js";
 import {
   BuildRequestSchema,
   ExecuteRequestSchema as SwapExecuteRequestSchema,
@@ -47,21 +49,25 @@ const SWAP_REQUEST_REST_FORMS: Readonly<Record<string, JsonSchema>> = {
 
 type Part = { readonly query: RequestShape } | { readonly body: RequestShape };
 
-/** A route's request: where its fields are, which must be given, and the shared examples. */
-export function restRequest<P extends Part>(part: P, required: readonly string[] = [], restForms?: Readonly<Record<string, JsonSchema>>): P & RestRequestSpec {
-  return { ...part, required, examples: REQUEST_EXAMPLES, descriptions: UNMODELLED_NAMES, ...(restForms ? { restForms } : {}) };
+/** A route's request: where its fields are, which must be given, the values text fields take, and the shared examples. */
+export function restRequest<P extends Part>(
+  part: P,
+  required: readonly string[] = [],
+  more: Pick<RestRequestSpec, "restForms" | "values"> = {},
+): P & RestRequestSpec {
+  return { ...part, required, examples: REQUEST_EXAMPLES, descriptions: UNMODELLED_NAMES, ...more };
 }
 
 const MINTS_AND_AMOUNT = ["inputMint", "outputMint", "amount"];
 
 export const REST_REQUESTS = {
-  quote: restRequest({ query: requestShapeOf(QuoteRequestSchema) }, MINTS_AND_AMOUNT),
-  swap: restRequest({ body: requestShapeOf(SwapRequestSchema, JUPITER_SWAP_NAMES) }, ["userPublicKey", "quoteResponse"], SWAP_REQUEST_REST_FORMS),
-  swapInstructions: restRequest(
-    { body: requestShapeOf(SwapInstructionsRequestSchema, JUPITER_SWAP_NAMES) },
-    ["userPublicKey", "quoteResponse"],
-    SWAP_REQUEST_REST_FORMS,
-  ),
+  quote: restRequest({ query: requestShapeOf(QuoteRequestSchema) }, MINTS_AND_AMOUNT, { values: { swapMode: SWAP_MODES } }),
+  swap: restRequest({ body: requestShapeOf(SwapRequestSchema, JUPITER_SWAP_NAMES) }, ["userPublicKey", "quoteResponse"], {
+    restForms: SWAP_REQUEST_REST_FORMS,
+  }),
+  swapInstructions: restRequest({ body: requestShapeOf(SwapInstructionsRequestSchema, JUPITER_SWAP_NAMES) }, ["userPublicKey", "quoteResponse"], {
+    restForms: SWAP_REQUEST_REST_FORMS,
+  }),
   programIdToLabel: restRequest({ query: requestShapeOf(ProgramIdToLabelRequestSchema) }),
   markets: restRequest({ body: requestShapeOf(MarketsRequestSchema) }),
   build: restRequest({ query: requestShapeOf(BuildRequestSchema) }, [...MINTS_AND_AMOUNT, "taker"]),
@@ -83,7 +89,9 @@ export const REST_REQUESTS = {
   cancelOrder: restRequest({ body: requestShapeOf(CancelOrderRequestSchema) }, ["maker", "order"]),
   cancelOrders: restRequest({ body: requestShapeOf(CancelOrdersRequestSchema) }, ["maker"]),
   execute: restRequest({ body: requestShapeOf(ExecuteRequestSchema) }, ["requestId", "signedTransaction"]),
-  getTriggerOrders: restRequest({ query: requestShapeOf(GetTriggerOrdersRequestSchema) }, ["user", "orderStatus"]),
+  getTriggerOrders: restRequest({ query: requestShapeOf(GetTriggerOrdersRequestSchema) }, ["user", "orderStatus"], {
+    values: { orderStatus: ORDER_STATUS_FILTERS },
+  }),
   /** Routes that take no parameters (unknown ones are ignored, as Jupiter ignores them). */
   none: restRequest({ query: requestShapeOf(EmptySchema) }),
 } as const;

@@ -8,9 +8,10 @@
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import { EXECUTE_ERRORS, SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import { ValidationError } from "../../core/validation-error.js";
-import type { BuildInput, BuildOperation } from "./build.js";
+import { BUILD_MODES, V2_SWAP_MODES, type BuildInput, type BuildOperation } from "./build.js";
+import { PRIORITY_LEVELS } from "../../core/swap/request.js";
 import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
-import type { OrderInput, OrderOperation } from "./order.js";
+import { BROADCAST_FEE_TYPES, ROUTERS, type OrderInput, type OrderOperation } from "./order.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
 import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import { priorityFeesToJson } from "./priority-fees.js";
@@ -120,7 +121,7 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
     {
       method: "GET",
       path: "/swap/v2/build",
-      request: REST_REQUESTS.build,
+      request: { ...REST_REQUESTS.build, values: { swapMode: V2_SWAP_MODES, mode: BUILD_MODES } },
       errors: SWAP_API_ERRORS,
       summary: "the best route's instructions for the taker",
       answer: answer("the quote and its instructions", "BuildResponse"),
@@ -129,7 +130,10 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
     {
       method: "GET",
       path: "/swap/v2/order",
-      request: REST_REQUESTS.order,
+      request: {
+        ...REST_REQUESTS.order,
+        values: { swapMode: V2_SWAP_MODES, priorityLevel: PRIORITY_LEVELS, broadcastFeeType: BROADCAST_FEE_TYPES, excludeRouters: ROUTERS },
+      },
       errors: SWAP_API_ERRORS,
       summary: "a quote and, with a taker, its unsigned transaction (sign it, then /execute)",
       answer: answer("the order", "OrderResponse"),
