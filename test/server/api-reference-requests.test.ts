@@ -16,6 +16,7 @@ import { buildApp, type Service } from "../../src/app/build-app.js";
 import { DEMO } from "../../src/localnet/demo-accounts.js";
 import { createLogger } from "../../src/server/logger.js";
 import { REST_PATH_ALIASES } from "../../src/server/rest.js";
+import { answerValidator } from "../fixtures/openapi-answers.js";
 import { postgresAvailable, TEST_DATABASE_URL } from "../fixtures/postgres.js";
 import { referencePath } from "../fixtures/reference.js";
 import { LogCapture, testConfig } from "./helpers.js";
@@ -24,6 +25,7 @@ type Schema = Record<string, any>;
 const DEMO_SOL = "So11111111111111111111111111111111111111112";
 interface Field {
   readonly name: string;
+  readonly schema: Schema;
   readonly required: boolean;
   readonly example: unknown;
   readonly description: string | undefined;
@@ -63,7 +65,7 @@ function onThisChain(value: unknown): unknown {
  * transaction of an Order, an order's id or account, an initialized nonce account): no example can;
  * their form is checked against their schemas, their presence by the required probe.
  */
-const STATE_BOUND = new Set(["signedTransaction", "signedTransactions", "requestId", "orderId", "order", "orders", "nonceAccount"]);
+const STATE_BOUND = new Set(["signedTransaction", "signedTransactions", "requestId", "orderId", "order", "orders", "nonceAccount", "nonceAccounts"]);
 
 /** What a request needs beyond its required fields (a "single" nonce order's one leg; a real quote to swap). */
 const companions = (quote: unknown): Readonly<Record<string, Readonly<Record<string, unknown>>>> => ({
@@ -72,16 +74,13 @@ const companions = (quote: unknown): Readonly<Record<string, Readonly<Record<str
   "POST /swap/v1/swap-instructions": { quoteResponse: quote },
 });
 
-/** What a listed value needs beside it: the legs of a nonce order's kind (undefined: left out). */
-const VALUE_CONTEXT: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  "kind=oco": { stopLoss: { price: "100", minOutAmount: "1" } },
-  "kind=trailing": { takeProfit: undefined, trailing: { trailBps: 500, minOutAmount: "1" } },
-};
-
 /** An optional field that only fits another request: what it needs beside it (undefined: left out). */
 const CONTEXT: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   "POST /trigger/v2/createOrder trailing": { kind: "trailing", takeProfit: undefined },
   "POST /trigger/v2/createOrder stopLoss": { kind: "oco" },
+  // The nonce groups' kinds: an OTOCO's entry and its two exits; a DCA's rounds alone.
+  "POST /trigger/v2/createOrder entry": { kind: "otoco", stopLoss: { price: "100", minOutAmount: "1" } },
+  "POST /trigger/v2/createOrder dca": { kind: "dca", takeProfit: undefined },
   "GET /swap/v2/build nativeDestinationAccount": { inputMint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", outputMint: DEMO_SOL },
 };
 
@@ -105,6 +104,7 @@ function operationsOf(document: Schema): Operation[] {
       const fields: Field[] = body?.properties
         ? Object.entries(body.properties as Schema).map(([name, s]) => ({
             name,
+            schema: s,
             required: (body.required ?? []).includes(name),
             example: s.examples?.[0],
             description: s.description,
@@ -113,6 +113,7 @@ function operationsOf(document: Schema): Operation[] {
           }))
         : ((op.parameters ?? []) as Schema[]).map((q) => ({
             name: q.name,
+            schema: q.schema,
             required: q.required,
             example: q.example,
             description: q.description,
@@ -172,6 +173,11 @@ describe("every parameter and body field", () => {
     expect(fields.length).toBeGreaterThanOrEqual(130);
     expect(fields.filter((f) => !f.description).map((f) => f.at)).toEqual([]);
     expect(fields.filter((f) => f.example === undefined).map((f) => f.at)).toEqual([]);
+    // Each example fits its own schema (closed: an example object has no field the schema lacks).
+    const schemas = answerValidator(doc, { closed: true });
+    const misfits = fields.map((f) => ({ at: f.at, errors: schemas.errorsAgainst(f.schema, f.example) })).filter((m) => m.errors.length > 0);
+    expect(misfits.map((m) => `${m.at}: ${JSON.stringify(m.errors[0])}`)).toEqual([]);
+    expect(schemas.errorsAgainst(fields.find((f) => f.name === "amount")!.schema, "1.5")).not.toEqual([]);
     const quote = operations.find((op) => op.path === "/swap/v1/quote")!;
     expect(quote.fields.filter((f) => f.required).map((f) => f.name)).toEqual(["inputMint", "outputMint", "amount"]);
   });
@@ -243,13 +249,11 @@ describe("the values a text field takes", () => {
       "/swap/v2/order priorityLevel",
       "/swap/v2/order swapMode",
       "/trigger/v1/getTriggerOrders orderStatus",
-      "/trigger/v2/createOrder kind",
     ]);
     for (const { op, f } of listed) {
       const asSent = (value: string) => (Array.isArray(f.example) ? [value] : value);
       for (const value of f.values!) {
-        const request = { ...baseOf(op), ...VALUE_CONTEXT[`${f.name}=${value}`], [f.name]: asSent(value) };
-        const r = await send(op, Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)));
+        const r = await send(op, { ...baseOf(op), [f.name]: asSent(value) });
         if (names(r.words, f.name)) wrong.push(`${op.method} ${op.path} ${f.name}=${value}: ${r.status} ${r.words}`);
       }
       const r = await send(op, { ...baseOf(op), [f.name]: asSent("notAValue") });

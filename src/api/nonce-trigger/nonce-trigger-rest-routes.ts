@@ -8,7 +8,6 @@ import { ArmRequestSchema, CancelOrderRequestSchema, CreateOrderRequestSchema, G
 import { parseSignedWire } from "../../landing/index.js";
 import { requestShapeOf } from "../../server/protocol/request-shape.js";
 import { restRequest } from "../rest-requests/rest-request-shapes.js";
-import { NONCE_ORDER_KINDS } from "../../core/nonce-trigger/order.js";
 import { ref } from "../../server/json-schema.js";
 import type { AnswerDoc } from "../../server/route-doc.js";
 import { TRIGGER_V2_SCHEMAS } from "./rest-schemas.js";
@@ -33,11 +32,16 @@ export interface NonceOrderOperations {
 }
 
 const REQUESTS = {
-  createOrder: restRequest(
-    { body: requestShapeOf(CreateOrderRequestSchema) },
-    ["taker", "inputMint", "outputMint", "amount", "kind", "takeProfit.minOutAmount", "stopLoss.minOutAmount", "trailing.minOutAmount"],
-    { values: { kind: NONCE_ORDER_KINDS } },
-  ),
+  createOrder: restRequest({ body: requestShapeOf(CreateOrderRequestSchema) }, [
+    "taker",
+    "inputMint",
+    "outputMint",
+    "amount",
+    "kind",
+    "takeProfit.minOutAmount",
+    "stopLoss.minOutAmount",
+    "trailing.minOutAmount",
+  ]),
   arm: restRequest({ body: requestShapeOf(ArmRequestSchema) }, ["orderId", "signedTransactions"]),
   cancelOrder: restRequest({ body: requestShapeOf(CancelOrderRequestSchema) }, ["orderId"]),
   orders: restRequest({ query: requestShapeOf(GetOrdersRequestSchema) }, ["taker"]),
@@ -47,10 +51,10 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
   return [
     {
       method: "POST",
-      path: "/trigger/v2/createOrder",
-      request: REQUESTS.createOrder,
       summary: "a nonce order's unsigned leg transactions (or first its nonce account's creation)",
       answer: answer("NonceCreateOrderResponse"),
+      path: "/trigger/v2/createOrder",
+      request: REQUESTS.createOrder,
       handler: async (req) => ({ status: 200, body: createResultJson(await ops.createOrder(jsonBody(req.body), orderCaller(req.caller))) }),
     },
     {

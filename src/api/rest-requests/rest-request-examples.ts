@@ -130,6 +130,13 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   routesPerLeg: 1,
   orderId: REQUEST_ID,
   signedTransactions: [TRANSACTION],
+  // Nonce order groups (OTOCO, DCA), expiry, prices in a stablecoin.
+  entry: { price: "140", minOutAmount: "6900000" },
+  dca: { rounds: 4, intervalSeconds: 86400, minOutAmount: "1" },
+  nonceAccounts: [OTHER_WALLET],
+  priceMint: USDC,
+  /** A month from when the document is made (an expiry must be within a year). */
+  expiresAt: String(Math.floor(Date.now() / 1000) + 30 * 86_400),
   pageSize: 50,
   pageToken: "WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCIwZTZmNmYyMy01MTI3LTQ2NGYtODcwNC0xOWQ1YTkyMDllM2EiXQ",
 };

@@ -11,8 +11,6 @@
  */
 
 export type NonceOrderKind = "single" | "oco" | "trailing";
-/** Every kind, as CreateOrder takes them (also the API reference's list). */
-export const NONCE_ORDER_KINDS: readonly NonceOrderKind[] = ["single", "oco", "trailing"];
 export type LegKind = "take_profit" | "stop_loss" | "trailing_stop";
 
 export const BPS = 10_000n;
