@@ -96,11 +96,35 @@ export interface QueryParameter {
   readonly example?: unknown;
 }
 
-/** One route's walk over its request message: its doc, and which of its required paths named a field. */
+/** One route's walk over its request message: its doc, its required fields by message type, the messages being described. */
 interface Walk {
   readonly doc: RequestDoc;
-  readonly used: Set<string>;
+  readonly required: ReadonlyMap<string, ReadonlySet<string>>;
   readonly open: Set<string>;
+}
+
+/**
+ * The route's required fields by message type: a path's last name, in the message its parent path
+ * reaches (`params.makingAmount`: `makingAmount` of CreateOrderParams). A nested message is one
+ * component wherever it is sent, so its required fields hold on every path to it. A path that names
+ * no field is refused.
+ */
+function requiredByType(desc: DescMessage, paths: readonly string[]): Map<string, Set<string>> {
+  const byType = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const names = path.split(".");
+    let message: DescMessage | undefined = desc;
+    for (const name of names.slice(0, -1)) {
+      const field: DescField | undefined = message?.fields.find((f) => f.jsonName === name);
+      message = field?.fieldKind === "message" ? field.message : field?.fieldKind === "list" && field.listKind === "message" ? field.message : undefined;
+    }
+    const last = names[names.length - 1];
+    if (!message?.fields.some((f) => f.jsonName === last)) throw new Error(`${desc.typeName}: required ${path} names no field of the request`);
+    const set = byType.get(message.typeName) ?? new Set<string>();
+    set.add(last);
+    byType.set(message.typeName, set);
+  }
+  return byType;
 }
 
 /** Collects the components of the requests' nested messages as the routes' schemas refer to them. */
@@ -109,9 +133,8 @@ export class MessageSchemas {
 
   /** The query parameters of a request message (its top-level fields, and the shape's Jupiter names). */
   parameters(desc: DescMessage, shape: RequestShape, doc: RequestDoc): QueryParameter[] {
-    const walk: Walk = { doc, used: new Set(), open: new Set() };
+    const walk: Walk = { doc, required: requiredByType(desc, doc.required ?? []), open: new Set() };
     const body = this.objectSchema(desc, shape, walk, "") as { properties: Record<string, Schema>; required?: string[] };
-    this.checkRequired(walk, desc);
     const required = new Set(body.required ?? []);
     return Object.entries(body.properties).map(([name, property]) => {
       const { description, examples, ...schema } = property as { description?: string; examples?: unknown[] };
@@ -128,15 +151,7 @@ export class MessageSchemas {
 
   /** The schema of a request body: the message's object, inline (its required fields are the route's own). */
   body(desc: DescMessage, shape: RequestShape, doc: RequestDoc): JsonSchema {
-    const walk: Walk = { doc, used: new Set(), open: new Set() };
-    const schema = this.objectSchema(desc, shape, walk, "");
-    this.checkRequired(walk, desc);
-    return schema;
-  }
-
-  private checkRequired(walk: Walk, desc: DescMessage): void {
-    const unknown = (walk.doc.required ?? []).filter((path) => !walk.used.has(path));
-    if (unknown.length > 0) throw new Error(`${desc.typeName}: required ${unknown.join(", ")} name no field of the request`);
+    return this.objectSchema(desc, shape, { doc, required: requiredByType(desc, doc.required ?? []), open: new Set() }, "");
   }
 
   private fieldSchema(field: DescField, shape: RequestShape | undefined, walk: Walk, path: string): Schema {
@@ -195,10 +210,7 @@ export class MessageSchemas {
     for (const field of desc.fields) {
       const schema = withValues(this.fieldSchema(field, shape, walk, path), path === "" ? doc.values?.[field.jsonName] : undefined);
       properties[field.jsonName] = withWords(schema, field.jsonName, fieldDescription(desc, field));
-      if (doc.required?.includes(path + field.jsonName)) {
-        required.push(field.jsonName);
-        walk.used.add(path + field.jsonName);
-      }
+      if (walk.required.get(desc.typeName)?.has(field.jsonName)) required.push(field.jsonName);
     }
     for (const [alias, target] of aliasesOf(shape, desc)) {
       // The field's schema without its words and example: the alias gets its own.
