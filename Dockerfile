@@ -16,6 +16,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY buf.yaml buf.gen.yaml tsconfig.json tsconfig.build.json ./
 COPY proto ./proto
+COPY scripts/protoc-gen-docs.mjs ./scripts/
 COPY src ./src
 # buf generate (protoc-gen-es from node_modules/.bin) + tsc → dist/, then drop dev dependencies.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -19,6 +19,7 @@ const inputs = [
   ...filesUnder(join(root, "proto")),
   join(root, "buf.gen.yaml"),
   join(root, "buf.yaml"),
+  join(root, "scripts/protoc-gen-docs.mjs"),
   join(root, "node_modules/@bufbuild/protoc-gen-es/package.json"),
 ]
   .filter(existsSync)

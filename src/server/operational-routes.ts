@@ -14,9 +14,29 @@ import { runReadiness, type ReadinessCheck } from "./readiness.js";
 import type { RestRoute } from "./rest.js";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { requestShapeOf } from "./protocol/request-shape.js";
+import { BOOLEAN, INTEGER, object, oneOfStrings, STRING } from "./json-schema.js";
+import type { JsonSchema } from "./route-doc.js";
 
 /** The operator's routes take no parameters (unknown ones are ignored). */
 const NO_PARAMETERS = { query: requestShapeOf(EmptySchema) };
+
+/** `/readyz`'s body, 200 or 503: the verdict and each check's outcome by name. */
+const READINESS: JsonSchema = object({
+  status: oneOfStrings("ready", "degraded", "not ready", "shutting down"),
+  checks: {
+    type: "object",
+    description: "Each check by name (chain, database, ...): empty while shutting down.",
+    additionalProperties: object(
+      {
+        ok: BOOLEAN,
+        ms: { ...INTEGER, description: "How long the check took." },
+        error: { ...STRING, description: "Why it failed." },
+        degraded: { ...STRING, description: "Serving but impaired: why." },
+      },
+      { optional: ["error", "degraded"] },
+    ),
+  },
+});
 
 export interface OperationalRoutesOptions {
   readonly readiness: readonly ReadinessCheck[];
@@ -31,11 +51,19 @@ export interface OperationalRoutesOptions {
 export function operationalRoutes({ readiness, isShuttingDown, metricsCacheMs, reference }: OperationalRoutesOptions): RestRoute[] {
   const metrics = cachedMetricsRenderer(metricsCacheMs);
   return [
-    { method: "GET", path: LIVENESS_PATH, request: NO_PARAMETERS, handler: () => ({ status: 200, body: { status: "ok" } }) },
+    {
+      method: "GET",
+      path: LIVENESS_PATH,
+      request: NO_PARAMETERS,
+      summary: "liveness",
+      answer: { description: "the process serves", schema: object({ status: { const: "ok" } }) },
+      handler: () => ({ status: 200, body: { status: "ok" } }),
+    },
     readinessRoute(readiness, isShuttingDown),
     {
       summary: "Prometheus metrics",
       produces: "text/plain",
+      answer: { description: "the metrics, Prometheus text exposition format" },
       method: "GET",
       path: METRICS_PATH,
       request: NO_PARAMETERS,
@@ -62,6 +90,11 @@ function readinessRoute(readiness: readonly ReadinessCheck[], isShuttingDown: ()
     method: "GET",
     path: READINESS_PATH,
     request: NO_PARAMETERS,
+    answer: {
+      description: "ready (or degraded): every check passed",
+      schema: READINESS,
+      alsoAnswers: { 503: { description: "not ready (a check failed) or shutting down", schema: READINESS } },
+    },
     handler: async () => {
       if (isShuttingDown()) return { status: 503, body: { status: "shutting down", checks: {} } };
       const checks = await checkOnce();
@@ -80,6 +113,7 @@ function rendererAsset(name: "swagger-ui.css" | "swagger-ui-bundle.js", contentT
     request: NO_PARAMETERS,
     summary: "the reference's renderer (Swagger UI)",
     produces: contentType,
+    unlisted: true,
     handler: () => ({ status: 200, body: swaggerUiAsset(name), headers: { "content-type": `${contentType}; charset=utf-8`, "cache-control": "max-age=3600" } }),
   };
 }
@@ -92,6 +126,15 @@ function referenceRoutes(reference: OperationalRoutesOptions["reference"]): Rest
       path: "/openapi.json",
       request: NO_PARAMETERS,
       summary: "this document: OpenAPI 3.1, made from the routes the server serves",
+      answer: {
+        description: "the OpenAPI 3.1 document",
+        schema: object({
+          openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" },
+          info: { type: "object" },
+          paths: { type: "object" },
+          components: { type: "object" },
+        }),
+      },
       handler: () => ({ status: 200, body: openApiDocument({ routes: reference.routes(), services: reference.services, version: swapdVersion() }) }),
     },
     {
@@ -100,6 +143,7 @@ function referenceRoutes(reference: OperationalRoutesOptions["reference"]): Rest
       request: NO_PARAMETERS,
       summary: "the rendered API reference",
       produces: "text/html",
+      answer: { description: "the page (Swagger UI over /openapi.json)" },
       handler: () => ({ status: 200, body: API_REFERENCE_PAGE, headers: { "content-type": "text/html; charset=utf-8" } }),
     },
     rendererAsset("swagger-ui.css", "text/css"),
@@ -110,6 +154,7 @@ function referenceRoutes(reference: OperationalRoutesOptions["reference"]): Rest
       request: NO_PARAMETERS,
       summary: "leads to /docs",
       produces: "text/plain",
+      answer: { status: 302, description: "a redirect to /docs (`Location: /docs`)" },
       handler: () => ({ status: 302, body: "the API reference: /docs\n", headers: { location: "/docs" } }),
     },
   ];

@@ -12,6 +12,7 @@ import type { RequestShape } from "./protocol/request-shape.js";
 import type { RestErrorForm } from "./error-mapping.js";
 import type { Caller } from "./context.js";
 import type { RestResponse } from "./rest-response.js";
+import type { AnswerDoc, RequestDoc } from "./route-doc.js";
 
 export type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
 export type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
@@ -46,13 +47,23 @@ export interface RestRoute {
    * of them, in the body or the query, or an inexact JSON number for an integer, is refused (400)
    * before the handler runs (protocol/json-request-screen.ts).
    */
-  readonly request?: { readonly body?: RequestShape; readonly query?: RequestShape };
+  readonly request?: RestRequestSpec;
   /** How the handler's errors are written (Jupiter's Swap API `{error, errorCode, code}` by default). */
   readonly errors?: RestErrorForm;
   /** One line for the API reference (openapi.ts). */
   readonly summary?: string;
   /** The content type of a successful answer, when not JSON (the API reference says it). */
   readonly produces?: string;
+  /** The success answer for the API reference: its status and body schema. */
+  readonly answer?: AnswerDoc;
+  /** Not an API operation (the API reference's own renderer files): left out of the API reference. */
+  readonly unlisted?: true;
+}
+
+/** A route's request: its fields (screened, and described in the API reference) and what the reference says of them. */
+export interface RestRequestSpec extends RequestDoc {
+  readonly body?: RequestShape;
+  readonly query?: RequestShape;
 }
 
 /** Throw from a handler (or the body reader) to answer with a Jupiter-style error body. */

@@ -7,6 +7,12 @@ import { ValidationError } from "../../core/validation-error.js";
 import { ArmRequestSchema, CancelOrderRequestSchema, CreateOrderRequestSchema, GetOrdersRequestSchema } from "../../gen/swapd/trigger/v2/nonce_trigger_pb.js";
 import { parseSignedWire } from "../../landing/index.js";
 import { requestShapeOf } from "../../server/protocol/request-shape.js";
+import { restRequest } from "../rest-requests/rest-request-shapes.js";
+import { ref } from "../../server/json-schema.js";
+import type { AnswerDoc } from "../../server/route-doc.js";
+import { TRIGGER_V2_SCHEMAS } from "./rest-schemas.js";
+
+const answer = (schema: string): AnswerDoc => ({ description: "the answer", schema: ref(schema), components: TRIGGER_V2_SCHEMAS });
 import type { RestRoute } from "../../server/rest.js";
 import type { StoredNonceOrder } from "../../store/index.js";
 import type { armNonceOrderOperation } from "./arm-nonce-order.js";
@@ -26,16 +32,27 @@ export interface NonceOrderOperations {
 }
 
 const REQUESTS = {
-  createOrder: { body: requestShapeOf(CreateOrderRequestSchema) },
-  arm: { body: requestShapeOf(ArmRequestSchema) },
-  cancelOrder: { body: requestShapeOf(CancelOrderRequestSchema) },
-  orders: { query: requestShapeOf(GetOrdersRequestSchema) },
+  createOrder: restRequest({ body: requestShapeOf(CreateOrderRequestSchema) }, [
+    "taker",
+    "inputMint",
+    "outputMint",
+    "amount",
+    "kind",
+    "takeProfit.minOutAmount",
+    "stopLoss.minOutAmount",
+    "trailing.minOutAmount",
+  ]),
+  arm: restRequest({ body: requestShapeOf(ArmRequestSchema) }, ["orderId", "signedTransactions"]),
+  cancelOrder: restRequest({ body: requestShapeOf(CancelOrderRequestSchema) }, ["orderId"]),
+  orders: restRequest({ query: requestShapeOf(GetOrdersRequestSchema) }, ["taker"]),
 } as const;
 
 export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
   return [
     {
       method: "POST",
+      summary: "a nonce order's unsigned leg transactions (or first its nonce account's creation)",
+      answer: answer("NonceCreateOrderResponse"),
       path: "/trigger/v2/createOrder",
       request: REQUESTS.createOrder,
       handler: async (req) => ({ status: 200, body: createResultToJson(await ops.createOrder(jsonBody(req.body), orderCaller(req.caller))) }),
@@ -44,6 +61,8 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "POST",
       path: "/trigger/v2/arm",
       request: REQUESTS.arm,
+      summary: "hands over the signed legs; the order is watched from then on",
+      answer: answer("NonceArmResponse"),
       handler: async (req) => {
         const body = jsonBody(req.body);
         const cancel = body["replacedCancel"];
@@ -66,6 +85,8 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "POST",
       path: "/trigger/v2/cancelOrder",
       request: REQUESTS.cancelOrder,
+      summary: "the cancel transaction to sign, or with it signed: the cancel",
+      answer: answer("NonceCancelOrderResponse"),
       handler: async (req) => {
         const body = jsonBody(req.body);
         const signed = body["signedTransaction"];
@@ -92,6 +113,8 @@ export function nonceTriggerRestRoutes(ops: NonceOrderOperations): RestRoute[] {
       method: "GET",
       path: "/trigger/v2/orders",
       request: REQUESTS.orders,
+      summary: "a taker's nonce orders, newest first, a page at a time",
+      answer: answer("NonceOrdersPage"),
       handler: async (req) => {
         const page = await ops.list(
           { taker: req.query.get("taker"), pageSize: req.query.get("pageSize") ?? undefined, pageToken: req.query.get("pageToken") ?? undefined },

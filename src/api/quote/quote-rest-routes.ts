@@ -12,6 +12,8 @@ import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { QuoteEngine } from "./quote-engine.js";
 import type { MarketIndex } from "../../chain/market-index.js";
 import { swapTransactionToJupiterJson } from "./quote-proto.js";
+import { ref } from "../../server/json-schema.js";
+import { SWAP_V1_SCHEMAS } from "../swap/rest-schemas.js";
 import type { SwapTransactionOperation } from "./swap-transaction.js";
 
 /** Query booleans as Jupiter takes them ("true"/"false"); anything else goes on to be refused by name. */
@@ -67,6 +69,8 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
       path: "/swap/v1/quote",
       request: REST_REQUESTS.quote,
       errors: SWAP_API_ERRORS,
+      summary: "the best route for an amount (Jupiter's quote)",
+      answer: { description: "the quote", schema: ref("QuoteResponse"), components: SWAP_V1_SCHEMAS },
       async handler(req: RestRequest) {
         return { status: 200, body: (await engine.quote(quoteRequestFromQuery(req.query))).response };
       },
@@ -76,6 +80,8 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
       path: "/swap/v1/swap",
       request: REST_REQUESTS.swap,
       errors: SWAP_API_ERRORS,
+      summary: "a quote's unsigned swap transaction",
+      answer: { description: "the transaction to sign", schema: ref("SwapResponse"), components: SWAP_V1_SCHEMAS },
       async handler(req: RestRequest) {
         return { status: 200, body: swapTransactionToJupiterJson(await swap(swapRequestFromJupiterJson(req.body))) };
       },
@@ -84,6 +90,8 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
       method: "GET",
       path: "/swap/v1/program-id-to-label",
       request: REST_REQUESTS.programIdToLabel,
+      summary: "the AMMs swapd routes through: program id → label",
+      answer: { description: "program id → label", schema: ref("ProgramIdToLabel"), components: SWAP_V1_SCHEMAS },
       handler: () => ({ status: 200, body: engine.programIdToLabel }),
     },
     {
@@ -91,6 +99,13 @@ export function quoteRestRoutes(engine: QuoteEngine, swap: SwapTransactionOperat
       path: "/markets",
       request: REST_REQUESTS.markets,
       errors: SWAP_API_ERRORS,
+      summary: "quote through these pools too (Jupiter's /add-market)",
+      answer: {
+        description: "at least one pool was added",
+        schema: ref("MarketsResponse"),
+        alsoAnswers: { 400: { description: "no pool was added (each refused with its reason)", schema: ref("MarketsResponse") } },
+        components: SWAP_V1_SCHEMAS,
+      },
       async handler(req: RestRequest) {
         const addresses = marketAddresses(req.body);
         if (!addresses || addresses.length === 0 || addresses.length > MAX_MARKETS_PER_REQUEST) {

@@ -105,12 +105,17 @@ export function optionalBoolean(field: string, value: unknown): boolean | undefi
   throw new ValidationError(field, "boolean", `must be true or false, got ${JSON.stringify(value)}`);
 }
 
+/** v2's modes: ExactIn only (also the API reference's list). */
+export const V2_SWAP_MODES = ["ExactIn"] as const;
+/** Jupiter's `mode` values /build takes (also the API reference's list). */
+export const BUILD_MODES = ["fast"] as const;
+
 /** v2 takes only ExactIn and `mode` "fast" (or nothing); anything else is refused by name. */
 function checkV2Fields(input: BuildInput): void {
-  if (present(input.swapMode) && input.swapMode !== "ExactIn") {
+  if (present(input.swapMode) && !(V2_SWAP_MODES as readonly unknown[]).includes(input.swapMode)) {
     throw new ValidationError("swapMode", "exactIn", "is not supported by Swap API v2: it is ExactIn only");
   }
-  if (present(input.mode) && input.mode !== "fast") {
+  if (present(input.mode) && !(BUILD_MODES as readonly unknown[]).includes(input.mode)) {
     throw new ValidationError("mode", "enum", 'must be "fast" or absent');
   }
   const feeBps = Number(input.platformFeeBps ?? 0);

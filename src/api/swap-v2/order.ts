@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { compileSwapTransaction } from "../../core/swap/assemble.js";
-import type { PrioritizationInput } from "../../core/swap/request.js";
+import { PRIORITY_LEVELS, type PrioritizationInput } from "../../core/swap/request.js";
 import type { QuoteResponseJson } from "../../core/quote/quote-response.js";
 import { ValidationError } from "../../core/validation-error.js";
 import { transactionMessageHash } from "../../core/trigger/message-hash.js";
@@ -70,7 +70,6 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
 }
 
-const PRIORITY_LEVELS = new Set(["medium", "high", "veryHigh"]);
 /** Jupiter's routers (the v2 document's enum); swapd's own routing is what "metis" names. */
 export const ROUTERS = ["metis", "jupiterz", "dflow", "okx"] as const;
 /** Rent-exempt minimum of a 165-byte token account, lamports. */
@@ -93,7 +92,7 @@ function u64Text(field: string, value: unknown): string {
 export function orderPrioritization(input: OrderInput): PrioritizationInput {
   const feeType = broadcastFeeTypeOf(input.broadcastFeeType);
   const level = present(input.priorityLevel) ? input.priorityLevel : "medium";
-  if (typeof level !== "string" || !PRIORITY_LEVELS.has(level)) {
+  if (typeof level !== "string" || !(PRIORITY_LEVELS as readonly string[]).includes(level)) {
     throw new ValidationError("priorityLevel", "enum", 'must be "medium", "high" or "veryHigh"');
   }
   if (present(input.priorityFeeLamports)) {
@@ -104,10 +103,14 @@ export function orderPrioritization(input: OrderInput): PrioritizationInput {
   return { kind: "priorityLevel", level, maxLamports };
 }
 
-function broadcastFeeTypeOf(value: unknown): "maxCap" | "exactFee" {
+/** How `priorityFeeLamports` and `jitoTipLamports` are paid (also the API reference's list). */
+export const BROADCAST_FEE_TYPES = ["maxCap", "exactFee"] as const;
+
+function broadcastFeeTypeOf(value: unknown): (typeof BROADCAST_FEE_TYPES)[number] {
   if (!present(value)) return "exactFee";
-  if (value !== "maxCap" && value !== "exactFee") throw new ValidationError("broadcastFeeType", "enum", 'must be "maxCap" or "exactFee"');
-  return value;
+  const type = BROADCAST_FEE_TYPES.find((t) => t === value);
+  if (type === undefined) throw new ValidationError("broadcastFeeType", "enum", 'must be "maxCap" or "exactFee"');
+  return type;
 }
 
 /** `excludeRouters`: Jupiter's router names; excluding "metis" (swapd's routing) leaves no route. */

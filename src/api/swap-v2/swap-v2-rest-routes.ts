@@ -8,13 +8,19 @@
 import type { RestRequest, RestRoute } from "../../server/rest.js";
 import { EXECUTE_ERRORS, SWAP_API_ERRORS } from "../../server/error-mapping.js";
 import { ValidationError } from "../../core/validation-error.js";
-import type { BuildInput, BuildOperation } from "./build.js";
+import { BUILD_MODES, V2_SWAP_MODES, type BuildInput, type BuildOperation } from "./build.js";
+import { PRIORITY_LEVELS } from "../../core/swap/request.js";
 import { buildToJupiterJson, executeToJupiterJson, orderToJupiterJson } from "./jupiter-v2-json.js";
-import type { OrderInput, OrderOperation } from "./order.js";
+import { BROADCAST_FEE_TYPES, ROUTERS, type OrderInput, type OrderOperation } from "./order.js";
 import type { SwapExecuteRequest, SwapExecuteResult } from "./swap-execute.js";
 import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import { priorityFeesToJson } from "./priority-fees.js";
 import type { PriorityFeesEstimate } from "./priority-fees.js";
+import { ref } from "../../server/json-schema.js";
+import type { AnswerDoc } from "../../server/route-doc.js";
+import { SWAP_V2_SCHEMAS } from "./rest-schemas.js";
+
+const answer = (description: string, schema: string): AnswerDoc => ({ description, schema: ref(schema), components: SWAP_V2_SCHEMAS });
 
 function listParam(query: URLSearchParams, name: string): string[] | undefined {
   const values = query
@@ -115,15 +121,22 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
     {
       method: "GET",
       path: "/swap/v2/build",
-      request: REST_REQUESTS.build,
+      request: { ...REST_REQUESTS.build, values: { swapMode: V2_SWAP_MODES, mode: BUILD_MODES } },
       errors: SWAP_API_ERRORS,
+      summary: "the best route's instructions for the taker",
+      answer: answer("the quote and its instructions", "BuildResponse"),
       handler: async (req) => ({ status: 200, body: buildToJupiterJson(await ops.build(buildInputFromQuery(req.query))) }),
     },
     {
       method: "GET",
       path: "/swap/v2/order",
-      request: REST_REQUESTS.order,
+      request: {
+        ...REST_REQUESTS.order,
+        values: { swapMode: V2_SWAP_MODES, priorityLevel: PRIORITY_LEVELS, broadcastFeeType: BROADCAST_FEE_TYPES, excludeRouters: ROUTERS },
+      },
       errors: SWAP_API_ERRORS,
+      summary: "a quote and, with a taker, its unsigned transaction (sign it, then /execute)",
+      answer: answer("the order", "OrderResponse"),
       handler: async (req) => ({ status: 200, body: orderToJupiterJson(await ops.order(orderInputFromQuery(req.query))) }),
     },
     {
@@ -131,9 +144,27 @@ export function swapV2RestRoutes(ops: SwapV2Operations): RestRoute[] {
       path: "/swap/v2/priority-fees",
       request: REST_REQUESTS.priorityFees,
       errors: SWAP_API_ERRORS,
+      summary: "the compute unit price per percentile of recent fees",
+      answer: answer("the estimate", "PriorityFeesResponse"),
       handler: (req) => ({ status: 200, body: priorityFeesToJson(ops.priorityFees(listParam(req.query, "accounts") ?? [])) }),
     },
-    { method: "POST", path: "/swap/v2/execute", request: REST_REQUESTS.swapExecute, errors: EXECUTE_ERRORS, handler: execute(true) },
-    { method: "POST", path: "/swap/v1/execute", request: REST_REQUESTS.swapExecute, errors: EXECUTE_ERRORS, handler: execute(false) },
+    {
+      method: "POST",
+      path: "/swap/v2/execute",
+      request: REST_REQUESTS.swapExecute,
+      errors: EXECUTE_ERRORS,
+      summary: "lands an Order's signed transaction",
+      answer: answer("landed (`Success`) or not (`Failed`, with the program's error)", "ExecuteResponse"),
+      handler: execute(true),
+    },
+    {
+      method: "POST",
+      path: "/swap/v1/execute",
+      request: REST_REQUESTS.landSwap,
+      errors: EXECUTE_ERRORS,
+      summary: "lands a signed transaction of /swap/v1/swap or /swap/v2/order (swapd's)",
+      answer: answer("landed (`Success`) or not (`Failed`, with the program's error)", "ExecuteResponse"),
+      handler: execute(false),
+    },
   ];
 }

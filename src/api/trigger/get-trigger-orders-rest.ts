@@ -5,6 +5,8 @@ import type { RestRequest, RestResponse, RestRoute } from "../../server/rest.js"
 import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import { listTriggerOrders } from "./trigger-orders-listing.js";
 import type { TriggerListingDeps } from "./trigger-orders-listing.js";
+import { ref } from "../../server/json-schema.js";
+import { TRIGGER_V1_SCHEMAS } from "./rest-schemas.js";
 
 const QUERY_PARAMS = ["user", "orderStatus", "page", "includeFailedTx", "inputMint", "outputMint"] as const;
 
@@ -19,6 +21,8 @@ export function getTriggerOrdersRestRoute(deps: TriggerListingDeps): RestRoute {
     path: "/trigger/v1/getTriggerOrders",
     request: REST_REQUESTS.getTriggerOrders,
     errors: LISTING_ERRORS,
+    summary: "a wallet's open orders (from chain) or order history, 10 per page",
+    answer: { description: "one page of orders", schema: ref("GetTriggerOrdersResponse"), components: TRIGGER_V1_SCHEMAS },
     handler: async (req: RestRequest): Promise<RestResponse> => {
       // A repeated parameter was refused before this runs (server/protocol/json-request-screen.ts).
       const query: Record<string, string | undefined> = {};

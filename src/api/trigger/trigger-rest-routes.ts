@@ -4,6 +4,8 @@ import type { RestResponse, RestRoute } from "../../server/rest.js";
 import { restError } from "../../server/rest.js";
 import { REST_REQUESTS } from "../rest-requests/rest-request-shapes.js";
 import type { TriggerOrderEntry } from "./order-entry.js";
+import { ref } from "../../server/json-schema.js";
+import { TRIGGER_V1_SCHEMAS } from "./rest-schemas.js";
 
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64");
@@ -21,9 +23,28 @@ function jsonObject(body: unknown): Record<string, unknown> {
 const errorsOf = (invalidRequest: string, extra?: Readonly<Record<string, unknown>>): RestErrorForm =>
   extra === undefined ? { layout: "trigger", invalidRequest } : { layout: "trigger", invalidRequest, extra };
 
-function route(path: string, request: RestRoute["request"], errors: RestErrorForm, run: (body: Record<string, unknown>) => Promise<RestResponse>): RestRoute {
-  return { method: "POST", path, request, errors, handler: (req) => run(jsonObject(req.body)) };
+function route(
+  path: string,
+  request: RestRoute["request"],
+  errors: RestErrorForm,
+  answer: { summary: string; schema: string },
+  run: (body: Record<string, unknown>) => Promise<RestResponse>,
+): RestRoute {
+  return {
+    method: "POST",
+    path,
+    request,
+    errors,
+    summary: answer.summary,
+    answer: { description: "the answer", schema: ref(answer.schema), components: TRIGGER_V1_SCHEMAS },
+    handler: (req) => run(jsonObject(req.body)),
+  };
 }
+
+const CREATE = { summary: "an unsigned transaction that creates a trigger order", schema: "TriggerCreateOrderResponse" };
+const CANCEL = { summary: "an unsigned transaction that cancels one open order", schema: "TriggerCancelOrderResponse" };
+const CANCEL_ALL = { summary: "unsigned transactions that cancel several (or all) open orders", schema: "TriggerCancelOrdersResponse" };
+const EXECUTE = { summary: "sends a signed trigger transaction and waits for it", schema: "TriggerExecuteResponse" };
 
 /**
  * Jupiter's Trigger v1 REST paths (`POST /trigger/v1/createOrder`, `/cancelOrder`,
@@ -34,19 +55,19 @@ function route(path: string, request: RestRoute["request"], errors: RestErrorFor
 export function triggerRestRoutes(deps: { readonly orderEntry: TriggerOrderEntry }): RestRoute[] {
   const entry = deps.orderEntry;
   return [
-    route("/trigger/v1/createOrder", REST_REQUESTS.createOrder, errorsOf("invalid create order request"), async (body) => {
+    route("/trigger/v1/createOrder", REST_REQUESTS.createOrder, errorsOf("invalid create order request"), CREATE, async (body) => {
       const result = await entry.createOrder(body);
       return { status: 200, body: { order: result.order, transaction: base64(result.transaction), requestId: result.requestId } };
     }),
-    route("/trigger/v1/cancelOrder", REST_REQUESTS.cancelOrder, errorsOf("invalid cancel order request"), async (body) => {
+    route("/trigger/v1/cancelOrder", REST_REQUESTS.cancelOrder, errorsOf("invalid cancel order request"), CANCEL, async (body) => {
       const result = await entry.cancelOrder(body);
       return { status: 200, body: { transaction: base64(result.transaction), requestId: result.requestId } };
     }),
-    route("/trigger/v1/cancelOrders", REST_REQUESTS.cancelOrders, errorsOf("invalid cancel orders request"), async (body) => {
+    route("/trigger/v1/cancelOrders", REST_REQUESTS.cancelOrders, errorsOf("invalid cancel orders request"), CANCEL_ALL, async (body) => {
       const result = await entry.cancelOrders(body);
       return { status: 200, body: { transactions: result.transactions.map(base64), requestId: result.requestId } };
     }),
-    route("/trigger/v1/execute", REST_REQUESTS.execute, errorsOf("invalid transaction", { status: "Failed" }), async (body) => {
+    route("/trigger/v1/execute", REST_REQUESTS.execute, errorsOf("invalid transaction", { status: "Failed" }), EXECUTE, async (body) => {
       const result = await entry.execute(body);
       if (result.status === "Success") return { status: 200, body: { signature: result.signature, status: "Success", code: 0 } };
       return restError(result.code, result.error ?? "transaction failed", { signature: result.signature, status: "Failed" });

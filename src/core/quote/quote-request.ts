@@ -42,6 +42,8 @@ export interface ParsedQuoteRequest {
   readonly maxAccounts: number;
 }
 
+/** The quote's modes, Jupiter's spelling (also the API reference's list). */
+export const SWAP_MODES: readonly SwapMode[] = ["ExactIn", "ExactOut"];
 export const DEFAULT_SLIPPAGE_BPS = 50;
 /** Jupiter's default `maxAccounts`. */
 export const DEFAULT_MAX_ACCOUNTS = 64;
@@ -79,7 +81,8 @@ export function parseQuoteRequest(input: QuoteRequestInput, knownLabels: Readonl
   const amount = parseU64("amount", input.amount, "nullish-or-empty");
   if (amount === 0n) throw new ValidationError("amount", "positive", "must be greater than 0");
   const swapModeText = isAbsent(input.swapMode, "nullish-or-empty") ? "ExactIn" : input.swapMode;
-  if (swapModeText !== "ExactIn" && swapModeText !== "ExactOut") {
+  const swapMode = SWAP_MODES.find((mode) => mode === swapModeText);
+  if (swapMode === undefined) {
     throw new ValidationError("swapMode", "swap_mode", `must be "ExactIn" or "ExactOut", got ${shown(swapModeText)}`);
   }
   const dexes = parseLabels("dexes", input.dexes, knownLabels);
@@ -89,7 +92,7 @@ export function parseQuoteRequest(input: QuoteRequestInput, knownLabels: Readonl
     outputMint,
     amount,
     slippageBps: parseOptionalIntegerInRange("slippageBps", input.slippageBps, 0, 10_000, "nullish-or-empty") ?? DEFAULT_SLIPPAGE_BPS,
-    swapMode: swapModeText,
+    swapMode,
     dexes,
     excludeDexes,
     restrictIntermediateTokens: parseOptionalBoolean("restrictIntermediateTokens", input.restrictIntermediateTokens) ?? true,

@@ -94,7 +94,8 @@ export interface ParsedSwapRequest {
   readonly nativeDestinationAccount: PublicKey | undefined;
 }
 
-const PRIORITY_LEVELS: readonly PriorityLevel[] = ["medium", "high", "veryHigh"];
+/** Jupiter's priority levels, as the requests spell them (also the API reference's list). */
+export const PRIORITY_LEVELS: readonly PriorityLevel[] = ["medium", "high", "veryHigh"];
 /** A blockhash is valid for 150 slots; more can't be promised. */
 export const MAX_BLOCKHASH_SLOTS_TO_EXPIRY = 150;
 

@@ -45,9 +45,13 @@ export interface ValidWatchTriggerOrdersRequest {
   readonly outputMint: PublicKey | null;
 }
 
+/** Jupiter's `orderStatus` values (also the API reference's list). */
+export const ORDER_STATUS_FILTERS: readonly OrderStatusFilter[] = ["active", "history"];
+
 function parseOrderStatus(value: unknown): OrderStatusFilter {
   if (isAbsent(value, TRIGGER_ABSENCE)) throw new ValidationError("orderStatus", "required", 'is required ("active" or "history")');
-  if (value === "active" || value === "history") return value;
+  const filter = ORDER_STATUS_FILTERS.find((f) => f === value);
+  if (filter !== undefined) return filter;
   throw new ValidationError("orderStatus", "order_status", `must be "active" or "history", got ${JSON.stringify(value)}`);
 }
 
