@@ -121,8 +121,8 @@ export const TRIGGER_V2_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     { describedBy: "swapd.trigger.v2.CreateOrderResponse", optional: GROUPS.created },
   ),
   NonceArmResponse: object(
-    { order: ref("NonceOrder"), group: arrayOf(ref("NonceOrder")) },
-    { describedBy: "swapd.trigger.v2.ArmResponse", optional: ["group"] },
+    { order: ref("NonceOrder"), group: arrayOf(ref("NonceOrder")), replaced: nullable(ref("NonceOrder")) },
+    { describedBy: "swapd.trigger.v2.ArmResponse", optional: ["group", "replaced"] },
   ),
   NonceCancelOrderResponse: object(
     {

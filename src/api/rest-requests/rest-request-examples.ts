@@ -135,6 +135,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   dca: { rounds: 4, intervalSeconds: 86400, minOutAmount: "1" },
   nonceAccounts: [OTHER_WALLET],
   priceMint: USDC,
+  // An edit: the order replaced and its signed cancel.
+  replacesOrderId: REQUEST_ID,
+  replacedCancel: TRANSACTION,
   /** A month from when the document is made (an expiry must be within a year). */
   expiresAt: String(Math.floor(Date.now() / 1000) + 30 * 86_400),
   pageSize: 50,
