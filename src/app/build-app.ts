@@ -45,6 +45,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // (a failed start) has ended, so that no other process opens a half-made database.
   if (lock)
     shutdown.hook("DATA_DIR lock", async () => {
+      // Only its end matters here: a failed creation was reported by the start that awaited it.
       await database?.catch(() => undefined);
       lock.release();
     });
