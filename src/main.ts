@@ -1,8 +1,9 @@
 /**
- * swapd entry point: configuration → `startEarly` → `buildApp` (src/app/build-app.ts) → signal
- * handlers; graceful shutdown on SIGTERM / SIGINT. `buildApp`'s modules (most of the service's code)
- * are imported only after `startEarly` has set a new embedded database's creation going in a child
- * process, so that the two happen side by side on a first start.
+ * swapd entry point: configuration → `startEarly` → `buildApp` (src/app/build-app.ts), which calls back
+ * to install the signal handlers just before it logs "swapd listening"; graceful shutdown on SIGTERM /
+ * SIGINT. `buildApp`'s modules (most of the service's code) are imported only after `startEarly` has set
+ * a new embedded database's creation going in a child process, so that the two happen side by side on
+ * a first start.
  */
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -47,9 +48,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly 
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const early = await startEarly(config, logger);
   const { buildApp } = await import("./app/build-app.js");
-  const service = await buildApp(config, { logger, early });
-  installSignalHandlers(service.shutdown);
-  return service;
+  return buildApp(config, { logger, early, onStarted: (shutdown) => installSignalHandlers(shutdown) });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
