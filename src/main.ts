@@ -47,8 +47,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly 
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const early = await startEarly(config, logger);
-  const { buildApp } = await import("./app/build-app.js");
-  return buildApp(config, { logger, early, onStarted: (shutdown) => installSignalHandlers(shutdown) });
+  const app = await import("./app/build-app.js").catch(async (error: unknown) => {
+    // buildApp would release these on a failed start; here it never ran.
+    await early.database?.catch(() => undefined);
+    early.lock?.release();
+    throw error;
+  });
+  return app.buildApp(config, { logger, early, onStarted: (shutdown) => installSignalHandlers(shutdown) });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
