@@ -1,8 +1,9 @@
 /**
- * swapd entry point: configuration → `startEarly` → `buildApp` (src/app/build-app.ts) → signal
- * handlers; graceful shutdown on SIGTERM / SIGINT. `buildApp`'s modules (most of the service's code)
- * are imported only after `startEarly` has set a new embedded database's creation going in a child
- * process, so that the two happen side by side on a first start.
+ * swapd entry point: configuration → `startEarly` → `buildApp` (src/app/build-app.ts), which calls back
+ * to install the signal handlers just before it logs "swapd listening"; graceful shutdown on SIGTERM /
+ * SIGINT. `buildApp`'s modules (most of the service's code) are imported only after `startEarly` has set
+ * a new embedded database's creation going in a child process, so that the two happen side by side on
+ * a first start.
  */
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -46,10 +47,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env, args: readonly 
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const early = await startEarly(config, logger);
-  const { buildApp } = await import("./app/build-app.js");
-  const service = await buildApp(config, { logger, early });
-  installSignalHandlers(service.shutdown);
-  return service;
+  const app = await import("./app/build-app.js").catch(async (error: unknown) => {
+    // buildApp would release these on a failed start; here it never ran.
+    await early.database?.catch(() => undefined);
+    early.lock?.release();
+    throw error;
+  });
+  return app.buildApp(config, { logger, early, onStarted: (shutdown) => installSignalHandlers(shutdown) });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

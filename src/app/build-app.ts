@@ -31,6 +31,12 @@ export interface AppOverrides {
   readonly logger?: Logger;
   /** What `main.ts` started before it loaded this module (`startEarly`); by default started here. */
   readonly early?: EarlyStart;
+  /**
+   * Called with the shutdown once the service is whole, just before the "swapd listening" line: `main.ts`
+   * installs its signal handlers here, so that a SIGTERM sent on seeing that line shuts down gracefully
+   * (installed after `buildApp` returned, they missed one sent at once, and the process died unclosed).
+   */
+  readonly onStarted?: (shutdown: Shutdown) => void;
   /** Added to what the service serves (services, routes, readiness checks) or replacing server options. */
   readonly server?: Partial<StartServerOptions>;
 }
@@ -50,7 +56,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       lock.release();
     });
   try {
-    return await startService(config, logger, overrides.server ?? {}, shutdown, database);
+    return await startService(config, logger, overrides, shutdown, database);
   } catch (error) {
     await shutdown.run("startup failed");
     throw error;
@@ -60,10 +66,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 async function startService(
   config: Config,
   logger: Logger,
-  extra: Partial<StartServerOptions>,
+  overrides: AppOverrides,
   shutdown: Shutdown,
   databaseCreation: Promise<void> | undefined,
 ): Promise<Service> {
+  const extra = overrides.server ?? {};
   // The chain, then the database: opening both is CPU work on this one thread (LiteSVM and its demo
   // content, PGlite's WebAssembly). A new database's creation, the long part, already runs beside it
   // in a child process (start-early.ts).
@@ -102,6 +109,7 @@ async function startService(
   // ("recorded, resumes on restart") instead of holding up shutdown.
   shutdown.hook("trigger order entry", () => orderEntry.close());
   orderEntry.resumePendingExecutions().catch((err: unknown) => logger.error({ err }, "could not resume pending executions"));
+  overrides.onStarted?.(shutdown);
 
   logger.info(
     {
