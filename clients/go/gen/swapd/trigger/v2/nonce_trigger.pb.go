@@ -108,16 +108,22 @@ type CreateOrderRequest struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Taker      string `protobuf:"bytes,1,opt,name=taker,proto3" json:"taker,omitempty"`
-	InputMint  string `protobuf:"bytes,2,opt,name=input_mint,json=inputMint,proto3" json:"input_mint,omitempty"`
+	// The wallet (base58) that owns the nonce account, signs the legs and swaps. Required.
+	Taker string `protobuf:"bytes,1,opt,name=taker,proto3" json:"taker,omitempty"`
+	// Mint (base58) the order sells. Required.
+	InputMint string `protobuf:"bytes,2,opt,name=input_mint,json=inputMint,proto3" json:"input_mint,omitempty"`
+	// Mint (base58) the order buys. Required; must differ from `input_mint`.
 	OutputMint string `protobuf:"bytes,3,opt,name=output_mint,json=outputMint,proto3" json:"output_mint,omitempty"`
-	// Raw input amount the order sells.
+	// Raw input amount the order sells (> 0). Required.
 	Amount uint64 `protobuf:"varint,4,opt,name=amount,proto3" json:"amount,omitempty"`
-	// "single" (one of take_profit, stop_loss), "oco" (both) or "trailing".
-	Kind       string      `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	// "single" (one of take_profit, stop_loss), "oco" (both) or "trailing". Required.
+	Kind string `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The take-profit leg: fires when the output reaches `price` or more ("single" or "oco").
 	TakeProfit *LegRequest `protobuf:"bytes,6,opt,name=take_profit,json=takeProfit,proto3" json:"take_profit,omitempty"`
-	StopLoss   *LegRequest `protobuf:"bytes,7,opt,name=stop_loss,json=stopLoss,proto3" json:"stop_loss,omitempty"`
-	Trailing   *LegRequest `protobuf:"bytes,8,opt,name=trailing,proto3" json:"trailing,omitempty"`
+	// The stop-loss leg: fires when the output falls to `price` or less ("single" or "oco").
+	StopLoss *LegRequest `protobuf:"bytes,7,opt,name=stop_loss,json=stopLoss,proto3" json:"stop_loss,omitempty"`
+	// The trailing-stop leg: fires `trail_bps` below the peak since arming ("trailing"; no price).
+	Trailing *LegRequest `protobuf:"bytes,8,opt,name=trailing,proto3" json:"trailing,omitempty"`
 	// The taker's nonce account (authority: the taker); empty: its creation is returned instead.
 	NonceAccount string `protobuf:"bytes,9,opt,name=nonce_account,json=nonceAccount,proto3" json:"nonce_account,omitempty"`
 	// Routes signed per leg on the same nonce (1-3, default 1); the one paying most is sent.
@@ -376,14 +382,17 @@ type IssuedLeg struct {
 	unknownFields protoimpl.UnknownFields
 
 	// "take_profit", "stop_loss" or "trailing_stop".
-	Kind       string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
-	LegIndex   uint32 `protobuf:"varint,2,opt,name=leg_index,json=legIndex,proto3" json:"leg_index,omitempty"`
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Which leg of the order (0 first).
+	LegIndex uint32 `protobuf:"varint,2,opt,name=leg_index,json=legIndex,proto3" json:"leg_index,omitempty"`
+	// Which of the leg's routes (0 first; `routes_per_leg` of them).
 	RouteIndex uint32 `protobuf:"varint,3,opt,name=route_index,json=routeIndex,proto3" json:"route_index,omitempty"`
 	// Unsigned wire transaction (AdvanceNonceAccount first, the nonce value as its blockhash).
 	Transaction []byte `protobuf:"bytes,4,opt,name=transaction,proto3" json:"transaction,omitempty"`
 	// Output amount of the whole order amount that fires the leg (0 for a trailing stop).
 	TriggerOutAmount uint64 `protobuf:"varint,5,opt,name=trigger_out_amount,json=triggerOutAmount,proto3" json:"trigger_out_amount,omitempty"`
-	MinOutAmount     uint64 `protobuf:"varint,6,opt,name=min_out_amount,json=minOutAmount,proto3" json:"min_out_amount,omitempty"`
+	// The leg's floor: the route's swap refuses to pay less (raw output units).
+	MinOutAmount uint64 `protobuf:"varint,6,opt,name=min_out_amount,json=minOutAmount,proto3" json:"min_out_amount,omitempty"`
 	// What the route paid at creation for the whole amount.
 	QuotedOutAmount uint64 `protobuf:"varint,7,opt,name=quoted_out_amount,json=quotedOutAmount,proto3" json:"quoted_out_amount,omitempty"`
 	// The route's AMM labels, joined with " + ".
@@ -609,11 +618,13 @@ type CreateOrderResponse struct {
 	unknownFields protoimpl.UnknownFields
 
 	// Empty when only the nonce account's creation is returned.
-	OrderId      string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	OrderId string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	// The nonce account (base58): the one given, or the one the creation makes.
 	NonceAccount string `protobuf:"bytes,2,opt,name=nonce_account,json=nonceAccount,proto3" json:"nonce_account,omitempty"`
 	// Unsigned creation of the nonce account (only when none was given).
-	NonceAccountTransaction []byte       `protobuf:"bytes,3,opt,name=nonce_account_transaction,json=nonceAccountTransaction,proto3" json:"nonce_account_transaction,omitempty"`
-	Legs                    []*IssuedLeg `protobuf:"bytes,4,rep,name=legs,proto3" json:"legs,omitempty"`
+	NonceAccountTransaction []byte `protobuf:"bytes,3,opt,name=nonce_account_transaction,json=nonceAccountTransaction,proto3" json:"nonce_account_transaction,omitempty"`
+	// Every leg route's unsigned transaction: sign them all and hand them to Arm.
+	Legs []*IssuedLeg `protobuf:"bytes,4,rep,name=legs,proto3" json:"legs,omitempty"`
 	// What the order's amount fetches now (the live quote).
 	CurrentOutAmount uint64 `protobuf:"varint,5,opt,name=current_out_amount,json=currentOutAmount,proto3" json:"current_out_amount,omitempty"`
 	// The nonce accounts to create when none were given (one creation transaction each batch).
@@ -735,6 +746,7 @@ type ArmRequest struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The `order_id` CreateOrder answered. Required.
 	OrderId string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
 	// Every issued leg route, signed by the taker (OTOCO / DCA: of every order of the group).
 	SignedTransactions [][]byte `protobuf:"bytes,2,rep,name=signed_transactions,json=signedTransactions,proto3" json:"signed_transactions,omitempty"`
@@ -812,6 +824,7 @@ type ArmResponse struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The order, now armed.
 	Order *Order `protobuf:"bytes,1,opt,name=order,proto3" json:"order,omitempty"`
 	// OTOCO / DCA: every order of the group, armed together (the first is `order`).
 	Group []*Order `protobuf:"bytes,2,rep,name=group,proto3" json:"group,omitempty"`
@@ -878,6 +891,7 @@ type CancelOrderRequest struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The order to cancel. Required.
 	OrderId string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
 	// Optional: when given, must be the order's taker (it proves nothing; the signature does).
 	Taker string `protobuf:"bytes,2,opt,name=taker,proto3" json:"taker,omitempty"`
@@ -948,7 +962,8 @@ type CancelOrderResponse struct {
 	// The order's cancel transaction, unsigned: `AdvanceNonceAccount` of its nonce account with the
 	// nonce value as blockhash (valid as long as the legs are), for the taker to sign.
 	Transaction []byte `protobuf:"bytes,1,opt,name=transaction,proto3" json:"transaction,omitempty"`
-	Order       *Order `protobuf:"bytes,2,opt,name=order,proto3" json:"order,omitempty"`
+	// The order as it is now (`cancel_requested` once a signed cancel was handed in).
+	Order *Order `protobuf:"bytes,2,opt,name=order,proto3" json:"order,omitempty"`
 	// With a signed cancel: its signature (swapd sends it; so may the taker).
 	Signature string `protobuf:"bytes,3,opt,name=signature,proto3" json:"signature,omitempty"`
 	// OTOCO / DCA: every order of the group (the cancel voids those still pending).
@@ -1021,6 +1036,7 @@ type GetOrdersRequest struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The wallet (base58) whose orders to list. Required.
 	Taker string `protobuf:"bytes,1,opt,name=taker,proto3" json:"taker,omitempty"`
 	// Orders per page (1-100, default 50).
 	PageSize uint32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
@@ -1087,6 +1103,7 @@ type GetOrdersResponse struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// This page's orders, newest first.
 	Orders []*Order `protobuf:"bytes,1,rep,name=orders,proto3" json:"orders,omitempty"`
 	// The next page's token; empty on the last page.
 	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
@@ -1144,6 +1161,7 @@ type WatchOrdersRequest struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The wallet (base58) whose orders to watch. Required.
 	Taker string `protobuf:"bytes,1,opt,name=taker,proto3" json:"taker,omitempty"`
 }
 
@@ -1192,6 +1210,7 @@ type WatchOrdersResponse struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
+	// The order as it is now.
 	Order *Order `protobuf:"bytes,1,opt,name=order,proto3" json:"order,omitempty"`
 }
 
@@ -1240,11 +1259,16 @@ type Leg struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Kind             string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
-	LegIndex         uint32 `protobuf:"varint,2,opt,name=leg_index,json=legIndex,proto3" json:"leg_index,omitempty"`
-	RouteIndex       uint32 `protobuf:"varint,3,opt,name=route_index,json=routeIndex,proto3" json:"route_index,omitempty"`
+	// "take_profit", "stop_loss" or "trailing_stop".
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Which leg of the order (0 first).
+	LegIndex uint32 `protobuf:"varint,2,opt,name=leg_index,json=legIndex,proto3" json:"leg_index,omitempty"`
+	// Which of the leg's routes (0 first).
+	RouteIndex uint32 `protobuf:"varint,3,opt,name=route_index,json=routeIndex,proto3" json:"route_index,omitempty"`
+	// Output amount of the whole order amount that fires the leg (0 for a trailing stop).
 	TriggerOutAmount uint64 `protobuf:"varint,4,opt,name=trigger_out_amount,json=triggerOutAmount,proto3" json:"trigger_out_amount,omitempty"`
-	MinOutAmount     uint64 `protobuf:"varint,5,opt,name=min_out_amount,json=minOutAmount,proto3" json:"min_out_amount,omitempty"`
+	// The leg's floor: its swap refuses to pay less (raw output units).
+	MinOutAmount uint64 `protobuf:"varint,5,opt,name=min_out_amount,json=minOutAmount,proto3" json:"min_out_amount,omitempty"`
 	// "issued", "armed", "sent", "landed", "failed", "voided" (another leg landed, or failed and
 	// advanced the nonce) or "cancelled".
 	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
@@ -1252,9 +1276,11 @@ type Leg struct {
 	// rebuilds the message send the taker's swap).
 	Signature string `protobuf:"bytes,7,opt,name=signature,proto3" json:"signature,omitempty"`
 	// Landed (or failed) on chain: what moved, from the transaction's balances.
-	InAmount  uint64 `protobuf:"varint,8,opt,name=in_amount,json=inAmount,proto3" json:"in_amount,omitempty"`
+	InAmount uint64 `protobuf:"varint,8,opt,name=in_amount,json=inAmount,proto3" json:"in_amount,omitempty"`
+	// Landed (or failed) on chain: the output the taker received.
 	OutAmount uint64 `protobuf:"varint,9,opt,name=out_amount,json=outAmount,proto3" json:"out_amount,omitempty"`
-	Slot      uint64 `protobuf:"varint,10,opt,name=slot,proto3" json:"slot,omitempty"`
+	// The slot the leg landed (or failed) in.
+	Slot uint64 `protobuf:"varint,10,opt,name=slot,proto3" json:"slot,omitempty"`
 	// The program's reason of a failed leg.
 	Error string `protobuf:"bytes,11,opt,name=error,proto3" json:"error,omitempty"`
 	// A DCA round's band upper bound (0: none).
@@ -1383,26 +1409,40 @@ type Order struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	OrderId      string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
-	Kind         string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
-	Taker        string `protobuf:"bytes,3,opt,name=taker,proto3" json:"taker,omitempty"`
-	InputMint    string `protobuf:"bytes,4,opt,name=input_mint,json=inputMint,proto3" json:"input_mint,omitempty"`
-	OutputMint   string `protobuf:"bytes,5,opt,name=output_mint,json=outputMint,proto3" json:"output_mint,omitempty"`
-	Amount       uint64 `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
+	// The order's id (UUID).
+	OrderId string `protobuf:"bytes,1,opt,name=order_id,json=orderId,proto3" json:"order_id,omitempty"`
+	// "single", "oco" or "trailing".
+	Kind string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The wallet (base58) that signed the legs.
+	Taker string `protobuf:"bytes,3,opt,name=taker,proto3" json:"taker,omitempty"`
+	// Mint (base58) the order sells.
+	InputMint string `protobuf:"bytes,4,opt,name=input_mint,json=inputMint,proto3" json:"input_mint,omitempty"`
+	// Mint (base58) the order buys.
+	OutputMint string `protobuf:"bytes,5,opt,name=output_mint,json=outputMint,proto3" json:"output_mint,omitempty"`
+	// Raw input amount the order sells.
+	Amount uint64 `protobuf:"varint,6,opt,name=amount,proto3" json:"amount,omitempty"`
+	// The taker's nonce account (base58) the legs are signed on.
 	NonceAccount string `protobuf:"bytes,7,opt,name=nonce_account,json=nonceAccount,proto3" json:"nonce_account,omitempty"`
 	// "issued", "armed", "triggered", "landed", "failed", "cancelled" or "expired".
 	Status string `protobuf:"bytes,8,opt,name=status,proto3" json:"status,omitempty"`
 	// Why: a leg that could not pay its floor, a failure's reason, a cancel.
-	Note     string `protobuf:"bytes,9,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,9,opt,name=note,proto3" json:"note,omitempty"`
+	// Trailing: the trail below the peak, in bps.
 	TrailBps uint32 `protobuf:"varint,10,opt,name=trail_bps,json=trailBps,proto3" json:"trail_bps,omitempty"`
 	// Trailing: the highest output amount seen since arming.
-	PeakOutAmount   uint64                 `protobuf:"varint,11,opt,name=peak_out_amount,json=peakOutAmount,proto3" json:"peak_out_amount,omitempty"`
-	CancelRequested bool                   `protobuf:"varint,12,opt,name=cancel_requested,json=cancelRequested,proto3" json:"cancel_requested,omitempty"`
-	Legs            []*Leg                 `protobuf:"bytes,13,rep,name=legs,proto3" json:"legs,omitempty"`
-	CreatedAt       *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
-	ArmedAt         *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=armed_at,json=armedAt,proto3" json:"armed_at,omitempty"`
-	TriggeredAt     *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=triggered_at,json=triggeredAt,proto3" json:"triggered_at,omitempty"`
-	FinishedAt      *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
+	PeakOutAmount uint64 `protobuf:"varint,11,opt,name=peak_out_amount,json=peakOutAmount,proto3" json:"peak_out_amount,omitempty"`
+	// The taker handed in a signed cancel: no leg is sent any more.
+	CancelRequested bool `protobuf:"varint,12,opt,name=cancel_requested,json=cancelRequested,proto3" json:"cancel_requested,omitempty"`
+	// Every leg route and what became of it.
+	Legs []*Leg `protobuf:"bytes,13,rep,name=legs,proto3" json:"legs,omitempty"`
+	// When CreateOrder issued it.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// When Arm took the signed legs.
+	ArmedAt *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=armed_at,json=armedAt,proto3" json:"armed_at,omitempty"`
+	// When a leg's condition held and it was chosen.
+	TriggeredAt *timestamppb.Timestamp `protobuf:"bytes,16,opt,name=triggered_at,json=triggeredAt,proto3" json:"triggered_at,omitempty"`
+	// When it ended (landed, failed or cancelled).
+	FinishedAt *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
 	// The taker's cancel's signature, once a signed cancel was handed in.
 	CancelSignature string `protobuf:"bytes,18,opt,name=cancel_signature,json=cancelSignature,proto3" json:"cancel_signature,omitempty"`
 	// OTOCO / DCA: the orders of one request share a group (its id: the first order's).

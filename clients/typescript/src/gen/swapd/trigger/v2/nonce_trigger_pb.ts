@@ -70,45 +70,57 @@ export const LegRequestSchema: GenMessage<LegRequest> = /*@__PURE__*/
  */
 export type CreateOrderRequest = Message<"swapd.trigger.v2.CreateOrderRequest"> & {
   /**
+   * The wallet (base58) that owns the nonce account, signs the legs and swaps. Required.
+   *
    * @generated from field: string taker = 1;
    */
   taker: string;
 
   /**
+   * Mint (base58) the order sells. Required.
+   *
    * @generated from field: string input_mint = 2;
    */
   inputMint: string;
 
   /**
+   * Mint (base58) the order buys. Required; must differ from `input_mint`.
+   *
    * @generated from field: string output_mint = 3;
    */
   outputMint: string;
 
   /**
-   * Raw input amount the order sells.
+   * Raw input amount the order sells (> 0). Required.
    *
    * @generated from field: uint64 amount = 4;
    */
   amount: bigint;
 
   /**
-   * "single" (one of take_profit, stop_loss), "oco" (both) or "trailing".
+   * "single" (one of take_profit, stop_loss), "oco" (both) or "trailing". Required.
    *
    * @generated from field: string kind = 5;
    */
   kind: string;
 
   /**
+   * The take-profit leg: fires when the output reaches `price` or more ("single" or "oco").
+   *
    * @generated from field: swapd.trigger.v2.LegRequest take_profit = 6;
    */
   takeProfit?: LegRequest | undefined;
 
   /**
+   * The stop-loss leg: fires when the output falls to `price` or less ("single" or "oco").
+   *
    * @generated from field: swapd.trigger.v2.LegRequest stop_loss = 7;
    */
   stopLoss?: LegRequest | undefined;
 
   /**
+   * The trailing-stop leg: fires `trail_bps` below the peak since arming ("trailing"; no price).
+   *
    * @generated from field: swapd.trigger.v2.LegRequest trailing = 8;
    */
   trailing?: LegRequest | undefined;
@@ -243,11 +255,15 @@ export type IssuedLeg = Message<"swapd.trigger.v2.IssuedLeg"> & {
   kind: string;
 
   /**
+   * Which leg of the order (0 first).
+   *
    * @generated from field: uint32 leg_index = 2;
    */
   legIndex: number;
 
   /**
+   * Which of the leg's routes (0 first; `routes_per_leg` of them).
+   *
    * @generated from field: uint32 route_index = 3;
    */
   routeIndex: number;
@@ -267,6 +283,8 @@ export type IssuedLeg = Message<"swapd.trigger.v2.IssuedLeg"> & {
   triggerOutAmount: bigint;
 
   /**
+   * The leg's floor: the route's swap refuses to pay less (raw output units).
+   *
    * @generated from field: uint64 min_out_amount = 6;
    */
   minOutAmount: bigint;
@@ -379,6 +397,8 @@ export type CreateOrderResponse = Message<"swapd.trigger.v2.CreateOrderResponse"
   orderId: string;
 
   /**
+   * The nonce account (base58): the one given, or the one the creation makes.
+   *
    * @generated from field: string nonce_account = 2;
    */
   nonceAccount: string;
@@ -391,6 +411,8 @@ export type CreateOrderResponse = Message<"swapd.trigger.v2.CreateOrderResponse"
   nonceAccountTransaction: Uint8Array;
 
   /**
+   * Every leg route's unsigned transaction: sign them all and hand them to Arm.
+   *
    * @generated from field: repeated swapd.trigger.v2.IssuedLeg legs = 4;
    */
   legs: IssuedLeg[];
@@ -449,6 +471,8 @@ export const CreateOrderResponseSchema: GenMessage<CreateOrderResponse> = /*@__P
  */
 export type ArmRequest = Message<"swapd.trigger.v2.ArmRequest"> & {
   /**
+   * The `order_id` CreateOrder answered. Required.
+   *
    * @generated from field: string order_id = 1;
    */
   orderId: string;
@@ -491,6 +515,8 @@ export const ArmRequestSchema: GenMessage<ArmRequest> = /*@__PURE__*/
  */
 export type ArmResponse = Message<"swapd.trigger.v2.ArmResponse"> & {
   /**
+   * The order, now armed.
+   *
    * @generated from field: swapd.trigger.v2.Order order = 1;
    */
   order?: Order | undefined;
@@ -524,6 +550,8 @@ export const ArmResponseSchema: GenMessage<ArmResponse> = /*@__PURE__*/
  */
 export type CancelOrderRequest = Message<"swapd.trigger.v2.CancelOrderRequest"> & {
   /**
+   * The order to cancel. Required.
+   *
    * @generated from field: string order_id = 1;
    */
   orderId: string;
@@ -566,6 +594,8 @@ export type CancelOrderResponse = Message<"swapd.trigger.v2.CancelOrderResponse"
   transaction: Uint8Array;
 
   /**
+   * The order as it is now (`cancel_requested` once a signed cancel was handed in).
+   *
    * @generated from field: swapd.trigger.v2.Order order = 2;
    */
   order?: Order | undefined;
@@ -599,6 +629,8 @@ export const CancelOrderResponseSchema: GenMessage<CancelOrderResponse> = /*@__P
  */
 export type GetOrdersRequest = Message<"swapd.trigger.v2.GetOrdersRequest"> & {
   /**
+   * The wallet (base58) whose orders to list. Required.
+   *
    * @generated from field: string taker = 1;
    */
   taker: string;
@@ -632,6 +664,8 @@ export const GetOrdersRequestSchema: GenMessage<GetOrdersRequest> = /*@__PURE__*
  */
 export type GetOrdersResponse = Message<"swapd.trigger.v2.GetOrdersResponse"> & {
   /**
+   * This page's orders, newest first.
+   *
    * @generated from field: repeated swapd.trigger.v2.Order orders = 1;
    */
   orders: Order[];
@@ -658,6 +692,8 @@ export const GetOrdersResponseSchema: GenMessage<GetOrdersResponse> = /*@__PURE_
  */
 export type WatchOrdersRequest = Message<"swapd.trigger.v2.WatchOrdersRequest"> & {
   /**
+   * The wallet (base58) whose orders to watch. Required.
+   *
    * @generated from field: string taker = 1;
    */
   taker: string;
@@ -677,6 +713,8 @@ export const WatchOrdersRequestSchema: GenMessage<WatchOrdersRequest> = /*@__PUR
  */
 export type WatchOrdersResponse = Message<"swapd.trigger.v2.WatchOrdersResponse"> & {
   /**
+   * The order as it is now.
+   *
    * @generated from field: swapd.trigger.v2.Order order = 1;
    */
   order?: Order | undefined;
@@ -696,26 +734,36 @@ export const WatchOrdersResponseSchema: GenMessage<WatchOrdersResponse> = /*@__P
  */
 export type Leg = Message<"swapd.trigger.v2.Leg"> & {
   /**
+   * "take_profit", "stop_loss" or "trailing_stop".
+   *
    * @generated from field: string kind = 1;
    */
   kind: string;
 
   /**
+   * Which leg of the order (0 first).
+   *
    * @generated from field: uint32 leg_index = 2;
    */
   legIndex: number;
 
   /**
+   * Which of the leg's routes (0 first).
+   *
    * @generated from field: uint32 route_index = 3;
    */
   routeIndex: number;
 
   /**
+   * Output amount of the whole order amount that fires the leg (0 for a trailing stop).
+   *
    * @generated from field: uint64 trigger_out_amount = 4;
    */
   triggerOutAmount: bigint;
 
   /**
+   * The leg's floor: its swap refuses to pay less (raw output units).
+   *
    * @generated from field: uint64 min_out_amount = 5;
    */
   minOutAmount: bigint;
@@ -744,11 +792,15 @@ export type Leg = Message<"swapd.trigger.v2.Leg"> & {
   inAmount: bigint;
 
   /**
+   * Landed (or failed) on chain: the output the taker received.
+   *
    * @generated from field: uint64 out_amount = 9;
    */
   outAmount: bigint;
 
   /**
+   * The slot the leg landed (or failed) in.
+   *
    * @generated from field: uint64 slot = 10;
    */
   slot: bigint;
@@ -782,36 +834,50 @@ export const LegSchema: GenMessage<Leg> = /*@__PURE__*/
  */
 export type Order = Message<"swapd.trigger.v2.Order"> & {
   /**
+   * The order's id (UUID).
+   *
    * @generated from field: string order_id = 1;
    */
   orderId: string;
 
   /**
+   * "single", "oco" or "trailing".
+   *
    * @generated from field: string kind = 2;
    */
   kind: string;
 
   /**
+   * The wallet (base58) that signed the legs.
+   *
    * @generated from field: string taker = 3;
    */
   taker: string;
 
   /**
+   * Mint (base58) the order sells.
+   *
    * @generated from field: string input_mint = 4;
    */
   inputMint: string;
 
   /**
+   * Mint (base58) the order buys.
+   *
    * @generated from field: string output_mint = 5;
    */
   outputMint: string;
 
   /**
+   * Raw input amount the order sells.
+   *
    * @generated from field: uint64 amount = 6;
    */
   amount: bigint;
 
   /**
+   * The taker's nonce account (base58) the legs are signed on.
+   *
    * @generated from field: string nonce_account = 7;
    */
   nonceAccount: string;
@@ -831,6 +897,8 @@ export type Order = Message<"swapd.trigger.v2.Order"> & {
   note: string;
 
   /**
+   * Trailing: the trail below the peak, in bps.
+   *
    * @generated from field: uint32 trail_bps = 10;
    */
   trailBps: number;
@@ -843,31 +911,43 @@ export type Order = Message<"swapd.trigger.v2.Order"> & {
   peakOutAmount: bigint;
 
   /**
+   * The taker handed in a signed cancel: no leg is sent any more.
+   *
    * @generated from field: bool cancel_requested = 12;
    */
   cancelRequested: boolean;
 
   /**
+   * Every leg route and what became of it.
+   *
    * @generated from field: repeated swapd.trigger.v2.Leg legs = 13;
    */
   legs: Leg[];
 
   /**
+   * When CreateOrder issued it.
+   *
    * @generated from field: google.protobuf.Timestamp created_at = 14;
    */
   createdAt?: Timestamp | undefined;
 
   /**
+   * When Arm took the signed legs.
+   *
    * @generated from field: google.protobuf.Timestamp armed_at = 15;
    */
   armedAt?: Timestamp | undefined;
 
   /**
+   * When a leg's condition held and it was chosen.
+   *
    * @generated from field: google.protobuf.Timestamp triggered_at = 16;
    */
   triggeredAt?: Timestamp | undefined;
 
   /**
+   * When it ended (landed, failed or cancelled).
+   *
    * @generated from field: google.protobuf.Timestamp finished_at = 17;
    */
   finishedAt?: Timestamp | undefined;
