@@ -2,7 +2,7 @@
  * The armed orders' nonce accounts, followed rather than polled: each is read through the account
  * source, so with live chain state it enters the live account cache (subscribed on the stream) and
  * its change is reported within the stream's delay; a change of a followed nonce is checked at once.
- * Every `checkMs` (each second while live: a memory read) all of them are compared again,
+ * Every `checkMs` (each second while the live state answers: a memory read) all of them are compared again,
  * so a missed notification or a degraded stream delays a verdict, never loses it. Without live state
  * the periodic check is all there is (one batched read per `checkMs`).
  *
@@ -62,9 +62,11 @@ export class NonceWatch<T extends NonceBound> {
     }
     const fresh = [...byAccount.keys()].filter((a) => !this.byAccount.has(a));
     this.byAccount = byAccount;
-    // New ones at once; all of them every `checkMs`, or each second while live (a read is then memory,
-    // and keeps the accounts followed) — not at every call: arming 1,000 orders calls this 1,000 times.
-    const every = this.accounts.isLive ? Math.min(this.checkMs, LIVE_FULL_CHECK_MS) : this.checkMs;
+    // New ones at once; all of them every `checkMs`, or each second while memory answers (a read is
+    // then memory, and keeps the accounts followed) — not at every call: arming 1,000 orders calls this
+    // 1,000 times. Not each second while the live state is degraded: that read goes to the RPC, and
+    // 10,000 nonce accounts a second kept a slow node slow (the stream silent, the reads again).
+    const every = this.accounts.changes?.following() === true ? Math.min(this.checkMs, LIVE_FULL_CHECK_MS) : this.checkMs;
     if (performance.now() - this.checkedAt >= every) {
       this.checkedAt = performance.now();
       await this.check([...byAccount.keys()]);
