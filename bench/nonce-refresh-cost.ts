@@ -5,8 +5,9 @@
  * legs, 20 % stop-loss, 20 % trailing, on 10 pairs; legs of a real leg's size), then
  *
  * - the keeper's first read (`active()`: every order whole with its legs: a start or a new leader);
- * - its steady refresh (`active(held)`: of the orders it holds only what can change), every
- *   NONCE_KEEPER_REFRESH_MS (2 s);
+ * - its full read of what can change (`active(held)`: of the orders it holds only that), every 30 s;
+ * - its refresh every NONCE_KEEPER_REFRESH_MS (2 s) (`ActiveNonceOrders.read`: the rows changed
+ *   since the last one), quiet and with 100 orders changed since;
  * - the pair watches' update at each refresh (which orders each pair's stream serves);
  * - the heap the held orders take (`--expose-gc`: measured after a collection).
  *
@@ -21,6 +22,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { openStore } from "../src/store/index.js";
 import type { NewNonceOrder, StoredNonceOrder } from "../src/store/index.js";
+import { ActiveNonceOrders } from "../src/tracker/nonce-active-orders.js";
 import { PairWatches } from "../src/tracker/nonce-pair-watches.js";
 import { median } from "./statistics.js";
 
@@ -124,17 +126,32 @@ async function main(): Promise<void> {
       }
     });
     log(`written in ${(write.wallMs / 1000).toFixed(1)} s (${((1000 * ORDERS) / write.wallMs).toFixed(0)} orders/s)`);
+    // As if armed a minute ago: a refresh reads again every row changed in the last 10 s (late commits).
+    await store.db.query("UPDATE nonce_orders SET updated_at = now() - interval '1 minute'");
 
     const whole = await repeated("first read, every order whole (active())", () => store.nonceOrders.active());
     const held = new Map<string, StoredNonceOrder>();
     for (const o of await store.nonceOrders.active()) held.set(o.orderId, o);
     if (held.size !== ORDERS) throw new Error(`the store reads ${held.size} active orders, not ${ORDERS}`);
     const legs = [...held.values()].reduce((n, o) => n + o.legs.length, 0);
-    const refresh = await repeated("steady refresh (active(held))", async () => {
+    const fullHeads = await repeated("full read of what changes (active(held), every 30 s)", async () => {
       const active = await store.nonceOrders.active((id) => held.get(id));
       if (active.length !== ORDERS) throw new Error(`refresh read ${active.length} orders`);
     });
-
+    const keeper = new ActiveNonceOrders(store.nonceOrders, 3_600_000);
+    if ((await keeper.read()).length !== ORDERS) throw new Error("the keeper's first read is short");
+    const quiet = await repeated("refresh, nothing changed (every 2 s)", () => keeper.read());
+    // 100 orders changed before each read (their writes not timed); the read takes again those of the last 10 s too.
+    const changed: { cpuMs: number; wallMs: number }[] = [];
+    for (let r = 0; r < REPEATS; r++) {
+      const peak = 2_000_000n + BigInt(r);
+      for (let i = 1; i <= 100; i++) await store.nonceOrders.raisePeak(`order-${i * Math.floor(ORDERS / 100) - 1}`, peak);
+      const t = await timed(() => keeper.read());
+      if (t.result.length !== ORDERS || !t.result.some((o) => o.peakOutAmount === peak)) throw new Error("the refresh missed the changes");
+      changed.push(t);
+    }
+    const busy = { cpuMs: median(changed.map((x) => x.cpuMs)), wallMs: median(changed.map((x) => x.wallMs)) };
+    log(`refresh, 100 orders changed before each: ${busy.cpuMs.toFixed(1)} ms CPU, ${busy.wallMs.toFixed(1)} ms wall (median of ${REPEATS})`);
     const idle = new AbortController();
     const feed = {
       // Streams that never answer: the update's own cost is what is measured.
@@ -158,7 +175,7 @@ async function main(): Promise<void> {
     void kept;
     log(`held orders' heap: ${heapMb.toFixed(1)} MB (${((withOrders - before) / ORDERS / 1024).toFixed(2)} KB per order, ${legs} legs)`);
     process.stdout.write(
-      `${JSON.stringify({ orders: ORDERS, legs, writeOrdersPerSecond: (1000 * ORDERS) / write.wallMs, whole, refresh, update, updateOnePair: updateOne, heapMb })}\n`,
+      `${JSON.stringify({ orders: ORDERS, legs, writeOrdersPerSecond: (1000 * ORDERS) / write.wallMs, whole, fullHeads, quiet, busy, update, updateOnePair: updateOne, heapMb })}\n`,
     );
   } finally {
     await store.close();

@@ -83,7 +83,11 @@ async function memoryOf(services: Services): Promise<Record<"idle" | "armed", Me
 }
 
 async function startServices(chain: LocalnetProcess): Promise<Services> {
-  const start = () => startServiceProcess({ solanaRpcUrl: chain.url, env: { SOLANA_WS_URL: chain.websocketUrl! }, startTimeoutMs: 300_000 });
+  // RPC_TIMEOUT_MS 30 s: on the loaded shared machine the single-threaded bench chain, serving 10,000
+  // orders' arming, stalled for more than the default 10 s budget's 5 s attempt twice (the circuit
+  // opened and a run ended); a stall now shows in the figures instead of ending the run.
+  const start = () =>
+    startServiceProcess({ solanaRpcUrl: chain.url, env: { SOLANA_WS_URL: chain.websocketUrl!, RPC_TIMEOUT_MS: "30000" }, startTimeoutMs: 300_000 });
   const idle = await start();
   try {
     return { idle, armed: await start() };

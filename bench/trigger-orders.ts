@@ -28,7 +28,7 @@ export interface ArmedOrder {
   readonly legSignatures: readonly string[];
 }
 
-/** A POST; a connection that failed (a keep-alive socket closed under load) is tried again, twice at most. */
+/** A POST; a connection that failed (a keep-alive socket closed under load) or a 503 is tried again, twice at most. */
 async function post(url: string, body: unknown): Promise<any> {
   for (let attempt = 0; ; attempt++) {
     let res: Response;
@@ -39,6 +39,12 @@ async function post(url: string, body: unknown): Promise<any> {
       continue;
     }
     const text = await res.text();
+    // The bench's chain answering slowly under load (a 503 naming the RPC): tried again, said on stderr.
+    if (res.status === 503 && attempt < 2) {
+      process.stderr.write(`bench triggers: POST ${new URL(url).pathname} answered 503, tried again: ${text.slice(0, 200)}\n`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      continue;
+    }
     if (res.status !== 200) throw new Error(`POST ${new URL(url).pathname}: HTTP ${res.status} ${text.slice(0, 400)}`);
     return JSON.parse(text);
   }

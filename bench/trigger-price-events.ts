@@ -7,7 +7,9 @@
  * trailing orders' peaks once), the pairs in turn, `--event-interval-ms` apart. Per round, a quiet
  * window (no event) and an event window of equal length, the order alternating; per service the
  * CPU of the event window less the quiet window's, per event. Both services' live notifications
- * are counted: each must have seen every write (else its figure is not one per event).
+ * are counted: each must have seen every write (else its figure is not one per event). The armed
+ * service's own measure of its keeper's pass over the pair's orders at each new price
+ * (`swapd_nonce_price_event_seconds`) is read beside it: as many passes as events, and their time.
  */
 import type { LocalnetProcess } from "./localnet-process.js";
 import { counterSum, fetchMetrics } from "./service-metrics.js";
@@ -29,6 +31,9 @@ interface Window {
   readonly events: number;
   readonly cpuMs: Record<Side, number>;
   readonly notifications: Record<Side, number>;
+  /** The armed service's keeper: passes over a pair's orders, and their seconds. */
+  readonly passes: number;
+  readonly passSeconds: number;
 }
 
 export interface EventRound {
@@ -39,6 +44,9 @@ export interface EventRound {
   /** Live notifications per event, the quiet window's rate taken off. */
   readonly notificationsPerEvent: Record<Side, number>;
   readonly ratio: number;
+  /** The keeper's passes in the event window per event (1: each price seen), and ms per pass. */
+  readonly passesPerEvent: number;
+  readonly passMs: number;
 }
 
 const sides: readonly Side[] = ["idle", "armed"];
@@ -50,13 +58,16 @@ async function tiltCycle(chain: LocalnetProcess, o: EventOptions): Promise<void>
 }
 
 async function window(chain: LocalnetProcess, services: Services, withEvents: boolean, o: EventOptions): Promise<Window> {
-  const read = async () => ({
-    cpu: { idle: cpuOf(services.idle.pid), armed: cpuOf(services.armed.pid) },
-    notifications: {
-      idle: counterSum(await fetchMetrics(services.idle.url), "swapd_live_notifications_total"),
-      armed: counterSum(await fetchMetrics(services.armed.url), "swapd_live_notifications_total"),
-    },
-  });
+  const read = async () => {
+    const cpu = { idle: cpuOf(services.idle.pid), armed: cpuOf(services.armed.pid) };
+    const [idle, armed] = [await fetchMetrics(services.idle.url), await fetchMetrics(services.armed.url)];
+    return {
+      cpu,
+      notifications: { idle: counterSum(idle, "swapd_live_notifications_total"), armed: counterSum(armed, "swapd_live_notifications_total") },
+      passes: counterSum(armed, "swapd_nonce_price_event_seconds_count"),
+      passSeconds: counterSum(armed, "swapd_nonce_price_event_seconds_sum"),
+    };
+  };
   const before = await read();
   const start = performance.now();
   let events = 0;
@@ -73,7 +84,14 @@ async function window(chain: LocalnetProcess, services: Services, withEvents: bo
   const ms = performance.now() - start;
   const after = await read();
   const delta = (k: "cpu" | "notifications") => ({ idle: after[k].idle - before[k].idle, armed: after[k].armed - before[k].armed });
-  return { ms, events, cpuMs: delta("cpu"), notifications: delta("notifications") };
+  return {
+    ms,
+    events,
+    cpuMs: delta("cpu"),
+    notifications: delta("notifications"),
+    passes: after.passes - before.passes,
+    passSeconds: after.passSeconds - before.passSeconds,
+  };
 }
 
 /** `rounds` rounds of a quiet and an event window; the pools end at their base. */
@@ -102,9 +120,11 @@ export async function eventRounds(
       cpuMsPerEvent,
       notificationsPerEvent: per("notifications"),
       ratio: cpuMsPerEvent.armed / cpuMsPerEvent.idle,
+      passesPerEvent: busy.passes / busy.events,
+      passMs: busy.passes === 0 ? Number.NaN : (1000 * busy.passSeconds) / busy.passes,
     };
     log(
-      `${stage} events round ${round + 1}: ${r.events} price events, CPU per event idle ${r.cpuMsPerEvent.idle.toFixed(3)} ms  armed ${r.cpuMsPerEvent.armed.toFixed(3)} ms  (× ${r.ratio.toFixed(1)}); notifications per event ${r.notificationsPerEvent.idle.toFixed(2)} / ${r.notificationsPerEvent.armed.toFixed(2)}`,
+      `${stage} events round ${round + 1}: ${r.events} price events, CPU per event idle ${r.cpuMsPerEvent.idle.toFixed(3)} ms  armed ${r.cpuMsPerEvent.armed.toFixed(3)} ms  (× ${r.ratio.toFixed(1)}); keeper passes per event ${r.passesPerEvent.toFixed(2)}, ${r.passMs.toFixed(2)} ms each; notifications per event ${r.notificationsPerEvent.idle.toFixed(2)} / ${r.notificationsPerEvent.armed.toFixed(2)}`,
     );
     out.push(r);
   }
@@ -124,5 +144,7 @@ export function eventSummary(rounds: readonly EventRound[], stage: EventRound["s
     ratio: median(of.map((r) => r.ratio)),
     idleNotificationsPerEvent: median(of.map((r) => r.notificationsPerEvent.idle)),
     armedNotificationsPerEvent: median(of.map((r) => r.notificationsPerEvent.armed)),
+    keeperPassesPerEvent: median(of.map((r) => r.passesPerEvent)),
+    keeperPassMs: median(of.map((r) => r.passMs)),
   };
 }

@@ -53,6 +53,10 @@ export function report(result: Measured, settings: Record<string, number>, file:
       check: `both services saw every price event (notifications per event ${armedEvents.idleNotificationsPerEvent.toFixed(2)} / ${armedEvents.armedNotificationsPerEvent.toFixed(2)})`,
       passed: armedEvents.idleNotificationsPerEvent >= 0.9 && armedEvents.armedNotificationsPerEvent >= 0.9,
     },
+    {
+      check: `the armed service's keeper passed over the pair's orders at each price event (${armedEvents.keeperPassesPerEvent.toFixed(2)} passes per event)`,
+      passed: armedEvents.keeperPassesPerEvent >= 0.9,
+    },
   ];
   const out = {
     at: new Date().toISOString(),
@@ -88,7 +92,7 @@ export function report(result: Measured, settings: Record<string, number>, file:
   const row = (name: string, s: ReturnType<typeof cpuSummary>) =>
     `  ${name.padEnd(30)} idle ${s.idleCpuMsPerQuote.toFixed(3)} ms  armed ${s.armedCpuMsPerQuote.toFixed(3)} ms  armed ÷ idle per round, median ${s.ratio.toFixed(3)}  (${s.idleQuotesPerSecond.toFixed(0)} / ${s.armedQuotesPerSecond.toFixed(0)} quotes/s)`;
   const eventRow = (name: string, s: ReturnType<typeof eventSummary>) =>
-    `  ${name.padEnd(30)} idle ${s.idleCpuMsPerEvent.toFixed(3)} ms  armed ${s.armedCpuMsPerEvent.toFixed(3)} ms  armed ÷ idle per round, median ${s.ratio.toFixed(1)}  (armed − idle ${s.keeperCpuMsPerEvent.toFixed(3)} ms; ${s.events} events)`;
+    `  ${name.padEnd(30)} idle ${s.idleCpuMsPerEvent.toFixed(3)} ms  armed ${s.armedCpuMsPerEvent.toFixed(3)} ms  armed ÷ idle per round, median ${s.ratio.toFixed(1)}  (armed − idle ${s.keeperCpuMsPerEvent.toFixed(3)} ms; ${s.events} events; the keeper's pass ${s.keeperPassMs.toFixed(2)} ms, ${s.keeperPassesPerEvent.toFixed(2)} per event)`;
   const { beforeArming, armed: after } = result.memory;
   process.stdout.write(
     [

@@ -31,7 +31,7 @@ async function orderStatus(serviceUrl: string, probe: ArmedOrder): Promise<strin
 /** Moves the probe's pool past its take-profit and times the probe leg's send at the chain. */
 export async function trial(chain: LocalnetProcess, serviceUrl: string, probe: ArmedOrder, moveBps: number): Promise<Trial> {
   const moved = await chain.ask<{ slot: number; atMs: number }>({ type: "move", pair: probe.pair, bps: moveBps } as { type: string }, "moved");
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 40_000;
   let sent: Send | undefined;
   while (sent === undefined && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
@@ -39,7 +39,7 @@ export async function trial(chain: LocalnetProcess, serviceUrl: string, probe: A
     sent = sends.find((s) => probe.legSignatures.includes(s.signature) && s.atMs >= moved.atMs);
   }
   if (sent === undefined)
-    throw new Error(`pair ${probe.pair}: probe ${probe.probe}'s leg was not sent within 15 s of the move (order ${await orderStatus(serviceUrl, probe)})`);
+    throw new Error(`pair ${probe.pair}: probe ${probe.probe}'s leg was not sent within 40 s of the move (order ${await orderStatus(serviceUrl, probe)})`);
   let status = await orderStatus(serviceUrl, probe);
   while ((status === "armed" || status === "triggered") && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));

@@ -6,13 +6,13 @@ export const TRIGGER_SETTINGS = {
     room: "trigger",
     parser: integer(50, 600_000, "ms"),
     default: 2_000,
-    doc: "how often the keeper re-reads the armed orders' changing fields (other replicas' arms and cancels); an arm or cancel on this replica wakes it at once",
+    doc: "how often the keeper reads the armed orders changed since its last read (other replicas' arms and cancels; every order's changing fields every 30 s); an arm or cancel on this replica wakes it at once",
   }),
   NONCE_CHECK_MS: setting({
     room: "trigger",
     parser: integer(100, 3_600_000, "ms"),
     default: 10_000,
-    doc: "how often every armed order's nonce account is compared with its legs' value besides the live account cache's notifications (without live state: the only check)",
+    doc: "how often every armed order's nonce account is compared with its legs' value besides the live account cache's notifications and, while the live state answers, its comparison in memory each second (without live state, or while it is degraded: the only check)",
   }),
   NONCE_RETRY_NOT_SENT_MS: setting({
     room: "trigger",

@@ -50,3 +50,13 @@ export const nonceTriggerToLandingSeconds = registeredMetric(
       buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64],
     }),
 );
+
+export const noncePriceEventSeconds = registeredMetric(
+  "swapd_nonce_price_event_seconds",
+  () =>
+    new client.Histogram({
+      name: "swapd_nonce_price_event_seconds",
+      help: "The keeper's pass over a pair's armed orders at one new price (the trigger rule for each; a trailing peak raised is a store write)",
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2],
+    }),
+);

@@ -6,6 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { PairPrice } from "../core/nonce-trigger/order.js";
+import { noncePriceEventSeconds } from "../metrics/nonce-trigger-metrics.js";
 
 /** The live quote of a pair at an amount, as a stream (the WatchQuote machinery, wired by the API). */
 export interface PairQuoteFeed {
@@ -88,6 +89,7 @@ export class PairWatches {
         const at = performance.now();
         this.last.set(key, price);
         for (const id of watch.orders) await this.onPrice(id, price, at);
+        noncePriceEventSeconds.observe((performance.now() - at) / 1000);
       }
     } catch (err) {
       if (!signal.aborted) this.logger.warn({ err, pair: key }, "nonce keeper quote stream ended; restarting at the next refresh");
