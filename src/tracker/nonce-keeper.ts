@@ -161,14 +161,18 @@ export class NonceKeeper {
     // Armed orders' nonces: followed (memory when live), compared in full every nonceCheckMs.
     await this.nonces.follow(active.filter((o) => o.status === "armed" && !this.busy.has(o.orderId)));
     const schedule = await scheduleOrders(this.deps.store, active, new Date());
+    const readyBefore = this.ready;
     this.ready = schedule.ready;
     for (const end of schedule.ends) {
       if (!this.busy.has(end.order.orderId)) await this.finish(end.order, { status: end.status, note: end.note, sent: null });
     }
     const watched = [...this.orders.values()].filter((o) => o.status === "armed" && !o.cancelRequested && this.ready.has(o.orderId));
     this.pairs.update(watched.map(watchedPair), this.leadingSignal!);
-    // Orders that fell due between prices: a round without a band needs none; the others are judged on the pair's latest.
+    // Orders that became ready since the last refresh (a round fell due, an entry landed) are judged on the
+    // pair's latest price: the others were judged at every price event already. A round without a band needs
+    // no price, and is tried at each refresh until it is sent (its floor may not be payable yet).
     for (const order of watched) {
+      if (readyBefore.has(order.orderId) && !unconditional(order)) continue;
       const last = this.pairs.lastPrice(watchedPair(order));
       if (last !== undefined || unconditional(order)) await this.onPrice(order, last ?? { inAmount: 1n, outAmount: 0n }, performance.now());
     }
