@@ -41,6 +41,8 @@ import { PairWatches } from "./nonce-pair-watches.js";
 import type { PairQuoteFeed } from "./nonce-pair-watches.js";
 import { scheduleOrders } from "./nonce-schedule.js";
 import { RefreshLoop } from "./refresh-loop.js";
+import { whyNonceMoved } from "./nonce-moved.js";
+import { LapsedOrderSweep } from "./lapsed-order-sweep.js";
 
 export type { PairQuoteFeed } from "./nonce-pair-watches.js";
 
@@ -57,9 +59,6 @@ export interface NonceKeeperOptions {
 
 /** How often the refresh reads every active order's changing fields, not only the changed rows. */
 const FULL_READ_MS = 30_000;
-/** How often the leader deletes lapsed issued orders, at most. */
-const LAPSED_SWEEP_MS = 60_000;
-
 export class NonceKeeper {
   private readonly orders = new Map<string, StoredNonceOrder>();
   /** Armed orders whose triggers are watched now (their group and schedule allow it). */
@@ -72,12 +71,11 @@ export class NonceKeeper {
   /** Aborted when this process stops leading or closes: the pairs' quote streams run under it. */
   private leadingSignal: AbortSignal | undefined;
   private readonly refresh: RefreshLoop;
-  private lapsedSweptAt = Number.NEGATIVE_INFINITY;
+  private readonly lapsed: LapsedOrderSweep;
   private readonly landing: LegLandingDeps;
   private readonly nonces: NonceWatch<StoredNonceOrder>;
   private readonly active: ActiveNonceOrders;
   private readonly retryNotSentMs: number;
-  private readonly armWithinMs: number;
 
   constructor(
     private readonly deps: {
@@ -99,7 +97,7 @@ export class NonceKeeper {
       (err) => deps.logger.warn({ err }, "nonce keeper refresh failed; retrying"),
     );
     this.retryNotSentMs = options.retryNotSentMs ?? 2_000;
-    this.armWithinMs = options.armWithinMs ?? 600_000;
+    this.lapsed = new LapsedOrderSweep(deps.store, options.armWithinMs ?? 600_000, deps.logger);
     this.landing = { store: deps.store, chain: deps.chain, confirmations: deps.confirmations };
     this.active = new ActiveNonceOrders(deps.store.nonceOrders, FULL_READ_MS);
     this.pairs = new PairWatches(
@@ -176,11 +174,7 @@ export class NonceKeeper {
       const last = this.pairs.lastPrice(watchedPair(order));
       if (last !== undefined || unconditional(order)) await this.onPrice(order, last ?? { inAmount: 1n, outAmount: 0n }, performance.now());
     }
-    if (performance.now() - this.lapsedSweptAt >= Math.min(LAPSED_SWEEP_MS, this.armWithinMs / 4)) {
-      this.lapsedSweptAt = performance.now();
-      const deleted = await this.deps.store.nonceOrders.deleteUnarmed(this.armWithinMs);
-      if (deleted > 0) this.deps.logger.info({ deleted, armWithinMs: this.armWithinMs }, "nonce orders issued and never armed: deleted");
-    }
+    await this.lapsed.sweepIfDue();
     return schedule.wakeAt;
   }
 
@@ -193,16 +187,10 @@ export class NonceKeeper {
       const order = this.orders.get(seen.orderId);
       if (order === undefined || order.status !== "armed" || this.busy.has(order.orderId)) continue;
       this.orders.delete(order.orderId);
-      const statuses = await this.deps.chain.getSignatureStatuses(order.legs.map((l) => l.signature!));
-      const sentByTaker = order.legs.find((_, j) => statuses[j] != null);
-      if (sentByTaker !== undefined) {
-        const claimed = await this.deps.store.transaction((stores) =>
-          stores.nonceOrders.trigger(order.orderId, sentByTaker.legIndex, sentByTaker.routeIndex, true),
-        );
-        if (claimed) this.follow(order, sentByTaker.legIndex, sentByTaker.routeIndex, null);
-        continue;
-      }
-      await this.finish(order, { status: "cancelled", note: "the nonce advanced without a leg: cancelled by the taker", sent: null });
+      const why = await whyNonceMoved(this.deps.chain, this.deps.store, order);
+      if ("sentByTaker" in why) this.follow(order, why.sentByTaker.legIndex, why.sentByTaker.routeIndex, null);
+      else if ("cancelled" in why)
+        await this.finish(order, { status: "cancelled", note: "the nonce advanced without a leg: cancelled by the taker", sent: null });
     }
   }
 
