@@ -37,7 +37,8 @@ export interface MarketDumpResult {
 /** The bytes a scan asks for: from the first mint to the end of the last (the whole account when the pool holds one mint only). */
 export function mintSlice(layout: PoolMintLayout): { offset: number; length: number } {
   const [first, second] = layout.mintOffsets;
-  if (second === undefined) return { offset: 0, length: layout.dataSize };
+  // A pool that holds one mint is read whole (such layouts have a fixed size).
+  if (second === undefined) return { offset: 0, length: layout.dataSize ?? 0 };
   const offset = Math.min(first, second);
   return { offset, length: Math.max(first, second) + MINT_BYTES - offset };
 }
@@ -86,7 +87,7 @@ export async function dumpMarkets(options: MarketDumpOptions): Promise<MarketDum
     const programId = base58Of(adapter.programId);
     const layout = layoutOf(adapter);
     const started = Date.now();
-    log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize} bytes, ${mintSlice(layout).length} bytes of each`);
+    log(`${adapter.label} (${programId}): getProgramAccounts, pools of ${layout.dataSize ?? "any number of"} bytes, ${mintSlice(layout).length} bytes of each`);
     try {
       const listing = await listProgramMarkets(options.chain, adapter, options.timeoutMs);
       markets.push(...listing.markets);
@@ -121,7 +122,7 @@ function marketOfPool(adapter: AnyAmmAdapter, account: AccountData, program: str
  * that ignored `dataSlice` sends the whole account, which is read at the layout's own offsets.
  */
 function marketOfSlice(address: PublicKey, program: string, data: Uint8Array, layout: PoolMintLayout, sliceOffset: number): SnapshotMarket | undefined {
-  const base = data.length === layout.dataSize ? 0 : sliceOffset;
+  const base = data.length === mintSlice(layout).length ? sliceOffset : 0;
   const [a, b] = layout.mintOffsets.map((offset = 0) => {
     const start = offset - base;
     if (start < 0 || start + MINT_BYTES > data.length) throw new Error(`${base58Of(address)}: the node sent ${data.length} bytes, not the slice asked for`);

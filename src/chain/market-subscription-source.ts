@@ -14,6 +14,7 @@ import type { AnyAmmAdapter, PoolMintLayout } from "../core/amm/adapter.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { marketOfAccount } from "../core/quote/market.js";
+import { poolSubscriptionFilters } from "../core/quote/pool-mint-offsets.js";
 import type { Market } from "../core/quote/market.js";
 import { ProgramSubscriptions } from "./program-subscriptions.js";
 import { TableMarketSource } from "./market-table.js";
@@ -85,7 +86,7 @@ export class SubscriptionSource extends TableMarketSource {
     for (const label of this.labels.values()) metrics.followed.set({ amm: label }, 0);
     this.subscriptions = new ProgramSubscriptions(
       url,
-      programs.map(({ adapter, layout }) => ({ programId: adapter.programId, dataSize: layout.dataSize })),
+      programs.map(({ adapter, layout }) => ({ programId: adapter.programId, filters: poolSubscriptionFilters(layout) })),
       {
         account: (address, account) => this.account(address, account),
         subscribed: (program) => this.followed(program),

@@ -12,7 +12,7 @@
  * requests an hour and never an unbounded buffer.
  */
 import WebSocket from "ws";
-import type { PublicKey } from "@solana/web3.js";
+import type { GetProgramAccountsFilter, PublicKey } from "@solana/web3.js";
 import type { AccountData } from "../core/solana/account.js";
 import { base58Of, publicKeyFromBase58 } from "../core/solana/base58-strings.js";
 import { accountFromJson } from "./account-json.js";
@@ -29,8 +29,8 @@ const MAX_MESSAGE_BYTES = 1 << 20;
 
 export interface ProgramFilter {
   readonly programId: PublicKey;
-  /** Size of the program's pool accounts. */
-  readonly dataSize: number;
+  /** The filters that select the program's pool accounts (their size, their discriminator). */
+  readonly filters: readonly GetProgramAccountsFilter[];
 }
 
 export interface ProgramSubscriptionEvents {
@@ -138,7 +138,7 @@ export class ProgramSubscriptions {
     const id = this.nextId++;
     const programId = base58Of(program.programId);
     this.requests.set(id, programId);
-    const config = { encoding: "base64", commitment: "confirmed", filters: [{ dataSize: program.dataSize }] };
+    const config = { encoding: "base64", commitment: "confirmed", filters: program.filters };
     socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "programSubscribe", params: [programId, config] }));
   }
 

@@ -80,8 +80,11 @@ export interface PoolQuote {
  * `getProgramAccounts` filters (`dataSize` + two `memcmp`). Derived from the adapter's decoder.
  */
 export interface PoolMintLayout {
-  /** Size of a pool account (a `dataSize` filter keeps the program's other account kinds out). */
-  readonly dataSize: number;
+  /**
+   * Size of a pool account (a `dataSize` filter keeps the program's other account kinds out);
+   * unset for pool accounts that grow (an order book's market): the discriminator then selects them.
+   */
+  readonly dataSize?: number;
   /**
    * Byte offsets of the pool's first and second mint (`mints(pool)` order); `undefined` for a second
    * mint the pool account does not hold (Meteora DBC keeps its quote mint in its config): discovery

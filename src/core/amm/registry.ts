@@ -15,6 +15,7 @@ import { tesseraVAdapter } from "./tessera-v.js";
 import { bisonFiAdapter } from "./bisonfi.js";
 import { obricV2Adapter } from "./obric-v2.js";
 import { meteoraDbcAdapter } from "./meteora-dbc.js";
+import { manifestAdapter } from "./manifest.js";
 
 /** Every supported AMM, one adapter per file; adding an AMM = one file + one line here. */
 export const ammAdapters: readonly AnyAmmAdapter[] = [
@@ -32,6 +33,7 @@ export const ammAdapters: readonly AnyAmmAdapter[] = [
   bisonFiAdapter,
   obricV2Adapter,
   meteoraDbcAdapter,
+  manifestAdapter,
 ];
 
 const byProgram = new Map(ammAdapters.map((a) => [base58Of(a.programId), a]));

@@ -39,7 +39,15 @@ export function mintFilter(layout: PoolMintLayout, offset: number, mint: string)
  * discriminator where the program marks its account kinds.
  */
 export function poolAccountFilters(layout: PoolMintLayout): GetProgramAccountsFilter[] {
-  const filters: GetProgramAccountsFilter[] = [{ dataSize: layout.dataSize }];
+  const filters: GetProgramAccountsFilter[] = layout.dataSize === undefined ? [] : [{ dataSize: layout.dataSize }];
   if (layout.discriminator) filters.push({ memcmp: { offset: 0, bytes: bs58.encode(Uint8Array.from(layout.discriminator)) } });
   return filters;
+}
+
+/**
+ * The filters a program subscription follows pools by: their size alone where pools have one (an
+ * account written before its pool is initialised still reaches the index), else the discriminator.
+ */
+export function poolSubscriptionFilters(layout: PoolMintLayout): GetProgramAccountsFilter[] {
+  return layout.dataSize === undefined ? poolAccountFilters(layout) : [{ dataSize: layout.dataSize }];
 }
