@@ -22,11 +22,12 @@ export const VENUES_SERVICE_ENV = { PROGRAM_QUOTED_AMMS: "SolFi V2" } as const;
 
 /**
  * The bench chain's venues by the date of its proprietary ones: `jan-2026` (the default: SolFi V2),
- * `mar-2026` (pmm-2026: SolFi V2, HumidiFi, Tessera V and BisonFi, all program-quoted by default).
+ * `mar-2026` (pmm-2026: SolFi V2, HumidiFi, Tessera V and BisonFi, all program-quoted by default; and the
+ * Manifest order book of manifest-2026, math-quoted).
  */
 export const VENUE_SETS = {
   "jan-2026": { venues: SOL_USDC_VENUES, env: VENUES_SERVICE_ENV },
-  "mar-2026": { venues: [...SOL_USDC_VENUES, "HumidiFi", "TesseraV", "BisonFi"], env: {} },
+  "mar-2026": { venues: [...SOL_USDC_VENUES, "HumidiFi", "TesseraV", "BisonFi", "Manifest"], env: {} },
 } as const satisfies Record<string, { venues: readonly string[]; env: Record<string, string> }>;
 export type VenueSet = keyof typeof VENUE_SETS;
 
