@@ -76,6 +76,7 @@ export interface Config {
   readonly liveConnectTimeoutMs: number;
   readonly metricsCacheMs: number;
   readonly marketsFile: string | undefined;
+  readonly marketsAddedMax: number;
   readonly marketDiscoveryTtlMs: number;
   /** DISCOVERY_*: limits of on-chain market discovery. */
   readonly discovery: Omit<DiscoverySettings, "ttlMs">;
@@ -215,6 +216,7 @@ function chainSection(
 
 type QuoteKeys =
   | "marketsFile"
+  | "marketsAddedMax"
   | "marketDiscoveryTtlMs"
   | "discovery"
   | "marketSubscriptions"
@@ -232,6 +234,7 @@ type QuoteKeys =
 function quoteSection(v: Values): Section<QuoteKeys> {
   return {
     marketsFile: v.MARKETS_FILE,
+    marketsAddedMax: v.MARKETS_ADDED_MAX,
     marketDiscoveryTtlMs: v.MARKET_DISCOVERY_TTL_MS,
     discovery: {
       negativeTtlMs: v.DISCOVERY_NEGATIVE_TTL_MS,

@@ -65,6 +65,7 @@ export async function startSwapApi(
       marketDiscoveryTtlMs: config.marketDiscoveryTtlMs,
       discovery: config.discovery,
       maxPoolsPerPair: config.maxPoolsPerPair,
+      marketsAddedMax: config.marketsAddedMax,
       onMarketsListed: (amm, pools, ms) => logger.info({ amm, pools, ms }, "market listing: program listed whole (no discovery by pair for it)"),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],

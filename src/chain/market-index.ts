@@ -19,7 +19,7 @@ import type { AccountData } from "../core/solana/account.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import type { Market } from "../core/quote/market.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
-import { DEFAULT_DISCOVERY_SETTINGS } from "../core/quote/market-limits.js";
+import { DEFAULT_DISCOVERY_SETTINGS, DEFAULT_MARKETS_ADDED_MAX } from "../core/quote/market-limits.js";
 import type { DiscoverySettings } from "../core/quote/market-limits.js";
 import type { UnlistedProgram } from "./program-listings.js";
 import { searchLayoutOf } from "./market-pool-layouts.js";
@@ -49,6 +49,8 @@ export interface MarketIndexOptions {
   /** Tokens never scanned whole (the route's intermediate tokens). Default: SOL, USDC, USDT. */
   readonly hubTokens?: readonly string[];
   readonly marketsFile?: string;
+  /** Pools `add` (POST /markets) may add in all; default DEFAULT_MARKETS_ADDED_MAX. */
+  readonly addedMax?: number;
   /**
    * MARKET_LISTING: list every pool of each searched program (not listed whole by the file) in the
    * background from `start()`, and again every `refreshMs` (0 = never); one attempt of `timeoutMs`.
@@ -93,7 +95,14 @@ export class MarketIndex {
     const changed = (pair: string) => this.revisions.bump(pair);
     const { chain } = options;
     const adapters = this.adapters;
-    this.file = new MarketsFileSource({ chain, adapters, file: options.marketsFile, onError, changed });
+    this.file = new MarketsFileSource({
+      chain,
+      adapters,
+      file: options.marketsFile,
+      addedMax: options.addedMax ?? DEFAULT_MARKETS_ADDED_MAX,
+      onError,
+      changed,
+    });
     this.listing = new ProgramListingSource({
       chain,
       adapters,

@@ -12,6 +12,8 @@ import { parseMarketsFileContent } from "../core/quote/market-snapshot.js";
 import { TableMarketSource } from "./market-table.js";
 import { resolveMarkets, snapshotMarkets } from "./market-resolution.js";
 import type { AddMarketsResult } from "./market-resolution.js";
+import type { Market } from "../core/quote/market.js";
+import { ValidationError } from "../core/validation-error.js";
 
 /** How often a MARKETS_FILE is checked for changes. */
 const MARKETS_FILE_POLL_MS = 1_000;
@@ -20,12 +22,16 @@ export interface MarketsFileSourceOptions {
   readonly chain: SolanaChain;
   readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   readonly file: string | undefined;
+  /** Pools `add` may add in all (each is held in memory, and any caller may add). */
+  readonly addedMax: number;
   readonly onError: (error: unknown, what: string) => void;
   readonly changed: (pair: string) => void;
 }
 
 export class MarketsFileSource extends TableMarketSource {
   private fileMarkets = new Set<string>();
+  /** Pools added by `add` (POST /markets), held until the service stops. */
+  private readonly addedMarkets = new Set<string>();
   /** Programs the current MARKETS_FILE lists whole (a snapshot's): discovery leaves them out. */
   private snapshotPrograms: ReadonlySet<string> = new Set();
   private watching: string | undefined;
@@ -65,11 +71,32 @@ export class MarketsFileSource extends TableMarketSource {
     return result;
   }
 
-  /** Adds pools by address (POST /markets); each is read to learn its AMM and mints. */
+  /**
+   * Adds pools by address (POST /markets); each is read to learn its AMM and mints. Past `addedMax`
+   * pools added in all, a new address is refused with why (one the index holds is answered as added);
+   * with no room at all, nothing is read and LIMIT_REACHED is raised.
+   */
   async add(addresses: readonly string[]): Promise<AddMarketsResult> {
+    const max = this.options.addedMax;
+    const full = `the service holds the ${max} pools it may add (MARKETS_ADDED_MAX)`;
+    if (this.addedMarkets.size >= max && addresses.some((a) => !this.table.byAddress.has(a))) {
+      throw new ValidationError("body", "pool_addresses", `${full}; no more can be added until it restarts`, "LIMIT_REACHED");
+    }
     const result = await resolveMarkets(this.options.chain, this.options.adapters, addresses, "added");
-    for (const market of result.added) if (!this.table.byAddress.has(market.addressText)) this.table.set(market);
-    return result;
+    const added: Market[] = [];
+    const refused = [...result.refused];
+    for (const market of result.added) {
+      if (this.table.byAddress.has(market.addressText)) {
+        added.push(market);
+      } else if (this.addedMarkets.size < max) {
+        this.addedMarkets.add(market.addressText);
+        this.table.set(market);
+        added.push(market);
+      } else {
+        refused.push({ address: market.addressText, reason: full });
+      }
+    }
+    return { added, refused };
   }
 
   close(): void {

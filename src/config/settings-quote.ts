@@ -1,5 +1,5 @@
 /** Quotes and swaps: where markets come from, route limits, swap building (lookup tables, tips, fees, slippage). */
-import { DEFAULT_DISCOVERY_SETTINGS as discovery, DEFAULT_MAX_POOLS_PER_PAIR } from "../core/quote/market-limits.js";
+import { DEFAULT_DISCOVERY_SETTINGS as discovery, DEFAULT_MARKETS_ADDED_MAX, DEFAULT_MAX_POOLS_PER_PAIR } from "../core/quote/market-limits.js";
 import { DEFAULT_CHAIN_STATE_TTL_MS } from "../chain/chain-state-cache.js";
 import { flag, integer, publicKeys, setting, text } from "./setting-parsers.js";
 
@@ -26,6 +26,12 @@ export const QUOTE_SETTINGS = {
     doc:
       "a market snapshot (`npm run markets -- dump`: pools with their mints, loaded without RPC calls; the programs it lists whole are not searched) " +
       'or a JSON file of pool addresses (`["<pool>", ...]` or `{"markets": [...]}`) the router may use besides discovered markets; read again whenever it changes',
+  }),
+  MARKETS_ADDED_MAX: setting({
+    room: "quote",
+    parser: integer(0, 10_000_000),
+    default: DEFAULT_MARKETS_ADDED_MAX,
+    doc: "pools `POST /markets` may add while the service runs, all callers together (each is held in memory); past it the request is refused (429 `LIMIT_REACHED`); `0` turns adding off",
   }),
   MARKET_DISCOVERY_TTL_MS: setting({
     room: "quote",

@@ -47,6 +47,8 @@ export interface QuoteApiOptions {
   readonly marketSubscriptionsUrl?: string;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
   readonly maxPoolsPerPair?: number;
+  /** MARKETS_ADDED_MAX: pools POST /markets may add in all. */
+  readonly marketsAddedMax?: number;
   /** INTERMEDIATE_TOKENS (base58). Default: SOL, USDC, USDT. */
   readonly intermediateTokens?: readonly string[];
   /** LOOKUP_TABLE_AUTHORITIES (base58): tables they own are candidates for every transaction. */
@@ -170,6 +172,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.marketSubscriptionsUrl ? { subscriptionsUrl: options.marketSubscriptionsUrl } : {}),
     ...(options.intermediateTokens ? { hubTokens: options.intermediateTokens } : {}),
     ...(options.marketsFile ? { marketsFile: options.marketsFile } : {}),
+    ...(options.marketsAddedMax !== undefined ? { addedMax: options.marketsAddedMax } : {}),
     ...(options.marketListing ? { listing: options.marketListing } : {}),
     ...(options.onMarketsListed ? { onListed: options.onMarketsListed } : {}),
     ...(options.onError ? { onError: options.onError } : {}),

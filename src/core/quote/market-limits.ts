@@ -27,5 +27,11 @@ export const DEFAULT_DISCOVERY_SETTINGS: DiscoverySettings = {
   cacheEntries: 10_000,
 };
 
+/**
+ * MARKETS_ADDED_MAX: pools `POST /markets` may add while the service runs (each is held in memory; any
+ * caller may add, so the total is bounded; an added pool already known does not count again).
+ */
+export const DEFAULT_MARKETS_ADDED_MAX = 10_000;
+
 /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (the deepest in its direction, plus the best-priced). */
 export const DEFAULT_MAX_POOLS_PER_PAIR = 20;

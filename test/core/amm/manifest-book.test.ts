@@ -8,7 +8,7 @@
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { manifestAdapter } from "../../../src/core/amm/manifest.js";
-import type { AccountMap } from "../../../src/core/solana/account.js";
+import type { AccountData, AccountMap } from "../../../src/core/solana/account.js";
 
 const NIL = 0xffffffff;
 const BLOCK = 80;
@@ -91,7 +91,7 @@ const globalAddress = (mint: PublicKey) => PublicKey.findProgramAddressSync([Buf
 
 function quote(data: Uint8Array, aToB: boolean, amount: bigint, global?: Uint8Array | null) {
   const pool = manifestAdapter.decodePool({ address: MARKET, owner: PROGRAM, lamports: 1n, data, executable: false });
-  const accounts: AccountMap = new Map();
+  const accounts = new Map<string, AccountData | null>();
   const globalOf = globalAddress(aToB ? QUOTE : BASE);
   if (global !== undefined)
     accounts.set(globalOf.toBase58(), global === null ? null : ({ address: globalOf, owner: PROGRAM, lamports: 1n, data: global, executable: false } as never));
