@@ -23,7 +23,7 @@ export interface DiscoveryCacheOptions {
   readonly now: () => number;
   readonly onError: (error: unknown, what: string) => void;
   /** Told the pair key of every pair whose discovered pools may have changed. */
-  readonly changed: (pair: string) => void;
+  readonly changed: (pair?: string) => void;
 }
 
 export class DiscoveryCache {

@@ -92,7 +92,7 @@ export class MarketIndex {
     };
     const now = options.now ?? Date.now;
     const onError = options.onError ?? (() => {});
-    const changed = (pair: string) => this.revisions.bump(pair);
+    const changed = (pair?: string) => this.revisions.bump(pair);
     const { chain } = options;
     const adapters = this.adapters;
     this.file = new MarketsFileSource({
@@ -129,7 +129,7 @@ export class MarketIndex {
       adapters,
       onError,
       changed,
-      knownElsewhere: (address) => this.listing.table.byAddress.has(address),
+      knownElsewhere: (address) => this.listing.table.has(address),
       ...(options.subscriptionLimits ? { limits: options.subscriptionLimits } : {}),
       closed: (address, market) => {
         this.listing.table.delete(address);

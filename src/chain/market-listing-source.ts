@@ -37,13 +37,14 @@ export interface ProgramListingSourceOptions {
   readonly onListed?: (label: string, pools: number, ms: number) => void;
   readonly now: () => number;
   readonly onError: (error: unknown, what: string) => void;
-  readonly changed: (pair: string) => void;
+  readonly changed: (pair?: string) => void;
 }
 
 /** Its table holds the pools of the programs the service listed whole. */
 export class ProgramListingSource extends TableMarketSource {
   /** Programs listed whole, with their pools' addresses. */
-  private readonly listedPrograms = new Map<string, Set<string>>();
+  /** Programs (base58) the service listed whole. */
+  private readonly listedPrograms = new Set<string>();
   private listings: ProgramListings | undefined;
   private listingRound: Promise<void> = Promise.resolve();
 
@@ -119,6 +120,7 @@ export class ProgramListingSource extends TableMarketSource {
   private replace(adapter: AnyAmmAdapter, listing: ProgramListing): void {
     const program = base58Of(adapter.programId);
     const markets = snapshotMarkets(this.options.adapters, listing.markets, "listed").added;
-    this.listedPrograms.set(program, this.table.replace("listed", this.listedPrograms.get(program) ?? new Set(), markets));
+    this.table.replace("listed", adapter.programId, markets);
+    this.listedPrograms.add(program);
   }
 }

@@ -38,7 +38,7 @@ export interface PairDiscoveryOptions {
   readonly settings: DiscoverySettings;
   readonly now: () => number;
   readonly onError: (error: unknown, what: string) => void;
-  readonly changed: (pair: string) => void;
+  readonly changed: (pair?: string) => void;
 }
 
 export class PairDiscovery implements MarketSource {

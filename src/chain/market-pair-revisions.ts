@@ -17,8 +17,13 @@ export class PairRevisions {
     });
   }
 
-  /** The pair (by pair key) may have changed. */
-  bump(pair: string): void {
+  /** The pair (by pair key) may have changed; every pair, when none is named (a listing of thousands at once). */
+  bump(pair?: string): void {
+    if (pair === undefined) {
+      this.forgottenRevision = ++this.revision;
+      this.revisions.clear();
+      return;
+    }
     this.revisions.set(pair, ++this.revision);
   }
 

@@ -30,7 +30,7 @@ const NOT_POOL_PREFIX_BYTES = 64;
 export interface SubscriptionSourceOptions {
   readonly adapters: ReadonlyMap<string, AnyAmmAdapter>;
   readonly onError: (error: unknown, what: string) => void;
-  readonly changed: (pair: string) => void;
+  readonly changed: (pair?: string) => void;
   /** Whether the pool is known already from another source (the service's listing). */
   readonly knownElsewhere: (address: string) => boolean;
   /** A closed pool: the other sources drop it too. */
@@ -114,7 +114,7 @@ export class SubscriptionSource extends TableMarketSource {
       connected: this.connected,
       ...(this.down !== undefined ? { down: this.down } : {}),
       refused: [...this.refused].map(([program, reason]) => ({ label: this.labels.get(program) ?? program, reason })),
-      pools: this.table.byAddress.size,
+      pools: this.table.size,
     };
   }
 
@@ -124,15 +124,15 @@ export class SubscriptionSource extends TableMarketSource {
     if (account === null) {
       this.notPools.delete(address);
       this.options.closed(address, this.table.delete(address));
-      metrics.pools.set(this.table.byAddress.size);
+      metrics.pools.set(this.table.size);
       return;
     }
-    if (this.table.byAddress.has(address) || this.options.knownElsewhere(address)) return;
+    if (this.table.has(address) || this.options.knownElsewhere(address)) return;
     if (this.notPools.get(address) === prefixOf(account)) return;
-    if (this.table.byAddress.size >= (this.options.limits?.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
+    if (this.table.size >= (this.options.limits?.maxPools ?? DEFAULT_MAX_STREAMED_POOLS)) {
       if (!this.full)
         this.options.onError(
-          new Error(`${this.table.byAddress.size} pools held`),
+          new Error(`${this.table.size} pools held`),
           "market subscriptions: full; further new pools enter at the listing's next refresh (by pair discovery where the listing is refused)",
         );
       this.full = true;
@@ -141,7 +141,7 @@ export class SubscriptionSource extends TableMarketSource {
     const market = marketOfAccount(this.options.adapters, account, "discovered");
     if (typeof market === "string") return this.rememberNotPool(address, account);
     this.table.set(market);
-    metrics.pools.set(this.table.byAddress.size);
+    metrics.pools.set(this.table.size);
   }
 
   close(): void {

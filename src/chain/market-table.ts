@@ -1,67 +1,328 @@
 /**
- * A set of markets indexed by address, pair and token. A pair or token with one market holds it
- * as it is, a map only from the second on: most of a listed program's pools are the only pool of
- * their pair and of one of their tokens, and an empty map costs more than the market itself.
+ * A set of markets indexed by address, pair and token, compact enough for all of mainnet's pools
+ * (millions): each market is a row of typed-array columns — its address and mints interned as
+ * 32-byte keys (key-table.ts), its program and origin as small indices, and the links of three
+ * doubly linked lists (its pair's pools, and each of its two tokens' pools) — about a quarter of
+ * the heap a Market object with maps per pair and token took. A market is made an object again
+ * only when asked for (and the recently asked ones are kept: a hot pair's pools are asked at every quote).
  */
+import bs58 from "bs58";
+import type { PublicKey } from "@solana/web3.js";
 import { pairKey } from "../core/quote/market.js";
 import type { Market, MarketSource as MarketOrigin } from "../core/quote/market.js";
+import { ListedMarket } from "../core/quote/market-snapshot.js";
+import { base58Of, base58OfBytes } from "../core/solana/base58-strings.js";
+import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
+import { KeyTable } from "./key-table.js";
 import type { MarketSource } from "./market-source.js";
 
-export class MarketTable {
-  readonly byAddress = new Map<string, Market>();
-  private readonly byPair = new Map<string, Bucket>();
-  private readonly byToken = new Map<string, Bucket>();
+const NONE = -1;
+const ORIGINS: readonly MarketOrigin[] = ["discovered", "file", "added", "listed"];
+/** Markets kept as objects once asked for (a quote asks for its pairs' pools every time). */
+const MATERIALISED = 65_536;
+/** A replace that moves more markets than this tells "every pair" once instead of each pair. */
+const BULK_CHANGE = 10_000;
+/** Mint texts whose ids are remembered without decoding them again (the hub mints recur in every other pool). */
+const RECENT_MINTS = 4_096;
 
-  /** `changed`: told the pair key of every market set or deleted. */
-  constructor(private readonly changed: (pair: string) => void) {}
+/** Typed columns that grow with the ids they are indexed by. */
+class Column<T extends Int32Array | Uint8Array> {
+  constructor(
+    public values: T,
+    private readonly fill: number,
+  ) {
+    values.fill(fill);
+  }
+
+  ensure(length: number): void {
+    if (length <= this.values.length) return;
+    // By half again: a doubling's slack is up to half of millions of rows.
+    const grown = new (this.values.constructor as new (n: number) => T)(Math.max(length, Math.ceil(this.values.length * 1.5)));
+    grown.fill(this.fill);
+    grown.set(this.values);
+    this.values = grown;
+  }
+}
+
+const int32 = (fill = NONE) => new Column(new Int32Array(1024), fill);
+
+export class MarketTable {
+  private readonly pools = new KeyTable(32);
+  private readonly mints = new KeyTable(32);
+  private readonly pairs = new KeyTable(8);
+  private readonly programs: { programId: PublicKey; label: string }[] = [];
+  private readonly programIndex = new Map<string, number>();
+  // Row columns (by pool id).
+  private readonly program = new Column(new Uint8Array(1024), 0);
+  private readonly origin = new Column(new Uint8Array(1024), 0);
+  private readonly mintA = int32();
+  private readonly mintB = int32();
+  private readonly pairOf = int32();
+  private readonly pairNext = int32();
+  private readonly pairPrev = int32();
+  /** Token lists: entry `row * 2 + side` (side 0: the row's first mint, 1: its second). */
+  private readonly tokenNext = int32();
+  private readonly tokenPrev = int32();
+  // Mint columns (by mint id) and pair heads (by pair id).
+  private readonly tokenHead = int32();
+  private readonly mintUses = int32(0);
+  private readonly pairHead = int32();
+  private readonly objects = new BoundedLruMap<number, Market>(MATERIALISED);
+  private readonly pairKey = new Uint8Array(8);
+  private readonly pairView = new DataView(this.pairKey.buffer);
+
+  private readonly recentMints = new Map<string, number>();
+  /** Markets held by origin (index in ORIGINS): a replace with none held has nothing to compare. */
+  private readonly byOrigin = [0, 0, 0, 0];
+  private quiet = false;
+
+  /**
+   * `changed`: told the pair key of every market set or deleted — or nothing, once, for a replace
+   * that moved more than BULK_CHANGE markets (every pair then counts as changed).
+   */
+  constructor(private readonly changed: (pair?: string) => void) {}
+
+  get size(): number {
+    return this.pools.size;
+  }
+
+  has(address: string): boolean {
+    return this.rowOf(address) !== NONE;
+  }
+
+  get(address: string): Market | undefined {
+    const row = this.rowOf(address);
+    return row === NONE ? undefined : this.market(row);
+  }
 
   set(market: Market): void {
-    this.delete(market.addressText);
-    this.byAddress.set(market.addressText, market);
-    const pair = pairKey(market.mints[0], market.mints[1]);
-    this.changed(pair);
-    add(this.byPair, pair, market);
-    add(this.byToken, market.mints[0], market);
-    add(this.byToken, market.mints[1], market);
+    const key = bs58.decode(market.addressText);
+    const known = key.length === 32 ? this.pools.find(key) : NONE;
+    if (known !== NONE) this.deleteRow(known);
+    const { id: row } = this.pools.intern(key);
+    this.ensureRows(this.pools.idLimit);
+    this.program.values[row] = this.programOf(market);
+    this.origin.values[row] = ORIGINS.indexOf(market.source);
+    this.byOrigin[this.origin.values[row]]++;
+    const a = this.internMint(market.mints[0]);
+    const b = this.internMint(market.mints[1]);
+    this.mintA.values[row] = a;
+    this.mintB.values[row] = b;
+    this.link(row * 2, a);
+    this.link(row * 2 + 1, b);
+    const pair = this.pairs.intern(this.pairKeyOf(a, b)).id;
+    this.pairHead.ensure(this.pairs.idLimit);
+    this.pairOf.values[row] = pair;
+    const head = this.pairHead.values[pair];
+    this.pairNext.values[row] = head;
+    this.pairPrev.values[row] = NONE;
+    if (head !== NONE) this.pairPrev.values[head] = row;
+    this.pairHead.values[pair] = row;
+    if (!this.quiet) this.changed(pairKey(market.mints[0], market.mints[1]));
   }
 
   delete(address: string): Market | undefined {
-    const market = this.byAddress.get(address);
-    if (!market) return undefined;
-    this.byAddress.delete(address);
-    const pair = pairKey(market.mints[0], market.mints[1]);
-    this.changed(pair);
-    remove(this.byPair, pair, address);
-    remove(this.byToken, market.mints[0], address);
-    remove(this.byToken, market.mints[1], address);
+    const row = this.rowOf(address);
+    return row === NONE ? undefined : this.deleteRow(row);
+  }
+
+  private deleteRow(row: number): Market {
+    const market = this.market(row);
+    this.objects.delete(row);
+    const pair = this.pairOf.values[row];
+    const [next, prev] = [this.pairNext.values[row], this.pairPrev.values[row]];
+    if (prev === NONE) this.pairHead.values[pair] = next;
+    else this.pairNext.values[prev] = next;
+    if (next !== NONE) this.pairPrev.values[next] = prev;
+    if (this.pairHead.values[pair] === NONE) this.pairs.delete(pair);
+    this.unlink(row * 2, this.mintA.values[row]);
+    this.unlink(row * 2 + 1, this.mintB.values[row]);
+    this.pools.delete(row);
+    this.byOrigin[this.origin.values[row]]--;
+    if (!this.quiet) this.changed(pairKey(market.mints[0], market.mints[1]));
     return market;
   }
 
   /**
-   * Brings the markets of `origin` listed before (`previous`, addresses) to `next`: new ones enter,
-   * ones no longer listed leave, ones listed again as they were stay as they are (a pool's mints
-   * never change, so a pair whose pools did not change keeps its revision and its kept candidates).
-   * Returns `next`'s addresses.
+   * Brings the markets of `origin` (of `program`, when given) to `next`: new ones enter, ones no
+   * longer listed leave, ones listed again as they were stay as they are (a pool's mints never
+   * change, so a pair whose pools did not change keeps its revision and its kept candidates).
    */
-  replace(origin: MarketOrigin, previous: ReadonlySet<string>, next: readonly Market[]): Set<string> {
-    const now = new Set(next.map((m) => m.addressText));
-    for (const address of previous) {
-      if (!now.has(address) && this.byAddress.get(address)?.source === origin) this.delete(address);
+  replace(origin: MarketOrigin, program: PublicKey | undefined, next: readonly Market[]): void {
+    const originIndex = ORIGINS.indexOf(origin);
+    this.quiet = next.length > BULK_CHANGE;
+    try {
+      if (this.byOrigin[originIndex] === 0) {
+        // Nothing of this origin held (a first listing, a first load): every market enters.
+        for (const market of next) this.set(market);
+      } else {
+        this.replaceHeld(originIndex, program, next);
+      }
+    } finally {
+      if (this.quiet) this.changed();
+      this.quiet = false;
     }
+  }
+
+  private replaceHeld(originIndex: number, program: PublicKey | undefined, next: readonly Market[]): void {
+    const origin = ORIGINS[originIndex];
+    const kept = new Set<number>();
     for (const market of next) {
-      const known = this.byAddress.get(market.addressText);
-      if (known?.source === origin && sameMarket(known, market)) continue;
-      this.set(market);
+      const row = this.rowOf(market.addressText);
+      if (row !== NONE && ORIGINS[this.origin.values[row]] === origin && this.sameAs(row, market)) kept.add(row);
     }
-    return now;
+    // A program the table has never held has no rows to leave.
+    const programIndex = program === undefined ? undefined : (this.programIndex.get(base58Of(program)) ?? NONE);
+    const leaving: number[] = [];
+    for (let row = 0; row < this.pools.idLimit; row++) {
+      if (this.mintA.values[row] === NONE || this.origin.values[row] !== originIndex || kept.has(row)) continue;
+      if (programIndex === undefined || this.program.values[row] === programIndex) leaving.push(row);
+    }
+    for (const row of leaving) this.deleteRow(row);
+    for (const market of next) {
+      const row = this.rowOf(market.addressText);
+      if (!kept.has(row)) this.set(market);
+    }
   }
 
   pair(x: string, y: string): Iterable<Market> {
-    return marketsOf(this.byPair.get(pairKey(x, y)));
+    const a = this.mintId(x);
+    const b = this.mintId(y);
+    if (a === NONE || b === NONE) return [];
+    const pair = this.pairs.find(this.pairKeyOf(a, b));
+    if (pair === NONE) return [];
+    const out: Market[] = [];
+    for (let row = this.pairHead.values[pair]; row !== NONE; row = this.pairNext.values[row]) out.push(this.market(row));
+    // Lists grow at their head: reversed, they are in the order the markets came (ties in a route go to the first).
+    return out.reverse();
   }
 
   token(t: string): Iterable<Market> {
-    return marketsOf(this.byToken.get(t));
+    const mint = this.mintId(t);
+    if (mint === NONE) return [];
+    const out: Market[] = [];
+    for (let entry = this.tokenHead.values[mint]; entry !== NONE; entry = this.tokenNext.values[entry]) out.push(this.market(entry >> 1));
+    return out.reverse();
+  }
+
+  *values(): IterableIterator<Market> {
+    for (let row = 0; row < this.pools.idLimit; row++) if (this.mintA.values[row] !== NONE) yield this.market(row);
+  }
+
+  private rowOf(address: string): number {
+    let key: Uint8Array;
+    try {
+      key = bs58.decode(address);
+    } catch {
+      // Not base58: no market has that address.
+      return NONE;
+    }
+    return key.length === 32 ? this.pools.find(key) : NONE;
+  }
+
+  private market(row: number): Market {
+    let market = this.objects.get(row);
+    if (market === undefined) {
+      const { programId, label } = this.programs[this.program.values[row]];
+      market = new ListedMarket(
+        this.addressOf(row),
+        programId,
+        label,
+        [this.mintTextOf(this.mintA.values[row]), this.mintTextOf(this.mintB.values[row])],
+        ORIGINS[this.origin.values[row]],
+      );
+      this.objects.set(row, market);
+    }
+    return market;
+  }
+
+  /** Mints are kept as their 32 bytes (a text each would cost ~70 bytes more per token). */
+  private mintTextOf(mint: number): string {
+    return base58OfBytes(this.mints.keyOf(mint));
+  }
+
+  private addressOf(row: number): string {
+    return base58OfBytes(this.pools.keyOf(row));
+  }
+
+  private sameAs(row: number, market: Market): boolean {
+    return (
+      this.programs[this.program.values[row]].label === market.label &&
+      this.mintA.values[row] === this.mintId(market.mints[0]) &&
+      this.mintB.values[row] === this.mintId(market.mints[1])
+    );
+  }
+
+  private programOf(market: Market): number {
+    const key = base58Of(market.programId);
+    let index = this.programIndex.get(key);
+    if (index === undefined) {
+      index = this.programs.length;
+      this.programs.push({ programId: market.programId, label: market.label });
+      this.programIndex.set(key, index);
+    }
+    return index;
+  }
+
+  private ensureRows(rows: number): void {
+    for (const column of [this.program, this.origin, this.mintA, this.mintB, this.pairOf, this.pairNext, this.pairPrev]) column.ensure(rows);
+    this.tokenNext.ensure(rows * 2);
+    this.tokenPrev.ensure(rows * 2);
+  }
+
+  private mintId(text: string): number {
+    let key: Uint8Array;
+    try {
+      key = bs58.decode(text);
+    } catch {
+      // Not base58: no market holds it.
+      return NONE;
+    }
+    return key.length === 32 ? this.mints.find(key) : NONE;
+  }
+
+  private internMint(text: string): number {
+    const recent = this.recentMints.get(text);
+    if (recent !== undefined) {
+      this.mintUses.values[recent]++;
+      return recent;
+    }
+    const { id, added } = this.mints.intern(bs58.decode(text));
+    if (this.recentMints.size >= RECENT_MINTS) this.recentMints.clear();
+    this.recentMints.set(text, id);
+    if (added) {
+      this.tokenHead.ensure(this.mints.idLimit);
+      this.mintUses.ensure(this.mints.idLimit);
+    }
+    this.mintUses.values[id]++;
+    return id;
+  }
+
+  private link(entry: number, mint: number): void {
+    const head = this.tokenHead.values[mint];
+    this.tokenNext.values[entry] = head;
+    this.tokenPrev.values[entry] = NONE;
+    if (head !== NONE) this.tokenPrev.values[head] = entry;
+    this.tokenHead.values[mint] = entry;
+  }
+
+  private unlink(entry: number, mint: number): void {
+    const [next, prev] = [this.tokenNext.values[entry], this.tokenPrev.values[entry]];
+    if (prev === NONE) this.tokenHead.values[mint] = next;
+    else this.tokenNext.values[prev] = next;
+    if (next !== NONE) this.tokenPrev.values[next] = prev;
+    if (entry % 2 === 0) this.mintA.values[entry >> 1] = NONE;
+    else this.mintB.values[entry >> 1] = NONE;
+    if (--this.mintUses.values[mint] === 0) {
+      this.recentMints.delete(this.mintTextOf(mint));
+      this.mints.delete(mint);
+    }
+  }
+
+  private pairKeyOf(a: number, b: number): Uint8Array {
+    this.pairView.setInt32(0, Math.min(a, b), true);
+    this.pairView.setInt32(4, Math.max(a, b), true);
+    return this.pairKey;
   }
 }
 
@@ -72,12 +333,12 @@ export class MarketTable {
 export abstract class TableMarketSource implements MarketSource {
   readonly table: MarketTable;
 
-  constructor(changed: (pair: string) => void) {
+  constructor(changed: (pair?: string) => void) {
     this.table = new MarketTable(changed);
   }
 
   all(): Iterable<Market> {
-    return this.table.byAddress.values();
+    return this.table.values();
   }
 
   withToken(t: string): Iterable<Market> {
@@ -89,43 +350,4 @@ export abstract class TableMarketSource implements MarketSource {
   }
 
   abstract close(): void;
-}
-
-/** A key's markets: the one market, or a map by address once there are more. */
-type Bucket = Market | Map<string, Market>;
-
-function marketsOf(bucket: Bucket | undefined): Iterable<Market> {
-  if (bucket === undefined) return [];
-  return bucket instanceof Map ? bucket.values() : [bucket];
-}
-
-function add(index: Map<string, Bucket>, key: string, market: Market): void {
-  const bucket = index.get(key);
-  if (bucket === undefined) index.set(key, market);
-  else if (bucket instanceof Map) bucket.set(market.addressText, market);
-  else if (bucket.addressText === market.addressText) index.set(key, market);
-  else
-    index.set(
-      key,
-      new Map([
-        [bucket.addressText, bucket],
-        [market.addressText, market],
-      ]),
-    );
-}
-
-function remove(index: Map<string, Bucket>, key: string, address: string): void {
-  const bucket = index.get(key);
-  if (bucket === undefined) return;
-  if (!(bucket instanceof Map)) {
-    if (bucket.addressText === address) index.delete(key);
-    return;
-  }
-  bucket.delete(address);
-  if (bucket.size === 1) index.set(key, bucket.values().next().value!);
-  else if (bucket.size === 0) index.delete(key);
-}
-
-function sameMarket(a: Market, b: Market): boolean {
-  return a.label === b.label && a.mints[0] === b.mints[0] && a.mints[1] === b.mints[1];
 }

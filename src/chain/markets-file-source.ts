@@ -25,11 +25,10 @@ export interface MarketsFileSourceOptions {
   /** Pools `add` may add in all (each is held in memory, and any caller may add). */
   readonly addedMax: number;
   readonly onError: (error: unknown, what: string) => void;
-  readonly changed: (pair: string) => void;
+  readonly changed: (pair?: string) => void;
 }
 
 export class MarketsFileSource extends TableMarketSource {
-  private fileMarkets = new Set<string>();
   /** Pools added by `add` (POST /markets), held until the service stops. */
   private readonly addedMarkets = new Set<string>();
   /** Programs the current MARKETS_FILE lists whole (a snapshot's): discovery leaves them out. */
@@ -66,7 +65,7 @@ export class MarketsFileSource extends TableMarketSource {
     const result = { added: [...listed.added, ...resolved.added], refused: [...listed.refused, ...resolved.refused] };
     this.snapshotPrograms = new Set(content.completePrograms);
     // A re-dumped snapshot costs the pairs whose pools changed only.
-    this.fileMarkets = this.table.replace("file", this.fileMarkets, result.added);
+    this.table.replace("file", undefined, result.added);
     for (const r of result.refused) this.options.onError(new Error(`${r.address}: ${r.reason}`), `loading ${file}`);
     return result;
   }
@@ -79,14 +78,14 @@ export class MarketsFileSource extends TableMarketSource {
   async add(addresses: readonly string[]): Promise<AddMarketsResult> {
     const max = this.options.addedMax;
     const full = `the service holds the ${max} pools it may add (MARKETS_ADDED_MAX)`;
-    if (this.addedMarkets.size >= max && addresses.some((a) => !this.table.byAddress.has(a))) {
+    if (this.addedMarkets.size >= max && addresses.some((a) => !this.table.has(a))) {
       throw new ValidationError("body", "pool_addresses", `${full}; no more can be added until it restarts`, "LIMIT_REACHED");
     }
     const result = await resolveMarkets(this.options.chain, this.options.adapters, addresses, "added");
     const added: Market[] = [];
     const refused = [...result.refused];
     for (const market of result.added) {
-      if (this.table.byAddress.has(market.addressText)) {
+      if (this.table.has(market.addressText)) {
         added.push(market);
       } else if (this.addedMarkets.size < max) {
         this.addedMarkets.add(market.addressText);

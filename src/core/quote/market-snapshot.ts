@@ -106,10 +106,10 @@ export function snapshotPairCount(markets: readonly SnapshotMarket[]): number {
 }
 
 /**
- * A snapshot's market, its address decoded to a key object only when a quote uses it: making
+ * A listed or stored market, its address decoded to a key object only when a quote uses it: making
  * 100,000 key objects at load took ~2 s and ~100 bytes each, for pools most of which are never quoted.
  */
-class ListedMarket implements Market {
+export class ListedMarket implements Market {
   private key: PublicKey | undefined;
   constructor(
     readonly addressText: string,

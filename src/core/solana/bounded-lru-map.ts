@@ -62,6 +62,11 @@ export class BoundedLruMap<K, V> {
     return this.entries.delete(key);
   }
 
+  /** Drops every entry (not told to `onEvict`). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   keys(): IterableIterator<K> {
     return this.entries.keys();
   }
