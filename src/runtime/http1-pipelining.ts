@@ -10,8 +10,12 @@ import type net from "node:net";
 import client from "prom-client";
 import { registeredMetric } from "../metrics/registered-metric.js";
 import type { ConnectionLimits } from "./connection-limits.js";
+import { destroyWithoutStacks } from "./destroy-without-stacks.js";
 
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** Told once per connection, the first time it is stopped because its client does not take its answers. */
+export type NotReadingNotice = (socket: net.Socket) => void;
 
 const pipelineClosedTotal = registeredMetric(
   "swapd_http1_pipeline_closed_total",
@@ -25,6 +29,9 @@ const pipelineClosedTotal = registeredMetric(
 interface SocketPipeline {
   readonly socket: net.Socket;
   readonly limits: ConnectionLimits;
+  readonly notReading: NotReadingNotice | undefined;
+  /** Whether `notReading` was told about this connection. */
+  told: boolean;
   inFlight: number;
   /** Responses completed so far: progress, for the stall check. */
   finished: number;
@@ -33,8 +40,8 @@ interface SocketPipeline {
   stallTimer: NodeJS.Timeout | undefined;
 }
 
-function newPipeline(socket: net.Socket, limits: ConnectionLimits): SocketPipeline {
-  const p: SocketPipeline = { socket, limits, inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
+function newPipeline(socket: net.Socket, limits: ConnectionLimits, notReading: NotReadingNotice | undefined): SocketPipeline {
+  const p: SocketPipeline = { socket, limits, notReading, told: false, inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
   socket.once("close", () => {
     clearTimeout(p.stallTimer);
     p.waiting.length = 0;
@@ -72,7 +79,7 @@ function watchStall(p: SocketPipeline): void {
     if (socket.destroyed) return;
     const pending = socket.writableLength;
     if (pending > 0 && p.finished === finishedThen && pending >= pendingThen) {
-      socket.destroy();
+      destroyWithoutStacks(socket);
       return;
     }
     if (pending > 0 || p.inFlight > 0) watchStall(p);
@@ -86,6 +93,10 @@ function pump(p: SocketPipeline): void {
   if (socket.destroyed) return;
   if (socket.writableLength > 0) watchStall(p);
   if (socket.writableNeedDrain) {
+    if (!p.told) {
+      p.told = true;
+      p.notReading?.(socket);
+    }
     socket.once("drain", () => pump(p));
     return;
   }
@@ -107,13 +118,13 @@ function pump(p: SocketPipeline): void {
  * read before the connection can be paused) — and 50 such clients × 200 requests made the heap grow
  * by ~90 MB; dropped at once, they are young garbage.
  */
-export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits): Http1Handler {
+export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits, notReading?: NotReadingNotice): Http1Handler {
   const pipelines = new WeakMap<net.Socket, SocketPipeline>();
   return (req, res) => {
     const socket = req.socket;
     let p = pipelines.get(socket);
     if (p === undefined) {
-      p = newPipeline(socket, limits);
+      p = newPipeline(socket, limits, notReading);
       pipelines.set(socket, p);
     }
     const pipeline = p;
@@ -121,7 +132,7 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
     if (p.inFlight + p.waiting.length >= limits.maxPipelineDepth) {
       pipelineClosedTotal.inc();
       p.waiting.length = 0;
-      socket.destroy();
+      destroyWithoutStacks(socket);
       return;
     }
     const serve = () => {
