@@ -12,6 +12,9 @@ import { registeredMetric } from "../metrics/registered-metric.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import { destroyWithoutStacks } from "./destroy-without-stacks.js";
 
+/** How long after reading stopped a connection's unsent answers mean its client does not read. */
+const NOT_READING_CHECK_MS = 250;
+
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /** Told once per connection, the first time it is stopped because its client does not take its answers. */
@@ -30,8 +33,9 @@ interface SocketPipeline {
   readonly socket: net.Socket;
   readonly limits: ConnectionLimits;
   readonly notReading: NotReadingNotice | undefined;
-  /** Whether `notReading` was told about this connection. */
+  /** Whether `notReading` was told about this connection, or is about to be asked. */
   told: boolean;
+  noticeTimer: NodeJS.Timeout | undefined;
   inFlight: number;
   /** Responses completed so far: progress, for the stall check. */
   finished: number;
@@ -41,9 +45,21 @@ interface SocketPipeline {
 }
 
 function newPipeline(socket: net.Socket, limits: ConnectionLimits, notReading: NotReadingNotice | undefined): SocketPipeline {
-  const p: SocketPipeline = { socket, limits, notReading, told: false, inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
+  const p: SocketPipeline = {
+    socket,
+    limits,
+    notReading,
+    told: false,
+    noticeTimer: undefined,
+    inFlight: 0,
+    finished: 0,
+    waiting: [],
+    paused: false,
+    stallTimer: undefined,
+  };
   socket.once("close", () => {
     clearTimeout(p.stallTimer);
+    clearTimeout(p.noticeTimer);
     p.waiting.length = 0;
   });
   return p;
@@ -66,6 +82,27 @@ function setReading(p: SocketPipeline, reading: boolean): void {
       if (p.paused) parserOf()?.pause();
     });
   }
+}
+
+/** Tells `notReading`, once per connection, that its client does not take the answers it was sent. */
+function tellNotReading(p: SocketPipeline): void {
+  if (p.told || p.notReading === undefined) return;
+  p.told = true;
+  clearTimeout(p.noticeTimer);
+  p.notReading(p.socket);
+}
+
+/**
+ * After reading stopped: whether the answers, written by then (handlers may answer later), wait
+ * unsent. (Reading also stops for a client that reads but pipelines past the cap: not told.)
+ */
+function checkNotReadingSoon(p: SocketPipeline): void {
+  if (p.told || p.notReading === undefined || p.noticeTimer !== undefined) return;
+  p.noticeTimer = setTimeout(() => {
+    p.noticeTimer = undefined;
+    if (p.paused && !p.socket.destroyed && p.socket.writableNeedDrain) tellNotReading(p);
+  }, NOT_READING_CHECK_MS);
+  p.noticeTimer.unref();
 }
 
 /** Closes the connection when its output stays untaken and no response completes for sendTimeoutMs. */
@@ -93,10 +130,7 @@ function pump(p: SocketPipeline): void {
   if (socket.destroyed) return;
   if (socket.writableLength > 0) watchStall(p);
   if (socket.writableNeedDrain) {
-    if (!p.told) {
-      p.told = true;
-      p.notReading?.(socket);
-    }
+    tellNotReading(p);
     socket.once("drain", () => pump(p));
     return;
   }
@@ -153,6 +187,7 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
     if (p.inFlight >= max || p.waiting.length > 0) {
       setReading(p, false);
       watchStall(p);
+      checkNotReadingSoon(p);
     }
   };
 }
