@@ -5,7 +5,8 @@
  *   (Node's own client, `close(CANCEL)` right after the request) — `GET /swap/v1/quote`, an
  *   ordinary route (health paths are the reserved lane, answered at once) — until stopped;
  * - `neverReadingClients`: HTTP/1.1 connections that pipeline many `GET /metrics` and never read;
- * - `healthProbe`: `GET /healthz` every `everyMs` from 127.0.0.1, recording each latency.
+ * - `healthProbe`: a health check every `everyMs` from 127.0.0.1, recording each latency: `GET
+ *   /healthz`, or the Connect health check (`POST /grpc.health.v1.Health/Check`, JSON `{}`).
  */
 import http2 from "node:http2";
 import net from "node:net";
@@ -105,8 +106,19 @@ export interface ProbeReport {
   readonly failures: number;
 }
 
-/** `GET /healthz` every `everyMs` until `stopped()`; each probe has its own connection budget of 5 s. */
-export async function healthProbe(url: string, everyMs: number, stopped: () => boolean): Promise<ProbeReport> {
+export type ProbeKind = "healthz" | "connect";
+
+const PROBES: Record<ProbeKind, { path: string; init: RequestInit }> = {
+  healthz: { path: "/healthz", init: {} },
+  connect: {
+    path: "/grpc.health.v1.Health/Check",
+    init: { method: "POST", headers: { "content-type": "application/json", "connect-protocol-version": "1" }, body: "{}" },
+  },
+};
+
+/** One health check of `kind` every `everyMs` until `stopped()`; each probe has its own connection budget of 5 s. */
+export async function healthProbe(url: string, everyMs: number, stopped: () => boolean, kind: ProbeKind = "healthz"): Promise<ProbeReport> {
+  const { path, init } = PROBES[kind];
   const latenciesMs: number[] = [];
   const startedAtMs: number[] = [];
   const start = performance.now();
@@ -114,7 +126,7 @@ export async function healthProbe(url: string, everyMs: number, stopped: () => b
   while (!stopped()) {
     const t0 = performance.now();
     try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${url}${path}`, { ...init, signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
       if (res.status === 200) {
         latenciesMs.push(performance.now() - t0);

@@ -10,8 +10,15 @@ import type net from "node:net";
 import client from "prom-client";
 import { registeredMetric } from "../metrics/registered-metric.js";
 import type { ConnectionLimits } from "./connection-limits.js";
+import { destroyWithoutStacks } from "./destroy-without-stacks.js";
+
+/** How long after reading stopped a connection's unsent answers mean its client does not read. */
+const NOT_READING_CHECK_MS = 250;
 
 type Http1Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** Told once per connection, the first time it is stopped because its client does not take its answers. */
+export type NotReadingNotice = (socket: net.Socket) => void;
 
 const pipelineClosedTotal = registeredMetric(
   "swapd_http1_pipeline_closed_total",
@@ -25,6 +32,10 @@ const pipelineClosedTotal = registeredMetric(
 interface SocketPipeline {
   readonly socket: net.Socket;
   readonly limits: ConnectionLimits;
+  readonly notReading: NotReadingNotice | undefined;
+  /** Whether `notReading` was told about this connection, or is about to be asked. */
+  told: boolean;
+  noticeTimer: NodeJS.Timeout | undefined;
   inFlight: number;
   /** Responses completed so far: progress, for the stall check. */
   finished: number;
@@ -33,10 +44,22 @@ interface SocketPipeline {
   stallTimer: NodeJS.Timeout | undefined;
 }
 
-function newPipeline(socket: net.Socket, limits: ConnectionLimits): SocketPipeline {
-  const p: SocketPipeline = { socket, limits, inFlight: 0, finished: 0, waiting: [], paused: false, stallTimer: undefined };
+function newPipeline(socket: net.Socket, limits: ConnectionLimits, notReading: NotReadingNotice | undefined): SocketPipeline {
+  const p: SocketPipeline = {
+    socket,
+    limits,
+    notReading,
+    told: false,
+    noticeTimer: undefined,
+    inFlight: 0,
+    finished: 0,
+    waiting: [],
+    paused: false,
+    stallTimer: undefined,
+  };
   socket.once("close", () => {
     clearTimeout(p.stallTimer);
+    clearTimeout(p.noticeTimer);
     p.waiting.length = 0;
   });
   return p;
@@ -61,6 +84,27 @@ function setReading(p: SocketPipeline, reading: boolean): void {
   }
 }
 
+/** Tells `notReading`, once per connection, that its client does not take the answers it was sent. */
+function tellNotReading(p: SocketPipeline): void {
+  if (p.told || p.notReading === undefined) return;
+  p.told = true;
+  clearTimeout(p.noticeTimer);
+  p.notReading(p.socket);
+}
+
+/**
+ * After reading stopped: whether the answers, written by then (handlers may answer later), wait
+ * unsent. (Reading also stops for a client that reads but pipelines past the cap: not told.)
+ */
+function checkNotReadingSoon(p: SocketPipeline): void {
+  if (p.told || p.notReading === undefined || p.noticeTimer !== undefined) return;
+  p.noticeTimer = setTimeout(() => {
+    p.noticeTimer = undefined;
+    if (p.paused && !p.socket.destroyed && p.socket.writableNeedDrain) tellNotReading(p);
+  }, NOT_READING_CHECK_MS);
+  p.noticeTimer.unref();
+}
+
 /** Closes the connection when its output stays untaken and no response completes for sendTimeoutMs. */
 function watchStall(p: SocketPipeline): void {
   const socket = p.socket;
@@ -72,7 +116,7 @@ function watchStall(p: SocketPipeline): void {
     if (socket.destroyed) return;
     const pending = socket.writableLength;
     if (pending > 0 && p.finished === finishedThen && pending >= pendingThen) {
-      socket.destroy();
+      destroyWithoutStacks(socket);
       return;
     }
     if (pending > 0 || p.inFlight > 0) watchStall(p);
@@ -86,6 +130,7 @@ function pump(p: SocketPipeline): void {
   if (socket.destroyed) return;
   if (socket.writableLength > 0) watchStall(p);
   if (socket.writableNeedDrain) {
+    tellNotReading(p);
     socket.once("drain", () => pump(p));
     return;
   }
@@ -107,13 +152,13 @@ function pump(p: SocketPipeline): void {
  * read before the connection can be paused) — and 50 such clients × 200 requests made the heap grow
  * by ~90 MB; dropped at once, they are young garbage.
  */
-export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits): Http1Handler {
+export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLimits, notReading?: NotReadingNotice): Http1Handler {
   const pipelines = new WeakMap<net.Socket, SocketPipeline>();
   return (req, res) => {
     const socket = req.socket;
     let p = pipelines.get(socket);
     if (p === undefined) {
-      p = newPipeline(socket, limits);
+      p = newPipeline(socket, limits, notReading);
       pipelines.set(socket, p);
     }
     const pipeline = p;
@@ -121,7 +166,7 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
     if (p.inFlight + p.waiting.length >= limits.maxPipelineDepth) {
       pipelineClosedTotal.inc();
       p.waiting.length = 0;
-      socket.destroy();
+      destroyWithoutStacks(socket);
       return;
     }
     const serve = () => {
@@ -142,6 +187,7 @@ export function boundHttp1Pipelining(handler: Http1Handler, limits: ConnectionLi
     if (p.inFlight >= max || p.waiting.length > 0) {
       setReading(p, false);
       watchStall(p);
+      checkNotReadingSoon(p);
     }
   };
 }

@@ -18,7 +18,7 @@ import {
   type ConnectionLimits,
 } from "./connection-limits.js";
 import { watchHttp2Sessions } from "./h2-session-watch.js";
-import { boundHttp1Pipelining } from "./http1-pipelining.js";
+import { boundHttp1Pipelining, type NotReadingNotice } from "./http1-pipelining.js";
 import { requestLanes } from "./request-lanes.js";
 import { H2AddressGuard } from "./h2-address-guard.js";
 import { admitHttp2Connection } from "./h2-refusal.js";
@@ -52,6 +52,8 @@ export interface SinglePortOptions {
    * connection goes through the same sniffing (ALPN h2 clients send the HTTP/2 preface).
    */
   tls?: tls.TlsOptions;
+  /** Told once per HTTP/1.1 connection stopped because its client does not take its answers (a log line). */
+  onNotReading?: NotReadingNotice;
 }
 
 /** Half-closes a socket, and destroys it if the peer does not close within a second. */
@@ -75,7 +77,7 @@ interface Connections {
 export function createSinglePortServer(handler: Handler, opts: SinglePortOptions = {}): SinglePortServer {
   const limits = opts.limits ?? DEFAULT_CONNECTION_LIMITS;
   const sniffTimeoutMs = opts.sniffTimeoutMs ?? limits.headersTimeoutMs;
-  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(requestLanes(handler as http.RequestListener), limits));
+  const h1 = http.createServer(http1ServerOptions(limits), boundHttp1Pipelining(requestLanes(handler as http.RequestListener), limits, opts.onNotReading));
   startHttp1Timeouts(h1);
   const h2 = http2.createServer(http2ServerOptions(limits), requestLanes(handler as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void));
   // Per client address across its sessions: new sessions admitted before they exist (h2-refusal.ts), resets counted per session.

@@ -141,7 +141,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   });
   const handler = requestHandlerFor({ logger, observeCall: createCallObserver({ logger, rpcPaths, rest }), edge, rpcPaths, connectHandler, serveRest });
 
-  const sp = createSinglePortServer(handler, { sniffTimeoutMs, limits: config.connectionLimits, ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}) });
+  const sp = createSinglePortServer(handler, {
+    sniffTimeoutMs,
+    limits: config.connectionLimits,
+    // Once per connection, not per request: a flood of them is one line per client.
+    onNotReading: (socket) =>
+      logger.debug(
+        { remote: socket.remoteAddress },
+        "HTTP/1.1 client not taking its answers: its next requests wait until it does (closed after SEND_TIMEOUT_MS)",
+      ),
+    ...(edge.tlsOptions ? { tls: edge.tlsOptions } : {}),
+  });
   const addr = await listenOrClose(sp, config, edge);
   edge.watch(sp.server);
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
