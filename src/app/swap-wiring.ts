@@ -7,6 +7,7 @@ import type { RpcSolanaChain } from "../chain/rpc-solana-chain.js";
 import type { LiveChain } from "../chain/live/live-chain.js";
 import { subscriptionTrouble } from "../chain/market-subscription-source.js";
 import type { MarketIndex } from "../chain/market-index.js";
+import type { KeptListingsProgress } from "../chain/market-listing-source.js";
 import { ammAdapters } from "../core/amm/registry.js";
 import { DEFAULT_INTERMEDIATE_TOKENS } from "../core/quote/quote-planner.js";
 import { DEFAULT_MOVE_WINDOW_SLOTS } from "../core/swap/auto-slippage.js";
@@ -67,6 +68,11 @@ export async function startSwapApi(
       maxPoolsPerPair: config.maxPoolsPerPair,
       marketsAddedMax: config.marketsAddedMax,
       onMarketsListed: (amm, pools, ms) => logger.info({ amm, pools, ms }, "market listing: program listed whole (no discovery by pair for it)"),
+      onKeptListingRead: (amm, pools, ms, progress) =>
+        logger.info(
+          { amm, pools, ms, ...keptListingsFields(progress) },
+          progress.done ? "market listing: every kept listing read" : "market listing: kept listing read (the rest are read in the background)",
+        ),
       // The embedded chain's demo USDC stands in for mainnet USDC as an intermediate token.
       intermediateTokens: config.intermediateTokens ?? [...DEFAULT_INTERMEDIATE_TOKENS, ...(chain.intermediateTokens ?? [])],
       lookupTableAuthorities: config.lookupTableAuthorities,
@@ -107,8 +113,13 @@ function swapReadiness(config: Config, swap: SwapApi, programQuoter: Awaited<Ret
     readiness.push({
       name: "market listing",
       async check() {
+        const reading = swap.quote.markets.keptListingsProgress();
         const unlisted = swap.quote.markets.unlistedPrograms();
-        return unlisted.length === 0 ? undefined : { degraded: unlisted.map((u) => `${u.label} not listed (${u.reason}); searched by pair`).join("; ") };
+        const trouble = [
+          ...(reading && !reading.done ? [keptListingsText(reading)] : []),
+          ...unlisted.map((u) => `${u.label} not listed (${u.reason}); searched by pair`),
+        ];
+        return trouble.length === 0 ? undefined : { degraded: trouble.join("; ") };
       },
     });
   }
@@ -122,4 +133,21 @@ function swapReadiness(config: Config, swap: SwapApi, programQuoter: Awaited<Ret
     });
   }
   return readiness;
+}
+
+/** The kept listings' reading as log fields: pools and programs read, the share of bytes, the time left. */
+function keptListingsFields(p: KeptListingsProgress): Record<string, number | string> {
+  return {
+    poolsRead: p.pools,
+    programsRead: `${p.programsRead}/${p.programs}`,
+    percent: p.bytes === 0 ? 100 : Math.round((100 * p.bytesRead) / p.bytes),
+    ...(p.etaMs === undefined ? {} : { etaMs: p.etaMs }),
+    totalMs: p.ms,
+  };
+}
+
+/** `/readyz`'s words for a reading still under way (quotes meanwhile search the programs not read yet by pair). */
+function keptListingsText(p: KeptListingsProgress): string {
+  const eta = p.etaMs === undefined ? "" : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
+  return `reading the kept market listings: ${p.pools} pools of ${p.programsRead}/${p.programs} programs (${Math.round((100 * p.bytesRead) / Math.max(1, p.bytes))} %)${eta}; the rest are searched by pair meanwhile`;
 }

@@ -4,7 +4,7 @@
  * format of `npm run markets -- dump`), written aside and renamed so a crash never leaves half a
  * file. Its `writtenAt` is when the program was listed: the next refresh is due from then.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
@@ -33,6 +33,17 @@ export async function keepListing(dir: string, adapter: AnyAmmAdapter, listing: 
   });
   await writeFile(`${file}.partial`, text);
   await rename(`${file}.partial`, file);
+}
+
+/** The size of the program's kept listing in bytes; 0 when there is none. */
+export async function keptListingSize(dir: string, adapter: AnyAmmAdapter): Promise<number> {
+  try {
+    return (await stat(fileOf(dir, adapter))).size;
+  } catch (error) {
+    // None kept yet (first start with this DATA_DIR): nothing to read.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
 }
 
 /** The program's kept listing; undefined when there is none (or it lists another program, or is not whole). */

@@ -26,7 +26,7 @@ import { searchLayoutOf } from "./market-pool-layouts.js";
 import { PairRevisions } from "./market-pair-revisions.js";
 import { MarketsFileSource } from "./markets-file-source.js";
 import { ProgramListingSource } from "./market-listing-source.js";
-import type { ListingSettings } from "./market-listing-source.js";
+import type { KeptListingsProgress, ListingSettings } from "./market-listing-source.js";
 import { SubscriptionSource } from "./market-subscription-source.js";
 import type { SubscriptionLimits, SubscriptionStatus } from "./market-subscription-source.js";
 import { PairDiscovery } from "./market-pair-discovery.js";
@@ -58,6 +58,8 @@ export interface MarketIndexOptions {
   readonly listing?: ListingSettings;
   /** Told each program listed (MARKET_LISTING): its label, pools and how long the scan took. */
   readonly onListed?: (label: string, pools: number, ms: number) => void;
+  /** Told each kept listing read at start (MARKET_LISTING with a keep folder), with the progress so far. */
+  readonly onKeptRead?: (label: string, pools: number, ms: number, progress: KeptListingsProgress) => void;
   /** PubSub websocket URL: with it, `start()` subscribes to each searched AMM program, so new pools enter and closed ones leave as they happen. */
   readonly subscriptionsUrl?: string;
   /** Bounds of the subscriptions (pools held from announcements, wait before asking a refused program again). */
@@ -110,6 +112,7 @@ export class MarketIndex {
       wanted: (a) => this.wanted(a) && !this.file.listsWhole(base58Of(a.programId)),
       retryMs: this.settings.failureTtlMs,
       ...(options.onListed ? { onListed: options.onListed } : {}),
+      ...(options.onKeptRead ? { onKeptRead: options.onKeptRead } : {}),
       now,
       onError,
       changed,
@@ -148,11 +151,16 @@ export class MarketIndex {
     }
     await this.file.start();
     // After the file: the programs it lists whole need no listing.
-    if (this.options.listing && !this.listing.started) await this.listing.start(this.options.listing);
+    if (this.options.listing && !this.listing.started) this.listing.start(this.options.listing);
   }
 
   close(): void {
     for (const source of this.sources()) source.close();
+  }
+
+  /** How far the start's reading of the kept listings is (undefined: none to read, or no MARKET_LISTING). */
+  keptListingsProgress(): KeptListingsProgress | undefined {
+    return this.listing.keptListingsProgress();
   }
 
   /** Programs whose last listing the RPC refused (or that timed out): searched by pair until listed. */

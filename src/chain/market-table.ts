@@ -22,6 +22,8 @@ const ORIGINS: readonly MarketOrigin[] = ["discovered", "file", "added", "listed
 const MATERIALISED = 65_536;
 /** A replace that moves more markets than this tells "every pair" once instead of each pair. */
 const BULK_CHANGE = 10_000;
+/** Markets a stepwise replace sets between two turns of the event loop (~0.2 s). */
+const REPLACE_STEP = 20_000;
 /** Mint texts whose ids are remembered without decoding them again (the hub mints recur in every other pool). */
 const RECENT_MINTS = 4_096;
 
@@ -149,22 +151,43 @@ export class MarketTable {
    * change, so a pair whose pools did not change keeps its revision and its kept candidates).
    */
   replace(origin: MarketOrigin, program: PublicKey | undefined, next: readonly Market[]): void {
-    const originIndex = ORIGINS.indexOf(origin);
-    this.quiet = next.length > BULK_CHANGE;
-    try {
-      if (this.byOrigin[originIndex] === 0) {
-        // Nothing of this origin held (a first listing, a first load): every market enters.
-        for (const market of next) this.set(market);
-      } else {
-        this.replaceHeld(originIndex, program, next);
-      }
-    } finally {
-      if (this.quiet) this.changed();
-      this.quiet = false;
+    for (const _step of this.replaceSteps(origin, program, next)) {
+      // Run whole: a small replace (the markets file, a test) need not give the event loop back.
     }
   }
 
-  private replaceHeld(originIndex: number, program: PublicKey | undefined, next: readonly Market[]): void {
+  /**
+   * `replace`, giving the event loop back every REPLACE_STEP markets (`setImmediate`): a listing of
+   * a million pools takes seconds, during which health checks and quotes must still be answered.
+   */
+  async replaceInSteps(origin: MarketOrigin, program: PublicKey | undefined, next: readonly Market[]): Promise<void> {
+    for (const _step of this.replaceSteps(origin, program, next)) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  private *replaceSteps(origin: MarketOrigin, program: PublicKey | undefined, next: readonly Market[]): Generator<void> {
+    const originIndex = ORIGINS.indexOf(origin);
+    // A bulk change tells every pair once at the end (other changes meanwhile are covered by it too).
+    const bulk = next.length > BULK_CHANGE;
+    this.quiet ||= bulk;
+    try {
+      if (this.byOrigin[originIndex] === 0) {
+        // Nothing of this origin held (a first listing, a first load): every market enters.
+        for (let i = 0; i < next.length; i++) {
+          this.set(next[i]);
+          if (i % REPLACE_STEP === REPLACE_STEP - 1) yield;
+        }
+      } else {
+        yield* this.replaceHeld(originIndex, program, next);
+      }
+    } finally {
+      if (bulk) {
+        this.quiet = false;
+        this.changed();
+      }
+    }
+  }
+
+  private *replaceHeld(originIndex: number, program: PublicKey | undefined, next: readonly Market[]): Generator<void> {
     const origin = ORIGINS[originIndex];
     const kept = new Set<number>();
     for (const market of next) {
@@ -179,9 +202,11 @@ export class MarketTable {
       if (programIndex === undefined || this.program.values[row] === programIndex) leaving.push(row);
     }
     for (const row of leaving) this.deleteRow(row);
-    for (const market of next) {
-      const row = this.rowOf(market.addressText);
-      if (!kept.has(row)) this.set(market);
+    yield;
+    for (let i = 0; i < next.length; i++) {
+      const row = this.rowOf(next[i].addressText);
+      if (!kept.has(row)) this.set(next[i]);
+      if (i % REPLACE_STEP === REPLACE_STEP - 1) yield;
     }
   }
 

@@ -10,6 +10,7 @@ import type { AccountSource } from "../../chain/account-source.js";
 import { LookupTableIndex } from "../../chain/lookup-table-index.js";
 import { MarketIndex } from "../../chain/market-index.js";
 import type { ListingSettings } from "../../chain/market-index.js";
+import type { KeptListingsProgress } from "../../chain/market-listing-source.js";
 import type { SolanaChain } from "../../chain/solana-chain.js";
 import type { AnyAmmAdapter } from "../../core/amm/adapter.js";
 import type { DiscoverySettings } from "../../core/quote/market-limits.js";
@@ -43,6 +44,8 @@ export interface QuoteApiOptions {
   readonly marketListing?: ListingSettings;
   /** Told each program the listing listed. */
   readonly onMarketsListed?: (label: string, pools: number, ms: number) => void;
+  /** Told each kept listing read at start, with the progress so far. */
+  readonly onKeptListingRead?: (label: string, pools: number, ms: number, progress: KeptListingsProgress) => void;
   /** PubSub websocket URL (MARKET_SUBSCRIPTIONS=1): new pools enter the index as they appear, closed ones leave. */
   readonly marketSubscriptionsUrl?: string;
   /** MAX_POOLS_PER_PAIR: pools of one pair a quote prices (default DEFAULT_MAX_POOLS_PER_PAIR). */
@@ -175,6 +178,7 @@ export function createQuoteApi(deps: QuoteApiDeps, options: QuoteApiOptions = {}
     ...(options.marketsAddedMax !== undefined ? { addedMax: options.marketsAddedMax } : {}),
     ...(options.marketListing ? { listing: options.marketListing } : {}),
     ...(options.onMarketsListed ? { onListed: options.onMarketsListed } : {}),
+    ...(options.onKeptListingRead ? { onKeptRead: options.onKeptListingRead } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const engine = createQuoteEngine({
