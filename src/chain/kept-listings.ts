@@ -8,8 +8,11 @@ import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyAmmAdapter } from "../core/amm/adapter.js";
 import { base58Of } from "../core/solana/base58-strings.js";
-import { MARKET_SNAPSHOT_VERSION, marketSnapshotText, parseMarketsFileContent } from "../core/quote/market-snapshot.js";
+import { MARKET_SNAPSHOT_VERSION, marketSnapshotText, parseSnapshotSteps } from "../core/quote/market-snapshot.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
+
+/** Markets parsed between two turns of the event loop (~0.1 s). */
+const PARSE_STEP = 20_000;
 
 export interface KeptListing {
   readonly listing: ProgramListing;
@@ -58,9 +61,14 @@ export async function readKeptListing(dir: string, adapter: AnyAmmAdapter): Prom
     throw error;
   }
   const programId = base58Of(adapter.programId);
-  const content = parseMarketsFileContent(file, text);
-  const writtenAt = (JSON.parse(text) as { writtenAt?: unknown }).writtenAt;
-  const listedAt = typeof writtenAt === "string" ? Date.parse(writtenAt) : NaN;
+  // Parsed a slice at a time, the event loop given back between: a program of a million pools.
+  const steps = parseSnapshotSteps(file, text, PARSE_STEP);
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    step = steps.next();
+  }
+  const { content, writtenAt: listedAt } = step.value;
   if (!content.completePrograms.includes(programId) || content.addresses.length > 0 || !Number.isFinite(listedAt)) return undefined;
   if (content.markets.some((m) => m.program !== programId)) return undefined;
   return { listing: { markets: content.markets, withoutMints: 0 }, listedAt };

@@ -6,6 +6,7 @@
  */
 import type { SolanaChain } from "./solana-chain.js";
 import type { AnyAmmAdapter } from "../core/amm/adapter.js";
+import type { Market } from "../core/quote/market.js";
 import { base58Of } from "../core/solana/base58-strings.js";
 import { keepListing, keptListingSize, readKeptListing } from "./kept-listings.js";
 import { ProgramListings } from "./program-listings.js";
@@ -13,6 +14,9 @@ import type { UnlistedProgram } from "./program-listings.js";
 import type { ProgramListing } from "./market-snapshot-dump.js";
 import { TableMarketSource } from "./market-table.js";
 import { snapshotMarkets } from "./market-resolution.js";
+
+/** Listed pools made markets between two turns of the event loop. */
+const CONVERT_STEP = 20_000;
 
 /** MARKET_LISTING's settings. */
 export interface ListingSettings {
@@ -190,7 +194,11 @@ export class ProgramListingSource extends TableMarketSource {
   /** A program's pools as just listed replace the ones listed before (`MarketTable.replace`, giving the event loop back as it goes). */
   private async replace(adapter: AnyAmmAdapter, listing: ProgramListing): Promise<void> {
     const program = base58Of(adapter.programId);
-    const markets = snapshotMarkets(this.options.adapters, listing.markets, "listed").added;
+    const markets: Market[] = [];
+    for (let i = 0; i < listing.markets.length; i += CONVERT_STEP) {
+      markets.push(...snapshotMarkets(this.options.adapters, listing.markets.slice(i, i + CONVERT_STEP), "listed").added);
+      if (i + CONVERT_STEP < listing.markets.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     await this.table.replaceInSteps("listed", adapter.programId, markets);
     this.listedPrograms.add(program);
   }

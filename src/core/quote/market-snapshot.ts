@@ -82,6 +82,44 @@ export function parseMarketsFileContent(file: string, text: string): MarketsFile
   return { addresses, markets, completePrograms };
 }
 
+/** The line that opens a snapshot's market list as `marketSnapshotText` writes it. */
+const MARKETS_LINE = '\n"markets": [\n';
+const MARKETS_END = "\n]}\n";
+
+/**
+ * A snapshot as `marketSnapshotText` writes it (one market per line), parsed a line at a time and
+ * yielding every `step` markets, so that a caller can give the event loop back: a listing of a
+ * million pools parsed whole blocks it for seconds. Returns its content and `writtenAt` (ms since
+ * the epoch; NaN without one). Text in another layout is parsed whole (`parseMarketsFileContent`).
+ */
+export function* parseSnapshotSteps(file: string, text: string, step: number): Generator<void, { content: MarketsFileContent; writtenAt: number }> {
+  const start = text.indexOf(MARKETS_LINE);
+  if (start < 0 || !text.endsWith(MARKETS_END)) {
+    const content = parseMarketsFileContent(file, text);
+    const writtenAt = (JSON.parse(text) as { writtenAt?: unknown }).writtenAt;
+    return { content, writtenAt: typeof writtenAt === "string" ? Date.parse(writtenAt) : NaN };
+  }
+  const head = parseMarketsFileContent(file, `${text.slice(0, start)}\n"markets": []}`);
+  const headObject = JSON.parse(`${text.slice(0, start)}\n"markets": []}`) as { writtenAt?: unknown };
+  const body = text.slice(start + MARKETS_LINE.length, text.length - MARKETS_END.length);
+  const lines = body.length === 0 ? [] : body.split(",\n");
+  const addresses: string[] = [];
+  const markets: SnapshotMarket[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(lines[i]);
+    } catch {
+      throw new Error(`${file}: markets[${i}]: not JSON (${lines[i].slice(0, 80)})`);
+    }
+    if (typeof entry === "string") addresses.push(entry);
+    else markets.push(snapshotMarket(file, entry, i));
+    if (i % step === step - 1) yield;
+  }
+  const writtenAt = typeof headObject.writtenAt === "string" ? Date.parse(headObject.writtenAt) : NaN;
+  return { content: { addresses, markets, completePrograms: head.completePrograms }, writtenAt };
+}
+
 function snapshotMarket(file: string, entry: unknown, i: number): SnapshotMarket {
   const e = entry as { address?: unknown; program?: unknown; mints?: unknown } | null;
   const key = (value: unknown, field: string): string => {
