@@ -5,17 +5,25 @@
  * Raydium AMM v4 and CP, then DLMM, DAMM v2, Whirlpool, CLMM; one new token per pool against SOL or
  * USDC (about a million tokens) — and the service (the compiled build, as `npm start` runs it) is
  * started against the bench's chain. Measured: the time to listen (`/readyz` 200), the time until every
- * kept listing is read (`/readyz` no longer says it is reading), and the resident memory once settled
- * (20 s after, from /proc), each with the load average.
+ * kept listing is read (`/readyz` no longer says it is reading), the resident memory once settled
+ * (20 s after, from /proc), each with the load average; then a hot pair of the bench chain (SOL → its
+ * USDC, pools on the chain) quoted at 300 never-asked amounts among all those pools: p50 and the
+ * service's CPU per quote (run with `--pools 0` for the same pair alone).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { listProgramMarkets } from "../src/chain/market-snapshot-dump.js";
+import { RpcSolanaChain } from "../src/chain/rpc-solana-chain.js";
 import { ammAdapters } from "../src/core/amm/registry.js";
 import { MARKET_SNAPSHOT_VERSION, marketSnapshotText } from "../src/core/quote/market-snapshot.js";
 import { base58OfBytes } from "../src/core/solana/base58-strings.js";
+import { DEMO } from "../src/localnet/demo-accounts.js";
+import { freshAmounts } from "./fresh-amounts.js";
 import { startLocalnetProcess } from "./localnet-process.js";
+import { processCpuMs } from "./process-cpu.js";
+import { median } from "./statistics.js";
 import { startServiceProcess } from "./service-process.js";
 
 const SOL = "So11111111111111111111111111111111111111112";
@@ -36,23 +44,30 @@ function argument(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-/** Writes each program's kept listing; returns the bytes written. */
-function writeKeptListings(dir: string, pools: number): number {
+/**
+ * Writes each program's kept listing — the chain's own pools of the program (listed as the service
+ * lists them) and the made-up ones — as the service keeps them; returns the bytes written.
+ */
+async function writeKeptListings(dir: string, pools: number, chain: RpcSolanaChain): Promise<number> {
   mkdirSync(dir, { recursive: true });
   let bytes = 0;
-  for (const [label, share] of MIX) {
-    const adapter = ammAdapters.find((a) => a.label === label)!;
-    const program = adapter.programId.toBase58();
+  // Listed first, together: generating a program's pools takes longer than the chain keeps an idle connection.
+  const adapters = MIX.map(([label]) => ammAdapters.find((a) => a.label === label)!);
+  const onChain = await Promise.all(adapters.map(async (adapter) => (await listProgramMarkets(chain, adapter, 30_000)).markets));
+  for (const [k, [label, share]] of MIX.entries()) {
+    const program = adapters[k].programId.toBase58();
     const count = Math.round(pools * share);
-    const markets = Array.from({ length: count }, (_, i) => ({
-      address: base58OfBytes(randomBytes(32)),
-      program,
-      mints: [base58OfBytes(randomBytes(32)), i % 10 === 0 ? USDC : SOL] as [string, string],
-    }));
+    const markets = onChain[k].concat(
+      Array.from({ length: count }, (_, i) => ({
+        address: base58OfBytes(randomBytes(32)),
+        program,
+        mints: [base58OfBytes(randomBytes(32)), i % 10 === 0 ? USDC : SOL] as [string, string],
+      })),
+    );
     const text = marketSnapshotText({
       version: MARKET_SNAPSHOT_VERSION,
       writtenAt: new Date().toISOString(),
-      programs: [{ programId: program, label, pools: count }],
+      programs: [{ programId: program, label, pools: markets.length }],
       markets,
     });
     writeFileSync(join(dir, `${program}.json`), text);
@@ -68,6 +83,26 @@ function rssMb(pid: number): number {
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
+/** p50 and the service's CPU per quote of SOL → the bench chain's USDC at `count` never-asked amounts (after 100 to warm). */
+async function hotPairQuotes(url: string, pid: number, count: number): Promise<{ p50Ms: number; cpuMsPerQuote: number }> {
+  const amounts = freshAmounts(47);
+  const quote = async () => {
+    const amount = amounts(1e7, 2e11);
+    const t0 = performance.now();
+    const res = await fetch(
+      `${url}/swap/v1/quote?inputMint=So11111111111111111111111111111111111111112&outputMint=${DEMO.usdcMint.toBase58()}&amount=${amount}`,
+    );
+    if (res.status !== 200) throw new Error(`quote answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 100; i++) await quote();
+  const cpu0 = processCpuMs(pid) ?? 0;
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(await quote());
+  return { p50Ms: Number(median(times).toFixed(3)), cpuMsPerQuote: Number((((processCpuMs(pid) ?? 0) - cpu0) / count).toFixed(3)) };
+}
+
 async function readyzText(url: string): Promise<string> {
   return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) })).text();
 }
@@ -78,7 +113,7 @@ async function main(): Promise<void> {
   const chain = await startLocalnetProcess(60_000);
   try {
     const t0 = performance.now();
-    const bytes = writeKeptListings(join(dataDir, "markets"), pools);
+    const bytes = await writeKeptListings(join(dataDir, "markets"), pools, new RpcSolanaChain({ url: chain.url }));
     console.log(`bench cold-start: ${pools} pools kept (${Math.round(bytes / 2 ** 20)} MB) in ${Math.round(performance.now() - t0)} ms`);
     const started = performance.now();
     const service = await startServiceProcess({
@@ -99,6 +134,7 @@ async function main(): Promise<void> {
     const loadAtRead = loadavg()[0];
     await new Promise((r) => setTimeout(r, 20_000));
     const settled = rssMb(service.pid);
+    const hotPair = await hotPairQuotes(service.url, service.pid, 300);
     const result = {
       pools,
       keptMb: Math.round(bytes / 2 ** 20),
@@ -106,6 +142,7 @@ async function main(): Promise<void> {
       everyListingReadMs: Math.round(readMs),
       peakRssMbWhileReading: peakRss,
       rssMbSettled: settled,
+      hotPair,
       loadAverage: { atListening: loadAtListening, atRead: loadAtRead, settled: loadavg()[0] },
     };
     console.log(JSON.stringify(result));
