@@ -94,7 +94,7 @@ function quote(data: Uint8Array, aToB: boolean, amount: bigint, global?: Uint8Ar
   const accounts = new Map<string, AccountData | null>();
   const globalOf = globalAddress(aToB ? QUOTE : BASE);
   if (global !== undefined)
-    accounts.set(globalOf.toBase58(), global === null ? null : ({ address: globalOf, owner: PROGRAM, lamports: 1n, data: global, executable: false } as never));
+    accounts.set(globalOf.toBase58(), global === null ? null : { address: globalOf, owner: PROGRAM, lamports: 1n, data: global, executable: false });
   // It asks for the global account of the mint the makers give (the one received).
   expect(manifestAdapter.quoteAccounts!(pool, { amount, swapMode: "ExactIn", aToB }, accounts)).toEqual(global === undefined ? [globalOf] : []);
   return manifestAdapter.quote!(pool, { amount, swapMode: "ExactIn", aToB }, accounts, { slot: SLOT, unixTimestamp: 0n });
