@@ -2,8 +2,8 @@
  * A set of markets indexed by address, pair and token, compact enough for all of mainnet's pools
  * (millions): each market is a row of typed-array columns — its address and mints interned as
  * 32-byte keys (key-table.ts), its program and origin as small indices, and the links of three
- * doubly linked lists (its pair's pools, and each of its two tokens' pools) — about a quarter of
- * the heap a Market object with maps per pair and token took. A market is made an object again
+ * doubly linked lists (its pair's pools, and each of its two tokens' pools; market-token-lists.ts) —
+ * 160 bytes a pool at 2,000,000, where a Market object with maps per pair and token took 368. A market is made an object again
  * only when asked for (and the recently asked ones are kept: a hot pair's pools are asked at every quote).
  */
 import bs58 from "bs58";
@@ -14,9 +14,10 @@ import { ListedMarket } from "../core/quote/market-snapshot.js";
 import { base58Of, base58OfBytes } from "../core/solana/base58-strings.js";
 import { BoundedLruMap } from "../core/solana/bounded-lru-map.js";
 import { KeyTable } from "./key-table.js";
+import { MarketTokenLists } from "./market-token-lists.js";
+import { NONE, TypedColumn, int32Column } from "./typed-column.js";
 import type { MarketSource } from "./market-source.js";
 
-const NONE = -1;
 const ORIGINS: readonly MarketOrigin[] = ["discovered", "file", "added", "listed"];
 /** Markets kept as objects once asked for (a quote asks for its pairs' pools every time). */
 const MATERIALISED = 65_536;
@@ -24,56 +25,27 @@ const MATERIALISED = 65_536;
 const BULK_CHANGE = 10_000;
 /** Markets a stepwise replace sets between two turns of the event loop (~0.2 s). */
 const REPLACE_STEP = 20_000;
-/** Mint texts whose ids are remembered without decoding them again (the hub mints recur in every other pool). */
-const RECENT_MINTS = 4_096;
-
-/** Typed columns that grow with the ids they are indexed by. */
-class Column<T extends Int32Array | Uint8Array> {
-  constructor(
-    public values: T,
-    private readonly fill: number,
-  ) {
-    values.fill(fill);
-  }
-
-  ensure(length: number): void {
-    if (length <= this.values.length) return;
-    // By half again: a doubling's slack is up to half of millions of rows.
-    const grown = new (this.values.constructor as new (n: number) => T)(Math.max(length, Math.ceil(this.values.length * 1.5)));
-    grown.fill(this.fill);
-    grown.set(this.values);
-    this.values = grown;
-  }
-}
-
-const int32 = (fill = NONE) => new Column(new Int32Array(1024), fill);
 
 export class MarketTable {
   private readonly pools = new KeyTable(32);
-  private readonly mints = new KeyTable(32);
+  private readonly tokens = new MarketTokenLists();
   private readonly pairs = new KeyTable(8);
   private readonly programs: { programId: PublicKey; label: string }[] = [];
   private readonly programIndex = new Map<string, number>();
   // Row columns (by pool id).
-  private readonly program = new Column(new Uint8Array(1024), 0);
-  private readonly origin = new Column(new Uint8Array(1024), 0);
-  private readonly mintA = int32();
-  private readonly mintB = int32();
-  private readonly pairOf = int32();
-  private readonly pairNext = int32();
-  private readonly pairPrev = int32();
-  /** Token lists: entry `row * 2 + side` (side 0: the row's first mint, 1: its second). */
-  private readonly tokenNext = int32();
-  private readonly tokenPrev = int32();
+  private readonly program = new TypedColumn(new Uint8Array(1024), 0);
+  private readonly origin = new TypedColumn(new Uint8Array(1024), 0);
+  private readonly mintA = int32Column();
+  private readonly mintB = int32Column();
+  private readonly pairOf = int32Column();
+  private readonly pairNext = int32Column();
+  private readonly pairPrev = int32Column();
   // Mint columns (by mint id) and pair heads (by pair id).
-  private readonly tokenHead = int32();
-  private readonly mintUses = int32(0);
-  private readonly pairHead = int32();
+  private readonly pairHead = int32Column();
   private readonly objects = new BoundedLruMap<number, Market>(MATERIALISED);
   private readonly pairKey = new Uint8Array(8);
   private readonly pairView = new DataView(this.pairKey.buffer);
 
-  private readonly recentMints = new Map<string, number>();
   /** Markets held by origin (index in ORIGINS): a replace with none held has nothing to compare. */
   private readonly byOrigin = [0, 0, 0, 0];
   private quiet = false;
@@ -106,12 +78,10 @@ export class MarketTable {
     this.program.values[row] = this.programOf(market);
     this.origin.values[row] = ORIGINS.indexOf(market.source);
     this.byOrigin[this.origin.values[row]]++;
-    const a = this.internMint(market.mints[0]);
-    const b = this.internMint(market.mints[1]);
+    const a = this.tokens.link(row * 2, market.mints[0]);
+    const b = this.tokens.link(row * 2 + 1, market.mints[1]);
     this.mintA.values[row] = a;
     this.mintB.values[row] = b;
-    this.link(row * 2, a);
-    this.link(row * 2 + 1, b);
     const pair = this.pairs.intern(this.pairKeyOf(a, b)).id;
     this.pairHead.ensure(this.pairs.idLimit);
     this.pairOf.values[row] = pair;
@@ -137,8 +107,10 @@ export class MarketTable {
     else this.pairNext.values[prev] = next;
     if (next !== NONE) this.pairPrev.values[next] = prev;
     if (this.pairHead.values[pair] === NONE) this.pairs.delete(pair);
-    this.unlink(row * 2, this.mintA.values[row]);
-    this.unlink(row * 2 + 1, this.mintB.values[row]);
+    this.tokens.unlink(row * 2, this.mintA.values[row]);
+    this.tokens.unlink(row * 2 + 1, this.mintB.values[row]);
+    this.mintA.values[row] = NONE;
+    this.mintB.values[row] = NONE;
     this.pools.delete(row);
     this.byOrigin[this.origin.values[row]]--;
     if (!this.quiet) this.changed(pairKey(market.mints[0], market.mints[1]));
@@ -211,8 +183,8 @@ export class MarketTable {
   }
 
   pair(x: string, y: string): Iterable<Market> {
-    const a = this.mintId(x);
-    const b = this.mintId(y);
+    const a = this.tokens.id(x);
+    const b = this.tokens.id(y);
     if (a === NONE || b === NONE) return [];
     const pair = this.pairs.find(this.pairKeyOf(a, b));
     if (pair === NONE) return [];
@@ -223,10 +195,10 @@ export class MarketTable {
   }
 
   token(t: string): Iterable<Market> {
-    const mint = this.mintId(t);
+    const mint = this.tokens.id(t);
     if (mint === NONE) return [];
     const out: Market[] = [];
-    for (let entry = this.tokenHead.values[mint]; entry !== NONE; entry = this.tokenNext.values[entry]) out.push(this.market(entry >> 1));
+    for (const row of this.tokens.rows(mint)) out.push(this.market(row));
     return out.reverse();
   }
 
@@ -253,17 +225,12 @@ export class MarketTable {
         this.addressOf(row),
         programId,
         label,
-        [this.mintTextOf(this.mintA.values[row]), this.mintTextOf(this.mintB.values[row])],
+        [this.tokens.text(this.mintA.values[row]), this.tokens.text(this.mintB.values[row])],
         ORIGINS[this.origin.values[row]],
       );
       this.objects.set(row, market);
     }
     return market;
-  }
-
-  /** Mints are kept as their 32 bytes (a text each would cost ~70 bytes more per token). */
-  private mintTextOf(mint: number): string {
-    return base58OfBytes(this.mints.keyOf(mint));
   }
 
   private addressOf(row: number): string {
@@ -273,8 +240,8 @@ export class MarketTable {
   private sameAs(row: number, market: Market): boolean {
     return (
       this.programs[this.program.values[row]].label === market.label &&
-      this.mintA.values[row] === this.mintId(market.mints[0]) &&
-      this.mintB.values[row] === this.mintId(market.mints[1])
+      this.mintA.values[row] === this.tokens.id(market.mints[0]) &&
+      this.mintB.values[row] === this.tokens.id(market.mints[1])
     );
   }
 
@@ -291,57 +258,7 @@ export class MarketTable {
 
   private ensureRows(rows: number): void {
     for (const column of [this.program, this.origin, this.mintA, this.mintB, this.pairOf, this.pairNext, this.pairPrev]) column.ensure(rows);
-    this.tokenNext.ensure(rows * 2);
-    this.tokenPrev.ensure(rows * 2);
-  }
-
-  private mintId(text: string): number {
-    let key: Uint8Array;
-    try {
-      key = bs58.decode(text);
-    } catch {
-      // Not base58: no market holds it.
-      return NONE;
-    }
-    return key.length === 32 ? this.mints.find(key) : NONE;
-  }
-
-  private internMint(text: string): number {
-    const recent = this.recentMints.get(text);
-    if (recent !== undefined) {
-      this.mintUses.values[recent]++;
-      return recent;
-    }
-    const { id, added } = this.mints.intern(bs58.decode(text));
-    if (this.recentMints.size >= RECENT_MINTS) this.recentMints.clear();
-    this.recentMints.set(text, id);
-    if (added) {
-      this.tokenHead.ensure(this.mints.idLimit);
-      this.mintUses.ensure(this.mints.idLimit);
-    }
-    this.mintUses.values[id]++;
-    return id;
-  }
-
-  private link(entry: number, mint: number): void {
-    const head = this.tokenHead.values[mint];
-    this.tokenNext.values[entry] = head;
-    this.tokenPrev.values[entry] = NONE;
-    if (head !== NONE) this.tokenPrev.values[head] = entry;
-    this.tokenHead.values[mint] = entry;
-  }
-
-  private unlink(entry: number, mint: number): void {
-    const [next, prev] = [this.tokenNext.values[entry], this.tokenPrev.values[entry]];
-    if (prev === NONE) this.tokenHead.values[mint] = next;
-    else this.tokenNext.values[prev] = next;
-    if (next !== NONE) this.tokenPrev.values[next] = prev;
-    if (entry % 2 === 0) this.mintA.values[entry >> 1] = NONE;
-    else this.mintB.values[entry >> 1] = NONE;
-    if (--this.mintUses.values[mint] === 0) {
-      this.recentMints.delete(this.mintTextOf(mint));
-      this.mints.delete(mint);
-    }
+    this.tokens.ensureRows(rows);
   }
 
   private pairKeyOf(a: number, b: number): Uint8Array {
