@@ -66,6 +66,22 @@ function errorBodySchema(form: RestErrorForm, status: number, errorCodes: readon
   }
 }
 
+/**
+ * What the edge refuses before any route runs (edge.ts), whatever the route: a request without a held
+ * API key when the service has some, and one over its caller's rate limit — both `{error, code}`.
+ */
+const EDGE_REFUSALS: ReadonlyMap<number, string> = new Map([
+  [401, "no API key, or one the service does not hold (only when it has `API_KEYS`); with `WWW-Authenticate: Bearer`"],
+  [429, "over the caller's rate limit (`RATE_LIMIT_RPS`); with `Retry-After`"],
+]);
+
+/** The edge's refusals as answers of every operation. */
+export function edgeRefusals(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    [...EDGE_REFUSALS].map(([status, why]) => [String(status), { description: why, content: { "application/json": { schema: swapBody([]) } } }]),
+  );
+}
+
 /** Every status the route's errors can answer: the error table's, and the body refusals when it reads a body. */
 export function errorResponses(form: RestErrorForm, readsBody: boolean): Record<string, JsonSchema> {
   const byStatus = new Map<number, { errorCodes: Set<string>; executeCodes: Set<number>; why: string[] }>();

@@ -9,7 +9,7 @@
  */
 import { createRegistry, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { SWAP_API_ERRORS } from "./error-mapping.js";
-import { errorResponses } from "./openapi-errors.js";
+import { edgeRefusals, errorResponses } from "./openapi-errors.js";
 import { MessageSchemas } from "./openapi-messages.js";
 import { REST_PATH_ALIASES, type RestRoute } from "./rest.js";
 import type { JsonSchema } from "./route-doc.js";
@@ -70,6 +70,16 @@ function responses(route: RestRoute, readsRequest: boolean): Schema {
   };
   const errors = route.errors || readsRequest ? errorResponses(route.errors ?? SWAP_API_ERRORS, route.request?.body !== undefined) : {};
   for (const [status, error] of Object.entries(errors)) out[status] = error;
+  // The edge's refusals: a status the route answers too (429) takes either body.
+  for (const [status, refusal] of Object.entries(edgeRefusals()) as [string, { description: string; content: Record<string, { schema: JsonSchema }> }][]) {
+    const own = out[status] as { description: string; content: Record<string, { schema: JsonSchema }> } | undefined;
+    out[status] = own
+      ? {
+          description: `${own.description}; or ${refusal.description}`,
+          content: { "application/json": { schema: { anyOf: [own.content["application/json"].schema, refusal.content["application/json"].schema] } } },
+        }
+      : refusal;
+  }
   for (const [status, own] of Object.entries(answer.alsoAnswers ?? {})) {
     const error = errors[status] as { description: string; content: Record<string, { schema: JsonSchema }> } | undefined;
     out[status] = error
@@ -147,6 +157,19 @@ export function openApiDocument({ routes, services, version }: OpenApiSources): 
       ].join("\n"),
     },
     paths,
-    components: { schemas: Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b))) },
+    // Keys are the operator's choice (API_KEYS): without them nothing is asked; with them, either header.
+    security: [{}, { apiKey: [] }, { bearer: [] }],
+    components: {
+      schemas: Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes: {
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "x-api-key",
+          description: "An API key of `API_KEYS`, when the service has some (as Jupiter's API takes it).",
+        },
+        bearer: { type: "http", scheme: "bearer", description: "The same key as `authorization: Bearer <key>`." },
+      },
+    },
   };
 }

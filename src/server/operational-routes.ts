@@ -132,6 +132,7 @@ function referenceRoutes(reference: OperationalRoutesOptions["reference"]): Rest
           openapi: { type: "string", pattern: "^3\\.1\\.[0-9]+$" },
           info: { type: "object" },
           paths: { type: "object" },
+          security: { type: "array", items: { type: "object" } },
           components: { type: "object" },
         }),
       },

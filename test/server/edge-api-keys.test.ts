@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { ApiKeys } from "../../src/server/api-keys.js";
 import type { RunningServer } from "../../src/server/server.js";
+import { answerValidator } from "../fixtures/openapi-answers.js";
 import { connectJson, grpcPkg, grpcSleep, grpcUnary, metadataOf, rest } from "./edge-clients.js";
 import { slowClient, startTestServer, type LogCapture } from "./helpers.js";
 
@@ -110,6 +111,14 @@ describe("API keys (API_KEYS)", () => {
     const body = { inputMint: "x" };
     expect((await rest(fetch, server.url, "POST", "/trigger/v1/createOrder", {}, body)).status).toBe(401);
     expect((await rest(fetch, server.url, "POST", "/trigger/v1/createOrder", { "x-api-key": KEY_A }, body)).status).toBe(404);
+
+    // The API reference declares the key (either header) and the 401 of every operation; the real 401 fits it.
+    const doc = (await rest(fetch, server.url, "GET", "/openapi.json", { "x-api-key": KEY_A })).body as Record<string, any>;
+    expect(Object.keys(doc["components"]["securitySchemes"]).sort()).toEqual(["apiKey", "bearer"]);
+    expect(doc["components"]["securitySchemes"]["apiKey"]).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" });
+    expect(doc["paths"]["/test/whoami"]["get"]["responses"]["401"]).toBeDefined();
+    expect(answerValidator(doc, { closed: true }).errors("GET", "/test/whoami", 401, none.body)).toEqual([]);
+    expect(answerValidator(doc, { closed: true }).errors("GET", "/test/whoami", 401, { error: 1, code: 401 })).not.toEqual([]);
   });
 
   it("/healthz and /readyz stay open; /metrics needs a key (PUBLIC_METRICS defaults to false with keys)", async () => {
