@@ -121,34 +121,38 @@ async function main(): Promise<void> {
       env: { DATA_DIR: dataDir, MARKET_LISTING_REFRESH_MS: "0", LOG_LEVEL: "info" },
       startTimeoutMs: 300_000,
     });
-    const listeningMs = performance.now() - started;
-    const loadAtListening = loadavg()[0];
-    let text = await readyzText(service.url);
-    let peakRss = rssMb(service.pid);
-    while (text.includes("reading the kept market listings")) {
-      await new Promise((r) => setTimeout(r, 250));
-      text = await readyzText(service.url);
-      peakRss = Math.max(peakRss, rssMb(service.pid));
+    // Stopped whatever happens: a bench that threw left the service running (and its temp folder behind).
+    try {
+      const listeningMs = performance.now() - started;
+      const loadAtListening = loadavg()[0];
+      let text = await readyzText(service.url);
+      let peakRss = rssMb(service.pid);
+      while (text.includes("reading the kept market listings")) {
+        await new Promise((r) => setTimeout(r, 250));
+        text = await readyzText(service.url);
+        peakRss = Math.max(peakRss, rssMb(service.pid));
+      }
+      const readMs = performance.now() - started;
+      const loadAtRead = loadavg()[0];
+      await new Promise((r) => setTimeout(r, 20_000));
+      const settled = rssMb(service.pid);
+      const hotPair = await hotPairQuotes(service.url, service.pid, 300);
+      const result = {
+        pools,
+        keptMb: Math.round(bytes / 2 ** 20),
+        listeningMs: Math.round(listeningMs),
+        everyListingReadMs: Math.round(readMs),
+        peakRssMbWhileReading: peakRss,
+        rssMbSettled: settled,
+        hotPair,
+        loadAverage: { atListening: loadAtListening, atRead: loadAtRead, settled: loadavg()[0] },
+      };
+      console.log(JSON.stringify(result));
+      console.log(`${readMs <= 60_000 ? "PASS" : "FAIL"} every kept listing read ≤ 60 s (${Math.round(readMs / 1000)} s)`);
+      console.log(`${settled <= 2048 ? "PASS" : "FAIL"} RSS after settling ≤ 2 GB (${settled} MB)`);
+    } finally {
+      await service.stop();
     }
-    const readMs = performance.now() - started;
-    const loadAtRead = loadavg()[0];
-    await new Promise((r) => setTimeout(r, 20_000));
-    const settled = rssMb(service.pid);
-    const hotPair = await hotPairQuotes(service.url, service.pid, 300);
-    const result = {
-      pools,
-      keptMb: Math.round(bytes / 2 ** 20),
-      listeningMs: Math.round(listeningMs),
-      everyListingReadMs: Math.round(readMs),
-      peakRssMbWhileReading: peakRss,
-      rssMbSettled: settled,
-      hotPair,
-      loadAverage: { atListening: loadAtListening, atRead: loadAtRead, settled: loadavg()[0] },
-    };
-    console.log(JSON.stringify(result));
-    console.log(`${readMs <= 60_000 ? "PASS" : "FAIL"} every kept listing read ≤ 60 s (${Math.round(readMs / 1000)} s)`);
-    console.log(`${settled <= 2048 ? "PASS" : "FAIL"} RSS after settling ≤ 2 GB (${settled} MB)`);
-    await service.stop();
   } finally {
     await chain.stop();
     rmSync(dataDir, { recursive: true, force: true });
