@@ -160,11 +160,15 @@ export class MarketTable {
   }
 
   private *replaceHeld(originIndex: number, program: PublicKey | undefined, next: readonly Market[]): Generator<void> {
-    const origin = ORIGINS[originIndex];
     const kept = new Set<number>();
-    for (const market of next) {
-      const row = this.rowOf(market.addressText);
-      if (row !== NONE && ORIGINS[this.origin.values[row]] === origin && this.sameAs(row, market)) kept.add(row);
+    // Which of `next` stay as they are, by index: the set loop below need not decode their addresses again.
+    const keptAt = new Uint8Array(next.length);
+    for (let i = 0; i < next.length; i++) {
+      const row = this.rowOf(next[i].addressText);
+      if (row !== NONE && this.origin.values[row] === originIndex && this.sameAs(row, next[i])) {
+        kept.add(row);
+        keptAt[i] = 1;
+      }
     }
     // A program the table has never held has no rows to leave.
     const programIndex = program === undefined ? undefined : (this.programIndex.get(base58Of(program)) ?? NONE);
@@ -176,8 +180,7 @@ export class MarketTable {
     for (const row of leaving) this.deleteRow(row);
     yield;
     for (let i = 0; i < next.length; i++) {
-      const row = this.rowOf(next[i].addressText);
-      if (!kept.has(row)) this.set(next[i]);
+      if (keptAt[i] === 0) this.set(next[i]);
       if (i % REPLACE_STEP === REPLACE_STEP - 1) yield;
     }
   }
